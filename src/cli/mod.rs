@@ -1,0 +1,69 @@
+//! Command-line parsing (clap) and dispatch. Each subcommand lives in its own
+//! module with an `Args` struct and a `run` function; the work is done by the
+//! library.
+//!
+//! Exit status: 0 no errors (warnings allowed), 1 the input has errors, 2
+//! usage or I/O failure.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod agn;
+mod check;
+mod dsf;
+mod fmt;
+mod info;
+mod place;
+
+/// Exit status when everything was fine.
+pub const EXIT_OK: u8 = 0;
+/// Exit status when an input has errors.
+pub const EXIT_INPUT: u8 = 1;
+/// Exit status for usage or I/O failures.
+pub const EXIT_USAGE: u8 = 2;
+
+/// agkit: check, format, inspect and place X-Plane and FSX autogen.
+#[derive(Debug, Parser)]
+#[command(name = "agkit", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Validate autogen assets (.agp .agb .ags), AGN and DSF files.
+    Check(check::Args),
+    /// Write autogen text files in canonical form.
+    Fmt(fmt::Args),
+    /// Summarize an autogen asset.
+    Info(info::Args),
+    /// Compute what an autogen asset places (tiles, objects, facades, trees).
+    Place(place::Args),
+    /// FSX/P3D AGN files: dump, build, LOD13 cell names.
+    #[command(subcommand)]
+    Agn(agn::Command),
+    /// X-Plane DSF tiles: to text, build, list autogen.
+    #[command(subcommand)]
+    Dsf(dsf::Command),
+}
+
+/// Parses the command line and runs the chosen subcommand.
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    let code = match cli.command {
+        Command::Check(a) => check::run(a),
+        Command::Fmt(a) => fmt::run(a),
+        Command::Info(a) => info::run(a),
+        Command::Place(a) => place::run(a),
+        Command::Agn(c) => agn::run(c),
+        Command::Dsf(c) => dsf::run(c),
+    };
+    ExitCode::from(code)
+}
+
+/// Prints an error for a usage or I/O failure and returns [`EXIT_USAGE`].
+pub fn fail(msg: impl std::fmt::Display) -> u8 {
+    eprintln!("error: {msg}");
+    EXIT_USAGE
+}

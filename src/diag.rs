@@ -1,0 +1,250 @@
+//! Diagnostics shared by every format: a problem found in an input, where it
+//! is, how bad it is and a stable code.
+//!
+//! A [`Diagnostic`] stores a [`Location`]: a byte span for text files (line and
+//! column are computed only when displayed, as toml_edit does) or a byte
+//! offset for binary files. [`render_human`] prints rustc-style reports with
+//! the source line and a caret; [`to_json`] prints the stable JSON form that
+//! `agkit check --format json` emits.
+
+use serde::Serialize;
+use std::ops::Range;
+
+/// How serious a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The input is wrong: the simulator would reject or misread it.
+    Error,
+    /// The input is accepted but probably not what the author meant.
+    Warning,
+    /// Extra information.
+    Note,
+}
+
+impl Severity {
+    /// Lower-case name as printed (`error`, `warning`, `note`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
+}
+
+/// Where a diagnostic points.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// A byte range of a text source (0-based, end exclusive).
+    Span(Range<usize>),
+    /// A byte offset into a binary file.
+    Offset(u64),
+    /// The file as a whole.
+    File,
+}
+
+/// One problem found in an input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// How serious it is.
+    pub severity: Severity,
+    /// Stable code, e.g. `AG0012`, `AGN004`, `DSF010`.
+    pub code: String,
+    /// What is wrong and what to do about it.
+    pub message: String,
+    /// Where it is.
+    pub location: Location,
+}
+
+impl Diagnostic {
+    /// An error at a text span.
+    pub fn error(code: impl Into<String>, message: impl Into<String>, span: Range<usize>) -> Self {
+        Self::new(Severity::Error, code, message, Location::Span(span))
+    }
+
+    /// A warning at a text span.
+    pub fn warning(
+        code: impl Into<String>,
+        message: impl Into<String>,
+        span: Range<usize>,
+    ) -> Self {
+        Self::new(Severity::Warning, code, message, Location::Span(span))
+    }
+
+    /// A diagnostic with any severity and location.
+    pub fn new(
+        severity: Severity,
+        code: impl Into<String>,
+        message: impl Into<String>,
+        location: Location,
+    ) -> Self {
+        Diagnostic {
+            severity,
+            code: code.into(),
+            message: message.into(),
+            location,
+        }
+    }
+
+    /// True for [`Severity::Error`].
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset in `source`.
+///
+/// Offsets past the end map to the position just after the last character.
+pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
+    let offset = floor_char_boundary(source, offset.min(source.len()));
+    let before = &source[..offset];
+    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = source[line_start..offset].chars().count() + 1;
+    (line, column)
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The JSON record of one diagnostic, as `agkit check --format json` prints it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct JsonDiagnostic {
+    /// File name as given on the command line.
+    pub file: String,
+    /// 1-based line, or null for binary files and whole-file problems.
+    pub line: Option<usize>,
+    /// 1-based column, or null like `line`.
+    pub column: Option<usize>,
+    /// Byte offset for binary files, else null.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
+    /// `error`, `warning` or `note`.
+    pub severity: Severity,
+    /// Stable code.
+    pub code: String,
+    /// Message.
+    pub message: String,
+}
+
+/// Converts diagnostics of one file to their JSON records.
+///
+/// `source` is the text of the file when it is a text file, so spans can be
+/// turned into line and column.
+pub fn to_json(file: &str, source: Option<&str>, diags: &[Diagnostic]) -> Vec<JsonDiagnostic> {
+    diags
+        .iter()
+        .map(|d| {
+            let (line, column, offset) = match (&d.location, source) {
+                (Location::Span(r), Some(src)) => {
+                    let (l, c) = line_col(src, r.start);
+                    (Some(l), Some(c), None)
+                }
+                (Location::Span(r), None) => (None, None, Some(r.start as u64)),
+                (Location::Offset(o), _) => (None, None, Some(*o)),
+                (Location::File, _) => (None, None, None),
+            };
+            JsonDiagnostic {
+                file: file.to_string(),
+                line,
+                column,
+                offset,
+                severity: d.severity,
+                code: d.code.clone(),
+                message: d.message.clone(),
+            }
+        })
+        .collect()
+}
+
+/// Renders diagnostics of one file the way rustc does: a header line with the
+/// code, the `--> file:line:column` pointer, the source line and a caret.
+///
+/// Binary locations print `--> file @ byte N`. No colour is used, so the
+/// output is stable for snapshot tests and pipes.
+pub fn render_human(file: &str, source: Option<&str>, diags: &[Diagnostic]) -> String {
+    use codespan_reporting::diagnostic::{Diagnostic as CsDiag, Label};
+    use codespan_reporting::files::SimpleFile;
+    use codespan_reporting::term::{self, Config};
+
+    let mut out = String::new();
+    let text = source.unwrap_or("");
+    let files = SimpleFile::new(file, text);
+    let config = Config::default();
+    for d in diags {
+        let base = match d.severity {
+            Severity::Error => CsDiag::error(),
+            Severity::Warning => CsDiag::warning(),
+            Severity::Note => CsDiag::note(),
+        }
+        .with_code(d.code.clone())
+        .with_message(d.message.clone());
+        match (&d.location, source) {
+            (Location::Span(r), Some(src)) => {
+                let start = floor_char_boundary(src, r.start.min(src.len()));
+                let end = floor_char_boundary(src, r.end.min(src.len())).max(start);
+                let cs = base.with_labels(vec![Label::primary((), start..end)]);
+                let mut buf = String::new();
+                if term::emit_to_string(&mut buf, &config, &files, &cs).is_ok() {
+                    out.push_str(&buf);
+                    continue;
+                }
+                out.push_str(&plain(file, d));
+            }
+            _ => out.push_str(&plain(file, d)),
+        }
+    }
+    out
+}
+
+fn plain(file: &str, d: &Diagnostic) -> String {
+    let at = match &d.location {
+        Location::Offset(o) => format!("{file} @ byte {o}"),
+        Location::Span(r) => format!("{file} @ byte {}", r.start),
+        Location::File => file.to_string(),
+    };
+    format!(
+        "{}[{}]: {}\n  --> {}\n\n",
+        d.severity.as_str(),
+        d.code,
+        d.message,
+        at
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_lines_and_chars() {
+        let s = "A\n1000\nAG_POINT\nTILE x";
+        assert_eq!(line_col(s, 0), (1, 1));
+        assert_eq!(line_col(s, 2), (2, 1));
+        assert_eq!(line_col(s, s.len()), (4, 7));
+        assert_eq!(line_col("é\nx", 3), (2, 1));
+    }
+
+    #[test]
+    fn json_has_line_and_column_for_text() {
+        let src = "A\n1000\nAG_BLOCK\n";
+        let d = Diagnostic::error("AG0001", "bad", 7..15);
+        let j = to_json("f.agb", Some(src), &[d]);
+        assert_eq!(j[0].line, Some(3));
+        assert_eq!(j[0].column, Some(1));
+        assert_eq!(j[0].offset, None);
+    }
+
+    #[test]
+    fn binary_offsets_render() {
+        let d = Diagnostic::new(Severity::Error, "AGN001", "short", Location::Offset(12));
+        let s = render_human("x.agn", None, std::slice::from_ref(&d));
+        assert!(s.contains("x.agn @ byte 12"), "{s}");
+        assert_eq!(to_json("x.agn", None, &[d])[0].offset, Some(12));
+    }
+}

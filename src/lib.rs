@@ -1,0 +1,23 @@
+//! agkit: X-Plane and FSX/P3D autogen scenery, outside the simulator.
+//!
+//! The crate follows the pipeline **formats → model → placement → outputs**:
+//!
+//! - [`xp`]: the X-Plane autogen text formats AGP, AGB and AGS — a lossless
+//!   document, a typed model, validation and canonical writing;
+//! - [`dsf`]: X-Plane DSF tiles (binary, 7z) and DSF2Text;
+//! - [`agn`]: FSX/P3D AGN files and LOD13 cells;
+//! - [`geom`]: local metre frames and plain geometry;
+//! - [`place`]: the placement engines (point, block, string) producing one
+//!   [`place::Placement`];
+//! - [`out`]: JSON, GeoJSON, DSF2Text, SVG and PNG views of a placement;
+//! - [`diag`]: diagnostics with stable codes, rendered rustc-style or as JSON.
+#![deny(missing_docs)]
+
+pub mod agn;
+pub mod diag;
+pub mod dsf;
+pub mod fsutil;
+pub mod geom;
+pub mod out;
+pub mod place;
+pub mod xp;

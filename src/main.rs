@@ -1,0 +1,7 @@
+//! The `agkit` command line: parses arguments and calls the library.
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::run()
+}

@@ -1,0 +1,216 @@
+//! The one placement model all three engines produce and all outputs read.
+//!
+//! Positions are in local metres (x east, y north) around [`Placement::origin`]
+//! and, once [`Placement::georeference`] has run, also in lon/lat. The JSON
+//! form (`agkit place --format json`) is this struct serialized with serde and
+//! is a stable interface: fields are only ever added.
+
+use crate::geom::{LocalFrame, LonLat, Xy};
+use serde::{Serialize, Serializer};
+
+/// What one asset use places.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Placement {
+    /// `agp`, `agb` or `ags`.
+    pub kind: String,
+    /// The asset path as given or resolved.
+    pub asset: String,
+    /// Origin of the local frame (lon, lat): the DSF point (AGP) or the first
+    /// vertex of the first winding (AGB/AGS).
+    pub origin: LonLat,
+    /// The seed the random choices were drawn from.
+    pub seed: u64,
+    /// The DSF polygon's windings in local metres (empty for AGP).
+    pub polygon: Vec<Vec<Xy>>,
+    /// Tiles in draw order.
+    pub tiles: Vec<PlacedTile>,
+    /// Objects.
+    pub objects: Vec<PlacedObject>,
+    /// Facades.
+    pub facades: Vec<PlacedFacade>,
+    /// Trees (TREE, TREE_LINE expanded, fill trees).
+    pub trees: Vec<PlacedTree>,
+    /// Vertices treated as corners (AGS), with their turn.
+    pub corners: Vec<PlacedCorner>,
+    /// Problems met while placing (an asset that could not be resolved, a
+    /// tile skipped because of a stop point, …).
+    pub warnings: Vec<String>,
+    /// What the engine decided and why (`--explain`), in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub explain: Vec<String>,
+}
+
+/// A tile id as the JSON shows it: a number (AGP index, AGS TILE_ID) or the
+/// `"col,row"` of an AGB grid tile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TileId {
+    /// A numeric id.
+    Num(i64),
+    /// Column and row in the AGB grid (texture order).
+    Grid(usize, usize),
+}
+
+impl Serialize for TileId {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            TileId::Num(n) => s.serialize_i64(*n),
+            TileId::Grid(c, r) => s.serialize_str(&format!("{c},{r}")),
+        }
+    }
+}
+
+impl std::fmt::Display for TileId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TileId::Num(n) => write!(f, "{n}"),
+            TileId::Grid(c, r) => write!(f, "{c},{r}"),
+        }
+    }
+}
+
+/// Why a tile was placed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// The tile of an AGP.
+    Point,
+    /// A tile of an AGB grid.
+    Grid,
+    /// An AGS corner tile.
+    Corner,
+    /// An AGS edge (spelling) tile.
+    Edge,
+    /// An AGS cap.
+    Cap,
+}
+
+/// A placed tile.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlacedTile {
+    /// TILE_ID, AGP tile index or AGB `col,row`.
+    pub id: TileId,
+    /// Outline in local metres (counter-clockwise; cropped where cropping
+    /// applies).
+    pub polygon: Vec<Xy>,
+    /// The outline in lon/lat.
+    pub lonlat: Vec<LonLat>,
+    /// Texture coordinates in pixels, one per polygon vertex.
+    pub uv: Vec<[f64; 2]>,
+    /// Draw order: the first placed is 0 and lowest.
+    pub order: usize,
+    /// True when the ground tile is not drawn (HIDE_TILES / HIDE_TILE).
+    pub hidden: bool,
+    /// Why it was placed.
+    pub role: Role,
+    /// Tiles placed by one spelling, corner or cap share a unit number.
+    pub unit: usize,
+    /// Line of the directive that placed it.
+    pub source_line: usize,
+    /// Stop points in local metres.
+    pub stop_points: Vec<Xy>,
+    /// The ground point graded objects of this tile use, in local metres.
+    pub ground_point: Option<Xy>,
+}
+
+/// A placed object.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlacedObject {
+    /// Index into [`Placement::tiles`].
+    pub tile: usize,
+    /// OBJ path.
+    pub asset: String,
+    /// Index in the asset's OBJECT list.
+    pub index: i64,
+    /// `draped`, `graded`, `scraper` or `delta`.
+    pub mode: String,
+    /// Position, metres east.
+    pub x: f64,
+    /// Position, metres north.
+    pub y: f64,
+    /// Longitude.
+    pub lon: f64,
+    /// Latitude.
+    pub lat: f64,
+    /// Heading, degrees clockwise from true north, 0..360.
+    pub heading: f64,
+    /// Vertical offset in metres above the ground point (delta, or the
+    /// scraper raise for the block height), else 0.
+    pub height: f64,
+    /// Show levels `[lo, hi]` (default `[1, 1]`... i.e. always).
+    pub show: Option<[i64; 2]>,
+    /// Source line of the annotation.
+    pub source_line: usize,
+}
+
+/// A placed facade.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlacedFacade {
+    /// Index into [`Placement::tiles`].
+    pub tile: usize,
+    /// FAC path.
+    pub asset: String,
+    /// Height in metres.
+    pub height: f64,
+    /// Footprint in local metres (as listed, clockwise on the texture).
+    pub polygon: Vec<Xy>,
+    /// Footprint in lon/lat.
+    pub lonlat: Vec<LonLat>,
+    /// Wall types per point (FAC_WALLS).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub walls: Option<Vec<i64>>,
+    /// Source line.
+    pub source_line: usize,
+}
+
+/// A placed tree.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlacedTree {
+    /// Index into [`Placement::tiles`], `None` for fill trees.
+    pub tile: Option<usize>,
+    /// Metres east.
+    pub x: f64,
+    /// Metres north.
+    pub y: f64,
+    /// Longitude.
+    pub lon: f64,
+    /// Latitude.
+    pub lat: f64,
+    /// Width in metres.
+    pub width: f64,
+    /// Forest layer.
+    pub layer: i64,
+    /// Heading in degrees clockwise from north.
+    pub heading: f64,
+    /// Source line (0 for fill trees).
+    pub source_line: usize,
+}
+
+/// A vertex treated as a corner (AGS).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlacedCorner {
+    /// Metres east.
+    pub x: f64,
+    /// Metres north.
+    pub y: f64,
+    /// Turn in degrees walking the outside, right turns positive.
+    pub turn: f64,
+}
+
+impl Placement {
+    /// Fills every lon/lat field from the local coordinates in `frame`.
+    pub fn georeference(&mut self, frame: &LocalFrame) {
+        self.origin = frame.origin();
+        for t in &mut self.tiles {
+            t.lonlat = t.polygon.iter().map(|&p| frame.to_lonlat(p)).collect();
+        }
+        for o in &mut self.objects {
+            [o.lon, o.lat] = frame.to_lonlat([o.x, o.y]);
+        }
+        for f in &mut self.facades {
+            f.lonlat = f.polygon.iter().map(|&p| frame.to_lonlat(p)).collect();
+        }
+        for t in &mut self.trees {
+            [t.lon, t.lat] = frame.to_lonlat([t.x, t.y]);
+        }
+    }
+}

@@ -1,0 +1,13 @@
+//! X-Plane autogen text formats: AGP (points), AGB (blocks), AGS (strings).
+//!
+//! Layers: a lossless line document (every byte of the input kept) → the
+//! typed [`model`] → validation → canonical writing.
+
+pub mod model;
+
+use crate::diag::Diagnostic;
+
+/// Parses and validates an autogen text file, returning every diagnostic.
+pub fn check(_source: &str) -> Vec<Diagnostic> {
+    Vec::new()
+}
