@@ -500,10 +500,10 @@ fn check_accepts_the_example_and_flags_problems() {
         String::from_utf8_lossy(&o.stdout)
     );
     let mut m = sample();
-    if let Chunk::Preg(g) = &mut m.chunks[5] {
-        if let Chunk::Prde(p) = &mut g.children[0] {
-            p.polygons[0].pop();
-        }
+    if let Chunk::Preg(g) = &mut m.chunks[5]
+        && let Chunk::Prde(p) = &mut g.children[0]
+    {
+        p.polygons[0].pop();
     }
     m.chunks.push(Chunk::Gblr(Gblr {
         roof: Guid::DEFAULT,

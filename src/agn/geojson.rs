@@ -126,10 +126,10 @@ fn poly_ring(cell: Cell, v: &[Vertex]) -> Vec<[f64; 2]> {
         .iter()
         .map(|p| cell.top_left_to_lonlat(p[0] as f64, p[1] as f64))
         .collect();
-    if !is_closed(v) {
-        if let Some(&f) = ring.first() {
-            ring.push(f);
-        }
+    if !is_closed(v)
+        && let Some(&f) = ring.first()
+    {
+        ring.push(f);
     }
     ring
 }

@@ -559,7 +559,7 @@ pub(crate) fn hex_encode(data: &[u8]) -> String {
 
 pub(crate) fn hex_decode(s: &str) -> Result<Vec<u8>, String> {
     let s = s.trim();
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return Err("hex data has an odd number of digits".into());
     }
     let digit = |c: u8| -> Result<u8, String> {

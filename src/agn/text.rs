@@ -295,7 +295,7 @@ fn arity(words: &[String], n: usize, usage: &str) -> Result<(), String> {
 }
 
 fn pairs(v: Vec<f32>, what: &str) -> Result<Vec<Vertex>, String> {
-    if v.len() % 2 != 0 {
+    if !v.len().is_multiple_of(2) {
         return Err(format!(
             "{what} needs x y pairs, got an odd count of numbers"
         ));
