@@ -557,8 +557,8 @@ fn any_rect(f: impl Strategy<Value = f32> + Clone) -> impl Strategy<Value = Rect
 }
 
 fn any_poly(f: impl Strategy<Value = f32> + Clone) -> impl Strategy<Value = Vec<Vertex>> {
-    (prop::collection::vec([f.clone(), f], 3..7), any::<bool>()).prop_map(|(mut v, close)| {
-        if close {
+    (prop::collection::vec([f.clone(), f], 0..7), any::<bool>()).prop_map(|(mut v, close)| {
+        if close && !v.is_empty() {
             v.push(v[0]);
         }
         v
