@@ -649,7 +649,7 @@ fn top(wide: bool) -> BoxedStrategy<Chunk> {
             floors_6_8: p[2],
             floors_9_12: p[3]
         })),
-        ("[a-zA-Z0-9_ .\"\\\\#-]{0,12}", 0u32..9)
+        ("[^\\x00]{0,12}", 0u32..9)
             .prop_map(|(name, padding)| Chunk::Gbte(Texture { name, padding })),
         "[a-z]{1,8}".prop_map(|n| Chunk::Rhte(Texture::padded(n))),
         (any::<[i32; 4]>(), any_rect(any_f32())).prop_map(|(i, r)| Chunk::Vgrd(Vgrd {
