@@ -777,3 +777,68 @@ proptest! {
         }
     }
 }
+
+/// An A2GE whose 48-byte payload fits both record sizes and neither
+/// heuristic: refused with AGN008 unless `--a2ge-record-size` decides.
+#[test]
+fn ambiguous_a2ge_is_refused_unless_forced() {
+    let mut body = b"A2GE".to_vec();
+    body.extend_from_slice(&64u32.to_le_bytes());
+    body.extend_from_slice(&[7u8; 16]);
+    for f in [
+        3.0f32, 0.1, 0.01, 0.0, -0.2, 0.3, 0.0, 0.02, 0.4, -0.4, 0.01, 0.01,
+    ] {
+        body.extend_from_slice(&f.to_le_bytes());
+    }
+    let mut file = b"RIFF".to_vec();
+    file.extend_from_slice(&((body.len() + 4) as u32).to_le_bytes());
+    file.extend_from_slice(b"AGNX");
+    file.extend_from_slice(&body);
+    let d = tmp();
+    let p = d.path().join("a.agn");
+    std::fs::write(&p, &file).unwrap();
+    let o = bin().args(["agn", "dump"]).arg(&p).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("AGN008") && err.contains("@ byte 36"), "{err}");
+    for (size, tag) in [("16", "A2GE {"), ("24", "A2GE {")] {
+        let o = bin()
+            .args(["agn", "dump", "--a2ge-record-size", size])
+            .arg(&p)
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        let out = String::from_utf8_lossy(&o.stdout);
+        let header = out.lines().find(|l| l.contains(tag)).unwrap();
+        assert!(header.ends_with(size), "{header}");
+        // Either reading writes back the same bytes.
+        let view = d.path().join(format!("a{size}.txt"));
+        std::fs::write(&view, out.as_bytes()).unwrap();
+        let back = d.path().join(format!("a{size}.agn"));
+        assert!(build(&view, &back).status.success());
+        assert_eq!(std::fs::read(&back).unwrap(), file);
+    }
+}
+
+#[test]
+fn json_input_errors_name_the_file_and_line() {
+    let d = tmp();
+    let p = d.path().join("m.json");
+    std::fs::write(
+        &p,
+        "{\"format\": \"agkit-agn\", \"version\": 1,\n \"chunks\": [{\"chunk\": \"VERS\"}]}",
+    )
+    .unwrap();
+    let o = build(&p, &d.path().join("m.agn"));
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("m.json: line 2"), "{err}");
+    assert!(err.contains("version"), "{err}");
+    std::fs::write(
+        &p,
+        "{\"format\": \"other\", \"version\": 1, \"chunks\": []}",
+    )
+    .unwrap();
+    let o = build(&p, &d.path().join("m.agn"));
+    assert_eq!(o.status.code(), Some(1));
+}
