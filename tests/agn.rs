@@ -509,7 +509,12 @@ fn check_accepts_the_example_and_flags_problems() {
         roof: Guid::DEFAULT,
         buildings: vec![quad(0.7, 0.0, 0.01, 0.0, 1.0)],
     }));
-    let diags = check_bytes(&write(&m).unwrap());
+    let bytes = write(&m).unwrap();
+    let diags = check_bytes(&bytes);
+    insta::assert_snapshot!(
+        "check_warnings",
+        agkit::diag::render_human("warn.agn", None, &diags)
+    );
     let codes: Vec<&str> = diags.iter().map(|d| d.code.as_str()).collect();
     assert!(codes.contains(&"AGN101"), "{codes:?}");
     assert!(codes.contains(&"AGN102"), "{codes:?}");
