@@ -1,0 +1,1 @@
+//! Writing a model back to text (canonical form).
