@@ -49,3 +49,23 @@ fn corpus_and_examples_parse_without_errors_or_warnings() {
         xp::parse(&src).unwrap();
     }
 }
+
+fn example(rel: &str) -> String {
+    std::fs::read_to_string(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/examples")).join(rel))
+        .unwrap()
+}
+
+#[test]
+fn example_models() {
+    for rel in [
+        "point/plaza.agp",
+        "point/kiosk_cluster.agp",
+        "block/city_block.agb",
+        "block/city_block_flipped.agb",
+        "string/town_edge.ags",
+        "string/garden_fence.ags",
+    ] {
+        let asset = xp::parse(&example(rel)).unwrap();
+        insta::assert_json_snapshot!(format!("model_{}", rel.replace(['/', '.'], "_")), asset);
+    }
+}

@@ -56,3 +56,24 @@ fn sort(diags: &mut [Diagnostic]) {
 pub fn check(source: &str) -> Vec<Diagnostic> {
     parse_lenient(source).1
 }
+
+/// Checks raw bytes: invalid UTF-8 is an error (`AG0077`) at the first bad
+/// byte and the rest is checked as lossily decoded text. Returns that text
+/// (spans point into it) and the diagnostics.
+pub fn check_bytes(bytes: &[u8]) -> (String, Vec<Diagnostic>) {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => (s.to_string(), check(s)),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            let mut diags = check(&text);
+            diags.push(Diagnostic::error(
+                rules::codes::INVALID_UTF8,
+                "the file is not valid UTF-8 text here: save it as UTF-8 (or ASCII)",
+                at..at + '\u{fffd}'.len_utf8(),
+            ));
+            sort(&mut diags);
+            (text, diags)
+        }
+    }
+}

@@ -1146,7 +1146,18 @@ impl<'d> Builder<'d> {
         }
         self.diags.extend(diags);
         let [cols, rows] = bands;
+        let lined = |v: &Vec<Cut>| {
+            v.iter()
+                .map(|c| Lined {
+                    value: c.value,
+                    line: c.line,
+                })
+                .collect::<Vec<_>>()
+        };
+        let (ch, cv) = (lined(&gs.cuts[0]), lined(&gs.cuts[1]));
         let grid = self.current_grid();
+        grid.cuts_h = ch;
+        grid.cuts_v = cv;
         grid.columns = cols;
         grid.rows = rows;
         self.grid = Some(GridState { built: true, ..gs });
