@@ -10,6 +10,7 @@ pub mod doc;
 pub mod model;
 pub mod parse;
 pub mod rules;
+pub mod summary;
 pub mod write;
 
 pub use doc::Document;
