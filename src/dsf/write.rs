@@ -344,11 +344,7 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
                         format!("patch depth {} is not 2..255", p.depth),
                     ));
                 }
-                c.def(p.def);
-                c.op(18);
-                c.out.push(p.flags);
-                c.out.extend_from_slice(&p.lod_near.to_le_bytes());
-                c.out.extend_from_slice(&p.lod_far.to_le_bytes());
+                let mut placed = Vec::with_capacity(p.primitives.len());
                 for prim in &p.primitives {
                     if prim.vertices.len() % p.depth != 0 || prim.vertices.is_empty() {
                         return Err(err(
@@ -357,10 +353,23 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
                         ));
                     }
                     let (pool, first) = pools.add(Family::Patch, p.depth, &prim.vertices, i)?;
+                    placed.push((pool, first, prim.vertices.len() / p.depth, prim.kind));
+                }
+                // The patch takes its depth from the pool current when it
+                // opens, so select the first primitive's pool before it.
+                c.def(p.def);
+                if let Some(&(pool, ..)) = placed.first() {
                     c.pool(pool);
-                    c.op(25 + 3 * prim.kind.code());
+                }
+                c.op(18);
+                c.out.push(p.flags);
+                c.out.extend_from_slice(&p.lod_near.to_le_bytes());
+                c.out.extend_from_slice(&p.lod_far.to_le_bytes());
+                for (pool, first, n, kind) in placed {
+                    c.pool(pool);
+                    c.op(25 + 3 * kind.code());
                     c.u16(first);
-                    c.u16(first + prim.vertices.len() / p.depth);
+                    c.u16(first + n);
                 }
             }
             Entity::Network(n) => {
