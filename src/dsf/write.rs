@@ -661,3 +661,43 @@ pub fn rle_diff(out: &mut Vec<u8>, raw: &[u32], wide: bool) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dyadic_bounds_are_powers_of_two_and_cover() {
+        let s = dyadic_bounds(12.97, 12.999, 2f64.powi(-12));
+        assert_eq!((s.scale, s.offset), (0.03125, 12.96875));
+        // A tile edge encodes exactly.
+        let s = dyadic_bounds(12.9, 13.0, 2f64.powi(-12));
+        assert_eq!(f64::from(s.offset) + f64::from(s.scale), 13.0);
+        let raw = encode_value(13.0, s, false);
+        assert_eq!(crate::dsf::decode(raw, s.scale, s.offset, false), 13.0);
+        // Negative ranges and large magnitudes stay exact in f32.
+        let s = dyadic_bounds(-179.99999, -179.9, 2f64.powi(-12));
+        assert!(f64::from(s.offset) <= -179.99999);
+        assert!(f64::from(s.offset) + f64::from(s.scale) >= -179.9);
+    }
+
+    #[test]
+    fn encoding_rounds_to_nearest() {
+        let s = PlaneScale {
+            scale: 65535.0,
+            offset: 0.0,
+        };
+        assert_eq!(encode_value(1.4, s, false), 1);
+        assert_eq!(encode_value(1.6, s, false), 2);
+        assert_eq!(encode_value(-3.0, s, false), 0);
+        assert_eq!(encode_value(1e9, s, false), 65535);
+    }
+
+    #[test]
+    fn rle_uses_repeat_runs() {
+        let mut out = Vec::new();
+        rle_diff(&mut out, &[5, 5, 5, 5, 5, 5], false);
+        // Differences 5,0,0,0,0,0: one literal then a repeat run of 5 zeros.
+        assert_eq!(out, [1, 5, 0, 0x85, 0, 0]);
+    }
+}
