@@ -216,6 +216,18 @@ fn generated(seed: &[f64]) -> Dsf {
         elevation: None,
         mode: ElevationMode::Draped,
     }));
+    // Headings that quantize to raw 65535 (prints 360.000) and a negative
+    // one (stored as 270).
+    for h in [359.9999, -90.0] {
+        d.entities.push(Entity::Object(Object {
+            def: 0,
+            lon: lon(0.1),
+            lat: lat(0.2),
+            heading: h,
+            elevation: None,
+            mode: ElevationMode::Draped,
+        }));
+    }
     d.entities.push(Entity::Filter(0));
     d.entities.push(Entity::Object(Object {
         def: 1,

@@ -271,7 +271,13 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
             Entity::Filter(f) => c.comment(1, *f),
             Entity::Object(o) => {
                 check_def(o.def, &dsf.object_defs, "OBJT", i)?;
-                let heading = o.heading.rem_euclid(360.0);
+                // Keep 360 itself (raw 65535) so decoded headings re-encode
+                // to the same raw value.
+                let heading = if (0.0..=360.0).contains(&o.heading) {
+                    o.heading
+                } else {
+                    o.heading.rem_euclid(360.0)
+                };
                 let mut pt = vec![o.lon, o.lat, heading];
                 if o.mode != ElevationMode::Draped {
                     pt.push(o.elevation.unwrap_or(0.0));
