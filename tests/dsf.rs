@@ -551,19 +551,27 @@ fn atom(id: [u8; 4], payload: &[u8]) -> Vec<u8> {
 
 /// A DSF with the given GEOD payload, CMDS payload and object definitions.
 fn assemble(geod: &[u8], cmds: &[u8], objects: &[&str]) -> Vec<u8> {
+    assemble_defs(geod, cmds, [&[], objects, &[], &[]])
+}
+
+/// A DSF with the given GEOD and CMDS payloads and TERT, OBJT, POLY, NETW.
+fn assemble_defs(geod: &[u8], cmds: &[u8], tables: [&[&str]; 4]) -> Vec<u8> {
     use md5::{Digest, Md5};
     let mut f = b"XPLNEDSF".to_vec();
     f.extend_from_slice(&1i32.to_le_bytes());
     f.extend(atom(*b"HEAD", &atom(*b"PROP", b"sim/west\x0012\x00")));
-    let mut objt = Vec::new();
-    for o in objects {
-        objt.extend_from_slice(o.as_bytes());
-        objt.push(0);
+    let mut defn = Vec::new();
+    for (id, table) in [*b"TERT", *b"OBJT", *b"POLY", *b"NETW"]
+        .into_iter()
+        .zip(tables)
+    {
+        let mut t = Vec::new();
+        for o in table {
+            t.extend_from_slice(o.as_bytes());
+            t.push(0);
+        }
+        defn.extend(atom(id, &t));
     }
-    let mut defn = atom(*b"TERT", &[]);
-    defn.extend(atom(*b"OBJT", &objt));
-    defn.extend(atom(*b"POLY", &[]));
-    defn.extend(atom(*b"NETW", &[]));
     f.extend(atom(*b"DEFN", &defn));
     f.extend(atom(*b"GEOD", geod));
     f.extend(atom(*b"CMDS", cmds));
@@ -953,4 +961,127 @@ fn text_reader_errors_name_the_line() {
     let (d, _) = parse_text("FOO bar\r\nOBJECT_DEF a.obj # comment\r\nOBJECT 0 1 2 3 # x\r\n");
     assert_eq!(d.object_defs, ["a.obj"]);
     assert_eq!(d.objects().count(), 1);
+}
+
+/// A raw-encoded (mode 0) pool whose point `i`, plane `k` is
+/// `base + i + 100 k`, except plane 3 of a 32-bit pool, which is `junctions`.
+fn raw_pool(n: u32, d: u8, base: u32, wide: bool, junctions: &[u32]) -> Vec<u8> {
+    let mut p = n.to_le_bytes().to_vec();
+    p.push(d);
+    for k in 0..u32::from(d) {
+        p.push(0);
+        for i in 0..n {
+            let v = if wide && k == 3 {
+                junctions[i as usize]
+            } else {
+                base + i + 100 * k
+            };
+            if wide {
+                p.extend_from_slice(&v.to_le_bytes());
+            } else {
+                p.extend_from_slice(&(v as u16).to_le_bytes());
+            }
+        }
+    }
+    p
+}
+
+#[test]
+fn hand_assembled_commands_decode() {
+    // Two 5-plane 16-bit pools, one 4-plane 32-bit pool, all scale 0 (raw).
+    let mut geod = atom(*b"POOL", &raw_pool(3, 5, 0, false, &[]));
+    geod.extend(atom(*b"POOL", &raw_pool(3, 5, 1000, false, &[])));
+    geod.extend(atom(*b"SCAL", &[0u8; 40]));
+    geod.extend(atom(*b"SCAL", &[0u8; 40]));
+    geod.extend(atom(*b"PO32", &raw_pool(4, 4, 0, true, &[1, 0, 0, 2])));
+    geod.extend(atom(*b"SC32", &[0u8; 32]));
+    let cmds: Vec<u8> = [
+        &[1, 0, 0][..],                               // PoolSelect 0
+        &[3, 0],                                      // SetDefinition8 0
+        &[17, 3],                                     // TerrainPatchFlags 3
+        &[23, 3, 0, 0, 1, 0, 2, 0],                   // Triangle 0 1 2
+        &[24, 3, 0, 0, 0, 0, 1, 0, 2, 0, 1, 0, 0, 0], // cross-pool (0,0) (1,2) (1,0)
+        &[16],                                        // TerrainPatch (flags persist)
+        &[29, 3, 2, 0, 1, 0, 0, 0],                   // TriangleFan 2 1 0
+        &[26, 3, 0, 0, 1, 0, 2, 0],                   // TriangleStrip 0 1 2
+        &[12, 7, 0, 2, 0, 0, 1, 0],                   // Polygon param 7: 0 1
+        &[14, 9, 0, 2, 1, 2, 0, 2, 0, 0, 1, 0],       // NestedPolygon param 9: [2] [0 1]
+        &[2, 1, 0, 0, 0],                             // JunctionOffset 1
+        &[6, 5],                                      // SetRoadSubtype8 5
+        &[9, 2, 0, 0, 2, 0],                          // NetworkChain 0 2 (+1)
+        &[11, 2, 0, 0, 0, 0, 3, 0, 0, 0],             // NetworkChain32 0 3
+        &[34, 6, 0, 0, 0, 1, 0, 255, 255, 255, 255],  // Comment32: filter -1
+        &[33, 3, 0, 9, 9, 9],                         // Comment16: plain comment
+    ]
+    .concat();
+    let f = assemble_defs(&geod, &cmds, [&["t.ter"], &[], &["p.fac"], &["n.net"]]);
+    let d = dsf::read(&f).unwrap();
+    let pt = |base: f64, i: f64, depth: usize| -> Vec<f64> {
+        (0..depth).map(|k| base + i + 100.0 * k as f64).collect()
+    };
+    let patches: Vec<&Patch> = d.patches().collect();
+    assert_eq!(patches.len(), 2);
+    assert_eq!((patches[0].flags, patches[0].depth), (3, 5));
+    assert_eq!((patches[0].lod_near, patches[0].lod_far), (-1.0, -1.0));
+    assert_eq!(patches[0].primitives.len(), 2);
+    assert_eq!(
+        patches[0].primitives[0].vertices,
+        [pt(0.0, 0.0, 5), pt(0.0, 1.0, 5), pt(0.0, 2.0, 5)].concat()
+    );
+    assert_eq!(
+        patches[0].primitives[1].vertices,
+        [pt(0.0, 0.0, 5), pt(1000.0, 2.0, 5), pt(1000.0, 0.0, 5)].concat()
+    );
+    assert_eq!(patches[1].flags, 3);
+    let kinds: Vec<PrimitiveKind> = patches[1].primitives.iter().map(|p| p.kind).collect();
+    assert_eq!(kinds, [PrimitiveKind::Fan, PrimitiveKind::Strip]);
+    assert_eq!(
+        patches[1].primitives[0].vertices,
+        [pt(0.0, 2.0, 5), pt(0.0, 1.0, 5), pt(0.0, 0.0, 5)].concat()
+    );
+    let polys: Vec<&Polygon> = d.polygons().collect();
+    assert_eq!((polys[0].param, polys[0].depth), (7, 5));
+    assert_eq!(
+        polys[0].windings,
+        [[pt(0.0, 0.0, 5), pt(0.0, 1.0, 5)].concat()]
+    );
+    assert_eq!(polys[1].param, 9);
+    assert_eq!(
+        polys[1].windings,
+        [pt(0.0, 2.0, 5), [pt(0.0, 0.0, 5), pt(0.0, 1.0, 5)].concat()]
+    );
+    let chains: Vec<&NetworkChain> = d.chains().collect();
+    assert_eq!(chains.len(), 2);
+    assert_eq!(chains[0].subtype, 5);
+    // Junction offset 1 applies to opcode 9 (indices 1, 3) ...
+    assert_eq!(
+        chains[0].points,
+        [1.0, 101.0, 201.0, 0.0, 3.0, 103.0, 203.0, 2.0]
+    );
+    // ... and not to opcode 11 (indices 0, 3).
+    assert_eq!(
+        chains[1].points,
+        [0.0, 100.0, 200.0, 1.0, 3.0, 103.0, 203.0, 2.0]
+    );
+    assert_eq!(d.entities.last(), Some(&Entity::Filter(-1)));
+    // The builder re-creates the entities (these raw integers are not real
+    // coordinates, so the fitted lon/lat grids quantize them: compare
+    // within one step of a 2048-wide range), and a second trip is exact.
+    let (m, o) = parse_text(&text_of(&d));
+    let again = dsf::read(&dsf::build(&m, &o).unwrap()).unwrap();
+    assert_eq!(again.entities.len(), d.entities.len());
+    for (a, b) in d.patches().zip(again.patches()) {
+        for (p, q) in a.primitives.iter().zip(&b.primitives) {
+            assert_eq!(p.kind, q.kind);
+            for (u, v) in p.vertices.iter().zip(&q.vertices) {
+                assert!(close(*u, *v, 2048.0 / 65535.0), "{u} {v}");
+            }
+        }
+    }
+    let t1 = text_of(&again);
+    let (m, o) = parse_text(&t1);
+    assert_eq!(
+        text_of(&dsf::read(&dsf::build(&m, &o).unwrap()).unwrap()),
+        t1
+    );
 }
