@@ -1119,8 +1119,8 @@ fn lint_warnings_for_autogen_shapes_bounds_and_filters() {
         ]],
     }));
     d.entities.push(Entity::Filter(4));
-    let bytes = dsf::build(&d, &BuildOptions::default()).unwrap();
-    let diags = dsf::check_bytes(&bytes);
+    let file = dsf::build(&d, &BuildOptions::default()).unwrap();
+    let diags = dsf::check_bytes(&file);
     assert!(diags.iter().all(|x| x.severity == Severity::Warning));
     let codes: Vec<&str> = diags.iter().map(|x| x.code.as_str()).collect();
     assert_eq!(
