@@ -97,7 +97,7 @@ fn close(a: f64, b: f64) -> bool {
 
 fn same_heading(a: f64, b: f64) -> bool {
     let d = (a - b).rem_euclid(360.0);
-    d < 1e-6 || d > 360.0 - 1e-6
+    !(1e-6..=360.0 - 1e-6).contains(&d)
 }
 
 const S35: f64 = 0.573_576_436_351_046; // sin 35°
@@ -106,7 +106,10 @@ const C35: f64 = 0.819_152_044_288_992; // cos 35°
 /// (ROTATION, DSF heading, texture-up heading U, up object x/y, right object x/y)
 /// computed by hand from U = 180 + h − 90 n, up = 20·(sin U, cos U),
 /// right = 20·(cos U, −sin U).
-fn spec_cases() -> Vec<(i64, f64, f64, [f64; 2], [f64; 2])> {
+/// One hand-computed case.
+type Case = (i64, f64, f64, [f64; 2], [f64; 2]);
+
+fn spec_cases() -> Vec<Case> {
     vec![
         (0, 0.0, 180.0, [0.0, -20.0], [-20.0, 0.0]),
         (0, 90.0, 270.0, [-20.0, 0.0], [0.0, 20.0]),

@@ -198,22 +198,6 @@ pub fn to_svg(ps: &[Placement]) -> String {
     }
     s.push_str("</g>\n");
 
-    // Objects with a heading tick.
-    s.push_str(r##"<g id="objects">"##);
-    s.push('\n');
-    for (i, p) in ps.iter().enumerate() {
-        for o in &p.objects {
-            let (x, y) = view.px(frames.to_common(i, [o.x, o.y]));
-            let a = o.heading.to_radians();
-            let (tx, ty) = (x + 12.0 * a.sin(), y - 12.0 * a.cos());
-            let _ = writeln!(
-                s,
-                r##"<line x1="{x:.2}" y1="{y:.2}" x2="{tx:.2}" y2="{ty:.2}" stroke="#8e1b1b" stroke-width="2" stroke-linecap="round"/><circle cx="{x:.2}" cy="{y:.2}" r="4.5" fill="#d83a3a" stroke="#fff" stroke-width="1.2"/>"##
-            );
-        }
-    }
-    s.push_str("</g>\n");
-
     // Ground points and DSF points.
     s.push_str(r##"<g id="points" stroke-width="1.5" fill="none">"##);
     s.push('\n');
@@ -238,6 +222,22 @@ pub fn to_svg(ps: &[Placement]) -> String {
         }
     }
     s.push_str("</g>\n");
+    // Objects with a heading tick.
+    s.push_str(r##"<g id="objects">"##);
+    s.push('\n');
+    for (i, p) in ps.iter().enumerate() {
+        for o in &p.objects {
+            let (x, y) = view.px(frames.to_common(i, [o.x, o.y]));
+            let a = o.heading.to_radians();
+            let (tx, ty) = (x + 12.0 * a.sin(), y - 12.0 * a.cos());
+            let _ = writeln!(
+                s,
+                r##"<line x1="{x:.2}" y1="{y:.2}" x2="{tx:.2}" y2="{ty:.2}" stroke="#8e1b1b" stroke-width="2" stroke-linecap="round"/><circle cx="{x:.2}" cy="{y:.2}" r="4.5" fill="#d83a3a" stroke="#fff" stroke-width="1.2"/>"##
+            );
+        }
+    }
+    s.push_str("</g>\n");
+
     s.push_str(&labels);
 
     north_arrow(&mut s, w);
