@@ -9,6 +9,7 @@ pub mod dsf_text;
 pub mod geojson;
 pub mod json;
 pub mod png;
+pub mod strokefont;
 pub mod svg;
 
 use crate::place::Placement;
@@ -75,6 +76,6 @@ pub fn render_all(ps: &[Placement], format: Format) -> Result<Vec<u8>, OutError>
         Format::Geojson => geojson::to_geojson(ps),
         Format::DsfText => Ok(dsf_text::to_dsf_text(ps).into_bytes()),
         Format::Svg => Ok(svg::to_svg(ps).into_bytes()),
-        Format::Png => png::to_png(&svg::to_svg(ps)),
+        Format::Png => png::to_png(&svg::to_svg_with(ps, svg::TextMode::Outlined)),
     }
 }

@@ -1,8 +1,9 @@
 //! `--format png`: the SVG picture rasterised with resvg.
 //!
 //! resvg is built without its text feature (no fonts are loaded), so the
-//! PNG has every shape of the SVG but none of its text: tile ids, title,
-//! legend labels and the scale bar's number are SVG-only.
+//! picture given here is drawn with its words as strokes of a small
+//! built-in capitals font ([`super::strokefont`]); any `<text>` left in an
+//! SVG passed in is not drawn.
 
 use super::OutError;
 use resvg::{tiny_skia, usvg};

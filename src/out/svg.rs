@@ -68,8 +68,79 @@ impl View {
     }
 }
 
-/// The picture of all placements.
+/// How the picture carries its words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextMode {
+    /// SVG `<text>` elements (selectable, any font).
+    Text,
+    /// Strokes of a built-in capitals font (for rasterising without fonts).
+    Outlined,
+}
+
+/// Horizontal alignment of a label.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Anchor {
+    Start,
+    Middle,
+}
+
+/// Writes one label: `y` is the baseline, or the middle when `middle`.
+#[allow(clippy::too_many_arguments)]
+fn label(
+    s: &mut String,
+    mode: TextMode,
+    x: f64,
+    y: f64,
+    size: f64,
+    anchor: Anchor,
+    middle: bool,
+    fill: &str,
+    bold: bool,
+    text: &str,
+) {
+    match mode {
+        TextMode::Text => {
+            let _ = writeln!(
+                s,
+                r#"<text x="{x:.1}" y="{y:.1}" font-size="{size}" fill="{fill}"{}{}{}>{}</text>"#,
+                if anchor == Anchor::Middle {
+                    r#" text-anchor="middle""#
+                } else {
+                    ""
+                },
+                if middle {
+                    r#" dominant-baseline="middle""#
+                } else {
+                    ""
+                },
+                if bold { r#" font-weight="bold""# } else { "" },
+                esc(text)
+            );
+        }
+        TextMode::Outlined => {
+            let size = size * 0.9;
+            let x = match anchor {
+                Anchor::Start => x,
+                Anchor::Middle => x - super::strokefont::width(text, size) / 2.0,
+            };
+            let y = if middle { y + 0.375 * size } else { y };
+            let w = size / if bold { 7.0 } else { 10.0 };
+            let _ = writeln!(
+                s,
+                r#"<path d="{}" fill="none" stroke="{fill}" stroke-width="{w:.2}" stroke-linecap="round" stroke-linejoin="round"/>"#,
+                super::strokefont::path(text, x, y, size)
+            );
+        }
+    }
+}
+
+/// The picture of all placements, with SVG text.
 pub fn to_svg(ps: &[Placement]) -> String {
+    to_svg_with(ps, TextMode::Text)
+}
+
+/// The picture of all placements.
+pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
     let frames = Frames::new(ps);
     // Everything in the common frame.
     let mut min = [f64::INFINITY; 2];
@@ -122,7 +193,7 @@ pub fn to_svg(ps: &[Placement]) -> String {
     );
     s.push_str(r##"<rect width="100%" height="100%" fill="#fbfaf6"/>"##);
     s.push('\n');
-    title(&mut s, ps);
+    title(&mut s, ps, mode);
 
     // DSF polygons.
     s.push_str(r##"<g id="dsf-polygon" fill="#ebe3cc" stroke="#9a8f6c" stroke-width="1.5" fill-rule="evenodd">"##);
@@ -162,10 +233,17 @@ pub fn to_svg(ps: &[Placement]) -> String {
                 ring.iter().map(|q| q[1]).sum::<f64>() / n,
             ];
             let (x, y) = view.px(c);
-            let _ = writeln!(
-                labels,
-                r##"<text x="{x:.1}" y="{y:.1}" font-size="11" fill="#2f5d95" text-anchor="middle" dominant-baseline="middle">{}</text>"##,
-                esc(&t.id.to_string())
+            label(
+                &mut labels,
+                mode,
+                x,
+                y,
+                11.0,
+                Anchor::Middle,
+                true,
+                "#2f5d95",
+                false,
+                &t.id.to_string(),
             );
         }
     }
@@ -240,14 +318,14 @@ pub fn to_svg(ps: &[Placement]) -> String {
 
     s.push_str(&labels);
 
-    north_arrow(&mut s, w);
-    scale_bar(&mut s, scale, h);
-    legend(&mut s, w, h);
+    north_arrow(&mut s, w, mode);
+    scale_bar(&mut s, scale, h, mode);
+    legend(&mut s, w, h, mode);
     s.push_str("</svg>\n");
     s
 }
 
-fn title(s: &mut String, ps: &[Placement]) {
+fn title(s: &mut String, ps: &[Placement], mode: TextMode) {
     let name = match ps {
         [p] => format!("{} ({})", p.asset, p.kind),
         _ => format!("{} autogen uses", ps.len()),
@@ -261,28 +339,59 @@ fn title(s: &mut String, ps: &[Placement]) {
     }
     let o = ps.first().map_or([0.0, 0.0], |p| p.origin);
     let seed = ps.first().map_or(0, |p| p.seed);
-    let _ = writeln!(
+    label(
         s,
-        r##"<text x="{LEFT}" y="28" font-size="17" font-weight="bold" fill="#222">{}</text>"##,
-        esc(&name)
+        mode,
+        LEFT,
+        28.0,
+        17.0,
+        Anchor::Start,
+        false,
+        "#222",
+        true,
+        &name,
     );
-    let _ = writeln!(
-        s,
-        r##"<text x="{LEFT}" y="47" font-size="11.5" fill="#555">origin {:.6}, {:.6} · seed {seed} · {tiles} tiles, {objects} objects, {facades} facades, {trees} trees</text>"##,
+    let sub = format!(
+        "origin {:.6}, {:.6} · seed {seed} · {tiles} tiles, {objects} objects, {facades} facades, {trees} trees",
         o[1], o[0]
+    );
+    label(
+        s,
+        mode,
+        LEFT,
+        47.0,
+        11.5,
+        Anchor::Start,
+        false,
+        "#555",
+        false,
+        &sub,
     );
 }
 
-fn north_arrow(s: &mut String, w: f64) {
+fn north_arrow(s: &mut String, w: f64, mode: TextMode) {
     let x = w - 34.0;
     let _ = writeln!(
         s,
-        r##"<g id="north"><path d="M{x:.1},14l9,26l-9,-7l-9,7z" fill="#222"/><text x="{x:.1}" y="54" font-size="11" text-anchor="middle" fill="#222">N</text></g>"##
+        r##"<g id="north"><path d="M{x:.1},14l9,26l-9,-7l-9,7z" fill="#222"/>"##
     );
+    label(
+        s,
+        mode,
+        x,
+        54.0,
+        11.0,
+        Anchor::Middle,
+        false,
+        "#222",
+        false,
+        "N",
+    );
+    s.push_str("</g>\n");
 }
 
 /// A bar of a round length (1, 2 or 5 × 10^k metres) near 1/4 of the width.
-fn scale_bar(s: &mut String, scale: f64, h: f64) {
+fn scale_bar(s: &mut String, scale: f64, h: f64, mode: TextMode) {
     let target = DRAW_W / 4.0 / scale;
     let mag = 10f64.powf(target.log10().floor());
     let len = [5.0, 2.0, 1.0]
@@ -292,22 +401,34 @@ fn scale_bar(s: &mut String, scale: f64, h: f64) {
         .unwrap_or(mag);
     let px = len * scale;
     let y = h - 30.0;
-    let label = if len >= 1000.0 {
+    let text = if len >= 1000.0 {
         format!("{} km", len / 1000.0)
     } else {
         format!("{len} m")
     };
     let _ = writeln!(
         s,
-        r##"<g id="scale"><rect x="{LEFT}" y="{y:.1}" width="{:.2}" height="5" fill="#222"/><rect x="{:.2}" y="{y:.1}" width="{:.2}" height="5" fill="#fff" stroke="#222" stroke-width="1"/><text x="{LEFT}" y="{:.1}" font-size="11" fill="#222">{label}</text></g>"##,
+        r##"<g id="scale"><rect x="{LEFT}" y="{y:.1}" width="{:.2}" height="5" fill="#222"/><rect x="{:.2}" y="{y:.1}" width="{:.2}" height="5" fill="#fff" stroke="#222" stroke-width="1"/>"##,
         px / 2.0,
         LEFT + px / 2.0,
         px / 2.0,
-        y + 19.0
     );
+    label(
+        s,
+        mode,
+        LEFT,
+        y + 19.0,
+        11.0,
+        Anchor::Start,
+        false,
+        "#222",
+        false,
+        &text,
+    );
+    s.push_str("</g>\n");
 }
 
-fn legend(s: &mut String, w: f64, h: f64) {
+fn legend(s: &mut String, w: f64, h: f64, mode: TextMode) {
     let items: [(&str, &str); 5] = [
         (
             r##"<rect width="12" height="9" fill="#4a7ab5" fill-opacity="0.3" stroke="#2f5d95"/>"##,
@@ -330,12 +451,22 @@ fn legend(s: &mut String, w: f64, h: f64) {
     let mut x = (w - 430.0).max(LEFT + 150.0);
     let y = h - 34.0;
     s.push_str("<g id=\"legend\">\n");
-    for (shape, label) in items {
-        let _ = writeln!(
+    for (shape, word) in items {
+        let _ = writeln!(s, r##"<g transform="translate({x:.1},{y:.1})">{shape}"##);
+        label(
             s,
-            r##"<g transform="translate({x:.1},{y:.1})">{shape}<text x="17" y="9" font-size="11" fill="#333">{label}</text></g>"##
+            mode,
+            17.0,
+            9.0,
+            11.0,
+            Anchor::Start,
+            false,
+            "#333",
+            false,
+            word,
         );
-        x += 16.0 + 7.0 * label.len() as f64 + 14.0;
+        s.push_str("</g>\n");
+        x += 16.0 + 7.0 * word.len() as f64 + 14.0;
     }
     s.push_str("</g>\n");
 }
