@@ -302,3 +302,22 @@ fn combined_picture_of_two_origins() {
     // Both DSF points are drawn.
     assert_eq!(svg.matches(r##"r="6" stroke="#111""##).count(), 2);
 }
+
+#[test]
+fn polygons_are_read_from_geojson() {
+    use agkit::out::geojson::read_polygons;
+    let poly = r#"{"type":"Polygon","coordinates":[[[13,47],[13.001,47],[13.001,47.001],[13,47]],[[13.0002,47.0002],[13.0003,47.0002],[13.0003,47.0003]]]}"#;
+    let p = read_polygons(poly).unwrap();
+    assert_eq!(p.len(), 1);
+    assert_eq!(p[0].len(), 2, "outer ring and a second winding");
+    assert_eq!(p[0][0][1], [13.001, 47.0]);
+    let fc = format!(
+        r#"{{"type":"FeatureCollection","features":[{{"type":"Feature","properties":{{}},"geometry":{poly}}},
+        {{"type":"Feature","properties":null,"geometry":{{"type":"MultiPolygon","coordinates":[[[[0,0],[1,0],[1,1]]],[[[2,2],[3,2],[3,3]]]]}}}}]}}"#
+    );
+    let p = read_polygons(&fc).unwrap();
+    assert_eq!(p.len(), 3, "one use per polygon");
+    let e = read_polygons(r#"{"type":"Point","coordinates":[1,2]}"#).unwrap_err();
+    assert!(e.contains("Point"), "{e}");
+    assert!(read_polygons("{").is_err());
+}

@@ -8,7 +8,6 @@
 
 use super::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use agkit::diag;
-use agkit::geom::LonLat;
 use agkit::out::{self, Format};
 use agkit::place::{self, FrameConvention, Params, Placement, Use};
 use agkit::scenery::{self, Library};
@@ -187,8 +186,8 @@ fn place_asset(args: &Args, params: &Params) -> Result<(Vec<Placement>, bool), u
         (None, Some(poly)) => {
             let text = std::fs::read_to_string(poly)
                 .map_err(|e| super::fail(format!("{}: {e}", poly.display())))?;
-            let polys =
-                polygons(&text).map_err(|e| super::fail(format!("{}: {e}", poly.display())))?;
+            let polys = agkit::out::geojson::read_polygons(&text)
+                .map_err(|e| super::fail(format!("{}: {e}", poly.display())))?;
             polys
                 .into_iter()
                 .map(|windings| Use::Polygon { windings })
@@ -326,49 +325,4 @@ fn parse_at(s: &str) -> Result<Use, String> {
         at: [lon, lat],
         heading,
     })
-}
-
-/// The polygons of a GeoJSON document, each as its rings (lon, lat).
-fn polygons(text: &str) -> Result<Vec<Vec<Vec<LonLat>>>, String> {
-    use geojson::{GeoJson, GeometryValue};
-    let gj: GeoJson = text.parse().map_err(|e| format!("not GeoJSON: {e}"))?;
-    let mut geoms = Vec::new();
-    match gj {
-        GeoJson::Geometry(g) => geoms.push(g),
-        GeoJson::Feature(f) => geoms.extend(f.geometry),
-        GeoJson::FeatureCollection(fc) => {
-            geoms.extend(fc.features.into_iter().filter_map(|f| f.geometry))
-        }
-    }
-    let ring = |r: &Vec<geojson::Position>| -> Result<Vec<LonLat>, String> {
-        r.iter()
-            .map(|p| match p.as_slice() {
-                [lon, lat, ..] => Ok([*lon, *lat]),
-                _ => Err("a position needs longitude and latitude".to_string()),
-            })
-            .collect()
-    };
-    let mut out = Vec::new();
-    for g in geoms {
-        match &g.value {
-            GeometryValue::Polygon { coordinates } => {
-                out.push(coordinates.iter().map(ring).collect::<Result<_, _>>()?)
-            }
-            GeometryValue::MultiPolygon { coordinates } => {
-                for poly in coordinates {
-                    out.push(poly.iter().map(ring).collect::<Result<_, _>>()?);
-                }
-            }
-            other => {
-                return Err(format!(
-                    "expected Polygon or MultiPolygon, found {}",
-                    other.type_name()
-                ));
-            }
-        }
-    }
-    if out.is_empty() {
-        return Err("no polygon found".into());
-    }
-    Ok(out)
 }

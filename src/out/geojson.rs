@@ -5,6 +5,9 @@
 //! `properties.placement` is the index of the placement (0 for a single
 //! asset) and `properties.asset_file` its asset; the other properties are the
 //! JSON fields of the item (without the coordinates).
+//!
+//! [`read_polygons`] goes the other way for `--polygon`: the DSF windings of
+//! each polygon in a GeoJSON document.
 
 use super::OutError;
 use crate::geom::LonLat;
@@ -105,4 +108,52 @@ fn feature<T: Serialize>(
         properties: Some(props),
         foreign_members: None,
     })
+}
+
+/// The polygons of a GeoJSON document (a Polygon, MultiPolygon, Feature or
+/// FeatureCollection of those), each as its rings in lon/lat — the DSF
+/// windings of one use, in order. Closing vertices are kept (placement drops
+/// them).
+pub fn read_polygons(text: &str) -> Result<Vec<Vec<Vec<LonLat>>>, String> {
+    use geojson::GeoJson;
+    let gj: GeoJson = text.parse().map_err(|e| format!("not GeoJSON: {e}"))?;
+    let mut geoms = Vec::new();
+    match gj {
+        GeoJson::Geometry(g) => geoms.push(g),
+        GeoJson::Feature(f) => geoms.extend(f.geometry),
+        GeoJson::FeatureCollection(fc) => {
+            geoms.extend(fc.features.into_iter().filter_map(|f| f.geometry))
+        }
+    }
+    let ring = |r: &Vec<geojson::Position>| -> Result<Vec<LonLat>, String> {
+        r.iter()
+            .map(|p| match p.as_slice() {
+                [lon, lat, ..] if lon.is_finite() && lat.is_finite() => Ok([*lon, *lat]),
+                _ => Err("a position needs a finite longitude and latitude".to_string()),
+            })
+            .collect()
+    };
+    let mut out = Vec::new();
+    for g in geoms {
+        match &g.value {
+            GeometryValue::Polygon { coordinates } => {
+                out.push(coordinates.iter().map(ring).collect::<Result<_, _>>()?)
+            }
+            GeometryValue::MultiPolygon { coordinates } => {
+                for poly in coordinates {
+                    out.push(poly.iter().map(ring).collect::<Result<_, _>>()?);
+                }
+            }
+            other => {
+                return Err(format!(
+                    "expected Polygon or MultiPolygon, found {}",
+                    other.type_name()
+                ));
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err("no polygon found".into());
+    }
+    Ok(out)
 }
