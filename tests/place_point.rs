@@ -398,3 +398,220 @@ proptest! {
         }
     }
 }
+
+/// The real files of the corpus, through the parser and the CLI.
+mod corpus {
+    use std::path::{Path, PathBuf};
+    use std::process::Command;
+
+    const OPENSAM: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/corpus/hotbso__openSAM/openSAM-pkg/openSAM_Library"
+    );
+
+    fn dsf() -> PathBuf {
+        Path::new(OPENSAM)
+            .join("dev-tools/OSJW_openSAM_demo_airport/Earth nav data/+40+010/+47+013.dsf")
+    }
+
+    fn agps() -> Vec<PathBuf> {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
+        let mut v: Vec<PathBuf> = walkdir::WalkDir::new(root)
+            .into_iter()
+            .filter_map(Result::ok)
+            .map(|e| e.into_path())
+            .filter(|p| p.extension().is_some_and(|e| e == "agp"))
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    #[ignore = "needs xp::parse (issue 2), not merged yet"]
+    fn every_corpus_agp_places() {
+        let files = agps();
+        assert!(files.len() >= 30, "{}", files.len());
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let asset =
+                agkit::xp::parse(&text).unwrap_or_else(|d| panic!("{}: {d:?}", f.display()));
+            for heading in [0.0, 123.4] {
+                let p = agkit::place::place(
+                    &asset,
+                    &f.display().to_string(),
+                    &agkit::place::Use::Point {
+                        at: [13.01, 47.8],
+                        heading,
+                    },
+                    &agkit::place::Params::default(),
+                )
+                .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+                assert_eq!(p.tiles.len(), 1, "{}", f.display());
+                assert_eq!(
+                    p.objects.len(),
+                    asset.tiles[0].annotations.len().min(p.objects.len())
+                );
+            }
+        }
+    }
+
+    /// A Custom Scenery folder holding an openSAM library package whose
+    /// library.txt exports the DSF's virtual path (the corpus has the
+    /// asset but not the package's library.txt).
+    fn custom_scenery() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let pkg = dir.path().join("openSAM_Library");
+        std::fs::create_dir_all(pkg.join("dgs")).unwrap();
+        std::fs::copy(
+            Path::new(OPENSAM).join("dgs/marshaller_high.agp"),
+            pkg.join("dgs/marshaller_high.agp"),
+        )
+        .unwrap();
+        std::fs::write(
+            pkg.join("library.txt"),
+            "A\n800\nLIBRARY\n\nEXPORT openSAM/dgs/marshaller_high.agp dgs/marshaller_high.agp\n",
+        )
+        .unwrap();
+        dir
+    }
+
+    #[test]
+    fn library_resolves_the_dsf_asset() {
+        let cs = custom_scenery();
+        let mut lib = agkit::scenery::Library::default();
+        assert!(lib.add_dir(cs.path()).is_empty());
+        let f = agkit::scenery::resolve(
+            "openSAM/dgs/marshaller_high.agp",
+            Path::new(OPENSAM)
+                .join("dev-tools/OSJW_openSAM_demo_airport")
+                .as_path(),
+            &lib,
+            0,
+        )
+        .unwrap();
+        assert!(f.ends_with("openSAM_Library/dgs/marshaller_high.agp"));
+        let e = agkit::scenery::resolve("openSAM/dgs/nothing.agp", Path::new(OPENSAM), &lib, 0)
+            .unwrap_err();
+        assert!(e.contains("openSAM/dgs/nothing.agp"), "{e}");
+    }
+
+    #[test]
+    #[ignore = "needs xp::parse (issue 2), not merged yet"]
+    fn dsf_tile_places_the_marshaller_at_its_point() {
+        let cs = custom_scenery();
+        let out = Command::new(env!("CARGO_BIN_EXE_agkit"))
+            .arg("place")
+            .arg("--dsf")
+            .arg(dsf())
+            .arg("--library")
+            .arg(cs.path())
+            .args(["--format", "json"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let arr = v.as_array().expect("an array in --dsf mode");
+        assert_eq!(arr.len(), 1);
+        let p = &arr[0];
+        assert_eq!(p["asset"], "openSAM/dgs/marshaller_high.agp");
+        let o = &p["objects"][0];
+        // The tile -5 -5 5 5 has no ANCHOR_PT: its centre, pixel 0,0, where
+        // the OBJ_DELTA sits, goes to the DSF point.
+        assert!(
+            (o["lon"].as_f64().unwrap() - 13.012216754).abs() < 1e-8,
+            "{o}"
+        );
+        assert!(
+            (o["lat"].as_f64().unwrap() - 47.800907912).abs() < 1e-8,
+            "{o}"
+        );
+        assert!(o["x"].as_f64().unwrap().abs() < 1e-9 && o["y"].as_f64().unwrap().abs() < 1e-9);
+        assert_eq!(o["mode"], "delta");
+        assert_eq!(o["height"], 2.32);
+        assert_eq!(o["asset"], "marshaller_ident.obj");
+        // ROTATION 0 in the spec frame: heading = DSF heading + 180.
+        assert!(
+            (o["heading"].as_f64().unwrap() - 247.995).abs() < 1e-3,
+            "{o}"
+        );
+        assert_eq!(p["tiles"][0]["hidden"], true);
+    }
+
+    #[test]
+    fn unresolvable_dsf_asset_is_a_warning() {
+        let out = Command::new(env!("CARGO_BIN_EXE_agkit"))
+            .arg("place")
+            .arg("--dsf")
+            .arg(dsf())
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("warning") && err.contains("openSAM/dgs/marshaller_high.agp"),
+            "{err}"
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v, serde_json::json!([]));
+    }
+
+    #[test]
+    #[ignore = "needs xp::parse (issue 2), not merged yet"]
+    fn at_places_a_corpus_agp_and_writes_every_format() {
+        let agp = Path::new(OPENSAM).join("dgs/Safedock-T2-24_2.5m_180.agp");
+        let dir = tempfile::tempdir().unwrap();
+        for (name, magic) in [
+            ("a.json", "{"),
+            ("a.geojson", "{"),
+            ("a.txt", "A\n800"),
+            ("a.svg", "<svg"),
+            ("a.png", "\u{89}PNG"),
+        ] {
+            let o = dir.path().join(name);
+            let out = Command::new(env!("CARGO_BIN_EXE_agkit"))
+                .arg("place")
+                .arg(&agp)
+                .args(["--at", "-33.9,151.2,90", "--explain", "-o"])
+                .arg(&o)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(String::from_utf8_lossy(&out.stderr).contains("explain:"));
+            let bytes = std::fs::read(&o).unwrap();
+            let head = String::from_utf8_lossy(&bytes[..magic.len().min(bytes.len())]).to_string();
+            if name.ends_with("png") {
+                assert_eq!(&bytes[..4], b"\x89PNG");
+            } else {
+                assert_eq!(head, magic, "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn bad_usage_exits_2() {
+        let agp = Path::new(OPENSAM).join("dgs/marshaller.agp");
+        for args in [
+            vec!["--at", "95,10"],
+            vec!["--at", "nonsense"],
+            vec!["--at", "47,13", "-o", "x.unknown"],
+            vec![],
+        ] {
+            let out = Command::new(env!("CARGO_BIN_EXE_agkit"))
+                .arg("place")
+                .arg(&agp)
+                .args(&args)
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+        }
+    }
+}

@@ -283,8 +283,9 @@ fn place_dsf(dsf: &Path, args: &Args, params: &Params) -> Result<(Vec<Placement>
 }
 
 /// The autogen uses of a DSF tile.
-fn dsf_uses(_bytes: &[u8]) -> Result<Vec<agkit::dsf::autogen::AutogenUse>, String> {
-    Err("the DSF reader is not available in this build".into())
+fn dsf_uses(bytes: &[u8]) -> Result<Vec<agkit::dsf::autogen::AutogenUse>, String> {
+    let dsf = agkit::dsf::read(bytes).map_err(|e| e.to_string())?;
+    Ok(agkit::dsf::autogen_uses(&dsf))
 }
 
 /// The package folder of a DSF at `<package>/Earth nav data/<dir>/<tile>.dsf`,
