@@ -321,3 +321,29 @@ fn polygons_are_read_from_geojson() {
     assert!(e.contains("Point"), "{e}");
     assert!(read_polygons("{").is_err());
 }
+
+#[test]
+fn outputs_are_deterministic_for_a_seed() {
+    let at = Use::Point {
+        at: [13.01, 47.51],
+        heading: 30.0,
+    };
+    let run = |seed| {
+        let params = Params {
+            seed,
+            density: 2,
+            ..Params::default()
+        };
+        let p = place::place(&plaza(), "p.agp", &at, &params).unwrap();
+        (
+            out::render(&p, Format::Json).unwrap(),
+            out::render(&p, Format::Svg).unwrap(),
+        )
+    };
+    for seed in [0, 1, 7, u64::MAX] {
+        assert_eq!(run(seed), run(seed), "seed {seed}");
+    }
+    // Tile pick, thinning and tree-line headings vary with the seed.
+    let distinct: std::collections::BTreeSet<Vec<u8>> = (0..8).map(|s| run(s).0).collect();
+    assert!(distinct.len() > 1);
+}
