@@ -347,3 +347,18 @@ fn outputs_are_deterministic_for_a_seed() {
     let distinct: std::collections::BTreeSet<Vec<u8>> = (0..8).map(|s| run(s).0).collect();
     assert!(distinct.len() > 1);
 }
+
+#[test]
+fn dsf_text_builds_into_a_dsf_and_reads_back() {
+    let p = placed();
+    let text = String::from_utf8(out::render(&p, Format::DsfText).unwrap()).unwrap();
+    let (dsf, opts) = agkit::dsf::from_text(&text, &mut |f| Err(format!("no raster {f}")))
+        .unwrap_or_else(|e| panic!("{e:?}\n{text}"));
+    let bytes = agkit::dsf::build(&dsf, &opts).expect("builds");
+    let back = agkit::dsf::read(&bytes).expect("reads back");
+    assert_eq!(back.object_defs, vec!["fountain.obj", "lamp.obj"]);
+    assert_eq!(back.polygon_defs, vec!["kiosk.fac"]);
+    assert_eq!(back.objects().count(), p.objects.len());
+    assert_eq!(back.polygons().count(), p.facades.len());
+    assert_eq!(back.property("sim/west"), Some("13"));
+}
