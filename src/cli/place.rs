@@ -205,6 +205,9 @@ fn place_asset(args: &Args, params: &Params) -> Result<(Vec<Placement>, bool), u
     for u in &uses {
         match place::place(&asset, &name, u, params) {
             Ok(p) => out.push(p),
+            Err(e @ place::PlaceError::Mismatch(_)) => {
+                return Err(super::fail(format!("{name}: {e}")));
+            }
             Err(e) => {
                 eprintln!("error: {name}: {e}");
                 return Err(EXIT_INPUT);
