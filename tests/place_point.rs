@@ -427,7 +427,6 @@ mod corpus {
     }
 
     #[test]
-    #[ignore = "needs xp::parse (issue 2), not merged yet"]
     fn every_corpus_agp_places() {
         let files = agps();
         assert!(files.len() >= 30, "{}", files.len());
@@ -496,7 +495,6 @@ mod corpus {
     }
 
     #[test]
-    #[ignore = "needs xp::parse (issue 2), not merged yet"]
     fn dsf_tile_places_the_marshaller_at_its_point() {
         let cs = custom_scenery();
         let out = Command::new(env!("CARGO_BIN_EXE_agkit"))
@@ -560,7 +558,6 @@ mod corpus {
     }
 
     #[test]
-    #[ignore = "needs xp::parse (issue 2), not merged yet"]
     fn at_places_a_corpus_agp_and_writes_every_format() {
         let agp = Path::new(OPENSAM).join("dgs/Safedock-T2-24_2.5m_180.agp");
         let dir = tempfile::tempdir().unwrap();
