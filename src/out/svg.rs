@@ -232,7 +232,11 @@ pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
                 ring.iter().map(|q| q[0]).sum::<f64>() / n,
                 ring.iter().map(|q| q[1]).sum::<f64>() / n,
             ];
-            let (x, y) = view.px(c);
+            let (x, mut y) = view.px(c);
+            if p.kind == "agp" {
+                // Keep clear of the DSF point marker, often at the centre.
+                y += 18.0;
+            }
             label(
                 &mut labels,
                 mode,
@@ -320,7 +324,8 @@ pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
 
     north_arrow(&mut s, w, mode);
     scale_bar(&mut s, scale, h, mode);
-    legend(&mut s, w, h, mode);
+    let has_polygon = ps.iter().any(|p| !p.polygon.is_empty());
+    legend(&mut s, w, h, mode, has_polygon);
     s.push_str("</svg>\n");
     s
 }
@@ -428,7 +433,7 @@ fn scale_bar(s: &mut String, scale: f64, h: f64, mode: TextMode) {
     s.push_str("</g>\n");
 }
 
-fn legend(s: &mut String, w: f64, h: f64, mode: TextMode) {
+fn legend(s: &mut String, w: f64, h: f64, mode: TextMode, has_polygon: bool) {
     let items: [(&str, &str); 5] = [
         (
             r##"<rect width="12" height="9" fill="#4a7ab5" fill-opacity="0.3" stroke="#2f5d95"/>"##,
@@ -451,7 +456,8 @@ fn legend(s: &mut String, w: f64, h: f64, mode: TextMode) {
     let mut x = (w - 430.0).max(LEFT + 150.0);
     let y = h - 34.0;
     s.push_str("<g id=\"legend\">\n");
-    for (shape, word) in items {
+    let n = if has_polygon { 5 } else { 4 };
+    for (shape, word) in items.into_iter().take(n) {
         let _ = writeln!(s, r##"<g transform="translate({x:.1},{y:.1})">{shape}"##);
         label(
             s,
