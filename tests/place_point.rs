@@ -611,4 +611,51 @@ mod corpus {
             assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
         }
     }
+
+    fn agkit(args: &[&std::ffi::OsStr]) -> std::process::Output {
+        Command::new(env!("CARGO_BIN_EXE_agkit"))
+            .arg("place")
+            .args(args)
+            .output()
+            .unwrap()
+    }
+
+    #[test]
+    fn wrong_geometry_for_the_kind_is_a_usage_error() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
+        let dir = tempfile::tempdir().unwrap();
+        let poly = dir.path().join("p.geojson");
+        std::fs::write(
+            &poly,
+            r#"{"type":"Polygon","coordinates":[[[13,47],[13.001,47],[13.001,47.001],[13,47.001],[13,47]]]}"#,
+        )
+        .unwrap();
+        let agp = Path::new(root).join("point/plaza.agp");
+        let out = agkit(&[agp.as_os_str(), "--polygon".as_ref(), poly.as_os_str()]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--at"));
+        let agb = Path::new(root).join("block/city_block.agb");
+        let out = agkit(&[agb.as_os_str(), "--at".as_ref(), "47,13".as_ref()]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--polygon"));
+    }
+
+    #[test]
+    fn frame_wed_turns_even_rotations_by_180() {
+        let agp = Path::new(OPENSAM).join("dgs/Safedock-T2-24_2.5m_180.agp"); // ROTATION 2
+        let heading = |frame: &str| {
+            let out = agkit(&[
+                agp.as_os_str(),
+                "--at".as_ref(),
+                "47.8,13.01,10".as_ref(),
+                "--frame".as_ref(),
+                frame.as_ref(),
+            ]);
+            assert!(out.status.success());
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            v["objects"][0]["heading"].as_f64().unwrap()
+        };
+        assert!((heading("spec") - 10.0).abs() < 1e-9);
+        assert!((heading("wed") - 190.0).abs() < 1e-9);
+    }
 }
