@@ -13,6 +13,10 @@
 //! FAC_WALLS. Tiles and trees have no DSF form here and are left out, as is
 //! anything outside the tile (counted in a comment). Numbers use DSFTool's
 //! printf formats (`%.9lf` for coordinates, `%.3lf` for headings).
+//!
+//! Definition paths are written as the asset names them (OBJ and FAC paths
+//! of an AGP are relative to the AGP's folder): the DSF works where those
+//! paths resolve from its package, or as library paths.
 
 use crate::place::Placement;
 use std::fmt::Write;
@@ -97,7 +101,7 @@ pub fn to_dsf_text(ps: &[Placement]) -> String {
     if !agl.is_empty() {
         let lo = agl.iter().copied().fold(0.0f64, f64::min).floor();
         let hi = agl.iter().copied().fold(lo + 1.0, f64::max);
-        let res = (((hi - lo) / 65535.0) * 1e5).ceil().max(1.0) / 1e5;
+        let res = ((((hi - lo) / 65535.0) * 1e5).ceil() / 1e5).max(0.001);
         let _ = writeln!(s, "HEIGHTS {res:.5} {lo:.1}");
     }
     s.push_str("PROPERTY sim/overlay 1\n");
