@@ -362,3 +362,33 @@ fn dsf_text_builds_into_a_dsf_and_reads_back() {
     assert_eq!(back.polygons().count(), p.facades.len());
     assert_eq!(back.property("sim/west"), Some("13"));
 }
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn every_output_renders_and_reads_back(lat in -70.0f64..70.0, lon in -170.0f64..170.0,
+                                               heading in 0.0f64..360.0, seed in 0u64..1000,
+                                               density in 1u8..=6) {
+            let params = Params { seed, density, ..Params::default() };
+            let p = place::place(&plaza(), "p.agp", &Use::Point { at: [lon, lat], heading }, &params)
+                .unwrap();
+            let gj = out::render(&p, Format::Geojson).unwrap();
+            let gj: geojson::GeoJson = std::str::from_utf8(&gj).unwrap().parse().unwrap();
+            let geojson::GeoJson::FeatureCollection(fc) = gj else { panic!() };
+            prop_assert_eq!(fc.features.len(),
+                            p.tiles.len() + p.objects.len() + p.facades.len() + p.trees.len());
+            let json = out::render(&p, Format::Json).unwrap();
+            let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+            prop_assert_eq!(v["objects"].as_array().unwrap().len(), p.objects.len());
+            let png = out::render(&p, Format::Png).unwrap();
+            prop_assert_eq!(&png[..4], b"\x89PNG");
+            let text = String::from_utf8(out::render(&p, Format::DsfText).unwrap()).unwrap();
+            let (dsf, _) = agkit::dsf::from_text(&text, &mut |f| Err(f.to_string())).unwrap();
+            prop_assert!(dsf.objects().count() <= p.objects.len());
+        }
+    }
+}
