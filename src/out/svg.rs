@@ -232,6 +232,22 @@ pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
                 ring.iter().map(|q| q[0]).sum::<f64>() / n,
                 ring.iter().map(|q| q[1]).sum::<f64>() / n,
             ];
+            if let Some(up) = texture_up(&ring, &t.uv) {
+                // A short arrow from the centre towards texture up (+v).
+                let (cx, cy) = view.px(c);
+                let len = 26.0;
+                let (ex, ey) = (cx + len * up[0], cy - len * up[1]);
+                let (bx, by) = (ex - 7.0 * up[0], ey + 7.0 * up[1]);
+                let (nx, ny) = (up[1] * 4.0, up[0] * 4.0);
+                let _ = writeln!(
+                    s,
+                    r##"<path d="M{cx:.2},{cy:.2}L{ex:.2},{ey:.2}M{:.2},{:.2}L{ex:.2},{ey:.2}L{:.2},{:.2}" fill="none" stroke-width="1.4" stroke-linecap="round" opacity="0.7"/>"##,
+                    bx + nx,
+                    by + ny,
+                    bx - nx,
+                    by - ny
+                );
+            }
             let (x, mut y) = view.px(c);
             if p.kind == "agp" {
                 // Keep clear of the DSF point marker, often at the centre.
@@ -328,6 +344,41 @@ pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
     legend(&mut s, w, h, mode, has_polygon);
     s.push_str("</svg>\n");
     s
+}
+
+/// The unit direction (east, north) of the texture's +v axis over a tile,
+/// from three of its vertices and their pixels; `None` when degenerate.
+fn texture_up(ring: &[Xy], uv: &[[f64; 2]]) -> Option<Xy> {
+    if ring.len() < 3 || uv.len() != ring.len() {
+        return None;
+    }
+    let (p0, u0) = (ring[0], uv[0]);
+    for k in 2..ring.len() {
+        let (a, b) = (1, k);
+        let du = [
+            [uv[a][0] - u0[0], uv[a][1] - u0[1]],
+            [uv[b][0] - u0[0], uv[b][1] - u0[1]],
+        ];
+        let det = du[0][0] * du[1][1] - du[0][1] * du[1][0];
+        if det.abs() < 1e-9 {
+            continue;
+        }
+        let dl = [
+            [ring[a][0] - p0[0], ring[a][1] - p0[1]],
+            [ring[b][0] - p0[0], ring[b][1] - p0[1]],
+        ];
+        // Solve M·du_i = dl_i for the column M·(0,1): with du as rows,
+        // (0,1) = α·du_a + β·du_b.
+        let alpha = -du[1][0] / det;
+        let beta = du[0][0] / det;
+        let v = [
+            alpha * dl[0][0] + beta * dl[1][0],
+            alpha * dl[0][1] + beta * dl[1][1],
+        ];
+        let len = (v[0] * v[0] + v[1] * v[1]).sqrt();
+        return (len > 0.0).then(|| [v[0] / len, v[1] / len]);
+    }
+    None
 }
 
 fn title(s: &mut String, ps: &[Placement], mode: TextMode) {
@@ -436,8 +487,8 @@ fn scale_bar(s: &mut String, scale: f64, h: f64, mode: TextMode) {
 fn legend(s: &mut String, w: f64, h: f64, mode: TextMode, has_polygon: bool) {
     let items: [(&str, &str); 5] = [
         (
-            r##"<rect width="12" height="9" fill="#4a7ab5" fill-opacity="0.3" stroke="#2f5d95"/>"##,
-            "tile",
+            r##"<rect width="12" height="9" fill="#4a7ab5" fill-opacity="0.3" stroke="#2f5d95"/><path d="M6,8V1M3.5,3.5L6,1L8.5,3.5" fill="none" stroke="#2f5d95"/>"##,
+            "tile (arrow: texture up)",
         ),
         (
             r##"<rect width="12" height="9" fill="#c8793c" stroke="#74421c"/>"##,
@@ -453,10 +504,12 @@ fn legend(s: &mut String, w: f64, h: f64, mode: TextMode, has_polygon: bool) {
             "DSF polygon",
         ),
     ];
-    let mut x = (w - 430.0).max(LEFT + 150.0);
+    let n = if has_polygon { 5 } else { 4 };
+    let step = |word: &str| 16.0 + 7.0 * word.len() as f64 + 14.0;
+    let total: f64 = items.iter().take(n).map(|i| step(i.1)).sum();
+    let mut x = (w - total - 10.0).max(LEFT + 120.0);
     let y = h - 34.0;
     s.push_str("<g id=\"legend\">\n");
-    let n = if has_polygon { 5 } else { 4 };
     for (shape, word) in items.into_iter().take(n) {
         let _ = writeln!(s, r##"<g transform="translate({x:.1},{y:.1})">{shape}"##);
         label(
@@ -472,7 +525,7 @@ fn legend(s: &mut String, w: f64, h: f64, mode: TextMode, has_polygon: bool) {
             word,
         );
         s.push_str("</g>\n");
-        x += 16.0 + 7.0 * word.len() as f64 + 14.0;
+        x += step(word);
     }
     s.push_str("</g>\n");
 }
@@ -483,4 +536,23 @@ fn esc(s: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::texture_up;
+
+    #[test]
+    fn texture_up_follows_the_uv_map() {
+        let uv = [[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]];
+        // Texture turned 180°: up points south.
+        let ring = [[5.0, 5.0], [-5.0, 5.0], [-5.0, -5.0], [5.0, -5.0]];
+        let u = texture_up(&ring, &uv).unwrap();
+        assert!((u[0]).abs() < 1e-12 && (u[1] + 1.0).abs() < 1e-12, "{u:?}");
+        // Turned 90° clockwise: up points east.
+        let ring = [[-5.0, 5.0], [-5.0, -5.0], [5.0, -5.0], [5.0, 5.0]];
+        let u = texture_up(&ring, &uv).unwrap();
+        assert!((u[0] - 1.0).abs() < 1e-12 && u[1].abs() < 1e-12, "{u:?}");
+        assert!(texture_up(&ring[..2], &uv[..2]).is_none());
+    }
 }
