@@ -1,9 +1,10 @@
 //! `--format svg`: a top-down picture of a placement, north up.
 //!
 //! Layers from the bottom: the DSF polygon (sand), tiles (blue outline and
-//! light fill, hidden tiles dashed and almost clear, ids at their centres, an arrow towards texture up),
-//! facades (brown, filled), trees (green discs of their width), objects (red
-//! markers with a tick towards their heading), ground points (grey ×) and
+//! light fill, hidden tiles dashed and almost clear, ids at their centres,
+//! an arrow towards texture up), facades (brown, filled), trees (green discs
+//! of their width), objects (red markers with a tick towards their heading),
+//! ground points (grey ×) and
 //! the DSF point (black ⊕). A title, a scale bar, a north arrow and a legend
 //! frame the drawing. Several placements share the first one's origin.
 
