@@ -20,4 +20,5 @@ pub mod fsutil;
 pub mod geom;
 pub mod out;
 pub mod place;
+pub mod scenery;
 pub mod xp;
