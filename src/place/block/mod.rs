@@ -264,7 +264,10 @@ fn usable_spellings<'a>(
 /// `EDGE_BEST`, else 0 (the grid edge); `EDGE_MIN` to `EDGE_BEST`, else
 /// `EDGE_MAX`; `EDGE_BEST` to the middle of `EDGE_MIN` and `EDGE_MAX`.
 fn insets(grid: &Grid) -> [Insets; 2] {
-    let get = |e: &Option<crate::xp::model::Lined<[f64; 4]>>| e.as_ref().map(|l| l.value);
+    let get = |e: &Option<crate::xp::model::Lined<[f64; 4]>>| {
+        e.as_ref()
+            .map(|l| l.value.map(|v| if v.is_finite() { v } else { 0.0 }))
+    };
     let best_given = get(&grid.edge_best);
     let max = get(&grid.edge_max).or(best_given).unwrap_or([0.0; 4]);
     let min = get(&grid.edge_min).or(best_given).unwrap_or(max);
