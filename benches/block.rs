@@ -12,7 +12,13 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
 fn band(start: f64, end: f64, slop: Option<f64>, antislop: f64) -> Band {
-    Band { start, end, slop, antislop, line: 0 }
+    Band {
+        start,
+        end,
+        slop,
+        antislop,
+        line: 0,
+    }
 }
 
 fn asset(crop: bool) -> Asset {
@@ -52,7 +58,11 @@ fn asset(crop: bool) -> Asset {
         annotations,
         ..Grid::default()
     };
-    let sp = |v: Vec<i64>, line| Spelling { indices: v, name: None, line };
+    let sp = |v: Vec<i64>, line| Spelling {
+        indices: v,
+        name: None,
+        line,
+    };
     let mut s = vec![sp(vec![0, 3], 11), sp(vec![0, 1, 3], 12)];
     let mut t = vec![sp(vec![0, 2], 31), sp(vec![0, 1, 2], 32)];
     for k in 1..=6usize {
@@ -67,14 +77,26 @@ fn asset(crop: bool) -> Asset {
     Asset {
         kind: Kind::Agb,
         common: Common {
-            texture_scale: Some(Lined { value: [1024.0, 1024.0], line: 2 }),
-            texture_width: Some(Lined { value: 51.2, line: 3 }),
-            objects: vec![Lined { value: "a.obj".into(), line: 4 }],
+            texture_scale: Some(Lined {
+                value: [1024.0, 1024.0],
+                line: 2,
+            }),
+            texture_width: Some(Lined {
+                value: 51.2,
+                line: 3,
+            }),
+            objects: vec![Lined {
+                value: "a.obj".into(),
+                line: 4,
+            }],
             ..Common::default()
         },
         tiles: vec![],
         block: Some(BlockProps {
-            crop: Some(Lined { value: crop, line: 1 }),
+            crop: Some(Lined {
+                value: crop,
+                line: 1,
+            }),
             grids: vec![grid],
             spelling_sets: vec![SpellingSet {
                 param: 0,
@@ -100,10 +122,20 @@ fn polygons() -> Vec<Vec<Vec<Xy>>> {
         .map(|k| {
             let f = k as f64;
             let (w, d) = (15.0 + (f * 7.3) % 45.0, 12.0 + (f * 3.1) % 28.0);
-            let j = [(f * 0.37).sin(), (f * 0.71).cos(), (f * 1.3).sin(), (f * 0.9).cos()];
+            let j = [
+                (f * 0.37).sin(),
+                (f * 0.71).cos(),
+                (f * 1.3).sin(),
+                (f * 0.9).cos(),
+            ];
             let local = [[0.0, 0.0], [w, 0.0], [w + j[0], d + j[1]], [j[2], d + j[3]]];
             let (s, c) = (f * 0.1).sin_cos();
-            vec![local.iter().map(|p| [c * p[0] - s * p[1], s * p[0] + c * p[1]]).collect()]
+            vec![
+                local
+                    .iter()
+                    .map(|p| [c * p[0] - s * p[1], s * p[0] + c * p[1]])
+                    .collect(),
+            ]
         })
         .collect()
 }
@@ -115,7 +147,11 @@ fn bench(c: &mut Criterion) {
     for crop in [false, true] {
         let a = asset(crop);
         let params = Params::default();
-        let name = if crop { "place_64_blocks_crop" } else { "place_64_blocks" };
+        let name = if crop {
+            "place_64_blocks_crop"
+        } else {
+            "place_64_blocks"
+        };
         g.bench_function(name, |b| {
             b.iter(|| {
                 for p in &polys {

@@ -22,7 +22,9 @@ mod build {
     }
 
     pub fn plain(cuts: &[f64]) -> Vec<Band> {
-        cuts.windows(2).map(|w| band(w[0], w[1], None, 0.0)).collect()
+        cuts.windows(2)
+            .map(|w| band(w[0], w[1], None, 0.0))
+            .collect()
     }
 
     pub fn grid(columns: Vec<Band>, rows: Vec<Band>) -> Grid {
@@ -34,9 +36,18 @@ mod build {
     }
 
     pub fn edges(mut g: Grid, max: [f64; 4], best: [f64; 4], min: [f64; 4]) -> Grid {
-        g.edge_max = Some(Lined { value: max, line: 0 });
-        g.edge_best = Some(Lined { value: best, line: 0 });
-        g.edge_min = Some(Lined { value: min, line: 0 });
+        g.edge_max = Some(Lined {
+            value: max,
+            line: 0,
+        });
+        g.edge_best = Some(Lined {
+            value: best,
+            line: 0,
+        });
+        g.edge_min = Some(Lined {
+            value: min,
+            line: 0,
+        });
         g
     }
 
@@ -64,8 +75,14 @@ mod build {
 
     pub fn asset(scale: [f64; 2], width_m: f64, grids: Vec<Grid>, sets: Vec<SpellingSet>) -> Asset {
         let common = Common {
-            texture_scale: Some(Lined { value: scale, line: 2 }),
-            texture_width: Some(Lined { value: width_m, line: 3 }),
+            texture_scale: Some(Lined {
+                value: scale,
+                line: 2,
+            }),
+            texture_width: Some(Lined {
+                value: width_m,
+                line: 3,
+            }),
             objects: vec![Lined {
                 value: "house.obj".into(),
                 line: 4,
@@ -100,7 +117,13 @@ mod build {
         }
     }
 
-    pub fn formula(x_ratio: f64, x_delta: f64, y_ratio: f64, y_delta: f64, line: usize) -> Annotation {
+    pub fn formula(
+        x_ratio: f64,
+        x_delta: f64,
+        y_ratio: f64,
+        y_delta: f64,
+        line: usize,
+    ) -> Annotation {
         Annotation {
             kind: AnnotationKind::GroundFormula(GroundFormula {
                 x_ratio,
@@ -189,12 +212,35 @@ fn rectangle_exact_tiles() {
         ]
     );
     // Slop column stretched 50 px (of 80): drawn 70 px, next column 5 m in.
-    assert_ring(&p.tiles[0].polygon, &[[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]]);
-    assert_ring(&p.tiles[1].polygon, &[[10.0, 0.0], [17.0, 0.0], [17.0, 10.0], [10.0, 10.0]]);
-    assert_ring(&p.tiles[2].polygon, &[[15.0, 0.0], [25.0, 0.0], [25.0, 10.0], [15.0, 10.0]]);
-    assert_ring(&p.tiles[5].polygon, &[[15.0, 10.0], [25.0, 10.0], [25.0, 20.0], [15.0, 20.0]]);
-    assert_ring(&p.tiles[1].uv, &[[100.0, 0.0], [170.0, 0.0], [170.0, 100.0], [100.0, 100.0]]);
-    assert_ring(&p.tiles[5].uv, &[[200.0, 100.0], [300.0, 100.0], [300.0, 200.0], [200.0, 200.0]]);
+    assert_ring(
+        &p.tiles[0].polygon,
+        &[[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]],
+    );
+    assert_ring(
+        &p.tiles[1].polygon,
+        &[[10.0, 0.0], [17.0, 0.0], [17.0, 10.0], [10.0, 10.0]],
+    );
+    assert_ring(
+        &p.tiles[2].polygon,
+        &[[15.0, 0.0], [25.0, 0.0], [25.0, 10.0], [15.0, 10.0]],
+    );
+    assert_ring(
+        &p.tiles[5].polygon,
+        &[[15.0, 10.0], [25.0, 10.0], [25.0, 20.0], [15.0, 20.0]],
+    );
+    assert_ring(
+        &p.tiles[1].uv,
+        &[[100.0, 0.0], [170.0, 0.0], [170.0, 100.0], [100.0, 100.0]],
+    );
+    assert_ring(
+        &p.tiles[5].uv,
+        &[
+            [200.0, 100.0],
+            [300.0, 100.0],
+            [300.0, 200.0],
+            [200.0, 200.0],
+        ],
+    );
     for (k, t) in p.tiles.iter().enumerate() {
         assert_eq!(t.order, k);
         assert_eq!(t.unit, k / 3);
@@ -222,9 +268,18 @@ fn rectangle_flipped_exact_tiles() {
     // Texture +x runs west, +y south: column 0 at the east end, row 0 on
     // the far side, the first side along the top of the texture.
     assert_eq!(p.tiles[0].id, TileId::Grid(0, 0));
-    assert_ring(&p.tiles[0].polygon, &[[25.0, 20.0], [15.0, 20.0], [15.0, 10.0], [25.0, 10.0]]);
-    assert_ring(&p.tiles[2].polygon, &[[10.0, 20.0], [0.0, 20.0], [0.0, 10.0], [10.0, 10.0]]);
-    assert_ring(&p.tiles[5].polygon, &[[10.0, 10.0], [0.0, 10.0], [0.0, 0.0], [10.0, 0.0]]);
+    assert_ring(
+        &p.tiles[0].polygon,
+        &[[25.0, 20.0], [15.0, 20.0], [15.0, 10.0], [25.0, 10.0]],
+    );
+    assert_ring(
+        &p.tiles[2].polygon,
+        &[[10.0, 20.0], [0.0, 20.0], [0.0, 10.0], [10.0, 10.0]],
+    );
+    assert_ring(
+        &p.tiles[5].polygon,
+        &[[10.0, 10.0], [0.0, 10.0], [0.0, 0.0], [10.0, 0.0]],
+    );
     assert!(close([p.objects[0].x, p.objects[0].y], [13.0, 15.0]));
     assert_eq!(p.objects[0].heading, 270.0);
 }
@@ -235,14 +290,32 @@ fn edges_choose_the_spelling_nearest_best() {
     let mut a = simple();
     let g = &mut a.block.as_mut().unwrap().grids[0];
     *g = edges(g.clone(), [0.0; 4], [20.0; 4], [40.0; 4]);
-    let p = block::place(&a, &rect(25.0, 20.0), &Params { explain: true, ..Params::default() }).unwrap();
+    let p = block::place(
+        &a,
+        &rect(25.0, 20.0),
+        &Params {
+            explain: true,
+            ..Params::default()
+        },
+    )
+    .unwrap();
     assert!(p.warnings.is_empty(), "{:?}", p.warnings);
     assert_eq!(p.tiles[0].source_line, 13);
     // Left edge of the grid 2 m outside the polygon; rows: [0 1] is 200 px,
     // 40 px short of the ideal but inside the EDGE band, so it sits with
     // its bottom edge on the first side (the mean of both sides' best).
-    assert!(close(p.tiles[0].polygon[0], [-2.0, 0.0]), "{:?}", p.tiles[0].polygon);
-    assert!(p.explain.iter().any(|l| l.contains("chose SPELLING_S line 13")), "{:?}", p.explain);
+    assert!(
+        close(p.tiles[0].polygon[0], [-2.0, 0.0]),
+        "{:?}",
+        p.tiles[0].polygon
+    );
+    assert!(
+        p.explain
+            .iter()
+            .any(|l| l.contains("chose SPELLING_S line 13")),
+        "{:?}",
+        p.explain
+    );
     assert!(p.explain.iter().any(|l| l.contains("slop 1 stretched")));
 }
 
@@ -261,14 +334,26 @@ fn no_usable_spelling_places_nothing() {
     a.block.as_mut().unwrap().spelling_sets[0].spellings_t = vec![spelling(&[0, 7], 30)];
     let p = place(&a, &rect(25.0, 20.0));
     assert!(p.tiles.is_empty());
-    assert!(p.warnings.iter().any(|w| w.contains("line 30")), "{:?}", p.warnings);
-    assert!(p.warnings.iter().any(|w| w.contains("nothing placed")), "{:?}", p.warnings);
+    assert!(
+        p.warnings.iter().any(|w| w.contains("line 30")),
+        "{:?}",
+        p.warnings
+    );
+    assert!(
+        p.warnings.iter().any(|w| w.contains("nothing placed")),
+        "{:?}",
+        p.warnings
+    );
 }
 
 #[test]
 fn polygon_errors() {
     let a = simple();
-    let e = block::place(&a, &[rect(5.0, 5.0)[0].clone(), rect(1.0, 1.0)[0].clone()], &Params::default());
+    let e = block::place(
+        &a,
+        &[rect(5.0, 5.0)[0].clone(), rect(1.0, 1.0)[0].clone()],
+        &Params::default(),
+    );
     assert_eq!(
         e.unwrap_err(),
         PlaceError::Polygon(
@@ -278,7 +363,10 @@ fn polygon_errors() {
     let mut cw = rect(5.0, 5.0);
     cw[0].reverse();
     let e = block::place(&a, &cw, &Params::default()).unwrap_err();
-    assert!(matches!(&e, PlaceError::Polygon(m) if m.contains("clockwise")), "{e}");
+    assert!(
+        matches!(&e, PlaceError::Polygon(m) if m.contains("clockwise")),
+        "{e}"
+    );
 }
 
 #[test]
@@ -286,7 +374,10 @@ fn use_grid_out_of_range_is_an_error() {
     let mut a = simple();
     a.block.as_mut().unwrap().spelling_sets[0].use_grid = Some(Lined { value: 3, line: 9 });
     let e = block::place(&a, &rect(25.0, 20.0), &Params::default()).unwrap_err();
-    assert!(matches!(&e, PlaceError::Asset(m) if m.contains("grid 3")), "{e}");
+    assert!(
+        matches!(&e, PlaceError::Asset(m) if m.contains("grid 3")),
+        "{e}"
+    );
 }
 
 #[test]
@@ -298,12 +389,23 @@ fn antislop_shifts_tiles_back() {
     ];
     let mut g = grid(cols, plain(&[0.0, 100.0]));
     g.annotations = vec![obj(95.0, 50.0, 0.0, 30), obj(105.0, 50.0, 0.0, 31)];
-    let sets = vec![set(0, 10, vec![spelling(&[0, 1, 2], 11)], vec![spelling(&[0], 12)])];
+    let sets = vec![set(
+        0,
+        10,
+        vec![spelling(&[0, 1, 2], 11)],
+        vec![spelling(&[0], 12)],
+    )];
     let a = asset([1000.0, 1000.0], 100.0, vec![g], sets);
     let p = place(&a, &rect(28.0, 10.0));
     assert!(p.warnings.is_empty(), "{:?}", p.warnings);
-    assert_ring(&p.tiles[1].polygon, &[[9.0, 0.0], [19.0, 0.0], [19.0, 10.0], [9.0, 10.0]]);
-    assert_ring(&p.tiles[2].polygon, &[[18.0, 0.0], [28.0, 0.0], [28.0, 10.0], [18.0, 10.0]]);
+    assert_ring(
+        &p.tiles[1].polygon,
+        &[[9.0, 0.0], [19.0, 0.0], [19.0, 10.0], [9.0, 10.0]],
+    );
+    assert_ring(
+        &p.tiles[2].polygon,
+        &[[18.0, 0.0], [28.0, 0.0], [28.0, 10.0], [18.0, 10.0]],
+    );
     // 95 px of column 0 is under column 1 (which starts at 90 px).
     let lines: Vec<usize> = p.objects.iter().map(|o| o.source_line).collect();
     assert_eq!(lines, vec![31]);
@@ -314,22 +416,48 @@ fn named_spellings_grids_and_ranges() {
     let g0 = grid(plain(&[0.0, 100.0, 200.0]), plain(&[0.0, 100.0]));
     let g1 = grid(plain(&[0.0, 50.0, 100.0]), plain(&[0.0, 50.0]));
     let mut narrow = set(0, 10, vec![spelling(&[0, 1], 11)], vec![spelling(&[0], 12)]);
-    narrow.width_range = Some(Lined { value: [0.0, 15.0], line: 13 });
+    narrow.width_range = Some(Lined {
+        value: [0.0, 15.0],
+        line: 13,
+    });
     let mut named = spelling(&[0, 1, 0, 1], 21);
     named.name = Some("four".into());
     let mut wide = set(0, 20, vec![named], vec![spelling(&[0], 22)]);
-    wide.width_range = Some(Lined { value: [15.0, 100.0], line: 23 });
+    wide.width_range = Some(Lined {
+        value: [15.0, 100.0],
+        line: 23,
+    });
     wide.use_grid = Some(Lined { value: 1, line: 24 });
     let a = asset([1000.0, 1000.0], 100.0, vec![g0, g1], vec![narrow, wide]);
-    let p = block::place(&a, &rect(20.0, 5.0), &Params { explain: true, ..Params::default() }).unwrap();
+    let p = block::place(
+        &a,
+        &rect(20.0, 5.0),
+        &Params {
+            explain: true,
+            ..Params::default()
+        },
+    )
+    .unwrap();
     assert!(p.warnings.is_empty(), "{:?}", p.warnings);
     assert_eq!(p.tiles.len(), 4);
     assert!(p.tiles.iter().all(|t| t.source_line == 21));
-    assert!(p.explain.iter().any(|l| l.contains("(four)")), "{:?}", p.explain);
+    assert!(
+        p.explain.iter().any(|l| l.contains("(four)")),
+        "{:?}",
+        p.explain
+    );
     let p = place(&a, &rect(10.0, 10.0));
     assert!(p.tiles.iter().all(|t| t.source_line == 11));
     // A low byte no set has: the first set is the default.
-    let p = block::place(&a, &rect(20.0, 5.0), &Params { low: 7, ..Params::default() }).unwrap();
+    let p = block::place(
+        &a,
+        &rect(20.0, 5.0),
+        &Params {
+            low: 7,
+            ..Params::default()
+        },
+    )
+    .unwrap();
     assert!(p.tiles.iter().all(|t| t.source_line == 11));
 }
 
@@ -346,15 +474,37 @@ fn frequencies_are_honoured() {
     // Three sets with weights 1, 2, 5, told apart by their spelling lines.
     let g = grid(plain(&[0.0, 100.0]), plain(&[0.0, 100.0]));
     let mk = |line: usize, w: f64| {
-        let mut s = set(3, line, vec![spelling(&[0], line + 1)], vec![spelling(&[0], line + 2)]);
-        s.frequency = Some(Lined { value: w, line: line + 3 });
+        let mut s = set(
+            3,
+            line,
+            vec![spelling(&[0], line + 1)],
+            vec![spelling(&[0], line + 2)],
+        );
+        s.frequency = Some(Lined {
+            value: w,
+            line: line + 3,
+        });
         s
     };
-    let a = asset([100.0, 100.0], 10.0, vec![g], vec![mk(10, 1.0), mk(20, 2.0), mk(30, 5.0)]);
+    let a = asset(
+        [100.0, 100.0],
+        10.0,
+        vec![g],
+        vec![mk(10, 1.0), mk(20, 2.0), mk(30, 5.0)],
+    );
     let mut counts = [0usize; 3];
     let n = 4000;
     for seed in 0..n {
-        let p = block::place(&a, &rect(10.0, 10.0), &Params { seed, low: 3, ..Params::default() }).unwrap();
+        let p = block::place(
+            &a,
+            &rect(10.0, 10.0),
+            &Params {
+                seed,
+                low: 3,
+                ..Params::default()
+            },
+        )
+        .unwrap();
         counts[(p.tiles[0].source_line - 11) / 10] += 1;
     }
     let w = [1.0, 2.0, 5.0];
@@ -388,7 +538,8 @@ fn rich(flipped: bool, cropped: bool) -> Asset {
     let mut g = edges(grid(cols, rows), [0.0; 4], [16.0; 4], [32.0; 4]);
     for x in (8..512).step_by(24) {
         for y in (8..384).step_by(24) {
-            g.annotations.push(obj(x as f64, y as f64, 0.0, 100 + x as usize));
+            g.annotations
+                .push(obj(x as f64, y as f64, 0.0, 100 + x as usize));
         }
     }
     let mut s = vec![spelling(&[0, 3], 11), spelling(&[0, 1, 3], 12)];
@@ -453,7 +604,12 @@ fn quads() -> impl Strategy<Value = Vec<Vec<Xy>>> {
 
 /// Grid extent in block coordinates, pixels: [s_min, t_min, s_max, t_max].
 fn extent_px(p: &Placement, w: &[Xy]) -> [f64; 4] {
-    let mut e = [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
+    let mut e = [
+        f64::INFINITY,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NEG_INFINITY,
+    ];
     for t in &p.tiles {
         for &v in &t.polygon {
             let b = to_block(w, v);
@@ -585,4 +741,33 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn crop_cuts_the_overhang_of_a_trapezoid() {
+    // 30 m first side, far side 28 m long 1 m in from each end: the EDGE
+    // bands let the grid overhang, CROP cuts it back to the polygon.
+    let w = vec![vec![[0.0, 0.0], [30.0, 0.0], [29.0, 20.0], [1.0, 20.0]]];
+    let open = place(&rich(false, false), &w);
+    let cut = place(&rich(false, true), &w);
+    assert!(
+        open.warnings.is_empty() && cut.warnings.is_empty(),
+        "{:?}",
+        cut.warnings
+    );
+    assert_eq!(open.tiles.len(), cut.tiles.len());
+    let outside = |p: &Placement| {
+        p.tiles
+            .iter()
+            .filter(|t| t.polygon.iter().any(|&v| !inside(&w[0], v, 1e-6)))
+            .count()
+    };
+    assert!(outside(&open) > 0);
+    assert_eq!(outside(&cut), 0);
+    // A cut corner tile gets texture coordinates for its new vertices.
+    let t = &cut.tiles[0];
+    assert_eq!(t.polygon.len(), t.uv.len());
+    assert!(t.uv.iter().all(|uv| (0.0..=128.0 + 1e-9).contains(&uv[0])));
+    assert!(cut.objects.len() < open.objects.len());
+    assert!(cut.objects.iter().all(|o| inside(&w[0], [o.x, o.y], 1e-9)));
 }

@@ -120,7 +120,8 @@ pub(crate) fn fit_axis(sides: &Sides, ins: &Insets, range: (f64, f64)) -> AxisFi
         ins.max[0] + ins.max[1] + d - a,
         ins.min[0] + ins.min[1] + c - b,
     );
-    let sides_fit = b - a <= ins.min[0] - ins.max[0] + EPS && d - c <= ins.min[1] - ins.max[1] + EPS;
+    let sides_fit =
+        b - a <= ins.min[0] - ins.max[0] + EPS && d - c <= ins.min[1] - ins.max[1] + EPS;
     let lo = window.0.max(range.0);
     let hi = window.1.min(range.1);
     let feasible = sides_fit && lo <= hi + EPS;
@@ -132,7 +133,11 @@ pub(crate) fn fit_axis(sides: &Sides, ins: &Insets, range: (f64, f64)) -> AxisFi
     let target = ((ins.best[0] - mid(sides.lo)) + (length - ins.best[1] - mid(sides.hi))) / 2.0;
     let olo = (ins.max[0] - a).max(length - ins.min[1] - c);
     let ohi = (ins.min[0] - b).min(length - ins.max[1] - d);
-    let offset = if olo <= ohi { target.clamp(olo, ohi) } else { target };
+    let offset = if olo <= ohi {
+        target.clamp(olo, ohi)
+    } else {
+        target
+    };
     AxisFit {
         length,
         offset,
@@ -170,7 +175,11 @@ pub(crate) fn lay_run(bands: &[Band], spelling: &[usize], length: f64) -> Vec<La
             Some(ov) => {
                 let c = slop_capacity(band, ov);
                 let e = c * share;
-                let drawn = if last { e } else { (e + ov.max(0.0)).min(band.size().max(0.0)) };
+                let drawn = if last {
+                    e
+                } else {
+                    (e + ov.max(0.0)).min(band.size().max(0.0))
+                };
                 out.push(Laid {
                     band: b,
                     start: cursor,

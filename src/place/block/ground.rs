@@ -43,11 +43,17 @@ mod tests {
             y_delta: -1.0,
         };
         let p = ground_point(&b, &f);
-        assert!((p[0] - 22.0).abs() < 1e-9 && (p[1] - 4.0).abs() < 1e-9, "{p:?}");
+        assert!(
+            (p[0] - 22.0).abs() < 1e-9 && (p[1] - 4.0).abs() < 1e-9,
+            "{p:?}"
+        );
         // A first side running north: x along north, y towards the west.
         let w = vec![vec![[0.0, 0.0], [0.0, 40.0], [-20.0, 40.0], [-20.0, 0.0]]];
         let b = measure(&w).unwrap();
         let p = ground_point(&b, &f);
-        assert!((p[0] - (-5.0 + 1.0)).abs() < 1e-9 && (p[1] - 22.0).abs() < 1e-9, "{p:?}");
+        assert!(
+            (p[0] - (-5.0 + 1.0)).abs() < 1e-9 && (p[1] - 22.0).abs() < 1e-9,
+            "{p:?}"
+        );
     }
 }

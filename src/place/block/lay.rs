@@ -197,11 +197,16 @@ pub(crate) fn lay(out: &mut Placement, inp: &Input, rng: &mut Rng) {
                     return false;
                 }
                 let (xa, ya) = (x0 + dx, y0 + dy);
-                let under = |l: &Laid, v: f64| l.drawn > TOL && v > l.start + TOL && v < l.start + l.drawn - TOL;
-                if later_cols.iter().any(|l| under(l, xa)) || later_rows.iter().any(|l| under(l, ya)) {
+                let under = |l: &Laid, v: f64| {
+                    l.drawn > TOL && v > l.start + TOL && v < l.start + l.drawn - TOL
+                };
+                if later_cols.iter().any(|l| under(l, xa))
+                    || later_rows.iter().any(|l| under(l, ya))
+                {
                     return false;
                 }
-                clip.as_ref().is_none_or(|c| c.contains(inp.world([xa, ya])))
+                clip.as_ref()
+                    .is_none_or(|c| c.contains(inp.world([xa, ya])))
             };
             let map = Affine::from_frame([col.start, row.start], world[0], dir, inp.mpp);
             let ctx = Context {

@@ -89,7 +89,10 @@ pub(crate) fn measure(windings: &[Vec<Xy>]) -> Result<Block, PlaceError> {
             w.len()
         ));
     }
-    if let Some(i) = w.iter().position(|p| !p[0].is_finite() || !p[1].is_finite()) {
+    if let Some(i) = w
+        .iter()
+        .position(|p| !p[0].is_finite() || !p[1].is_finite())
+    {
         return bad(format!("vertex {i} is not a finite coordinate"));
     }
     let ring = LineString::from(w.iter().map(|p| (p[0], p[1])).collect::<Vec<_>>());
@@ -231,6 +234,8 @@ mod tests {
         let bow = [[0.0, 0.0], [10.0, 10.0], [10.0, 0.0], [0.0, 10.0]];
         assert!(!err(one(&bow)).is_empty());
         assert!(err(one(&[[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [3.0, 0.0]])).contains("no area"));
-        assert!(err(one(&[[0.0, f64::NAN], [1.0, 0.0], [2.0, 1.0], [3.0, 0.0]])).contains("finite"));
+        assert!(
+            err(one(&[[0.0, f64::NAN], [1.0, 0.0], [2.0, 1.0], [3.0, 0.0]])).contains("finite")
+        );
     }
 }

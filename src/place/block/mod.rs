@@ -35,7 +35,11 @@ use fit::{AxisFit, Insets, Sides};
 /// ([`PlaceError::Asset`]). A block no spelling fits is placed with the
 /// closest spelling and a warning; a set without usable spellings places
 /// nothing, with a warning.
-pub fn place(asset: &Asset, windings: &[Vec<Xy>], params: &Params) -> Result<Placement, PlaceError> {
+pub fn place(
+    asset: &Asset,
+    windings: &[Vec<Xy>],
+    params: &Params,
+) -> Result<Placement, PlaceError> {
     let block = measure::measure(windings)?;
     let props = asset
         .block
@@ -146,19 +150,27 @@ pub fn place(asset: &Asset, windings: &[Vec<Xy>], params: &Params) -> Result<Pla
                     "{what}: {keyword} line {} {:?}{} spans {:.1}..{:.1} px; needs {:.1} px; fit error {:.2} px ({:.3} m){}",
                     sp.line,
                     sp.indices,
-                    sp.name.as_ref().map(|n| format!(" ({n})")).unwrap_or_default(),
+                    sp.name
+                        .as_ref()
+                        .map(|n| format!(" ({n})"))
+                        .unwrap_or_default(),
                     range.0,
                     range.1,
                     f.ideal,
                     f.error,
                     f.error * mpp[k],
-                    if f.feasible { "" } else { "; outside EDGE_MIN..EDGE_MAX" },
+                    if f.feasible {
+                        ""
+                    } else {
+                        "; outside EDGE_MIN..EDGE_MAX"
+                    },
                 ),
             );
             let better = match &best {
                 None => true,
                 Some((_, b)) => {
-                    (f.feasible && !b.feasible) || (f.feasible == b.feasible && f.error < b.error - 1e-9)
+                    (f.feasible && !b.feasible)
+                        || (f.feasible == b.feasible && f.error < b.error - 1e-9)
                 }
             };
             if better {
