@@ -129,9 +129,7 @@ pub(crate) fn measure(windings: &[Vec<Xy>]) -> Result<Block, PlaceError> {
         depth: 0.0,
         convex: true,
     };
-    for i in 0..4 {
-        block.q[i] = block.to_block(w[i]);
-    }
+    block.q = std::array::from_fn(|i| block.to_block(w[i]));
     block.convex = (0..4).all(|i| {
         let a = block.q[i];
         let b = block.q[(i + 1) % 4];
