@@ -771,3 +771,32 @@ fn crop_cuts_the_overhang_of_a_trapezoid() {
     assert!(cut.objects.len() < open.objects.len());
     assert!(cut.objects.iter().all(|o| inside(&w[0], [o.x, o.y], 1e-9)));
 }
+
+#[test]
+fn placed_through_place_place_on_lon_lat() {
+    use agkit::geom::LocalFrame;
+    use agkit::place::Use;
+    let frame = LocalFrame::new([10.0, 50.0]);
+    let ll: Vec<[f64; 2]> = rect(25.0, 20.0)[0]
+        .iter()
+        .map(|&p| frame.to_lonlat(p))
+        .collect();
+    let mut closed = ll.clone();
+    closed.push(ll[0]);
+    let p = agkit::place::place(
+        &simple(),
+        "simple.agb",
+        &Use::Polygon {
+            windings: vec![closed],
+        },
+        &Params::default(),
+    )
+    .unwrap();
+    assert_eq!(p.kind, "agb");
+    assert_eq!(p.tiles.len(), 6);
+    assert_eq!(p.polygon[0].len(), 4);
+    assert!(close(p.tiles[2].polygon[1], [25.0, 0.0]));
+    let back = frame.to_lonlat([25.0, 0.0]);
+    assert!((p.tiles[2].lonlat[1][0] - back[0]).abs() < 1e-9);
+    assert!((p.objects[0].lat - frame.to_lonlat([12.0, 5.0])[1]).abs() < 1e-9);
+}

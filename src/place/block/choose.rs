@@ -92,3 +92,71 @@ pub(crate) fn choose(block: &BlockProps, m: &Measures, rng: &mut Rng) -> Option<
     };
     Some(Choice { index, candidates })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::place::rng;
+
+    fn set(param: i64, line: usize, width: Option<[f64; 2]>, freq: Option<f64>) -> SpellingSet {
+        SpellingSet {
+            param,
+            line,
+            height_range: None,
+            width_range: width.map(|value| Lined { value, line }),
+            depth_range: None,
+            frequency: freq.map(|value| Lined { value, line }),
+            use_grid: None,
+            spellings_s: vec![],
+            spellings_t: vec![],
+        }
+    }
+
+    fn m(low: u8, width: f64) -> Measures {
+        Measures {
+            low,
+            height: 8.0,
+            width,
+            depth: 20.0,
+        }
+    }
+
+    #[test]
+    fn ranges_params_and_default() {
+        let b = BlockProps {
+            spelling_sets: vec![
+                set(1, 1, Some([0.0, 20.0]), None),
+                set(1, 2, Some([40.0, 20.0]), None),
+                set(2, 3, None, None),
+            ],
+            ..BlockProps::default()
+        };
+        let mut r = rng(0);
+        let c = choose(&b, &m(1, 10.0), &mut r).unwrap();
+        assert_eq!((c.index, c.candidates), (0, vec![0]));
+        // Reversed bounds are accepted; 20 m is in both (inclusive).
+        let c = choose(&b, &m(1, 20.0), &mut r).unwrap();
+        assert_eq!(c.candidates, vec![0, 1]);
+        let c = choose(&b, &m(2, 99.0), &mut r).unwrap();
+        assert_eq!(c.index, 2);
+        let c = choose(&b, &m(1, 99.0), &mut r).unwrap();
+        assert_eq!((c.index, c.candidates.len()), (0, 0));
+        assert!(choose(&BlockProps::default(), &m(1, 1.0), &mut r).is_none());
+    }
+
+    #[test]
+    fn zero_weights_never_win() {
+        let b = BlockProps {
+            spelling_sets: vec![set(0, 1, None, Some(0.0)), set(0, 2, None, Some(2.0))],
+            ..BlockProps::default()
+        };
+        for seed in 0..200 {
+            assert_eq!(choose(&b, &m(0, 1.0), &mut rng(seed)).unwrap().index, 1);
+        }
+        let b = BlockProps {
+            spelling_sets: vec![set(0, 1, None, Some(0.0)), set(0, 2, None, Some(-1.0))],
+            ..BlockProps::default()
+        };
+        assert_eq!(choose(&b, &m(0, 1.0), &mut rng(3)).unwrap().index, 0);
+    }
+}
