@@ -316,7 +316,11 @@ fn edges_choose_the_spelling_nearest_best() {
         "{:?}",
         p.explain
     );
-    assert!(p.explain.iter().any(|l| l.contains("slop 1 stretched")));
+    assert!(
+        p.explain
+            .iter()
+            .any(|l| l.contains("slop 1 at position 1 stretched"))
+    );
 }
 
 #[test]
@@ -799,4 +803,27 @@ fn placed_through_place_place_on_lon_lat() {
     let back = frame.to_lonlat([25.0, 0.0]);
     assert!((p.tiles[2].lonlat[1][0] - back[0]).abs() < 1e-9);
     assert!((p.objects[0].lat - frame.to_lonlat([12.0, 5.0])[1]).abs() < 1e-9);
+}
+
+#[test]
+fn explain_snapshot() {
+    let mut a = simple();
+    let g = &mut a.block.as_mut().unwrap().grids[0];
+    *g = edges(g.clone(), [0.0; 4], [20.0; 4], [40.0; 4]);
+    let w = vec![vec![[0.0, 0.0], [25.0, 0.0], [24.0, 21.0], [0.5, 20.0]]];
+    let p = block::place(
+        &a,
+        &w,
+        &Params {
+            explain: true,
+            ..Params::default()
+        },
+    )
+    .unwrap();
+    let mut text = p.explain.join("\n");
+    for w in &p.warnings {
+        text.push_str("\nwarning: ");
+        text.push_str(w);
+    }
+    insta::assert_snapshot!(text);
 }

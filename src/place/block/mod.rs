@@ -199,14 +199,14 @@ pub fn place(
                 f.error * mpp[k]
             ),
         );
-        for l in &run {
+        for (pos, l) in run.iter().enumerate() {
             if let Some(e) = l.stretch {
                 let b = &bands[l.band];
                 let cap = fit::slop_capacity(b, b.slop.unwrap_or(0.0));
                 explain(
                     &mut out,
                     format!(
-                        "{what}: slop {} stretched {:.2} px of at most {:.2} px",
+                        "{what}: slop {} at position {pos} stretched {:.2} px of at most {:.2} px",
                         l.band, e, cap
                     ),
                 );
