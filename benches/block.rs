@@ -52,9 +52,9 @@ fn asset(crop: bool) -> Asset {
     let grid = Grid {
         columns,
         rows,
-        edge_max: lined([0.0; 4]),
-        edge_best: lined([16.0; 4]),
-        edge_min: lined([32.0; 4]),
+        edge_max: lined([0.0, 0.0, 512.0, 384.0]),
+        edge_best: lined([16.0, 16.0, 496.0, 368.0]),
+        edge_min: lined([32.0, 32.0, 480.0, 352.0]),
         annotations,
         ..Grid::default()
     };

@@ -35,19 +35,21 @@ mod build {
         }
     }
 
+    /// Sets EDGE_MAX / BEST / MIN from insets `[left, bottom, right, top]`
+    /// measured from the grid's outer cuts, written as the texture
+    /// rectangles the files hold.
     pub fn edges(mut g: Grid, max: [f64; 4], best: [f64; 4], min: [f64; 4]) -> Grid {
-        g.edge_max = Some(Lined {
-            value: max,
-            line: 0,
-        });
-        g.edge_best = Some(Lined {
-            value: best,
-            line: 0,
-        });
-        g.edge_min = Some(Lined {
-            value: min,
-            line: 0,
-        });
+        let (x0, x1) = (g.columns[0].start, g.columns.last().unwrap().end);
+        let (y0, y1) = (g.rows[0].start, g.rows.last().unwrap().end);
+        let rect = |i: [f64; 4]| {
+            Some(Lined {
+                value: [x0 + i[0], y0 + i[1], x1 - i[2], y1 - i[3]],
+                line: 0,
+            })
+        };
+        g.edge_max = rect(max);
+        g.edge_best = rect(best);
+        g.edge_min = rect(min);
         g
     }
 

@@ -271,14 +271,25 @@ fn usable_spellings<'a>(
     out
 }
 
-/// The EDGE_* insets of a grid per axis (`[x, y]`), pixels from the
-/// assembled grid's edges. Missing values: `EDGE_MAX` defaults to
-/// `EDGE_BEST`, else 0 (the grid edge); `EDGE_MIN` to `EDGE_BEST`, else
-/// `EDGE_MAX`; `EDGE_BEST` to the middle of `EDGE_MIN` and `EDGE_MAX`.
+/// The EDGE_* insets of a grid per axis (`[x, y]`), pixels inward from the
+/// assembled grid's edges.
+///
+/// `EDGE_x left bottom right top` is a rectangle on the texture sheet, in
+/// the grid's own pixels like `TILE`; its distances from the grid's outer
+/// cuts (`left − first CUT_H`, `bottom − first CUT_V`, `last CUT_H − right`,
+/// `last CUT_V − top`) are applied to the edges of the assembled grid.
+/// Missing rectangles: `EDGE_MAX` defaults to `EDGE_BEST`, else the grid
+/// edge; `EDGE_MIN` to `EDGE_BEST`, else `EDGE_MAX`; `EDGE_BEST` to the
+/// middle of `EDGE_MIN` and `EDGE_MAX`.
 fn insets(grid: &Grid) -> [Insets; 2] {
+    let (x0, x1) = bounds(&grid.columns);
+    let (y0, y1) = bounds(&grid.rows);
     let get = |e: &Option<crate::xp::model::Lined<[f64; 4]>>| {
-        e.as_ref()
-            .map(|l| l.value.map(|v| if v.is_finite() { v } else { 0.0 }))
+        e.as_ref().map(|l| {
+            let r = l.value;
+            let v = [r[0] - x0, r[1] - y0, x1 - r[2], y1 - r[3]];
+            v.map(|v| if v.is_finite() { v } else { 0.0 })
+        })
     };
     let best_given = get(&grid.edge_best);
     let max = get(&grid.edge_max).or(best_given).unwrap_or([0.0; 4]);
@@ -289,6 +300,14 @@ fn insets(grid: &Grid) -> [Insets; 2] {
         Insets::normalised([max[lo], max[hi]], [best[lo], best[hi]], [min[lo], min[hi]])
     };
     [axis(0, 2), axis(1, 3)]
+}
+
+/// The first and last cut of a list of bands.
+fn bounds(bands: &[Band]) -> (f64, f64) {
+    match (bands.first(), bands.last()) {
+        (Some(a), Some(b)) => (a.start, b.end),
+        _ => (0.0, 0.0),
+    }
 }
 
 /// The polygon sides crossing each texture axis, in pixels relative to
