@@ -59,23 +59,24 @@ pub fn place(
         ..Placement::default()
     };
     let flip = props.flip_180.is_some();
-    let explain = |out: &mut Placement, line: String| {
-        if params.explain {
-            out.explain.push(line);
-        }
-    };
-    explain(
-        &mut out,
-        format!(
-            "block: first side {:.3} m, width {:.3} m, depth {:.3} m, height {} m, low byte {}, FLIP_180 {}, CROP {}",
-            block.first_side,
-            block.width,
-            block.depth,
-            params.height,
-            params.low,
-            if flip { "on" } else { "off" },
-            if props.crops() { "on" } else { "off" },
-        ),
+    // Formats only when asked.
+    macro_rules! explain {
+        ($out:expr, $($arg:tt)*) => {
+            if params.explain {
+                $out.explain.push(format!($($arg)*));
+            }
+        };
+    }
+    explain!(
+        out,
+        "block: first side {:.3} m, width {:.3} m, depth {:.3} m, height {} m, low byte {}, FLIP_180 {}, CROP {}",
+        block.first_side,
+        block.width,
+        block.depth,
+        params.height,
+        params.low,
+        if flip { "on" } else { "off" },
+        if props.crops() { "on" } else { "off" },
     );
 
     let mut rng = rng(params.seed);
@@ -110,7 +111,7 @@ pub fn place(
                 set.line
             )
         };
-        explain(&mut out, line);
+        out.explain.push(line);
     }
     let gi = set.grid();
     let grid = usize::try_from(gi)
@@ -144,27 +145,25 @@ pub fn place(
         for (n, (sp, idx)) in usable.iter().enumerate() {
             let range = fit::length_range(bands, idx);
             let f = fit::fit_axis(&sides[k], &ins[k], range);
-            explain(
-                &mut out,
-                format!(
-                    "{what}: {keyword} line {} {:?}{} spans {:.1}..{:.1} px; needs {:.1} px; fit error {:.2} px ({:.3} m){}",
-                    sp.line,
-                    sp.indices,
-                    sp.name
-                        .as_ref()
-                        .map(|n| format!(" ({n})"))
-                        .unwrap_or_default(),
-                    range.0,
-                    range.1,
-                    f.ideal,
-                    f.error,
-                    f.error * mpp[k],
-                    if f.feasible {
-                        ""
-                    } else {
-                        "; outside EDGE_MIN..EDGE_MAX"
-                    },
-                ),
+            explain!(
+                out,
+                "{what}: {keyword} line {} {:?}{} spans {:.1}..{:.1} px; needs {:.1} px; fit error {:.2} px ({:.3} m){}",
+                sp.line,
+                sp.indices,
+                sp.name
+                    .as_ref()
+                    .map(|n| format!(" ({n})"))
+                    .unwrap_or_default(),
+                range.0,
+                range.1,
+                f.ideal,
+                f.error,
+                f.error * mpp[k],
+                if f.feasible {
+                    ""
+                } else {
+                    "; outside EDGE_MIN..EDGE_MAX"
+                },
             );
             let better = match &best {
                 None => true,
@@ -177,7 +176,9 @@ pub fn place(
                 best = Some((n, f));
             }
         }
-        let (n, f) = best.expect("at least one usable spelling");
+        let Some((n, f)) = best else {
+            return Ok(out);
+        };
         let (sp, idx) = &usable[n];
         if !f.feasible {
             out.warnings.push(format!(
@@ -188,27 +189,25 @@ pub fn place(
             ));
         }
         let run = fit::lay_run(bands, idx, f.length);
-        explain(
-            &mut out,
-            format!(
-                "{what}: chose {keyword} line {}: {:.2} px ({:.3} m), fit error {:.2} px ({:.3} m)",
-                sp.line,
-                f.length,
-                f.length * mpp[k],
-                f.error,
-                f.error * mpp[k]
-            ),
+        explain!(
+            out,
+            "{what}: chose {keyword} line {}: {:.2} px ({:.3} m), fit error {:.2} px ({:.3} m)",
+            sp.line,
+            f.length,
+            f.length * mpp[k],
+            f.error,
+            f.error * mpp[k]
         );
         for (pos, l) in run.iter().enumerate() {
             if let Some(e) = l.stretch {
                 let b = &bands[l.band];
                 let cap = fit::slop_capacity(b, b.slop.unwrap_or(0.0));
-                explain(
-                    &mut out,
-                    format!(
-                        "{what}: slop {} at position {pos} stretched {:.2} px of at most {:.2} px",
-                        l.band, e, cap
-                    ),
+                explain!(
+                    out,
+                    "{what}: slop {} at position {pos} stretched {:.2} px of at most {:.2} px",
+                    l.band,
+                    e,
+                    cap
                 );
             }
         }
