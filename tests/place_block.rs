@@ -829,3 +829,198 @@ fn explain_snapshot() {
     }
     insta::assert_snapshot!(text);
 }
+
+// ------------------------------------------------------ text fixtures ----
+
+/// Parses `tests/fixtures/agb/<name>`.
+fn fixture(name: &str) -> (Asset, String) {
+    let path = format!("{}/tests/fixtures/agb/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("fixture");
+    let asset = agkit::xp::parse(&text).unwrap_or_else(|d| panic!("{name}: {d:?}"));
+    (asset, text)
+}
+
+/// 1-based line of the first line of `text` equal to `wanted`.
+fn line_of(text: &str, wanted: &str) -> usize {
+    text.lines().position(|l| l.trim() == wanted).expect(wanted) + 1
+}
+
+fn same_layout(a: &Placement, b: &Placement) {
+    assert_eq!(a.tiles.len(), b.tiles.len());
+    for (x, y) in a.tiles.iter().zip(&b.tiles) {
+        assert_eq!(x.id, y.id);
+        assert_ring(&x.polygon, &y.polygon);
+        assert_ring(&x.uv, &y.uv);
+        assert_eq!(x.unit, y.unit);
+    }
+    assert_eq!(a.objects.len(), b.objects.len());
+    for (x, y) in a.objects.iter().zip(&b.objects) {
+        assert!(close([x.x, x.y], [y.x, y.y]));
+        assert_eq!(x.heading, y.heading);
+    }
+}
+
+#[test]
+fn simple_fixture_is_the_hand_computed_layout() {
+    let (a, text) = fixture("simple.agb");
+    let p = place(&a, &rect(25.0, 20.0));
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    same_layout(&p, &place(&simple(), &rect(25.0, 20.0)));
+    let line = line_of(&text, "SPELLING_S 0 1 2");
+    assert!(p.tiles.iter().all(|t| t.source_line == line));
+    assert_eq!(
+        p.objects[0].source_line,
+        line_of(&text, "OBJ_GRADED 120 50 90 0")
+    );
+    assert!(close(p.tiles[5].ground_point.unwrap(), [12.5, 10.0]));
+    let (f, _) = fixture("flip.agb");
+    same_layout(
+        &place(&f, &rect(25.0, 20.0)),
+        &place(&flip(simple(), true), &rect(25.0, 20.0)),
+    );
+}
+
+fn grid_of(p: &Placement) -> usize {
+    // Grid 1 of city.agb lives at texture x 512..768.
+    usize::from(
+        p.tiles
+            .iter()
+            .all(|t| t.uv.iter().all(|uv| uv[0] >= 512.0 - 1e-6)),
+    )
+}
+
+#[test]
+fn city_frequencies_pick_grids_three_to_one() {
+    let (a, _) = fixture("city.agb");
+    let n = 2000u64;
+    let mut counts = [0usize; 2];
+    for seed in 0..n {
+        let p = block::place(
+            &a,
+            &rect(30.0, 20.0),
+            &Params {
+                seed,
+                ..Params::default()
+            },
+        )
+        .unwrap();
+        assert!(!p.tiles.is_empty());
+        counts[grid_of(&p)] += 1;
+    }
+    let e = [n as f64 * 0.75, n as f64 * 0.25];
+    let chi2: f64 = (0..2)
+        .map(|k| (counts[k] as f64 - e[k]).powi(2) / e[k])
+        .sum();
+    // 1 degree of freedom: p = 0.001 at 10.83.
+    assert!(chi2 < 10.83, "{counts:?} chi² {chi2}");
+}
+
+#[test]
+fn city_low_byte_height_and_default_set() {
+    let (a, text) = fixture("city.agb");
+    let tall = Params {
+        low: 2,
+        height: 40.0,
+        ..Params::default()
+    };
+    let p = block::place(&a, &rect(30.0, 20.0), &tall).unwrap();
+    assert_eq!(grid_of(&p), 1);
+    let line = line_of(&text, "SPELLING_S 0 1 0 1 0 1 0 1");
+    assert!(p.tiles.iter().all(|t| t.source_line == line));
+    // Too low for set 2's HEIGHT_RANGE: no candidate, the first set.
+    let low = Params {
+        low: 2,
+        height: 8.0,
+        explain: true,
+        ..Params::default()
+    };
+    let p = block::place(&a, &rect(30.0, 20.0), &low).unwrap();
+    assert_eq!(grid_of(&p), 0);
+    assert!(
+        p.explain.iter().any(|l| l.contains("none matches")),
+        "{:?}",
+        p.explain
+    );
+}
+
+#[test]
+fn city_named_spelling_crop_and_ground_point() {
+    let (a, text) = fixture("city.agb");
+    // 27 m needs 572 px of columns: only the named spelling `long` fits.
+    let w = vec![vec![[0.0, 0.0], [27.0, 0.0], [26.5, 20.0], [0.4, 19.6]]];
+    let p = (0..50)
+        .map(|seed| {
+            block::place(
+                &a,
+                &w,
+                &Params {
+                    seed,
+                    explain: true,
+                    ..Params::default()
+                },
+            )
+            .unwrap()
+        })
+        .find(|p| grid_of(p) == 0)
+        .expect("grid 0 is drawn three times in four");
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    assert!(
+        p.explain.iter().any(|l| l.contains("(long)")),
+        "{:?}",
+        p.explain
+    );
+    let line = line_of(&text, "USE_SPELLING_S long");
+    assert!(p.tiles.iter().all(|t| t.source_line == line));
+    for t in &p.tiles {
+        for &v in &t.polygon {
+            assert!(inside(&w[0], v, 1e-6), "{:?} {v:?}", t.id);
+        }
+    }
+    let centre = [
+        (0.0 + 27.0 + 26.5 + 0.4) / 4.0,
+        (0.0 + 0.0 + 20.0 + 19.6) / 4.0,
+    ];
+    let t00: Vec<_> = p
+        .tiles
+        .iter()
+        .filter(|t| t.id == TileId::Grid(0, 0))
+        .collect();
+    assert_eq!(t00.len(), 1);
+    assert!(
+        close(t00[0].ground_point.unwrap(), centre),
+        "{:?}",
+        t00[0].ground_point
+    );
+    assert!(
+        p.objects
+            .iter()
+            .any(|o| o.asset == "shop.obj" && o.mode == "graded")
+    );
+}
+
+#[test]
+fn xp_example_city_block_places() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/block/city_block.agb");
+    let text = std::fs::read_to_string(path).expect("example");
+    let a = agkit::xp::parse(&text).expect("parses");
+    // 0.0625 m per pixel: `short` spans 47.75..54.75 m, `shallow` 55.6..62.6 m.
+    let w = rect(50.0, 58.0);
+    let mut clean = 0;
+    for seed in 0..20 {
+        let p = block::place(
+            &a,
+            &w,
+            &Params {
+                seed,
+                ..Params::default()
+            },
+        )
+        .unwrap();
+        assert!(!p.tiles.is_empty());
+        assert!(!p.objects.is_empty());
+        if p.warnings.is_empty() {
+            clean += 1;
+        }
+    }
+    assert!(clean > 0);
+}

@@ -11,6 +11,21 @@ use geo::{Area, BooleanOps, Intersects, LineString, MultiPolygon, Point, Polygon
 /// The region tiles and annotations are cropped to.
 pub(crate) struct ClipRegion {
     region: MultiPolygon<f64>,
+    /// Vertices of the region's outlines: cut vertices this close to one of
+    /// them (or to a tile corner) are snapped onto it, undoing the rounding
+    /// of the boolean operation's fixed-precision grid.
+    corners: Vec<Xy>,
+}
+
+/// Snap distance in metres.
+const SNAP: f64 = 1e-6;
+
+fn snap(p: Xy, targets: &[Xy]) -> Xy {
+    targets
+        .iter()
+        .copied()
+        .find(|t| (t[0] - p[0]).abs() <= SNAP && (t[1] - p[1]).abs() <= SNAP)
+        .unwrap_or(p)
 }
 
 fn polygon(ring: &[Xy]) -> Polygon<f64> {
@@ -28,7 +43,12 @@ impl ClipRegion {
             Some(k) => p.union(&polygon(k)),
             None => MultiPolygon::new(vec![p]),
         };
-        ClipRegion { region }
+        let corners = region
+            .0
+            .iter()
+            .flat_map(|p| p.exterior().coords().map(|c| [c.x, c.y]))
+            .collect();
+        ClipRegion { region, corners }
     }
 
     /// Whether a point is in the region (boundary included).
@@ -54,6 +74,9 @@ impl ClipRegion {
         }
         if best.signed_area() < 0.0 {
             ring.reverse();
+        }
+        for v in &mut ring {
+            *v = snap(snap(*v, tile), &self.corners);
         }
         Some(ring)
     }
