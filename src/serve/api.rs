@@ -41,12 +41,10 @@ pub fn route(shared: &Shared, req: &Request) -> Response {
             Ok(p) => place_response(shared, &p),
             Err(e) => Response::error(400, &e),
         },
-        ("/api/place", false, "POST") => {
-            match serde_json::from_slice::<PlaceRequest>(&req.body) {
-                Ok(p) => place_response(shared, &p),
-                Err(e) => Response::error(400, &format!("bad JSON: {e}")),
-            }
-        }
+        ("/api/place", false, "POST") => match serde_json::from_slice::<PlaceRequest>(&req.body) {
+            Ok(p) => place_response(shared, &p),
+            Err(e) => Response::error(400, &format!("bad JSON: {e}")),
+        },
         ("/api/version", true, _) => {
             let (version, _) = shared.current();
             Response::json(200, &json!({ "version": version }))
@@ -321,9 +319,8 @@ fn resolve_polygon(shared: &Shared, spec: &PolygonSpec) -> Result<Resolved, Resp
         return bad("give the polygon as exactly one of name, file, local or lonlat");
     }
     let (frame_origin, local) = if let Some(name) = &spec.name {
-        let p = polygons::by_name(name).ok_or_else(|| {
-            Response::error(400, &format!("no bundled polygon called {name:?}"))
-        })?;
+        let p = polygons::by_name(name)
+            .ok_or_else(|| Response::error(400, &format!("no bundled polygon called {name:?}")))?;
         (p.origin, p.windings)
     } else if let Some(file) = &spec.file {
         polygons::localize(&load_polygon_file(shared, file)?)
@@ -363,7 +360,9 @@ fn resolve_polygon(shared: &Shared, spec: &PolygonSpec) -> Result<Resolved, Resp
         .flatten()
         .any(|p| !(p[0].is_finite() && p[1].is_finite()) || p[0].abs().max(p[1].abs()) > MAX_LOCAL)
     {
-        return bad(&format!("local coordinates must be finite and within {MAX_LOCAL} m"));
+        return bad(&format!(
+            "local coordinates must be finite and within {MAX_LOCAL} m"
+        ));
     }
     let frame = LocalFrame::new(frame_origin);
     let lonlat = local
@@ -576,7 +575,10 @@ mod tests {
         let xy = [[5.0, 0.0], [5.0, 10.0], [-5.0, 10.0], [-5.0, 0.0]];
         let m = affine(&uv, &xy).unwrap();
         let c = m.apply([50.0, 50.0]);
-        assert!((c[0] - 0.0).abs() < 1e-9 && (c[1] - 5.0).abs() < 1e-9, "{c:?}");
+        assert!(
+            (c[0] - 0.0).abs() < 1e-9 && (c[1] - 5.0).abs() < 1e-9,
+            "{c:?}"
+        );
         let q = m.apply([100.0, 0.0]);
         assert!((q[0] - 5.0).abs() < 1e-9 && (q[1] - 10.0).abs() < 1e-9);
         assert!(affine(&uv[..2], &xy[..2]).is_none());

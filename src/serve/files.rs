@@ -95,7 +95,9 @@ impl Root {
             return Err(Refusal::NotFound("no path given".into()));
         }
         if rel.contains('\\') || rel.contains('\0') || rel.contains(':') {
-            return Err(Refusal::Forbidden(format!("{rel}: not a plain relative path")));
+            return Err(Refusal::Forbidden(format!(
+                "{rel}: not a plain relative path"
+            )));
         }
         let p = Path::new(rel);
         for c in p.components() {

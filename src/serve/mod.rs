@@ -164,9 +164,8 @@ impl Server {
     /// Checks PATH, binds the address and takes a first snapshot of the
     /// files.
     pub fn bind(cfg: &Config) -> std::io::Result<Server> {
-        let root = Root::new(&cfg.path).map_err(|e| {
-            std::io::Error::new(e.kind(), format!("{}: {e}", cfg.path.display()))
-        })?;
+        let root = Root::new(&cfg.path)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", cfg.path.display())))?;
         let listener = TcpListener::bind(SocketAddr::new(cfg.bind, cfg.port))?;
         let port = listener.local_addr()?.port();
         let mut hosts = vec![
@@ -183,7 +182,9 @@ impl Server {
         }
         for h in &cfg.allow_hosts {
             let h = h.to_ascii_lowercase();
-            if h.rsplit_once(':').is_some_and(|(_, p)| p.parse::<u16>().is_ok()) {
+            if h.rsplit_once(':')
+                .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
+            {
                 hosts.push(h);
             } else {
                 hosts.push(format!("{h}:{port}"));

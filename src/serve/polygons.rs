@@ -128,11 +128,13 @@ fn shoreline() -> Vec<Xy> {
 /// A polygon read from a GeoJSON file: lon/lat windings of its first
 /// Polygon (or the first polygon of a MultiPolygon), closing vertex dropped.
 pub fn from_geojson(text: &str) -> Result<Vec<Vec<LonLat>>, String> {
-    let v: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
     let rings = find_polygon(&v, 0).ok_or("no Polygon or MultiPolygon geometry found")?;
     let mut windings = Vec::new();
-    for ring in rings.as_array().ok_or("polygon coordinates are not an array")? {
+    for ring in rings
+        .as_array()
+        .ok_or("polygon coordinates are not an array")?
+    {
         let mut w = Vec::new();
         for pt in ring.as_array().ok_or("a ring is not an array")? {
             let pair = pt.as_array().ok_or("a position is not an array")?;
@@ -246,7 +248,10 @@ mod tests {
             {"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[
               [[13.0,47.5],[13.001,47.5],[13.001,47.501],[13.0,47.5]]]}}]}"#;
         let w = from_geojson(text).unwrap();
-        assert_eq!(w, vec![vec![[13.0, 47.5], [13.001, 47.5], [13.001, 47.501]]]);
+        assert_eq!(
+            w,
+            vec![vec![[13.0, 47.5], [13.001, 47.5], [13.001, 47.501]]]
+        );
         let (origin, local) = localize(&w);
         assert_eq!(origin, [13.0, 47.5]);
         assert!((local[0][1][0] - 75.3).abs() < 1.0, "{local:?}");

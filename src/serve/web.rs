@@ -24,10 +24,9 @@ pub fn asset(path: &str) -> Option<(&'static str, &'static [u8])> {
             "text/css; charset=utf-8",
             include_bytes!("../../web/style.css"),
         )),
-        "/favicon.svg" | "/favicon.ico" => Some((
-            "image/svg+xml",
-            include_bytes!("../../web/favicon.svg"),
-        )),
+        "/favicon.svg" | "/favicon.ico" => {
+            Some(("image/svg+xml", include_bytes!("../../web/favicon.svg")))
+        }
         _ => None,
     }
 }
