@@ -122,6 +122,7 @@ test('agkit serve: pick an AGS, see tiles, change seed, live reload, errors', { 
     // Zoom in a little; the view must survive live reloads.
     await page.mouse.move(700, 430);
     await page.mouse.wheel(0, -300);
+    await page.waitForFunction(() => !document.getElementById('view').style.transform);
     const viewBox = await page.getAttribute('#view', 'viewBox');
 
     // Save an edit to the asset file: halve TEXTURE_WIDTH (every tile shrinks).

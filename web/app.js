@@ -46,6 +46,7 @@ const state = {
   inflight: false, dirty: false, seq: 0,
   view: { cx: 0, cy: 0, scale: 2 }, // metres → px; cx/cy in SVG units
   fitted: false,
+  labelSize: 1,           // median tile-id font size, metres
 };
 window.__agkit = state; // hook for tests and the curious
 
@@ -92,20 +93,57 @@ function loadHash() {
 
 const svg = $('view');
 
-function applyView() {
+// Pan and zoom: during a gesture only a CSS transform of the <svg> element
+// changes (the browser moves the already painted picture, whatever the
+// number of tiles); 150 ms after the gesture the viewBox is set once and the
+// drawing repainted sharp.
+let committed = null;
+let commitTimer = 0;
+let frameQueued = false;
+
+function commitView() {
   const r = svg.getBoundingClientRect();
   const w = Math.max(r.width, 1), h = Math.max(r.height, 1);
   const v = state.view;
   const vw = w / v.scale, vh = h / v.scale;
   svg.setAttribute('viewBox', `${v.cx - vw / 2} ${v.cy - vh / 2} ${vw} ${vh}`);
+  svg.style.transform = '';
+  committed = { cx: v.cx, cy: v.cy, scale: v.scale };
   // Handle and corner radii in CSS pixels whatever the zoom.
-  svg.style.setProperty('--px', String(1 / v.scale));
-  // Scale bar: a round number of metres near 120 px.
+  for (const id of ['l-handles', 'l-corners', 'l-point']) $(id).style.setProperty('--px', String(1 / v.scale));
+  // Tile ids only where they are big enough to read.
+  $('l-labels').classList.toggle('tiny', state.labelSize * v.scale < 6);
+  scaleBar();
+}
+
+function scaleBar() {
+  // A round number of metres near 120 px.
+  const v = state.view;
   const target = 120 / v.scale;
   const p10 = Math.pow(10, Math.floor(Math.log10(target)));
   const m = [1, 2, 5, 10].map((k) => k * p10).filter((x) => x <= target).pop() || p10;
   $('scalebar-bar').style.width = `${m * v.scale}px`;
   $('scalebar-text').textContent = m >= 1000 ? `${m / 1000} km` : `${m} m`;
+}
+
+function applyView(now) {
+  clearTimeout(commitTimer);
+  if (now || !committed) { commitView(); return; }
+  if (!frameQueued) {
+    frameQueued = true;
+    requestAnimationFrame(() => {
+      frameQueued = false;
+      if (!committed) return;
+      const r = svg.getBoundingClientRect();
+      const t = state.view, c = committed, k = t.scale / c.scale;
+      if (t.cx === c.cx && t.cy === c.cy && t.scale === c.scale) return;
+      const tx = (c.cx - t.cx) * t.scale + (r.width / 2) * (1 - k);
+      const ty = (c.cy - t.cy) * t.scale + (r.height / 2) * (1 - k);
+      svg.style.transform = `translate(${tx}px, ${ty}px) scale(${k})`;
+      scaleBar();
+    });
+  }
+  commitTimer = setTimeout(commitView, 150);
 }
 
 function clientToLocal(ev) {
@@ -139,7 +177,7 @@ function fit() {
   if (!Number.isFinite(state.view.scale) || state.view.scale <= 0) state.view.scale = 2;
   state.view.cx = (b[0] + b[2]) / 2;
   state.view.cy = -(b[1] + b[3]) / 2;
-  applyView();
+  applyView(true);
 }
 
 // Pan with the mouse (or one finger), zoom with the wheel around the cursor.
@@ -177,7 +215,7 @@ svg.addEventListener('wheel', (ev) => {
   v.cy = before[1] - my / v.scale;
   applyView();
 }, { passive: false });
-window.addEventListener('resize', applyView);
+window.addEventListener('resize', () => applyView(true));
 
 // ------------------------------------------------------- polygon editing --
 
@@ -422,6 +460,7 @@ function drawPlacement() {
   const L = state.layers;
   const parts = { tiles: [], labels: [], facades: [], trees: [], objects: [], stops: [], pivots: [], corners: [], point: [] };
   let nTiles = 0;
+  const labelSizes = [];
   if (pl) {
     const [ox, oy] = state.result.offset;
     pl.tiles.forEach((t, i) => {
@@ -439,6 +478,7 @@ function drawPlacement() {
         minD = Math.min(minD, Math.hypot(q[0] - p[0], q[1] - p[1]));
       });
       const fs = Math.max(0.4, Math.min(minD * 0.45, 6));
+      labelSizes.push(fs);
       parts.labels.push(`<text class="label" x="${f2(cx)}" y="${f2(-cy)}" font-size="${f2(fs)}" stroke-width="${f2(fs * 0.15)}">${esc(t.id)}</text>`);
       t.stop_points.forEach((s) => {
         const [x, y] = [s[0] + ox, s[1] + oy], d = 0.9;
@@ -478,6 +518,9 @@ function drawPlacement() {
   set('l-corners', 'corners', L.corners);
   set('l-point', 'point', true);
   svg.dataset.tiles = String(L.tiles ? nTiles : 0);
+  labelSizes.sort((a, b) => a - b);
+  state.labelSize = labelSizes.length ? labelSizes[labelSizes.length >> 1] : 1;
+  $('l-labels').classList.toggle('tiny', state.labelSize * state.view.scale < 6);
   svg.dataset.placedTiles = String(nTiles);
   applyHighlight();
 }
@@ -989,7 +1032,7 @@ async function start() {
   $('seed').addEventListener('input', () => { const v = Number($('seed').value); if (Number.isFinite(v)) setSeed(v); });
   $('heading').value = state.heading;
   $('dial-needle').setAttribute('transform', `rotate(${state.heading})`);
-  applyView();
+  applyView(true);
   try {
     const polys = await api('/api/polygons');
     state.bundled = polys.body.polygons || [];
