@@ -584,4 +584,68 @@ mod tests {
         assert!(affine(&uv[..2], &xy[..2]).is_none());
         assert!(affine(&[[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]], &xy[..3]).is_none());
     }
+
+    #[test]
+    fn pivots_follow_the_placed_tile() {
+        use crate::place::{PlacedTile, Role, TileId};
+        use crate::xp::model::{Common, Kind, Lined, StringProps, Tile};
+        let tile = Tile {
+            id: 7,
+            explicit_id: true,
+            rect: [0.0, 0.0, 100.0, 100.0],
+            line: 4,
+            rotation: None,
+            anchor: None,
+            ground: None,
+            crop_poly: None,
+            stop_pts: Vec::new(),
+            pivot_lead: Some(Lined {
+                value: [100.0, 50.0],
+                line: 5,
+            }),
+            pivot_trail: Some(Lined {
+                value: [0.0, 50.0],
+                line: 6,
+            }),
+            annotations: Vec::new(),
+        };
+        let asset = Asset {
+            kind: Kind::Ags,
+            common: Common::default(),
+            tiles: vec![tile],
+            block: None,
+            string: Some(StringProps::default()),
+            meta: Vec::new(),
+            unknown: Vec::new(),
+        };
+        // The tile placed 10 m wide along a side running north from (20, 0).
+        let placed = PlacedTile {
+            id: TileId::Num(7),
+            polygon: vec![[20.0, 0.0], [20.0, 10.0], [10.0, 10.0], [10.0, 0.0]],
+            lonlat: Vec::new(),
+            uv: vec![[0.0, 0.0], [100.0, 0.0], [100.0, 100.0], [0.0, 100.0]],
+            order: 0,
+            hidden: false,
+            role: Role::Edge,
+            unit: 0,
+            source_line: 4,
+            stop_points: Vec::new(),
+            ground_point: None,
+        };
+        let mut grid = placed.clone();
+        grid.role = Role::Grid;
+        let placement = Placement {
+            tiles: vec![placed, grid],
+            ..Placement::default()
+        };
+        let p = pivots(&asset, &placement);
+        assert_eq!(p.len(), 2, "grid tiles have no pivots: {p:?}");
+        assert_eq!((p[0].kind, p[0].source_line, p[0].tile), ("lead", 5, 0));
+        assert!(
+            (p[0].x - 15.0).abs() < 1e-9 && (p[0].y - 10.0).abs() < 1e-9,
+            "{p:?}"
+        );
+        assert_eq!((p[1].kind, p[1].source_line), ("trail", 6));
+        assert!((p[1].x - 15.0).abs() < 1e-9 && p[1].y.abs() < 1e-9, "{p:?}");
+    }
 }
