@@ -265,11 +265,20 @@ svg.addEventListener('dblclick', (ev) => {
 });
 function polygonEdited() {
   state.edited[state.polyKey] = state.poly.windings.map((w) => w.map((p) => p.slice()));
+  saveEdits();
   drawPolygonOnly();
   requestPlacement();
 }
+// Reshaped polygons survive a page reload (per browser tab).
+function saveEdits() {
+  try { sessionStorage.setItem('agkit-edited', JSON.stringify(state.edited)); } catch (e) { /* full or disabled */ }
+}
+function loadEdits() {
+  try { state.edited = JSON.parse(sessionStorage.getItem('agkit-edited')) || {}; } catch (e) { state.edited = {}; }
+}
 $('reset-poly').addEventListener('click', () => {
   delete state.edited[state.polyKey];
+  saveEdits();
   if (state.pristine) state.poly = { origin: state.pristine.origin, windings: clone(state.pristine.windings) };
   requestPlacement();
 });
@@ -992,6 +1001,7 @@ async function onVersion(info) {
     await loadFiles();
     if (state.polyKey.startsWith('file:') && changed.includes(state.polyKey.slice(5))) {
       delete state.edited[state.polyKey];
+      saveEdits();
       await loadPolygon();
     }
     if (!changed.length || changed.includes(state.asset)) await loadAsset();
@@ -1024,6 +1034,7 @@ function pollVersion() {
 
 async function start() {
   loadHash();
+  loadEdits();
   buildLayers();
   bindNumber('height', 'height', 'height-out', (v) => `${v} m`);
   bindNumber('low', 'low');

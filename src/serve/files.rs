@@ -161,14 +161,14 @@ impl Root {
     pub fn scan(&self) -> Vec<Entry> {
         let mut out = Vec::new();
         if let Some(only) = &self.only {
-            if let Some(e) = self.entry(only) {
+            if let Some(e) = self.entry(only, true) {
                 out.push(e);
             }
             // Polygon files beside a single asset are served too.
             for e in std::fs::read_dir(&self.dir).into_iter().flatten().flatten() {
                 let p = e.path();
                 if file_type(&p) == Some(FileType::Polygon)
-                    && let Some(e) = self.entry(&p)
+                    && let Some(e) = self.entry(&p, true)
                 {
                     out.push(e);
                 }
@@ -189,7 +189,7 @@ impl Root {
             }
             let ft = e.file_type();
             if (ft.is_file() || ft.is_symlink())
-                && let Some(entry) = self.entry(e.path())
+                && let Some(entry) = self.entry(e.path(), ft.is_symlink())
             {
                 out.push(entry);
             }
@@ -198,7 +198,10 @@ impl Root {
         out
     }
 
-    fn entry(&self, path: &Path) -> Option<Entry> {
+    /// The entry of a file found under the root. Plain files found by the
+    /// walk (which does not follow directory symlinks) are inside by
+    /// construction; symlinks are resolved and checked.
+    fn entry(&self, path: &Path, resolve: bool) -> Option<Entry> {
         let kind = file_type(path)?;
         let rel_path = path.strip_prefix(&self.dir).ok()?;
         let rel = rel_path
@@ -206,12 +209,19 @@ impl Root {
             .map(|c| c.as_os_str().to_str())
             .collect::<Option<Vec<_>>>()?
             .join("/");
-        // Symlinks: only those that stay inside the root.
-        let canon = path.canonicalize().ok()?;
-        if !canon.starts_with(&self.dir) || !canon.is_file() {
+        let meta = if resolve {
+            // Symlinks: only those that stay inside the root.
+            let canon = path.canonicalize().ok()?;
+            if !canon.starts_with(&self.dir) {
+                return None;
+            }
+            std::fs::metadata(&canon).ok()?
+        } else {
+            std::fs::symlink_metadata(path).ok()?
+        };
+        if !meta.is_file() {
             return None;
         }
-        let meta = std::fs::metadata(&canon).ok()?;
         Some(Entry {
             rel,
             kind,
