@@ -111,6 +111,9 @@ function commitView() {
   committed = { cx: v.cx, cy: v.cy, scale: v.scale };
   // Handle and corner radii in CSS pixels whatever the zoom.
   for (const id of ['l-handles', 'l-corners', 'l-point']) $(id).style.setProperty('--px', String(1 / v.scale));
+  // Grid lines one and two pixels wide (patterns ignore non-scaling strokes).
+  $('grid-minor').style.strokeWidth = String(1 / v.scale);
+  $('grid-major').style.strokeWidth = String(1.5 / v.scale);
   // Tile ids only where they are big enough to read.
   $('l-labels').classList.toggle('tiny', state.labelSize * v.scale < 6);
   scaleBar();
@@ -486,9 +489,9 @@ function drawPlacement() {
         const q = t.polygon[(k + 1) % n];
         minD = Math.min(minD, Math.hypot(q[0] - p[0], q[1] - p[1]));
       });
-      const fs = Math.max(0.4, Math.min(minD * 0.45, 6));
+      const fs = Math.max(0.4, Math.min(minD * 0.4, 4));
       labelSizes.push(fs);
-      parts.labels.push(`<text class="label" x="${f2(cx)}" y="${f2(-cy)}" font-size="${f2(fs)}" stroke-width="${f2(fs * 0.15)}">${esc(t.id)}</text>`);
+      parts.labels.push(`<text class="label" x="${f2(cx)}" y="${f2(-cy)}" font-size="${f2(fs)}" stroke-width="${f2(fs * 0.1)}">${esc(t.id)}</text>`);
       t.stop_points.forEach((s) => {
         const [x, y] = [s[0] + ox, s[1] + oy], d = 0.9;
         parts.stops.push(`<path class="stop" data-t="stop" data-i="${i}" data-line="${t.source_line}" d="M${P(x - d, y - d)}L${P(x + d, y + d)}M${P(x - d, y + d)}L${P(x + d, y - d)}"/>`);
