@@ -505,7 +505,9 @@ function drawPlacement() {
     });
     pl.objects.forEach((o, i) => {
       const x = o.x + ox, y = o.y + oy, a = o.heading * Math.PI / 180, len = 3.5;
-      parts.objects.push(`<g data-t="object" data-i="${i}" data-line="${o.source_line}"><line class="obj-tick" x1="${f2(x)}" y1="${f2(-y)}" x2="${f2(x + Math.sin(a) * len)}" y2="${f2(-(y + Math.cos(a) * len))}"/><circle class="obj" data-t="object" data-i="${i}" data-line="${o.source_line}" cx="${f2(x)}" cy="${f2(-y)}" r="1.2"/></g>`);
+      // One path per object: a 1.2 m disc and its heading tick.
+      const r = 1.2, tx = x + Math.sin(a) * len, ty = y + Math.cos(a) * len;
+      parts.objects.push(`<path class="obj" data-t="object" data-i="${i}" data-line="${o.source_line}" d="M${f2(x - r)},${f2(-y)}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0M${P(x, y)}L${P(tx, ty)}"/>`);
     });
     (state.result.pivots || []).forEach((p, i) => {
       const x = p.x + ox, y = p.y + oy, d = 1.1;
@@ -844,8 +846,6 @@ function click(target) {
   if (!it) return;
   const el = target.closest('[data-t]');
   el.classList.add('sel');
-  const sel = el.querySelector('.obj');
-  if (sel) sel.classList.add('sel');
   renderInfo();
   showTab('info');
 }
