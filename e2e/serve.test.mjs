@@ -65,7 +65,10 @@ test('agkit serve: pick an AGS, see tiles, change seed, live reload, errors', { 
     agsFiles = findFiles(served, '.ags');
     console.log('examples/ has no .ags; using e2e/fixtures/shore_houses.ags');
   }
-  const agsPath = agsFiles[0];
+  // The richest string asset (the largest file) makes the best test and picture.
+  const agsPath = process.env.AGKIT_E2E_ASSET
+    ? path.join(served, process.env.AGKIT_E2E_ASSET)
+    : agsFiles.map((f) => [fs.statSync(f).size, f]).sort((a, b) => b[0] - a[0])[0][1];
   const agsRel = path.relative(served, agsPath).split(path.sep).join('/');
   const original = fs.readFileSync(agsPath, 'utf8');
   assert.match(original, /^\s*TEXTURE_WIDTH\s+[\d.]+/m, `${agsRel} has no TEXTURE_WIDTH to edit`);

@@ -180,11 +180,34 @@ fn asset_source_and_diagnostics() {
     let (status, v) = f.get("/api/asset?path=sub%2Fbroken.agb");
     assert_eq!(status, 200);
     assert_eq!(v["diagnostics"], expected);
-    for d in v["diagnostics"].as_array().unwrap() {
+    let diags = v["diagnostics"].as_array().unwrap();
+    assert!(
+        !diags.is_empty(),
+        "a block without grid or texture has errors"
+    );
+    for d in diags {
         for key in ["file", "line", "column", "severity", "code", "message"] {
             assert!(d.get(key).is_some(), "{key} missing in {d}");
         }
+        assert_eq!(d["file"], "sub/broken.agb");
     }
+    // The unknown directive is reported on its own line.
+    assert!(
+        diags
+            .iter()
+            .any(|d| d["line"] == 4 && d["severity"] == "warning"),
+        "{diags:?}"
+    );
+    assert!(v["errors"].as_u64().unwrap() >= 1);
+    // Placing it fails at the parse stage, with the same diagnostics.
+    let (status, p) = f.post(
+        "/api/place",
+        r#"{"asset":"sub/broken.agb","polygon":{"name":"square"}}"#,
+    );
+    assert_eq!(status, 422, "{p}");
+    assert_eq!(p["stage"], "parse");
+    assert!(error_of(&p).contains("error(s)"), "{p}");
+    assert_eq!(p["diagnostics"], expected);
     assert_eq!(f.get("/api/asset").0, 400);
     assert_eq!(f.get("/api/asset?path=missing.ags").0, 404);
     assert_eq!(f.get("/api/asset?path=notes.txt").0, 404);

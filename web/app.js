@@ -621,7 +621,7 @@ function renderMessage() {
   const errs = (e.diagnostics || []).filter((d) => d.severity === 'error');
   if (errs.length) {
     const ul = document.createElement('ul');
-    errs.slice(0, 8).forEach((d) => {
+    errs.slice(0, 5).forEach((d) => {
       const li = document.createElement('li');
       const a = document.createElement('a');
       a.href = '#';
@@ -630,6 +630,11 @@ function renderMessage() {
       li.append(a);
       ul.append(li);
     });
+    if (errs.length > 5) {
+      const li = document.createElement('li');
+      li.textContent = `and ${errs.length - 5} more in the Source tab`;
+      ul.append(li);
+    }
     m.append(ul);
   }
 }
