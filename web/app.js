@@ -662,7 +662,19 @@ function renderSource() {
     no.className = 'no';
     no.textContent = String(n);
     const code = document.createElement('span');
-    code.textContent = text || ' ';
+    // Light highlighting: the directive keyword and whole-line comments.
+    const m = /^(\s*)([A-Za-z_][A-Za-z0-9_]*)(.*)$/.exec(text);
+    if (/^\s*#/.test(text)) {
+      code.className = 'cm';
+      code.textContent = text;
+    } else if (m) {
+      const kw = document.createElement('b');
+      kw.className = 'kw';
+      kw.textContent = m[2];
+      code.append(m[1], kw, m[3]);
+    } else {
+      code.textContent = text || ' ';
+    }
     div.append(no, code);
     frag.append(div);
   });
