@@ -46,6 +46,7 @@ const state = {
   inflight: false, dirty: false, seq: 0,
   view: { cx: 0, cy: 0, scale: 2 }, // metres → px; cx/cy in SVG units
   fitted: false,
+  lowAuto: true,          // AGS: low byte follows the polygon's winding count
   labelSize: 1,           // median tile-id font size, metres
 };
 window.__agkit = state; // hook for tests and the curious
@@ -75,7 +76,8 @@ function saveHash() {
   const h = new URLSearchParams();
   if (state.asset) h.set('asset', state.asset);
   h.set('polygon', state.polyKey);
-  for (const k of ['seed', 'height', 'low', 'density', 'heading']) if (state[k]) h.set(k, state[k]);
+  for (const k of ['seed', 'height', 'density', 'heading']) if (state[k]) h.set(k, state[k]);
+  if (!state.lowAuto) h.set('low', state.low);
   history.replaceState(null, '', '#' + h.toString());
 }
 
@@ -87,6 +89,7 @@ function loadHash() {
     const v = Number(h.get(k));
     if (h.has(k) && Number.isFinite(v)) state[k] = v;
   }
+  if (h.has('low')) state.lowAuto = false;
 }
 
 // ------------------------------------------------------------- view box --
@@ -401,9 +404,18 @@ async function selectAsset(path) {
 
 // ----------------------------------------------------------- placement --
 
+// For an AGS the low byte counts the tile-spawning contours; until the user
+// sets it, every winding of the polygon spawns tiles.
+function effectiveLow() {
+  if (state.kind === 'ags' && state.lowAuto && state.poly) return Math.min(state.poly.windings.length, 255);
+  return state.low;
+}
+
 function placeBody() {
+  const low = effectiveLow();
+  if (document.activeElement !== $('low')) $('low').value = low;
   const body = {
-    asset: state.asset, seed: state.seed, height: state.height, low: state.low,
+    asset: state.asset, seed: state.seed, height: state.height, low,
     density: state.density, heading: state.heading, explain: true,
   };
   if (state.kind === 'agp') body.at = state.poly ? state.poly.origin : [13, 47.5];
@@ -1057,6 +1069,7 @@ async function start() {
   loadEdits();
   buildLayers();
   bindNumber('height', 'height', 'height-out', (v) => `${v} m`);
+  $('low').addEventListener('input', () => { state.lowAuto = false; });
   bindNumber('low', 'low');
   bindNumber('density', 'density', 'density-out', (v) => String(v));
   $('seed').value = state.seed;
