@@ -414,6 +414,7 @@ function effectiveLow() {
 function placeBody() {
   const low = effectiveLow();
   if (document.activeElement !== $('low')) $('low').value = low;
+  $('dsf-param').textContent = String(((Math.round(state.height / 4) & 255) << 8) | (low & 255));
   const body = {
     asset: state.asset, seed: state.seed, height: state.height, low,
     density: state.density, heading: state.heading, explain: true,
