@@ -12,6 +12,7 @@
 //! - [`out`]: JSON, GeoJSON, DSF2Text, SVG and PNG views of a placement;
 //! - [`overlay`]: GIS features + rules → DSF overlays placing autogen;
 //! - [`convert`]: FSX AGN cells → X-Plane DSF overlays;
+//! - [`serve`]: the live browser previewer behind `agkit serve`;
 //! - [`diag`]: diagnostics with stable codes, rendered rustc-style or as JSON.
 #![deny(missing_docs)]
 
@@ -24,4 +25,6 @@ pub mod geom;
 pub mod out;
 pub mod overlay;
 pub mod place;
+pub mod scenery;
+pub mod serve;
 pub mod xp;

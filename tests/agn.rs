@@ -500,16 +500,21 @@ fn check_accepts_the_example_and_flags_problems() {
         String::from_utf8_lossy(&o.stdout)
     );
     let mut m = sample();
-    if let Chunk::Preg(g) = &mut m.chunks[5] {
-        if let Chunk::Prde(p) = &mut g.children[0] {
-            p.polygons[0].pop();
-        }
+    if let Chunk::Preg(g) = &mut m.chunks[5]
+        && let Chunk::Prde(p) = &mut g.children[0]
+    {
+        p.polygons[0].pop();
     }
     m.chunks.push(Chunk::Gblr(Gblr {
         roof: Guid::DEFAULT,
         buildings: vec![quad(0.7, 0.0, 0.01, 0.0, 1.0)],
     }));
-    let diags = check_bytes(&write(&m).unwrap());
+    let bytes = write(&m).unwrap();
+    let diags = check_bytes(&bytes);
+    insta::assert_snapshot!(
+        "check_warnings",
+        agkit::diag::render_human("warn.agn", None, &diags)
+    );
     let codes: Vec<&str> = diags.iter().map(|d| d.code.as_str()).collect();
     assert!(codes.contains(&"AGN101"), "{codes:?}");
     assert!(codes.contains(&"AGN102"), "{codes:?}");
@@ -557,8 +562,8 @@ fn any_rect(f: impl Strategy<Value = f32> + Clone) -> impl Strategy<Value = Rect
 }
 
 fn any_poly(f: impl Strategy<Value = f32> + Clone) -> impl Strategy<Value = Vec<Vertex>> {
-    (prop::collection::vec([f.clone(), f], 3..7), any::<bool>()).prop_map(|(mut v, close)| {
-        if close {
+    (prop::collection::vec([f.clone(), f], 0..7), any::<bool>()).prop_map(|(mut v, close)| {
+        if close && !v.is_empty() {
             v.push(v[0]);
         }
         v
@@ -649,7 +654,7 @@ fn top(wide: bool) -> BoxedStrategy<Chunk> {
             floors_6_8: p[2],
             floors_9_12: p[3]
         })),
-        ("[a-zA-Z0-9_ .\"\\\\#-]{0,12}", 0u32..9)
+        ("[^\\x00]{0,12}", 0u32..9)
             .prop_map(|(name, padding)| Chunk::Gbte(Texture { name, padding })),
         "[a-z]{1,8}".prop_map(|n| Chunk::Rhte(Texture::padded(n))),
         (any::<[i32; 4]>(), any_rect(any_f32())).prop_map(|(i, r)| Chunk::Vgrd(Vgrd {
@@ -776,4 +781,69 @@ proptest! {
             prop_assert!(e.offset as usize <= v.len());
         }
     }
+}
+
+/// An A2GE whose 48-byte payload fits both record sizes and neither
+/// heuristic: refused with AGN008 unless `--a2ge-record-size` decides.
+#[test]
+fn ambiguous_a2ge_is_refused_unless_forced() {
+    let mut body = b"A2GE".to_vec();
+    body.extend_from_slice(&64u32.to_le_bytes());
+    body.extend_from_slice(&[7u8; 16]);
+    for f in [
+        3.0f32, 0.1, 0.01, 0.0, -0.2, 0.3, 0.0, 0.02, 0.4, -0.4, 0.01, 0.01,
+    ] {
+        body.extend_from_slice(&f.to_le_bytes());
+    }
+    let mut file = b"RIFF".to_vec();
+    file.extend_from_slice(&((body.len() + 4) as u32).to_le_bytes());
+    file.extend_from_slice(b"AGNX");
+    file.extend_from_slice(&body);
+    let d = tmp();
+    let p = d.path().join("a.agn");
+    std::fs::write(&p, &file).unwrap();
+    let o = bin().args(["agn", "dump"]).arg(&p).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("AGN008") && err.contains("@ byte 36"), "{err}");
+    for (size, tag) in [("16", "A2GE {"), ("24", "A2GE {")] {
+        let o = bin()
+            .args(["agn", "dump", "--a2ge-record-size", size])
+            .arg(&p)
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        let out = String::from_utf8_lossy(&o.stdout);
+        let header = out.lines().find(|l| l.contains(tag)).unwrap();
+        assert!(header.ends_with(size), "{header}");
+        // Either reading writes back the same bytes.
+        let view = d.path().join(format!("a{size}.txt"));
+        std::fs::write(&view, out.as_bytes()).unwrap();
+        let back = d.path().join(format!("a{size}.agn"));
+        assert!(build(&view, &back).status.success());
+        assert_eq!(std::fs::read(&back).unwrap(), file);
+    }
+}
+
+#[test]
+fn json_input_errors_name_the_file_and_line() {
+    let d = tmp();
+    let p = d.path().join("m.json");
+    std::fs::write(
+        &p,
+        "{\"format\": \"agkit-agn\", \"version\": 1,\n \"chunks\": [{\"chunk\": \"VERS\"}]}",
+    )
+    .unwrap();
+    let o = build(&p, &d.path().join("m.agn"));
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("m.json: line 2"), "{err}");
+    assert!(err.contains("version"), "{err}");
+    std::fs::write(
+        &p,
+        "{\"format\": \"other\", \"version\": 1, \"chunks\": []}",
+    )
+    .unwrap();
+    let o = build(&p, &d.path().join("m.agn"));
+    assert_eq!(o.status.code(), Some(1));
 }

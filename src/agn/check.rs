@@ -87,7 +87,7 @@ fn check_chunk(
             }
         }
         Chunk::Gbte(t) | Chunk::Rhte(t) => {
-            if (t.name.len() + t.padding as usize) % 4 != 0 || t.padding == 0 {
+            if !(t.name.len() + t.padding as usize).is_multiple_of(4) || t.padding == 0 {
                 warn(
                     out,
                     loc,

@@ -126,10 +126,10 @@ fn poly_ring(cell: Cell, v: &[Vertex]) -> Vec<[f64; 2]> {
         .iter()
         .map(|p| cell.top_left_to_lonlat(p[0] as f64, p[1] as f64))
         .collect();
-    if !is_closed(v) {
-        if let Some(&f) = ring.first() {
-            ring.push(f);
-        }
+    if !is_closed(v)
+        && let Some(&f) = ring.first()
+    {
+        ring.push(f);
     }
     ring
 }
@@ -285,7 +285,12 @@ pub fn from_geojson(text: &str, cell: Option<Cell>) -> Result<(Agn, Cell), Strin
             .parse()
             .map_err(fail)?;
         let ring = ring_of(f).map_err(fail)?;
-        let [lon, lat] = ring[0];
+        let [lon, lat] = match ring.first() {
+            Some(&p) => p,
+            // An empty PRDE polygon or PBDE footprint has nothing to place.
+            None if matches!(&section.0, b"PRDE" | b"PBDE") => [b.west, b.north],
+            None => return Err(fail("geometry has no positions".into())),
+        };
         const TOL: f64 = 1e-9;
         if lon < b.west - TOL || lon > b.east + TOL || lat > b.north + TOL || lat < b.south - TOL {
             return Err(fail(format!(
@@ -376,9 +381,6 @@ fn ring_of(f: &Feature) -> Result<Vec<[f64; 2]>, String> {
             }
         })
         .collect::<Result<_, _>>()?;
-    if ring.is_empty() {
-        return Err("geometry has no positions".into());
-    }
     Ok(ring)
 }
 

@@ -154,8 +154,10 @@ pub fn child_id(container: FourCc) -> Option<FourCc> {
 
 /// A four-character chunk id.
 ///
-/// Shown as its four characters when they are printable ASCII other than
-/// space-only and `"`, otherwise as `0x` and 8 hex digits (file byte order).
+/// Shown as its four characters when they are all printable ASCII other than
+/// space, `"`, `\\` and `#` (so the id is one word of the text view),
+/// otherwise as `0x` and 8 hex digits in file byte order (`fmt ` is shown
+/// `0x666d7420`). Parsing accepts both forms.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FourCc(pub [u8; 4]);
 
@@ -163,8 +165,7 @@ impl FourCc {
     fn printable(&self) -> bool {
         self.0
             .iter()
-            .all(|&b| b.is_ascii_graphic() && b != b'"' && b != b'\\' || b == b' ')
-            && self.0[0] != b' '
+            .all(|&b| b.is_ascii_graphic() && !b"\"\\#".contains(&b))
             && !self.0.starts_with(b"0x")
     }
 }
@@ -559,7 +560,7 @@ pub(crate) fn hex_encode(data: &[u8]) -> String {
 
 pub(crate) fn hex_decode(s: &str) -> Result<Vec<u8>, String> {
     let s = s.trim();
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return Err("hex data has an odd number of digits".into());
     }
     let digit = |c: u8| -> Result<u8, String> {
@@ -612,6 +613,8 @@ mod tests {
         assert_eq!(odd.to_string(), "0x0001ff41");
         assert_eq!("0x0001ff41".parse(), Ok(odd));
         assert_eq!("AB C".parse(), Ok(FourCc(*b"AB C")));
+        assert_eq!(FourCc(*b"fmt ").to_string(), "0x666d7420");
+        assert_eq!(FourCc(*b"A#BC").to_string(), "0x41234243");
     }
 
     #[test]

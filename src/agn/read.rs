@@ -408,7 +408,7 @@ fn records<T>(
     one: fn(&mut Cursor) -> Result<T, Error>,
 ) -> Result<Vec<T>, Error> {
     let n = b.remaining();
-    if n % size != 0 {
+    if !n.is_multiple_of(size) {
         return Err(err(
             b.offset(),
             "AGN004",
@@ -459,7 +459,7 @@ fn vertices(b: &mut Cursor, id: FourCc, what: &str) -> Result<Vec<Vertex>, Error
 ///   file is refused as ambiguous.
 fn a2ge_record_size(b: &Cursor, at: u64, opts: &ReadOptions) -> Result<usize, Error> {
     let n = b.remaining();
-    let (by16, by24) = (n % 16 == 0, n % 24 == 0);
+    let (by16, by24) = (n.is_multiple_of(16), n.is_multiple_of(24));
     match (by16, by24) {
         (false, false) => Err(err(
             b.offset(),
@@ -472,10 +472,10 @@ fn a2ge_record_size(b: &Cursor, at: u64, opts: &ReadOptions) -> Result<usize, Er
         (false, true) => Ok(24),
         (true, true) if n == 0 => Ok(16),
         (true, true) => {
-            if let Some(s) = opts.a2ge_record_size {
-                if s == 16 || s == 24 {
-                    return Ok(s);
-                }
+            if let Some(s) = opts.a2ge_record_size
+                && (s == 16 || s == 24)
+            {
+                return Ok(s);
             }
             let floats: Vec<f32> = b.data[b.pos..b.end]
                 .chunks_exact(4)

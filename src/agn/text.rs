@@ -25,7 +25,8 @@
 //!
 //! A record line belongs to the nearest record-chunk header above it. A guid
 //! is `default` or `{xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}`. Texture names
-//! are double-quoted with `\"` and `\\` escapes. Floats are printed in
+//! are double-quoted with `\"`, `\\` and `\u{hex}` (control characters)
+//! escapes. Floats are printed in
 //! shortest round-trip form, so text → build reproduces the f32 values.
 
 use super::*;
@@ -45,8 +46,12 @@ fn quoted(name: &str) -> String {
     for ch in name.chars() {
         if ch == '"' || ch == '\\' {
             q.push('\\');
+            q.push(ch);
+        } else if ch.is_control() {
+            let _ = write!(q, "\\u{{{:x}}}", ch as u32);
+        } else {
+            q.push(ch);
         }
-        q.push(ch);
     }
     q.push('"');
     q
@@ -236,7 +241,12 @@ fn split_words(line: &str) -> Result<Vec<String>, String> {
                     None => return Err("unterminated quoted name".into()),
                     Some('\\') => match chars.next() {
                         Some(e @ ('"' | '\\')) => w.push(e),
-                        _ => return Err("only \\\" and \\\\ escapes are allowed in names".into()),
+                        Some('u') => w.push(unicode_escape(&mut chars)?),
+                        _ => {
+                            return Err(
+                                "only \\\", \\\\ and \\u{hex} escapes are allowed in names".into(),
+                            );
+                        }
                     },
                     Some('"') => break,
                     Some(o) => w.push(o),
@@ -256,6 +266,25 @@ fn split_words(line: &str) -> Result<Vec<String>, String> {
         }
     }
     Ok(out)
+}
+
+/// The rest of a `\u{hex}` escape (after the `u`).
+fn unicode_escape(chars: &mut std::iter::Peekable<std::str::Chars>) -> Result<char, String> {
+    if chars.next() != Some('{') {
+        return Err("a \\u escape must look like \\u{1f}".into());
+    }
+    let mut hex = String::new();
+    loop {
+        match chars.next() {
+            Some('}') => break,
+            Some(c) if c.is_ascii_hexdigit() && hex.len() < 6 => hex.push(c),
+            _ => return Err("a \\u escape must look like \\u{1f}".into()),
+        }
+    }
+    u32::from_str_radix(&hex, 16)
+        .ok()
+        .and_then(char::from_u32)
+        .ok_or_else(|| format!("\\u{{{hex}}} is not a character"))
 }
 
 struct Parser {
@@ -295,7 +324,7 @@ fn arity(words: &[String], n: usize, usage: &str) -> Result<(), String> {
 }
 
 fn pairs(v: Vec<f32>, what: &str) -> Result<Vec<Vertex>, String> {
-    if v.len() % 2 != 0 {
+    if !v.len().is_multiple_of(2) {
         return Err(format!(
             "{what} needs x y pairs, got an odd count of numbers"
         ));
@@ -570,6 +599,18 @@ ROWH
             })
         );
         assert_eq!(from_text(&to_text(&a)).unwrap(), a);
+        let odd = Agn {
+            chunks: vec![
+                Chunk::Rhte(Texture::padded("a\nb\"c\\d\u{7f}é")),
+                Chunk::Raw(RawChunk {
+                    id: FourCc(*b"fmt "),
+                    data: vec![],
+                }),
+            ],
+        };
+        let t = to_text(&odd);
+        assert!(t.contains(r#"RHTE "a\u{a}b\"c\\d\u{7f}é""#), "{t}");
+        assert_eq!(from_text(&t).unwrap(), odd);
     }
 
     #[test]

@@ -9,6 +9,11 @@
 
 use super::*;
 
+/// The largest texture-name padding the writer accepts (a model read from a
+/// file never has more padding than the file had bytes; this bounds what a
+/// hand-written JSON or text input can make the writer allocate).
+pub const MAX_TEXTURE_PADDING: u32 = 1 << 20;
+
 /// Writes an AGN file.
 pub fn write(agn: &Agn) -> Result<Vec<u8>, Error> {
     let mut w = Writer { out: Vec::new() };
@@ -98,6 +103,12 @@ impl Writer {
     fn texture(&mut self, t: &Texture) -> Result<(), Error> {
         if t.name.contains('\0') {
             return Err(self.err(format!("texture name {:?} contains a NUL", t.name)));
+        }
+        if t.padding > MAX_TEXTURE_PADDING {
+            return Err(self.err(format!(
+                "texture padding of {} bytes is implausible (at most {MAX_TEXTURE_PADDING})",
+                t.padding
+            )));
         }
         self.out.extend_from_slice(t.name.as_bytes());
         self.out.resize(self.out.len() + t.padding as usize, 0);
