@@ -435,9 +435,17 @@ impl FeatureCtx<'_> {
                 .or(rule.height)
                 .unwrap_or(self.rules.settings.default_height);
             let high = ((height / 4.0).round().clamp(0.0, 255.0) as u16) << 8;
+            let whole = oriented(poly);
+            let first_edge = [
+                whole[0][1][0] - whole[0][0][0],
+                whole[0][1][1] - whole[0][0][1],
+            ];
             for tile in tiles_touched(poly) {
                 for piece in clip_to_tile(poly, tile) {
-                    let rings = oriented(&piece.polygon);
+                    let mut rings = oriented(&piece.polygon);
+                    if piece.clipped {
+                        align_first_edge(&mut rings[0], first_edge);
+                    }
                     self.place_piece(rule, tile, &rings, piece.clipped, high, out);
                 }
             }
@@ -509,6 +517,27 @@ impl FeatureCtx<'_> {
         });
         self.placed += 1;
     }
+}
+
+/// Rotates a ring so its first edge points most nearly along `dir` (a cut
+/// piece keeps the grid orientation the feature's first edge gives an AGB).
+fn align_first_edge(ring: &mut [LonLat], dir: [f64; 2]) {
+    let n = ring.len();
+    if n < 2 {
+        return;
+    }
+    let len = dir[0].hypot(dir[1]).max(f64::MIN_POSITIVE);
+    let best = (0..n)
+        .max_by(|&i, &j| {
+            let score = |k: usize| {
+                let (a, b) = (ring[k], ring[(k + 1) % n]);
+                let e = [b[0] - a[0], b[1] - a[1]];
+                (e[0] * dir[0] + e[1] * dir[1]) / (e[0].hypot(e[1]).max(f64::MIN_POSITIVE) * len)
+            };
+            score(i).total_cmp(&score(j))
+        })
+        .unwrap_or(0);
+    ring.rotate_left(best);
 }
 
 fn in_range(p: LonLat) -> Result<(), String> {
