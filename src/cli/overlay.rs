@@ -132,11 +132,22 @@ fn build(a: BuildArgs) -> u8 {
         "{} feature(s): {} used, {} skipped",
         r.features,
         r.used,
-        r.skipped.iter().map(|s| s.feature).collect::<std::collections::BTreeSet<_>>().len()
+        r.skipped
+            .iter()
+            .map(|s| s.feature)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len()
     );
     for s in &r.skipped {
-        let id = s.id.as_deref().map(|i| format!(" (id {i})")).unwrap_or_default();
-        let tile = s.tile.as_deref().map(|t| format!(" in {t}")).unwrap_or_default();
+        let id =
+            s.id.as_deref()
+                .map(|i| format!(" (id {i})"))
+                .unwrap_or_default();
+        let tile = s
+            .tile
+            .as_deref()
+            .map(|t| format!(" in {t}"))
+            .unwrap_or_default();
         println!("  skipped feature {}{id}{tile}: {}", s.feature, s.reason);
     }
     for (asset, n) in &r.placed {

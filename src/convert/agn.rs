@@ -76,9 +76,21 @@ pub struct Converted {
 /// One placement made from a record.
 #[derive(Debug, Clone, PartialEq)]
 enum Made {
-    Facade { path: String, height: u16, ring: Vec<LonLat> },
-    Forest { path: String, param: u16, rings: Vec<Vec<LonLat>> },
-    Object { path: String, at: LonLat, heading: f64 },
+    Facade {
+        path: String,
+        height: u16,
+        ring: Vec<LonLat>,
+    },
+    Forest {
+        path: String,
+        param: u16,
+        rings: Vec<Vec<LonLat>>,
+    },
+    Object {
+        path: String,
+        at: LonLat,
+        heading: f64,
+    },
 }
 
 /// The result of converting one cell.
@@ -130,7 +142,11 @@ impl CellCtx<'_> {
     }
 
     fn skipped(&mut self, kind: &str, why: &str) {
-        *self.out.skipped.entry(format!("{kind}: {why}")).or_default() += 1;
+        *self
+            .out
+            .skipped
+            .entry(format!("{kind}: {why}"))
+            .or_default() += 1;
     }
 
     fn done(&mut self, kind: &str) {
@@ -255,10 +271,7 @@ impl CellCtx<'_> {
         let map = self.map;
         match c {
             Chunk::Gblr(g) => {
-                let path = map
-                    .facade_roof
-                    .get(&g.roof)
-                    .or(map.facade_default.as_ref());
+                let path = map.facade_roof.get(&g.roof).or(map.facade_default.as_ref());
                 match path {
                     Some(p) => {
                         for q in &g.buildings {
@@ -270,7 +283,11 @@ impl CellCtx<'_> {
                 }
             }
             Chunk::Rowh(r) => {
-                match map.facade_row_house.as_ref().or(map.facade_default.as_ref()) {
+                match map
+                    .facade_row_house
+                    .as_ref()
+                    .or(map.facade_default.as_ref())
+                {
                     Some(p) => {
                         for q in &r.houses {
                             let ring = self.quad_ring(q);
@@ -451,7 +468,12 @@ pub fn convert_cells(
         .into_iter()
         .map(|((kind, guid), count)| Unmapped { kind, guid, count })
         .collect();
-    list.sort_by(|a, b| b.count.cmp(&a.count).then(a.kind.cmp(&b.kind)).then(a.guid.cmp(&b.guid)));
+    list.sort_by(|a, b| {
+        b.count
+            .cmp(&a.count)
+            .then(a.kind.cmp(&b.kind))
+            .then(a.guid.cmp(&b.guid))
+    });
     report.unmapped = list;
     let mut tiles = BTreeMap::new();
     for (tile, made) in per_tile {
@@ -551,8 +573,7 @@ pub fn read_inputs(
                 match e {
                     Ok(e)
                         if e.file_type().is_file()
-                            && e
-                                .path()
+                            && e.path()
                                 .extension()
                                 .is_some_and(|x| x.eq_ignore_ascii_case("agn")) =>
                     {
@@ -574,7 +595,10 @@ pub fn read_inputs(
     let read: Vec<Result<(std::path::PathBuf, Cell, Agn), String>> = files
         .par_iter()
         .map(|f| {
-            let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let name = f
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             let cell = Cell::from_name(&name).map_err(|e| format!("{}: {e}", f.display()))?;
             let bytes = std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?;
             let agn = crate::agn::read(&bytes).map_err(|e| format!("{}: {e}", f.display()))?;
@@ -588,5 +612,9 @@ pub fn read_inputs(
             Err(e) => errors.push(e),
         }
     }
-    if errors.is_empty() { Ok(ok) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(ok)
+    } else {
+        Err(errors)
+    }
 }

@@ -133,13 +133,15 @@ impl Map {
                 message,
             }
         };
-        let raw: RawMap = toml::from_str(text).map_err(|e| {
-            at(e.span().unwrap_or(0..0), e.message().trim().to_string())
-        })?;
+        let raw: RawMap = toml::from_str(text)
+            .map_err(|e| at(e.span().unwrap_or(0..0), e.message().trim().to_string()))?;
         if let Some(h) = raw.floor_height {
             let v = *h.get_ref();
             if !(v.is_finite() && v > 0.0 && v <= 100.0) {
-                return Err(at(h.span(), format!("floor_height {v} is not within 0..100 m")));
+                return Err(at(
+                    h.span(),
+                    format!("floor_height {v} is not within 0..100 m"),
+                ));
             }
             self.floor_height = v;
         }
@@ -149,7 +151,10 @@ impl Map {
         if let Some(d) = raw.forest_density {
             let v = *d.get_ref();
             if !(0.0..=1.0).contains(&v) {
-                return Err(at(d.span(), format!("forest_density {v} is not within 0..1")));
+                return Err(at(
+                    d.span(),
+                    format!("forest_density {v} is not within 0..1"),
+                ));
             }
             self.forest_density = v;
         }
@@ -169,10 +174,7 @@ impl Map {
                      into: &mut BTreeMap<Guid, String>|
          -> Result<(), RulesError> {
             for (k, v) in t {
-                let g: Guid = k
-                    .get_ref()
-                    .parse()
-                    .map_err(|e: String| at(k.span(), e))?;
+                let g: Guid = k.get_ref().parse().map_err(|e: String| at(k.span(), e))?;
                 into.insert(g, path(v, ext)?);
             }
             Ok(())

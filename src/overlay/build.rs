@@ -141,8 +141,16 @@ impl std::error::Error for OverlayError {}
 
 /// One use waiting for its tile's definition tables.
 enum Pending {
-    Point { asset: String, at: LonLat, heading: f64 },
-    Poly { asset: String, param: u16, windings: Vec<Vec<LonLat>> },
+    Point {
+        asset: String,
+        at: LonLat,
+        heading: f64,
+    },
+    Poly {
+        asset: String,
+        param: u16,
+        windings: Vec<Vec<LonLat>>,
+    },
 }
 
 /// Builds the overlay. Fails with [`OverlayError::Invalid`] listing every
@@ -333,7 +341,9 @@ impl FeatureCtx<'_> {
             Geometry::Empty => self.invalid.push("the feature has no geometry".into()),
             Geometry::Other(t) => self.skip(
                 None,
-                format!("{t} geometries are not used (only Polygon, MultiPolygon, Point, MultiPoint)"),
+                format!(
+                    "{t} geometries are not used (only Polygon, MultiPolygon, Point, MultiPoint)"
+                ),
             ),
             Geometry::Points(pts) => self.points(pts, out),
             Geometry::Polygons(polys) => self.polygons(polys, out),
@@ -499,7 +509,10 @@ impl FeatureCtx<'_> {
         if c.windings.len() > 255 {
             self.skip(
                 Some(tile),
-                format!("{} contours; a DSF polygon holds at most 255", c.windings.len()),
+                format!(
+                    "{} contours; a DSF polygon holds at most 255",
+                    c.windings.len()
+                ),
             );
             return;
         }
@@ -612,7 +625,12 @@ pub fn area_m2(poly: &geo::Polygon<f64>) -> f64 {
 /// written when any tile fails to encode. Returns the written paths.
 pub fn write_overlay(overlay: &Overlay, dir: &Path) -> Result<Vec<PathBuf>, OverlayError> {
     let report = serde_json::to_string_pretty(&overlay.report).unwrap_or_default() + "\n";
-    write_tiles(&overlay.tiles, dir, "overlay-report.json", report.as_bytes())
+    write_tiles(
+        &overlay.tiles,
+        dir,
+        "overlay-report.json",
+        report.as_bytes(),
+    )
 }
 
 /// Encodes `tiles` as binary DSF, then writes them and `report_name` (each
@@ -625,12 +643,11 @@ pub fn write_tiles(
 ) -> Result<Vec<PathBuf>, OverlayError> {
     let mut encoded = Vec::new();
     for (tile, d) in tiles {
-        let bytes = dsf::build(d, &dsf::BuildOptions::default()).map_err(|e| {
-            OverlayError::Encode {
+        let bytes =
+            dsf::build(d, &dsf::BuildOptions::default()).map_err(|e| OverlayError::Encode {
                 tile: *tile,
                 message: e.to_string(),
-            }
-        })?;
+            })?;
         encoded.push((dir.join(tile.relative_path()), bytes));
     }
     encoded.push((dir.join(report_name), report.to_vec()));

@@ -119,7 +119,9 @@ fn feature(index: usize, f: &Json) -> Result<Feature, FeatureError> {
         message: m,
     };
     if f.get("type").and_then(Json::as_str) != Some("Feature") {
-        return Err(err("is not a GeoJSON Feature (`type` must be \"Feature\")".into()));
+        return Err(err(
+            "is not a GeoJSON Feature (`type` must be \"Feature\")".into()
+        ));
     }
     let properties = match f.get("properties") {
         None | Some(Json::Null) => serde_json::Map::new(),
@@ -172,7 +174,9 @@ fn array(v: &Json) -> Result<&Vec<Json>, String> {
 fn position(v: &Json) -> Result<LonLat, String> {
     let a = array(v)?;
     if a.len() < 2 {
-        return Err(format!("a position needs longitude and latitude, found `{v}`"));
+        return Err(format!(
+            "a position needs longitude and latitude, found `{v}`"
+        ));
     }
     let num = |x: &Json| {
         x.as_f64()

@@ -146,14 +146,20 @@ mod tests {
 
     #[test]
     fn cut_sides_go_last_and_do_not_spawn() {
-        let tile = TileId { south: 47, west: 12 };
+        let tile = TileId {
+            south: 47,
+            west: 12,
+        };
         // The western half of a square cut at lon 13: the edge at x = 13 is
         // the cut.
         let ring = vec![[12.9, 47.1], [13.0, 47.1], [13.0, 47.2], [12.9, 47.2]];
         let c = ags_contours(std::slice::from_ref(&ring), tile, true);
         assert_eq!(c.spawning, 1);
         assert_eq!(c.windings.len(), 2);
-        assert_eq!(c.windings[0], vec![[13.0, 47.2], [12.9, 47.2], [12.9, 47.1], [13.0, 47.1]]);
+        assert_eq!(
+            c.windings[0],
+            vec![[13.0, 47.2], [12.9, 47.2], [12.9, 47.1], [13.0, 47.1]]
+        );
         assert_eq!(c.windings[1], vec![[13.0, 47.1], [13.0, 47.2]]);
         // Not clipped: one closed ring, spawning.
         let c = ags_contours(std::slice::from_ref(&ring), tile, false);

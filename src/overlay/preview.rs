@@ -112,4 +112,3 @@ pub fn render_tile(
     let format = if png { Format::Png } else { Format::Svg };
     crate::out::render_all(&ps, format).map_err(|e| e.to_string())
 }
-

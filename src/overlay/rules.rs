@@ -296,7 +296,10 @@ impl Rules {
                 )
             })?;
             if r.asset.get_ref().trim().is_empty() || r.asset.get_ref().contains('\0') {
-                return Err(at(r.asset.span(), "asset path is empty or has a NUL".into()));
+                return Err(at(
+                    r.asset.span(),
+                    "asset path is empty or has a NUL".into(),
+                ));
             }
             let mut conditions = Vec::new();
             if let Some(w) = &r.conditions {
@@ -351,7 +354,9 @@ impl Rules {
                 (None, NonQuad::Fallback) => {
                     return Err(at(
                         span,
-                        format!("rule `{name}` has non_quad = \"fallback\" but no `fallback` asset"),
+                        format!(
+                            "rule `{name}` has non_quad = \"fallback\" but no `fallback` asset"
+                        ),
                     ));
                 }
                 (Some(f), NonQuad::Skip) => {
@@ -362,10 +367,14 @@ impl Rules {
                 }
                 (None, NonQuad::Skip) => None,
             };
-            if kind == AutogenKind::Agp && (r.shape != Shape::Any || r.min_vertices.is_some() || r.max_vertices.is_some()) {
+            if kind == AutogenKind::Agp
+                && (r.shape != Shape::Any || r.min_vertices.is_some() || r.max_vertices.is_some())
+            {
                 return Err(at(
                     span,
-                    format!("rule `{name}`: shape and vertex conditions apply to polygons, not to .agp points"),
+                    format!(
+                        "rule `{name}`: shape and vertex conditions apply to polygons, not to .agp points"
+                    ),
                 ));
             }
             rules.push(Rule {
@@ -456,10 +465,9 @@ fallback = "a/c.ags"
         let rule = &r.rules[0];
         assert_eq!(rule.kind, AutogenKind::Agb);
         assert_eq!(rule.at.0, 5);
-        let props: serde_json::Map<String, Json> = serde_json::from_str(
-            r#"{"landuse":"retail","levels":"3","building:x":"yes"}"#,
-        )
-        .unwrap();
+        let props: serde_json::Map<String, Json> =
+            serde_json::from_str(r#"{"landuse":"retail","levels":"3","building:x":"yes"}"#)
+                .unwrap();
         assert!(rule.properties_match(&props));
         let props: serde_json::Map<String, Json> =
             serde_json::from_str(r#"{"landuse":"farm","levels":3,"building:x":1}"#).unwrap();
@@ -474,8 +482,7 @@ fallback = "a/c.ags"
         assert!(e.message.contains("bogus"), "{e}");
         let e = Rules::parse("[[rule]]\nasset = \"x.obj\"\n").unwrap_err();
         assert_eq!((e.line, e.column), (2, 9), "{e}");
-        let e = Rules::parse("[[rule]]\nasset = \"x.agb\"\nnon_quad = \"fallback\"\n")
-            .unwrap_err();
+        let e = Rules::parse("[[rule]]\nasset = \"x.agb\"\nnon_quad = \"fallback\"\n").unwrap_err();
         assert_eq!(e.line, 1, "{e}");
         assert!(e.message.contains("no `fallback`"), "{e}");
         let e = Rules::parse("[[rule]\n").unwrap_err();

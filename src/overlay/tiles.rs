@@ -142,7 +142,12 @@ pub fn clip_to_tile(poly: &Polygon<f64>, tile: TileId) -> Vec<Piece> {
     }
     let square = tile.rect().to_polygon();
     let result = poly.intersection(&square);
-    let key = |c: Coord<f64>| ((c.x / EDGE_SNAP).round() as i64, (c.y / EDGE_SNAP).round() as i64);
+    let key = |c: Coord<f64>| {
+        (
+            (c.x / EDGE_SNAP).round() as i64,
+            (c.y / EDGE_SNAP).round() as i64,
+        )
+    };
     let mut originals: HashMap<(i64, i64), Coord<f64>> = HashMap::new();
     for l in std::iter::once(poly.exterior()).chain(poly.interiors()) {
         for &c in l.coords() {
@@ -177,10 +182,12 @@ pub fn clip_to_tile(poly: &Polygon<f64>, tile: TileId) -> Vec<Piece> {
         for e in [f64::from(tile.south), f64::from(tile.south + 1)] {
             if (c.y - e).abs() < EDGE_SNAP {
                 c.y = e;
-                if c.x != f64::from(tile.west) && c.x != f64::from(tile.west + 1) {
-                    if let Some(x) = crossing(&edges, e, c.x, |p| (p.y, p.x)) {
-                        c.x = x;
-                    }
+                if c.x != f64::from(tile.west)
+                    && c.x != f64::from(tile.west + 1)
+                    && let Some(x) = crossing(&edges, e, c.x, |p| (p.y, p.x))
+                {
+                    c.x = x;
+                }
                 }
             }
         }
@@ -235,7 +242,8 @@ fn crossing(
             continue;
         }
         let v = va + (at - ua) * (vb - va) / (ub - ua);
-        if (v - near).abs() <= EDGE_SNAP && best.is_none_or(|w| (v - near).abs() < (w - near).abs()) {
+        if (v - near).abs() <= EDGE_SNAP && best.is_none_or(|w| (v - near).abs() < (w - near).abs())
+        {
             best = Some(v);
         }
     }
@@ -264,8 +272,17 @@ mod tests {
         assert_eq!(t.to_string(), "-01-001");
         assert_eq!(t.folder_name(), "-10-010");
         let t = TileId::containing([-122.3, 37.6]);
-        assert_eq!(t.relative_path(), PathBuf::from("Earth nav data/+30-130/+37-123.dsf"));
-        assert_eq!(TileId::containing([180.0, 90.0]), TileId { south: 89, west: 179 });
+        assert_eq!(
+            t.relative_path(),
+            PathBuf::from("Earth nav data/+30-130/+37-123.dsf")
+        );
+        assert_eq!(
+            TileId::containing([180.0, 90.0]),
+            TileId {
+                south: 89,
+                west: 179
+            }
+        );
     }
 
     #[test]
