@@ -188,7 +188,6 @@ pub fn clip_to_tile(poly: &Polygon<f64>, tile: TileId) -> Vec<Piece> {
                 {
                     c.x = x;
                 }
-                }
             }
         }
         c
