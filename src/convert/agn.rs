@@ -184,17 +184,18 @@ impl CellCtx<'_> {
             .clamp(1.0, 65535.0) as u16
     }
 
-    fn centre(&self, x: f32, y: f32) -> LonLat {
-        self.cell.centre_to_lonlat(f64::from(x), f64::from(y))
+    /// Lon/lat of a centre-based point (sums done in f64).
+    fn centre(&self, x: f64, y: f64) -> LonLat {
+        self.cell.centre_to_lonlat(x, y)
     }
 
     fn quad_ring(&self, q: &Quad) -> Vec<LonLat> {
-        let (x, y) = (q.x, q.y);
+        let [x, y, dx, dy, ox, oy] = [q.x, q.y, q.dx, q.dy, q.ox, q.oy].map(f64::from);
         vec![
             self.centre(x, y),
-            self.centre(x + q.dx, y + q.dy),
-            self.centre(x + q.dx + q.ox, y + q.dy + q.oy),
-            self.centre(x + q.ox, y + q.oy),
+            self.centre(x + dx, y + dy),
+            self.centre(x + dx + ox, y + dy + oy),
+            self.centre(x + ox, y + oy),
         ]
     }
 
@@ -366,16 +367,17 @@ impl CellCtx<'_> {
             },
             Chunk::A2ge(a) => match map.object.get(&a.object) {
                 Some(path) => {
-                    let boxes: Vec<(f32, f32, f32, f32, f32, f32)> = match &a.records {
+                    let boxes: Vec<[f32; 6]> = match &a.records {
                         A2geRecords::Short(v) => {
-                            v.iter().map(|r| (r.x, r.y, r.dx, r.dy, 0.0, 0.0)).collect()
+                            v.iter().map(|r| [r.x, r.y, r.dx, r.dy, 0.0, 0.0]).collect()
                         }
                         A2geRecords::Long(v) => v
                             .iter()
-                            .map(|q| (q.x, q.y, q.dx, q.dy, q.ox, q.oy))
+                            .map(|q| [q.x, q.y, q.dx, q.dy, q.ox, q.oy])
                             .collect(),
                     };
-                    for (x, y, dx, dy, ox, oy) in boxes {
+                    for b in boxes {
+                        let [x, y, dx, dy, ox, oy] = b.map(f64::from);
                         let c = self.centre(x + dx / 2.0 + ox / 2.0, y + dy / 2.0 + oy / 2.0);
                         let a = self.centre(x, y);
                         let b = self.centre(x + dx, y + dy);
@@ -409,6 +411,7 @@ impl CellCtx<'_> {
     }
 
     fn rect_ring(&self, x: f32, y: f32, dx: f32, dy: f32) -> Vec<LonLat> {
+        let [x, y, dx, dy] = [x, y, dx, dy].map(f64::from);
         vec![
             self.centre(x, y),
             self.centre(x + dx, y),
