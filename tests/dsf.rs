@@ -520,6 +520,10 @@ fn seven_zip_copy_reads_the_same() {
     assert_eq!(a.pools, b.pools);
     assert_eq!(b.md5, Md5Status::Valid);
     assert!(dsf::check_bytes(&packed).is_empty());
+    // More than the limit unpacked is refused.
+    let e = dsf::read::unpack_7z_limited(&packed, 1000).unwrap_err();
+    assert_eq!(e.code(), "DSF015", "{e}");
+    assert_eq!(dsf::read::unpack_7z_limited(&packed, 2952).unwrap(), plain);
     // A broken archive is an error, not a panic.
     let e = dsf::read(&packed[..packed.len() / 2]).unwrap_err();
     assert!(matches!(e.kind, ErrorKind::SevenZ(_)), "{e}");
