@@ -504,7 +504,7 @@ pub fn read_plain(bytes: &[u8]) -> Result<Dsf, DsfError> {
 
     // Decoded values may not exceed this budget (each f64 is 8 bytes): a
     // range command can name up to 65535 points in 5 bytes.
-    let budget = (bytes.len() as u64).saturating_mul(64).max(1 << 24);
+    let budget = (bytes.len() as u64).saturating_mul(16).max(1 << 24);
     (dsf.entities, dsf.entity_offsets) = commands(&dsf, cmds, budget)?;
     Ok(dsf)
 }
