@@ -110,13 +110,19 @@ pub(crate) fn place_winding(eng: &mut Engine, w: usize, cs: &[usize], first_side
         );
     }
     let mut prev: Option<Vec<i64>> = None;
+    let mut placed = vec![false; m];
     let mut k = 0;
     while k < m {
         if eng.full() {
             return;
         }
         let site = &sites[k];
-        let next = sites.get(k + 1).filter(|s| s.vertex == (site.vertex + 1) % n);
+        // The corner a CORNER_PAIR would take too: the next one, when a
+        // single segment leads to it and it has no tile yet (the last corner
+        // may pair with the first one).
+        let j = (k + 1) % m;
+        let next =
+            Some(&sites[j]).filter(|s| m > 1 && !placed[j] && s.vertex == (site.vertex + 1) % n);
         let mut order = Vec::new();
         for g in &groups {
             let mut g = g.clone();
@@ -157,7 +163,12 @@ pub(crate) fn place_winding(eng: &mut Engine, w: usize, cs: &[usize], first_side
         match used {
             Some((ids, pair)) => {
                 prev = Some(ids);
-                k += if pair { 2 } else { 1 };
+                placed[k] = true;
+                if pair {
+                    placed[j] = true;
+                    k += 1;
+                }
+                k += 1;
             }
             None => {
                 eng.explain(|| {
@@ -203,7 +214,10 @@ fn try_rule(
         if within(l, r) {
             Ok(())
         } else {
-            Err(format!("{what} segment {l:.1} m not in [{}, {}]", r[0], r[1]))
+            Err(format!(
+                "{what} segment {l:.1} m not in [{}, {}]",
+                r[0], r[1]
+            ))
         }
     };
     let mut atomic = false;
@@ -313,10 +327,7 @@ fn try_rule(
     let fwd = project(&all, last_site.pos, last_site.dir_out);
     eng.taken[site.side_in][1] = eng.taken[site.side_in][1].max(back);
     eng.taken[far_side][0] = eng.taken[far_side][0].max(fwd);
-    let ids: Vec<i64> = placed
-        .iter()
-        .map(|c| eng.asset.tiles[c.tile].id)
-        .collect();
+    let ids: Vec<i64> = placed.iter().map(|c| eng.asset.tiles[c.tile].id).collect();
     eng.commit(placed, Role::Corner, UnitKind::Corner, rule.line);
     Ok(ids)
 }
@@ -378,8 +389,18 @@ fn corner_pose(eng: &Engine, ts: &[usize], site: &Site) -> Vec<Cand> {
     let u2 = rotate(u0, delta);
     let r0 = eng.asset.tiles[ts[0]].rect;
     let m0 = Affine::from_frame([r0[0], r0[1]], site.pos, u0, eng.mpp);
-    let m1 = Affine::from_frame(trail_px(eng, ts[1]), m0.apply(lead_px(eng, ts[0])), u1, eng.mpp);
-    let m2 = Affine::from_frame(trail_px(eng, ts[2]), m1.apply(lead_px(eng, ts[1])), u2, eng.mpp);
+    let m1 = Affine::from_frame(
+        trail_px(eng, ts[1]),
+        m0.apply(lead_px(eng, ts[0])),
+        u1,
+        eng.mpp,
+    );
+    let m2 = Affine::from_frame(
+        trail_px(eng, ts[2]),
+        m1.apply(lead_px(eng, ts[1])),
+        u2,
+        eng.mpp,
+    );
     // Slide the chain along u0 so the trailing tile's bottom edge lies on the
     // leaving segment's line.
     let r2 = eng.asset.tiles[ts[2]].rect;
@@ -418,8 +439,18 @@ fn pair_pose(eng: &Engine, ts: &[usize], a: &Site, b: &Site) -> Vec<Cand> {
     }
     let u0 = rotate(u, a.turn);
     let u2 = rotate(u, -b.turn);
-    let m0 = Affine::from_frame(lead_px(eng, ts[0]), cm.map.apply(trail_px(eng, mid)), u0, eng.mpp);
-    let m2 = Affine::from_frame(trail_px(eng, ts[2]), cm.map.apply(lead_px(eng, mid)), u2, eng.mpp);
+    let m0 = Affine::from_frame(
+        lead_px(eng, ts[0]),
+        cm.map.apply(trail_px(eng, mid)),
+        u0,
+        eng.mpp,
+    );
+    let m2 = Affine::from_frame(
+        trail_px(eng, ts[2]),
+        cm.map.apply(lead_px(eng, mid)),
+        u2,
+        eng.mpp,
+    );
     vec![eng.cand(ts[0], m0), cm, eng.cand(ts[2], m2)]
 }
 

@@ -48,7 +48,11 @@ pub const MAX_TILES: usize = 2_000_000;
 /// The first `params.low` windings spawn tiles (0 means all of them); the
 /// rest only constrain (stop points, fill). The outer winding (the first)
 /// must be counter-clockwise and every other winding clockwise.
-pub fn place(asset: &Asset, windings: &[Vec<Xy>], params: &Params) -> Result<Placement, PlaceError> {
+pub fn place(
+    asset: &Asset,
+    windings: &[Vec<Xy>],
+    params: &Params,
+) -> Result<Placement, PlaceError> {
     let props = asset
         .string
         .as_ref()
@@ -206,9 +210,7 @@ impl<'a> Engine<'a> {
             0 => rings.len(),
             k => usize::from(k).min(rings.len()),
         };
-        let region = Region::new(
-            &rings.iter().map(|r| r.pts.clone()).collect::<Vec<_>>(),
-        );
+        let region = Region::new(&rings.iter().map(|r| r.pts.clone()).collect::<Vec<_>>());
         let _ = windings;
         Engine {
             asset,
@@ -258,9 +260,9 @@ impl<'a> Engine<'a> {
             corner_lists.push(cs);
         }
         let mut side_first = Vec::new();
-        for w in 0..self.spawning {
+        for (w, cs) in corner_lists.iter().enumerate().take(self.spawning) {
             side_first.push(self.sides.len());
-            let s = sides::sides(w, &self.rings[w], &corner_lists[w]);
+            let s = sides::sides(w, &self.rings[w], cs);
             self.sides.extend(s);
         }
         self.taken = vec![[0.0, 0.0]; self.sides.len()];
@@ -314,7 +316,9 @@ impl<'a> Engine<'a> {
         let mut v = Vec::with_capacity(ids.len());
         let mut w = 0.0;
         for &id in ids {
-            let t = self.tile(id).ok_or_else(|| format!("tile {id} is not defined"))?;
+            let t = self
+                .tile(id)
+                .ok_or_else(|| format!("tile {id} is not defined"))?;
             let s = self.size_m(t);
             if !(s[0] > 1e-6 && s[1] > 0.0 && s[0].is_finite() && s[1].is_finite()) {
                 return Err(format!("tile {id} has no width or height"));
@@ -408,7 +412,11 @@ impl<'a> Engine<'a> {
         for c in tiles {
             let tile = &self.asset.tiles[c.tile];
             let own = c.map.apply(tile.ground_px());
-            let ground = if share { *shared.get_or_insert(own) } else { own };
+            let ground = if share {
+                *shared.get_or_insert(own)
+            } else {
+                own
+            };
             self.stops.insert(&c.stops);
             let order = self.out.tiles.len();
             self.out.tiles.push(PlacedTile {
@@ -448,7 +456,11 @@ impl<'a> Engine<'a> {
         let mut msgs = Vec::new();
         for r in &self.props.corners {
             if let Err(e) = self.resolve(&r.tiles) {
-                msgs.push(format!("{} line {}: {e}; the rule is never used", corners::rule_name(r), r.line));
+                msgs.push(format!(
+                    "{} line {}: {e}; the rule is never used",
+                    corners::rule_name(r),
+                    r.line
+                ));
             }
         }
         for s in &self.props.spellings {

@@ -54,6 +54,11 @@ impl Ring {
         self.pts.len()
     }
 
+    /// Whether the ring has no vertices (never true for a built ring).
+    pub fn is_empty(&self) -> bool {
+        self.pts.is_empty()
+    }
+
     /// Length of segment `i` (from vertex `i` to `i + 1`).
     pub fn seg_len(&self, i: usize) -> f64 {
         let n = self.pts.len();
@@ -188,11 +193,7 @@ impl Side {
 pub fn sides(winding: usize, ring: &Ring, corners: &[usize]) -> Vec<Side> {
     let n = ring.len();
     let make = |start: usize, end: usize, closed: bool| {
-        let count = if closed {
-            n
-        } else {
-            (end + n - start) % n
-        };
+        let count = if closed { n } else { (end + n - start) % n };
         let count = if count == 0 { n } else { count };
         let mut pts = Vec::with_capacity(count + 1);
         let mut cum = Vec::with_capacity(count + 1);
@@ -298,7 +299,14 @@ mod tests {
 
     #[test]
     fn closed_side_wraps() {
-        let r = Ring::new(&[[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0], [0.0, 0.0]]).unwrap();
+        let r = Ring::new(&[
+            [0.0, 0.0],
+            [10.0, 0.0],
+            [10.0, 10.0],
+            [0.0, 10.0],
+            [0.0, 0.0],
+        ])
+        .unwrap();
         assert_eq!(r.len(), 4);
         let s = sides(0, &r, &[]);
         assert!(s[0].closed);

@@ -54,7 +54,7 @@ pub(crate) fn fill_side(eng: &mut Engine, s: usize) {
     let a = eng.taken[s][0];
     let b = side_len - eng.taken[s][1];
     let name = eng.side_name(s);
-    if !(b - a > 1e-6) {
+    if b - a <= 1e-6 || b.is_nan() {
         eng.explain(|| format!("{name}: no room left by the corners"));
         return;
     }
@@ -103,7 +103,9 @@ pub(crate) fn fill_side(eng: &mut Engine, s: usize) {
                     }
                 }
                 if len > rem + 1e-9 {
-                    return Verdict::Refused(format!("{len:.1} m is longer than the {rem:.1} m left"));
+                    return Verdict::Refused(format!(
+                        "{len:.1} m is longer than the {rem:.1} m left"
+                    ));
                 }
                 Verdict::Fits(ts, len)
             })
@@ -125,7 +127,9 @@ pub(crate) fn fill_side(eng: &mut Engine, s: usize) {
             .collect();
         let Some(prio) = fits.iter().map(|&i| spellings[i].priority).min() else {
             if excluded.is_empty() {
-                eng.explain(|| format!("{name} at {cursor:.1} m: nothing fits the {rem:.1} m left"));
+                eng.explain(|| {
+                    format!("{name} at {cursor:.1} m: nothing fits the {rem:.1} m left")
+                });
                 break;
             }
             // Every fitting spelling was refused by stop points here: move on
@@ -135,7 +139,9 @@ pub(crate) fn fill_side(eng: &mut Engine, s: usize) {
                 .filter_map(|&i| eng.resolve(&spellings[i].tiles).ok().map(|v| v.1))
                 .fold(f64::INFINITY, f64::min)
                 .min(rem);
-            eng.explain(|| format!("{name} at {cursor:.1} m: every spelling refused, skipping {adv:.1} m"));
+            eng.explain(|| {
+                format!("{name} at {cursor:.1} m: every spelling refused, skipping {adv:.1} m")
+            });
             cursor += adv.max(1e-3);
             excluded.clear();
             continue;
@@ -170,9 +176,14 @@ pub(crate) fn fill_side(eng: &mut Engine, s: usize) {
             unreachable!("only fitting spellings are in the pool")
         };
         let sp = &spellings[pick];
-        let why = if tail { "best fit for the tail" } else { "random pick" };
+        let why = if tail {
+            "best fit for the tail"
+        } else {
+            "random pick"
+        };
         if sp.atomic.is_some() {
-            match place_atomic(eng, s, ts, cursor, b) {
+            let range = sp.atomic.as_ref().map(|a| a.length);
+            match place_atomic(eng, s, ts, cursor, b, range) {
                 Ok((tiles, off)) => {
                     eng.explain(|| {
                         format!(
@@ -251,6 +262,7 @@ fn place_atomic(
     ts: &[usize],
     at: f64,
     b: f64,
+    range: Option<[f64; 2]>,
 ) -> Result<(Vec<Cand>, f64), String> {
     let len: f64 = ts.iter().map(|&t| eng.size_m(t)[0]).sum();
     let room = (b - at - len).max(0.0).min(len);
@@ -258,6 +270,13 @@ fn place_atomic(
     let mut off = 0.0;
     let mut first_err = None;
     loop {
+        let side = &eng.sides[s];
+        if let Some(r) = range
+            && !super::within(side.seg_len(side.seg_at(at + off)), r)
+        {
+            // Sliding onto a segment outside the length range: stop.
+            break;
+        }
         let cands = lay(eng, s, ts, at + off);
         let mut ok = true;
         for i in 0..cands.len() {

@@ -57,7 +57,10 @@ impl Region {
     /// the outer ring and in no hole). Points exactly on an edge count as
     /// outside.
     pub fn contains(&self, p: Xy) -> bool {
-        if !(p[0] >= self.min[0] && p[0] <= self.max[0] && p[1] >= self.min[1] && p[1] <= self.max[1])
+        if !(p[0] >= self.min[0]
+            && p[0] <= self.max[0]
+            && p[1] >= self.min[1]
+            && p[1] <= self.max[1])
         {
             return false;
         }
@@ -89,7 +92,11 @@ impl Region {
 /// A tile footprint (counter-clockwise outline in local metres).
 pub fn footprint(poly: &[Xy]) -> Polygon<f64> {
     Polygon::new(
-        LineString::from(poly.iter().map(|p| Coord { x: p[0], y: p[1] }).collect::<Vec<_>>()),
+        LineString::from(
+            poly.iter()
+                .map(|p| Coord { x: p[0], y: p[1] })
+                .collect::<Vec<_>>(),
+        ),
         vec![],
     )
 }
