@@ -94,8 +94,7 @@ pub fn check_bytes(path: &Path, bytes: &[u8]) -> (Option<String>, Vec<Diagnostic
         FileKind::Agn => (None, agkit::agn::check_bytes(bytes)),
         FileKind::Dsf => (None, agkit::dsf::check_bytes(bytes)),
         FileKind::Text => {
-            let text = String::from_utf8_lossy(bytes).into_owned();
-            let diags = agkit::xp::check(&text);
+            let (text, diags) = agkit::xp::check_bytes(bytes);
             (Some(text), diags)
         }
     }

@@ -1,16 +1,103 @@
-//! `agkit fmt` (work in progress).
+//! `agkit fmt [--check] [--in-place] PATH...`: canonical form of autogen text
+//! files (see [`agkit::xp::Document::to_canonical`]).
+//!
+//! Files whose text has errors are not formatted (the errors are printed and
+//! the exit status is 1): fix them with `agkit check` first.
+
+use super::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
+use agkit::xp::Document;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `agkit fmt`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Input paths.
-    paths: Vec<std::path::PathBuf>,
+    /// Do not write anything; exit 1 when a file is not in canonical form.
+    #[arg(long, conflicts_with = "in_place")]
+    check: bool,
+    /// Rewrite the files in place (atomically) instead of printing them.
+    #[arg(long)]
+    in_place: bool,
+    /// Files or directories (searched recursively for .agp .agb .ags).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+}
+
+fn is_autogen(p: &Path) -> bool {
+    p.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "agp" | "agb" | "ags"))
+}
+
+fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut found: Vec<PathBuf> = walkdir::WalkDir::new(p)
+                .into_iter()
+                .filter_map(Result::ok)
+                .filter(|e| e.file_type().is_file())
+                .map(|e| e.into_path())
+                .filter(|f| is_autogen(f))
+                .collect();
+            found.sort();
+            files.extend(found);
+        } else if p.exists() {
+            files.push(p.clone());
+        } else {
+            return Err(format!("{}: no such file or directory", p.display()));
+        }
+    }
+    Ok(files)
 }
 
 /// Runs `agkit fmt`.
 pub fn run(args: Args) -> u8 {
-    super::fail(format!(
-        "agkit fmt is not built yet ({} paths)",
-        args.paths.len()
-    ))
+    let files = match collect(&args.paths) {
+        Ok(f) => f,
+        Err(e) => return super::fail(e),
+    };
+    let (mut io_failed, mut bad_input, mut unformatted) = (false, false, 0usize);
+    for file in &files {
+        let name = file.display().to_string();
+        let bytes = match std::fs::read(file) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("error: {name}: {e}");
+                io_failed = true;
+                continue;
+            }
+        };
+        let (text, diags) = agkit::xp::check_bytes(&bytes);
+        if diags.iter().any(|d| d.is_error()) {
+            eprint!("{}", agkit::diag::render_human(&name, Some(&text), &diags));
+            eprintln!("error: {name}: not formatted because it has errors");
+            bad_input = true;
+            continue;
+        }
+        let doc = Document::parse(&text);
+        let canonical = doc.to_canonical();
+        let changed = canonical != text;
+        if args.check {
+            if changed {
+                println!("{name}: not in canonical form");
+                unformatted += 1;
+            }
+        } else if args.in_place {
+            if changed {
+                if let Err(e) = agkit::fsutil::write_atomic(file, canonical.as_bytes()) {
+                    eprintln!("error: {name}: {e}");
+                    io_failed = true;
+                }
+            }
+        } else {
+            print!("{canonical}");
+        }
+    }
+    if io_failed {
+        EXIT_USAGE
+    } else if bad_input || unformatted > 0 {
+        EXIT_INPUT
+    } else {
+        EXIT_OK
+    }
 }

@@ -1,16 +1,53 @@
-//! `agkit info` (work in progress).
+//! `agkit info [--format human|json] FILE`: what an autogen asset contains.
+
+use super::{EXIT_INPUT, EXIT_OK};
+use clap::ValueEnum;
+use std::path::PathBuf;
+
+/// Output style of `info`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// A few aligned lines.
+    Human,
+    /// One JSON object (keys: format, tiles, objects, facades, trees, assets, warnings, errors, …).
+    Json,
+}
 
 /// Arguments of `agkit info`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Input paths.
-    paths: Vec<std::path::PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// An .agp, .agb or .ags file.
+    file: PathBuf,
 }
 
 /// Runs `agkit info`.
 pub fn run(args: Args) -> u8 {
-    super::fail(format!(
-        "agkit info is not built yet ({} paths)",
-        args.paths.len()
-    ))
+    let name = args.file.display().to_string();
+    let bytes = match std::fs::read(&args.file) {
+        Ok(b) => b,
+        Err(e) => return super::fail(format!("{name}: {e}")),
+    };
+    let (text, diags) = agkit::xp::check_bytes(&bytes);
+    let Some(summary) = agkit::xp::summary::summarize(&text) else {
+        eprint!("{}", agkit::diag::render_human(&name, Some(&text), &diags));
+        eprintln!("error: {name}: not an autogen text file");
+        return EXIT_INPUT;
+    };
+    let errors = diags.iter().filter(|d| d.is_error()).count();
+    let summary = agkit::xp::summary::Summary {
+        errors,
+        warnings: diags.len() - errors,
+        ..summary
+    };
+    match args.format {
+        Format::Human => print!("{}", summary.to_human()),
+        Format::Json => match serde_json::to_string_pretty(&summary) {
+            Ok(s) => println!("{s}"),
+            Err(e) => return super::fail(e),
+        },
+    }
+    if errors > 0 { EXIT_INPUT } else { EXIT_OK }
 }

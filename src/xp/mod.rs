@@ -1,21 +1,80 @@
 //! X-Plane autogen text formats: AGP (points), AGB (blocks), AGS (strings).
 //!
-//! Layers: a lossless line document (every byte of the input kept) → the
-//! typed [`model`] → validation → canonical writing.
+//! Layers: a lossless line [`Document`] (every byte of the input kept) → the
+//! typed [`model`] ([`parse`]) → validation ([`check`], rules in [`rules`]) →
+//! canonical writing ([`Document::to_canonical`] for files as written,
+//! [`write::to_string`] for a model).
 
+pub mod check;
+pub mod doc;
 pub mod model;
+pub mod parse;
+pub mod rules;
+pub mod summary;
+pub mod write;
+
+pub use doc::Document;
+pub use rules::{RULES, Rule};
 
 use crate::diag::Diagnostic;
 
 /// Parses an autogen text file into the typed model.
 ///
 /// `Ok` when there are no errors (warnings are allowed); `Err` with every
-/// diagnostic (errors and warnings) otherwise.
-pub fn parse(_source: &str) -> Result<model::Asset, Vec<Diagnostic>> {
-    Err(Vec::new())
+/// diagnostic (errors and warnings) otherwise. Validation ([`check`]) is part
+/// of parsing: an `Ok` model satisfies every error rule.
+pub fn parse(source: &str) -> Result<model::Asset, Vec<Diagnostic>> {
+    let (asset, diags) = parse_lenient(source);
+    match asset {
+        Some(a) if !diags.iter().any(Diagnostic::is_error) => Ok(a),
+        _ => Err(diags),
+    }
 }
 
-/// Parses and validates an autogen text file, returning every diagnostic.
-pub fn check(_source: &str) -> Vec<Diagnostic> {
-    Vec::new()
+/// Parses and validates, returning the model even when there are errors
+/// (`None` only when the header does not name a format) and every
+/// diagnostic, sorted by position.
+pub fn parse_lenient(source: &str) -> (Option<model::Asset>, Vec<Diagnostic>) {
+    let doc = Document::parse(source);
+    let parsed = parse::read(&doc);
+    let mut diags = parsed.diags;
+    if let Some(a) = &parsed.asset {
+        check::validate(&doc, a, &mut diags);
+    }
+    sort(&mut diags);
+    (parsed.asset, diags)
+}
+
+fn sort(diags: &mut [Diagnostic]) {
+    diags.sort_by_key(|d| match &d.location {
+        crate::diag::Location::Span(r) => r.start,
+        _ => 0,
+    });
+}
+
+/// Parses and validates an autogen text file, returning every diagnostic
+/// (errors and warnings) with byte spans, in source order.
+pub fn check(source: &str) -> Vec<Diagnostic> {
+    parse_lenient(source).1
+}
+
+/// Checks raw bytes: invalid UTF-8 is an error (`AG0077`) at the first bad
+/// byte and the rest is checked as lossily decoded text. Returns that text
+/// (spans point into it) and the diagnostics.
+pub fn check_bytes(bytes: &[u8]) -> (String, Vec<Diagnostic>) {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => (s.to_string(), check(s)),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            let mut diags = check(&text);
+            diags.push(Diagnostic::error(
+                rules::codes::INVALID_UTF8,
+                "the file is not valid UTF-8 text here: save it as UTF-8 (or ASCII)",
+                at..at + '\u{fffd}'.len_utf8(),
+            ));
+            sort(&mut diags);
+            (text, diags)
+        }
+    }
 }

@@ -1,0 +1,315 @@
+//! The lossless line document under the typed model (in the spirit of
+//! toml_edit): every byte of the input is kept — a UTF-8 byte-order mark, each
+//! line's text and its own line ending (LF, CRLF or none at the end of the
+//! file) — so [`Document::to_string`] gives the input back byte for byte and
+//! [`Document::to_canonical`] gives the form `agkit fmt` writes.
+//!
+//! Tokens are whitespace-separated `&str` slices of the source; nothing is
+//! allocated per token.
+
+use std::fmt;
+use std::ops::Range;
+
+/// How one line ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineEnding {
+    /// `\n`.
+    Lf,
+    /// `\r\n`.
+    CrLf,
+    /// The last line of a file without a final newline.
+    None,
+}
+
+impl LineEnding {
+    /// The bytes of the ending.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LineEnding::Lf => "\n",
+            LineEnding::CrLf => "\r\n",
+            LineEnding::None => "",
+        }
+    }
+}
+
+/// What a line holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineKind {
+    /// Only whitespace.
+    Blank,
+    /// A whole-line comment: the first non-blank character is `#`.
+    Comment,
+    /// A directive (or a header line): at least one token.
+    Directive,
+}
+
+/// One line of a [`Document`]: byte offsets into the source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Line {
+    /// Byte offset where the line's text starts.
+    pub start: usize,
+    /// Byte offset where the line's text ends (before the line ending).
+    pub end: usize,
+    /// The line ending.
+    pub ending: LineEnding,
+}
+
+/// An autogen text file kept losslessly, line by line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Document {
+    source: String,
+    body: usize,
+    lines: Vec<Line>,
+}
+
+/// ASCII whitespace that separates tokens (space, tab, CR, VT, FF).
+pub fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
+}
+
+/// The whitespace-separated tokens of `text` with their byte offsets
+/// relative to `text`.
+pub fn tokens(text: &str) -> Tokens<'_> {
+    Tokens { text, pos: 0 }
+}
+
+/// Iterator over the tokens of one line (see [`tokens`]).
+#[derive(Debug, Clone)]
+pub struct Tokens<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = (usize, &'a str);
+
+    fn next(&mut self) -> Option<(usize, &'a str)> {
+        let b = self.text.as_bytes();
+        let mut i = self.pos;
+        while i < b.len() && is_space(b[i]) {
+            i += 1;
+        }
+        if i >= b.len() {
+            self.pos = i;
+            return None;
+        }
+        let start = i;
+        while i < b.len() && !is_space(b[i]) {
+            i += 1;
+        }
+        self.pos = i;
+        Some((start, &self.text[start..i]))
+    }
+}
+
+impl Document {
+    /// Splits `source` into lines. Never fails: every input is a document.
+    pub fn parse(source: &str) -> Document {
+        let body = if source.starts_with('\u{feff}') { 3 } else { 0 };
+        let mut lines = Vec::with_capacity(source.len() / 24 + 1);
+        let bytes = source.as_bytes();
+        let mut start = body;
+        while start < bytes.len() {
+            match memchr_nl(&bytes[start..]) {
+                Some(rel) => {
+                    let nl = start + rel;
+                    let (end, ending) = if nl > start && bytes[nl - 1] == b'\r' {
+                        (nl - 1, LineEnding::CrLf)
+                    } else {
+                        (nl, LineEnding::Lf)
+                    };
+                    lines.push(Line { start, end, ending });
+                    start = nl + 1;
+                }
+                None => {
+                    lines.push(Line {
+                        start,
+                        end: bytes.len(),
+                        ending: LineEnding::None,
+                    });
+                    start = bytes.len();
+                }
+            }
+        }
+        Document {
+            source: source.to_string(),
+            body,
+            lines,
+        }
+    }
+
+    /// The whole source text, byte for byte.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// True when the file starts with a UTF-8 byte-order mark.
+    pub fn has_bom(&self) -> bool {
+        self.body == 3
+    }
+
+    /// The lines (line `n` is `lines()[n - 1]`).
+    pub fn lines(&self) -> &[Line] {
+        &self.lines
+    }
+
+    /// The text of a line without its ending.
+    pub fn text(&self, line: &Line) -> &str {
+        &self.source[line.start..line.end]
+    }
+
+    /// The text of 1-based line `n` (empty when out of range).
+    pub fn line_text(&self, n: usize) -> &str {
+        match n.checked_sub(1).and_then(|i| self.lines.get(i)) {
+            Some(l) => self.text(l),
+            None => "",
+        }
+    }
+
+    /// The byte span of 1-based line `n`'s text without leading and trailing
+    /// whitespace (an empty span at the end of the file when out of range).
+    pub fn line_span(&self, n: usize) -> Range<usize> {
+        match n.checked_sub(1).and_then(|i| self.lines.get(i)) {
+            Some(l) => {
+                let t = self.text(l);
+                let mut toks = tokens(t);
+                match toks.next() {
+                    Some((s, _)) => {
+                        let e = t.trim_end_matches(|c: char| c.is_ascii_whitespace()).len();
+                        l.start + s..l.start + e.max(s)
+                    }
+                    None => l.start..l.end,
+                }
+            }
+            None => self.source.len()..self.source.len(),
+        }
+    }
+
+    /// The byte span of token `i` (0 = the directive keyword) of 1-based line
+    /// `n`; the whole line when there is no such token.
+    pub fn token_span(&self, n: usize, i: usize) -> Range<usize> {
+        if let Some(l) = n.checked_sub(1).and_then(|k| self.lines.get(k)) {
+            if let Some((s, t)) = tokens(self.text(l)).nth(i) {
+                return l.start + s..l.start + s + t.len();
+            }
+        }
+        self.line_span(n)
+    }
+
+    /// The kind of a line.
+    pub fn kind(&self, line: &Line) -> LineKind {
+        match tokens(self.text(line)).next() {
+            None => LineKind::Blank,
+            Some((_, t)) if t.starts_with('#') => LineKind::Comment,
+            Some(_) => LineKind::Directive,
+        }
+    }
+
+    /// The canonical form written by `agkit fmt`:
+    ///
+    /// - no byte-order mark, LF line endings, a final newline;
+    /// - directive lines: tokens joined by exactly one space, no indentation
+    ///   and no trailing space; keywords and numbers exactly as written;
+    /// - comment lines kept in place, only leading/trailing whitespace removed;
+    /// - blank lines kept, but a run of blank lines becomes one, and blank
+    ///   lines at the start and end of the file are removed.
+    ///
+    /// The meaning never changes: the model parsed from the canonical text is
+    /// the model parsed from the input (only line numbers can differ).
+    pub fn to_canonical(&self) -> String {
+        let mut out = String::with_capacity(self.source.len());
+        let mut pending_blank = false;
+        for l in &self.lines {
+            let text = self.text(l);
+            let mut toks = tokens(text).peekable();
+            if toks.peek().is_none() {
+                pending_blank = !out.is_empty();
+                continue;
+            }
+            if pending_blank {
+                out.push('\n');
+                pending_blank = false;
+            }
+            let first = toks.peek().map(|&(_, t)| t).unwrap_or("");
+            if first.starts_with('#') {
+                out.push_str(text.trim_matches(|c: char| c.is_ascii_whitespace()));
+            } else {
+                for (k, (_, t)) in toks.enumerate() {
+                    if k > 0 {
+                        out.push(' ');
+                    }
+                    out.push_str(t);
+                }
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// True when the source already is in canonical form.
+    pub fn is_canonical(&self) -> bool {
+        self.to_canonical() == self.source
+    }
+}
+
+impl fmt::Display for Document {
+    /// Writes the source back byte for byte.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.source)
+    }
+}
+
+fn memchr_nl(b: &[u8]) -> Option<usize> {
+    b.iter().position(|&c| c == b'\n')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lossless_for_mixed_endings_and_bom() {
+        for s in [
+            "",
+            "\n",
+            "A\r\n1000\nAG_POINT",
+            "\u{feff}A\n\t1000  \r\nAG_BLOCK\r\n\r\n",
+            "x\r",
+            "a\r\r\nb",
+        ] {
+            let d = Document::parse(s);
+            assert_eq!(d.to_string(), s);
+            let rebuilt: String = std::iter::once(if d.has_bom() { "\u{feff}" } else { "" })
+                .map(str::to_string)
+                .chain(
+                    d.lines()
+                        .iter()
+                        .map(|l| format!("{}{}", d.text(l), l.ending.as_str())),
+                )
+                .collect();
+            assert_eq!(rebuilt, s);
+        }
+    }
+
+    #[test]
+    fn canonical_collapses_space_and_blank_runs() {
+        let d = Document::parse(
+            "\u{feff}A\r\n1000\nAG_POINT  \n\n\n\tTILE  0\t0 1 1 \r\n  # c  x \n\n",
+        );
+        assert_eq!(
+            d.to_canonical(),
+            "A\n1000\nAG_POINT\n\nTILE 0 0 1 1\n# c  x\n"
+        );
+        let c = Document::parse(&d.to_canonical());
+        assert!(c.is_canonical());
+    }
+
+    #[test]
+    fn spans() {
+        let d = Document::parse("A\n  TILE 1  2\n");
+        assert_eq!(d.token_span(2, 0), 4..8);
+        assert_eq!(d.token_span(2, 2), 11..12);
+        assert_eq!(d.line_span(2), 4..12);
+        assert_eq!(d.line_span(9), 15..15);
+    }
+}
