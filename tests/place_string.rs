@@ -1116,3 +1116,111 @@ proptest! {
         }
     }
 }
+
+// ------------------------------------------------- fixtures as text ----
+
+fn fixture(name: &str) -> Asset {
+    let path = format!("{}/tests/fixtures/ags/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    agkit::xp::parse(&text).unwrap_or_else(|d| panic!("{path}: {d:?}"))
+}
+
+#[test]
+fn fixture_square_block_matches_the_built_asset() {
+    let a = fixture("square_block.ags");
+    let w = vec![square(100.0)];
+    let p = place(&a, &w, &params(1)).unwrap();
+    assert_eq!(edge_count(&p, Role::Corner), 4);
+    assert_eq!(edge_count(&p, Role::Edge), 16);
+    // Lines are those of the directives in the file.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/ags/square_block.ags"
+    ))
+    .unwrap();
+    let line_of = |s: &str| text.lines().position(|l| l.starts_with(s)).unwrap() + 1;
+    assert!(
+        p.tiles
+            .iter()
+            .filter(|t| t.role == Role::Corner)
+            .all(|t| t.source_line == line_of("CORNER "))
+    );
+    assert!(
+        p.tiles
+            .iter()
+            .filter(|t| t.role == Role::Edge)
+            .all(|t| t.source_line == line_of("SPELLING "))
+    );
+    assert_eq!(p.objects.len(), 16);
+    assert!(
+        p.objects
+            .iter()
+            .all(|o| o.asset == "house.obj" && o.mode == "graded")
+    );
+    assert_invariants(&p, &w);
+}
+
+#[test]
+fn fixture_lake_shore_with_fill() {
+    let a = fixture("lake_shore.ags");
+    // A shoreline of 400 short segments around a lake, in a square block.
+    let mut lake = circle([150.0, 150.0], 80.0, 400, false);
+    lake.push(lake[0]); // a repeated closing vertex is tolerated
+    let w = vec![square(300.0), lake];
+    let p = place(
+        &a,
+        &w,
+        &Params {
+            tree_spacing: 10.0,
+            ..params(11)
+        },
+    )
+    .unwrap();
+    assert_invariants(&p, &w);
+    // The lake shore (no corners: 400 segments turning 0.9° each) gets tiles.
+    assert_eq!(p.corners.len(), 4);
+    let near_lake = p
+        .tiles
+        .iter()
+        .filter(|t| (t.polygon[0][0] - 150.0).hypot(t.polygon[0][1] - 150.0) < 81.0)
+        .count();
+    assert!(near_lake > 20, "{near_lake}");
+    assert!(p.tiles.iter().any(|t| t.role == Role::Cap));
+    assert!(p.trees.iter().filter(|t| t.tile.is_none()).count() > 100);
+    assert!(
+        p.trees
+            .iter()
+            .filter(|t| t.tile.is_none())
+            .all(|t| t.layer == 3)
+    );
+}
+
+#[test]
+fn example_town_edge_places() {
+    let text = include_str!("../examples/string/town_edge.ags");
+    let a = agkit::xp::parse(text).unwrap();
+    let w = vec![
+        square_rect(200.0, 120.0),
+        circle([100.0, 60.0], 20.0, 16, false),
+    ];
+    let p = place(
+        &a,
+        &w,
+        &Params {
+            low: 1,
+            ..params(5)
+        },
+    )
+    .unwrap();
+    assert_invariants(&p, &w);
+    assert_eq!(p.corners.len(), 4 + 16 * usize::from(360.0 / 16.0 >= 35.0));
+    assert!(edge_count(&p, Role::Corner) >= 4, "{:#?}", p.explain);
+    assert!(edge_count(&p, Role::Edge) >= 4, "{:#?}", p.explain);
+    assert_eq!(edge_count(&p, Role::Cap), 2);
+    // SHARE_Y: every atomic unit shares its first tile's ground point.
+    let mut first: std::collections::HashMap<usize, Option<Xy>> = Default::default();
+    for t in p.tiles.iter().filter(|t| t.role == Role::Corner) {
+        let g = first.entry(t.unit).or_insert(t.ground_point);
+        assert_eq!(*g, t.ground_point);
+    }
+}

@@ -5,7 +5,8 @@
 //! it covers no stop point of a tile placed before it. Both tests are
 //! indexed with an R-tree so that a check costs `O(log n)` on a polygon of
 //! `n` vertices: the polygon's segments for point-in-polygon (a ray cast
-//! that only visits the segments near the ray's row), the placed stop
+//! cast to the nearest side of the bounding box, visiting only the segments
+//! near the ray), the placed stop
 //! points for coverage. Tile footprints use `geo`'s `Contains` (a point on
 //! a tile's outline is not covered).
 
@@ -17,7 +18,6 @@ use rstar::{AABB, RTree};
 /// The polygon with holes, indexed for point-in-polygon tests.
 pub struct Region {
     segments: RTree<Line<[f64; 2]>>,
-    max_x: f64,
     min: Xy,
     max: Xy,
 }
@@ -42,7 +42,6 @@ impl Region {
         }
         Region {
             segments: RTree::bulk_load(segs),
-            max_x: max[0] + 1.0,
             min,
             max,
         }
@@ -64,7 +63,27 @@ impl Region {
         {
             return false;
         }
-        let ray = AABB::from_corners(p, [self.max_x, p[1]]);
+        // Cast the ray towards the nearest side of the bounding box: it
+        // then meets the fewest R-tree nodes.
+        let d = [
+            self.max[0] - p[0],
+            p[0] - self.min[0],
+            self.max[1] - p[1],
+            p[1] - self.min[1],
+        ];
+        let dir = (0..4).min_by(|&a, &b| d[a].total_cmp(&d[b])).unwrap_or(0);
+        let end = match dir {
+            0 => [self.max[0] + 1.0, p[1]],
+            1 => [self.min[0] - 1.0, p[1]],
+            2 => [p[0], self.max[1] + 1.0],
+            _ => [p[0], self.min[1] - 1.0],
+        };
+        // Work in a frame where the ray points along +x: swap axes for
+        // vertical rays, negate for rays towards -x / -y.
+        let (axis, sign) = (usize::from(dir >= 2), if dir % 2 == 0 { 1.0 } else { -1.0 });
+        let t = |q: Xy| [sign * q[axis], q[1 - axis]];
+        let pt = t(p);
+        let ray = AABB::from_corners(p, end);
         let mut inside = false;
         for seg in self.segments.locate_in_envelope_intersecting(&ray) {
             let (a, b) = (seg.from, seg.to);
@@ -78,9 +97,10 @@ impl Region {
             {
                 return false;
             }
-            if (a[1] > p[1]) != (b[1] > p[1]) {
-                let x = a[0] + (p[1] - a[1]) * (b[0] - a[0]) / (b[1] - a[1]);
-                if x > p[0] {
+            let (a, b) = (t(a), t(b));
+            if (a[1] > pt[1]) != (b[1] > pt[1]) {
+                let x = a[0] + (pt[1] - a[1]) * (b[0] - a[0]) / (b[1] - a[1]);
+                if x > pt[0] {
                     inside = !inside;
                 }
             }
@@ -188,6 +208,24 @@ mod tests {
         // A ray through a vertex is counted once.
         assert!(r.contains([2.0, 4.0]));
         assert!(r.contains([2.0, 6.0]));
+        // Rays in all four directions agree with geo.
+        use geo::Contains;
+        let g = geo::Polygon::new(
+            footprint(&[[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]])
+                .exterior()
+                .clone(),
+            vec![
+                footprint(&[[4.0, 4.0], [4.0, 6.0], [6.0, 6.0], [6.0, 4.0]])
+                    .exterior()
+                    .clone(),
+            ],
+        );
+        for i in 0..=40 {
+            for j in 0..=40 {
+                let p = [i as f64 * 0.25 + 0.01, j as f64 * 0.25 + 0.02];
+                assert_eq!(r.contains(p), g.contains(&Point::new(p[0], p[1])), "{p:?}");
+            }
+        }
     }
 
     #[test]
