@@ -19,8 +19,9 @@
 //! Tiles are laid on the chord between the points at their start and end
 //! arclength, bottom edge on the chord, texture +x along the walking
 //! direction, extending to the left (into the block). An atomic spelling
-//! slides forward as a whole until every tile passes the stop-point checks,
-//! or is refused and another spelling is drawn; the tiles of an ordinary
+//! slides forward as a whole (never onto a segment outside its length
+//! range) until every tile passes the stop-point checks, or is refused and
+//! another spelling is drawn; the tiles of an ordinary
 //! spelling slide on their own (up to their width) and a tile that cannot
 //! be placed is dropped, leaving its space empty.
 
