@@ -501,7 +501,7 @@ pub fn read_plain(bytes: &[u8]) -> Result<Dsf, DsfError> {
     // Decoded values may not exceed this budget (each f64 is 8 bytes): a
     // range command can name up to 65535 points in 5 bytes.
     let budget = (bytes.len() as u64).saturating_mul(64).max(1 << 24);
-    dsf.entities = commands(&dsf, cmds, budget)?;
+    (dsf.entities, dsf.entity_offsets) = commands(&dsf, cmds, budget)?;
     Ok(dsf)
 }
 
@@ -998,7 +998,7 @@ fn range(first: u64, last: u64, at: u64) -> Result<Vec<u64>, DsfError> {
     Ok((first..last).collect())
 }
 
-fn commands(dsf: &Dsf, cmds: Atom<'_>, budget: u64) -> Result<Vec<Entity>, DsfError> {
+fn commands(dsf: &Dsf, cmds: Atom<'_>, budget: u64) -> Result<(Vec<Entity>, Vec<u64>), DsfError> {
     let mut st = State {
         dsf,
         pool: u32::from(u16::MAX),
@@ -1013,6 +1013,7 @@ fn commands(dsf: &Dsf, cmds: Atom<'_>, budget: u64) -> Result<Vec<Entity>, DsfEr
         out: Vec::new(),
     };
     let mut c = Cursor::new(cmds.payload, cmds.payload_offset());
+    let mut offsets = Vec::new();
     while !c.is_empty() {
         let at = c.offset();
         let op = c.u8("a command")?;
@@ -1020,8 +1021,9 @@ fn commands(dsf: &Dsf, cmds: Atom<'_>, budget: u64) -> Result<Vec<Entity>, DsfEr
             ErrorKind::Truncated { .. } => DsfError::new(at, ErrorKind::TruncatedCommand(op)),
             _ => e,
         })?;
+        offsets.resize(st.out.len(), at);
     }
-    Ok(st.out)
+    Ok((st.out, offsets))
 }
 
 fn counted_u16(c: &mut Cursor<'_>, n: usize) -> Result<Vec<u64>, DsfError> {
