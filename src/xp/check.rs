@@ -7,8 +7,10 @@
 
 use super::doc::Document;
 use super::model::*;
+use super::parse::MAX_DIAGNOSTICS;
 use super::rules::codes as c;
 use crate::diag::Diagnostic;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 /// Re-exported rule table.
@@ -19,14 +21,22 @@ const EPS: f64 = 1e-9;
 struct Ctx<'a> {
     doc: &'a Document,
     out: &'a mut Vec<Diagnostic>,
+    /// Errors and warnings in `out`.
+    counts: [usize; 2],
 }
 
 impl Ctx<'_> {
     fn err(&mut self, code: &str, msg: impl Into<String>, span: Range<usize>) {
-        self.out.push(Diagnostic::error(code, msg, span));
+        if self.counts[0] < MAX_DIAGNOSTICS {
+            self.counts[0] += 1;
+            self.out.push(Diagnostic::error(code, msg, span));
+        }
     }
     fn warn(&mut self, code: &str, msg: impl Into<String>, span: Range<usize>) {
-        self.out.push(Diagnostic::warning(code, msg, span));
+        if self.counts[1] < MAX_DIAGNOSTICS {
+            self.counts[1] += 1;
+            self.out.push(Diagnostic::warning(code, msg, span));
+        }
     }
     fn line(&self, line: usize) -> Range<usize> {
         self.doc.line_span(line)
@@ -42,7 +52,9 @@ impl Ctx<'_> {
 
 /// Adds the diagnostics of the model-level rules to `out`.
 pub fn validate(doc: &Document, asset: &Asset, out: &mut Vec<Diagnostic>) {
-    let mut cx = Ctx { doc, out };
+    let errors = out.iter().filter(|d| d.is_error()).count();
+    let counts = [errors, out.len() - errors];
+    let mut cx = Ctx { doc, out, counts };
     common(&mut cx, asset);
     annotations(&mut cx, asset);
     match asset.kind {
@@ -363,7 +375,8 @@ fn tiles(cx: &mut Ctx, a: &Asset) {
             cx.line(3),
         );
     }
-    for (i, t) in a.tiles.iter().enumerate() {
+    let mut first_with_id: HashMap<i64, usize> = HashMap::with_capacity(a.tiles.len());
+    for t in &a.tiles {
         let r = t.rect;
         if r[2] <= r[0] || r[3] <= r[1] {
             cx.err(
@@ -372,7 +385,7 @@ fn tiles(cx: &mut Ctx, a: &Asset) {
                 cx.line(t.line),
             );
         }
-        if let Some(prev) = a.tiles[..i].iter().find(|p| p.id == t.id) {
+        if let Some(prev_line) = first_with_id.get(&t.id).copied() {
             let what = if t.explicit_id {
                 "TILE_ID"
             } else {
@@ -382,10 +395,12 @@ fn tiles(cx: &mut Ctx, a: &Asset) {
                 c::DUPLICATE_TILE_ID,
                 format!(
                     "{what} {} is already used by the tile on line {}: give each tile its own id",
-                    t.id, prev.line
+                    t.id, prev_line
                 ),
                 cx.line(t.line),
             );
+        } else {
+            first_with_id.insert(t.id, t.line);
         }
         if let Some(rot) = &t.rotation {
             if !(0..=3).contains(&rot.value) {
@@ -689,16 +704,27 @@ fn string(cx: &mut Ctx, a: &Asset, s: &StringProps) {
             }
         }
     }
-    let known = |id: i64| a.tiles.iter().any(|t| t.id == id);
+    let by_id: HashMap<i64, &Tile> = a.tiles.iter().rev().map(|t| (t.id, t)).collect();
+    let groups: HashSet<i64> = s.groups.iter().map(|g| g.id).collect();
+    // Reports the first unknown id of a directive only (a hostile line may
+    // hold a million of them).
     let check_ids = |cx: &mut Ctx, line: usize, first_tok: usize, ids: &[i64]| {
-        for (k, id) in ids.iter().enumerate() {
-            if !known(*id) {
-                cx.err(
-                    c::UNKNOWN_TILE_ID,
-                    format!("no tile has id {id}: check the TILE_IDs (tiles without one are numbered from 0 in file order)"),
-                    cx.tok(line, first_tok + k),
-                );
-            }
+        if let Some((k, id)) = ids
+            .iter()
+            .enumerate()
+            .find(|(_, id)| !by_id.contains_key(id))
+        {
+            let more = ids.iter().filter(|id| !by_id.contains_key(id)).count() - 1;
+            let more = if more > 0 {
+                format!(" ({more} more unknown id(s) on this line)")
+            } else {
+                String::new()
+            };
+            cx.err(
+                c::UNKNOWN_TILE_ID,
+                format!("no tile has id {id}{more}: check the TILE_IDs (tiles without one are numbered from 0 in file order)"),
+                cx.tok(line, first_tok + k),
+            );
         }
     };
     for g in &s.groups {
@@ -711,7 +737,7 @@ fn string(cx: &mut Ctx, a: &Asset, s: &StringProps) {
         }
         check_ids(cx, g.line, 2, &g.tiles);
     }
-    let group_known = |g: i64| g == 0 || s.groups.iter().any(|x| x.id == g);
+    let group_known = |g: i64| g == 0 || groups.contains(&g);
     for cr in &s.corners {
         let (first_tile, group) = match &cr.kind {
             CornerKind::Corner { angle } => {
@@ -762,7 +788,7 @@ fn string(cx: &mut Ctx, a: &Asset, s: &StringProps) {
                 (2usize, false, true),
             ];
             for (k, lead, trail) in need {
-                if let Some(t) = a.tile(cr.tiles[k]) {
+                if let Some(t) = by_id.get(&cr.tiles[k]) {
                     let miss = if lead && t.pivot_lead.is_none() {
                         Some("PIVOT_LEAD_PT")
                     } else if trail && t.pivot_trail.is_none() {
