@@ -102,14 +102,14 @@ fn common(cx: &mut Ctx, a: &Asset) {
         ),
         _ => {}
     }
-    if let Some(h) = &cm.texture_height {
-        if h.value <= 0.0 {
-            cx.err(
-                c::BAD_TEXTURE_SIZE,
-                "TEXTURE_HEIGHT must be a positive number of metres",
-                cx.tok(h.line, 1),
-            );
-        }
+    if let Some(h) = &cm.texture_height
+        && h.value <= 0.0
+    {
+        cx.err(
+            c::BAD_TEXTURE_SIZE,
+            "TEXTURE_HEIGHT must be a positive number of metres",
+            cx.tok(h.line, 1),
+        );
     }
     if cm.texture.is_none() && cm.hide_tiles.is_none() && a.kind != Kind::Agb {
         cx.warn(
@@ -125,14 +125,14 @@ fn common(cx: &mut Ctx, a: &Asset) {
             header,
         );
     }
-    if let Some(l) = &cm.tile_lod {
-        if l.value <= 0.0 {
-            cx.err(
-                c::BAD_TILE_LOD,
-                "TILE_LOD must be a positive distance in metres",
-                cx.tok(l.line, 1),
-            );
-        }
+    if let Some(l) = &cm.tile_lod
+        && l.value <= 0.0
+    {
+        cx.err(
+            c::BAD_TILE_LOD,
+            "TILE_LOD must be a positive distance in metres",
+            cx.tok(l.line, 1),
+        );
     }
     if let Some(s) = &cm.slope_limit {
         let v = s.value;
@@ -157,14 +157,14 @@ fn common(cx: &mut Ctx, a: &Asset) {
             );
         }
     }
-    if cm.vegetation.is_none() {
-        if let Some(f) = a.string.as_ref().and_then(|s| s.fill_layer.as_ref()) {
-            cx.err(
-                c::TREE_WITHOUT_VEGETATION,
-                "FILL_LAYER needs a VEGETATION (.for) file to take trees from: add one",
-                cx.tok(f.line, 0),
-            );
-        }
+    if cm.vegetation.is_none()
+        && let Some(f) = a.string.as_ref().and_then(|s| s.fill_layer.as_ref())
+    {
+        cx.err(
+            c::TREE_WITHOUT_VEGETATION,
+            "FILL_LAYER needs a VEGETATION (.for) file to take trees from: add one",
+            cx.tok(f.line, 0),
+        );
     }
 }
 
@@ -262,16 +262,16 @@ fn annotations(cx: &mut Ctx, a: &Asset) {
                         );
                     }
                 }
-                if let ObjMode::Scraper { min, max, step } = o.mode {
-                    if min > max || step <= 0.0 {
-                        cx.err(
+                if let ObjMode::Scraper { min, max, step } = o.mode
+                    && (min > max || step <= 0.0)
+                {
+                    cx.err(
                             c::BAD_SCRAPER,
                             format!(
                                 "OBJ_SCRAPER needs min <= max and a positive step (has {min} {max} {step})"
                             ),
                             cx.toks(line, 5, 7),
                         );
-                    }
                 }
             }
             AnnotationKind::Facade(f) => {
@@ -353,14 +353,14 @@ fn annotations(cx: &mut Ctx, a: &Asset) {
             );
         }
     }
-    if let Some(l) = a.string.as_ref().and_then(|s| s.fill_layer.as_ref()) {
-        if l.value < 0 {
-            cx.err(
-                c::NEGATIVE_LAYER,
-                "FILL_LAYER must be 0 or more",
-                cx.tok(l.line, 1),
-            );
-        }
+    if let Some(l) = a.string.as_ref().and_then(|s| s.fill_layer.as_ref())
+        && l.value < 0
+    {
+        cx.err(
+            c::NEGATIVE_LAYER,
+            "FILL_LAYER must be 0 or more",
+            cx.tok(l.line, 1),
+        );
     }
 }
 
@@ -402,18 +402,18 @@ fn tiles(cx: &mut Ctx, a: &Asset) {
         } else {
             first_with_id.insert(t.id, t.line);
         }
-        if let Some(rot) = &t.rotation {
-            if !(0..=3).contains(&rot.value) {
-                cx.warn(
-                    c::ROTATION_RANGE,
-                    format!(
-                        "ROTATION {} is outside 0..3 quarter turns: use {}",
-                        rot.value,
-                        rot.value.rem_euclid(4)
-                    ),
-                    cx.tok(rot.line, 1),
-                );
-            }
+        if let Some(rot) = &t.rotation
+            && !(0..=3).contains(&rot.value)
+        {
+            cx.warn(
+                c::ROTATION_RANGE,
+                format!(
+                    "ROTATION {} is outside 0..3 quarter turns: use {}",
+                    rot.value,
+                    rot.value.rem_euclid(4)
+                ),
+                cx.tok(rot.line, 1),
+            );
         }
         if let Some(cp) = &t.crop_poly {
             let pts = &cp.value;
@@ -531,38 +531,38 @@ fn block(cx: &mut Ctx, b: &BlockProps) {
         }
         let contains =
             |o: [f64; 4], i: [f64; 4]| o[0] <= i[0] && o[1] <= i[1] && o[2] >= i[2] && o[3] >= i[3];
-        if let (Some(mn), Some(be)) = (&g.edge_min, &g.edge_best) {
-            if !contains(be.value, mn.value) {
-                cx.warn(
-                    c::EDGE_NESTING,
-                    "EDGE_MIN is not inside EDGE_BEST",
-                    cx.line(mn.line),
-                );
-            }
+        if let (Some(mn), Some(be)) = (&g.edge_min, &g.edge_best)
+            && !contains(be.value, mn.value)
+        {
+            cx.warn(
+                c::EDGE_NESTING,
+                "EDGE_MIN is not inside EDGE_BEST",
+                cx.line(mn.line),
+            );
         }
-        if let (Some(be), Some(mx)) = (&g.edge_best, &g.edge_max) {
-            if !contains(mx.value, be.value) {
-                cx.warn(
-                    c::EDGE_NESTING,
-                    "EDGE_BEST is not inside EDGE_MAX",
-                    cx.line(be.line),
-                );
-            }
+        if let (Some(be), Some(mx)) = (&g.edge_best, &g.edge_max)
+            && !contains(mx.value, be.value)
+        {
+            cx.warn(
+                c::EDGE_NESTING,
+                "EDGE_BEST is not inside EDGE_MAX",
+                cx.line(be.line),
+            );
         }
         for (dir, bands) in [('H', &g.columns), ('V', &g.rows)] {
             for band in bands {
-                if let Some(o) = band.slop {
-                    if o < 0.0 || o > band.size() + EPS {
-                        cx.warn(
-                            c::SLOP_OVERLAP,
-                            format!(
-                                "slop overlap {o} px does not fit the {} px slop band: use 0..{}",
-                                band.size(),
-                                band.size()
-                            ),
-                            cx.line(band.line),
-                        );
-                    }
+                if let Some(o) = band.slop
+                    && (o < 0.0 || o > band.size() + EPS)
+                {
+                    cx.warn(
+                        c::SLOP_OVERLAP,
+                        format!(
+                            "slop overlap {o} px does not fit the {} px slop band: use 0..{}",
+                            band.size(),
+                            band.size()
+                        ),
+                        cx.line(band.line),
+                    );
                 }
                 let _ = dir;
             }
@@ -633,14 +633,14 @@ fn block(cx: &mut Ctx, b: &BlockProps) {
                 range_checks(cx, r.line, 1, kw, r.value, len);
             }
         }
-        if let Some(f) = &set.frequency {
-            if f.value < 0.0 {
-                cx.err(
-                    c::BAD_FREQUENCY,
-                    "FREQUENCY must be 0 or more (a relative weight)",
-                    cx.tok(f.line, 1),
-                );
-            }
+        if let Some(f) = &set.frequency
+            && f.value < 0.0
+        {
+            cx.err(
+                c::BAD_FREQUENCY,
+                "FREQUENCY must be 0 or more (a relative weight)",
+                cx.tok(f.line, 1),
+            );
         }
         let gi = set.grid();
         let grid = usize::try_from(gi).ok().and_then(|i| b.grids.get(i));

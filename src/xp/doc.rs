@@ -188,10 +188,10 @@ impl Document {
     /// The byte span of token `i` (0 = the directive keyword) of 1-based line
     /// `n`; the whole line when there is no such token.
     pub fn token_span(&self, n: usize, i: usize) -> Range<usize> {
-        if let Some(l) = n.checked_sub(1).and_then(|k| self.lines.get(k)) {
-            if let Some((s, t)) = tokens(self.text(l)).nth(i) {
-                return l.start + s..l.start + s + t.len();
-            }
+        if let Some(l) = n.checked_sub(1).and_then(|k| self.lines.get(k))
+            && let Some((s, t)) = tokens(self.text(l)).nth(i)
+        {
+            return l.start + s..l.start + s + t.len();
         }
         self.line_span(n)
     }

@@ -8,7 +8,7 @@
 use super::doc::{Document, tokens};
 use super::model::*;
 use super::rules::codes as c;
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Location};
 
 /// At most this many errors, and this many warnings, are kept per file (hostile inputs could
 /// otherwise produce one per token).
@@ -399,18 +399,16 @@ impl<'d> Builder<'d> {
             );
             return false;
         }
-        if let Some(m) = max {
-            if n > m {
-                let s = toks[m + 1].0;
-                let e = toks[n].0 + toks[n].1.len();
-                self.err(
-                    c::TOO_MANY_ARGS,
-                    format!(
-                        "{kw} takes at most {m} argument(s) but has {n}: remove the extra values"
-                    ),
-                    s..e,
-                );
-            }
+        if let Some(m) = max
+            && n > m
+        {
+            let s = toks[m + 1].0;
+            let e = toks[n].0 + toks[n].1.len();
+            self.err(
+                c::TOO_MANY_ARGS,
+                format!("{kw} takes at most {m} argument(s) but has {n}: remove the extra values"),
+                s..e,
+            );
         }
         true
     }
@@ -777,13 +775,13 @@ impl<'d> Builder<'d> {
         let a = &toks[1..];
         match kw {
             "TILE_ID" => {
-                if self.arity(line, toks, 1, Some(1)) {
-                    if let Some(id) = self.int(a[0]) {
-                        if let Some((_, l)) = self.pending_id {
-                            self.dangling_id(l);
-                        }
-                        self.pending_id = Some((id, line));
+                if self.arity(line, toks, 1, Some(1))
+                    && let Some(id) = self.int(a[0])
+                {
+                    if let Some((_, l)) = self.pending_id {
+                        self.dangling_id(l);
                     }
+                    self.pending_id = Some((id, line));
                 }
             }
             "TILE" => {
@@ -959,7 +957,7 @@ impl<'d> Builder<'d> {
                 if !self.arity(line, toks, 2 + stride, None) {
                     return true;
                 }
-                if (a.len() - 2) % stride != 0 {
+                if !(a.len() - 2).is_multiple_of(stride) {
                     let span = self.doc.line_span(line);
                     let what = if walls {
                         "x y wall triples"
@@ -1117,7 +1115,7 @@ impl<'d> Builder<'d> {
         let gs = self.grid.take().expect("grid state");
         let mut diags = Vec::new();
         let mut bands: [Vec<Band>; 2] = [Vec::new(), Vec::new()];
-        for d in 0..2 {
+        for (d, out) in bands.iter_mut().enumerate() {
             let cuts = &gs.cuts[d];
             let dir = if d == 0 { 'H' } else { 'V' };
             if cuts.len() < 2 {
@@ -1150,7 +1148,7 @@ impl<'d> Builder<'d> {
                     (Some(_), None) => 0.0,
                     (None, None) => gs.antislop_default[d],
                 };
-                bands[d].push(Band {
+                out.push(Band {
                     start: cut.value,
                     end: cuts[i + 1].value,
                     slop,
@@ -1159,7 +1157,12 @@ impl<'d> Builder<'d> {
                 });
             }
         }
-        self.diags.extend(diags);
+        for d in diags {
+            let Location::Span(span) = d.location else {
+                continue;
+            };
+            self.err(&d.code, d.message, span);
+        }
         let [cols, rows] = bands;
         let lined = |v: &Vec<Cut>| {
             v.iter()
@@ -1179,16 +1182,16 @@ impl<'d> Builder<'d> {
     }
 
     fn finish_grid(&mut self) {
-        if let Some(gs) = &self.grid {
-            if !gs.ended {
-                let l = gs.first_line;
-                let span = self.doc.line_span(l);
-                self.err(
-                    c::NO_END_CUTS,
-                    "this grid has no END_CUTS: add END_CUTS after its last cut",
-                    span,
-                );
-            }
+        if let Some(gs) = &self.grid
+            && !gs.ended
+        {
+            let l = gs.first_line;
+            let span = self.doc.line_span(l);
+            self.err(
+                c::NO_END_CUTS,
+                "this grid has no END_CUTS: add END_CUTS after its last cut",
+                span,
+            );
         }
         self.build_bands();
         self.grid = None;
