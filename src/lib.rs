@@ -10,6 +10,7 @@
 //! - [`place`]: the placement engines (point, block, string) producing one
 //!   [`place::Placement`];
 //! - [`out`]: JSON, GeoJSON, DSF2Text, SVG and PNG views of a placement;
+//! - [`serve`]: the live browser previewer behind `agkit serve`;
 //! - [`diag`]: diagnostics with stable codes, rendered rustc-style or as JSON.
 #![deny(missing_docs)]
 
@@ -20,4 +21,6 @@ pub mod fsutil;
 pub mod geom;
 pub mod out;
 pub mod place;
+pub mod scenery;
+pub mod serve;
 pub mod xp;

@@ -1,13 +1,216 @@
-//! `agkit dsf …` subcommands (work in progress).
+//! `agkit dsf totext|build|autogen …`
+
+use super::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
+use agkit::dsf::{self, TextOptions, autogen::AutogenKind};
+use clap::ValueEnum;
+use std::path::{Path, PathBuf};
+
+/// Output style of `dsf autogen`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// One block per use, for people.
+    Human,
+    /// A JSON array of uses.
+    Json,
+}
 
 /// Subcommands of `agkit dsf`.
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
-    /// Placeholder until the subcommands land.
-    Todo,
+    /// Write a DSF (plain or 7z) as DSF2Text (DSFTool's text form).
+    Totext {
+        /// The DSF file.
+        file: PathBuf,
+        /// Output text file (default: standard output). Rasters are written
+        /// beside it as `<OUT>.<layer>.raw`.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// Build a binary DSF from DSF2Text.
+    Build {
+        /// The DSF2Text file.
+        input: PathBuf,
+        /// Output DSF file.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// List every autogen use (.agp points, .agb/.ags polygons) in a DSF.
+    Autogen {
+        /// The DSF file.
+        file: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+    },
 }
 
 /// Runs an `agkit dsf` subcommand.
-pub fn run(_cmd: Command) -> u8 {
-    super::fail("agkit dsf is not built yet")
+pub fn run(cmd: Command) -> u8 {
+    match cmd {
+        Command::Totext { file, output } => totext(&file, output.as_deref()),
+        Command::Build { input, output } => build(&input, &output),
+        Command::Autogen { file, format } => autogen(&file, format),
+    }
+}
+
+fn load(file: &Path) -> Result<dsf::Dsf, u8> {
+    let bytes = std::fs::read(file).map_err(|e| super::fail(format!("{}: {e}", file.display())))?;
+    match dsf::read(&bytes) {
+        Ok(d) => {
+            if let dsf::Md5Status::Mismatch { offset, .. } = d.md5 {
+                eprintln!(
+                    "warning[DSF020]: {} @ byte {offset}: the MD5 footer does not match the file",
+                    file.display()
+                );
+            }
+            Ok(d)
+        }
+        Err(e) => {
+            eprintln!(
+                "error[{}]: {} @ byte {}: {}",
+                e.code(),
+                file.display(),
+                e.offset,
+                e.kind
+            );
+            Err(EXIT_INPUT)
+        }
+    }
+}
+
+fn totext(file: &Path, output: Option<&Path>) -> u8 {
+    let d = match load(file) {
+        Ok(d) => d,
+        Err(c) => return c,
+    };
+    let opts = TextOptions {
+        source_name: Some(file.display().to_string()),
+        raster_base: output.map(|o| o.display().to_string()),
+    };
+    let text = dsf::to_text(&d, &opts);
+    match output {
+        None => {
+            print!("{text}");
+            EXIT_OK
+        }
+        Some(out) => {
+            for (k, r) in d.rasters.iter().enumerate() {
+                let name = dsf::text::raster_file_name(&opts, k, r);
+                if let Err(e) = agkit::fsutil::write_atomic(Path::new(&name), &r.data) {
+                    return super::fail(format!("{name}: {e}"));
+                }
+            }
+            match agkit::fsutil::write_atomic(out, text.as_bytes()) {
+                Ok(()) => EXIT_OK,
+                Err(e) => super::fail(format!("{}: {e}", out.display())),
+            }
+        }
+    }
+}
+
+fn build(input: &Path, output: &Path) -> u8 {
+    let text = match std::fs::read(input) {
+        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+        Err(e) => return super::fail(format!("{}: {e}", input.display())),
+    };
+    let base = input.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut load = |name: &str| -> Result<Vec<u8>, String> {
+        let p = Path::new(name);
+        let p = if p.is_relative() && base.join(p).exists() {
+            base.join(p)
+        } else {
+            p.to_path_buf()
+        };
+        std::fs::read(&p).map_err(|e| e.to_string())
+    };
+    let (model, opts) = match dsf::from_text(&text, &mut load) {
+        Ok(x) => x,
+        Err(e) => {
+            let d = agkit::diag::Diagnostic::error("DSF030", e.message.clone(), e.span.clone());
+            eprint!(
+                "{}",
+                agkit::diag::render_human(&input.display().to_string(), Some(&text), &[d])
+            );
+            return EXIT_INPUT;
+        }
+    };
+    let bytes = match dsf::build(&model, &opts) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error[DSF031]: {}: {e}", input.display());
+            return EXIT_INPUT;
+        }
+    };
+    match agkit::fsutil::write_atomic(output, &bytes) {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            eprintln!("error: {}: {e}", output.display());
+            EXIT_USAGE
+        }
+    }
+}
+
+fn autogen(file: &Path, format: Format) -> u8 {
+    let d = match load(file) {
+        Ok(d) => d,
+        Err(c) => return c,
+    };
+    let uses = dsf::autogen_uses(&d);
+    match format {
+        Format::Json => match serde_json::to_string_pretty(&uses) {
+            Ok(s) => println!("{s}"),
+            Err(e) => return super::fail(e),
+        },
+        Format::Human => print!("{}", human(&uses)),
+    }
+    EXIT_OK
+}
+
+/// The human listing of autogen uses.
+fn human(uses: &[dsf::autogen::AutogenUse]) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    for (i, u) in uses.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "#{i} {} {} (definition {})",
+            u.kind.as_str(),
+            u.asset,
+            u.def
+        );
+        match u.kind {
+            AutogenKind::Agp => {
+                if let (Some(p), Some(h)) = (u.point, u.heading) {
+                    let _ = writeln!(s, "  point {:.9} {:.9}  heading {:.3}", p[0], p[1], h);
+                }
+            }
+            AutogenKind::Agb | AutogenKind::Ags => {
+                let low = if u.kind == AutogenKind::Agb {
+                    "spelling set"
+                } else {
+                    "spawning contours"
+                };
+                let _ = writeln!(
+                    s,
+                    "  param {}: height {} m, {low} {}",
+                    u.param.unwrap_or(0),
+                    u.height.unwrap_or(0.0),
+                    u.low.unwrap_or(0)
+                );
+                for (k, w) in u.windings.iter().enumerate() {
+                    let _ = writeln!(s, "  winding {k} ({} points)", w.len());
+                    for p in w {
+                        let _ = writeln!(s, "    {:.9} {:.9}", p[0], p[1]);
+                    }
+                }
+            }
+        }
+    }
+    let _ = writeln!(
+        s,
+        "{} autogen use{}",
+        uses.len(),
+        if uses.len() == 1 { "" } else { "s" }
+    );
+    s
 }

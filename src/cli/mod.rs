@@ -14,6 +14,7 @@ mod dsf;
 mod fmt;
 mod info;
 mod place;
+mod serve;
 
 /// Exit status when everything was fine.
 pub const EXIT_OK: u8 = 0;
@@ -40,6 +41,8 @@ enum Command {
     Info(info::Args),
     /// Compute what an autogen asset places (tiles, objects, facades, trees).
     Place(place::Args),
+    /// Live browser previewer: edit an asset, see the placement as you save.
+    Serve(serve::Args),
     /// FSX/P3D AGN files: dump, build, LOD13 cell names.
     #[command(subcommand)]
     Agn(agn::Command),
@@ -56,6 +59,7 @@ pub fn run() -> ExitCode {
         Command::Fmt(a) => fmt::run(a),
         Command::Info(a) => info::run(a),
         Command::Place(a) => place::run(a),
+        Command::Serve(a) => serve::run(a),
         Command::Agn(c) => agn::run(c),
         Command::Dsf(c) => dsf::run(c),
     };

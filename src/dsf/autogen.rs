@@ -38,3 +38,88 @@ pub struct AutogenUse {
     /// (`param & 0xFF`).
     pub low: Option<u8>,
 }
+
+impl AutogenKind {
+    /// The kind named by a definition path's extension (case-insensitive),
+    /// or `None` for anything else.
+    pub fn from_path(path: &str) -> Option<Self> {
+        let ext = path.rsplit_once('.')?.1.to_ascii_lowercase();
+        match ext.as_str() {
+            "agp" => Some(AutogenKind::Agp),
+            "agb" => Some(AutogenKind::Agb),
+            "ags" => Some(AutogenKind::Ags),
+            _ => None,
+        }
+    }
+
+    /// Lower-case name (`agp`, `agb`, `ags`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AutogenKind::Agp => "agp",
+            AutogenKind::Agb => "agb",
+            AutogenKind::Ags => "ags",
+        }
+    }
+}
+
+/// Every autogen use in `dsf`, in command-stream order: `.agp` objects
+/// (point and heading) and `.agb`/`.ags` polygons (windings in order, the
+/// parameter split into height `(param >> 8) * 4` m and the low byte:
+/// spelling set for AGB, spawning-contour count for AGS).
+pub fn autogen_uses(dsf: &super::Dsf) -> Vec<AutogenUse> {
+    use super::Entity;
+    let mut out = Vec::new();
+    for e in &dsf.entities {
+        match e {
+            Entity::Object(o) => {
+                let Some(asset) = dsf.object_defs.get(o.def as usize) else {
+                    continue;
+                };
+                if AutogenKind::from_path(asset) != Some(AutogenKind::Agp) {
+                    continue;
+                }
+                out.push(AutogenUse {
+                    kind: AutogenKind::Agp,
+                    asset: asset.clone(),
+                    def: o.def,
+                    point: Some([o.lon, o.lat]),
+                    heading: Some(o.heading),
+                    windings: Vec::new(),
+                    param: None,
+                    height: None,
+                    low: None,
+                });
+            }
+            Entity::Polygon(p) => {
+                let Some(asset) = dsf.polygon_defs.get(p.def as usize) else {
+                    continue;
+                };
+                let kind = match AutogenKind::from_path(asset) {
+                    Some(k @ (AutogenKind::Agb | AutogenKind::Ags)) => k,
+                    _ => continue,
+                };
+                let windings = (0..p.windings.len())
+                    .map(|k| {
+                        p.points(k)
+                            .filter(|pt| pt.len() >= 2)
+                            .map(|pt| [pt[0], pt[1]])
+                            .collect()
+                    })
+                    .collect();
+                out.push(AutogenUse {
+                    kind,
+                    asset: asset.clone(),
+                    def: p.def,
+                    point: None,
+                    heading: None,
+                    windings,
+                    param: Some(p.param),
+                    height: Some(f64::from(p.param >> 8) * 4.0),
+                    low: Some((p.param & 0xFF) as u8),
+                });
+            }
+            _ => {}
+        }
+    }
+    out
+}

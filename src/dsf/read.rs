@@ -1,0 +1,1192 @@
+//! Binary DSF reader: header, atoms, string tables, point pools, the command
+//! stream state machine, rasters, the MD5 footer, and 7z unwrapping.
+//!
+//! Every read goes through [`Cursor`], which fails instead of reading past
+//! the end and knows the absolute byte offset, so every error names where it
+//! happened. Sizes read from the file are checked against the bytes that
+//! remain before anything is allocated.
+
+use super::{
+    Dsf, ElevationMode, Entity, Md5Status, NetworkChain, Object, Patch, Plane, Polygon, Pool,
+    Primitive, PrimitiveKind, Raster, UnknownAtom, atom_name,
+};
+use crate::diag::{Diagnostic, Location, Severity};
+use md5::{Digest, Md5};
+use std::fmt;
+
+/// Largest DSF accepted inside a 7z archive (1 GiB; Laminar's biggest
+/// global-scenery tiles are a few hundred MiB uncompressed).
+pub const MAX_UNPACKED: u64 = 1 << 30;
+
+/// Signature of a 7z archive.
+pub const SEVENZ_MAGIC: [u8; 6] = [0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C];
+
+/// The DSF cookie.
+pub const MAGIC: &[u8; 8] = b"XPLNEDSF";
+
+pub(crate) const fn id(s: &[u8; 4]) -> u32 {
+    u32::from_be_bytes(*s)
+}
+
+pub(crate) const HEAD: u32 = id(b"HEAD");
+pub(crate) const PROP: u32 = id(b"PROP");
+pub(crate) const DEFN: u32 = id(b"DEFN");
+pub(crate) const TERT: u32 = id(b"TERT");
+pub(crate) const OBJT: u32 = id(b"OBJT");
+pub(crate) const POLY: u32 = id(b"POLY");
+pub(crate) const NETW: u32 = id(b"NETW");
+pub(crate) const DEMN: u32 = id(b"DEMN");
+pub(crate) const GEOD: u32 = id(b"GEOD");
+pub(crate) const POOL: u32 = id(b"POOL");
+pub(crate) const SCAL: u32 = id(b"SCAL");
+pub(crate) const PO32: u32 = id(b"PO32");
+pub(crate) const SC32: u32 = id(b"SC32");
+pub(crate) const CMDS: u32 = id(b"CMDS");
+pub(crate) const DEMS: u32 = id(b"DEMS");
+pub(crate) const DEMI: u32 = id(b"DEMI");
+pub(crate) const DEMD: u32 = id(b"DEMD");
+
+/// What went wrong while reading a DSF.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ErrorKind {
+    /// The file does not start with `XPLNEDSF` (and is not 7z).
+    BadMagic,
+    /// The master version is not 1.
+    BadVersion(i32),
+    /// The file or a structure ends early.
+    Truncated {
+        /// What was being read.
+        what: &'static str,
+    },
+    /// An atom's length is below 8 or runs past its parent.
+    BadAtomLength {
+        /// The atom ID.
+        atom: String,
+        /// The length field.
+        len: u32,
+    },
+    /// A required atom is missing.
+    MissingAtom(&'static str),
+    /// A string table is malformed (odd `PROP` count, missing NUL).
+    BadStringTable(String),
+    /// A point pool is malformed (bad encoding, RLE overrun, size too big).
+    BadPool(String),
+    /// A pool has no matching scale atom, or the scale atom has the wrong size.
+    BadScale(String),
+    /// `PoolSelect` or a cross-pool vertex names a pool that does not exist.
+    PoolIndex {
+        /// The pool index.
+        pool: u32,
+        /// How many pools there are.
+        count: usize,
+    },
+    /// A point index is past the end of the current pool.
+    PointIndex {
+        /// The index.
+        index: u64,
+        /// Points in the pool.
+        count: usize,
+    },
+    /// A definition index is past the end of its table.
+    DefIndex {
+        /// The table (`OBJT`, `POLY`, `TERT`, `NETW`).
+        table: &'static str,
+        /// The index (`u32::MAX` if no definition was selected).
+        def: u32,
+        /// Entries in the table.
+        count: usize,
+    },
+    /// An opcode that does not exist.
+    UnknownOpcode(u8),
+    /// A command runs past the end of `CMDS`.
+    TruncatedCommand(u8),
+    /// A command that does not fit the state (no open patch, mixed patch
+    /// depths, a network pool with fewer than 4 planes …).
+    BadGeometry(String),
+    /// The input asks for more memory than is sensible.
+    TooLarge(String),
+    /// The 7z archive could not be read.
+    SevenZ(String),
+    /// A raster header or its data is malformed.
+    BadRaster(String),
+}
+
+/// A read error with the byte offset where it was found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DsfError {
+    /// Byte offset (in the uncompressed DSF for 7z input).
+    pub offset: u64,
+    /// What went wrong.
+    pub kind: ErrorKind,
+}
+
+impl DsfError {
+    fn new(offset: u64, kind: ErrorKind) -> Self {
+        DsfError { offset, kind }
+    }
+
+    /// The stable diagnostic code (`DSF001` …).
+    pub fn code(&self) -> &'static str {
+        match self.kind {
+            ErrorKind::BadMagic => "DSF001",
+            ErrorKind::BadVersion(_) => "DSF002",
+            ErrorKind::Truncated { .. } => "DSF003",
+            ErrorKind::BadAtomLength { .. } => "DSF004",
+            ErrorKind::MissingAtom(_) => "DSF005",
+            ErrorKind::BadStringTable(_) => "DSF006",
+            ErrorKind::BadPool(_) => "DSF007",
+            ErrorKind::BadScale(_) => "DSF008",
+            ErrorKind::PoolIndex { .. } => "DSF009",
+            ErrorKind::PointIndex { .. } => "DSF010",
+            ErrorKind::DefIndex { .. } => "DSF011",
+            ErrorKind::UnknownOpcode(_) => "DSF012",
+            ErrorKind::TruncatedCommand(_) => "DSF013",
+            ErrorKind::BadGeometry(_) => "DSF014",
+            ErrorKind::TooLarge(_) => "DSF015",
+            ErrorKind::SevenZ(_) => "DSF016",
+            ErrorKind::BadRaster(_) => "DSF017",
+        }
+    }
+
+    /// The error as a diagnostic at its byte offset.
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        Diagnostic::new(
+            Severity::Error,
+            self.code(),
+            self.kind.to_string(),
+            Location::Offset(self.offset),
+        )
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorKind::BadMagic => write!(f, "not a DSF: the file does not start with XPLNEDSF"),
+            ErrorKind::BadVersion(v) => write!(f, "DSF master version {v} is not 1"),
+            ErrorKind::Truncated { what } => write!(f, "file ends inside {what}"),
+            ErrorKind::BadAtomLength { atom, len } => {
+                write!(
+                    f,
+                    "atom {atom} has length {len}, below 8 or past its parent's end"
+                )
+            }
+            ErrorKind::MissingAtom(a) => write!(f, "required atom {a} is missing"),
+            ErrorKind::BadStringTable(m) => write!(f, "bad string table: {m}"),
+            ErrorKind::BadPool(m) => write!(f, "bad point pool: {m}"),
+            ErrorKind::BadScale(m) => write!(f, "bad scale atom: {m}"),
+            ErrorKind::PoolIndex { pool, count } => {
+                if *pool == u32::from(u16::MAX) {
+                    write!(f, "geometry command before any pool was selected")
+                } else {
+                    write!(f, "pool {pool} does not exist ({count} pools)")
+                }
+            }
+            ErrorKind::PointIndex { index, count } => {
+                write!(
+                    f,
+                    "point index {index} is past the end of the pool ({count} points)"
+                )
+            }
+            ErrorKind::DefIndex { table, def, count } => {
+                if *def == u32::MAX {
+                    write!(f, "{table} entity before any definition was selected")
+                } else {
+                    write!(
+                        f,
+                        "definition {def} is past the end of {table} ({count} entries)"
+                    )
+                }
+            }
+            ErrorKind::UnknownOpcode(op) => write!(f, "unknown command opcode {op}"),
+            ErrorKind::TruncatedCommand(op) => {
+                write!(f, "command {op} runs past the end of CMDS")
+            }
+            ErrorKind::BadGeometry(m) => write!(f, "{m}"),
+            ErrorKind::TooLarge(m) => write!(f, "input too large: {m}"),
+            ErrorKind::SevenZ(m) => write!(f, "cannot read the 7z archive: {m}"),
+            ErrorKind::BadRaster(m) => write!(f, "bad raster: {m}"),
+        }
+    }
+}
+
+impl fmt::Display for DsfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at byte {}: {}", self.offset, self.kind)
+    }
+}
+
+impl std::error::Error for DsfError {}
+
+/// A bounds-checked little-endian reader over a byte slice that knows the
+/// absolute offset of its first byte.
+#[derive(Debug, Clone)]
+pub struct Cursor<'a> {
+    data: &'a [u8],
+    pos: usize,
+    base: u64,
+}
+
+impl<'a> Cursor<'a> {
+    /// A cursor over `data`, whose first byte is at absolute offset `base`.
+    pub fn new(data: &'a [u8], base: u64) -> Self {
+        Cursor { data, pos: 0, base }
+    }
+
+    /// Absolute offset of the next byte.
+    pub fn offset(&self) -> u64 {
+        self.base + self.pos as u64
+    }
+
+    /// Bytes left.
+    pub fn remaining(&self) -> usize {
+        self.data.len() - self.pos
+    }
+
+    /// True when nothing is left.
+    pub fn is_empty(&self) -> bool {
+        self.remaining() == 0
+    }
+
+    /// Takes the next `n` bytes.
+    pub fn bytes(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], DsfError> {
+        if n > self.remaining() {
+            return Err(DsfError::new(self.offset(), ErrorKind::Truncated { what }));
+        }
+        let s = &self.data[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(s)
+    }
+
+    fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N], DsfError> {
+        let s = self.bytes(N, what)?;
+        let mut a = [0u8; N];
+        a.copy_from_slice(s);
+        Ok(a)
+    }
+
+    /// Reads a u8.
+    pub fn u8(&mut self, what: &'static str) -> Result<u8, DsfError> {
+        Ok(self.array::<1>(what)?[0])
+    }
+    /// Reads a little-endian u16.
+    pub fn u16(&mut self, what: &'static str) -> Result<u16, DsfError> {
+        Ok(u16::from_le_bytes(self.array(what)?))
+    }
+    /// Reads a little-endian u32.
+    pub fn u32(&mut self, what: &'static str) -> Result<u32, DsfError> {
+        Ok(u32::from_le_bytes(self.array(what)?))
+    }
+    /// Reads a little-endian i32.
+    pub fn i32(&mut self, what: &'static str) -> Result<i32, DsfError> {
+        Ok(i32::from_le_bytes(self.array(what)?))
+    }
+    /// Reads a little-endian f32.
+    pub fn f32(&mut self, what: &'static str) -> Result<f32, DsfError> {
+        Ok(f32::from_le_bytes(self.array(what)?))
+    }
+}
+
+/// One atom: ID, absolute offset of its header, payload.
+#[derive(Debug, Clone, Copy)]
+struct Atom<'a> {
+    id: u32,
+    offset: u64,
+    payload: &'a [u8],
+}
+
+impl Atom<'_> {
+    fn payload_offset(&self) -> u64 {
+        self.offset + 8
+    }
+}
+
+/// Splits a run of sibling atoms.
+fn atoms(data: &[u8], base: u64) -> Result<Vec<Atom<'_>>, DsfError> {
+    let mut cur = Cursor::new(data, base);
+    let mut out = Vec::new();
+    while !cur.is_empty() {
+        let offset = cur.offset();
+        let id = cur.u32("an atom header")?;
+        let len = cur.u32("an atom header")?;
+        if len < 8 || (len as usize - 8) > cur.remaining() {
+            return Err(DsfError::new(
+                offset,
+                ErrorKind::BadAtomLength {
+                    atom: atom_name(id),
+                    len,
+                },
+            ));
+        }
+        let payload = cur.bytes(len as usize - 8, "an atom")?;
+        out.push(Atom {
+            id,
+            offset,
+            payload,
+        });
+    }
+    Ok(out)
+}
+
+fn find<'a>(list: &[Atom<'a>], id: u32) -> Option<Atom<'a>> {
+    list.iter().find(|a| a.id == id).copied()
+}
+
+fn require<'a>(
+    list: &[Atom<'a>],
+    id: u32,
+    name: &'static str,
+    at: u64,
+) -> Result<Atom<'a>, DsfError> {
+    find(list, id).ok_or_else(|| DsfError::new(at, ErrorKind::MissingAtom(name)))
+}
+
+/// Reads a DSF from its bytes: a plain DSF or a 7z archive holding one
+/// (detected by its signature).
+pub fn read(bytes: &[u8]) -> Result<Dsf, DsfError> {
+    if bytes.starts_with(&SEVENZ_MAGIC) {
+        let inner = unpack_7z(bytes)?;
+        let mut dsf = read_plain(&inner)?;
+        dsf.compressed = true;
+        Ok(dsf)
+    } else {
+        read_plain(bytes)
+    }
+}
+
+/// Extracts the first file of a 7z archive, refusing more than
+/// [`MAX_UNPACKED`] bytes.
+pub fn unpack_7z(bytes: &[u8]) -> Result<Vec<u8>, DsfError> {
+    use sevenz_rust2::{ArchiveReader, Password};
+    use std::io::Read;
+    let err = |e: sevenz_rust2::Error| DsfError::new(0, ErrorKind::SevenZ(e.to_string()));
+    let mut reader =
+        ArchiveReader::new(std::io::Cursor::new(bytes), Password::empty()).map_err(err)?;
+    let entry = reader
+        .archive()
+        .files
+        .iter()
+        .find(|f| !f.is_directory && f.has_stream)
+        .ok_or_else(|| DsfError::new(0, ErrorKind::SevenZ("the archive holds no file".into())))?;
+    if entry.size > MAX_UNPACKED {
+        return Err(DsfError::new(
+            0,
+            ErrorKind::TooLarge(format!(
+                "the 7z entry {} unpacks to {} bytes (limit {MAX_UNPACKED})",
+                entry.name, entry.size
+            )),
+        ));
+    }
+    let name = entry.name.clone();
+    let size = entry.size;
+    let mut out: Option<Vec<u8>> = None;
+    let mut too_big = false;
+    reader
+        .for_each_entries(|e, rd| {
+            if e.name != name || e.is_directory {
+                return Ok(true);
+            }
+            let mut buf = Vec::with_capacity(size.min(64 << 20) as usize);
+            rd.take(MAX_UNPACKED + 1).read_to_end(&mut buf)?;
+            too_big = buf.len() as u64 > MAX_UNPACKED;
+            out = Some(buf);
+            Ok(false)
+        })
+        .map_err(err)?;
+    if too_big {
+        return Err(DsfError::new(
+            0,
+            ErrorKind::TooLarge(format!(
+                "the 7z entry unpacks to more than {MAX_UNPACKED} bytes"
+            )),
+        ));
+    }
+    out.ok_or_else(|| {
+        DsfError::new(
+            0,
+            ErrorKind::SevenZ("the first file could not be read".into()),
+        )
+    })
+}
+
+/// Reads an uncompressed DSF.
+pub fn read_plain(bytes: &[u8]) -> Result<Dsf, DsfError> {
+    let mut cur = Cursor::new(bytes, 0);
+    let magic = cur
+        .bytes(8, "the header")
+        .map_err(|_| DsfError::new(0, ErrorKind::BadMagic))?;
+    if magic != MAGIC {
+        return Err(DsfError::new(0, ErrorKind::BadMagic));
+    }
+    let version = cur.i32("the header")?;
+    if version != 1 {
+        return Err(DsfError::new(8, ErrorKind::BadVersion(version)));
+    }
+    if bytes.len() < 12 + 16 {
+        return Err(DsfError::new(
+            bytes.len() as u64,
+            ErrorKind::Truncated {
+                what: "the MD5 footer",
+            },
+        ));
+    }
+    let end = bytes.len() - 16;
+    let mut dsf = Dsf::default();
+
+    let computed: [u8; 16] = Md5::digest(&bytes[..end]).into();
+    let mut stored = [0u8; 16];
+    stored.copy_from_slice(&bytes[end..]);
+    dsf.md5 = if stored == computed {
+        Md5Status::Valid
+    } else {
+        Md5Status::Mismatch {
+            offset: end as u64,
+            stored,
+            computed,
+        }
+    };
+
+    let top = atoms(&bytes[12..end], 12)?;
+    let eof = end as u64;
+    let head = require(&top, HEAD, "HEAD", eof)?;
+    let defn = require(&top, DEFN, "DEFN", eof)?;
+    let geod = require(&top, GEOD, "GEOD", eof)?;
+    let cmds = require(&top, CMDS, "CMDS", eof)?;
+
+    let head_atoms = atoms(head.payload, head.payload_offset())?;
+    let prop = require(&head_atoms, PROP, "PROP", head.offset)?;
+    let strings = string_table(prop)?;
+    if strings.len() % 2 != 0 {
+        return Err(DsfError::new(
+            prop.offset,
+            ErrorKind::BadStringTable(format!(
+                "PROP holds {} strings, not name/value pairs",
+                strings.len()
+            )),
+        ));
+    }
+    dsf.properties = strings
+        .chunks_exact(2)
+        .map(|p| (p[0].clone(), p[1].clone()))
+        .collect();
+    keep_unknown(&mut dsf, &head_atoms, Some(HEAD), &[PROP]);
+
+    let defn_atoms = atoms(defn.payload, defn.payload_offset())?;
+    dsf.terrain_defs = string_table(require(&defn_atoms, TERT, "TERT", defn.offset)?)?;
+    dsf.object_defs = string_table(require(&defn_atoms, OBJT, "OBJT", defn.offset)?)?;
+    dsf.polygon_defs = string_table(require(&defn_atoms, POLY, "POLY", defn.offset)?)?;
+    dsf.network_defs = string_table(require(&defn_atoms, NETW, "NETW", defn.offset)?)?;
+    if let Some(a) = find(&defn_atoms, DEMN) {
+        dsf.raster_defs = string_table(a)?;
+    }
+    keep_unknown(
+        &mut dsf,
+        &defn_atoms,
+        Some(DEFN),
+        &[TERT, OBJT, POLY, NETW, DEMN],
+    );
+
+    let geod_atoms = atoms(geod.payload, geod.payload_offset())?;
+    dsf.pools = pools(&geod_atoms, POOL, SCAL, false)?;
+    dsf.pools32 = pools(&geod_atoms, PO32, SC32, true)?;
+    keep_unknown(&mut dsf, &geod_atoms, Some(GEOD), &[POOL, SCAL, PO32, SC32]);
+
+    if let Some(dems) = find(&top, DEMS) {
+        let dem_atoms = atoms(dems.payload, dems.payload_offset())?;
+        dsf.rasters = rasters(&dem_atoms, &dsf.raster_defs)?;
+        keep_unknown(&mut dsf, &dem_atoms, Some(DEMS), &[DEMI, DEMD]);
+    }
+    keep_unknown(&mut dsf, &top, None, &[HEAD, DEFN, GEOD, CMDS, DEMS]);
+
+    // Decoded values may not exceed this budget (each f64 is 8 bytes): a
+    // range command can name up to 65535 points in 5 bytes.
+    let budget = (bytes.len() as u64).saturating_mul(64).max(1 << 24);
+    (dsf.entities, dsf.entity_offsets) = commands(&dsf, cmds, budget)?;
+    Ok(dsf)
+}
+
+fn keep_unknown(dsf: &mut Dsf, list: &[Atom<'_>], parent: Option<u32>, known: &[u32]) {
+    for a in list {
+        if !known.contains(&a.id) {
+            dsf.unknown_atoms.push(UnknownAtom {
+                id: a.id,
+                parent,
+                offset: a.offset,
+                data: a.payload.to_vec(),
+            });
+        }
+    }
+}
+
+fn string_table(atom: Atom<'_>) -> Result<Vec<String>, DsfError> {
+    let p = atom.payload;
+    if !p.is_empty() && p[p.len() - 1] != 0 {
+        return Err(DsfError::new(
+            atom.offset,
+            ErrorKind::BadStringTable(format!(
+                "{} does not end with a NUL byte",
+                atom_name(atom.id)
+            )),
+        ));
+    }
+    if p.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(p[..p.len() - 1]
+        .split(|&b| b == 0)
+        .map(|s| String::from_utf8_lossy(s).into_owned())
+        .collect())
+}
+
+fn pools(list: &[Atom<'_>], pool_id: u32, scal_id: u32, wide: bool) -> Result<Vec<Pool>, DsfError> {
+    let scales: Vec<Atom<'_>> = list.iter().filter(|a| a.id == scal_id).copied().collect();
+    let mut out = Vec::new();
+    for (k, a) in list.iter().filter(|a| a.id == pool_id).enumerate() {
+        let mut pool = planar(*a, wide)?;
+        let s = scales.get(k).ok_or_else(|| {
+            DsfError::new(
+                a.offset,
+                ErrorKind::BadScale(format!(
+                    "{} #{k} has no matching {}",
+                    atom_name(pool_id),
+                    atom_name(scal_id)
+                )),
+            )
+        })?;
+        if s.payload.len() != 8 * pool.planes.len() {
+            return Err(DsfError::new(
+                s.offset,
+                ErrorKind::BadScale(format!(
+                    "{} #{k} holds {} bytes, expected {} for {} planes",
+                    atom_name(scal_id),
+                    s.payload.len(),
+                    8 * pool.planes.len(),
+                    pool.planes.len()
+                )),
+            ));
+        }
+        let mut c = Cursor::new(s.payload, s.payload_offset());
+        for plane in &mut pool.planes {
+            plane.scale = c.f32("a scale atom")?;
+            plane.offset = c.f32("a scale atom")?;
+        }
+        out.push(pool);
+    }
+    Ok(out)
+}
+
+fn planar(atom: Atom<'_>, wide: bool) -> Result<Pool, DsfError> {
+    let mut c = Cursor::new(atom.payload, atom.payload_offset());
+    let n = c.u32("a pool header")? as usize;
+    let d = c.u8("a pool header")? as usize;
+    let size = if wide { 4 } else { 2 };
+    let mut planes = Vec::with_capacity(d);
+    for _ in 0..d {
+        let at = c.offset();
+        let encoding = c.u8("a pool plane")?;
+        let raw = plane_values(&mut c, n, size, encoding, at)?;
+        planes.push(Plane {
+            encoding,
+            scale: 0.0,
+            offset: 0.0,
+            raw,
+            wide,
+        });
+    }
+    if !c.is_empty() {
+        return Err(DsfError::new(
+            c.offset(),
+            ErrorKind::BadPool(format!("{} bytes left after the last plane", c.remaining())),
+        ));
+    }
+    Ok(Pool {
+        offset: atom.offset,
+        count: n,
+        planes,
+    })
+}
+
+fn value(c: &mut Cursor<'_>, size: usize) -> Result<u32, DsfError> {
+    if size == 2 {
+        Ok(u32::from(c.u16("pool data")?))
+    } else {
+        c.u32("pool data")
+    }
+}
+
+fn plane_values(
+    c: &mut Cursor<'_>,
+    n: usize,
+    size: usize,
+    encoding: u8,
+    at: u64,
+) -> Result<Vec<u32>, DsfError> {
+    let too_big = |need: usize| {
+        DsfError::new(
+            at,
+            ErrorKind::BadPool(format!(
+                "{n} points need at least {need} bytes, only {} remain",
+                c.remaining()
+            )),
+        )
+    };
+    let min_bytes = match encoding {
+        0 | 1 => n.checked_mul(size),
+        2 | 3 => n.div_ceil(127).checked_mul(size + 1),
+        _ => {
+            return Err(DsfError::new(
+                at,
+                ErrorKind::BadPool(format!("unknown plane encoding {encoding}")),
+            ));
+        }
+    };
+    match min_bytes {
+        Some(m) if m <= c.remaining() => {}
+        Some(m) => return Err(too_big(m)),
+        None => return Err(too_big(usize::MAX)),
+    }
+    let mut out = Vec::with_capacity(n);
+    if encoding & 2 == 0 {
+        for _ in 0..n {
+            out.push(value(c, size)?);
+        }
+    } else {
+        while out.len() < n {
+            let run_at = c.offset();
+            let code = c.u8("an RLE run")?;
+            let count = (code & 0x7F) as usize;
+            if count == 0 {
+                return Err(DsfError::new(
+                    run_at,
+                    ErrorKind::BadPool("RLE run with count 0".into()),
+                ));
+            }
+            if out.len() + count > n {
+                return Err(DsfError::new(
+                    run_at,
+                    ErrorKind::BadPool(format!(
+                        "RLE run of {count} overruns the plane ({} of {n} values done)",
+                        out.len()
+                    )),
+                ));
+            }
+            if code & 0x80 != 0 {
+                let v = value(c, size)?;
+                out.extend(std::iter::repeat_n(v, count));
+            } else {
+                for _ in 0..count {
+                    out.push(value(c, size)?);
+                }
+            }
+        }
+    }
+    if encoding & 1 == 1 {
+        let mut acc: u32 = 0;
+        let mask = if size == 2 { 0xFFFF } else { u32::MAX };
+        for v in &mut out {
+            acc = acc.wrapping_add(*v) & mask;
+            *v = acc;
+        }
+    }
+    Ok(out)
+}
+
+fn rasters(list: &[Atom<'_>], names: &[String]) -> Result<Vec<Raster>, DsfError> {
+    let infos: Vec<Atom<'_>> = list.iter().filter(|a| a.id == DEMI).copied().collect();
+    let datas: Vec<Atom<'_>> = list.iter().filter(|a| a.id == DEMD).copied().collect();
+    let mut out = Vec::new();
+    for (k, (info, data)) in infos.iter().zip(datas.iter()).enumerate() {
+        let mut c = Cursor::new(info.payload, info.payload_offset());
+        let version = c.u8("a DEMI header")?;
+        let bpp = c.u8("a DEMI header")?;
+        let flags = c.u16("a DEMI header")?;
+        let width = c.u32("a DEMI header")?;
+        let height = c.u32("a DEMI header")?;
+        let scale = c.f32("a DEMI header")?;
+        let offset = c.f32("a DEMI header")?;
+        let expect = u64::from(width) * u64::from(height) * u64::from(bpp);
+        if expect != data.payload.len() as u64 {
+            return Err(DsfError::new(
+                data.offset,
+                ErrorKind::BadRaster(format!(
+                    "raster {k} is {width}x{height}x{bpp} = {expect} bytes, DEMD holds {}",
+                    data.payload.len()
+                )),
+            ));
+        }
+        out.push(Raster {
+            name: names.get(k).cloned().unwrap_or_default(),
+            version,
+            bpp,
+            flags,
+            width,
+            height,
+            scale,
+            offset,
+            data: data.payload.to_vec(),
+        });
+    }
+    Ok(out)
+}
+
+/// The command-stream state machine.
+struct State<'d> {
+    dsf: &'d Dsf,
+    pool: u32,
+    junction: u32,
+    def: u32,
+    subtype: u32,
+    flags: u8,
+    lod: (f32, f32),
+    agl: bool,
+    /// Index in `out` of the open patch.
+    patch: Option<usize>,
+    budget: u64,
+    out: Vec<Entity>,
+}
+
+impl<'d> State<'d> {
+    fn spend(&mut self, values: u64, at: u64) -> Result<(), DsfError> {
+        if values > self.budget {
+            return Err(DsfError::new(
+                at,
+                ErrorKind::TooLarge("the commands decode to too many points".into()),
+            ));
+        }
+        self.budget -= values;
+        Ok(())
+    }
+
+    fn pool16(&self, pool: u32, at: u64) -> Result<&'d Pool, DsfError> {
+        let dsf: &'d Dsf = self.dsf;
+        dsf.pools.get(pool as usize).ok_or_else(|| {
+            DsfError::new(
+                at,
+                ErrorKind::PoolIndex {
+                    pool,
+                    count: self.dsf.pools.len(),
+                },
+            )
+        })
+    }
+
+    fn pool32(&self, at: u64) -> Result<&'d Pool, DsfError> {
+        let dsf: &'d Dsf = self.dsf;
+        dsf.pools32.get(self.pool as usize).ok_or_else(|| {
+            DsfError::new(
+                at,
+                ErrorKind::PoolIndex {
+                    pool: self.pool,
+                    count: self.dsf.pools32.len(),
+                },
+            )
+        })
+    }
+
+    fn def(&self, table: &'static str, count: usize, at: u64) -> Result<u32, DsfError> {
+        if (self.def as usize) < count {
+            Ok(self.def)
+        } else {
+            Err(DsfError::new(
+                at,
+                ErrorKind::DefIndex {
+                    table,
+                    def: self.def,
+                    count,
+                },
+            ))
+        }
+    }
+
+    fn open(&self) -> Option<&Patch> {
+        match self.patch.map(|i| &self.out[i]) {
+            Some(Entity::Patch(p)) => Some(p),
+            _ => None,
+        }
+    }
+
+    fn objects(&mut self, first: u64, last: u64, at: u64) -> Result<(), DsfError> {
+        let def = self.def("OBJT", self.dsf.object_defs.len(), at)?;
+        let pool = self.pool16(self.pool, at)?;
+        check_range(pool, first, last, at)?;
+        let d = pool.depth();
+        if d < 3 {
+            return Err(DsfError::new(
+                at,
+                ErrorKind::BadGeometry(format!("objects need a pool of 3 or 4 planes, not {d}")),
+            ));
+        }
+        let mode = if d == 3 {
+            ElevationMode::Draped
+        } else if self.agl {
+            ElevationMode::Agl
+        } else {
+            ElevationMode::Msl
+        };
+        let mut list = Vec::new();
+        for i in first..last {
+            let i = i as usize;
+            list.push(Entity::Object(Object {
+                def,
+                lon: pool.value(i, 0),
+                lat: pool.value(i, 1),
+                heading: pool.value(i, 2),
+                elevation: (d >= 4).then(|| pool.value(i, 3)),
+                mode,
+            }));
+        }
+        self.spend((last - first) * 8, at)?;
+        self.out.extend(list);
+        Ok(())
+    }
+
+    fn polygon(&mut self, param: u16, windings: Vec<Vec<u64>>, at: u64) -> Result<(), DsfError> {
+        let def = self.def("POLY", self.dsf.polygon_defs.len(), at)?;
+        let pool = self.pool16(self.pool, at)?;
+        let d = pool.depth();
+        let total: u64 = windings.iter().map(|w| w.len() as u64).sum();
+        self.spend(total * d as u64, at)?;
+        let mut ws = Vec::with_capacity(windings.len());
+        for w in windings {
+            let mut flat = Vec::with_capacity(w.len() * d);
+            for i in w {
+                check_index(pool, i, at)?;
+                pool.point_into(i as usize, &mut flat);
+            }
+            ws.push(flat);
+        }
+        self.out.push(Entity::Polygon(Polygon {
+            def,
+            param,
+            depth: d,
+            windings: ws,
+        }));
+        Ok(())
+    }
+
+    fn chain(&mut self, indices: Vec<u64>, at: u64) -> Result<(), DsfError> {
+        let def = self.def("NETW", self.dsf.network_defs.len(), at)?;
+        let pool = self.pool32(at)?;
+        let d = pool.depth();
+        if d < 4 {
+            return Err(DsfError::new(
+                at,
+                ErrorKind::BadGeometry(format!(
+                    "network chains need a 32-bit pool of at least 4 planes, not {d}"
+                )),
+            ));
+        }
+        self.spend(indices.len() as u64 * d as u64, at)?;
+        let mut points = Vec::with_capacity(indices.len() * d);
+        for i in indices {
+            check_index(pool, i, at)?;
+            pool.point_into(i as usize, &mut points);
+        }
+        let subtype = self.subtype;
+        self.out.push(Entity::Network(NetworkChain {
+            def,
+            subtype,
+            depth: d,
+            points,
+        }));
+        Ok(())
+    }
+
+    fn primitive(
+        &mut self,
+        kind: PrimitiveKind,
+        vertices: Vec<(u32, u64)>,
+        at: u64,
+    ) -> Result<(), DsfError> {
+        let Some(mut depth) = self.open().map(|p| p.depth) else {
+            return Err(DsfError::new(
+                at,
+                ErrorKind::BadGeometry("triangle command outside a terrain patch".into()),
+            ));
+        };
+        let mut flat = Vec::new();
+        for (pool, i) in &vertices {
+            let pool = self.pool16(*pool, at)?;
+            check_index(pool, *i, at)?;
+            if depth == 0 {
+                depth = pool.depth();
+            } else if pool.depth() != depth {
+                return Err(DsfError::new(
+                    at,
+                    ErrorKind::BadGeometry(format!(
+                        "a patch of depth {depth} uses a pool of depth {}",
+                        pool.depth()
+                    )),
+                ));
+            }
+            if flat.is_empty() {
+                flat.reserve(vertices.len() * depth);
+            }
+            pool.point_into(*i as usize, &mut flat);
+        }
+        self.spend(flat.len() as u64, at)?;
+        if let Some(Entity::Patch(p)) = self.patch.map(|i| &mut self.out[i]) {
+            p.depth = depth;
+            p.primitives.push(Primitive {
+                kind,
+                vertices: flat,
+            });
+        }
+        Ok(())
+    }
+
+    fn open_patch(&mut self, at: u64) -> Result<(), DsfError> {
+        let def = self.def("TERT", self.dsf.terrain_defs.len(), at)?;
+        let depth = self
+            .dsf
+            .pools
+            .get(self.pool as usize)
+            .map_or(0, Pool::depth);
+        self.patch = Some(self.out.len());
+        self.out.push(Entity::Patch(Patch {
+            def,
+            flags: self.flags,
+            lod_near: self.lod.0,
+            lod_far: self.lod.1,
+            depth,
+            primitives: Vec::new(),
+        }));
+        Ok(())
+    }
+}
+
+fn check_index(pool: &Pool, i: u64, at: u64) -> Result<(), DsfError> {
+    if i as usize >= pool.count {
+        Err(DsfError::new(
+            at,
+            ErrorKind::PointIndex {
+                index: i,
+                count: pool.count,
+            },
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+fn check_range(pool: &Pool, first: u64, last: u64, at: u64) -> Result<(), DsfError> {
+    if last < first {
+        return Err(DsfError::new(
+            at,
+            ErrorKind::BadGeometry(format!("range [{first}, {last}) is reversed")),
+        ));
+    }
+    if last as usize > pool.count {
+        return Err(DsfError::new(
+            at,
+            ErrorKind::PointIndex {
+                index: last.saturating_sub(1).max(first),
+                count: pool.count,
+            },
+        ));
+    }
+    Ok(())
+}
+
+fn range(first: u64, last: u64, at: u64) -> Result<Vec<u64>, DsfError> {
+    if last < first {
+        return Err(DsfError::new(
+            at,
+            ErrorKind::BadGeometry(format!("range [{first}, {last}) is reversed")),
+        ));
+    }
+    Ok((first..last).collect())
+}
+
+fn commands(dsf: &Dsf, cmds: Atom<'_>, budget: u64) -> Result<(Vec<Entity>, Vec<u64>), DsfError> {
+    let mut st = State {
+        dsf,
+        pool: u32::from(u16::MAX),
+        junction: 0,
+        def: u32::MAX,
+        subtype: 0,
+        flags: 0xFF,
+        lod: (-1.0, -1.0),
+        agl: false,
+        patch: None,
+        budget,
+        out: Vec::new(),
+    };
+    let mut c = Cursor::new(cmds.payload, cmds.payload_offset());
+    let mut offsets = Vec::new();
+    while !c.is_empty() {
+        let at = c.offset();
+        let op = c.u8("a command")?;
+        command(&mut st, &mut c, op, at).map_err(|e| match e.kind {
+            ErrorKind::Truncated { .. } => DsfError::new(at, ErrorKind::TruncatedCommand(op)),
+            _ => e,
+        })?;
+        offsets.resize(st.out.len(), at);
+    }
+    Ok((st.out, offsets))
+}
+
+fn counted_u16(c: &mut Cursor<'_>, n: usize) -> Result<Vec<u64>, DsfError> {
+    if n * 2 > c.remaining() {
+        return Err(DsfError::new(
+            c.offset(),
+            ErrorKind::Truncated { what: "a command" },
+        ));
+    }
+    (0..n).map(|_| c.u16("a command").map(u64::from)).collect()
+}
+
+fn command(st: &mut State<'_>, c: &mut Cursor<'_>, op: u8, at: u64) -> Result<(), DsfError> {
+    const W: &str = "a command";
+    match op {
+        1 => {
+            let p = c.u16(W)?;
+            if p as usize >= st.dsf.pools.len() && p as usize >= st.dsf.pools32.len() {
+                return Err(DsfError::new(
+                    at,
+                    ErrorKind::PoolIndex {
+                        pool: u32::from(p),
+                        count: st.dsf.pools.len().max(st.dsf.pools32.len()),
+                    },
+                ));
+            }
+            st.pool = u32::from(p);
+        }
+        2 => st.junction = c.u32(W)?,
+        3 => st.def = u32::from(c.u8(W)?),
+        4 => st.def = u32::from(c.u16(W)?),
+        5 => st.def = c.u32(W)?,
+        6 => st.subtype = u32::from(c.u8(W)?),
+        7 => {
+            let i = u64::from(c.u16(W)?);
+            st.objects(i, i + 1, at)?;
+        }
+        8 => {
+            let first = u64::from(c.u16(W)?);
+            let last = u64::from(c.u16(W)?);
+            st.objects(first, last, at)?;
+        }
+        9 => {
+            let n = c.u8(W)? as usize;
+            let base = u64::from(st.junction);
+            let idx = counted_u16(c, n)?.into_iter().map(|i| i + base).collect();
+            st.chain(idx, at)?;
+        }
+        10 => {
+            let first = u64::from(c.u16(W)?);
+            let last = u64::from(c.u16(W)?);
+            let base = u64::from(st.junction);
+            st.chain(range(first + base, last + base, at)?, at)?;
+        }
+        11 => {
+            let n = c.u8(W)? as usize;
+            if n * 4 > c.remaining() {
+                return Err(DsfError::new(c.offset(), ErrorKind::Truncated { what: W }));
+            }
+            let idx = (0..n)
+                .map(|_| c.u32(W).map(u64::from))
+                .collect::<Result<_, _>>()?;
+            st.chain(idx, at)?;
+        }
+        12 => {
+            let param = c.u16(W)?;
+            let n = c.u8(W)? as usize;
+            let w = counted_u16(c, n)?;
+            st.polygon(param, vec![w], at)?;
+        }
+        13 => {
+            let param = c.u16(W)?;
+            let first = u64::from(c.u16(W)?);
+            let last = u64::from(c.u16(W)?);
+            st.polygon(param, vec![range(first, last, at)?], at)?;
+        }
+        14 => {
+            let param = c.u16(W)?;
+            let w = c.u8(W)? as usize;
+            let mut ws = Vec::with_capacity(w);
+            for _ in 0..w {
+                let n = c.u8(W)? as usize;
+                ws.push(counted_u16(c, n)?);
+            }
+            st.polygon(param, ws, at)?;
+        }
+        15 => {
+            let param = c.u16(W)?;
+            let w = c.u8(W)? as usize;
+            let b = counted_u16(c, w + 1)?;
+            let ws = b
+                .windows(2)
+                .map(|p| range(p[0], p[1], at))
+                .collect::<Result<Vec<_>, _>>()?;
+            st.polygon(param, ws, at)?;
+        }
+        16 => st.open_patch(at)?,
+        17 => {
+            st.flags = c.u8(W)?;
+            st.open_patch(at)?;
+        }
+        18 => {
+            st.flags = c.u8(W)?;
+            let near = c.f32(W)?;
+            let far = c.f32(W)?;
+            st.lod = (near, far);
+            st.open_patch(at)?;
+        }
+        23 | 26 | 29 => {
+            let n = c.u8(W)? as usize;
+            let pool = st.pool;
+            let v = counted_u16(c, n)?.into_iter().map(|i| (pool, i)).collect();
+            st.primitive(kind_of(op), v, at)?;
+        }
+        24 | 27 | 30 => {
+            let n = c.u8(W)? as usize;
+            if n * 4 > c.remaining() {
+                return Err(DsfError::new(c.offset(), ErrorKind::Truncated { what: W }));
+            }
+            let mut v = Vec::with_capacity(n);
+            for _ in 0..n {
+                let p = u32::from(c.u16(W)?);
+                let i = u64::from(c.u16(W)?);
+                v.push((p, i));
+            }
+            st.primitive(kind_of(op), v, at)?;
+        }
+        25 | 28 | 31 => {
+            let first = u64::from(c.u16(W)?);
+            let last = u64::from(c.u16(W)?);
+            let pool = st.pool;
+            let v = range(first, last, at)?
+                .into_iter()
+                .map(|i| (pool, i))
+                .collect();
+            st.primitive(kind_of(op), v, at)?;
+        }
+        32..=34 => {
+            let len = match op {
+                32 => c.u8(W)? as usize,
+                33 => c.u16(W)? as usize,
+                _ => c.u32(W)? as usize,
+            };
+            let body = c.bytes(len, W)?;
+            if len == 6 {
+                let kind = u16::from_le_bytes([body[0], body[1]]);
+                let v = i32::from_le_bytes([body[2], body[3], body[4], body[5]]);
+                match kind {
+                    1 => st.out.push(Entity::Filter(v)),
+                    2 => st.agl = v != 0,
+                    _ => {}
+                }
+            }
+        }
+        _ => return Err(DsfError::new(at, ErrorKind::UnknownOpcode(op))),
+    }
+    Ok(())
+}
+
+fn kind_of(op: u8) -> PrimitiveKind {
+    match op {
+        23..=25 => PrimitiveKind::Triangles,
+        26..=28 => PrimitiveKind::Strip,
+        _ => PrimitiveKind::Fan,
+    }
+}
