@@ -558,3 +558,39 @@ fn cli_info_json_and_check() {
     assert_eq!(agkit(&["info", fx]).0, 1);
     assert_eq!(agkit(&["info", "/nonexistent.agp"]).0, 2);
 }
+
+/// Throughput of parse+validate compared with a plain line scan (run with
+/// `cargo test --release --test xp -- --ignored --nocapture throughput`).
+#[test]
+#[ignore]
+fn throughput() {
+    let mut src = example("block/city_block.agb");
+    let base = src.clone();
+    while src.len() < 8_000_000 {
+        // Repeat the grids and sets (a big but valid-shaped file).
+        let body = &base[base.find("# ---- grid 0").unwrap()..];
+        src.push_str(body);
+    }
+    let t = std::time::Instant::now();
+    let mut n = 0usize;
+    for _ in 0..5 {
+        n += src
+            .lines()
+            .map(|l| l.split_ascii_whitespace().count())
+            .sum::<usize>();
+    }
+    let scan = t.elapsed().as_secs_f64() / 5.0;
+    let t = std::time::Instant::now();
+    let mut d = 0usize;
+    for _ in 0..5 {
+        d += xp::check(&src).len();
+    }
+    let full = t.elapsed().as_secs_f64() / 5.0;
+    let mb = src.len() as f64 / 1e6;
+    println!(
+        "{mb:.1} MB: token scan {:.0} MB/s, parse+validate {:.0} MB/s = {:.0}% ({n} {d})",
+        mb / scan,
+        mb / full,
+        100.0 * scan / full
+    );
+}

@@ -308,8 +308,9 @@ mod tests {
     fn spans() {
         let d = Document::parse("A\n  TILE 1  2\n");
         assert_eq!(d.token_span(2, 0), 4..8);
-        assert_eq!(d.token_span(2, 2), 11..12);
-        assert_eq!(d.line_span(2), 4..12);
-        assert_eq!(d.line_span(9), 15..15);
+        assert_eq!(d.token_span(2, 1), 9..10);
+        assert_eq!(d.token_span(2, 2), 12..13);
+        assert_eq!(d.line_span(2), 4..13);
+        assert_eq!(d.line_span(9), 14..14);
     }
 }
