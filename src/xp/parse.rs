@@ -236,6 +236,17 @@ fn formats(kw: &str) -> (bool, bool, bool) {
 /// `1e3`. `Err(true)` for NaN/infinity, `Err(false)` for anything else.
 pub(crate) fn parse_number(t: &str) -> Result<f64, bool> {
     let b = t.as_bytes();
+    // Fast path: short plain integers (most tokens) are exact in f64.
+    let (neg, digits) = match b.first() {
+        Some(b'-') => (true, &b[1..]),
+        _ => (false, b),
+    };
+    if !digits.is_empty() && digits.len() <= 15 && digits.iter().all(u8::is_ascii_digit) {
+        let v = digits
+            .iter()
+            .fold(0u64, |acc, &d| acc * 10 + u64::from(d - b'0')) as f64;
+        return Ok(if neg { -v } else { v });
+    }
     let ok = !b.is_empty()
         && b.iter()
             .all(|&c| c.is_ascii_digit() || matches!(c, b'.' | b'-' | b'+' | b'e' | b'E'));
