@@ -680,10 +680,14 @@ fn block(cx: &mut Ctx, b: &BlockProps) {
                     let what = if axis == 'S' { "column" } else { "row" };
                     cx.err(
                         c::SPELLING_INDEX,
-                        format!(
-                            "{what} {bad} does not exist in grid {gi}, which has {n} {what}s (0..{})",
-                            n.saturating_sub(1)
-                        ),
+                        if n == 0 {
+                            format!("{what} {bad} does not exist: grid {gi} has no {what}s (check its cuts)")
+                        } else {
+                            format!(
+                                "{what} {bad} does not exist in grid {gi}, which has {n} {what}s (0..{})",
+                                n - 1
+                            )
+                        },
                         span,
                     );
                 }
