@@ -477,3 +477,14 @@ fn bad_inputs_fail_without_writing() {
     assert!(err.contains("nothing was written"), "{err}");
     assert!(files_under(&out).is_empty());
 }
+
+#[test]
+fn bundled_map_report_snapshot() {
+    let out = agn::convert_cells(
+        &[(straddling_cell(), every_section())],
+        &Map::bundled(),
+        "t",
+        &|| {},
+    );
+    insta::assert_json_snapshot!("convert_bundled_map_report", out.report);
+}

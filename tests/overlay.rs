@@ -580,3 +580,8 @@ proptest! {
         prop_assert!((area - dw * dh).abs() < 1e-9 * (1.0 + dw * dh), "{} vs {}", area, dw * dh);
     }
 }
+
+#[test]
+fn example_report_snapshot() {
+    insta::assert_json_snapshot!("overlay_example_report", example().report);
+}
