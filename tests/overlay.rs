@@ -553,7 +553,7 @@ proptest! {
                     let pts: Vec<Vec<[f64; 2]>> = (0..p.windings.len())
                         .map(|k| p.points(k).map(|q| [q[0], q[1]]).collect())
                         .collect();
-                    let mut ring: Vec<[f64; 2]> = Vec::new();
+                    let ring: Vec<[f64; 2]>;
                     if pts.len() == 1 {
                         ring = pts[0].clone();
                     } else {
@@ -576,7 +576,7 @@ proptest! {
                 }
             }
         }
-        prop_assert!(pieces >= 1 && pieces <= 4);
+        prop_assert!((1..=4).contains(&pieces));
         prop_assert!((area - dw * dh).abs() < 1e-9 * (1.0 + dw * dh), "{} vs {}", area, dw * dh);
     }
 }
