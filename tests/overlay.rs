@@ -553,9 +553,8 @@ proptest! {
                     let pts: Vec<Vec<[f64; 2]>> = (0..p.windings.len())
                         .map(|k| p.points(k).map(|q| [q[0], q[1]]).collect())
                         .collect();
-                    let ring: Vec<[f64; 2]>;
-                    if pts.len() == 1 {
-                        ring = pts[0].clone();
+                    let ring: Vec<[f64; 2]> = if pts.len() == 1 {
+                        pts[0].clone()
                     } else {
                         // spawning contour then cut contours, chained.
                         let mut cur = pts[0].clone();
@@ -569,8 +568,8 @@ proptest! {
                         }
                         prop_assert_eq!(cur.first(), cur.last());
                         cur.pop();
-                        ring = cur;
-                    }
+                        cur
+                    };
                     prop_assert!(orient::is_ccw(&ring));
                     area += orient::signed_area(&ring);
                 }
