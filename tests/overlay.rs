@@ -95,7 +95,7 @@ fn every_placement_reads_back_from_the_written_dsf() {
     .unwrap();
     assert_eq!(report["features"], 6);
     assert_eq!(report["used"], 5);
-    assert_eq!(report["skipped"][0]["id"], "\"fields\"");
+    assert_eq!(report["skipped"][0]["id"], "fields");
 }
 
 #[test]

@@ -141,7 +141,7 @@ fn build(a: BuildArgs) -> u8 {
     for s in &r.skipped {
         let id =
             s.id.as_deref()
-                .map(|i| format!(" (id {i})"))
+                .map(|i| format!(" (id {i:?})"))
                 .unwrap_or_default();
         let tile = s
             .tile

@@ -26,7 +26,8 @@ use std::fmt;
 pub struct Feature {
     /// 0-based position in the input's `features` array.
     pub index: usize,
-    /// The feature's `id` (as text), if any.
+    /// The feature's `id` (a string id as is, a number as its text), if
+    /// any.
     pub id: Option<String>,
     /// The properties (empty when null).
     pub properties: serde_json::Map<String, Json>,
@@ -38,7 +39,7 @@ impl Feature {
     /// `feature 3 (id "x")` — how messages name the feature.
     pub fn label(&self) -> String {
         match &self.id {
-            Some(id) => format!("feature {} (id {id})", self.index),
+            Some(id) => format!("feature {} (id {id:?})", self.index),
             None => format!("feature {}", self.index),
         }
     }
@@ -106,12 +107,12 @@ pub fn read_features(text: &str) -> Result<Vec<Feature>, FeatureError> {
 
 fn feature(index: usize, f: &Json) -> Result<Feature, FeatureError> {
     let id = f.get("id").and_then(|v| match v {
-        Json::String(s) => Some(format!("{s:?}")),
+        Json::String(s) => Some(s.clone()),
         Json::Number(n) => Some(n.to_string()),
         _ => None,
     });
     let label = match &id {
-        Some(id) => format!("feature {index} (id {id})"),
+        Some(id) => format!("feature {index} (id {id:?})"),
         None => format!("feature {index}"),
     };
     let err = |m: String| FeatureError {
