@@ -72,20 +72,21 @@ pub fn rule_name(r: &CornerRule) -> &'static str {
     }
 }
 
-/// Places the corners of spawning winding `w` (corner vertices `cs`, its
-/// first side at `first_side`).
-pub(crate) fn place_winding(eng: &mut Engine, w: usize, cs: &[usize], first_side: usize) {
+/// Places the corners of ring `w` at `cs`: (vertex, index of the side
+/// ending there, index of the side starting there), in vertex order — the
+/// corners whose both sides spawn tiles.
+pub(crate) fn place_winding(eng: &mut Engine, w: usize, cs: &[(usize, usize, usize)]) {
     let m = cs.len();
+    let label = eng.labels[w].clone();
     if m == 0 {
-        eng.explain(|| format!("winding {}: no corners", w + 1));
+        eng.explain(|| format!("{label}: no corners"));
         return;
     }
     let ring = &eng.rings[w];
     let n = ring.len();
     let sites: Vec<Site> = cs
         .iter()
-        .enumerate()
-        .map(|(k, &v)| Site {
+        .map(|&(v, side_in, side_out)| Site {
             vertex: v,
             pos: ring.pts[v],
             turn: ring.turns[v],
@@ -93,8 +94,8 @@ pub(crate) fn place_winding(eng: &mut Engine, w: usize, cs: &[usize], first_side
             len_next: ring.seg_len(v),
             dir_in: ring.seg_dir((v + n - 1) % n),
             dir_out: ring.seg_dir(v),
-            side_in: first_side + (k + m - 1) % m,
-            side_out: first_side + k,
+            side_in,
+            side_out,
         })
         .collect();
     // Rules by priority group; the order inside a group is drawn per corner.
@@ -136,8 +137,7 @@ pub(crate) fn place_winding(eng: &mut Engine, w: usize, cs: &[usize], first_side
                 Ok(ids) => {
                     eng.explain(|| {
                         format!(
-                            "winding {} corner at vertex {} (turn {:.1}°): {} line {} placed tiles {:?}",
-                            w + 1,
+                            "{label} corner at vertex {} (turn {:.1}°): {} line {} placed tiles {:?}",
                             site.vertex,
                             site.turn,
                             rule_name(rule),
@@ -150,8 +150,7 @@ pub(crate) fn place_winding(eng: &mut Engine, w: usize, cs: &[usize], first_side
                 }
                 Err(why) => eng.explain(|| {
                     format!(
-                        "winding {} corner at vertex {} (turn {:.1}°): {} line {} refused: {why}",
-                        w + 1,
+                        "{label} corner at vertex {} (turn {:.1}°): {} line {} refused: {why}",
                         site.vertex,
                         site.turn,
                         rule_name(rule),
@@ -173,8 +172,7 @@ pub(crate) fn place_winding(eng: &mut Engine, w: usize, cs: &[usize], first_side
             None => {
                 eng.explain(|| {
                     format!(
-                        "winding {} corner at vertex {} (turn {:.1}°): no corner tile",
-                        w + 1,
+                        "{label} corner at vertex {} (turn {:.1}°): no corner tile",
                         site.vertex,
                         site.turn
                     )

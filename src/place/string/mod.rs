@@ -22,6 +22,7 @@
 //! every decision where the spec is open.
 
 pub mod caps;
+pub mod contours;
 pub mod corners;
 pub mod fill;
 pub mod sides;
@@ -35,6 +36,7 @@ use crate::place::annotate::{self, Affine, Context};
 use crate::place::{Params, PlaceError, PlacedTile, Placement, Rng, Role, TileId};
 use crate::xp::model::{Asset, Px, StringProps, Tile};
 use geo::Area;
+use contours::Assembled;
 use sides::{Ring, Side};
 use stop::{Region, StopIndex};
 
@@ -72,13 +74,14 @@ pub fn place(
     Ok(eng.finish(windings))
 }
 
-/// Checks every winding and builds its ring. Winding numbers in messages
-/// are 1-based.
-fn check_windings(windings: &[Vec<Xy>]) -> Result<Vec<Ring>, PlaceError> {
+/// Checks every contour, assembles the rings ([`contours`]) and checks
+/// their orientation: the ring holding contour 1 is the outer ring
+/// (counter-clockwise), every other ring a hole (clockwise). Winding and
+/// contour numbers in messages are 1-based.
+fn check_windings(windings: &[Vec<Xy>]) -> Result<Vec<Assembled>, PlaceError> {
     if windings.is_empty() {
         return Err(PlaceError::Polygon("the polygon has no windings".into()));
     }
-    let mut rings = Vec::with_capacity(windings.len());
     for (i, w) in windings.iter().enumerate() {
         let what = if i == 0 { "the outer ring" } else { "a hole" };
         if let Some(p) = w.iter().find(|p| !(p[0].is_finite() && p[1].is_finite())) {
@@ -87,31 +90,25 @@ fn check_windings(windings: &[Vec<Xy>]) -> Result<Vec<Ring>, PlaceError> {
                 i + 1
             )));
         }
-        let ring = Ring::new(w).ok_or_else(|| {
-            PlaceError::Polygon(format!(
-                "winding {} ({what}) has fewer than 3 distinct vertices",
-                i + 1
-            ))
-        })?;
-        let area = stop::footprint(&ring.pts).signed_area();
+    }
+    let rings = contours::assemble(windings)?;
+    for (i, a) in rings.iter().enumerate() {
+        let what = if i == 0 { "the outer ring" } else { "a hole" };
+        let label = a.label();
+        let area = stop::footprint(&a.ring.pts).signed_area();
         if area == 0.0 {
-            return Err(PlaceError::Polygon(format!(
-                "winding {} ({what}) has no area",
-                i + 1
-            )));
+            return Err(PlaceError::Polygon(format!("{label} ({what}) has no area")));
         }
         if i == 0 && area < 0.0 {
-            return Err(PlaceError::Polygon(
-                "winding 1 (the outer ring) is clockwise; it must be counter-clockwise".into(),
-            ));
+            return Err(PlaceError::Polygon(format!(
+                "{label} (the outer ring) is clockwise; it must be counter-clockwise"
+            )));
         }
         if i > 0 && area > 0.0 {
             return Err(PlaceError::Polygon(format!(
-                "winding {} (a hole) is counter-clockwise; holes must be clockwise",
-                i + 1
+                "{label} (a hole) is counter-clockwise; holes must be clockwise"
             )));
         }
-        rings.push(ring);
     }
     Ok(rings)
 }
@@ -173,9 +170,14 @@ pub(crate) struct Engine<'a> {
     pub mpp: [f64; 2],
     pub params: &'a Params,
     pub rng: Rng,
+    /// The closed rings assembled from the contours (outer first).
     pub rings: Vec<Ring>,
-    /// All sides of the spawning windings; `side_first[w]` is the index of
-    /// winding `w`'s first side.
+    /// Per ring, per segment: whether it comes from a tile-spawning contour.
+    pub spawn: Vec<Vec<bool>>,
+    /// Per ring: how messages name it (`winding 2`, `the ring of contours
+    /// 1, 3`).
+    pub labels: Vec<String>,
+    /// The spawning sides of all rings, ring by ring.
     pub sides: Vec<Side>,
     /// Per side: metres taken by corner tiles at its start and its end.
     pub taken: Vec<[f64; 2]>,
@@ -188,6 +190,9 @@ pub(crate) struct Engine<'a> {
     /// Pixel map and `Asset::tiles` index of every placed tile.
     pub maps: Vec<(usize, Affine)>,
     pub units: usize,
+    /// Number of contours (DSF windings).
+    pub contours: usize,
+    /// Number of tile-spawning contours (the first ones).
     pub spawning: usize,
     warned: std::collections::HashSet<String>,
     stopped: bool,
@@ -200,18 +205,23 @@ impl<'a> Engine<'a> {
         mpp: [f64; 2],
         params: &'a Params,
         windings: &[Vec<Xy>],
-        rings: Vec<Ring>,
+        assembled: Vec<Assembled>,
     ) -> Engine<'a> {
         let mut tile_index = HashMap::new();
         for (i, t) in asset.tiles.iter().enumerate() {
             tile_index.entry(t.id).or_insert(i);
         }
         let spawning = match params.low {
-            0 => rings.len(),
-            k => usize::from(k).min(rings.len()),
+            0 => windings.len(),
+            k => usize::from(k).min(windings.len()),
         };
+        let spawn = assembled
+            .iter()
+            .map(|a| a.owner.iter().map(|&c| c < spawning).collect())
+            .collect();
+        let labels = assembled.iter().map(Assembled::label).collect();
+        let rings: Vec<Ring> = assembled.into_iter().map(|a| a.ring).collect();
         let region = Region::new(&rings.iter().map(|r| r.pts.clone()).collect::<Vec<_>>());
-        let _ = windings;
         Engine {
             asset,
             props,
@@ -219,6 +229,8 @@ impl<'a> Engine<'a> {
             params,
             rng: crate::place::rng(params.seed),
             rings,
+            spawn,
+            labels,
             sides: Vec::new(),
             taken: Vec::new(),
             last_edge: Vec::new(),
@@ -228,6 +240,7 @@ impl<'a> Engine<'a> {
             out: Placement::default(),
             maps: Vec::new(),
             units: 0,
+            contours: windings.len(),
             spawning,
             warned: Default::default(),
             stopped: false,
@@ -238,7 +251,8 @@ impl<'a> Engine<'a> {
         let crease = self.props.crease();
         if self.params.explain {
             self.out.explain.push(format!(
-                "{} winding(s), {} spawning tiles; crease angles {}° left, {}° right",
+                "{} winding(s) in {} ring(s), {} spawning tiles; crease angles {}° left, {}° right",
+                self.contours,
                 self.rings.len(),
                 self.spawning,
                 crease[0],
@@ -246,29 +260,53 @@ impl<'a> Engine<'a> {
             ));
         }
         self.check_rules();
-        // Corners of every winding; sides of the spawning ones.
-        let mut corner_lists = Vec::new();
-        for ring in &self.rings {
+        // Corners of every ring; the spawning sides; the corner sites
+        // (vertex, side in, side out) between two spawning sides.
+        let mut site_lists: Vec<Option<Vec<(usize, usize, usize)>>> = Vec::new();
+        for (w, ring) in self.rings.iter().enumerate() {
+            let n = ring.len();
             let cs = ring.corners(crease);
+            let mut is_corner = vec![false; n];
             for &v in &cs {
+                is_corner[v] = true;
                 self.out.corners.push(crate::place::PlacedCorner {
                     x: ring.pts[v][0],
                     y: ring.pts[v][1],
                     turn: ring.turns[v],
                 });
             }
-            corner_lists.push(cs);
-        }
-        let mut side_first = Vec::new();
-        for (w, cs) in corner_lists.iter().enumerate().take(self.spawning) {
-            side_first.push(self.sides.len());
-            let s = sides::sides(w, &self.rings[w], cs);
-            self.sides.extend(s);
+            let spawn = &self.spawn[w];
+            if !spawn.iter().any(|&s| s) {
+                site_lists.push(None);
+                continue;
+            }
+            // Sides break at corners and where spawning parts begin or end.
+            let breaks: Vec<usize> = (0..n)
+                .filter(|&v| is_corner[v] || spawn[(v + n - 1) % n] != spawn[v])
+                .collect();
+            let all = sides::sides(w, ring, &breaks);
+            let mut index = Vec::with_capacity(all.len());
+            for s in all {
+                if spawn[s.start] {
+                    index.push(Some(self.sides.len()));
+                    self.sides.push(s);
+                } else {
+                    index.push(None);
+                }
+            }
+            let m = breaks.len();
+            let sites = (0..m)
+                .filter(|&k| is_corner[breaks[k]])
+                .filter_map(|k| Some((breaks[k], index[(k + m - 1) % m]?, index[k]?)))
+                .collect();
+            site_lists.push(Some(sites));
         }
         self.taken = vec![[0.0, 0.0]; self.sides.len()];
         self.last_edge = vec![None; self.sides.len()];
-        for w in 0..self.spawning {
-            corners::place_winding(self, w, &corner_lists[w], side_first[w]);
+        for (w, sites) in site_lists.iter().enumerate() {
+            if let Some(sites) = sites {
+                corners::place_winding(self, w, sites);
+            }
         }
         for s in 0..self.sides.len() {
             spell::fill_side(self, s);
@@ -483,16 +521,12 @@ impl<'a> Engine<'a> {
     /// A short name of side `s` for explanations.
     pub fn side_name(&self, s: usize) -> String {
         let side = &self.sides[s];
+        let label = &self.labels[side.winding];
         if side.closed {
-            format!(
-                "winding {} (no corners, {:.1} m around)",
-                side.winding + 1,
-                side.len()
-            )
+            format!("{label} (no corners, {:.1} m around)", side.len())
         } else {
             format!(
-                "winding {} side {}→{} ({:.1} m, {} segment{})",
-                side.winding + 1,
+                "{label} side {}→{} ({:.1} m, {} segment{})",
                 side.start,
                 side.end,
                 side.len(),
