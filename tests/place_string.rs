@@ -1224,3 +1224,203 @@ fn example_town_edge_places() {
         assert_eq!(*g, t.ground_point);
     }
 }
+
+// ------------------------------------------- contours chained into rings ----
+
+/// `square(size)` as four open 2-point contours chained counter-clockwise
+/// (south, east, north, west), each ending where the next starts.
+fn square_contours(size: f64) -> Vec<Vec<Xy>> {
+    let s = square(size);
+    (0..4).map(|i| vec![s[i], s[(i + 1) % 4]]).collect()
+}
+
+fn centroid(t: &agkit::place::PlacedTile) -> Xy {
+    let n = t.polygon.len() as f64;
+    let sx: f64 = t.polygon.iter().map(|p| p[0]).sum();
+    let sy: f64 = t.polygon.iter().map(|p| p[1]).sum();
+    [sx / n, sy / n]
+}
+
+#[test]
+fn open_contours_chained_ccw_place_like_the_closed_square() {
+    let a = square_asset();
+    let closed = place(&a, &[square(100.0)], &params(7)).unwrap();
+    let chained_w = square_contours(100.0);
+    for low in [0, 4] {
+        let mut pr = params(7);
+        pr.low = low;
+        let chained = place(&a, &chained_w, &pr).unwrap();
+        assert_eq!(chained.tiles.len(), closed.tiles.len());
+        assert_eq!(chained.tiles.len(), 20);
+        for (x, y) in chained.tiles.iter().zip(&closed.tiles) {
+            assert_eq!((x.id.clone(), x.role), (y.id.clone(), y.role));
+            for (p, q) in x.polygon.iter().zip(&y.polygon) {
+                assert!(close(*p, *q), "{:?} vs {:?}", x.polygon, y.polygon);
+            }
+        }
+        assert_eq!(chained.corners.len(), 4);
+        // The output keeps the contours as given.
+        assert_eq!(chained.polygon, chained_w);
+    }
+}
+
+#[test]
+fn a_non_spawning_contour_only_constrains() {
+    let a = square_asset();
+    let mut pr = params(7);
+    pr.low = 3;
+    let p = place(&a, &square_contours(100.0), &pr).unwrap();
+    // Corners are those of the assembled ring, all four.
+    assert_eq!(p.corners.len(), 4);
+    // Only the corners between two spawning sides (at (100,0) and
+    // (100,100)) get a tile; the corners at either end of the west side
+    // get none and the spawning sides run up to them.
+    let corners: Vec<Xy> = p
+        .tiles
+        .iter()
+        .filter(|t| t.role == Role::Corner)
+        .map(centroid)
+        .collect();
+    assert_eq!(corners.len(), 2, "{corners:?}");
+    assert!(close(corners[0], [95.0, 5.0]), "{corners:?}");
+    assert!(close(corners[1], [95.0, 95.0]), "{corners:?}");
+    // South: 0 → 90 free, 4 × 20 m from x = 0; east 10 → 90; north from
+    // x = 90 down to 10: 12 edge tiles.
+    assert_eq!(edge_count(&p, Role::Edge), 12);
+    let first = p.tiles.iter().find(|t| t.role == Role::Edge).unwrap();
+    assert!(close(first.polygon[0], [0.0, 0.0]), "{:?}", first.polygon);
+    // Nothing is laid along the west side: no tile's bottom edge runs
+    // south on x = 0, and no tile's centre lies within 15 m of that side
+    // except near its two ends (tiles of the south and north sides).
+    for t in &p.tiles {
+        let (a, b) = (t.polygon[0], t.polygon[1]);
+        assert!(
+            !(a[0].abs() < 1e-6 && b[0].abs() < 1e-6),
+            "tile on the west side: {:?}",
+            t.polygon
+        );
+        let c = centroid(t);
+        assert!(
+            !(c[0] < 15.0 && c[1] > 15.0 && c[1] < 85.0),
+            "tile near the west side: {:?}",
+            t.polygon
+        );
+    }
+    // Every tile is inside the square.
+    for t in &p.tiles {
+        for q in &t.polygon {
+            assert!(q[0] > -1e-6 && q[0] < 100.0 + 1e-6 && q[1] > -1e-6 && q[1] < 100.0 + 1e-6);
+        }
+    }
+    // K = 3 of a closed square would spawn on all of it (one contour).
+    let mut all = params(7);
+    all.low = 3;
+    let q = place(&a, &[square(100.0)], &all).unwrap();
+    assert_eq!(q.tiles.len(), 20);
+}
+
+#[test]
+fn cut_contours_written_last_chain_back_to_their_ring() {
+    // The overlay's form: the original sides of the outer ring first (one
+    // open contour), a closed hole, then the cut side (west) last and not
+    // spawning.
+    let a = square_asset();
+    let outer = vec![[0.0, 0.0], [100.0, 0.0], [100.0, 100.0], [0.0, 100.0]];
+    let hole = vec![[40.0, 40.0], [40.0, 60.0], [60.0, 60.0], [60.0, 40.0]];
+    let cut = vec![[0.0, 100.0], [0.0, 0.0]];
+    let w = vec![outer, hole, cut];
+    let mut pr = params(7);
+    pr.low = 2;
+    let p = place(&a, &w, &pr).unwrap();
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    assert_eq!(p.corners.len(), 8);
+    // Outer: 2 corners + 12 edges as above; the hole (spawning, 20 m
+    // sides, right turns the CORNER rule does not take): one 20 m edge
+    // tile per side.
+    assert_eq!(edge_count(&p, Role::Corner), 2);
+    assert_eq!(edge_count(&p, Role::Edge), 16);
+    assert!(p.tiles.iter().all(|t| {
+        let c = centroid(t);
+        !(c[0] < 15.0 && c[1] > 15.0 && c[1] < 85.0)
+    }));
+    assert_eq!(p.polygon, w);
+}
+
+#[test]
+fn a_chain_that_does_not_close_names_its_contours() {
+    let a = square_asset();
+    let mut w = square_contours(100.0);
+    w.pop();
+    let e = place(&a, &w, &params(0)).unwrap_err().to_string();
+    assert!(
+        e.contains("contours 1, 2, 3 are chained end to start but do not close"),
+        "{e}"
+    );
+    assert!(e.contains("contour 3 ends at (0.00, 100.00)"), "{e}");
+    // A chained ring is checked for orientation as a whole.
+    let mut cw: Vec<Vec<Xy>> = square_contours(100.0)
+        .into_iter()
+        .map(|mut c| {
+            c.reverse();
+            c
+        })
+        .collect();
+    cw.reverse();
+    let e = place(&a, &cw, &params(0)).unwrap_err().to_string();
+    assert!(
+        e.contains("the ring of contours 1, 2, 3, 4 (the outer ring) is clockwise"),
+        "{e}"
+    );
+    // A lone 2-point contour is still an error.
+    let e = place(
+        &a,
+        &[square(100.0), vec![[1.0, 1.0], [2.0, 2.0]]],
+        &params(0),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("winding 2 (a hole) has fewer than 3"), "{e}");
+}
+
+#[test]
+fn overlay_pieces_cut_at_a_tile_edge_are_placed() {
+    use agkit::dsf::autogen::AutogenKind;
+    use agkit::overlay::{self, BuildOptions, Rules};
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/gis");
+    let rules =
+        Rules::parse(&std::fs::read_to_string(format!("{dir}/RULES.toml")).unwrap()).unwrap();
+    let features = overlay::read_features(
+        &std::fs::read_to_string(format!("{dir}/FEATURES.geojson")).unwrap(),
+    )
+    .unwrap();
+    let built = overlay::build_overlay(&features, &rules, &BuildOptions::default()).unwrap();
+    let (assets, notes) = overlay::preview::load_assets(&rules, std::path::Path::new(dir));
+    assert!(notes.is_empty(), "{notes:?}");
+    let mut cut_pieces = 0;
+    for dsf in built.tiles.values() {
+        let uses = agkit::dsf::autogen_uses(dsf);
+        let mut notes = Vec::new();
+        let ps = overlay::preview::tile_placements(dsf, &assets, &mut notes);
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(ps.len(), uses.len());
+        for (u, p) in uses.iter().zip(&ps) {
+            if u.kind != AutogenKind::Ags {
+                continue;
+            }
+            assert!(
+                !p.warnings
+                    .iter()
+                    .any(|w| w.contains("cannot") || w.contains("not loaded")),
+                "{:?}",
+                p.warnings
+            );
+            assert!(!p.tiles.is_empty(), "{}: no tiles", u.asset);
+            if usize::from(u.low.unwrap_or(0)) < u.windings.len() {
+                cut_pieces += 1;
+            }
+        }
+    }
+    // The market straddles lon 13 (both pieces cut) and the L-shaped block
+    // falls back to the string asset.
+    assert!(cut_pieces >= 2, "{cut_pieces}");
+}

@@ -71,18 +71,7 @@ pub fn tile_placements(dsf: &Dsf, assets: &Assets, notes: &mut Vec<String>) -> V
                     out.push(p);
                     continue;
                 }
-                Err(e) => {
-                    let cut = u.kind == AutogenKind::Ags
-                        && usize::from(u.low.unwrap_or(0)) < u.windings.len();
-                    notes.push(if cut {
-                        format!(
-                            "{}: drawn as an outline: the AGS engine takes windings as closed rings and refuses the open contours of a piece cut at a tile edge ({e})",
-                            u.asset
-                        )
-                    } else {
-                        format!("{}: drawn as an outline: {e}", u.asset)
-                    });
-                }
+                Err(e) => notes.push(format!("{}: drawn as an outline: {e}", u.asset)),
             }
         }
         out.push(outline(u));

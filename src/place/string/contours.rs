@@ -186,12 +186,14 @@ pub fn assemble(windings: &[Vec<Xy>]) -> Result<Vec<Assembled>, PlaceError> {
             pts.pop();
             owner.pop();
         }
-        let ring = Ring::new(&pts).filter(|r| r.len() == pts.len()).ok_or_else(|| {
-            PlaceError::Polygon(format!(
-                "the ring of contours {} ({what}) has fewer than 3 distinct vertices",
-                list(&chain)
-            ))
-        })?;
+        let ring = Ring::new(&pts)
+            .filter(|r| r.len() == pts.len())
+            .ok_or_else(|| {
+                PlaceError::Polygon(format!(
+                    "the ring of contours {} ({what}) has fewer than 3 distinct vertices",
+                    list(&chain)
+                ))
+            })?;
         rings.push(Assembled {
             ring,
             owner,

@@ -173,8 +173,7 @@ pub(crate) fn place_winding(eng: &mut Engine, w: usize, cs: &[(usize, usize, usi
                 eng.explain(|| {
                     format!(
                         "{label} corner at vertex {} (turn {:.1}°): no corner tile",
-                        site.vertex,
-                        site.turn
+                        site.vertex, site.turn
                     )
                 });
                 k += 1;

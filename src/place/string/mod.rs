@@ -35,8 +35,8 @@ use crate::geom::Xy;
 use crate::place::annotate::{self, Affine, Context};
 use crate::place::{Params, PlaceError, PlacedTile, Placement, Rng, Role, TileId};
 use crate::xp::model::{Asset, Px, StringProps, Tile};
-use geo::Area;
 use contours::Assembled;
+use geo::Area;
 use sides::{Ring, Side};
 use stop::{Region, StopIndex};
 
