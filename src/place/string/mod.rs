@@ -2,7 +2,9 @@
 //!
 //! One step per file, in the order they run:
 //!
-//! 1. [`sides`] — the windings are checked (outer counter-clockwise, holes
+//! 0. [`contours`] — contours chained end to start are assembled into
+//!    closed rings; a contour chained to none is a closed ring itself.
+//! 1. [`sides`] — the rings are checked (outer counter-clockwise, holes
 //!    clockwise) and cut into sides at the vertices whose turn reaches the
 //!    crease angle (`CREASING_ANGLE`); every such vertex is a corner.
 //! 2. [`corners`] — corner rules (`CORNER`, `CORNER_LEN`, `CORNER_PAIR`,
@@ -44,12 +46,14 @@ use stop::{Region, StopIndex};
 /// warning (a guard against absurd inputs, not a limit met in practice).
 pub const MAX_TILES: usize = 2_000_000;
 
-/// Places an AGS on its polygon windings (local metres, DSF order, not
-/// closed).
+/// Places an AGS on its polygon windings (local metres, DSF order): closed
+/// rings (closing vertex implied) and/or open contours chained end to start
+/// into closed rings (see [`contours`]).
 ///
-/// The first `params.low` windings spawn tiles (0 means all of them); the
-/// rest only constrain (stop points, fill). The outer winding (the first)
-/// must be counter-clockwise and every other winding clockwise.
+/// Segments of the first `params.low` contours spawn tiles (0 means all of
+/// them); the rest only constrain (stop points, fill). The outer ring (the
+/// one holding the first contour) must be counter-clockwise and every other
+/// ring clockwise.
 pub fn place(
     asset: &Asset,
     windings: &[Vec<Xy>],
