@@ -910,7 +910,15 @@ function renderInfo() {
     table.append(tr);
   }
   box.append(table);
-  renderTexture(it.t === 'tile' || it.t === 'stop' ? it.i : null);
+  // The texture rectangle of the selected tile, or of the tile the selected
+  // object, facade, tree or pivot belongs to.
+  const pl = state.result.placement;
+  const owner = it.t === 'tile' || it.t === 'stop' ? it.i
+    : it.t === 'object' ? pl.objects[it.i].tile
+    : it.t === 'facade' ? pl.facades[it.i].tile
+    : it.t === 'tree' ? pl.trees[it.i].tile
+    : it.t === 'pivot' ? state.result.pivots[it.i].tile : null;
+  renderTexture(owner);
 }
 
 // The texture space with every placed tile's rectangle; v grows up.
