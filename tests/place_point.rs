@@ -658,4 +658,42 @@ mod corpus {
         assert!((heading("spec") - 10.0).abs() < 1e-9);
         assert!((heading("wed") - 190.0).abs() < 1e-9);
     }
+
+    #[test]
+    fn several_polygons_give_one_combined_array() {
+        let agb = Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/examples/block/city_block.agb"
+        ));
+        let dir = tempfile::tempdir().unwrap();
+        let poly = dir.path().join("lots.geojson");
+        std::fs::write(
+            &poly,
+            r#"{"type":"MultiPolygon","coordinates":[
+              [[[13.0,47.5],[13.0008,47.5001],[13.0007,47.5006],[12.9999,47.5005],[13.0,47.5]]],
+              [[[13.002,47.5],[13.0028,47.5001],[13.0027,47.5006],[13.0019,47.5005]]]]}"#,
+        )
+        .unwrap();
+        let out = agkit(&[
+            agb.as_os_str(),
+            "--polygon".as_ref(),
+            poly.as_os_str(),
+            "--param".as_ref(),
+            "768".as_ref(),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let arr = v.as_array().expect("array for several polygons");
+        assert_eq!(arr.len(), 2);
+        assert!(
+            arr.iter()
+                .all(|p| p["kind"] == "agb" && !p["tiles"].as_array().unwrap().is_empty())
+        );
+        // Each use has its own origin: the first vertex of its polygon.
+        assert_eq!(arr[1]["origin"], serde_json::json!([13.002, 47.5]));
+    }
 }

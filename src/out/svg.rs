@@ -249,11 +249,10 @@ pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
                     by - ny
                 );
             }
-            let (x, mut y) = view.px(c);
-            if p.kind == "agp" {
-                // Keep clear of the DSF point marker, often at the centre.
-                y += 18.0;
-            }
+            // Below the centre: clear of the arrow and of the DSF point
+            // marker (often at the centre of an AGP).
+            let (x, y) = view.px(c);
+            let y = y + if p.kind == "agp" { 18.0 } else { 10.0 };
             label(
                 &mut labels,
                 mode,
