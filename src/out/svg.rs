@@ -711,7 +711,93 @@ fn esc(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::texture_up;
+    use super::*;
+
+    /// Width and height of a picture, from its first line.
+    fn size(svg: &str) -> (f64, f64) {
+        let num = |key: &str| -> f64 {
+            let at = svg.find(key).unwrap() + key.len();
+            let rest = &svg[at..];
+            rest[..rest.find('"').unwrap()].parse().unwrap()
+        };
+        (num(" width=\""), num(" height=\""))
+    }
+
+    fn block(w: f64, h: f64, asset: &str) -> Placement {
+        Placement {
+            kind: "agb".into(),
+            asset: asset.into(),
+            polygon: vec![vec![[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]]],
+            ..Placement::default()
+        }
+    }
+
+    #[test]
+    fn text_is_shrunk_then_shortened_to_fit() {
+        let (t, size) = fit_text("short", 17.0, 12.0, 500.0);
+        assert_eq!((t.as_str(), size), ("short", 17.0));
+        let long = "a".repeat(50);
+        let (t, size) = fit_text(&long, 17.0, 12.0, text_width(&long, 13.0));
+        assert_eq!(t, long);
+        assert!((12.0..=13.0).contains(&size), "{size}");
+        let (t, size) = fit_text(&long, 17.0, 12.0, 100.0);
+        assert_eq!(size, 12.0);
+        assert!(t.starts_with("...") && text_width(&t, size) <= 100.0, "{t}");
+        let parts = ["aaaa".to_string(), "bbbb".to_string(), "cccc".to_string()];
+        let room = text_width("aaaa · bbbb", 10.0);
+        assert_eq!(wrap(&parts, " · ", 10.0, room), ["aaaa · bbbb", "cccc"]);
+    }
+
+    #[test]
+    fn narrow_content_gets_a_wide_picture_and_header_fits() {
+        let name = format!("lib/{}/city_block.agb", "very_long_folder".repeat(12));
+        let p = block(20.0, 2000.0, &name);
+        let svg = to_svg(std::slice::from_ref(&p));
+        let (w, h) = size(&svg);
+        assert_eq!(w, MIN_W);
+        // Drawing at most DRAW_MAX_H tall plus header and footer.
+        assert!(h < DRAW_MAX_H + 200.0, "{h}");
+        let head = Header::new(std::slice::from_ref(&p), w);
+        let room = w - 2.0 * LEFT - NORTH_W;
+        assert!(head.title.starts_with("...") && head.title.ends_with("city_block.agb (agb)"));
+        assert!(text_width(&head.title, head.title_size) <= room);
+        assert!(head.sub.iter().all(|l| text_width(l, SUB_SIZE) <= room));
+        assert!(svg.contains(&esc(&head.title)));
+    }
+
+    #[test]
+    fn flat_content_keeps_a_minimum_drawing_height() {
+        let p = block(3000.0, 10.0, "b.agb");
+        let svg = to_svg(std::slice::from_ref(&p));
+        let (w, h) = size(&svg);
+        assert!((w - (DRAW_MAX_W + 2.0 * LEFT)).abs() < 1.0, "{w}");
+        let head = Header::new(std::slice::from_ref(&p), w);
+        assert!(h >= head.height + DRAW_MIN_H + 34.0, "{h}");
+    }
+
+    #[test]
+    fn legend_wraps_and_stays_inside_the_picture() {
+        for w in [MIN_W, 600.0, 420.0] {
+            let f = Footer::new(0.5, w, true);
+            let n: usize = f.rows.iter().map(Vec::len).sum();
+            assert_eq!(n, 5);
+            let left = LEFT + f.bar_px.max(text_width(&f.bar_text, 11.0)) + 30.0;
+            for row in &f.rows {
+                let &(x0, _) = row.first().unwrap();
+                let &(x1, i) = row.last().unwrap();
+                assert!(x0 >= left - 1e-9, "{w}: {x0} < {left}");
+                let end = x1 + 17.0 + text_width(LEGEND[i].1, LEGEND_SIZE);
+                assert!(end <= w - LEFT + 1e-9 || row.len() == 1, "{w}: {end}");
+            }
+            assert!(f.bar_px <= (w - 2.0 * LEFT) / 4.0 + 1e-9);
+            if w == MIN_W {
+                assert_eq!(f.rows.len(), 1);
+            } else {
+                assert!(f.rows.len() > 1);
+            }
+            assert!(f.height >= f.rows.len() as f64 * LEGEND_ROW);
+        }
+    }
 
     #[test]
     fn texture_up_follows_the_uv_map() {
