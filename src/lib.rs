@@ -10,16 +10,20 @@
 //! - [`place`]: the placement engines (point, block, string) producing one
 //!   [`place::Placement`];
 //! - [`out`]: JSON, GeoJSON, DSF2Text, SVG and PNG views of a placement;
+//! - [`overlay`]: GIS features + rules → DSF overlays placing autogen;
+//! - [`convert`]: FSX AGN cells → X-Plane DSF overlays;
 //! - [`serve`]: the live browser previewer behind `agkit serve`;
 //! - [`diag`]: diagnostics with stable codes, rendered rustc-style or as JSON.
 #![deny(missing_docs)]
 
 pub mod agn;
+pub mod convert;
 pub mod diag;
 pub mod dsf;
 pub mod fsutil;
 pub mod geom;
 pub mod out;
+pub mod overlay;
 pub mod place;
 pub mod scenery;
 pub mod serve;

@@ -328,7 +328,8 @@ mod generated {
     use proptest::prelude::*;
 
     fn px() -> impl Strategy<Value = f64> {
-        (0u32..=4096u32, 0u32..4).prop_map(|(a, f)| f64::from(a) + f64::from(f) * 0.25)
+        // Quarter pixels from 0 to 4096 inclusive: inside the 0 0 4096 4096 tile.
+        (0u32..=4096 * 4).prop_map(|q| f64::from(q) * 0.25)
     }
 
     fn annotation() -> impl Strategy<Value = AnnotationKind> {

@@ -10,9 +10,11 @@ use std::process::ExitCode;
 
 mod agn;
 mod check;
+mod convert;
 mod dsf;
 mod fmt;
 mod info;
+mod overlay;
 mod place;
 mod serve;
 
@@ -49,6 +51,12 @@ enum Command {
     /// X-Plane DSF tiles: to text, build, list autogen.
     #[command(subcommand)]
     Dsf(dsf::Command),
+    /// Build DSF overlays placing autogen on GIS features.
+    #[command(subcommand)]
+    Overlay(overlay::Command),
+    /// Convert other simulators' scenery (FSX AGN) to X-Plane.
+    #[command(subcommand)]
+    Convert(convert::Command),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -62,6 +70,8 @@ pub fn run() -> ExitCode {
         Command::Serve(a) => serve::run(a),
         Command::Agn(c) => agn::run(c),
         Command::Dsf(c) => dsf::run(c),
+        Command::Overlay(c) => overlay::run(c),
+        Command::Convert(c) => convert::run(c),
     };
     ExitCode::from(code)
 }
