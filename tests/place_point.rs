@@ -359,6 +359,8 @@ fn tree_line_is_expanded() {
     assert_eq!(p.trees.len(), 6);
     assert!(close(p.trees[0].x, -25.0) && close(p.trees[5].x, 25.0));
     assert!(p.trees.iter().all(|t| close(t.y, 0.0) && t.layer == 1));
+    // Each 0.6 × the spacing wide.
+    assert!(p.trees.iter().all(|t| close(t.width, 6.0)));
 }
 
 #[test]

@@ -517,9 +517,9 @@ function drawPlacement() {
       parts.trees.push(`<circle class="tree" data-t="tree" data-i="${i}" data-line="${t.source_line}" cx="${f2(t.x + ox)}" cy="${f2(-(t.y + oy))}" r="${f2(Math.max(t.width / 2, 0.5))}"/>`);
     });
     pl.objects.forEach((o, i) => {
-      const x = o.x + ox, y = o.y + oy, a = o.heading * Math.PI / 180, len = 3.5;
+      const x = o.x + ox, y = o.y + oy, a = o.heading * Math.PI / 180, len = 3;
       // One path per object: a 1.2 m disc and its heading tick.
-      const r = 1.2, tx = x + Math.sin(a) * len, ty = y + Math.cos(a) * len;
+      const r = 0.9, tx = x + Math.sin(a) * len, ty = y + Math.cos(a) * len;
       parts.objects.push(`<path class="obj" data-t="object" data-i="${i}" data-line="${o.source_line}" d="M${f2(x - r)},${f2(-y)}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0M${P(x, y)}L${P(tx, ty)}"/>`);
     });
     (state.result.pivots || []).forEach((p, i) => {
@@ -606,7 +606,13 @@ function showMessage(title, text, info) {
   m.textContent = '';
   const h = document.createElement('h4');
   h.textContent = title;
-  m.append(h, document.createTextNode(text || ''));
+  const x = document.createElement('button');
+  x.type = 'button';
+  x.className = 'close';
+  x.title = 'Hide this message';
+  x.textContent = '×';
+  x.addEventListener('click', () => { m.hidden = true; });
+  m.append(x, h, document.createTextNode(text || ''));
   m.hidden = false;
 }
 
@@ -904,7 +910,15 @@ function renderInfo() {
     table.append(tr);
   }
   box.append(table);
-  renderTexture(it.t === 'tile' || it.t === 'stop' ? it.i : null);
+  // The texture rectangle of the selected tile, or of the tile the selected
+  // object, facade, tree or pivot belongs to.
+  const pl = state.result.placement;
+  const owner = it.t === 'tile' || it.t === 'stop' ? it.i
+    : it.t === 'object' ? pl.objects[it.i].tile
+    : it.t === 'facade' ? pl.facades[it.i].tile
+    : it.t === 'tree' ? pl.trees[it.i].tile
+    : it.t === 'pivot' ? state.result.pivots[it.i].tile : null;
+  renderTexture(owner);
 }
 
 // The texture space with every placed tile's rectangle; v grows up.

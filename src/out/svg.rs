@@ -12,11 +12,18 @@ use crate::geom::{LocalFrame, Xy};
 use crate::place::Placement;
 use std::fmt::Write;
 
-const DRAW_W: f64 = 860.0;
-const DRAW_H: f64 = 620.0;
+/// The largest drawing (the map between header and footer), in pixels.
+const DRAW_MAX_W: f64 = 1040.0;
+const DRAW_MAX_H: f64 = 680.0;
+/// The smallest drawing height: a long thin content gets room above and
+/// below rather than a sliver of a picture.
+const DRAW_MIN_H: f64 = 240.0;
+/// The smallest picture width, so that header and legend have room.
+const MIN_W: f64 = 900.0;
+/// Left and right margin of everything.
 const LEFT: f64 = 30.0;
-const TOP: f64 = 64.0;
-const BOTTOM: f64 = 70.0;
+/// Room kept free at the right of the header for the north arrow.
+const NORTH_W: f64 = 60.0;
 
 /// Maps every placement's local metres into the first placement's frame.
 struct Frames {
@@ -49,13 +56,15 @@ struct View {
     min: Xy,
     max: Xy,
     scale: f64,
+    /// Pixel row of the drawing's top edge (below the header).
+    top: f64,
 }
 
 impl View {
     fn px(&self, q: Xy) -> (f64, f64) {
         (
             LEFT + (q[0] - self.min[0]) * self.scale,
-            TOP + (self.max[1] - q[1]) * self.scale,
+            self.top + (self.max[1] - q[1]) * self.scale,
         )
     }
 
@@ -181,11 +190,26 @@ pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
         min[k] = c - half;
         max[k] = c + half;
     }
-    let scale = (DRAW_W / (max[0] - min[0])).min(DRAW_H / (max[1] - min[1]));
-    let view = View { min, max, scale };
-    let w = (max[0] - min[0]) * scale + 2.0 * LEFT;
-    let w = w.max(520.0);
-    let h = TOP + (max[1] - min[1]) * scale + BOTTOM;
+    let scale = (DRAW_MAX_W / (max[0] - min[0])).min(DRAW_MAX_H / (max[1] - min[1]));
+    // The picture is at least MIN_W wide and the drawing DRAW_MIN_H tall:
+    // a narrow or flat content is centred in a wider view at the same scale.
+    let w = ((max[0] - min[0]) * scale + 2.0 * LEFT).max(MIN_W).round();
+    widen(&mut min[0], &mut max[0], (w - 2.0 * LEFT) / scale);
+    widen(&mut min[1], &mut max[1], DRAW_MIN_H / scale);
+    let draw_h = (max[1] - min[1]) * scale;
+
+    let header = Header::new(ps, w);
+    let top = header.height;
+    let view = View {
+        min,
+        max,
+        scale,
+        top,
+    };
+    let has_polygon = ps.iter().any(|p| !p.polygon.is_empty());
+    let footer = Footer::new(scale, w, has_polygon);
+    let footer_top = top + draw_h + 14.0;
+    let h = (footer_top + footer.height).ceil();
 
     let mut s = String::new();
     let _ = writeln!(
@@ -194,7 +218,7 @@ pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
     );
     s.push_str(r##"<rect width="100%" height="100%" fill="#fbfaf6"/>"##);
     s.push('\n');
-    title(&mut s, ps, mode);
+    header.draw(&mut s, mode);
 
     // DSF polygons.
     s.push_str(r##"<g id="dsf-polygon" fill="#ebe3cc" stroke="#9a8f6c" stroke-width="1.5" fill-rule="evenodd">"##);
@@ -339,9 +363,7 @@ pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
     s.push_str(&labels);
 
     north_arrow(&mut s, w, mode);
-    scale_bar(&mut s, scale, h, mode);
-    let has_polygon = ps.iter().any(|p| !p.polygon.is_empty());
-    legend(&mut s, w, h, mode, has_polygon);
+    footer.draw(&mut s, footer_top, mode);
     s.push_str("</svg>\n");
     s
 }
@@ -381,48 +403,133 @@ fn texture_up(ring: &[Xy], uv: &[[f64; 2]]) -> Option<Xy> {
     None
 }
 
-fn title(s: &mut String, ps: &[Placement], mode: TextMode) {
-    let name = match ps {
-        [p] => format!("{} ({})", p.asset, p.kind),
-        _ => format!("{} autogen uses", ps.len()),
-    };
-    let (mut tiles, mut objects, mut facades, mut trees) = (0, 0, 0, 0);
-    for p in ps {
-        tiles += p.tiles.len();
-        objects += p.objects.len();
-        facades += p.facades.len();
-        trees += p.trees.len();
+/// Grows `[lo, hi]` about its centre to at least `len`.
+fn widen(lo: &mut f64, hi: &mut f64, len: f64) {
+    if *hi - *lo < len {
+        let c = (*lo + *hi) / 2.0;
+        *lo = c - len / 2.0;
+        *hi = c + len / 2.0;
     }
-    let o = ps.first().map_or([0.0, 0.0], |p| p.origin);
-    let seed = ps.first().map_or(0, |p| p.seed);
-    label(
-        s,
-        mode,
-        LEFT,
-        28.0,
-        17.0,
-        Anchor::Start,
-        false,
-        "#222",
-        true,
-        &name,
-    );
-    let sub = format!(
-        "origin {:.6}, {:.6} · seed {seed} · {tiles} tiles, {objects} objects, {facades} facades, {trees} trees",
-        o[1], o[0]
-    );
-    label(
-        s,
-        mode,
-        LEFT,
-        47.0,
-        11.5,
-        Anchor::Start,
-        false,
-        "#555",
-        false,
-        &sub,
-    );
+}
+
+/// Width in pixels that a label of `text` at `size` takes at most, in
+/// either [`TextMode`] (the stroke font is wider than a proportional
+/// font's average, so the layout is the same in both).
+fn text_width(text: &str, size: f64) -> f64 {
+    super::strokefont::width(text, size * 0.9).max(0.62 * size * text.chars().count() as f64)
+}
+
+/// `text` at `size`, shrunk down to `min_size` and then shortened from
+/// the left (with a leading `...`) until it fits in `room` pixels.
+fn fit_text(text: &str, size: f64, min_size: f64, room: f64) -> (String, f64) {
+    let mut size = size;
+    while text_width(text, size) > room && size > min_size {
+        size = (size - 0.5).max(min_size);
+    }
+    if text_width(text, size) <= room {
+        return (text.to_string(), size);
+    }
+    let chars: Vec<char> = text.chars().collect();
+    for skip in 1..chars.len() {
+        let t = format!("...{}", chars[skip..].iter().collect::<String>());
+        if text_width(&t, size) <= room {
+            return (t, size);
+        }
+    }
+    ("...".to_string(), size)
+}
+
+/// Splits `parts` into lines of at most `room` pixels at `size`, joined by
+/// `sep`; a part too long for a line gets a line of its own.
+fn wrap(parts: &[String], sep: &str, size: f64, room: f64) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for part in parts {
+        match lines.last_mut() {
+            Some(line) if text_width(&format!("{line}{sep}{part}"), size) <= room => {
+                line.push_str(sep);
+                line.push_str(part);
+            }
+            _ => lines.push(part.clone()),
+        }
+    }
+    lines
+}
+
+/// The band above the drawing: a title and a subtitle wrapped to the
+/// picture's width (the north arrow keeps the top right corner).
+struct Header {
+    title: String,
+    title_size: f64,
+    sub: Vec<String>,
+    height: f64,
+}
+
+const SUB_SIZE: f64 = 11.5;
+const SUB_STEP: f64 = 16.0;
+
+impl Header {
+    fn new(ps: &[Placement], w: f64) -> Self {
+        let name = match ps {
+            [p] => format!("{} ({})", p.asset, p.kind),
+            _ => format!("{} autogen uses", ps.len()),
+        };
+        let (mut tiles, mut objects, mut facades, mut trees) = (0, 0, 0, 0);
+        for p in ps {
+            tiles += p.tiles.len();
+            objects += p.objects.len();
+            facades += p.facades.len();
+            trees += p.trees.len();
+        }
+        let o = ps.first().map_or([0.0, 0.0], |p| p.origin);
+        let seed = ps.first().map_or(0, |p| p.seed);
+        let room = w - 2.0 * LEFT - NORTH_W;
+        let (title, title_size) = fit_text(&name, 17.0, 12.0, room);
+        let parts = [
+            format!("origin {:.6}, {:.6}", o[1], o[0]),
+            format!("seed {seed}"),
+            format!("{tiles} tiles, {objects} objects, {facades} facades, {trees} trees"),
+        ];
+        let sub: Vec<String> = wrap(&parts, " · ", SUB_SIZE, room)
+            .into_iter()
+            .map(|l| fit_text(&l, SUB_SIZE, SUB_SIZE, room).0)
+            .collect();
+        let height = (47.0 + (sub.len() as f64 - 1.0) * SUB_STEP + 17.0).max(64.0);
+        Header {
+            title,
+            title_size,
+            sub,
+            height,
+        }
+    }
+
+    fn draw(&self, s: &mut String, mode: TextMode) {
+        label(
+            s,
+            mode,
+            LEFT,
+            28.0,
+            self.title_size,
+            Anchor::Start,
+            false,
+            "#222",
+            true,
+            &self.title,
+        );
+        for (i, line) in self.sub.iter().enumerate() {
+            label(
+                s,
+                mode,
+                LEFT,
+                47.0 + i as f64 * SUB_STEP,
+                SUB_SIZE,
+                Anchor::Start,
+                false,
+                "#555",
+                false,
+                line,
+            );
+        }
+    }
 }
 
 fn north_arrow(s: &mut String, w: f64, mode: TextMode) {
@@ -446,88 +553,152 @@ fn north_arrow(s: &mut String, w: f64, mode: TextMode) {
     s.push_str("</g>\n");
 }
 
-/// A bar of a round length (1, 2 or 5 × 10^k metres) near 1/4 of the width.
-fn scale_bar(s: &mut String, scale: f64, h: f64, mode: TextMode) {
-    let target = DRAW_W / 4.0 / scale;
-    let mag = 10f64.powf(target.log10().floor());
-    let len = [5.0, 2.0, 1.0]
-        .iter()
-        .map(|m| m * mag)
-        .find(|&l| l <= target)
-        .unwrap_or(mag);
-    let px = len * scale;
-    let y = h - 30.0;
-    let text = if len >= 1000.0 {
-        format!("{} km", len / 1000.0)
-    } else {
-        format!("{len} m")
-    };
-    let _ = writeln!(
-        s,
-        r##"<g id="scale"><rect x="{LEFT}" y="{y:.1}" width="{:.2}" height="5" fill="#222"/><rect x="{:.2}" y="{y:.1}" width="{:.2}" height="5" fill="#fff" stroke="#222" stroke-width="1"/>"##,
-        px / 2.0,
-        LEFT + px / 2.0,
-        px / 2.0,
-    );
-    label(
-        s,
-        mode,
-        LEFT,
-        y + 19.0,
-        11.0,
-        Anchor::Start,
-        false,
-        "#222",
-        false,
-        &text,
-    );
-    s.push_str("</g>\n");
+/// The legend's entries: an icon (drawn in a 12 × 9 box) and a word.
+const LEGEND: [(&str, &str); 5] = [
+    (
+        r##"<rect width="12" height="9" fill="#4a7ab5" fill-opacity="0.3" stroke="#2f5d95"/><path d="M6,8V1M3.5,3.5L6,1L8.5,3.5" fill="none" stroke="#2f5d95"/>"##,
+        "tile (arrow: texture up)",
+    ),
+    (
+        r##"<rect width="12" height="9" fill="#c8793c" stroke="#74421c"/>"##,
+        "facade",
+    ),
+    (r##"<circle cx="6" cy="5" r="5" fill="#3f8f33"/>"##, "tree"),
+    (
+        r##"<circle cx="6" cy="5" r="4.5" fill="#d83a3a"/><line x1="6" y1="5" x2="6" y2="-3" stroke="#8e1b1b" stroke-width="2"/>"##,
+        "object",
+    ),
+    (
+        r##"<rect width="12" height="9" fill="#ebe3cc" stroke="#9a8f6c"/>"##,
+        "DSF polygon",
+    ),
+];
+const LEGEND_SIZE: f64 = 11.0;
+const LEGEND_ROW: f64 = 22.0;
+
+/// The band below the drawing: the scale bar at the left, the legend in
+/// right-aligned rows at the right (as many rows as the width needs).
+struct Footer {
+    /// Bar length in metres and pixels, and its label.
+    bar_m: f64,
+    bar_px: f64,
+    bar_text: String,
+    /// Legend rows: (x of each entry, entry index), right-aligned.
+    rows: Vec<Vec<(f64, usize)>>,
+    height: f64,
 }
 
-fn legend(s: &mut String, w: f64, h: f64, mode: TextMode, has_polygon: bool) {
-    let items: [(&str, &str); 5] = [
-        (
-            r##"<rect width="12" height="9" fill="#4a7ab5" fill-opacity="0.3" stroke="#2f5d95"/><path d="M6,8V1M3.5,3.5L6,1L8.5,3.5" fill="none" stroke="#2f5d95"/>"##,
-            "tile (arrow: texture up)",
-        ),
-        (
-            r##"<rect width="12" height="9" fill="#c8793c" stroke="#74421c"/>"##,
-            "facade",
-        ),
-        (r##"<circle cx="6" cy="5" r="5" fill="#3f8f33"/>"##, "tree"),
-        (
-            r##"<circle cx="6" cy="5" r="4.5" fill="#d83a3a"/><line x1="6" y1="5" x2="6" y2="-5" stroke="#8e1b1b" stroke-width="2"/>"##,
-            "object",
-        ),
-        (
-            r##"<rect width="12" height="9" fill="#ebe3cc" stroke="#9a8f6c"/>"##,
-            "DSF polygon",
-        ),
-    ];
-    let n = if has_polygon { 5 } else { 4 };
-    let step = |word: &str| 16.0 + 7.0 * word.len() as f64 + 14.0;
-    let total: f64 = items.iter().take(n).map(|i| step(i.1)).sum();
-    let mut x = (w - total - 10.0).max(LEFT + 120.0);
-    let y = h - 34.0;
-    s.push_str("<g id=\"legend\">\n");
-    for (shape, word) in items.into_iter().take(n) {
-        let _ = writeln!(s, r##"<g transform="translate({x:.1},{y:.1})">{shape}"##);
+impl Footer {
+    fn new(scale: f64, w: f64, has_polygon: bool) -> Self {
+        // A bar of a round length (1, 2 or 5 × 10^k m) of at most 1/4 of
+        // the picture's inner width.
+        let target = (w - 2.0 * LEFT) / 4.0 / scale;
+        let mag = 10f64.powf(target.log10().floor());
+        let bar_m = [5.0, 2.0, 1.0]
+            .iter()
+            .map(|m| m * mag)
+            .find(|&l| l <= target)
+            .unwrap_or(mag);
+        let bar_px = bar_m * scale;
+        let bar_text = if bar_m >= 1000.0 {
+            format!("{} km", bar_m / 1000.0)
+        } else {
+            format!("{bar_m} m")
+        };
+        let bar_w = bar_px.max(text_width(&bar_text, 11.0));
+        let left = LEFT + bar_w + 30.0;
+        let right = w - LEFT;
+        let n = if has_polygon { 5 } else { 4 };
+        let entry = |i: usize| 17.0 + text_width(LEGEND[i].1, LEGEND_SIZE);
+        const GAP: f64 = 16.0;
+        // Fill rows left to right, then right-align each.
+        let mut rows: Vec<Vec<usize>> = Vec::new();
+        let mut used = 0.0;
+        for i in 0..n {
+            let e = entry(i);
+            match rows.last_mut() {
+                Some(row) if used + GAP + e <= right - left => {
+                    row.push(i);
+                    used += GAP + e;
+                }
+                _ => {
+                    rows.push(vec![i]);
+                    used = e;
+                }
+            }
+        }
+        let rows: Vec<Vec<(f64, usize)>> = rows
+            .into_iter()
+            .map(|row| {
+                let total: f64 =
+                    row.iter().map(|&i| entry(i)).sum::<f64>() + GAP * (row.len() - 1) as f64;
+                let mut x = (right - total).max(left);
+                row.into_iter()
+                    .map(|i| {
+                        let at = x;
+                        x += entry(i) + GAP;
+                        (at, i)
+                    })
+                    .collect()
+            })
+            .collect();
+        let height = (rows.len() as f64 * LEGEND_ROW).max(34.0) + 12.0;
+        Footer {
+            bar_m,
+            bar_px,
+            bar_text,
+            rows,
+            height,
+        }
+    }
+
+    fn draw(&self, s: &mut String, top: f64, mode: TextMode) {
+        let y = top + 6.0;
+        let px = self.bar_px;
+        let _ = writeln!(
+            s,
+            r##"<g id="scale" data-metres="{}"><rect x="{LEFT}" y="{y:.1}" width="{:.2}" height="5" fill="#222"/><rect x="{:.2}" y="{y:.1}" width="{:.2}" height="5" fill="#fff" stroke="#222" stroke-width="1"/>"##,
+            self.bar_m,
+            px / 2.0,
+            LEFT + px / 2.0,
+            px / 2.0,
+        );
         label(
             s,
             mode,
-            17.0,
-            9.0,
+            LEFT,
+            y + 20.0,
             11.0,
             Anchor::Start,
             false,
-            "#333",
+            "#222",
             false,
-            word,
+            &self.bar_text,
         );
         s.push_str("</g>\n");
-        x += step(word);
+        s.push_str("<g id=\"legend\">\n");
+        for (r, row) in self.rows.iter().enumerate() {
+            let y = top + 4.0 + r as f64 * LEGEND_ROW;
+            for &(x, i) in row {
+                let (shape, word) = LEGEND[i];
+                let _ = writeln!(s, r##"<g transform="translate({x:.1},{y:.1})">{shape}"##);
+                label(
+                    s,
+                    mode,
+                    17.0,
+                    9.0,
+                    LEGEND_SIZE,
+                    Anchor::Start,
+                    false,
+                    "#333",
+                    false,
+                    word,
+                );
+                s.push_str("</g>\n");
+            }
+        }
+        s.push_str("</g>\n");
     }
-    s.push_str("</g>\n");
 }
 
 /// Escapes text for XML.
@@ -540,7 +711,93 @@ fn esc(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::texture_up;
+    use super::*;
+
+    /// Width and height of a picture, from its first line.
+    fn size(svg: &str) -> (f64, f64) {
+        let num = |key: &str| -> f64 {
+            let at = svg.find(key).unwrap() + key.len();
+            let rest = &svg[at..];
+            rest[..rest.find('"').unwrap()].parse().unwrap()
+        };
+        (num(" width=\""), num(" height=\""))
+    }
+
+    fn block(w: f64, h: f64, asset: &str) -> Placement {
+        Placement {
+            kind: "agb".into(),
+            asset: asset.into(),
+            polygon: vec![vec![[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]]],
+            ..Placement::default()
+        }
+    }
+
+    #[test]
+    fn text_is_shrunk_then_shortened_to_fit() {
+        let (t, size) = fit_text("short", 17.0, 12.0, 500.0);
+        assert_eq!((t.as_str(), size), ("short", 17.0));
+        let long = "a".repeat(50);
+        let (t, size) = fit_text(&long, 17.0, 12.0, text_width(&long, 13.0));
+        assert_eq!(t, long);
+        assert!((12.0..=13.0).contains(&size), "{size}");
+        let (t, size) = fit_text(&long, 17.0, 12.0, 100.0);
+        assert_eq!(size, 12.0);
+        assert!(t.starts_with("...") && text_width(&t, size) <= 100.0, "{t}");
+        let parts = ["aaaa".to_string(), "bbbb".to_string(), "cccc".to_string()];
+        let room = text_width("aaaa · bbbb", 10.0);
+        assert_eq!(wrap(&parts, " · ", 10.0, room), ["aaaa · bbbb", "cccc"]);
+    }
+
+    #[test]
+    fn narrow_content_gets_a_wide_picture_and_header_fits() {
+        let name = format!("lib/{}/city_block.agb", "very_long_folder".repeat(12));
+        let p = block(20.0, 2000.0, &name);
+        let svg = to_svg(std::slice::from_ref(&p));
+        let (w, h) = size(&svg);
+        assert_eq!(w, MIN_W);
+        // Drawing at most DRAW_MAX_H tall plus header and footer.
+        assert!(h < DRAW_MAX_H + 200.0, "{h}");
+        let head = Header::new(std::slice::from_ref(&p), w);
+        let room = w - 2.0 * LEFT - NORTH_W;
+        assert!(head.title.starts_with("...") && head.title.ends_with("city_block.agb (agb)"));
+        assert!(text_width(&head.title, head.title_size) <= room);
+        assert!(head.sub.iter().all(|l| text_width(l, SUB_SIZE) <= room));
+        assert!(svg.contains(&esc(&head.title)));
+    }
+
+    #[test]
+    fn flat_content_keeps_a_minimum_drawing_height() {
+        let p = block(3000.0, 10.0, "b.agb");
+        let svg = to_svg(std::slice::from_ref(&p));
+        let (w, h) = size(&svg);
+        assert!((w - (DRAW_MAX_W + 2.0 * LEFT)).abs() < 1.0, "{w}");
+        let head = Header::new(std::slice::from_ref(&p), w);
+        assert!(h >= head.height + DRAW_MIN_H + 34.0, "{h}");
+    }
+
+    #[test]
+    fn legend_wraps_and_stays_inside_the_picture() {
+        for w in [MIN_W, 600.0, 420.0] {
+            let f = Footer::new(0.5, w, true);
+            let n: usize = f.rows.iter().map(Vec::len).sum();
+            assert_eq!(n, 5);
+            let left = LEFT + f.bar_px.max(text_width(&f.bar_text, 11.0)) + 30.0;
+            for row in &f.rows {
+                let &(x0, _) = row.first().unwrap();
+                let &(x1, i) = row.last().unwrap();
+                assert!(x0 >= left - 1e-9, "{w}: {x0} < {left}");
+                let end = x1 + 17.0 + text_width(LEGEND[i].1, LEGEND_SIZE);
+                assert!(end <= w - LEFT + 1e-9 || row.len() == 1, "{w}: {end}");
+            }
+            assert!(f.bar_px <= (w - 2.0 * LEFT) / 4.0 + 1e-9);
+            if w == MIN_W {
+                assert_eq!(f.rows.len(), 1);
+            } else {
+                assert!(f.rows.len() > 1);
+            }
+            assert!(f.height >= f.rows.len() as f64 * LEGEND_ROW);
+        }
+    }
 
     #[test]
     fn texture_up_follows_the_uv_map() {

@@ -9,12 +9,18 @@
 //! 4..6). Without show levels an object is always shown.
 //!
 //! Tree lines: trees at both ends and evenly between, no further apart than
-//! [`Params::tree_spacing`](super::Params::tree_spacing); width = spacing.
+//! [`Params::tree_spacing`](super::Params::tree_spacing), each
+//! [`TREE_LINE_WIDTH`] × the spacing wide (6 m at the default 10 m), so that
+//! neighbouring crowns stand apart as in a planted row.
 
 use super::{PlacedFacade, PlacedObject, PlacedTree, Placement, Rng};
 use crate::geom::Xy;
 use crate::xp::model::{Annotation, AnnotationKind, Common, ObjMode, Px};
 use rand::RngExt;
+
+/// Width of a TREE_LINE tree as a fraction of the tree-line spacing (the
+/// forest files that would give the real width are not read).
+pub const TREE_LINE_WIDTH: f64 = 0.6;
 
 /// An affine map from texture pixels to local metres:
 /// `local = [a·px + b·py + c, d·px + e·py + f]`.
@@ -205,7 +211,7 @@ pub fn annotate(
                         y,
                         lon: 0.0,
                         lat: 0.0,
-                        width: spacing,
+                        width: TREE_LINE_WIDTH * spacing,
                         layer: l.layer,
                         heading: normalize_heading(rng.random::<f64>() * 360.0),
                         source_line: ann.line,
