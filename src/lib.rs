@@ -10,6 +10,7 @@
 //! - [`place`]: the placement engines (point, block, string) producing one
 //!   [`place::Placement`];
 //! - [`out`]: JSON, GeoJSON, DSF2Text, SVG and PNG views of a placement;
+//! - [`r#gen`](crate::r#gen): a deterministic generator of benchmark and fuzz inputs;
 //! - [`diag`]: diagnostics with stable codes, rendered rustc-style or as JSON.
 #![deny(missing_docs)]
 
@@ -17,6 +18,7 @@ pub mod agn;
 pub mod diag;
 pub mod dsf;
 pub mod fsutil;
+pub mod r#gen;
 pub mod geom;
 pub mod out;
 pub mod place;

@@ -12,6 +12,7 @@ mod agn;
 mod check;
 mod dsf;
 mod fmt;
+mod r#gen;
 mod info;
 mod place;
 
@@ -46,6 +47,8 @@ enum Command {
     /// X-Plane DSF tiles: to text, build, list autogen.
     #[command(subcommand)]
     Dsf(dsf::Command),
+    /// Write a deterministic benchmark input set (text assets, DSF, AGN).
+    Gen(r#gen::Args),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -58,6 +61,7 @@ pub fn run() -> ExitCode {
         Command::Place(a) => place::run(a),
         Command::Agn(c) => agn::run(c),
         Command::Dsf(c) => dsf::run(c),
+        Command::Gen(a) => r#gen::run(a),
     };
     ExitCode::from(code)
 }
