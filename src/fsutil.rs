@@ -6,7 +6,10 @@ use std::path::Path;
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder is
 /// written, flushed and then renamed over `path`.
 ///
-/// If anything fails the original file (if any) is untouched.
+/// If anything fails the original file (if any) is untouched. A replaced
+/// file keeps its permissions; a new file gets the usual `0666` less the
+/// process umask (temporary files are created `0600`, which would otherwise
+/// leak into every output).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -14,9 +17,36 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     };
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     tmp.write_all(bytes)?;
+    let perms = std::fs::metadata(path)
+        .map(|m| m.permissions())
+        .ok()
+        .or_else(default_permissions);
+    if let Some(perms) = perms {
+        tmp.as_file().set_permissions(perms)?;
+    }
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+#[cfg(unix)]
+fn default_permissions() -> Option<std::fs::Permissions> {
+    use std::os::unix::fs::PermissionsExt;
+    // Read the umask by creating a file with the default mode in a fresh
+    // temporary directory; fall back to 0644.
+    let mode = tempfile::tempdir()
+        .and_then(|d| {
+            let p = d.path().join("probe");
+            std::fs::File::create(&p)?;
+            Ok(std::fs::metadata(&p)?.permissions().mode() & 0o777)
+        })
+        .unwrap_or(0o644);
+    Some(std::fs::Permissions::from_mode(mode))
+}
+
+#[cfg(not(unix))]
+fn default_permissions() -> Option<std::fs::Permissions> {
+    None
 }
 
 #[cfg(test)]
@@ -31,5 +61,28 @@ mod tests {
         write_atomic(&p, b"new").unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"new");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn keeps_permissions_of_replaced_file_and_is_not_private_when_new() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("kept.txt");
+        std::fs::write(&p, b"old").unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o640)).unwrap();
+        write_atomic(&p, b"new").unwrap();
+        assert_eq!(
+            std::fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+            0o640
+        );
+        let q = dir.path().join("new.txt");
+        write_atomic(&q, b"x").unwrap();
+        let plain = dir.path().join("plain.txt");
+        std::fs::write(&plain, b"x").unwrap();
+        assert_eq!(
+            std::fs::metadata(&q).unwrap().permissions().mode() & 0o777,
+            std::fs::metadata(&plain).unwrap().permissions().mode() & 0o777
+        );
     }
 }

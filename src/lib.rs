@@ -11,6 +11,7 @@
 //!   [`place::Placement`];
 //! - [`out`]: JSON, GeoJSON, DSF2Text, SVG and PNG views of a placement;
 //! - [`r#gen`](crate::r#gen): a deterministic generator of benchmark and fuzz inputs;
+//! - [`serve`]: the live browser previewer behind `agkit serve`;
 //! - [`diag`]: diagnostics with stable codes, rendered rustc-style or as JSON.
 #![deny(missing_docs)]
 
@@ -22,4 +23,6 @@ pub mod r#gen;
 pub mod geom;
 pub mod out;
 pub mod place;
+pub mod scenery;
+pub mod serve;
 pub mod xp;

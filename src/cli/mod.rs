@@ -15,6 +15,7 @@ mod fmt;
 mod r#gen;
 mod info;
 mod place;
+mod serve;
 
 /// Exit status when everything was fine.
 pub const EXIT_OK: u8 = 0;
@@ -41,6 +42,8 @@ enum Command {
     Info(info::Args),
     /// Compute what an autogen asset places (tiles, objects, facades, trees).
     Place(place::Args),
+    /// Live browser previewer: edit an asset, see the placement as you save.
+    Serve(serve::Args),
     /// FSX/P3D AGN files: dump, build, LOD13 cell names.
     #[command(subcommand)]
     Agn(agn::Command),
@@ -59,6 +62,7 @@ pub fn run() -> ExitCode {
         Command::Fmt(a) => fmt::run(a),
         Command::Info(a) => info::run(a),
         Command::Place(a) => place::run(a),
+        Command::Serve(a) => serve::run(a),
         Command::Agn(c) => agn::run(c),
         Command::Dsf(c) => dsf::run(c),
         Command::Gen(a) => r#gen::run(a),

@@ -1,16 +1,332 @@
-//! `agkit place` (work in progress).
+//! `agkit place`: what an autogen asset lays down, as JSON, GeoJSON,
+//! DSF2Text, SVG or PNG.
+//!
+//! - `agkit place A.agp --at LAT,LON[,HEADING]`
+//! - `agkit place A.agb|A.ags --polygon P.geojson [--param N | --height M
+//!   --spawning K | --spelling-set S]`
+//! - `agkit place --dsf TILE.dsf [--scenery DIR] [--library DIR]...`
+
+use super::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
+use agkit::diag;
+use agkit::out::{self, Format};
+use agkit::place::{self, FrameConvention, Params, Placement, Use};
+use agkit::scenery::{self, Library};
+use std::path::{Path, PathBuf};
+
+/// The AGP orientation convention.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Frame {
+    /// The AGP spec: bottom edge north at heading 0, ROTATION turns CCW.
+    Spec,
+    /// WorldEditor's preview: texture up north at heading 0, ROTATION turns CW.
+    Wed,
+}
 
 /// Arguments of `agkit place`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Input paths.
-    paths: Vec<std::path::PathBuf>,
+    /// The asset: .agp (with --at) or .agb/.ags (with --polygon).
+    #[arg(required_unless_present = "dsf")]
+    asset: Option<PathBuf>,
+    /// Where an .agp goes: latitude, longitude and heading (degrees
+    /// clockwise from true north, default 0).
+    #[arg(long, value_name = "LAT,LON[,HEADING]", allow_hyphen_values = true)]
+    at: Option<String>,
+    /// The DSF polygon of an .agb/.ags: a GeoJSON Polygon, MultiPolygon,
+    /// Feature or FeatureCollection; each polygon is one use, its rings
+    /// (lon/lat) the DSF windings.
+    #[arg(long, value_name = "FILE")]
+    polygon: Option<PathBuf>,
+    /// The raw 16-bit DSF polygon parameter (height/4 << 8 | low byte).
+    #[arg(long, conflicts_with_all = ["height", "spawning", "spelling_set"])]
+    param: Option<u16>,
+    /// Building height in metres (AGB/AGS).
+    #[arg(long)]
+    height: Option<f64>,
+    /// Number of tile-spawning contours (AGS).
+    #[arg(long, conflicts_with = "spelling_set")]
+    spawning: Option<u8>,
+    /// Spelling set (AGB).
+    #[arg(long)]
+    spelling_set: Option<u8>,
+    /// Place every autogen use of this DSF tile.
+    #[arg(long, value_name = "TILE.dsf", conflicts_with_all = ["asset", "at", "polygon"])]
+    dsf: Option<PathBuf>,
+    /// The scenery package the DSF belongs to (default: the folder above
+    /// `Earth nav data`).
+    #[arg(long, value_name = "DIR", requires = "dsf")]
+    scenery: Option<PathBuf>,
+    /// A library package or Custom Scenery folder to resolve library paths
+    /// in (repeatable; searched in order).
+    #[arg(long = "library", value_name = "DIR", requires = "dsf")]
+    library: Vec<PathBuf>,
+    /// Seed of every random choice.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Object density setting 1..6.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=6))]
+    density: u8,
+    /// AGP orientation convention.
+    #[arg(long, value_enum, default_value_t = Frame::Spec)]
+    frame: Frame,
+    /// Print the engine's decisions to stderr.
+    #[arg(long)]
+    explain: bool,
+    /// Output format (default: from the -o extension, else json).
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Output file (written atomically; stdout when absent).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<PathBuf>,
 }
 
 /// Runs `agkit place`.
 pub fn run(args: Args) -> u8 {
-    super::fail(format!(
-        "agkit place is not built yet ({} paths)",
-        args.paths.len()
-    ))
+    let format = match (args.format, &args.output) {
+        (Some(f), _) => f,
+        (None, Some(o)) => match Format::from_path(o) {
+            Some(f) => f,
+            None => {
+                return super::fail(format!(
+                    "{}: cannot tell the format from the extension; give --format",
+                    o.display()
+                ));
+            }
+        },
+        (None, None) => Format::Json,
+    };
+    let mut params = Params {
+        seed: args.seed,
+        density: args.density,
+        frame: match args.frame {
+            Frame::Spec => FrameConvention::Spec,
+            Frame::Wed => FrameConvention::Wed,
+        },
+        explain: args.explain,
+        ..Params::default()
+    };
+    if let Some(p) = args.param {
+        params = params.with_dsf_param(p);
+    }
+    if let Some(h) = args.height {
+        params.height = h;
+    }
+    if let Some(k) = args.spawning.or(args.spelling_set) {
+        params.low = k;
+    }
+
+    let (placements, status, combined) = if let Some(dsf) = &args.dsf {
+        match place_dsf(dsf, &args, &params) {
+            Ok((p, s)) => (p, s, true),
+            Err(code) => return code,
+        }
+    } else {
+        match place_asset(&args, &params) {
+            Ok((p, combined)) => (p, EXIT_OK, combined),
+            Err(code) => return code,
+        }
+    };
+
+    for p in &placements {
+        for w in &p.warnings {
+            eprintln!("warning: {}: {w}", p.asset);
+        }
+        if args.explain {
+            for e in &p.explain {
+                eprintln!("explain: {}: {e}", p.asset);
+            }
+        }
+    }
+    let bytes = if combined {
+        out::render_all(&placements, format)
+    } else {
+        out::render(&placements[0], format)
+    };
+    let bytes = match bytes {
+        Ok(b) => b,
+        Err(e) => return super::fail(e),
+    };
+    match &args.output {
+        Some(path) => {
+            if let Err(e) = agkit::fsutil::write_atomic(path, &bytes) {
+                return super::fail(format!("{}: {e}", path.display()));
+            }
+        }
+        None => {
+            use std::io::Write;
+            let mut so = std::io::stdout().lock();
+            if let Err(e) = so.write_all(&bytes).and_then(|()| so.flush()) {
+                return super::fail(format!("stdout: {e}"));
+            }
+        }
+    }
+    status
+}
+
+/// Reads and parses an autogen text file, printing its diagnostics.
+fn load_asset(path: &Path) -> Result<agkit::xp::model::Asset, u8> {
+    let bytes = std::fs::read(path).map_err(|e| super::fail(format!("{}: {e}", path.display())))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let name = path.display().to_string();
+    agkit::xp::parse(&text).map_err(|diags| {
+        eprint!("{}", diag::render_human(&name, Some(&text), &diags));
+        if diags.is_empty() {
+            eprintln!("error: {name}: cannot be parsed");
+        }
+        EXIT_INPUT
+    })
+}
+
+/// Placements of one asset: one for --at, one per polygon for --polygon.
+/// The flag says whether the output is the combined (array) form.
+fn place_asset(args: &Args, params: &Params) -> Result<(Vec<Placement>, bool), u8> {
+    let path = args.asset.as_ref().ok_or(EXIT_USAGE)?;
+    let uses: Vec<Use> = match (&args.at, &args.polygon) {
+        (Some(at), None) => vec![parse_at(at).map_err(super::fail)?],
+        (None, Some(poly)) => {
+            let text = std::fs::read_to_string(poly)
+                .map_err(|e| super::fail(format!("{}: {e}", poly.display())))?;
+            let polys = agkit::out::geojson::read_polygons(&text)
+                .map_err(|e| super::fail(format!("{}: {e}", poly.display())))?;
+            polys
+                .into_iter()
+                .map(|windings| Use::Polygon { windings })
+                .collect()
+        }
+        _ => {
+            return Err(super::fail(
+                "give --at LAT,LON[,HEADING] for an .agp or --polygon FILE.geojson for an .agb/.ags",
+            ));
+        }
+    };
+    let asset = load_asset(path)?;
+    let name = path.display().to_string();
+    let mut out = Vec::new();
+    for u in &uses {
+        match place::place(&asset, &name, u, params) {
+            Ok(p) => out.push(p),
+            Err(e @ place::PlaceError::Mismatch(_)) => {
+                return Err(super::fail(format!("{name}: {e}")));
+            }
+            Err(e) => {
+                eprintln!("error: {name}: {e}");
+                return Err(EXIT_INPUT);
+            }
+        }
+    }
+    let combined = out.len() != 1;
+    Ok((out, combined))
+}
+
+/// Every autogen use of a DSF tile; unresolvable or unplaceable assets are
+/// warnings. Status 1 when an asset file has errors.
+fn place_dsf(dsf: &Path, args: &Args, params: &Params) -> Result<(Vec<Placement>, u8), u8> {
+    let bytes = std::fs::read(dsf).map_err(|e| super::fail(format!("{}: {e}", dsf.display())))?;
+    let uses = dsf_uses(&bytes).map_err(|e| {
+        eprintln!("error: {}: {e}", dsf.display());
+        EXIT_INPUT
+    })?;
+    let package = match &args.scenery {
+        Some(s) => s.clone(),
+        None => default_package(dsf),
+    };
+    let mut library = Library::default();
+    for dir in std::iter::once(&package).chain(&args.library) {
+        if dir == &package && !dir.join("library.txt").is_file() {
+            continue;
+        }
+        for w in library.add_dir(dir) {
+            eprintln!("warning: {w}");
+        }
+    }
+    let mut status = EXIT_OK;
+    let mut out = Vec::new();
+    let mut cache: std::collections::HashMap<PathBuf, Option<agkit::xp::model::Asset>> =
+        std::collections::HashMap::new();
+    for (i, u) in uses.iter().enumerate() {
+        let file = match scenery::resolve(&u.asset, &package, &library, params.seed) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("warning: use {i}: {e}");
+                continue;
+            }
+        };
+        let asset = cache
+            .entry(file.clone())
+            .or_insert_with(|| load_asset(&file).ok());
+        let Some(asset) = asset else {
+            status = EXIT_INPUT;
+            continue;
+        };
+        let use_ = match (u.point, u.heading) {
+            (Some(at), heading) => Use::Point {
+                at,
+                heading: heading.unwrap_or(0.0),
+            },
+            (None, _) => Use::Polygon {
+                windings: u.windings.clone(),
+            },
+        };
+        let mut p = params.clone();
+        if let Some(param) = u.param {
+            p = p.with_dsf_param(param);
+        }
+        match place::place(asset, &u.asset, &use_, &p) {
+            Ok(mut pl) => {
+                if params.explain {
+                    pl.explain
+                        .insert(0, format!("resolved to {}", file.display()));
+                }
+                out.push(pl);
+            }
+            Err(e) => eprintln!("warning: use {i}: {}: {e}", u.asset),
+        }
+    }
+    Ok((out, status))
+}
+
+/// The autogen uses of a DSF tile.
+fn dsf_uses(bytes: &[u8]) -> Result<Vec<agkit::dsf::autogen::AutogenUse>, String> {
+    let dsf = agkit::dsf::read(bytes).map_err(|e| e.to_string())?;
+    Ok(agkit::dsf::autogen_uses(&dsf))
+}
+
+/// The package folder of a DSF at `<package>/Earth nav data/<dir>/<tile>.dsf`,
+/// else the DSF's own folder.
+fn default_package(dsf: &Path) -> PathBuf {
+    let parent = dsf.parent().unwrap_or(Path::new("."));
+    let end = parent.parent();
+    match end {
+        Some(e)
+            if e.file_name()
+                .is_some_and(|n| n.eq_ignore_ascii_case("Earth nav data")) =>
+        {
+            e.parent()
+                .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+        }
+        _ => parent.to_path_buf(),
+    }
+}
+
+/// `LAT,LON[,HEADING]`.
+fn parse_at(s: &str) -> Result<Use, String> {
+    let v: Vec<f64> = s
+        .split(',')
+        .map(|p| p.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("--at {s}: expected LAT,LON[,HEADING] in degrees"))?;
+    let (lat, lon, heading) = match v[..] {
+        [lat, lon] => (lat, lon, 0.0),
+        [lat, lon, h] => (lat, lon, h),
+        _ => return Err(format!("--at {s}: expected LAT,LON[,HEADING] in degrees")),
+    };
+    if !(-90.0..=90.0).contains(&lat) || !(-180.0..=180.0).contains(&lon) || !heading.is_finite() {
+        return Err(format!(
+            "--at {s}: latitude, longitude or heading out of range"
+        ));
+    }
+    Ok(Use::Point {
+        at: [lon, lat],
+        heading,
+    })
 }

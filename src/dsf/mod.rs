@@ -13,6 +13,7 @@
 //! order (lon, lat, … see the DSF notes §2.5).
 
 pub mod autogen;
+pub mod lint;
 pub mod read;
 pub mod text;
 pub mod write;
@@ -46,6 +47,9 @@ pub struct Dsf {
     pub pools32: Vec<Pool>,
     /// The command stream, decoded, in stream order.
     pub entities: Vec<Entity>,
+    /// Byte offset of the command that produced each entity (parallel to
+    /// `entities`; empty for a model read from text).
+    pub entity_offsets: Vec<u64>,
     /// Rasters (`DEMI`/`DEMD` pairs), named by `DEMN`.
     pub rasters: Vec<Raster>,
     /// Atoms the reader does not know, kept as they are.
@@ -367,33 +371,37 @@ pub fn atom_name(id: u32) -> String {
 }
 
 /// Reads a DSF file's bytes (plain or 7z) and reports problems with byte
-/// offsets: read errors (`DSF001`…`DSF019`, severity error) and an MD5
-/// footer mismatch (`DSF020`, warning).
+/// offsets: read errors (`DSF001`…`DSF019`, severity error), an MD5
+/// footer mismatch (`DSF020`, warning) and the content warnings of
+/// [`lint::lint`] (`DSF021`…).
 pub fn check_bytes(bytes: &[u8]) -> Vec<Diagnostic> {
     match read(bytes) {
         Ok(dsf) => {
-            let mut out = Vec::new();
+            let mut out = lint::lint(&dsf);
             if let Md5Status::Mismatch {
                 offset,
                 stored,
                 computed,
             } = dsf.md5
             {
-                out.push(Diagnostic::new(
-                    Severity::Warning,
-                    "DSF020",
-                    format!(
-                        "MD5 footer {} does not match the digest {} of the bytes before it{}",
-                        hex(&stored),
-                        hex(&computed),
-                        if dsf.compressed {
-                            " (offset in the DSF inside the 7z archive)"
-                        } else {
-                            ""
-                        }
+                out.insert(
+                    0,
+                    Diagnostic::new(
+                        Severity::Warning,
+                        "DSF020",
+                        format!(
+                            "MD5 footer {} does not match the digest {} of the bytes before it{}",
+                            hex(&stored),
+                            hex(&computed),
+                            if dsf.compressed {
+                                " (offset in the DSF inside the 7z archive)"
+                            } else {
+                                ""
+                            }
+                        ),
+                        Location::Offset(offset),
                     ),
-                    Location::Offset(offset),
-                ));
+                );
             }
             out
         }

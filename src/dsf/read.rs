@@ -357,6 +357,12 @@ pub fn read(bytes: &[u8]) -> Result<Dsf, DsfError> {
 /// Extracts the first file of a 7z archive, refusing more than
 /// [`MAX_UNPACKED`] bytes.
 pub fn unpack_7z(bytes: &[u8]) -> Result<Vec<u8>, DsfError> {
+    unpack_7z_limited(bytes, MAX_UNPACKED)
+}
+
+/// Extracts the first file of a 7z archive, refusing more than `limit`
+/// bytes (by the size the archive declares, and while reading).
+pub fn unpack_7z_limited(bytes: &[u8], limit: u64) -> Result<Vec<u8>, DsfError> {
     use sevenz_rust2::{ArchiveReader, Password};
     use std::io::Read;
     let err = |e: sevenz_rust2::Error| DsfError::new(0, ErrorKind::SevenZ(e.to_string()));
@@ -368,11 +374,11 @@ pub fn unpack_7z(bytes: &[u8]) -> Result<Vec<u8>, DsfError> {
         .iter()
         .find(|f| !f.is_directory && f.has_stream)
         .ok_or_else(|| DsfError::new(0, ErrorKind::SevenZ("the archive holds no file".into())))?;
-    if entry.size > MAX_UNPACKED {
+    if entry.size > limit {
         return Err(DsfError::new(
             0,
             ErrorKind::TooLarge(format!(
-                "the 7z entry {} unpacks to {} bytes (limit {MAX_UNPACKED})",
+                "the 7z entry {} unpacks to {} bytes (limit {limit})",
                 entry.name, entry.size
             )),
         ));
@@ -387,8 +393,8 @@ pub fn unpack_7z(bytes: &[u8]) -> Result<Vec<u8>, DsfError> {
                 return Ok(true);
             }
             let mut buf = Vec::with_capacity(size.min(64 << 20) as usize);
-            rd.take(MAX_UNPACKED + 1).read_to_end(&mut buf)?;
-            too_big = buf.len() as u64 > MAX_UNPACKED;
+            rd.take(limit.saturating_add(1)).read_to_end(&mut buf)?;
+            too_big = buf.len() as u64 > limit;
             out = Some(buf);
             Ok(false)
         })
@@ -396,9 +402,7 @@ pub fn unpack_7z(bytes: &[u8]) -> Result<Vec<u8>, DsfError> {
     if too_big {
         return Err(DsfError::new(
             0,
-            ErrorKind::TooLarge(format!(
-                "the 7z entry unpacks to more than {MAX_UNPACKED} bytes"
-            )),
+            ErrorKind::TooLarge(format!("the 7z entry unpacks to more than {limit} bytes")),
         ));
     }
     out.ok_or_else(|| {
@@ -500,8 +504,8 @@ pub fn read_plain(bytes: &[u8]) -> Result<Dsf, DsfError> {
 
     // Decoded values may not exceed this budget (each f64 is 8 bytes): a
     // range command can name up to 65535 points in 5 bytes.
-    let budget = (bytes.len() as u64).saturating_mul(64).max(1 << 24);
-    dsf.entities = commands(&dsf, cmds, budget)?;
+    let budget = (bytes.len() as u64).saturating_mul(16).max(1 << 24);
+    (dsf.entities, dsf.entity_offsets) = commands(&dsf, cmds, budget)?;
     Ok(dsf)
 }
 
@@ -998,7 +1002,7 @@ fn range(first: u64, last: u64, at: u64) -> Result<Vec<u64>, DsfError> {
     Ok((first..last).collect())
 }
 
-fn commands(dsf: &Dsf, cmds: Atom<'_>, budget: u64) -> Result<Vec<Entity>, DsfError> {
+fn commands(dsf: &Dsf, cmds: Atom<'_>, budget: u64) -> Result<(Vec<Entity>, Vec<u64>), DsfError> {
     let mut st = State {
         dsf,
         pool: u32::from(u16::MAX),
@@ -1013,6 +1017,7 @@ fn commands(dsf: &Dsf, cmds: Atom<'_>, budget: u64) -> Result<Vec<Entity>, DsfEr
         out: Vec::new(),
     };
     let mut c = Cursor::new(cmds.payload, cmds.payload_offset());
+    let mut offsets = Vec::new();
     while !c.is_empty() {
         let at = c.offset();
         let op = c.u8("a command")?;
@@ -1020,8 +1025,9 @@ fn commands(dsf: &Dsf, cmds: Atom<'_>, budget: u64) -> Result<Vec<Entity>, DsfEr
             ErrorKind::Truncated { .. } => DsfError::new(at, ErrorKind::TruncatedCommand(op)),
             _ => e,
         })?;
+        offsets.resize(st.out.len(), at);
     }
-    Ok(st.out)
+    Ok((st.out, offsets))
 }
 
 fn counted_u16(c: &mut Cursor<'_>, n: usize) -> Result<Vec<u64>, DsfError> {

@@ -665,3 +665,37 @@ fn raster(
     }
     Ok(r)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn curved_segments_round_trip() {
+        let t = "NETWORK_DEF lib/g8/roads.net\n\
+                 BEGIN_SEGMENT_CURVED 0 2 7 1.0 2.0 3.0 1.1 2.1 3.1\n\
+                 SHAPE_POINT_CURVED 1.2 2.2 3.2 1.3 2.3 3.3\n\
+                 END_SEGMENT_CURVED 8 1.4 2.4 3.4 1.5 2.5 3.5\n";
+        let (d, _) = from_text(t, &mut |_| Err("none".into())).unwrap();
+        let c = d.chains().next().unwrap();
+        assert_eq!(c.depth, 7);
+        assert_eq!(c.points().count(), 3);
+        assert_eq!(&c.points[..7], &[1.0, 2.0, 3.0, 7.0, 1.1, 2.1, 3.1]);
+        let out = to_text(&d, &TextOptions::default());
+        assert!(out.contains("BEGIN_SEGMENT_CURVED 0 2 7 1.000000000 2.000000000 3.000000000 1.100000000 2.100000000 3.100000000\n"), "{out}");
+        assert!(out.contains("END_SEGMENT_CURVED 8 "), "{out}");
+        let (again, _) = from_text(&out, &mut |_| Err("none".into())).unwrap();
+        assert_eq!(again.entities, d.entities);
+    }
+
+    #[test]
+    fn segments_sharing_a_junction_become_one_chain() {
+        let t = "NETWORK_DEF r.net\n\
+                 BEGIN_SEGMENT 0 1 1 1 1 0\nEND_SEGMENT 2 2 2 0\n\
+                 BEGIN_SEGMENT 0 1 2 2 2 0\nSHAPE_POINT 3 3 0\nEND_SEGMENT 3 4 4 0\n\
+                 BEGIN_SEGMENT 0 1 9 5 5 0\nEND_SEGMENT 10 6 6 0\n";
+        let (d, _) = from_text(t, &mut |_| Err("none".into())).unwrap();
+        let chains: Vec<usize> = d.chains().map(|c| c.points().count()).collect();
+        assert_eq!(chains, [4, 2]);
+    }
+}

@@ -271,7 +271,13 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
             Entity::Filter(f) => c.comment(1, *f),
             Entity::Object(o) => {
                 check_def(o.def, &dsf.object_defs, "OBJT", i)?;
-                let heading = o.heading.rem_euclid(360.0);
+                // Keep 360 itself (raw 65535) so decoded headings re-encode
+                // to the same raw value.
+                let heading = if (0.0..=360.0).contains(&o.heading) {
+                    o.heading
+                } else {
+                    o.heading.rem_euclid(360.0)
+                };
                 let mut pt = vec![o.lon, o.lat, heading];
                 if o.mode != ElevationMode::Draped {
                     pt.push(o.elevation.unwrap_or(0.0));
@@ -344,11 +350,7 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
                         format!("patch depth {} is not 2..255", p.depth),
                     ));
                 }
-                c.def(p.def);
-                c.op(18);
-                c.out.push(p.flags);
-                c.out.extend_from_slice(&p.lod_near.to_le_bytes());
-                c.out.extend_from_slice(&p.lod_far.to_le_bytes());
+                let mut placed = Vec::with_capacity(p.primitives.len());
                 for prim in &p.primitives {
                     if prim.vertices.len() % p.depth != 0 || prim.vertices.is_empty() {
                         return Err(err(
@@ -357,10 +359,23 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
                         ));
                     }
                     let (pool, first) = pools.add(Family::Patch, p.depth, &prim.vertices, i)?;
+                    placed.push((pool, first, prim.vertices.len() / p.depth, prim.kind));
+                }
+                // The patch takes its depth from the pool current when it
+                // opens, so select the first primitive's pool before it.
+                c.def(p.def);
+                if let Some(&(pool, ..)) = placed.first() {
                     c.pool(pool);
-                    c.op(25 + 3 * prim.kind.code());
+                }
+                c.op(18);
+                c.out.push(p.flags);
+                c.out.extend_from_slice(&p.lod_near.to_le_bytes());
+                c.out.extend_from_slice(&p.lod_far.to_le_bytes());
+                for (pool, first, n, kind) in placed {
+                    c.pool(pool);
+                    c.op(25 + 3 * kind.code());
                     c.u16(first);
-                    c.u16(first + prim.vertices.len() / p.depth);
+                    c.u16(first + n);
                 }
             }
             Entity::Network(n) => {
@@ -650,5 +665,45 @@ pub fn rle_diff(out: &mut Vec<u8>, raw: &[u32], wide: bool) {
         for &d in &diffs[start..i] {
             put(out, d);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dyadic_bounds_are_powers_of_two_and_cover() {
+        let s = dyadic_bounds(12.97, 12.999, 2f64.powi(-12));
+        assert_eq!((s.scale, s.offset), (0.03125, 12.96875));
+        // A tile edge encodes exactly.
+        let s = dyadic_bounds(12.9, 13.0, 2f64.powi(-12));
+        assert_eq!(f64::from(s.offset) + f64::from(s.scale), 13.0);
+        let raw = encode_value(13.0, s, false);
+        assert_eq!(crate::dsf::decode(raw, s.scale, s.offset, false), 13.0);
+        // Negative ranges and large magnitudes stay exact in f32.
+        let s = dyadic_bounds(-179.99999, -179.9, 2f64.powi(-12));
+        assert!(f64::from(s.offset) <= -179.99999);
+        assert!(f64::from(s.offset) + f64::from(s.scale) >= -179.9);
+    }
+
+    #[test]
+    fn encoding_rounds_to_nearest() {
+        let s = PlaneScale {
+            scale: 65535.0,
+            offset: 0.0,
+        };
+        assert_eq!(encode_value(1.4, s, false), 1);
+        assert_eq!(encode_value(1.6, s, false), 2);
+        assert_eq!(encode_value(-3.0, s, false), 0);
+        assert_eq!(encode_value(1e9, s, false), 65535);
+    }
+
+    #[test]
+    fn rle_uses_repeat_runs() {
+        let mut out = Vec::new();
+        rle_diff(&mut out, &[5, 5, 5, 5, 5, 5], false);
+        // Differences 5,0,0,0,0,0: one literal then a repeat run of 5 zeros.
+        assert_eq!(out, [1, 5, 0, 0x85, 0, 0]);
     }
 }

@@ -1,0 +1,558 @@
+//! `--format svg`: a top-down picture of a placement, north up.
+//!
+//! Layers from the bottom: the DSF polygon (sand), tiles (blue outline and
+//! light fill, hidden tiles dashed and almost clear, ids at their centres,
+//! an arrow towards texture up), facades (brown, filled), trees (green discs
+//! of their width), objects (red markers with a tick towards their heading),
+//! ground points (grey ×) and
+//! the DSF point (black ⊕). A title, a scale bar, a north arrow and a legend
+//! frame the drawing. Several placements share the first one's origin.
+
+use crate::geom::{LocalFrame, Xy};
+use crate::place::Placement;
+use std::fmt::Write;
+
+const DRAW_W: f64 = 860.0;
+const DRAW_H: f64 = 620.0;
+const LEFT: f64 = 30.0;
+const TOP: f64 = 64.0;
+const BOTTOM: f64 = 70.0;
+
+/// Maps every placement's local metres into the first placement's frame.
+struct Frames {
+    common: LocalFrame,
+    own: Vec<Option<LocalFrame>>,
+}
+
+impl Frames {
+    fn new(ps: &[Placement]) -> Self {
+        let origin = ps.first().map_or([0.0, 0.0], |p| p.origin);
+        Frames {
+            common: LocalFrame::new(origin),
+            own: ps
+                .iter()
+                .map(|p| (p.origin != origin).then(|| LocalFrame::new(p.origin)))
+                .collect(),
+        }
+    }
+
+    fn to_common(&self, i: usize, q: Xy) -> Xy {
+        match &self.own[i] {
+            Some(f) => self.common.to_local(f.to_lonlat(q)),
+            None => q,
+        }
+    }
+}
+
+/// Maps local metres to picture pixels.
+struct View {
+    min: Xy,
+    max: Xy,
+    scale: f64,
+}
+
+impl View {
+    fn px(&self, q: Xy) -> (f64, f64) {
+        (
+            LEFT + (q[0] - self.min[0]) * self.scale,
+            TOP + (self.max[1] - q[1]) * self.scale,
+        )
+    }
+
+    fn points(&self, ring: &[Xy]) -> String {
+        let mut s = String::new();
+        for &q in ring {
+            let (x, y) = self.px(q);
+            let _ = write!(s, "{x:.2},{y:.2} ");
+        }
+        s.trim_end().to_string()
+    }
+}
+
+/// How the picture carries its words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextMode {
+    /// SVG `<text>` elements (selectable, any font).
+    Text,
+    /// Strokes of a built-in capitals font (for rasterising without fonts).
+    Outlined,
+}
+
+/// Horizontal alignment of a label.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Anchor {
+    Start,
+    Middle,
+}
+
+/// Writes one label: `y` is the baseline, or the middle when `middle`.
+#[allow(clippy::too_many_arguments)]
+fn label(
+    s: &mut String,
+    mode: TextMode,
+    x: f64,
+    y: f64,
+    size: f64,
+    anchor: Anchor,
+    middle: bool,
+    fill: &str,
+    bold: bool,
+    text: &str,
+) {
+    match mode {
+        TextMode::Text => {
+            let _ = writeln!(
+                s,
+                r#"<text x="{x:.1}" y="{y:.1}" font-size="{size}" fill="{fill}"{}{}{}>{}</text>"#,
+                if anchor == Anchor::Middle {
+                    r#" text-anchor="middle""#
+                } else {
+                    ""
+                },
+                if middle {
+                    r#" dominant-baseline="middle""#
+                } else {
+                    ""
+                },
+                if bold { r#" font-weight="bold""# } else { "" },
+                esc(text)
+            );
+        }
+        TextMode::Outlined => {
+            let size = size * 0.9;
+            let x = match anchor {
+                Anchor::Start => x,
+                Anchor::Middle => x - super::strokefont::width(text, size) / 2.0,
+            };
+            let y = if middle { y + 0.375 * size } else { y };
+            let w = size / if bold { 7.0 } else { 10.0 };
+            let _ = writeln!(
+                s,
+                r#"<path d="{}" fill="none" stroke="{fill}" stroke-width="{w:.2}" stroke-linecap="round" stroke-linejoin="round"/>"#,
+                super::strokefont::path(text, x, y, size)
+            );
+        }
+    }
+}
+
+/// The picture of all placements, with SVG text.
+pub fn to_svg(ps: &[Placement]) -> String {
+    to_svg_with(ps, TextMode::Text)
+}
+
+/// The picture of all placements.
+pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
+    let frames = Frames::new(ps);
+    // Everything in the common frame.
+    let mut min = [f64::INFINITY; 2];
+    let mut max = [f64::NEG_INFINITY; 2];
+    let mut grow = |q: Xy, r: f64| {
+        min[0] = min[0].min(q[0] - r);
+        min[1] = min[1].min(q[1] - r);
+        max[0] = max[0].max(q[0] + r);
+        max[1] = max[1].max(q[1] + r);
+    };
+    for (i, p) in ps.iter().enumerate() {
+        grow(frames.to_common(i, [0.0, 0.0]), 0.0);
+        for q in p.polygon.iter().flatten() {
+            grow(frames.to_common(i, *q), 0.0);
+        }
+        for q in p.tiles.iter().flat_map(|t| &t.polygon) {
+            grow(frames.to_common(i, *q), 0.0);
+        }
+        for q in p.facades.iter().flat_map(|f| &f.polygon) {
+            grow(frames.to_common(i, *q), 0.0);
+        }
+        for o in &p.objects {
+            grow(frames.to_common(i, [o.x, o.y]), 0.0);
+        }
+        for t in &p.trees {
+            grow(frames.to_common(i, [t.x, t.y]), t.width / 2.0);
+        }
+    }
+    if !min[0].is_finite() {
+        min = [-10.0, -10.0];
+        max = [10.0, 10.0];
+    }
+    // At least 10 m across, and a margin of 6 %.
+    for k in 0..2 {
+        let c = (min[k] + max[k]) / 2.0;
+        let half = ((max[k] - min[k]) / 2.0).max(5.0) * 1.06;
+        min[k] = c - half;
+        max[k] = c + half;
+    }
+    let scale = (DRAW_W / (max[0] - min[0])).min(DRAW_H / (max[1] - min[1]));
+    let view = View { min, max, scale };
+    let w = (max[0] - min[0]) * scale + 2.0 * LEFT;
+    let w = w.max(520.0);
+    let h = TOP + (max[1] - min[1]) * scale + BOTTOM;
+
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.0} {h:.0}" font-family="Helvetica, Arial, sans-serif">"##
+    );
+    s.push_str(r##"<rect width="100%" height="100%" fill="#fbfaf6"/>"##);
+    s.push('\n');
+    title(&mut s, ps, mode);
+
+    // DSF polygons.
+    s.push_str(r##"<g id="dsf-polygon" fill="#ebe3cc" stroke="#9a8f6c" stroke-width="1.5" fill-rule="evenodd">"##);
+    s.push('\n');
+    for (i, p) in ps.iter().enumerate() {
+        if p.polygon.is_empty() {
+            continue;
+        }
+        let mut d = String::new();
+        for ring in &p.polygon {
+            let ring: Vec<Xy> = ring.iter().map(|&q| frames.to_common(i, q)).collect();
+            let _ = write!(d, "M{}Z", view.points(&ring));
+        }
+        let _ = writeln!(s, r#"<path d="{d}"/>"#);
+    }
+    s.push_str("</g>\n");
+
+    // Tiles.
+    s.push_str(r##"<g id="tiles" stroke="#2f5d95" stroke-width="1.2" stroke-linejoin="round">"##);
+    s.push('\n');
+    let mut labels = String::new();
+    for (i, p) in ps.iter().enumerate() {
+        for t in &p.tiles {
+            let ring: Vec<Xy> = t.polygon.iter().map(|&q| frames.to_common(i, q)).collect();
+            if ring.is_empty() {
+                continue;
+            }
+            let style = if t.hidden {
+                r##"fill="#4a7ab5" fill-opacity="0.04" stroke-dasharray="6 4""##
+            } else {
+                r##"fill="#4a7ab5" fill-opacity="0.14""##
+            };
+            let _ = writeln!(s, r#"<polygon points="{}" {style}/>"#, view.points(&ring));
+            let n = ring.len() as f64;
+            let c = [
+                ring.iter().map(|q| q[0]).sum::<f64>() / n,
+                ring.iter().map(|q| q[1]).sum::<f64>() / n,
+            ];
+            if let Some(up) = texture_up(&ring, &t.uv) {
+                // A short arrow from the centre towards texture up (+v).
+                let (cx, cy) = view.px(c);
+                let len = 26.0;
+                let (ex, ey) = (cx + len * up[0], cy - len * up[1]);
+                let (bx, by) = (ex - 7.0 * up[0], ey + 7.0 * up[1]);
+                let (nx, ny) = (up[1] * 4.0, up[0] * 4.0);
+                let _ = writeln!(
+                    s,
+                    r##"<path d="M{cx:.2},{cy:.2}L{ex:.2},{ey:.2}M{:.2},{:.2}L{ex:.2},{ey:.2}L{:.2},{:.2}" fill="none" stroke-width="1.4" stroke-linecap="round" opacity="0.7"/>"##,
+                    bx + nx,
+                    by + ny,
+                    bx - nx,
+                    by - ny
+                );
+            }
+            // Below the centre: clear of the arrow and of the DSF point
+            // marker (often at the centre of an AGP).
+            let (x, y) = view.px(c);
+            let y = y + if p.kind == "agp" { 18.0 } else { 10.0 };
+            label(
+                &mut labels,
+                mode,
+                x,
+                y,
+                11.0,
+                Anchor::Middle,
+                true,
+                "#2f5d95",
+                false,
+                &t.id.to_string(),
+            );
+        }
+    }
+    s.push_str("</g>\n");
+
+    // Facades.
+    s.push_str(
+        r##"<g id="facades" fill="#c8793c" fill-opacity="0.8" stroke="#74421c" stroke-width="1">"##,
+    );
+    s.push('\n');
+    for (i, p) in ps.iter().enumerate() {
+        for f in &p.facades {
+            let ring: Vec<Xy> = f.polygon.iter().map(|&q| frames.to_common(i, q)).collect();
+            let _ = writeln!(s, r#"<polygon points="{}"/>"#, view.points(&ring));
+        }
+    }
+    s.push_str("</g>\n");
+
+    // Trees.
+    s.push_str(
+        r##"<g id="trees" fill="#3f8f33" fill-opacity="0.7" stroke="#25601c" stroke-width="0.8">"##,
+    );
+    s.push('\n');
+    for (i, p) in ps.iter().enumerate() {
+        for t in &p.trees {
+            let (x, y) = view.px(frames.to_common(i, [t.x, t.y]));
+            let r = (t.width / 2.0 * scale).max(2.0);
+            let _ = writeln!(s, r#"<circle cx="{x:.2}" cy="{y:.2}" r="{r:.2}"/>"#);
+        }
+    }
+    s.push_str("</g>\n");
+
+    // Ground points and DSF points.
+    s.push_str(r##"<g id="points" stroke-width="1.5" fill="none">"##);
+    s.push('\n');
+    for (i, p) in ps.iter().enumerate() {
+        for g in p.tiles.iter().filter_map(|t| t.ground_point) {
+            let (x, y) = view.px(frames.to_common(i, g));
+            let _ = writeln!(
+                s,
+                r##"<path d="M{:.2},{:.2}l8,8m0,-8l-8,8" stroke="#666"/>"##,
+                x - 4.0,
+                y - 4.0
+            );
+        }
+        if p.kind == "agp" {
+            let (x, y) = view.px(frames.to_common(i, [0.0, 0.0]));
+            let _ = writeln!(
+                s,
+                r##"<circle cx="{x:.2}" cy="{y:.2}" r="6" stroke="#111"/><path d="M{:.2},{y:.2}h16M{x:.2},{:.2}v16" stroke="#111"/>"##,
+                x - 8.0,
+                y - 8.0
+            );
+        }
+    }
+    s.push_str("</g>\n");
+    // Objects with a heading tick.
+    s.push_str(r##"<g id="objects">"##);
+    s.push('\n');
+    for (i, p) in ps.iter().enumerate() {
+        for o in &p.objects {
+            let (x, y) = view.px(frames.to_common(i, [o.x, o.y]));
+            let a = o.heading.to_radians();
+            let (tx, ty) = (x + 12.0 * a.sin(), y - 12.0 * a.cos());
+            let _ = writeln!(
+                s,
+                r##"<line x1="{x:.2}" y1="{y:.2}" x2="{tx:.2}" y2="{ty:.2}" stroke="#8e1b1b" stroke-width="2" stroke-linecap="round"/><circle cx="{x:.2}" cy="{y:.2}" r="4.5" fill="#d83a3a" stroke="#fff" stroke-width="1.2"/>"##
+            );
+        }
+    }
+    s.push_str("</g>\n");
+
+    s.push_str(&labels);
+
+    north_arrow(&mut s, w, mode);
+    scale_bar(&mut s, scale, h, mode);
+    let has_polygon = ps.iter().any(|p| !p.polygon.is_empty());
+    legend(&mut s, w, h, mode, has_polygon);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The unit direction (east, north) of the texture's +v axis over a tile,
+/// from three of its vertices and their pixels; `None` when degenerate.
+fn texture_up(ring: &[Xy], uv: &[[f64; 2]]) -> Option<Xy> {
+    if ring.len() < 3 || uv.len() != ring.len() {
+        return None;
+    }
+    let (p0, u0) = (ring[0], uv[0]);
+    for k in 2..ring.len() {
+        let (a, b) = (1, k);
+        let du = [
+            [uv[a][0] - u0[0], uv[a][1] - u0[1]],
+            [uv[b][0] - u0[0], uv[b][1] - u0[1]],
+        ];
+        let det = du[0][0] * du[1][1] - du[0][1] * du[1][0];
+        if det.abs() < 1e-9 {
+            continue;
+        }
+        let dl = [
+            [ring[a][0] - p0[0], ring[a][1] - p0[1]],
+            [ring[b][0] - p0[0], ring[b][1] - p0[1]],
+        ];
+        // Solve M·du_i = dl_i for the column M·(0,1): with du as rows,
+        // (0,1) = α·du_a + β·du_b.
+        let alpha = -du[1][0] / det;
+        let beta = du[0][0] / det;
+        let v = [
+            alpha * dl[0][0] + beta * dl[1][0],
+            alpha * dl[0][1] + beta * dl[1][1],
+        ];
+        let len = (v[0] * v[0] + v[1] * v[1]).sqrt();
+        return (len > 0.0).then(|| [v[0] / len, v[1] / len]);
+    }
+    None
+}
+
+fn title(s: &mut String, ps: &[Placement], mode: TextMode) {
+    let name = match ps {
+        [p] => format!("{} ({})", p.asset, p.kind),
+        _ => format!("{} autogen uses", ps.len()),
+    };
+    let (mut tiles, mut objects, mut facades, mut trees) = (0, 0, 0, 0);
+    for p in ps {
+        tiles += p.tiles.len();
+        objects += p.objects.len();
+        facades += p.facades.len();
+        trees += p.trees.len();
+    }
+    let o = ps.first().map_or([0.0, 0.0], |p| p.origin);
+    let seed = ps.first().map_or(0, |p| p.seed);
+    label(
+        s,
+        mode,
+        LEFT,
+        28.0,
+        17.0,
+        Anchor::Start,
+        false,
+        "#222",
+        true,
+        &name,
+    );
+    let sub = format!(
+        "origin {:.6}, {:.6} · seed {seed} · {tiles} tiles, {objects} objects, {facades} facades, {trees} trees",
+        o[1], o[0]
+    );
+    label(
+        s,
+        mode,
+        LEFT,
+        47.0,
+        11.5,
+        Anchor::Start,
+        false,
+        "#555",
+        false,
+        &sub,
+    );
+}
+
+fn north_arrow(s: &mut String, w: f64, mode: TextMode) {
+    let x = w - 34.0;
+    let _ = writeln!(
+        s,
+        r##"<g id="north"><path d="M{x:.1},14l9,26l-9,-7l-9,7z" fill="#222"/>"##
+    );
+    label(
+        s,
+        mode,
+        x,
+        54.0,
+        11.0,
+        Anchor::Middle,
+        false,
+        "#222",
+        false,
+        "N",
+    );
+    s.push_str("</g>\n");
+}
+
+/// A bar of a round length (1, 2 or 5 × 10^k metres) near 1/4 of the width.
+fn scale_bar(s: &mut String, scale: f64, h: f64, mode: TextMode) {
+    let target = DRAW_W / 4.0 / scale;
+    let mag = 10f64.powf(target.log10().floor());
+    let len = [5.0, 2.0, 1.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|&l| l <= target)
+        .unwrap_or(mag);
+    let px = len * scale;
+    let y = h - 30.0;
+    let text = if len >= 1000.0 {
+        format!("{} km", len / 1000.0)
+    } else {
+        format!("{len} m")
+    };
+    let _ = writeln!(
+        s,
+        r##"<g id="scale"><rect x="{LEFT}" y="{y:.1}" width="{:.2}" height="5" fill="#222"/><rect x="{:.2}" y="{y:.1}" width="{:.2}" height="5" fill="#fff" stroke="#222" stroke-width="1"/>"##,
+        px / 2.0,
+        LEFT + px / 2.0,
+        px / 2.0,
+    );
+    label(
+        s,
+        mode,
+        LEFT,
+        y + 19.0,
+        11.0,
+        Anchor::Start,
+        false,
+        "#222",
+        false,
+        &text,
+    );
+    s.push_str("</g>\n");
+}
+
+fn legend(s: &mut String, w: f64, h: f64, mode: TextMode, has_polygon: bool) {
+    let items: [(&str, &str); 5] = [
+        (
+            r##"<rect width="12" height="9" fill="#4a7ab5" fill-opacity="0.3" stroke="#2f5d95"/><path d="M6,8V1M3.5,3.5L6,1L8.5,3.5" fill="none" stroke="#2f5d95"/>"##,
+            "tile (arrow: texture up)",
+        ),
+        (
+            r##"<rect width="12" height="9" fill="#c8793c" stroke="#74421c"/>"##,
+            "facade",
+        ),
+        (r##"<circle cx="6" cy="5" r="5" fill="#3f8f33"/>"##, "tree"),
+        (
+            r##"<circle cx="6" cy="5" r="4.5" fill="#d83a3a"/><line x1="6" y1="5" x2="6" y2="-5" stroke="#8e1b1b" stroke-width="2"/>"##,
+            "object",
+        ),
+        (
+            r##"<rect width="12" height="9" fill="#ebe3cc" stroke="#9a8f6c"/>"##,
+            "DSF polygon",
+        ),
+    ];
+    let n = if has_polygon { 5 } else { 4 };
+    let step = |word: &str| 16.0 + 7.0 * word.len() as f64 + 14.0;
+    let total: f64 = items.iter().take(n).map(|i| step(i.1)).sum();
+    let mut x = (w - total - 10.0).max(LEFT + 120.0);
+    let y = h - 34.0;
+    s.push_str("<g id=\"legend\">\n");
+    for (shape, word) in items.into_iter().take(n) {
+        let _ = writeln!(s, r##"<g transform="translate({x:.1},{y:.1})">{shape}"##);
+        label(
+            s,
+            mode,
+            17.0,
+            9.0,
+            11.0,
+            Anchor::Start,
+            false,
+            "#333",
+            false,
+            word,
+        );
+        s.push_str("</g>\n");
+        x += step(word);
+    }
+    s.push_str("</g>\n");
+}
+
+/// Escapes text for XML.
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::texture_up;
+
+    #[test]
+    fn texture_up_follows_the_uv_map() {
+        let uv = [[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]];
+        // Texture turned 180°: up points south.
+        let ring = [[5.0, 5.0], [-5.0, 5.0], [-5.0, -5.0], [5.0, -5.0]];
+        let u = texture_up(&ring, &uv).unwrap();
+        assert!((u[0]).abs() < 1e-12 && (u[1] + 1.0).abs() < 1e-12, "{u:?}");
+        // Turned 90° clockwise: up points east.
+        let ring = [[-5.0, 5.0], [-5.0, -5.0], [5.0, -5.0], [5.0, 5.0]];
+        let u = texture_up(&ring, &uv).unwrap();
+        assert!((u[0] - 1.0).abs() < 1e-12 && u[1].abs() < 1e-12, "{u:?}");
+        assert!(texture_up(&ring[..2], &uv[..2]).is_none());
+    }
+}

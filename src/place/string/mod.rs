@@ -1,0 +1,519 @@
+//! The AGS (autogen string) engine: tiles along the sides of a polygon.
+//!
+//! One step per file, in the order they run:
+//!
+//! 1. [`sides`] — the windings are checked (outer counter-clockwise, holes
+//!    clockwise) and cut into sides at the vertices whose turn reaches the
+//!    crease angle (`CREASING_ANGLE`); every such vertex is a corner.
+//! 2. [`corners`] — corner rules (`CORNER`, `CORNER_LEN`, `CORNER_PAIR`,
+//!    `ATOMIC_SPELLING_CORNER`, by `PRIORITY_MARKER_CORNER` group) are
+//!    matched at each corner of the tile-spawning windings in DSF order and
+//!    placed (one tile, or three articulated on their pivot points).
+//! 3. [`spell`] — edge spellings (`SPELLING`, `ATOMIC_SPELLING`, by
+//!    `PRIORITY_MARKER` group) fill each side between its corner tiles.
+//! 4. [`caps`] — a cap (`CAPS`) covers the end of each side's last tile.
+//! 5. [`fill`] — `FILL_LAYER` trees flood the uncovered interior.
+//!
+//! Every tile goes through [`stop`]: it must keep its stop points inside the
+//! polygon and out of holes and must not cover stop points placed before
+//! it; tiles are slid along their side to satisfy that or skipped.
+//! Annotations are then expanded with the shared
+//! [`annotate`](crate::place::annotate) step. `docs/ags-engine.md` lists
+//! every decision where the spec is open.
+
+pub mod caps;
+pub mod corners;
+pub mod fill;
+pub mod sides;
+pub mod spell;
+pub mod stop;
+
+use std::collections::HashMap;
+
+use crate::geom::Xy;
+use crate::place::annotate::{self, Affine, Context};
+use crate::place::{Params, PlaceError, PlacedTile, Placement, Rng, Role, TileId};
+use crate::xp::model::{Asset, Px, StringProps, Tile};
+use geo::Area;
+use sides::{Ring, Side};
+use stop::{Region, StopIndex};
+
+/// Most tiles one placement may produce; beyond it the engine stops with a
+/// warning (a guard against absurd inputs, not a limit met in practice).
+pub const MAX_TILES: usize = 2_000_000;
+
+/// Places an AGS on its polygon windings (local metres, DSF order, not
+/// closed).
+///
+/// The first `params.low` windings spawn tiles (0 means all of them); the
+/// rest only constrain (stop points, fill). The outer winding (the first)
+/// must be counter-clockwise and every other winding clockwise.
+pub fn place(
+    asset: &Asset,
+    windings: &[Vec<Xy>],
+    params: &Params,
+) -> Result<Placement, PlaceError> {
+    let props = asset
+        .string
+        .as_ref()
+        .ok_or_else(|| PlaceError::Asset("not an AG_STRING asset".into()))?;
+    let mpp = asset.common.metres_per_pixel().ok_or_else(|| {
+        PlaceError::Asset("TEXTURE_SCALE and TEXTURE_WIDTH are required to size the tiles".into())
+    })?;
+    if !(mpp[0].is_finite() && mpp[1].is_finite() && mpp[0] > 0.0 && mpp[1] > 0.0) {
+        return Err(PlaceError::Asset(format!(
+            "the texture scale gives {} × {} metres per pixel; both must be positive",
+            mpp[0], mpp[1]
+        )));
+    }
+    let rings = check_windings(windings)?;
+    let mut eng = Engine::new(asset, props, mpp, params, windings, rings);
+    eng.run();
+    Ok(eng.finish(windings))
+}
+
+/// Checks every winding and builds its ring. Winding numbers in messages
+/// are 1-based.
+fn check_windings(windings: &[Vec<Xy>]) -> Result<Vec<Ring>, PlaceError> {
+    if windings.is_empty() {
+        return Err(PlaceError::Polygon("the polygon has no windings".into()));
+    }
+    let mut rings = Vec::with_capacity(windings.len());
+    for (i, w) in windings.iter().enumerate() {
+        let what = if i == 0 { "the outer ring" } else { "a hole" };
+        if let Some(p) = w.iter().find(|p| !(p[0].is_finite() && p[1].is_finite())) {
+            return Err(PlaceError::Polygon(format!(
+                "winding {} ({what}) has a non-finite vertex {p:?}",
+                i + 1
+            )));
+        }
+        let ring = Ring::new(w).ok_or_else(|| {
+            PlaceError::Polygon(format!(
+                "winding {} ({what}) has fewer than 3 distinct vertices",
+                i + 1
+            ))
+        })?;
+        let area = stop::footprint(&ring.pts).signed_area();
+        if area == 0.0 {
+            return Err(PlaceError::Polygon(format!(
+                "winding {} ({what}) has no area",
+                i + 1
+            )));
+        }
+        if i == 0 && area < 0.0 {
+            return Err(PlaceError::Polygon(
+                "winding 1 (the outer ring) is clockwise; it must be counter-clockwise".into(),
+            ));
+        }
+        if i > 0 && area > 0.0 {
+            return Err(PlaceError::Polygon(format!(
+                "winding {} (a hole) is counter-clockwise; holes must be clockwise",
+                i + 1
+            )));
+        }
+        rings.push(ring);
+    }
+    Ok(rings)
+}
+
+/// A tile ready to be placed: where its pixels go and what it covers.
+#[derive(Debug, Clone)]
+pub(crate) struct Cand {
+    /// Index into `Asset::tiles`.
+    pub tile: usize,
+    /// Pixels → local metres.
+    pub map: Affine,
+    /// Outline, counter-clockwise, local metres.
+    pub poly: Vec<Xy>,
+    /// Pixels of the outline.
+    pub uv: Vec<Px>,
+    /// Stop points, local metres.
+    pub stops: Vec<Xy>,
+}
+
+/// Why a tile could not go where it was tried.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Refusal {
+    /// A stop point lies outside the polygon or in a hole.
+    StopOutside(Xy),
+    /// The tile covers a stop point placed before it.
+    CoversStop(Xy),
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::StopOutside(p) => write!(
+                f,
+                "stop point ({:.2}, {:.2}) would be outside the polygon or in a hole",
+                p[0], p[1]
+            ),
+            Refusal::CoversStop(p) => write!(
+                f,
+                "it would cover the stop point ({:.2}, {:.2}) of an earlier tile",
+                p[0], p[1]
+            ),
+        }
+    }
+}
+
+/// What kind of unit a group of tiles is (for SHARE_Y and the output).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum UnitKind {
+    Corner,
+    Spelling,
+    AtomicSpelling,
+    Cap,
+}
+
+/// The engine's state while placing.
+pub(crate) struct Engine<'a> {
+    pub asset: &'a Asset,
+    pub props: &'a StringProps,
+    pub mpp: [f64; 2],
+    pub params: &'a Params,
+    pub rng: Rng,
+    pub rings: Vec<Ring>,
+    /// All sides of the spawning windings; `side_first[w]` is the index of
+    /// winding `w`'s first side.
+    pub sides: Vec<Side>,
+    /// Per side: metres taken by corner tiles at its start and its end.
+    pub taken: Vec<[f64; 2]>,
+    /// Per side: where the last edge tile ends, and the free end.
+    pub last_edge: Vec<Option<(f64, f64)>>,
+    pub region: Region,
+    pub stops: StopIndex,
+    pub tile_index: HashMap<i64, usize>,
+    pub out: Placement,
+    /// Pixel map and `Asset::tiles` index of every placed tile.
+    pub maps: Vec<(usize, Affine)>,
+    pub units: usize,
+    pub spawning: usize,
+    warned: std::collections::HashSet<String>,
+    stopped: bool,
+}
+
+impl<'a> Engine<'a> {
+    fn new(
+        asset: &'a Asset,
+        props: &'a StringProps,
+        mpp: [f64; 2],
+        params: &'a Params,
+        windings: &[Vec<Xy>],
+        rings: Vec<Ring>,
+    ) -> Engine<'a> {
+        let mut tile_index = HashMap::new();
+        for (i, t) in asset.tiles.iter().enumerate() {
+            tile_index.entry(t.id).or_insert(i);
+        }
+        let spawning = match params.low {
+            0 => rings.len(),
+            k => usize::from(k).min(rings.len()),
+        };
+        let region = Region::new(&rings.iter().map(|r| r.pts.clone()).collect::<Vec<_>>());
+        let _ = windings;
+        Engine {
+            asset,
+            props,
+            mpp,
+            params,
+            rng: crate::place::rng(params.seed),
+            rings,
+            sides: Vec::new(),
+            taken: Vec::new(),
+            last_edge: Vec::new(),
+            region,
+            stops: StopIndex::default(),
+            tile_index,
+            out: Placement::default(),
+            maps: Vec::new(),
+            units: 0,
+            spawning,
+            warned: Default::default(),
+            stopped: false,
+        }
+    }
+
+    fn run(&mut self) {
+        let crease = self.props.crease();
+        if self.params.explain {
+            self.out.explain.push(format!(
+                "{} winding(s), {} spawning tiles; crease angles {}° left, {}° right",
+                self.rings.len(),
+                self.spawning,
+                crease[0],
+                crease[1]
+            ));
+        }
+        self.check_rules();
+        // Corners of every winding; sides of the spawning ones.
+        let mut corner_lists = Vec::new();
+        for ring in &self.rings {
+            let cs = ring.corners(crease);
+            for &v in &cs {
+                self.out.corners.push(crate::place::PlacedCorner {
+                    x: ring.pts[v][0],
+                    y: ring.pts[v][1],
+                    turn: ring.turns[v],
+                });
+            }
+            corner_lists.push(cs);
+        }
+        let mut side_first = Vec::new();
+        for (w, cs) in corner_lists.iter().enumerate().take(self.spawning) {
+            side_first.push(self.sides.len());
+            let s = sides::sides(w, &self.rings[w], cs);
+            self.sides.extend(s);
+        }
+        self.taken = vec![[0.0, 0.0]; self.sides.len()];
+        self.last_edge = vec![None; self.sides.len()];
+        for w in 0..self.spawning {
+            corners::place_winding(self, w, &corner_lists[w], side_first[w]);
+        }
+        for s in 0..self.sides.len() {
+            spell::fill_side(self, s);
+        }
+        for s in 0..self.sides.len() {
+            caps::cap_side(self, s);
+        }
+        fill::fill(self);
+    }
+
+    fn finish(mut self, windings: &[Vec<Xy>]) -> Placement {
+        // Annotations, in draw order.
+        let maps = std::mem::take(&mut self.maps);
+        let keep = |_: Px| true;
+        for (i, (t, map)) in maps.iter().enumerate() {
+            let tile = &self.asset.tiles[*t];
+            let ctx = Context {
+                common: &self.asset.common,
+                map: *map,
+                base_heading: annotate::normalize_heading(map.up_heading() + 180.0),
+                block_height: self.params.height,
+                density: self.params.density,
+                tree_spacing: self.params.tree_spacing,
+                keep: &keep,
+            };
+            annotate::annotate(&mut self.out, i, &tile.annotations, &ctx, &mut self.rng);
+        }
+        self.out.polygon = windings.to_vec();
+        self.out
+    }
+
+    /// The `Asset::tiles` index of tile id `id`.
+    pub fn tile(&self, id: i64) -> Option<usize> {
+        self.tile_index.get(&id).copied()
+    }
+
+    /// Tile width and height in metres.
+    pub fn size_m(&self, t: usize) -> [f64; 2] {
+        let s = self.asset.tiles[t].size_px();
+        [s[0] * self.mpp[0], s[1] * self.mpp[1]]
+    }
+
+    /// The width in metres of a list of tile ids, or why it cannot be used.
+    pub fn resolve(&self, ids: &[i64]) -> Result<(Vec<usize>, f64), String> {
+        let mut v = Vec::with_capacity(ids.len());
+        let mut w = 0.0;
+        for &id in ids {
+            let t = self
+                .tile(id)
+                .ok_or_else(|| format!("tile {id} is not defined"))?;
+            let s = self.size_m(t);
+            if !(s[0] > 1e-6 && s[1] > 0.0 && s[0].is_finite() && s[1].is_finite()) {
+                return Err(format!("tile {id} has no width or height"));
+            }
+            w += s[0];
+            v.push(t);
+        }
+        if v.is_empty() {
+            return Err("no tiles".into());
+        }
+        Ok((v, w))
+    }
+
+    /// The candidate of tile `t` whose bottom-left pixel goes to `origin`
+    /// with texture +x along `dir`.
+    pub fn cand_at(&self, t: usize, origin: Xy, dir: Xy) -> Cand {
+        let r = self.asset.tiles[t].rect;
+        self.cand(t, Affine::from_frame([r[0], r[1]], origin, dir, self.mpp))
+    }
+
+    /// The candidate of tile `t` under pixel map `map`.
+    pub fn cand(&self, t: usize, map: Affine) -> Cand {
+        let tile: &Tile = &self.asset.tiles[t];
+        let uv: Vec<Px> = match &tile.crop_poly {
+            Some(c) if c.value.len() >= 3 => {
+                let mut v = c.value.clone();
+                // CROP_POLY is clockwise on the texture; outlines are
+                // counter-clockwise.
+                if stop::footprint(&v).signed_area() < 0.0 {
+                    v.reverse();
+                }
+                v
+            }
+            _ => {
+                let r = tile.rect;
+                vec![[r[0], r[1]], [r[2], r[1]], [r[2], r[3]], [r[0], r[3]]]
+            }
+        };
+        Cand {
+            tile: t,
+            map,
+            poly: uv.iter().map(|&p| map.apply(p)).collect(),
+            uv,
+            stops: tile.stop_pts.iter().map(|s| map.apply(s.value)).collect(),
+        }
+    }
+
+    /// Checks a candidate against the polygon and the stop points placed so
+    /// far, plus those of `pending` tiles of the same unit placed before it.
+    pub fn check(&self, c: &Cand, pending: &[Cand]) -> Result<(), Refusal> {
+        if let Some(&p) = c.stops.iter().find(|&&p| !self.region.contains(p)) {
+            return Err(Refusal::StopOutside(p));
+        }
+        if let Some(p) = self.stops.covered_by(&c.poly) {
+            return Err(Refusal::CoversStop(p));
+        }
+        if !pending.is_empty() {
+            let fp = stop::footprint(&c.poly);
+            for q in pending.iter().flat_map(|p| p.stops.iter()) {
+                if geo::Contains::contains(&fp, &geo::Point::new(q[0], q[1])) {
+                    return Err(Refusal::CoversStop(*q));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A new unit number.
+    pub fn new_unit(&mut self) -> usize {
+        self.units += 1;
+        self.units - 1
+    }
+
+    /// Whether the tile budget is spent (warns once).
+    pub fn full(&mut self) -> bool {
+        if self.out.tiles.len() >= MAX_TILES && !self.stopped {
+            self.stopped = true;
+            self.out.warnings.push(format!(
+                "stopped after {MAX_TILES} tiles; the rest of the polygon is left empty"
+            ));
+        }
+        self.stopped
+    }
+
+    /// Places the tiles of one unit, in the given order.
+    pub fn commit(&mut self, tiles: Vec<Cand>, role: Role, kind: UnitKind, line: usize) -> usize {
+        let unit = self.new_unit();
+        let share = self.props.share_y.is_some()
+            && matches!(kind, UnitKind::AtomicSpelling | UnitKind::Corner);
+        let mut shared: Option<Xy> = None;
+        for c in tiles {
+            let tile = &self.asset.tiles[c.tile];
+            let own = c.map.apply(tile.ground_px());
+            let ground = if share {
+                *shared.get_or_insert(own)
+            } else {
+                own
+            };
+            self.stops.insert(&c.stops);
+            let order = self.out.tiles.len();
+            self.out.tiles.push(PlacedTile {
+                id: TileId::Num(tile.id),
+                polygon: c.poly,
+                lonlat: Vec::new(),
+                uv: c.uv,
+                order,
+                hidden: self.asset.common.hide_tiles.is_some(),
+                role,
+                unit,
+                source_line: line,
+                stop_points: c.stops,
+                ground_point: Some(ground),
+            });
+            self.maps.push((c.tile, c.map));
+        }
+        unit
+    }
+
+    /// Records an explanation line (only with `--explain`).
+    pub fn explain(&mut self, msg: impl FnOnce() -> String) {
+        if self.params.explain {
+            self.out.explain.push(msg());
+        }
+    }
+
+    /// Records a warning once.
+    pub fn warn_once(&mut self, msg: String) {
+        if self.warned.insert(msg.clone()) {
+            self.out.warnings.push(msg);
+        }
+    }
+
+    /// Warns once about every rule that names an undefined or empty tile.
+    fn check_rules(&mut self) {
+        let mut msgs = Vec::new();
+        for r in &self.props.corners {
+            if let Err(e) = self.resolve(&r.tiles) {
+                msgs.push(format!(
+                    "{} line {}: {e}; the rule is never used",
+                    corners::rule_name(r),
+                    r.line
+                ));
+            }
+        }
+        for s in &self.props.spellings {
+            if let Err(e) = self.resolve(&s.tiles) {
+                msgs.push(format!("spelling line {}: {e}; it is never used", s.line));
+            }
+        }
+        for c in &self.props.caps {
+            for &id in &c.value {
+                if let Err(e) = self.resolve(&[id]) {
+                    msgs.push(format!("CAPS line {}: {e}; it is never used", c.line));
+                }
+            }
+        }
+        for m in msgs {
+            self.warn_once(m);
+        }
+    }
+
+    /// A short name of side `s` for explanations.
+    pub fn side_name(&self, s: usize) -> String {
+        let side = &self.sides[s];
+        if side.closed {
+            format!(
+                "winding {} (no corners, {:.1} m around)",
+                side.winding + 1,
+                side.len()
+            )
+        } else {
+            format!(
+                "winding {} side {}→{} ({:.1} m, {} segment{})",
+                side.winding + 1,
+                side.start,
+                side.end,
+                side.len(),
+                side.segments(),
+                if side.segments() == 1 { "" } else { "s" }
+            )
+        }
+    }
+}
+
+/// Whether `v` lies in the inclusive range `r` (either order).
+pub(crate) fn within(v: f64, r: [f64; 2]) -> bool {
+    let (lo, hi) = (r[0].min(r[1]), r[0].max(r[1]));
+    v >= lo - 1e-9 && v <= hi + 1e-9
+}
+
+/// Shuffles in place with the engine's generator (Fisher–Yates).
+pub(crate) fn shuffle<T>(v: &mut [T], rng: &mut Rng) {
+    use rand::RngExt;
+    for i in (1..v.len()).rev() {
+        let j = rng.random_range(0..=i);
+        v.swap(i, j);
+    }
+}

@@ -1,0 +1,651 @@
+//! The JSON API (documented in `docs/serve.md`).
+//!
+//! | endpoint | answer |
+//! |---|---|
+//! | `GET /api/files` | assets and polygon files under PATH, and the version |
+//! | `GET /api/polygons` | the bundled test polygons |
+//! | `GET /api/polygon?path=F` | a GeoJSON polygon file in local metres |
+//! | `GET /api/asset?path=F` | source text and `agkit check` diagnostics |
+//! | `GET/POST /api/place` | the placement of an asset on a polygon or point |
+//! | `GET /api/version` | the change counter |
+//! | `GET /api/events` | Server-Sent Events, one per change |
+
+use super::Shared;
+use super::files::{FileType, Refusal};
+use super::http::{Request, Response};
+use super::polygons::{self, ORIGIN};
+use crate::geom::{LocalFrame, LonLat, Xy};
+use crate::place::{self, Params, Placement, Role, TileId, Use};
+use crate::xp::model::{Asset, Px};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// Most polygon vertices accepted in one placement request.
+pub const MAX_VERTICES: usize = 100_000;
+/// Largest local coordinate accepted, metres.
+pub const MAX_LOCAL: f64 = 50_000.0;
+
+/// Answers one (already Host-checked) request.
+pub fn route(shared: &Shared, req: &Request) -> Response {
+    let get = matches!(req.method.as_str(), "GET" | "HEAD");
+    match (req.path.as_str(), get, req.method.as_str()) {
+        (p, true, _) if super::web::asset(p).is_some() => super::web::response(p),
+        ("/api/files", true, _) => files(shared),
+        ("/api/polygons", true, _) => Response::json(
+            200,
+            &json!({ "origin": ORIGIN, "polygons": polygons::bundled() }),
+        ),
+        ("/api/polygon", true, _) => polygon_file(shared, req),
+        ("/api/asset", true, _) => asset(shared, req),
+        ("/api/place", true, _) => match PlaceRequest::from_query(req) {
+            Ok(p) => place_response(shared, &p),
+            Err(e) => Response::error(400, &e),
+        },
+        ("/api/place", false, "POST") => match serde_json::from_slice::<PlaceRequest>(&req.body) {
+            Ok(p) => place_response(shared, &p),
+            Err(e) => Response::error(400, &format!("bad JSON: {e}")),
+        },
+        ("/api/version", true, _) => {
+            let (version, _) = shared.current();
+            Response::json(200, &json!({ "version": version }))
+        }
+        (
+            "/" | "/app.js" | "/style.css" | "/api/files" | "/api/polygons" | "/api/polygon"
+            | "/api/asset" | "/api/version" | "/api/place",
+            _,
+            _,
+        ) => {
+            let mut r = Response::error(405, "method not allowed");
+            r.headers.push(("Allow", "GET, HEAD, POST".into()));
+            r
+        }
+        _ => Response::error(404, "no such page or endpoint"),
+    }
+}
+
+fn refusal(r: Refusal) -> Response {
+    match r {
+        Refusal::Forbidden(m) => Response::error(403, &m),
+        Refusal::NotFound(m) => Response::error(404, &m),
+    }
+}
+
+fn files(shared: &Shared) -> Response {
+    let (version, entries) = shared.current();
+    let assets: Vec<Value> = entries
+        .iter()
+        .filter(|e| e.kind == FileType::Asset)
+        .map(|e| {
+            let kind = e
+                .rel
+                .rsplit('.')
+                .next()
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            json!({ "path": e.rel, "kind": kind, "size": e.len })
+        })
+        .collect();
+    let polys: Vec<&str> = entries
+        .iter()
+        .filter(|e| e.kind == FileType::Polygon)
+        .map(|e| e.rel.as_str())
+        .collect();
+    Response::json(
+        200,
+        &json!({
+            "root": shared.root_label,
+            "version": version,
+            "assets": assets,
+            "polygon_files": polys,
+        }),
+    )
+}
+
+fn required<'a>(req: &'a Request, name: &str) -> Result<&'a str, Response> {
+    req.param(name)
+        .ok_or_else(|| Response::error(400, &format!("missing query parameter `{name}`")))
+}
+
+fn polygon_file(shared: &Shared, req: &Request) -> Response {
+    let rel = match required(req, "path") {
+        Ok(r) => r,
+        Err(r) => return r,
+    };
+    match load_polygon_file(shared, rel) {
+        Ok(w) => {
+            let (origin, local) = polygons::localize(&w);
+            Response::json(
+                200,
+                &json!({ "path": rel, "origin": origin, "windings": local }),
+            )
+        }
+        Err(r) => r,
+    }
+}
+
+fn load_polygon_file(shared: &Shared, rel: &str) -> Result<Vec<Vec<LonLat>>, Response> {
+    if super::files::file_type(std::path::Path::new(rel)) != Some(FileType::Polygon) {
+        return Err(Response::error(404, &format!("{rel}: not a .geojson file")));
+    }
+    let text = shared.root.read(rel).map_err(refusal)?;
+    polygons::from_geojson(&text).map_err(|e| Response::error(422, &format!("{rel}: {e}")))
+}
+
+fn read_asset(shared: &Shared, rel: &str) -> Result<String, Response> {
+    if super::files::file_type(std::path::Path::new(rel)) != Some(FileType::Asset) {
+        return Err(Response::error(
+            404,
+            &format!("{rel}: not an .agp/.agb/.ags file"),
+        ));
+    }
+    shared.root.read(rel).map_err(refusal)
+}
+
+fn diagnostics_json(rel: &str, source: &str) -> (Value, usize, usize) {
+    let diags = crate::xp::check(source);
+    let errors = diags.iter().filter(|d| d.is_error()).count();
+    let warnings = diags.len() - errors;
+    let json = serde_json::to_value(crate::diag::to_json(rel, Some(source), &diags))
+        .unwrap_or(Value::Null);
+    (json, errors, warnings)
+}
+
+fn asset(shared: &Shared, req: &Request) -> Response {
+    let rel = match required(req, "path") {
+        Ok(r) => r,
+        Err(r) => return r,
+    };
+    let source = match read_asset(shared, rel) {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    let (diagnostics, errors, warnings) = diagnostics_json(rel, &source);
+    let (version, _) = shared.current();
+    Response::json(
+        200,
+        &json!({
+            "path": rel,
+            "source": source,
+            "diagnostics": diagnostics,
+            "errors": errors,
+            "warnings": warnings,
+            "version": version,
+        }),
+    )
+}
+
+/// Where to place: a polygon given one of four ways.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct PolygonSpec {
+    /// A bundled polygon by name.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// A GeoJSON file under PATH.
+    #[serde(default)]
+    pub file: Option<String>,
+    /// Origin (lon, lat) of `local`; default the bundled origin.
+    #[serde(default)]
+    pub origin: Option<LonLat>,
+    /// Windings in local metres around `origin`.
+    #[serde(default)]
+    pub local: Option<Vec<Vec<Xy>>>,
+    /// Windings in lon/lat.
+    #[serde(default)]
+    pub lonlat: Option<Vec<Vec<LonLat>>>,
+}
+
+/// A placement request (`POST /api/place` body, or the query of `GET`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct PlaceRequest {
+    /// Asset path relative to PATH.
+    pub asset: String,
+    /// Polygon for an AGB/AGS.
+    #[serde(default)]
+    pub polygon: Option<PolygonSpec>,
+    /// DSF point (lon, lat) of an AGP; default the bundled origin.
+    #[serde(default)]
+    pub at: Option<LonLat>,
+    /// AGP heading, degrees clockwise from north.
+    #[serde(default)]
+    pub heading: f64,
+    /// Seed.
+    #[serde(default)]
+    pub seed: u64,
+    /// Height in metres (DSF parameter high byte × 4).
+    #[serde(default)]
+    pub height: f64,
+    /// DSF parameter low byte (AGB spelling set, AGS spawning contours).
+    #[serde(default)]
+    pub low: u8,
+    /// Object density 1..6.
+    #[serde(default = "six")]
+    pub density: u8,
+    /// Record the engine's reasoning.
+    #[serde(default)]
+    pub explain: bool,
+}
+
+fn six() -> u8 {
+    6
+}
+
+impl PlaceRequest {
+    /// Reads a request from query parameters: `asset`, `polygon` (a bundled
+    /// name or a `.geojson` path), `lon`, `lat`, `heading`, `seed`, `height`,
+    /// `low`, `density`, `explain`.
+    pub fn from_query(req: &Request) -> Result<PlaceRequest, String> {
+        fn num<T: std::str::FromStr>(req: &Request, k: &str, d: T) -> Result<T, String> {
+            match req.param(k) {
+                None | Some("") => Ok(d),
+                Some(v) => v
+                    .parse()
+                    .map_err(|_| format!("query parameter `{k}`: bad value {v:?}")),
+            }
+        }
+        let asset = req
+            .param("asset")
+            .ok_or("missing query parameter `asset`")?
+            .to_string();
+        let polygon = req.param("polygon").map(|p| {
+            if p.to_ascii_lowercase().ends_with("json") {
+                PolygonSpec {
+                    file: Some(p.to_string()),
+                    ..PolygonSpec::default()
+                }
+            } else {
+                PolygonSpec {
+                    name: Some(p.to_string()),
+                    ..PolygonSpec::default()
+                }
+            }
+        });
+        let at = match (req.param("lon"), req.param("lat")) {
+            (None, None) => None,
+            _ => Some([num(req, "lon", ORIGIN[0])?, num(req, "lat", ORIGIN[1])?]),
+        };
+        Ok(PlaceRequest {
+            asset,
+            polygon,
+            at,
+            heading: num(req, "heading", 0.0)?,
+            seed: num(req, "seed", 0)?,
+            height: num(req, "height", 0.0)?,
+            low: num(req, "low", 0)?,
+            density: num(req, "density", 6)?,
+            explain: matches!(req.param("explain"), Some("1" | "true" | "yes")),
+        })
+    }
+
+    fn params(&self) -> Result<Params, String> {
+        if !self.height.is_finite() || !(0.0..=1020.0).contains(&self.height) {
+            return Err("height must be 0..1020 m (the DSF high byte × 4)".into());
+        }
+        if !(1..=6).contains(&self.density) {
+            return Err("density must be 1..6".into());
+        }
+        if !self.heading.is_finite() {
+            return Err("heading must be a number".into());
+        }
+        Ok(Params {
+            seed: self.seed,
+            height: self.height,
+            low: self.low,
+            density: self.density,
+            explain: self.explain,
+            ..Params::default()
+        })
+    }
+}
+
+/// A resolved polygon: the frame the client thinks in and the lon/lat windings.
+struct Resolved {
+    frame_origin: LonLat,
+    local: Vec<Vec<Xy>>,
+    lonlat: Vec<Vec<LonLat>>,
+}
+
+fn resolve_polygon(shared: &Shared, spec: &PolygonSpec) -> Result<Resolved, Response> {
+    let bad = |m: &str| Err(Response::error(400, m));
+    let given = [
+        spec.name.is_some(),
+        spec.file.is_some(),
+        spec.local.is_some(),
+        spec.lonlat.is_some(),
+    ]
+    .iter()
+    .filter(|b| **b)
+    .count();
+    if given != 1 {
+        return bad("give the polygon as exactly one of name, file, local or lonlat");
+    }
+    let (frame_origin, local) = if let Some(name) = &spec.name {
+        let p = polygons::by_name(name)
+            .ok_or_else(|| Response::error(400, &format!("no bundled polygon called {name:?}")))?;
+        (p.origin, p.windings)
+    } else if let Some(file) = &spec.file {
+        polygons::localize(&load_polygon_file(shared, file)?)
+    } else if let Some(local) = &spec.local {
+        (spec.origin.unwrap_or(ORIGIN), local.clone())
+    } else {
+        let ll = spec.lonlat.clone().unwrap_or_default();
+        for w in &ll {
+            for p in w {
+                if !(p[0].is_finite()
+                    && p[1].is_finite()
+                    && (-180.0..=180.0).contains(&p[0])
+                    && (-90.0..=90.0).contains(&p[1]))
+                {
+                    return bad("lonlat positions must be [lon, lat] in degrees");
+                }
+            }
+        }
+        polygons::localize(&ll)
+    };
+    if !(frame_origin[0].is_finite()
+        && frame_origin[1].is_finite()
+        && (-180.0..=180.0).contains(&frame_origin[0])
+        && (-85.0..=85.0).contains(&frame_origin[1]))
+    {
+        return bad("origin must be [lon, lat] in degrees (|lat| ≤ 85)");
+    }
+    let count: usize = local.iter().map(Vec::len).sum();
+    if count > MAX_VERTICES {
+        return bad(&format!("more than {MAX_VERTICES} vertices"));
+    }
+    if local.is_empty() || local.iter().any(|w| w.len() < 3) {
+        return bad("every winding needs at least 3 vertices");
+    }
+    if local
+        .iter()
+        .flatten()
+        .any(|p| !(p[0].is_finite() && p[1].is_finite()) || p[0].abs().max(p[1].abs()) > MAX_LOCAL)
+    {
+        return bad(&format!(
+            "local coordinates must be finite and within {MAX_LOCAL} m"
+        ));
+    }
+    let frame = LocalFrame::new(frame_origin);
+    let lonlat = local
+        .iter()
+        .map(|w| w.iter().map(|&p| frame.to_lonlat(p)).collect())
+        .collect();
+    Ok(Resolved {
+        frame_origin,
+        local,
+        lonlat,
+    })
+}
+
+fn place_response(shared: &Shared, req: &PlaceRequest) -> Response {
+    let params = match req.params() {
+        Ok(p) => p,
+        Err(e) => return Response::error(400, &e),
+    };
+    let source = match read_asset(shared, &req.asset) {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    let (version, _) = shared.current();
+    let (diagnostics, _, _) = diagnostics_json(&req.asset, &source);
+    let is_agp = req.asset.to_ascii_lowercase().ends_with(".agp");
+    let (use_, frame_origin, offset, polygon) = if is_agp {
+        let at = req.at.unwrap_or(ORIGIN);
+        if !(at[0].is_finite() && at[1].is_finite() && at[1].abs() <= 85.0 && at[0].abs() <= 180.0)
+        {
+            return Response::error(400, "at must be [lon, lat] in degrees");
+        }
+        let use_ = Use::Point {
+            at,
+            heading: req.heading,
+        };
+        let frame_origin = if req.at.is_some() { at } else { ORIGIN };
+        let offset = LocalFrame::new(frame_origin).to_local(at);
+        (use_, frame_origin, offset, Vec::new())
+    } else {
+        let spec = req.polygon.clone().unwrap_or_else(|| PolygonSpec {
+            name: Some("square".into()),
+            ..PolygonSpec::default()
+        });
+        let r = match resolve_polygon(shared, &spec) {
+            Ok(r) => r,
+            Err(resp) => return resp,
+        };
+        let offset = r.local[0][0];
+        (
+            Use::Polygon { windings: r.lonlat },
+            r.frame_origin,
+            offset,
+            r.local,
+        )
+    };
+    let fail = |stage: &str, msg: String| {
+        Response::json(
+            422,
+            &json!({
+                "error": msg,
+                "stage": stage,
+                "diagnostics": diagnostics,
+                "frame_origin": frame_origin,
+                "offset": offset,
+                "polygon": polygon,
+                "version": version,
+            }),
+        )
+    };
+    let asset = match crate::xp::parse(&source) {
+        Ok(a) => a,
+        Err(diags) => {
+            let n = diags.iter().filter(|d| d.is_error()).count();
+            let msg = if diags.is_empty() {
+                format!("{}: the asset could not be parsed", req.asset)
+            } else {
+                format!(
+                    "{}: the asset has {n} error(s); see the diagnostics",
+                    req.asset
+                )
+            };
+            return fail("parse", msg);
+        }
+    };
+    let started = std::time::Instant::now();
+    let placement = match place::place(&asset, &req.asset, &use_, &params) {
+        Ok(p) => p,
+        Err(e) => return fail("place", e.to_string()),
+    };
+    let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let pivots = pivots(&asset, &placement);
+    Response::json(
+        200,
+        &json!({
+            "placement": placement,
+            "frame_origin": frame_origin,
+            "offset": offset,
+            "polygon": polygon,
+            "pivots": pivots,
+            "diagnostics": diagnostics,
+            "version": version,
+            "elapsed_ms": elapsed_ms,
+        }),
+    )
+}
+
+/// A pivot point of a placed AGS tile, in the placement's local metres.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Pivot {
+    /// Index into the placement's tiles.
+    pub tile: usize,
+    /// `lead` or `trail`.
+    pub kind: &'static str,
+    /// Metres east.
+    pub x: f64,
+    /// Metres north.
+    pub y: f64,
+    /// Line of the PIVOT_*_PT directive.
+    pub source_line: usize,
+}
+
+/// Maps the PIVOT_LEAD_PT / PIVOT_TRAIL_PT of each placed AGS tile to
+/// metres, using the affine map from the tile's texture coordinates to its
+/// outline.
+pub fn pivots(asset: &Asset, placement: &Placement) -> Vec<Pivot> {
+    let mut out = Vec::new();
+    for (i, t) in placement.tiles.iter().enumerate() {
+        if !matches!(t.role, Role::Edge | Role::Corner | Role::Cap) {
+            continue;
+        }
+        let TileId::Num(id) = t.id else { continue };
+        let Some(tile) = asset.tile(id) else { continue };
+        let Some(map) = affine(&t.uv, &t.polygon) else {
+            continue;
+        };
+        for (kind, pt) in [("lead", &tile.pivot_lead), ("trail", &tile.pivot_trail)] {
+            if let Some(p) = pt {
+                let [x, y] = map.apply(p.value);
+                out.push(Pivot {
+                    tile: i,
+                    kind,
+                    x,
+                    y,
+                    source_line: p.line,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// A pixel → metre affine map `x = a·u + b·v + c`, `y = d·u + e·v + f`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Affine([f64; 6]);
+
+impl Affine {
+    /// Maps a pixel position.
+    pub fn apply(&self, p: Px) -> Xy {
+        let [a, b, c, d, e, f] = self.0;
+        [a * p[0] + b * p[1] + c, d * p[0] + e * p[1] + f]
+    }
+}
+
+/// The affine map taking `uv[i]` to `xy[i]`, from the three best-spread
+/// points; `None` when they are collinear or the lists do not match.
+pub fn affine(uv: &[[f64; 2]], xy: &[Xy]) -> Option<Affine> {
+    if uv.len() != xy.len() || uv.len() < 3 {
+        return None;
+    }
+    let n = uv.len();
+    let area = |i: usize, j: usize, k: usize| {
+        let (a, b, c) = (uv[i], uv[j], uv[k]);
+        ((b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1])).abs()
+    };
+    let mut best = (0.0, 0, 1, 2);
+    for j in 1..n {
+        for k in j + 1..n {
+            let s = area(0, j, k);
+            if s > best.0 {
+                best = (s, 0, j, k);
+            }
+        }
+    }
+    let (det_abs, i, j, k) = best;
+    if det_abs < 1e-9 {
+        return None;
+    }
+    let (p0, p1, p2) = (uv[i], uv[j], uv[k]);
+    let (du1, dv1, du2, dv2) = (p1[0] - p0[0], p1[1] - p0[1], p2[0] - p0[0], p2[1] - p0[1]);
+    let det = du1 * dv2 - du2 * dv1;
+    let solve = |q0: f64, q1: f64, q2: f64| {
+        let (dq1, dq2) = (q1 - q0, q2 - q0);
+        let a = (dq1 * dv2 - dq2 * dv1) / det;
+        let b = (du1 * dq2 - du2 * dq1) / det;
+        (a, b, q0 - a * p0[0] - b * p0[1])
+    };
+    let (a, b, c) = solve(xy[i][0], xy[j][0], xy[k][0]);
+    let (d, e, f) = solve(xy[i][1], xy[j][1], xy[k][1]);
+    Some(Affine([a, b, c, d, e, f]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn affine_maps_a_rotated_tile() {
+        // Texture 0..100 px → a 10 m square rotated 90° and moved.
+        let uv = [[0.0, 0.0], [100.0, 0.0], [100.0, 100.0], [0.0, 100.0]];
+        let xy = [[5.0, 0.0], [5.0, 10.0], [-5.0, 10.0], [-5.0, 0.0]];
+        let m = affine(&uv, &xy).unwrap();
+        let c = m.apply([50.0, 50.0]);
+        assert!(
+            (c[0] - 0.0).abs() < 1e-9 && (c[1] - 5.0).abs() < 1e-9,
+            "{c:?}"
+        );
+        let q = m.apply([100.0, 0.0]);
+        assert!((q[0] - 5.0).abs() < 1e-9 && (q[1] - 10.0).abs() < 1e-9);
+        assert!(affine(&uv[..2], &xy[..2]).is_none());
+        assert!(affine(&[[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]], &xy[..3]).is_none());
+    }
+
+    #[test]
+    fn pivots_follow_the_placed_tile() {
+        use crate::place::{PlacedTile, Role, TileId};
+        use crate::xp::model::{Common, Kind, Lined, StringProps, Tile};
+        let tile = Tile {
+            id: 7,
+            explicit_id: true,
+            rect: [0.0, 0.0, 100.0, 100.0],
+            line: 4,
+            rotation: None,
+            anchor: None,
+            ground: None,
+            crop_poly: None,
+            stop_pts: Vec::new(),
+            pivot_lead: Some(Lined {
+                value: [100.0, 50.0],
+                line: 5,
+            }),
+            pivot_trail: Some(Lined {
+                value: [0.0, 50.0],
+                line: 6,
+            }),
+            annotations: Vec::new(),
+        };
+        let asset = Asset {
+            kind: Kind::Ags,
+            common: Common::default(),
+            tiles: vec![tile],
+            block: None,
+            string: Some(StringProps::default()),
+            meta: Vec::new(),
+            unknown: Vec::new(),
+        };
+        // The tile placed 10 m wide along a side running north from (20, 0).
+        let placed = PlacedTile {
+            id: TileId::Num(7),
+            polygon: vec![[20.0, 0.0], [20.0, 10.0], [10.0, 10.0], [10.0, 0.0]],
+            lonlat: Vec::new(),
+            uv: vec![[0.0, 0.0], [100.0, 0.0], [100.0, 100.0], [0.0, 100.0]],
+            order: 0,
+            hidden: false,
+            role: Role::Edge,
+            unit: 0,
+            source_line: 4,
+            stop_points: Vec::new(),
+            ground_point: None,
+        };
+        let mut grid = placed.clone();
+        grid.role = Role::Grid;
+        let placement = Placement {
+            tiles: vec![placed, grid],
+            ..Placement::default()
+        };
+        let p = pivots(&asset, &placement);
+        assert_eq!(p.len(), 2, "grid tiles have no pivots: {p:?}");
+        assert_eq!((p[0].kind, p[0].source_line, p[0].tile), ("lead", 5, 0));
+        assert!(
+            (p[0].x - 15.0).abs() < 1e-9 && (p[0].y - 10.0).abs() < 1e-9,
+            "{p:?}"
+        );
+        assert_eq!((p[1].kind, p[1].source_line), ("trail", 6));
+        assert!((p[1].x - 15.0).abs() < 1e-9 && p[1].y.abs() < 1e-9, "{p:?}");
+    }
+}

@@ -1,0 +1,1150 @@
+//! DSF reader, builder, DSF2Text and autogen listing: real tiles, round
+//! trips, 7z, hostile input and CLI snapshots.
+
+use agkit::diag::{Location, Severity};
+use agkit::dsf::{
+    self, BuildOptions, Dsf, ElevationMode, Entity, ErrorKind, Md5Status, NetworkChain, Object,
+    Patch, Polygon, Primitive, PrimitiveKind, Raster, TextOptions, autogen::AutogenKind,
+};
+use proptest::prelude::*;
+use std::path::PathBuf;
+
+const ELEV_DSF: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/corpus/X-Plane__xptools/test/dsftool_elevations/+47+012.dsf"
+);
+const ELEV_TXT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/corpus/X-Plane__xptools/test/dsftool_elevations/+47+012.txt"
+);
+const SAM_DSF: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/corpus/hotbso__openSAM/openSAM-pkg/openSAM_Library/dev-tools/OSJW_openSAM_demo_airport/Earth nav data/+40+010/+47+013.dsf"
+);
+const DEMO_TXT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/dsf/autogen_demo.txt");
+const DEMO_DSF: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/dsf/autogen_demo.dsf");
+
+fn bytes(p: &str) -> Vec<u8> {
+    std::fs::read(p).unwrap_or_else(|e| panic!("{p}: {e}"))
+}
+
+fn no_raster(_: &str) -> Result<Vec<u8>, String> {
+    Err("no rasters here".into())
+}
+
+fn parse_text(t: &str) -> (Dsf, BuildOptions) {
+    dsf::from_text(t, &mut no_raster).unwrap()
+}
+
+fn text_of(d: &Dsf) -> String {
+    dsf::to_text(d, &TextOptions::default())
+}
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol
+}
+
+// ---------------------------------------------------------------- corpus
+
+#[test]
+fn elevations_tile_matches_dsftool_text() {
+    let ours = dsf::read(&bytes(ELEV_DSF)).unwrap();
+    assert_eq!(ours.md5, Md5Status::Valid);
+    let (theirs, _) = parse_text(&std::fs::read_to_string(ELEV_TXT).unwrap());
+    assert_eq!(ours.properties, theirs.properties);
+    assert_eq!(ours.object_defs, theirs.object_defs);
+    assert_eq!(ours.polygon_defs, theirs.polygon_defs);
+    assert_eq!(ours.terrain_defs, theirs.terrain_defs);
+    assert_eq!(ours.network_defs, theirs.network_defs);
+    assert_eq!(ours.entities.len(), theirs.entities.len());
+    assert_eq!(ours.entities[0], Entity::Filter(0));
+    for (a, b) in ours.entities.iter().zip(&theirs.entities) {
+        match (a, b) {
+            (Entity::Filter(x), Entity::Filter(y)) => assert_eq!(x, y),
+            (Entity::Object(x), Entity::Object(y)) => {
+                assert_eq!(x.def, y.def);
+                assert_eq!(x.mode, ElevationMode::Msl);
+                assert_eq!(x.mode, y.mode);
+                // DSFTool printed lon/lat/elevation with 9 decimals and the
+                // heading with 6.
+                assert!(close(x.lon, y.lon, 5e-10), "{x:?} {y:?}");
+                assert!(close(x.lat, y.lat, 5e-10), "{x:?} {y:?}");
+                assert!(close(x.elevation.unwrap(), y.elevation.unwrap(), 5e-10));
+                assert!(close(x.heading, y.heading, 5e-7));
+            }
+            _ => panic!("entity kinds differ: {a:?} / {b:?}"),
+        }
+    }
+    // Raw 65535 on the elevation plane (scale 390, offset 42) is 432 m.
+    assert_eq!(ours.pools[0].planes[3].scale, 390.0);
+    assert_eq!(ours.objects().next().unwrap().elevation, Some(432.0));
+}
+
+#[test]
+fn our_text_of_elevations_tile_is_semantically_dsftools() {
+    let ours = dsf::read(&bytes(ELEV_DSF)).unwrap();
+    let (again, _) = parse_text(&text_of(&ours));
+    let (theirs, _) = parse_text(&std::fs::read_to_string(ELEV_TXT).unwrap());
+    assert_eq!(again.properties, theirs.properties);
+    assert_eq!(again.object_defs, theirs.object_defs);
+    for (x, y) in again.objects().zip(theirs.objects()) {
+        assert!(close(x.lon, y.lon, 1e-9) && close(x.lat, y.lat, 1e-9));
+        // We print elevation %.5f and heading %.3f (DSFTool 2.4 formats).
+        assert!(close(x.elevation.unwrap(), y.elevation.unwrap(), 5e-6));
+        assert!(close(x.heading, y.heading, 5e-4));
+    }
+}
+
+#[test]
+fn opensam_tile_properties_definitions_and_agp() {
+    let d = dsf::read(&bytes(SAM_DSF)).unwrap();
+    assert_eq!(d.md5, Md5Status::Valid);
+    assert!(!d.compressed);
+    assert_eq!(d.property("sim/west"), Some("13"));
+    assert_eq!(d.property("sim/south"), Some("47"));
+    assert_eq!(
+        d.property("sim/creation_agent"),
+        Some("WorldEditor2.7.0-r1")
+    );
+    assert_eq!(d.property("sim/filter/aptid"), Some("OSJW"));
+    assert_eq!(d.properties.len(), 20);
+    assert_eq!(d.object_defs.len(), 11);
+    assert_eq!(d.object_defs[8], "openSAM/dgs/marshaller_high.agp");
+    assert_eq!(d.polygon_defs.len(), 6);
+    assert!(d.polygon_defs.iter().all(|p| p.ends_with(".fac")));
+    assert!(d.terrain_defs.is_empty() && d.network_defs.is_empty());
+    assert_eq!(d.pools.len(), 3);
+    assert_eq!(d.pools32.len(), 2);
+    assert_eq!(d.objects().count(), 16);
+    assert_eq!(d.polygons().count(), 7);
+    // The two objects after the AGL comment (20 06 02 00 01 00 00 00) sit on
+    // the 4-plane pool 1 and are AGL.
+    let agl: Vec<&Object> = d
+        .objects()
+        .filter(|o| o.mode == ElevationMode::Agl)
+        .collect();
+    assert_eq!(agl.len(), 2);
+    assert_eq!(agl[0].elevation, Some(4.0));
+
+    let uses = dsf::autogen_uses(&d);
+    assert_eq!(uses.len(), 1);
+    let u = &uses[0];
+    assert_eq!(u.kind, AutogenKind::Agp);
+    assert_eq!(u.asset, "openSAM/dgs/marshaller_high.agp");
+    assert_eq!(u.def, 8);
+    // Hand decoding: CMDS holds `03 08` (SetDefinition8 8) then
+    // `08 0d 00 0e 00` (ObjectRange [13, 14)) on pool 0. POOL #0 has N = 14,
+    // D = 3, every plane mode 3; after RLE and prefix sums point 13 is
+    // (25620, 41225, 12378). SCAL #0 is (0.03125, 13.0), (0.03125, 47.78125),
+    // (360, 0). So lon = 25620 * 0.03125 / 65535 + 13, lat = 41225 *
+    // 0.03125 / 65535 + 47.78125, heading = 12378 * 360 / 65535.
+    let p = u.point.unwrap();
+    assert_eq!(p[0], 25620.0 * 0.03125 / 65535.0 + 13.0);
+    assert_eq!(p[1], 41225.0 * 0.03125 / 65535.0 + 47.78125);
+    assert_eq!(u.heading.unwrap(), 12378.0 * 360.0 / 65535.0);
+    assert!(close(p[0], 13.012216754, 1e-9));
+    assert!(close(p[1], 47.800907912, 1e-9));
+    assert!(close(u.heading.unwrap(), 67.995422, 1e-6));
+}
+
+#[test]
+fn snapshot_totext_opensam() {
+    let d = dsf::read(&bytes(SAM_DSF)).unwrap();
+    let t = dsf::to_text(
+        &d,
+        &TextOptions {
+            source_name: Some("+47+013.dsf".into()),
+            raster_base: None,
+        },
+    );
+    insta::assert_snapshot!("totext_opensam_47_013", t);
+}
+
+#[test]
+fn corpus_binary_text_binary_round_trip() {
+    for f in [ELEV_DSF, SAM_DSF] {
+        let a = dsf::read(&bytes(f)).unwrap();
+        let t1 = text_of(&a);
+        let (m, o) = parse_text(&t1);
+        let b1 = dsf::build(&m, &o).unwrap();
+        let b = dsf::read(&b1).unwrap();
+        assert_eq!(b.md5, Md5Status::Valid);
+        assert_eq!(a.properties, b.properties);
+        assert_eq!(a.object_defs, b.object_defs);
+        assert_eq!(a.polygon_defs, b.polygon_defs);
+        assert_same_within(&a, &b, &a);
+        let t2 = text_of(&b);
+        assert_eq!(t1, t2, "text -> binary -> text changed for {f}");
+        // And the next binary is byte-identical.
+        let (m2, o2) = parse_text(&t2);
+        assert_eq!(dsf::build(&m2, &o2).unwrap(), b1);
+    }
+}
+
+// ------------------------------------------------------------ generated
+
+/// A generated tile: objects (draped, MSL, AGL), AGB and AGS polygons (AGS
+/// with a hole), a facade with a wall-type plane, a terrain patch with all
+/// three primitive kinds and a network chain with an inner junction.
+fn generated(seed: &[f64]) -> Dsf {
+    let j = |i: usize| seed[i % seed.len()];
+    let mut d = Dsf {
+        properties: vec![
+            ("sim/west".into(), "-123".into()),
+            ("sim/south".into(), "45".into()),
+            ("sim/east".into(), "-122".into()),
+            ("sim/north".into(), "46".into()),
+            ("sim/filter/aptid".into(), "KPDX".into()),
+        ],
+        terrain_defs: vec!["terrain/grass.ter".into()],
+        object_defs: vec!["objects/tree.obj".into(), "point/plaza.AGP".into()],
+        polygon_defs: vec![
+            "block/city_block.agb".into(),
+            "string/town_edge.ags".into(),
+            "facades/wall.fac".into(),
+        ],
+        network_defs: vec!["lib/g8/roads.net".into()],
+        ..Dsf::default()
+    };
+    let lon = |x: f64| -123.0 + x;
+    let lat = |y: f64| 45.0 + y;
+    d.entities.push(Entity::Object(Object {
+        def: 0,
+        lon: lon(0.1 + 0.01 * j(0)),
+        lat: lat(0.2 + 0.01 * j(1)),
+        heading: 359.0 * j(2),
+        elevation: None,
+        mode: ElevationMode::Draped,
+    }));
+    // Headings that quantize to raw 65535 (prints 360.000) and a negative
+    // one (stored as 270).
+    for h in [359.9999, -90.0] {
+        d.entities.push(Entity::Object(Object {
+            def: 0,
+            lon: lon(0.1),
+            lat: lat(0.2),
+            heading: h,
+            elevation: None,
+            mode: ElevationMode::Draped,
+        }));
+    }
+    d.entities.push(Entity::Filter(0));
+    d.entities.push(Entity::Object(Object {
+        def: 1,
+        lon: lon(0.11 + 0.01 * j(3)),
+        lat: lat(0.21),
+        heading: 90.0,
+        elevation: None,
+        mode: ElevationMode::Draped,
+    }));
+    d.entities.push(Entity::Object(Object {
+        def: 0,
+        lon: lon(0.5 + 0.1 * j(4)),
+        lat: lat(0.6),
+        heading: 12.5,
+        elevation: Some(100.0 + 50.0 * j(5)),
+        mode: ElevationMode::Msl,
+    }));
+    d.entities.push(Entity::Object(Object {
+        def: 0,
+        lon: lon(0.5),
+        lat: lat(0.61),
+        heading: 200.0,
+        elevation: Some(3.5 * j(6)),
+        mode: ElevationMode::Agl,
+    }));
+    d.entities.push(Entity::Filter(-1));
+    let sq = |x: f64, y: f64, w: f64, ccw: bool| {
+        let mut v = vec![
+            lon(x),
+            lat(y),
+            lon(x + w),
+            lat(y),
+            lon(x + w),
+            lat(y + w),
+            lon(x),
+            lat(y + w),
+        ];
+        if !ccw {
+            let pts: Vec<[f64; 2]> = v.chunks(2).rev().map(|c| [c[0], c[1]]).collect();
+            v = pts.concat();
+        }
+        v
+    };
+    d.entities.push(Entity::Polygon(Polygon {
+        def: 0,
+        param: (5 << 8) | 3,
+        depth: 2,
+        windings: vec![sq(0.3 + 0.01 * j(7), 0.3, 0.001, true)],
+    }));
+    d.entities.push(Entity::Polygon(Polygon {
+        def: 1,
+        param: (3 << 8) | 1,
+        depth: 2,
+        windings: vec![
+            sq(0.7, 0.7 + 0.01 * j(8), 0.004, true),
+            sq(0.701, 0.701 + 0.01 * j(8), 0.001, false),
+        ],
+    }));
+    d.entities.push(Entity::Polygon(Polygon {
+        def: 2,
+        param: 12,
+        depth: 3,
+        windings: vec![vec![
+            lon(0.9),
+            lat(0.9),
+            1.0,
+            lon(0.9001),
+            lat(0.9),
+            0.0,
+            lon(0.9001),
+            lat(0.9001),
+            2.0,
+        ]],
+    }));
+    let v = |x: f64, y: f64, z: f64| vec![lon(x), lat(y), z, 0.1 * j(9) - 0.05, 0.02, x, y];
+    d.entities.push(Entity::Patch(Patch {
+        def: 0,
+        flags: 1,
+        lod_near: 0.0,
+        lod_far: -1.0,
+        depth: 7,
+        primitives: vec![
+            Primitive {
+                kind: PrimitiveKind::Triangles,
+                vertices: [
+                    v(0.0, 0.0, 10.0),
+                    v(0.1, 0.0, 11.0),
+                    v(0.0, 0.1, 12.5 * j(10)),
+                ]
+                .concat(),
+            },
+            Primitive {
+                kind: PrimitiveKind::Strip,
+                vertices: [
+                    v(0.2, 0.2, 1.0),
+                    v(0.3, 0.2, 2.0),
+                    v(0.2, 0.3, 3.0),
+                    v(0.3, 0.3, 4.0),
+                ]
+                .concat(),
+            },
+            Primitive {
+                kind: PrimitiveKind::Fan,
+                vertices: [v(0.5, 0.5, 1.0), v(0.6, 0.5, 2.0), v(0.6, 0.6, 3.0)].concat(),
+            },
+        ],
+    }));
+    let n = |x: f64, y: f64, id: f64| vec![lon(x), lat(y), 20.0 * j(11), id];
+    d.entities.push(Entity::Network(NetworkChain {
+        def: 0,
+        subtype: 3,
+        depth: 4,
+        points: [
+            n(0.4, 0.4, 1.0),
+            n(0.41, 0.4 + 0.01 * j(12), 0.0),
+            n(0.42, 0.41, 2.0),
+            n(0.43, 0.42, 0.0),
+            n(0.44, 0.44, 3.0),
+        ]
+        .concat(),
+    }));
+    d
+}
+
+/// Asserts that `b` holds the same entities as `a`, each coordinate equal
+/// within one step of the pools of `pools` (plus the writer's rounding).
+fn assert_same_within(a: &Dsf, b: &Dsf, _pools: &Dsf) {
+    // Lon/lat pools in these tiles are at most 1/8 degree wide (or fitted),
+    // so one 16-bit step is at most 1/8/65535 deg; heading steps 360/65535;
+    // other planes are fitted to their range.
+    let deg = 0.125 / 65535.0 * 1.01;
+    assert_eq!(a.entities.len(), b.entities.len());
+    for (x, y) in a.entities.iter().zip(&b.entities) {
+        match (x, y) {
+            (Entity::Filter(p), Entity::Filter(q)) => assert_eq!(p, q),
+            (Entity::Object(p), Entity::Object(q)) => {
+                assert_eq!((p.def, p.mode), (q.def, q.mode));
+                assert!(
+                    close(p.lon, q.lon, deg) && close(p.lat, q.lat, deg),
+                    "{p:?} {q:?}"
+                );
+                let dh = (p.heading - q.heading).rem_euclid(360.0);
+                assert!(dh.min(360.0 - dh) <= 360.0 / 65535.0, "{p:?} {q:?}");
+                match (p.elevation, q.elevation) {
+                    (None, None) => {}
+                    // Elevations here span less than 1024 m: one step of
+                    // the fitted power-of-two range is at most 1024/65535.
+                    (Some(e), Some(f)) => assert!(close(e, f, 1024.0 / 65535.0), "{p:?} {q:?}"),
+                    _ => panic!("elevation presence differs"),
+                }
+            }
+            (Entity::Polygon(p), Entity::Polygon(q)) => {
+                assert_eq!((p.def, p.param, p.depth), (q.def, q.param, q.depth));
+                assert_eq!(p.windings.len(), q.windings.len());
+                for (w, v) in p.windings.iter().zip(&q.windings) {
+                    assert_eq!(w.len(), v.len());
+                    for (s, t) in w.iter().zip(v) {
+                        assert!(close(*s, *t, deg), "{s} {t}");
+                    }
+                }
+            }
+            (Entity::Patch(p), Entity::Patch(q)) => {
+                assert_eq!((p.def, p.flags, p.depth), (q.def, q.flags, q.depth));
+                assert_eq!((p.lod_near, p.lod_far), (q.lod_near, q.lod_far));
+                assert_eq!(p.primitives.len(), q.primitives.len());
+                for (r, s) in p.primitives.iter().zip(&q.primitives) {
+                    assert_eq!(r.kind, s.kind);
+                    assert_eq!(r.vertices.len(), s.vertices.len());
+                    for (u, v) in r.vertices.iter().zip(&s.vertices) {
+                        // Lon/lat within a degree-step; elevation, normal
+                        // and s/t planes within their fitted range's step.
+                        assert!(close(*u, *v, 64.0 / 65535.0), "{u} {v}");
+                    }
+                }
+            }
+            (Entity::Network(p), Entity::Network(q)) => {
+                assert_eq!((p.def, p.subtype, p.depth), (q.def, q.subtype, q.depth));
+                assert_eq!(p.points.len(), q.points.len());
+                for (u, v) in p.points().zip(q.points()) {
+                    assert!(close(u[0], v[0], 1e-8) && close(u[1], v[1], 1e-8));
+                    assert!(close(u[2], v[2], 1e-6));
+                    assert_eq!(u[3], v[3], "junction IDs are raw integers");
+                }
+            }
+            _ => panic!("entity kinds differ: {x:?} / {y:?}"),
+        }
+    }
+}
+
+#[test]
+fn generated_tile_round_trips() {
+    let d = generated(&[0.3, 0.7, 0.1, 0.9, 0.5]);
+    let b1 = dsf::build(&d, &BuildOptions::default()).unwrap();
+    let r = dsf::read(&b1).unwrap();
+    assert_eq!(r.md5, Md5Status::Valid);
+    assert_eq!(r.properties, d.properties);
+    assert_same_within(&d, &r, &r);
+    // Every 16-bit plane is mode 3; junction IDs use scale 0.
+    assert!(
+        r.pools
+            .iter()
+            .all(|p| p.planes.iter().all(|pl| pl.encoding == 3))
+    );
+    assert!(r.pools32.iter().all(|p| p.planes[3].scale == 0.0));
+    // Autogen uses: the AGP (upper-case extension), the AGB and the AGS.
+    let uses = dsf::autogen_uses(&r);
+    let kinds: Vec<AutogenKind> = uses.iter().map(|u| u.kind).collect();
+    assert_eq!(
+        kinds,
+        [AutogenKind::Agp, AutogenKind::Agb, AutogenKind::Ags]
+    );
+    assert_eq!(uses[1].height, Some(20.0));
+    assert_eq!(uses[1].low, Some(3));
+    assert_eq!(uses[2].height, Some(12.0));
+    assert_eq!(uses[2].low, Some(1));
+    assert_eq!(uses[2].windings.len(), 2);
+    assert_eq!(uses[2].windings[1].len(), 4);
+    // The network text is split at the inner junction and merged back.
+    let t = text_of(&r);
+    assert_eq!(t.matches("BEGIN_SEGMENT ").count(), 2);
+    assert_eq!(t.matches("SHAPE_POINT ").count(), 2);
+    let (m, o) = parse_text(&t);
+    assert_eq!(m.chains().count(), 1);
+    let b2 = dsf::build(&m, &o).unwrap();
+    assert_eq!(text_of(&dsf::read(&b2).unwrap()), t);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn generated_tiles_round_trip(seed in proptest::collection::vec(0.0f64..1.0, 13)) {
+        let d = generated(&seed);
+        let b1 = dsf::build(&d, &BuildOptions::default()).unwrap();
+        let r1 = dsf::read(&b1).unwrap();
+        assert_same_within(&d, &r1, &r1);
+        // text -> binary -> text is a fixed point once the values are on the
+        // pools' grids.
+        let t1 = text_of(&r1);
+        let (m, o) = parse_text(&t1);
+        let r2 = dsf::read(&dsf::build(&m, &o).unwrap()).unwrap();
+        prop_assert_eq!(&text_of(&r2), &t1);
+    }
+
+    #[test]
+    fn rle_diff_encoding_round_trips(raw in proptest::collection::vec(0u32..65536, 0..600), wide: bool) {
+        let raw: Vec<u32> = if wide { raw.iter().map(|v| v.wrapping_mul(65537)).collect() } else { raw };
+        let mut payload = Vec::new();
+        payload.extend_from_slice(&(raw.len() as u32).to_le_bytes());
+        payload.push(1);
+        payload.push(3);
+        dsf::write::rle_diff(&mut payload, &raw, wide);
+        let file = tiny_dsf_with_pool(&payload, wide);
+        let d = dsf::read(&file).unwrap();
+        let pool = if wide { &d.pools32[0] } else { &d.pools[0] };
+        prop_assert_eq!(&pool.planes[0].raw, &raw);
+    }
+
+    #[test]
+    fn hostile_bytes_never_panic(data in proptest::collection::vec(any::<u8>(), 0..300), cut in 0usize..600) {
+        // Random bytes, and a real tile cut or corrupted at a random place.
+        let _ = dsf::check_bytes(&data);
+        let mut sam = bytes(SAM_DSF);
+        let k = cut % sam.len();
+        sam[k] ^= data.first().copied().unwrap_or(0x5A) | 1;
+        let _ = dsf::check_bytes(&sam);
+        let _ = dsf::check_bytes(&sam[..k]);
+    }
+}
+
+// ------------------------------------------------------------------- 7z
+
+fn seven_zip(inner: &[u8]) -> Vec<u8> {
+    use sevenz_rust2::{ArchiveEntry, ArchiveWriter};
+    let mut w = ArchiveWriter::new(std::io::Cursor::new(Vec::new())).unwrap();
+    w.push_archive_entry(ArchiveEntry::new_file("+47+013.dsf"), Some(inner))
+        .unwrap();
+    w.finish().unwrap().into_inner()
+}
+
+#[test]
+fn seven_zip_copy_reads_the_same() {
+    let plain = bytes(SAM_DSF);
+    let packed = seven_zip(&plain);
+    assert!(packed.starts_with(&dsf::read::SEVENZ_MAGIC));
+    let a = dsf::read(&plain).unwrap();
+    let b = dsf::read(&packed).unwrap();
+    assert!(b.compressed && !a.compressed);
+    assert_eq!(a.properties, b.properties);
+    assert_eq!(a.entities, b.entities);
+    assert_eq!(a.pools, b.pools);
+    assert_eq!(b.md5, Md5Status::Valid);
+    assert!(dsf::check_bytes(&packed).is_empty());
+    // More than the limit unpacked is refused.
+    let e = dsf::read::unpack_7z_limited(&packed, 1000).unwrap_err();
+    assert_eq!(e.code(), "DSF015", "{e}");
+    assert_eq!(dsf::read::unpack_7z_limited(&packed, 2952).unwrap(), plain);
+    // A broken archive is an error, not a panic.
+    let e = dsf::read(&packed[..packed.len() / 2]).unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::SevenZ(_)), "{e}");
+    assert_eq!(e.code(), "DSF016");
+}
+
+// -------------------------------------------------------------- hostile
+
+/// A minimal DSF whose GEOD holds one pool atom with `payload` (and a scale
+/// atom for its planes) and an empty CMDS.
+fn tiny_dsf_with_pool(payload: &[u8], wide: bool) -> Vec<u8> {
+    let planes = payload.get(4).copied().unwrap_or(0) as usize;
+    let (pid, sid) = if wide {
+        (*b"PO32", *b"SC32")
+    } else {
+        (*b"POOL", *b"SCAL")
+    };
+    let mut geod = atom(pid, payload);
+    geod.extend(atom(sid, &vec![0u8; 8 * planes]));
+    assemble(&geod, &[], &["x.obj"])
+}
+
+fn atom(id: [u8; 4], payload: &[u8]) -> Vec<u8> {
+    let mut a = u32::from_be_bytes(id).to_le_bytes().to_vec();
+    a.extend_from_slice(&((payload.len() + 8) as u32).to_le_bytes());
+    a.extend_from_slice(payload);
+    a
+}
+
+/// A DSF with the given GEOD payload, CMDS payload and object definitions.
+fn assemble(geod: &[u8], cmds: &[u8], objects: &[&str]) -> Vec<u8> {
+    assemble_defs(geod, cmds, [&[], objects, &[], &[]])
+}
+
+/// A DSF with the given GEOD and CMDS payloads and TERT, OBJT, POLY, NETW.
+fn assemble_defs(geod: &[u8], cmds: &[u8], tables: [&[&str]; 4]) -> Vec<u8> {
+    use md5::{Digest, Md5};
+    let mut f = b"XPLNEDSF".to_vec();
+    f.extend_from_slice(&1i32.to_le_bytes());
+    f.extend(atom(*b"HEAD", &atom(*b"PROP", b"sim/west\x0012\x00")));
+    let mut defn = Vec::new();
+    for (id, table) in [*b"TERT", *b"OBJT", *b"POLY", *b"NETW"]
+        .into_iter()
+        .zip(tables)
+    {
+        let mut t = Vec::new();
+        for o in table {
+            t.extend_from_slice(o.as_bytes());
+            t.push(0);
+        }
+        defn.extend(atom(id, &t));
+    }
+    f.extend(atom(*b"DEFN", &defn));
+    f.extend(atom(*b"GEOD", geod));
+    f.extend(atom(*b"CMDS", cmds));
+    let d: [u8; 16] = Md5::digest(&f).into();
+    f.extend_from_slice(&d);
+    f
+}
+
+/// One 3-plane 16-bit pool with two points, raw encoding.
+fn two_point_pool() -> Vec<u8> {
+    let mut p = 2u32.to_le_bytes().to_vec();
+    p.push(3);
+    for _ in 0..3 {
+        p.push(0);
+        p.extend_from_slice(&[1, 0, 2, 0]);
+    }
+    let mut g = atom(*b"POOL", &p);
+    g.extend(atom(*b"SCAL", &[0u8; 24]));
+    g
+}
+
+/// Offset of the CMDS payload in a file built by `assemble`.
+fn cmds_payload_offset(f: &[u8]) -> u64 {
+    let id = u32::from_be_bytes(*b"CMDS").to_le_bytes();
+    (f.windows(4).rposition(|w| w == id).unwrap() + 8) as u64
+}
+
+fn expect_err(file: &[u8], code: &str, offset: u64) -> ErrorKind {
+    let e = dsf::read(file).unwrap_err();
+    assert_eq!(e.code(), code, "{e}");
+    assert_eq!(e.offset, offset, "{e}");
+    let diags: Vec<_> = dsf::check_bytes(file)
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert_eq!(diags.len(), 1);
+    assert_eq!(diags[0].code, code);
+    assert_eq!(diags[0].location, Location::Offset(offset));
+    e.kind
+}
+
+#[test]
+fn good_tiny_file_reads() {
+    let f = assemble(
+        &two_point_pool(),
+        &[1, 0, 0, 3, 0, 8, 0, 0, 2, 0],
+        &["x.obj"],
+    );
+    let d = dsf::read(&f).unwrap();
+    assert_eq!(d.objects().count(), 2);
+    // Scale 0: raw values.
+    assert_eq!(d.objects().nth(1).unwrap().lon, 2.0);
+}
+
+#[test]
+fn wrong_magic_and_version() {
+    let mut f = assemble(&two_point_pool(), &[], &[]);
+    f[0] = b'Y';
+    expect_err(&f, "DSF001", 0);
+    let mut f = assemble(&two_point_pool(), &[], &[]);
+    f[8] = 2;
+    assert_eq!(expect_err(&f, "DSF002", 8), ErrorKind::BadVersion(2));
+    expect_err(b"XPLNEDSF\x01\x00\x00\x00", "DSF003", 12);
+}
+
+#[test]
+fn atom_length_below_8_or_past_end() {
+    let mut f = assemble(&two_point_pool(), &[], &[]);
+    f[16..20].copy_from_slice(&4u32.to_le_bytes()); // HEAD length
+    expect_err(&f, "DSF004", 12);
+    let mut f = assemble(&two_point_pool(), &[], &[]);
+    f[16..20].copy_from_slice(&100_000u32.to_le_bytes());
+    expect_err(&f, "DSF004", 12);
+}
+
+#[test]
+fn missing_atom() {
+    let f = assemble(&two_point_pool(), &[], &[]);
+    // Rename CMDS to CMDX: the file lacks CMDS.
+    let id = u32::from_be_bytes(*b"CMDS").to_le_bytes();
+    let at = f.windows(4).rposition(|w| w == id).unwrap();
+    let mut g = f.clone();
+    g[at] = b'X';
+    let k = expect_err(&g, "DSF005", (f.len() - 16) as u64);
+    assert_eq!(k, ErrorKind::MissingAtom("CMDS"));
+}
+
+#[test]
+fn pool_index_out_of_range() {
+    let f = assemble(&two_point_pool(), &[1, 5, 0], &["x.obj"]);
+    let at = cmds_payload_offset(&f);
+    let k = expect_err(&f, "DSF009", at);
+    assert_eq!(k, ErrorKind::PoolIndex { pool: 5, count: 1 });
+    // Geometry before any PoolSelect.
+    let f = assemble(&two_point_pool(), &[3, 0, 7, 0, 0], &["x.obj"]);
+    expect_err(&f, "DSF009", cmds_payload_offset(&f) + 2);
+}
+
+#[test]
+fn point_index_out_of_range() {
+    let f = assemble(
+        &two_point_pool(),
+        &[1, 0, 0, 3, 0, 8, 0, 0, 3, 0],
+        &["x.obj"],
+    );
+    let k = expect_err(&f, "DSF010", cmds_payload_offset(&f) + 5);
+    assert!(matches!(k, ErrorKind::PointIndex { count: 2, .. }), "{k:?}");
+}
+
+#[test]
+fn def_index_out_of_range() {
+    let f = assemble(&two_point_pool(), &[1, 0, 0, 3, 4, 7, 0, 0], &["x.obj"]);
+    let k = expect_err(&f, "DSF011", cmds_payload_offset(&f) + 5);
+    assert_eq!(
+        k,
+        ErrorKind::DefIndex {
+            table: "OBJT",
+            def: 4,
+            count: 1
+        }
+    );
+}
+
+#[test]
+fn truncated_command_and_unknown_opcode() {
+    let f = assemble(&two_point_pool(), &[1, 0, 0, 8, 0], &["x.obj"]);
+    let k = expect_err(&f, "DSF013", cmds_payload_offset(&f) + 3);
+    assert_eq!(k, ErrorKind::TruncatedCommand(8));
+    // A polygon whose count says 200 points but the atom ends.
+    let f = assemble(&two_point_pool(), &[12, 0, 0, 200, 1, 0], &["x.obj"]);
+    expect_err(&f, "DSF013", cmds_payload_offset(&f));
+    let f = assemble(&two_point_pool(), &[1, 0, 0, 20], &["x.obj"]);
+    let k = expect_err(&f, "DSF012", cmds_payload_offset(&f) + 3);
+    assert_eq!(k, ErrorKind::UnknownOpcode(20));
+    let f = assemble(&two_point_pool(), &[0], &[]);
+    expect_err(&f, "DSF012", cmds_payload_offset(&f));
+}
+
+#[test]
+fn rle_overrun_and_zero_run() {
+    // N = 3, D = 1, mode 2, a repeat run of 5.
+    let mut p = 3u32.to_le_bytes().to_vec();
+    p.extend_from_slice(&[1, 2, 0x85, 7, 0]);
+    let f = tiny_dsf_with_pool(&p, false);
+    let plane_at = f.windows(4).position(|w| w == b"LOOP").unwrap() + 8 + 5;
+    let k = expect_err(&f, "DSF007", plane_at as u64 + 1);
+    assert!(k.to_string().contains("overruns"), "{k}");
+    let mut p = 3u32.to_le_bytes().to_vec();
+    p.extend_from_slice(&[1, 2, 0x80, 7, 0]);
+    let f = tiny_dsf_with_pool(&p, false);
+    expect_err(&f, "DSF007", plane_at as u64 + 1);
+}
+
+#[test]
+fn huge_point_count_is_refused_before_allocating() {
+    for mode in 0..4u8 {
+        let mut p = u32::MAX.to_le_bytes().to_vec();
+        p.extend_from_slice(&[1, mode, 0x81, 0, 0]);
+        let f = tiny_dsf_with_pool(&p, true);
+        let plane_at = f.windows(4).position(|w| w == b"23OP").unwrap() + 8 + 5;
+        let k = expect_err(&f, "DSF007", plane_at as u64);
+        assert!(k.to_string().contains("need at least"), "{k}");
+    }
+    // Unknown encoding.
+    let mut p = 1u32.to_le_bytes().to_vec();
+    p.extend_from_slice(&[1, 9, 0, 0]);
+    let f = tiny_dsf_with_pool(&p, false);
+    let plane_at = f.windows(4).position(|w| w == b"LOOP").unwrap() + 8 + 5;
+    let k = expect_err(&f, "DSF007", plane_at as u64);
+    assert!(k.to_string().contains("encoding 9"), "{k}");
+}
+
+#[test]
+fn huge_range_amplification_is_bounded() {
+    // One 65535-point pool (RLE: 516 runs), then 40,000 ObjectRange commands
+    // over all of it: 2.6 billion objects would be asked for.
+    let n = 65535u32;
+    let mut p = n.to_le_bytes().to_vec();
+    p.push(3);
+    let mut plane = vec![2u8];
+    let mut left = n;
+    while left > 0 {
+        let c = left.min(127);
+        plane.extend_from_slice(&[0x80 | c as u8, 0, 0]);
+        left -= c;
+    }
+    for _ in 0..3 {
+        p.extend_from_slice(&plane);
+    }
+    let mut g = atom(*b"POOL", &p);
+    g.extend(atom(*b"SCAL", &[0u8; 24]));
+    let mut cmds = vec![1, 0, 0, 3, 0];
+    for _ in 0..40_000 {
+        cmds.extend_from_slice(&[8, 0, 0, 0xFF, 0xFF]);
+    }
+    let f = assemble(&g, &cmds, &["x.obj"]);
+    let e = dsf::read(&f).unwrap_err();
+    assert_eq!(e.code(), "DSF015", "{e}");
+}
+
+#[test]
+fn md5_mismatch_is_a_warning() {
+    let mut f = bytes(SAM_DSF);
+    let n = f.len();
+    f[n - 1] ^= 0xFF;
+    let d = dsf::read(&f).unwrap();
+    assert!(matches!(d.md5, Md5Status::Mismatch { offset, .. } if offset == (n - 16) as u64));
+    let diags = dsf::check_bytes(&f);
+    assert_eq!(diags.len(), 1);
+    assert_eq!(diags[0].severity, Severity::Warning);
+    assert_eq!(diags[0].code, "DSF020");
+    assert_eq!(diags[0].location, Location::Offset((n - 16) as u64));
+}
+
+// ---------------------------------------------------------------- rasters
+
+#[test]
+fn rasters_round_trip_through_sidecar_files() {
+    let mut d = generated(&[0.5]);
+    d.raster_defs = vec!["elevation".into()];
+    d.rasters = vec![Raster {
+        name: "elevation".into(),
+        version: 1,
+        bpp: 2,
+        flags: 5,
+        width: 3,
+        height: 2,
+        scale: 1.0,
+        offset: 0.0,
+        data: vec![1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 0xFF, 0x7F],
+    }];
+    let b = dsf::build(&d, &BuildOptions::default()).unwrap();
+    let r = dsf::read(&b).unwrap();
+    assert_eq!(r.rasters, d.rasters);
+
+    let dir = tempfile::tempdir().unwrap();
+    let dsf_path = dir.path().join("r.dsf");
+    std::fs::write(&dsf_path, &b).unwrap();
+    let txt = dir.path().join("r.txt");
+    run_ok(&["dsf", "totext", path(&dsf_path), "-o", path(&txt)]);
+    let side = dir.path().join("r.txt.elevation.raw");
+    assert_eq!(std::fs::read(&side).unwrap(), d.rasters[0].data);
+    let text = std::fs::read_to_string(&txt).unwrap();
+    assert!(text.contains(
+        "RASTER_DATA version=1 bpp=2 flags=5 width=3 height=2 scale=1.000000 offset=0.000000 "
+    ));
+    let out = dir.path().join("back.dsf");
+    run_ok(&["dsf", "build", path(&txt), "-o", path(&out)]);
+    let back = dsf::read(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(back.rasters, d.rasters);
+}
+
+// -------------------------------------------------------------------- CLI
+
+fn path(p: &std::path::Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn run(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_agkit"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn run_ok(args: &[&str]) -> String {
+    let o = run(args);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+#[test]
+fn cli_autogen_snapshots() {
+    let human = run_ok(&["dsf", "autogen", SAM_DSF]);
+    insta::assert_snapshot!("autogen_opensam_human", human);
+    let demo_human = run_ok(&["dsf", "autogen", DEMO_DSF]);
+    insta::assert_snapshot!("autogen_demo_human", demo_human);
+    let json: serde_json::Value =
+        serde_json::from_str(&run_ok(&["dsf", "autogen", DEMO_DSF, "--format", "json"])).unwrap();
+    insta::assert_json_snapshot!("autogen_demo_json", json);
+}
+
+#[test]
+fn committed_example_is_built_from_its_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("demo.dsf");
+    run_ok(&["dsf", "build", DEMO_TXT, "-o", path(&out)]);
+    assert_eq!(std::fs::read(&out).unwrap(), bytes(DEMO_DSF));
+    let d = dsf::read(&bytes(DEMO_DSF)).unwrap();
+    let uses = dsf::autogen_uses(&d);
+    assert_eq!(uses.len(), 3);
+    assert_eq!(uses[0].asset, "point/plaza.agp");
+    assert_eq!(uses[1].asset, "block/city_block.agb");
+    assert_eq!(uses[1].windings[0].len(), 4);
+    assert_eq!(uses[2].asset, "string/town_edge.ags");
+    assert_eq!(uses[2].windings.len(), 2);
+    // The assets are the examples package's own (paths relative to
+    // examples/).
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples");
+    for u in &uses {
+        assert!(root.join(&u.asset).is_file(), "{} is missing", u.asset);
+    }
+}
+
+#[test]
+fn cli_totext_build_round_trip_and_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let t1 = dir.path().join("a.txt");
+    run_ok(&["dsf", "totext", SAM_DSF, "-o", path(&t1)]);
+    let d1 = dir.path().join("a.dsf");
+    run_ok(&["dsf", "build", path(&t1), "-o", path(&d1)]);
+    let t2 = run_ok(&["dsf", "totext", path(&d1)]);
+    let strip = |s: &str| {
+        s.lines()
+            .filter(|l| !l.starts_with("# file:"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(strip(&std::fs::read_to_string(&t1).unwrap()), strip(&t2));
+
+    // A bad DSF: exit 1 with code and offset.
+    let bad = dir.path().join("bad.dsf");
+    let mut b = bytes(SAM_DSF);
+    b[0] = b'Q';
+    std::fs::write(&bad, &b).unwrap();
+    let o = run(&["dsf", "totext", path(&bad)]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("DSF001") && err.contains("@ byte 0"), "{err}");
+
+    // A bad text: exit 1 with the line.
+    let bt = dir.path().join("bad.txt");
+    std::fs::write(
+        &bt,
+        "PROPERTY sim/west 1\nOBJECT_DEF a.obj\nOBJECT 3 1 2 3\n",
+    )
+    .unwrap();
+    let o = run(&[
+        "dsf",
+        "build",
+        path(&bt),
+        "-o",
+        path(&dir.path().join("x.dsf")),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("bad.txt:3:1") && err.contains("definition 3"),
+        "{err}"
+    );
+    assert!(!dir.path().join("x.dsf").exists());
+
+    // agkit check on the real tile and a broken one.
+    let o = run(&["check", SAM_DSF]);
+    assert_eq!(o.status.code(), Some(0));
+    let o = run(&["check", path(&bad)]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("DSF001"));
+}
+
+#[test]
+fn text_reader_errors_name_the_line() {
+    let cases = [
+        (
+            "POLYGON_DEF a.agb\nBEGIN_POLYGON 0 1 2\nBEGIN_WINDING\nPOLYGON_POINT 1 2 3\n",
+            4,
+        ),
+        ("OBJECT_DEF a.obj\nOBJECT 0 1 2\n", 2),
+        ("OBJECT_DEF a.obj\nOBJECT 0 1 x 2\n", 2),
+        (
+            "TERRAIN_DEF t.ter\nBEGIN_PATCH 0 0 -1 1 5\nPATCH_VERTEX 1 2 3 4 5\n",
+            3,
+        ),
+        ("POLYGON_DEF a.agb\nEND_POLYGON\n", 2),
+        ("DIVISIONS 0\n", 1),
+    ];
+    for (text, line) in cases {
+        let e = dsf::from_text(text, &mut no_raster).unwrap_err();
+        assert_eq!(e.line, line, "{text}: {e}");
+    }
+    // An unterminated polygon.
+    let e = dsf::from_text("POLYGON_DEF a.agb\nBEGIN_POLYGON 0 1\n", &mut no_raster).unwrap_err();
+    assert!(e.message.contains("ends inside"));
+    // Comments, CRLF and unknown keywords are accepted.
+    let (d, _) = parse_text("FOO bar\r\nOBJECT_DEF a.obj # comment\r\nOBJECT 0 1 2 3 # x\r\n");
+    assert_eq!(d.object_defs, ["a.obj"]);
+    assert_eq!(d.objects().count(), 1);
+}
+
+/// A raw-encoded (mode 0) pool whose point `i`, plane `k` is
+/// `base + i + 100 k`, except plane 3 of a 32-bit pool, which is `junctions`.
+fn raw_pool(n: u32, d: u8, base: u32, wide: bool, junctions: &[u32]) -> Vec<u8> {
+    let mut p = n.to_le_bytes().to_vec();
+    p.push(d);
+    for k in 0..u32::from(d) {
+        p.push(0);
+        for i in 0..n {
+            let v = if wide && k == 3 {
+                junctions[i as usize]
+            } else {
+                base + i + 100 * k
+            };
+            if wide {
+                p.extend_from_slice(&v.to_le_bytes());
+            } else {
+                p.extend_from_slice(&(v as u16).to_le_bytes());
+            }
+        }
+    }
+    p
+}
+
+#[test]
+fn hand_assembled_commands_decode() {
+    // Two 5-plane 16-bit pools, one 4-plane 32-bit pool, all scale 0 (raw).
+    let mut geod = atom(*b"POOL", &raw_pool(3, 5, 0, false, &[]));
+    geod.extend(atom(*b"POOL", &raw_pool(3, 5, 1000, false, &[])));
+    geod.extend(atom(*b"SCAL", &[0u8; 40]));
+    geod.extend(atom(*b"SCAL", &[0u8; 40]));
+    geod.extend(atom(*b"PO32", &raw_pool(4, 4, 0, true, &[1, 0, 0, 2])));
+    geod.extend(atom(*b"SC32", &[0u8; 32]));
+    let cmds: Vec<u8> = [
+        &[1, 0, 0][..],                               // PoolSelect 0
+        &[3, 0],                                      // SetDefinition8 0
+        &[17, 3],                                     // TerrainPatchFlags 3
+        &[23, 3, 0, 0, 1, 0, 2, 0],                   // Triangle 0 1 2
+        &[24, 3, 0, 0, 0, 0, 1, 0, 2, 0, 1, 0, 0, 0], // cross-pool (0,0) (1,2) (1,0)
+        &[16],                                        // TerrainPatch (flags persist)
+        &[29, 3, 2, 0, 1, 0, 0, 0],                   // TriangleFan 2 1 0
+        &[26, 3, 0, 0, 1, 0, 2, 0],                   // TriangleStrip 0 1 2
+        &[12, 7, 0, 2, 0, 0, 1, 0],                   // Polygon param 7: 0 1
+        &[14, 9, 0, 2, 1, 2, 0, 2, 0, 0, 1, 0],       // NestedPolygon param 9: [2] [0 1]
+        &[2, 1, 0, 0, 0],                             // JunctionOffset 1
+        &[6, 5],                                      // SetRoadSubtype8 5
+        &[9, 2, 0, 0, 2, 0],                          // NetworkChain 0 2 (+1)
+        &[11, 2, 0, 0, 0, 0, 3, 0, 0, 0],             // NetworkChain32 0 3
+        &[34, 6, 0, 0, 0, 1, 0, 255, 255, 255, 255],  // Comment32: filter -1
+        &[33, 3, 0, 9, 9, 9],                         // Comment16: plain comment
+    ]
+    .concat();
+    let f = assemble_defs(&geod, &cmds, [&["t.ter"], &[], &["p.fac"], &["n.net"]]);
+    let d = dsf::read(&f).unwrap();
+    let pt = |base: f64, i: f64, depth: usize| -> Vec<f64> {
+        (0..depth).map(|k| base + i + 100.0 * k as f64).collect()
+    };
+    let patches: Vec<&Patch> = d.patches().collect();
+    assert_eq!(patches.len(), 2);
+    assert_eq!((patches[0].flags, patches[0].depth), (3, 5));
+    assert_eq!((patches[0].lod_near, patches[0].lod_far), (-1.0, -1.0));
+    assert_eq!(patches[0].primitives.len(), 2);
+    assert_eq!(
+        patches[0].primitives[0].vertices,
+        [pt(0.0, 0.0, 5), pt(0.0, 1.0, 5), pt(0.0, 2.0, 5)].concat()
+    );
+    assert_eq!(
+        patches[0].primitives[1].vertices,
+        [pt(0.0, 0.0, 5), pt(1000.0, 2.0, 5), pt(1000.0, 0.0, 5)].concat()
+    );
+    assert_eq!(patches[1].flags, 3);
+    let kinds: Vec<PrimitiveKind> = patches[1].primitives.iter().map(|p| p.kind).collect();
+    assert_eq!(kinds, [PrimitiveKind::Fan, PrimitiveKind::Strip]);
+    assert_eq!(
+        patches[1].primitives[0].vertices,
+        [pt(0.0, 2.0, 5), pt(0.0, 1.0, 5), pt(0.0, 0.0, 5)].concat()
+    );
+    let polys: Vec<&Polygon> = d.polygons().collect();
+    assert_eq!((polys[0].param, polys[0].depth), (7, 5));
+    assert_eq!(
+        polys[0].windings,
+        [[pt(0.0, 0.0, 5), pt(0.0, 1.0, 5)].concat()]
+    );
+    assert_eq!(polys[1].param, 9);
+    assert_eq!(
+        polys[1].windings,
+        [pt(0.0, 2.0, 5), [pt(0.0, 0.0, 5), pt(0.0, 1.0, 5)].concat()]
+    );
+    let chains: Vec<&NetworkChain> = d.chains().collect();
+    assert_eq!(chains.len(), 2);
+    assert_eq!(chains[0].subtype, 5);
+    // Junction offset 1 applies to opcode 9 (indices 1, 3) ...
+    assert_eq!(
+        chains[0].points,
+        [1.0, 101.0, 201.0, 0.0, 3.0, 103.0, 203.0, 2.0]
+    );
+    // ... and not to opcode 11 (indices 0, 3).
+    assert_eq!(
+        chains[1].points,
+        [0.0, 100.0, 200.0, 1.0, 3.0, 103.0, 203.0, 2.0]
+    );
+    assert_eq!(d.entities.last(), Some(&Entity::Filter(-1)));
+    // The builder re-creates the entities (these raw integers are not real
+    // coordinates, so the fitted lon/lat grids quantize them: compare
+    // within one step of a 2048-wide range), and a second trip is exact.
+    let (m, o) = parse_text(&text_of(&d));
+    let again = dsf::read(&dsf::build(&m, &o).unwrap()).unwrap();
+    assert_eq!(again.entities.len(), d.entities.len());
+    for (a, b) in d.patches().zip(again.patches()) {
+        for (p, q) in a.primitives.iter().zip(&b.primitives) {
+            assert_eq!(p.kind, q.kind);
+            for (u, v) in p.vertices.iter().zip(&q.vertices) {
+                assert!(close(*u, *v, 2048.0 / 65535.0), "{u} {v}");
+            }
+        }
+    }
+    let t1 = text_of(&again);
+    let (m, o) = parse_text(&t1);
+    assert_eq!(
+        text_of(&dsf::read(&dsf::build(&m, &o).unwrap()).unwrap()),
+        t1
+    );
+}
+
+#[test]
+fn lint_warnings_for_autogen_shapes_bounds_and_filters() {
+    let mut d = generated(&[0.5]);
+    d.properties.retain(|(n, _)| n != "sim/north");
+    d.properties.push(("sim/west".into(), "x".into()));
+    // AGP from a 4-plane (MSL) pool.
+    d.entities.push(Entity::Object(Object {
+        def: 1,
+        lon: -122.5,
+        lat: 45.5,
+        heading: 0.0,
+        elevation: Some(10.0),
+        mode: ElevationMode::Msl,
+    }));
+    // AGB with 3 points, clockwise.
+    d.entities.push(Entity::Polygon(Polygon {
+        def: 0,
+        param: 0,
+        depth: 2,
+        windings: vec![vec![-122.5, 45.5, -122.5, 45.501, -122.499, 45.5]],
+    }));
+    // AGS claiming 3 spawning contours with 1 winding, depth 3.
+    d.entities.push(Entity::Polygon(Polygon {
+        def: 1,
+        param: 3,
+        depth: 3,
+        windings: vec![vec![
+            -122.5, 45.5, 0.5, -122.499, 45.5, 0.5, -122.499, 45.501, 0.5,
+        ]],
+    }));
+    d.entities.push(Entity::Filter(4));
+    let file = dsf::build(&d, &BuildOptions::default()).unwrap();
+    let diags = dsf::check_bytes(&file);
+    assert!(diags.iter().all(|x| x.severity == Severity::Warning));
+    let codes: Vec<&str> = diags.iter().map(|x| x.code.as_str()).collect();
+    assert_eq!(
+        codes,
+        [
+            "DSF026", "DSF025", "DSF021", "DSF022", "DSF024", "DSF023", "DSF027"
+        ]
+    );
+    // Entity warnings point at the command that made the entity.
+    assert!(
+        diags[1..]
+            .iter()
+            .all(|x| matches!(x.location, Location::Offset(_)))
+    );
+    insta::assert_snapshot!(
+        "lint_warnings",
+        agkit::diag::render_human("lint.dsf", None, &diags)
+    );
+    // The real tiles and the example are clean.
+    for f in [SAM_DSF, ELEV_DSF, DEMO_DSF] {
+        assert_eq!(dsf::check_bytes(&bytes(f)), [], "{f}");
+    }
+}

@@ -1,0 +1,571 @@
+//! HTTP tests of `agkit serve`: a real server on port 0 in a thread, raw
+//! requests over TCP (so the exact bytes of a hostile request are sent).
+
+use agkit::serve::{Config, Server};
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+
+use std::time::{Duration, Instant};
+
+const SECRET: &str = "TOP-SECRET-OUTSIDE-THE-ROOT";
+
+/// A small but complete AGS (our own writing): three tiles, a corner, caps.
+const AGS: &str = include_str!("../e2e/fixtures/shore_houses.ags");
+
+struct Fixture {
+    _outside: tempfile::TempDir,
+    dir: tempfile::TempDir,
+    addr: SocketAddr,
+}
+
+fn start() -> Fixture {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.ags"), SECRET).unwrap();
+    std::fs::write(outside.path().join("secret.geojson"), SECRET).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("assets");
+    std::fs::create_dir_all(root.join("sub")).unwrap();
+    std::fs::create_dir_all(root.join(".hidden")).unwrap();
+    std::fs::write(root.join("shore.ags"), AGS).unwrap();
+    std::fs::write(
+        root.join("sub/broken.agb"),
+        "A\n1000\nAG_BLOCK\nNOT_A_DIRECTIVE 1 2\n",
+    )
+    .unwrap();
+    std::fs::write(root.join(".hidden/ghost.agp"), "A\n1000\nAG_POINT\n").unwrap();
+    std::fs::write(root.join("notes.txt"), "not served").unwrap();
+    std::fs::write(
+        root.join("block.geojson"),
+        r#"{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":
+           [[[13.0,47.5],[13.002,47.5],[13.002,47.501],[13.0,47.501],[13.0,47.5]]]}}"#,
+    )
+    .unwrap();
+    // A secret beside the root, reachable by `..` from it.
+    std::fs::write(dir.path().join("beside.ags"), SECRET).unwrap();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(outside.path().join("secret.ags"), root.join("link.ags"))
+            .unwrap();
+        std::os::unix::fs::symlink(outside.path(), root.join("linkdir")).unwrap();
+    }
+    let mut cfg = Config::new(&root);
+    cfg.poll = Duration::from_millis(50);
+    let server = Server::bind(&cfg).unwrap();
+    let addr = server.local_addr();
+    assert!(addr.ip().is_loopback());
+    std::thread::spawn(move || server.run());
+    Fixture {
+        _outside: outside,
+        dir,
+        addr,
+    }
+}
+
+impl Fixture {
+    fn root(&self) -> std::path::PathBuf {
+        self.dir.path().join("assets")
+    }
+
+    fn host(&self) -> String {
+        format!("127.0.0.1:{}", self.addr.port())
+    }
+
+    /// Sends raw bytes; returns (status, headers, body).
+    fn raw(&self, bytes: &[u8]) -> (u16, String, Vec<u8>) {
+        let mut s = TcpStream::connect(self.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        s.write_all(bytes).unwrap();
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out);
+        let text = String::from_utf8_lossy(&out).into_owned();
+        let (head, _) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+        let status = head
+            .split(' ')
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(0);
+        let body_at = out
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .map_or(out.len(), |i| i + 4);
+        (status, head.to_string(), out[body_at..].to_vec())
+    }
+
+    fn get_with(&self, target: &str, host: &str, extra: &str) -> (u16, String, Vec<u8>) {
+        self.raw(format!("GET {target} HTTP/1.1\r\nHost: {host}\r\n{extra}\r\n").as_bytes())
+    }
+
+    fn get(&self, target: &str) -> (u16, Value) {
+        let (status, _, body) = self.get_with(target, &self.host(), "");
+        (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+    }
+
+    fn post(&self, target: &str, body: &str) -> (u16, Value) {
+        let req = format!(
+            "POST {target} HTTP/1.1\r\nHost: {}\r\nOrigin: http://{}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            self.host(),
+            self.host(),
+            body.len()
+        );
+        let (status, _, body) = self.raw(req.as_bytes());
+        (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+    }
+}
+
+fn error_of(v: &Value) -> &str {
+    v["error"].as_str().unwrap_or("")
+}
+
+#[test]
+fn serves_the_page_with_a_strict_policy() {
+    let f = start();
+    let (status, head, body) = f.get_with("/", &f.host(), "");
+    assert_eq!(status, 200);
+    let html = String::from_utf8(body).unwrap();
+    assert!(html.contains("<title>agkit serve</title>"));
+    assert!(html.contains(r#"src="/app.js""#));
+    assert!(head.contains("Content-Security-Policy: default-src 'none'"));
+    assert!(head.contains("text/html"));
+    let (status, head, js) = f.get_with("/app.js", &f.host(), "");
+    assert_eq!(status, 200);
+    assert!(head.contains("text/javascript"));
+    assert!(String::from_utf8(js).unwrap().contains("/api/place"));
+    let (status, _, css) = f.get_with("/style.css", &f.host(), "");
+    assert_eq!(status, 200);
+    assert!(!css.is_empty());
+    // HEAD: headers only.
+    let (status, head, body) =
+        f.raw(format!("HEAD / HTTP/1.1\r\nHost: {}\r\n\r\n", f.host()).as_bytes());
+    assert_eq!(status, 200);
+    assert!(head.contains("Content-Length: "));
+    assert!(body.is_empty());
+    assert_eq!(f.get("/nope").0, 404);
+}
+
+#[test]
+fn lists_assets_and_polygon_files_only_inside_the_root() {
+    let f = start();
+    let (status, v) = f.get("/api/files");
+    assert_eq!(status, 200);
+    let assets: Vec<&str> = v["assets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["path"].as_str().unwrap())
+        .collect();
+    // Hidden folders, other extensions and symlinks out of the root are not listed.
+    assert_eq!(assets, ["shore.ags", "sub/broken.agb"]);
+    assert_eq!(v["assets"][0]["kind"], "ags");
+    assert_eq!(v["polygon_files"], serde_json::json!(["block.geojson"]));
+    assert!(v["version"].as_u64().unwrap() >= 1);
+}
+
+#[test]
+fn asset_source_and_diagnostics() {
+    let f = start();
+    let (status, v) = f.get("/api/asset?path=shore.ags");
+    assert_eq!(status, 200);
+    assert_eq!(v["source"], AGS);
+    assert!(v["diagnostics"].is_array());
+    assert_eq!(v["path"], "shore.ags");
+    // The diagnostics are exactly what `agkit check` computes, as JSON.
+    let broken = std::fs::read_to_string(f.root().join("sub/broken.agb")).unwrap();
+    let expected = serde_json::to_value(agkit::diag::to_json(
+        "sub/broken.agb",
+        Some(&broken),
+        &agkit::xp::check(&broken),
+    ))
+    .unwrap();
+    let (status, v) = f.get("/api/asset?path=sub%2Fbroken.agb");
+    assert_eq!(status, 200);
+    assert_eq!(v["diagnostics"], expected);
+    let diags = v["diagnostics"].as_array().unwrap();
+    assert!(
+        !diags.is_empty(),
+        "a block without grid or texture has errors"
+    );
+    for d in diags {
+        for key in ["file", "line", "column", "severity", "code", "message"] {
+            assert!(d.get(key).is_some(), "{key} missing in {d}");
+        }
+        assert_eq!(d["file"], "sub/broken.agb");
+    }
+    // The unknown directive is reported on its own line.
+    assert!(
+        diags
+            .iter()
+            .any(|d| d["line"] == 4 && d["severity"] == "warning"),
+        "{diags:?}"
+    );
+    assert!(v["errors"].as_u64().unwrap() >= 1);
+    // Placing it fails at the parse stage, with the same diagnostics.
+    let (status, p) = f.post(
+        "/api/place",
+        r#"{"asset":"sub/broken.agb","polygon":{"name":"square"}}"#,
+    );
+    assert_eq!(status, 422, "{p}");
+    assert_eq!(p["stage"], "parse");
+    assert!(error_of(&p).contains("error(s)"), "{p}");
+    assert_eq!(p["diagnostics"], expected);
+    assert_eq!(f.get("/api/asset").0, 400);
+    assert_eq!(f.get("/api/asset?path=missing.ags").0, 404);
+    assert_eq!(f.get("/api/asset?path=notes.txt").0, 404);
+}
+
+#[test]
+fn path_traversal_is_refused_in_every_spelling() {
+    let f = start();
+    let abs = f._outside.path().join("secret.ags");
+    let abs = abs.to_str().unwrap().replace('/', "%2F");
+    let attempts = [
+        "/api/asset?path=../beside.ags".to_string(),
+        "/api/asset?path=..%2Fbeside.ags".into(),
+        "/api/asset?path=%2e%2e%2fbeside.ags".into(),
+        "/api/asset?path=%2E%2E/beside.ags".into(),
+        "/api/asset?path=sub/../../beside.ags".into(),
+        "/api/asset?path=sub%2F..%2F..%2Fbeside.ags".into(),
+        "/api/asset?path=..%5Cbeside.ags".into(),
+        "/api/asset?path=%252e%252e%252fbeside.ags".into(),
+        format!("/api/asset?path={abs}"),
+        "/api/asset?path=link.ags".into(),
+        "/api/asset?path=linkdir/secret.ags".into(),
+        "/api/polygon?path=../../outside/secret.geojson".into(),
+        "/api/polygon?path=linkdir/secret.geojson".into(),
+        "/../beside.ags".into(),
+        "/%2e%2e/beside.ags".into(),
+        "/%2e%2e%2f%2e%2e%2fetc%2fpasswd".into(),
+        "/..%2f..%2fetc%2fpasswd".into(),
+        "/api/place?asset=../beside.ags&polygon=square".into(),
+        "/api/place?asset=link.ags&polygon=square".into(),
+        "/api/place?asset=shore.ags&polygon=../../outside/secret.geojson".into(),
+    ];
+    for target in &attempts {
+        let (status, _, body) = f.get_with(target, &f.host(), "");
+        let body = String::from_utf8_lossy(&body);
+        assert!(
+            matches!(status, 400 | 403 | 404),
+            "{target}: status {status}"
+        );
+        assert!(!body.contains(SECRET), "{target} leaked the secret");
+    }
+    // The plain forms are refused as forbidden, not merely missing.
+    for target in [
+        "/api/asset?path=../beside.ags",
+        "/api/asset?path=%2e%2e%2fbeside.ags",
+        "/api/asset?path=link.ags",
+    ] {
+        assert_eq!(f.get(target).0, 403, "{target}");
+    }
+    assert_eq!(f.get(&format!("/api/asset?path={abs}")).0, 403);
+    let (status, v) = f.post(
+        "/api/place",
+        r#"{"asset":"../beside.ags","polygon":{"name":"square"}}"#,
+    );
+    assert_eq!(status, 403, "{v}");
+}
+
+#[test]
+fn requests_for_other_hosts_or_origins_are_refused() {
+    let f = start();
+    let port = f.addr.port();
+    for host in [
+        "evil.example".to_string(),
+        format!("evil.example:{port}"),
+        format!("127.0.0.1:{}", port.wrapping_add(1)),
+        "127.0.0.1".into(),
+        format!("127.0.0.1.evil.example:{port}"),
+        format!("localhost.:{port}"),
+    ] {
+        let (status, _, body) = f.get_with("/api/files", &host, "");
+        assert_eq!(status, 403, "Host {host}");
+        assert!(String::from_utf8_lossy(&body).contains("not this server"));
+    }
+    // No Host at all.
+    let (status, _, _) = f.raw(b"GET /api/files HTTP/1.1\r\n\r\n");
+    assert_eq!(status, 403);
+    for host in [
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        format!("LOCALHOST:{port}"),
+        format!("[::1]:{port}"),
+    ] {
+        assert_eq!(f.get_with("/api/files", &host, "").0, 200, "Host {host}");
+    }
+    // A cross-site Origin is refused even with a good Host.
+    let good = f.host();
+    for origin in [
+        "http://evil.example".to_string(),
+        format!("http://evil.example:{port}"),
+        "null".into(),
+        format!("https://127.0.0.1:{port}"),
+    ] {
+        let (status, _, _) = f.get_with("/api/files", &good, &format!("Origin: {origin}\r\n"));
+        assert_eq!(status, 403, "Origin {origin}");
+    }
+    let (status, _, _) = f.get_with(
+        "/api/files",
+        &good,
+        &format!("Origin: http://localhost:{port}\r\n"),
+    );
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn bad_requests_get_a_status_and_a_message_never_a_crash() {
+    let f = start();
+    let (status, v) = f.post("/api/place", "{nope");
+    assert_eq!(status, 400);
+    assert!(error_of(&v).starts_with("bad JSON"), "{v}");
+    let (status, v) = f.post("/api/place", r#"{"polygon":{"name":"lake"}}"#);
+    assert_eq!(status, 400);
+    assert!(error_of(&v).contains("asset"), "{v}");
+    let (status, v) = f.post("/api/place", r#"{"asset":"shore.ags","density":9}"#);
+    assert_eq!((status, error_of(&v)), (400, "density must be 1..6"));
+    let (status, v) = f.post("/api/place", r#"{"asset":"shore.ags","low":300}"#);
+    assert_eq!(status, 400, "{v}");
+    let (status, v) = f.post("/api/place", r#"{"asset":"shore.ags","height":-4}"#);
+    assert_eq!(status, 400, "{v}");
+    let (status, v) = f.post(
+        "/api/place",
+        r#"{"asset":"shore.ags","polygon":{"local":[[[0,0],[1e9,0],[0,5]]]}}"#,
+    );
+    assert_eq!(status, 400, "{v}");
+    let (status, v) = f.post(
+        "/api/place",
+        r#"{"asset":"shore.ags","polygon":{"local":[[[0,0],[1,0]]]}}"#,
+    );
+    assert_eq!(status, 400, "{v}");
+    let (status, v) = f.post(
+        "/api/place",
+        r#"{"asset":"shore.ags","polygon":{"name":"lake","file":"block.geojson"}}"#,
+    );
+    assert_eq!(status, 400, "{v}");
+    let (status, v) = f.post(
+        "/api/place",
+        r#"{"asset":"shore.ags","polygon":{"name":"moon"}}"#,
+    );
+    assert_eq!(status, 400, "{v}");
+    assert_eq!(f.get("/api/place?asset=shore.ags&seed=x").0, 400);
+    assert_eq!(f.get("/api/place?polygon=lake").0, 400);
+    // Malformed HTTP.
+    assert_eq!(f.raw(b"NONSENSE\r\n\r\n").0, 400);
+    assert_eq!(f.raw(b"GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n").0, 400);
+    let huge = format!(
+        "POST /api/place HTTP/1.1\r\nHost: {}\r\nContent-Length: 999999999\r\n\r\n",
+        f.host()
+    );
+    assert_eq!(f.raw(huge.as_bytes()).0, 413);
+    let long = format!("GET /{} HTTP/1.1\r\nHost: x\r\n\r\n", "a".repeat(40_000));
+    assert_eq!(f.raw(long.as_bytes()).0, 431);
+    let (status, _, _) =
+        f.raw(format!("DELETE /api/place HTTP/1.1\r\nHost: {}\r\n\r\n", f.host()).as_bytes());
+    assert_eq!(status, 405);
+    // Still serving after all that.
+    assert_eq!(f.get("/api/version").0, 200);
+}
+
+#[test]
+fn bundled_and_file_polygons() {
+    let f = start();
+    let (status, v) = f.get("/api/polygons");
+    assert_eq!(status, 200);
+    let names: Vec<&str> = v["polygons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    for n in [
+        "square",
+        "trapezoid",
+        "l-shape",
+        "lake",
+        "shoreline",
+        "reflex",
+    ] {
+        assert!(names.contains(&n), "{n} missing from {names:?}");
+    }
+    let lake = v["polygons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "lake")
+        .unwrap();
+    assert_eq!(
+        lake["windings"].as_array().unwrap().len(),
+        2,
+        "lake has a hole"
+    );
+    assert_eq!(v["origin"], serde_json::json!([13.0, 47.5]));
+    let (status, v) = f.get("/api/polygon?path=block.geojson");
+    assert_eq!(status, 200);
+    let w = v["windings"][0].as_array().unwrap();
+    assert_eq!(w.len(), 4, "closing vertex dropped");
+    let east = w[1][0].as_f64().unwrap();
+    assert!(
+        (east - 150.6).abs() < 1.0,
+        "0.002° of longitude at 47.5° ≈ 150 m, got {east}"
+    );
+}
+
+/// Placement: the real engine answer once the engines exist; until then
+/// the error path must be a clear 422, never a crash or a blank answer.
+#[test]
+fn placement_of_an_ags_on_the_lake() {
+    let f = start();
+    let body = r#"{"asset":"shore.ags","polygon":{"name":"lake"},"seed":7,"low":2,"explain":true}"#;
+    let (status, v) = f.post("/api/place", body);
+    let direct = agkit::xp::parse(AGS)
+        .map_err(|_| "parse".to_string())
+        .and_then(|asset| {
+            let lake = agkit::serve::polygons::by_name("lake").unwrap();
+            let frame = agkit::geom::LocalFrame::new(lake.origin);
+            let windings = lake
+                .windings
+                .iter()
+                .map(|w| w.iter().map(|&p| frame.to_lonlat(p)).collect())
+                .collect();
+            let params = agkit::place::Params {
+                seed: 7,
+                low: 2,
+                explain: true,
+                ..Default::default()
+            };
+            agkit::place::place(
+                &asset,
+                "shore.ags",
+                &agkit::place::Use::Polygon { windings },
+                &params,
+            )
+            .map_err(|e| e.to_string())
+        });
+    match direct {
+        Ok(p) => {
+            assert_eq!(status, 200, "{v}");
+            assert_eq!(v["placement"], serde_json::to_value(&p).unwrap());
+            assert_eq!(v["placement"]["kind"], "ags");
+            assert_eq!(v["offset"], serde_json::json!(v["polygon"][0][0]));
+            // Same request, same answer.
+            let (_, again) = f.post("/api/place", body);
+            assert_eq!(again["placement"], v["placement"]);
+        }
+        Err(stage_or_msg) => {
+            assert_eq!(status, 422, "{v}");
+            assert!(!error_of(&v).is_empty());
+            let stage = v["stage"].as_str().unwrap();
+            assert!(stage == "parse" || stage == "place");
+            if stage == "place" {
+                assert_eq!(error_of(&v), stage_or_msg);
+            }
+            assert!(v["diagnostics"].is_array());
+            assert_eq!(v["polygon"].as_array().unwrap().len(), 2);
+        }
+    }
+}
+
+#[test]
+fn saving_a_file_bumps_the_version_and_the_event_stream_says_so() {
+    let f = start();
+    let (_, v) = f.get("/api/version");
+    let before = v["version"].as_u64().unwrap();
+    // Subscribe first.
+    let mut s = TcpStream::connect(f.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(s, "GET /api/events HTTP/1.1\r\nHost: {}\r\n\r\n", f.host()).unwrap();
+    let mut reader = BufReader::new(s);
+    let mut line = String::new();
+    reader.read_line(&mut line).unwrap();
+    assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+    let mut seen = String::new();
+    while !seen.contains(&format!("\"version\":{before}")) {
+        line.clear();
+        reader.read_line(&mut line).unwrap();
+        seen.push_str(&line);
+    }
+    assert!(seen.contains("text/event-stream"));
+    // Save a change.
+    let started = Instant::now();
+    let path = f.root().join("shore.ags");
+    agkit::fsutil::write_atomic(&path, format!("{AGS}\n# edited\n").as_bytes()).unwrap();
+    let mut event = String::new();
+    while !event.contains("shore.ags") {
+        line.clear();
+        reader.read_line(&mut line).unwrap();
+        event.push_str(&line);
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(event.contains("event: version"), "{event}");
+    let (_, v) = f.get("/api/version");
+    assert!(v["version"].as_u64().unwrap() > before);
+    let (_, v) = f.get("/api/asset?path=shore.ags");
+    assert!(v["source"].as_str().unwrap().ends_with("# edited\n"));
+}
+
+#[test]
+fn a_single_file_root_serves_only_that_asset() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("one.ags"), AGS).unwrap();
+    std::fs::write(dir.path().join("two.ags"), SECRET).unwrap();
+    let server = Server::bind(&Config::new(dir.path().join("one.ags"))).unwrap();
+    let addr = server.local_addr();
+    std::thread::spawn(move || server.run());
+    let f = Fixture {
+        _outside: tempfile::tempdir().unwrap(),
+        dir,
+        addr,
+    };
+    let (_, v) = f.get("/api/files");
+    assert_eq!(v["assets"].as_array().unwrap().len(), 1);
+    assert_eq!(v["assets"][0]["path"], "one.ags");
+    assert_eq!(f.get("/api/asset?path=one.ags").0, 200);
+    let (status, _, body) = f.get_with("/api/asset?path=two.ags", &f.host(), "");
+    assert_eq!(status, 403);
+    assert!(!String::from_utf8_lossy(&body).contains(SECRET));
+}
+
+#[test]
+fn cli_prints_the_url_and_serves() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.ags"), AGS).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_agkit"))
+        .args(["serve", dir.path().to_str().unwrap(), "--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    let url = line
+        .trim()
+        .strip_prefix("agkit serve: ")
+        .unwrap_or("")
+        .to_string();
+    let port: u16 = url
+        .strip_prefix("http://127.0.0.1:")
+        .and_then(|r| r.strip_suffix('/'))
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no URL in {line:?}"));
+    assert_ne!(port, 0);
+    let f = Fixture {
+        _outside: tempfile::tempdir().unwrap(),
+        dir: tempfile::tempdir().unwrap(),
+        addr: SocketAddr::from(([127, 0, 0, 1], port)),
+    };
+    let (status, v) = f.get("/api/files");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(status, 200);
+    assert_eq!(v["assets"][0]["path"], "a.ags");
+    // A missing path is a usage error, not a crash.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_agkit"))
+        .args(["serve", "/definitely/not/here", "--port", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/definitely/not/here"));
+}

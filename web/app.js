@@ -1,0 +1,1100 @@
+// agkit serve — the previewer page. Plain JS + SVG, no dependencies.
+//
+// Coordinates: the drawing is in local metres of the current polygon's frame
+// (x east, y north); SVG y grows down, so every y is negated when drawn. Pan
+// and zoom only change the SVG viewBox: the drawing is never rebuilt for
+// them. A placement is drawn at its local coordinates plus `offset` (where
+// its own origin lies in the polygon's frame).
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+const NS = 'http://www.w3.org/2000/svg';
+
+const LAYERS = [
+  ['tiles', 'Tiles', '#3f88c5'],
+  ['labels', 'Tile ids', '#102a43'],
+  ['objects', 'Objects', '#1a202c'],
+  ['facades', 'Facades', '#c05621'],
+  ['trees', 'Trees', '#2f855a'],
+  ['stops', 'Stop points', '#c53030'],
+  ['pivots', 'Pivot points', '#d53f8c'],
+  ['corners', 'Corners', '#c53030'],
+  ['sides', 'Sides (crease)', '#dd6b20'],
+  ['polygon', 'Polygon', '#fffbe6'],
+];
+
+const state = {
+  files: null,            // /api/files answer
+  bundled: [],            // bundled test polygons
+  asset: null,            // selected asset path
+  kind: null,             // agp | agb | ags
+  source: '',             // asset text
+  lines: [],
+  diagnostics: [],
+  polyKey: 'bundled:lake',
+  poly: null,             // {origin, windings (local metres)}
+  pristine: null,         // the polygon as loaded (for Reset)
+  edited: {},             // polyKey -> windings edited by dragging
+  seed: 0, height: 0, low: 0, density: 6, heading: 0,
+  result: null,           // last /api/place answer (placement + extras)
+  error: null,
+  layers: Object.fromEntries(LAYERS.map(([k]) => [k, true])),
+  selected: null,         // {t: kind, i: index}
+  hlLine: null,
+  version: -1,
+  renders: 0,
+  inflight: false, dirty: false, seq: 0,
+  view: { cx: 0, cy: 0, scale: 2 }, // metres → px; cx/cy in SVG units
+  fitted: false,
+  lowAuto: true,          // AGS: low byte follows the polygon's winding count
+  labelSize: 1,           // median tile-id font size, metres
+};
+window.__agkit = state; // hook for tests and the curious
+
+// ------------------------------------------------------------ utilities --
+
+function esc(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+}
+const f1 = (v) => (Math.round(v * 10) / 10).toString();
+const f2 = (v) => (Math.round(v * 100) / 100).toString();
+const P = (x, y) => `${f2(x)},${f2(-y)}`; // local metres → SVG user units
+
+async function api(path, opts) {
+  let res;
+  try {
+    res = await fetch(path, opts);
+  } catch (e) {
+    throw Object.assign(new Error('Lost contact with agkit serve — is it still running?'), { network: true });
+  }
+  let body = null;
+  try { body = await res.json(); } catch (e) { body = { error: `HTTP ${res.status}: the answer is not JSON` }; }
+  return { status: res.status, ok: res.ok, body };
+}
+
+function saveHash() {
+  const h = new URLSearchParams();
+  if (state.asset) h.set('asset', state.asset);
+  h.set('polygon', state.polyKey);
+  for (const k of ['seed', 'height', 'density', 'heading']) if (state[k]) h.set(k, state[k]);
+  if (!state.lowAuto) h.set('low', state.low);
+  history.replaceState(null, '', '#' + h.toString());
+}
+
+function loadHash() {
+  const h = new URLSearchParams(location.hash.slice(1));
+  if (h.get('asset')) state.asset = h.get('asset');
+  if (h.get('polygon')) state.polyKey = h.get('polygon');
+  for (const k of ['seed', 'height', 'low', 'density', 'heading']) {
+    const v = Number(h.get(k));
+    if (h.has(k) && Number.isFinite(v)) state[k] = v;
+  }
+  if (h.has('low')) state.lowAuto = false;
+}
+
+// ------------------------------------------------------------- view box --
+
+const svg = $('view');
+
+// Pan and zoom: during a gesture only a CSS transform of the <svg> element
+// changes (the browser moves the already painted picture, whatever the
+// number of tiles); 150 ms after the gesture the viewBox is set once and the
+// drawing repainted sharp.
+let committed = null;
+let commitTimer = 0;
+let frameQueued = false;
+
+function commitView() {
+  const r = svg.getBoundingClientRect();
+  const w = Math.max(r.width, 1), h = Math.max(r.height, 1);
+  const v = state.view;
+  const vw = w / v.scale, vh = h / v.scale;
+  svg.setAttribute('viewBox', `${v.cx - vw / 2} ${v.cy - vh / 2} ${vw} ${vh}`);
+  svg.style.transform = '';
+  committed = { cx: v.cx, cy: v.cy, scale: v.scale };
+  // Handle and corner radii in CSS pixels whatever the zoom.
+  for (const id of ['l-handles', 'l-corners', 'l-point']) $(id).style.setProperty('--px', String(1 / v.scale));
+  // Grid lines one and two pixels wide (patterns ignore non-scaling strokes).
+  $('grid-minor').style.strokeWidth = String(1 / v.scale);
+  $('grid-major').style.strokeWidth = String(1.5 / v.scale);
+  // Tile ids only where they are big enough to read.
+  $('l-labels').classList.toggle('tiny', state.labelSize * v.scale < 6);
+  scaleBar();
+}
+
+function scaleBar() {
+  // A round number of metres near 120 px.
+  const v = state.view;
+  const target = 120 / v.scale;
+  const p10 = Math.pow(10, Math.floor(Math.log10(target)));
+  const m = [1, 2, 5, 10].map((k) => k * p10).filter((x) => x <= target).pop() || p10;
+  $('scalebar-bar').style.width = `${m * v.scale}px`;
+  $('scalebar-text').textContent = m >= 1000 ? `${m / 1000} km` : `${m} m`;
+}
+
+function applyView(now) {
+  clearTimeout(commitTimer);
+  if (now || !committed) { commitView(); return; }
+  if (!frameQueued) {
+    frameQueued = true;
+    requestAnimationFrame(() => {
+      frameQueued = false;
+      if (!committed) return;
+      const r = svg.getBoundingClientRect();
+      const t = state.view, c = committed, k = t.scale / c.scale;
+      if (t.cx === c.cx && t.cy === c.cy && t.scale === c.scale) return;
+      const tx = (c.cx - t.cx) * t.scale + (r.width / 2) * (1 - k);
+      const ty = (c.cy - t.cy) * t.scale + (r.height / 2) * (1 - k);
+      svg.style.transform = `translate(${tx}px, ${ty}px) scale(${k})`;
+      scaleBar();
+    });
+  }
+  commitTimer = setTimeout(commitView, 150);
+}
+
+function clientToLocal(ev) {
+  const r = svg.getBoundingClientRect();
+  const v = state.view;
+  const sx = v.cx + (ev.clientX - r.left - r.width / 2) / v.scale;
+  const sy = v.cy + (ev.clientY - r.top - r.height / 2) / v.scale;
+  return [sx, -sy];
+}
+
+function bounds() {
+  let b = [Infinity, Infinity, -Infinity, -Infinity];
+  const add = (x, y) => { b = [Math.min(b[0], x), Math.min(b[1], y), Math.max(b[2], x), Math.max(b[3], y)]; };
+  if (state.poly && state.kind !== 'agp') state.poly.windings.forEach((w) => w.forEach((p) => add(p[0], p[1])));
+  const pl = state.result && state.result.placement;
+  if (pl) {
+    const [ox, oy] = state.result.offset;
+    pl.tiles.forEach((t) => t.polygon.forEach((p) => add(p[0] + ox, p[1] + oy)));
+    pl.facades.forEach((f) => f.polygon.forEach((p) => add(p[0] + ox, p[1] + oy)));
+    pl.objects.forEach((o) => add(o.x + ox, o.y + oy));
+  }
+  if (!Number.isFinite(b[0])) b = [-50, -50, 50, 50];
+  return b;
+}
+
+function fit() {
+  const b = bounds();
+  const r = svg.getBoundingClientRect();
+  const w = Math.max(b[2] - b[0], 10), h = Math.max(b[3] - b[1], 10);
+  state.view.scale = Math.min((r.width - 60) / w, (r.height - 60) / h);
+  if (!Number.isFinite(state.view.scale) || state.view.scale <= 0) state.view.scale = 2;
+  state.view.cx = (b[0] + b[2]) / 2;
+  state.view.cy = -(b[1] + b[3]) / 2;
+  applyView(true);
+}
+
+// Pan with the mouse (or one finger), zoom with the wheel around the cursor.
+let pan = null;
+svg.addEventListener('pointerdown', (ev) => {
+  if (ev.button !== 0 || ev.target.classList.contains('handle')) return;
+  pan = { x: ev.clientX, y: ev.clientY, cx: state.view.cx, cy: state.view.cy, moved: false, target: ev.target };
+  svg.setPointerCapture(ev.pointerId);
+});
+svg.addEventListener('pointermove', (ev) => {
+  if (drag) return dragMove(ev);
+  if (!pan) return hover(ev);
+  const dx = ev.clientX - pan.x, dy = ev.clientY - pan.y;
+  if (Math.abs(dx) + Math.abs(dy) > 3) { pan.moved = true; svg.classList.add('panning'); hideTip(); }
+  state.view.cx = pan.cx - dx / state.view.scale;
+  state.view.cy = pan.cy - dy / state.view.scale;
+  applyView();
+});
+svg.addEventListener('pointerup', (ev) => {
+  if (drag) return dragEnd(ev);
+  if (pan && !pan.moved) click(pan.target);
+  pan = null;
+  svg.classList.remove('panning');
+});
+svg.addEventListener('pointerleave', hideTip);
+svg.addEventListener('wheel', (ev) => {
+  ev.preventDefault();
+  const r = svg.getBoundingClientRect();
+  const v = state.view;
+  const mx = ev.clientX - r.left - r.width / 2, my = ev.clientY - r.top - r.height / 2;
+  const before = [v.cx + mx / v.scale, v.cy + my / v.scale];
+  const k = Math.exp(-ev.deltaY * (ev.deltaMode === 1 ? 0.05 : 0.0015));
+  v.scale = Math.min(Math.max(v.scale * k, 0.005), 500);
+  v.cx = before[0] - mx / v.scale;
+  v.cy = before[1] - my / v.scale;
+  applyView();
+}, { passive: false });
+window.addEventListener('resize', () => applyView(true));
+
+// ------------------------------------------------------- polygon editing --
+
+let drag = null;
+$('l-handles').addEventListener('pointerdown', (ev) => {
+  const h = ev.target;
+  if (!h.classList.contains('handle')) return;
+  ev.stopPropagation();
+  const w = Number(h.dataset.w), i = Number(h.dataset.i);
+  if (ev.altKey) { // remove a vertex (keep at least 3)
+    if (state.poly.windings[w].length > 3) {
+      state.poly.windings[w].splice(i, 1);
+      polygonEdited();
+    }
+    return;
+  }
+  drag = { w, i, id: ev.pointerId };
+  svg.setPointerCapture(ev.pointerId);
+});
+function dragMove(ev) {
+  const p = clientToLocal(ev);
+  state.poly.windings[drag.w][drag.i] = [Math.round(p[0] * 10) / 10, Math.round(p[1] * 10) / 10];
+  drawPolygonOnly();
+  requestPlacement();
+}
+function dragEnd() {
+  drag = null;
+  polygonEdited();
+}
+svg.addEventListener('dblclick', (ev) => {
+  if (!state.poly || state.kind === 'agp' || !state.layers.polygon) return;
+  // Insert a vertex on the nearest edge if it is within 12 px.
+  const p = clientToLocal(ev);
+  let best = null;
+  state.poly.windings.forEach((w, wi) => w.forEach((a, i) => {
+    const b = w[(i + 1) % w.length];
+    const dx = b[0] - a[0], dy = b[1] - a[1];
+    const t = Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy || 1)));
+    const q = [a[0] + t * dx, a[1] + t * dy];
+    const d = Math.hypot(q[0] - p[0], q[1] - p[1]);
+    if (!best || d < best.d) best = { d, wi, i, q };
+  }));
+  if (best && best.d * state.view.scale < 12) {
+    state.poly.windings[best.wi].splice(best.i + 1, 0, best.q.map((v) => Math.round(v * 10) / 10));
+    polygonEdited();
+  }
+});
+function polygonEdited() {
+  state.edited[state.polyKey] = state.poly.windings.map((w) => w.map((p) => p.slice()));
+  saveEdits();
+  drawPolygonOnly();
+  requestPlacement();
+}
+// Reshaped polygons survive a page reload (per browser tab).
+function saveEdits() {
+  try { sessionStorage.setItem('agkit-edited', JSON.stringify(state.edited)); } catch (e) { /* full or disabled */ }
+}
+function loadEdits() {
+  try { state.edited = JSON.parse(sessionStorage.getItem('agkit-edited')) || {}; } catch (e) { state.edited = {}; }
+}
+$('reset-poly').addEventListener('click', () => {
+  delete state.edited[state.polyKey];
+  saveEdits();
+  if (state.pristine) state.poly = { origin: state.pristine.origin, windings: clone(state.pristine.windings) };
+  requestPlacement();
+});
+const clone = (w) => w.map((r) => r.map((p) => p.slice()));
+
+// ------------------------------------------------------------- loading --
+
+async function loadFiles() {
+  const r = await api('/api/files');
+  if (!r.ok) throw new Error(r.body.error || 'cannot list the files');
+  state.files = r.body;
+  $('root').textContent = r.body.root;
+  renderAssetList();
+  renderPolygonSelect();
+  const paths = r.body.assets.map((a) => a.path);
+  if (!state.asset || !paths.includes(state.asset)) state.asset = paths[0] || null;
+}
+
+function renderAssetList() {
+  const ul = $('assets');
+  const q = $('filter').value.trim().toLowerCase();
+  ul.textContent = '';
+  const assets = (state.files ? state.files.assets : []).filter((a) => a.path.toLowerCase().includes(q));
+  if (!assets.length) {
+    const li = document.createElement('li');
+    li.className = 'empty';
+    li.textContent = state.files && state.files.assets.length ? 'no match' : 'no .agp/.agb/.ags files under this folder';
+    ul.append(li);
+  }
+  for (const a of assets) {
+    const li = document.createElement('li');
+    li.dataset.path = a.path;
+    li.title = a.path;
+    li.className = a.path === state.asset ? 'on' : '';
+    const k = document.createElement('span');
+    k.className = 'kind';
+    k.textContent = a.kind;
+    li.append(k, a.path);
+    li.addEventListener('click', () => selectAsset(a.path));
+    ul.append(li);
+  }
+}
+$('filter').addEventListener('input', renderAssetList);
+
+function renderPolygonSelect() {
+  const sel = $('polygon');
+  sel.textContent = '';
+  const g1 = document.createElement('optgroup');
+  g1.label = 'Test polygons';
+  for (const p of state.bundled) g1.append(new Option(p.label, 'bundled:' + p.name));
+  sel.append(g1);
+  const files = state.files ? state.files.polygon_files : [];
+  if (files.length) {
+    const g2 = document.createElement('optgroup');
+    g2.label = 'GeoJSON files';
+    for (const f of files) g2.append(new Option(f, 'file:' + f));
+    sel.append(g2);
+  }
+  const ok = [...sel.options].some((o) => o.value === state.polyKey);
+  if (!ok) state.polyKey = 'bundled:lake';
+  sel.value = state.polyKey;
+}
+
+async function loadPolygon() {
+  let poly;
+  if (state.polyKey.startsWith('file:')) {
+    const r = await api('/api/polygon?path=' + encodeURIComponent(state.polyKey.slice(5)));
+    if (!r.ok) { showMessage('Polygon file', r.body.error); return; }
+    poly = { origin: r.body.origin, windings: r.body.windings };
+  } else {
+    const b = state.bundled.find((p) => 'bundled:' + p.name === state.polyKey) || state.bundled[0];
+    poly = { origin: b.origin, windings: b.windings };
+  }
+  state.pristine = { origin: poly.origin, windings: clone(poly.windings) };
+  const edited = state.edited[state.polyKey];
+  state.poly = { origin: poly.origin, windings: clone(edited || poly.windings) };
+}
+
+async function loadAsset() {
+  if (!state.asset) return;
+  const r = await api('/api/asset?path=' + encodeURIComponent(state.asset));
+  if (!r.ok) {
+    state.source = '';
+    state.diagnostics = [];
+    renderSource();
+    showMessage('Cannot read the asset', r.body.error);
+    return;
+  }
+  state.source = r.body.source;
+  state.lines = state.source.split(/\r?\n/);
+  state.diagnostics = r.body.diagnostics || [];
+  const ext = state.asset.split('.').pop().toLowerCase();
+  state.kind = ext;
+  renderSource();
+  renderKindControls();
+}
+
+function renderKindControls() {
+  const point = state.kind === 'agp';
+  $('poly-controls').hidden = point;
+  $('point-controls').hidden = !point;
+  $('low-label').textContent = state.kind === 'agb' ? 'Spelling set (low byte)'
+    : state.kind === 'ags' ? 'Spawning contours (low byte)' : 'Low byte';
+  $('asset-title').textContent = state.asset || '';
+}
+
+async function selectAsset(path) {
+  state.asset = path;
+  state.selected = null;
+  state.hlLine = null;
+  state.fitted = false;
+  renderAssetList();
+  await loadAsset();
+  saveHash();
+  requestPlacement();
+}
+
+// ----------------------------------------------------------- placement --
+
+// For an AGS the low byte counts the tile-spawning contours; until the user
+// sets it, every winding of the polygon spawns tiles.
+function effectiveLow() {
+  if (state.kind === 'ags' && state.lowAuto && state.poly) return Math.min(state.poly.windings.length, 255);
+  return state.low;
+}
+
+function placeBody() {
+  const low = effectiveLow();
+  if (document.activeElement !== $('low')) $('low').value = low;
+  $('dsf-param').textContent = String(((Math.round(state.height / 4) & 255) << 8) | (low & 255));
+  const body = {
+    asset: state.asset, seed: state.seed, height: state.height, low,
+    density: state.density, heading: state.heading, explain: true,
+  };
+  if (state.kind === 'agp') body.at = state.poly ? state.poly.origin : [13, 47.5];
+  else body.polygon = { origin: state.poly.origin, local: state.poly.windings };
+  return body;
+}
+
+// One request in flight at a time; changes made meanwhile coalesce into the
+// next one, so dragging a vertex stays smooth however slow the engine is.
+function requestPlacement() {
+  if (!state.asset || !state.poly) return;
+  if (state.inflight) { state.dirty = true; return; }
+  state.inflight = true;
+  state.dirty = false;
+  const seq = ++state.seq;
+  const started = performance.now();
+  document.body.dataset.state = 'loading';
+  api('/api/place', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(placeBody()),
+  }).then((r) => {
+    if (seq !== state.seq) return;
+    if (r.ok) {
+      state.result = r.body;
+      state.error = null;
+    } else {
+      state.result = null;
+      state.error = r.body;
+    }
+    const ms = performance.now() - started;
+    $('timing').textContent = r.ok ? `placed in ${f1(r.body.elapsed_ms)} ms (round trip ${Math.round(ms)} ms)` : '';
+    render();
+  }).catch((e) => {
+    state.error = { error: e.message, stage: 'network' };
+    render();
+  }).finally(() => {
+    state.inflight = false;
+    if (state.dirty) requestPlacement();
+  });
+}
+
+// ------------------------------------------------------------- drawing --
+
+function render() {
+  drawPlacement();
+  drawPolygonOnly();
+  renderMessage();
+  renderExplain();
+  renderCounts();
+  markUsedLines();
+  if (state.selected) renderInfo();
+  if (!state.fitted) { fit(); state.fitted = true; }
+  state.renders++;
+  document.body.dataset.state = state.error ? 'error' : 'ready';
+  document.body.dataset.renders = String(state.renders);
+}
+
+function pathOf(points, ox, oy) {
+  if (!points.length) return '';
+  return 'M' + points.map((p) => P(p[0] + ox, p[1] + oy)).join('L') + 'Z';
+}
+
+function drawPlacement() {
+  const pl = state.result && state.result.placement;
+  const L = state.layers;
+  const parts = { tiles: [], labels: [], facades: [], trees: [], objects: [], stops: [], pivots: [], corners: [], point: [] };
+  let nTiles = 0;
+  const labelSizes = [];
+  if (pl) {
+    const [ox, oy] = state.result.offset;
+    pl.tiles.forEach((t, i) => {
+      const cls = `tile role-${t.role}${t.hidden ? ' hidden' : ''}${t.unit % 2 ? ' alt' : ''}`;
+      parts.tiles.push(`<path class="${cls}" data-t="tile" data-i="${i}" data-line="${t.source_line}" d="${pathOf(t.polygon, ox, oy)}"/>`);
+      nTiles++;
+      // Label at the centroid, sized to the tile.
+      let cx = 0, cy = 0;
+      t.polygon.forEach((p) => { cx += p[0]; cy += p[1]; });
+      const n = t.polygon.length || 1;
+      cx = cx / n + ox; cy = cy / n + oy;
+      let minD = Infinity;
+      t.polygon.forEach((p, k) => {
+        const q = t.polygon[(k + 1) % n];
+        minD = Math.min(minD, Math.hypot(q[0] - p[0], q[1] - p[1]));
+      });
+      const fs = Math.max(0.4, Math.min(minD * 0.4, 4));
+      labelSizes.push(fs);
+      parts.labels.push(`<text class="label" x="${f2(cx)}" y="${f2(-cy)}" font-size="${f2(fs)}" stroke-width="${f2(fs * 0.1)}">${esc(t.id)}</text>`);
+      t.stop_points.forEach((s) => {
+        const [x, y] = [s[0] + ox, s[1] + oy], d = 0.9;
+        parts.stops.push(`<path class="stop" data-t="stop" data-i="${i}" data-line="${t.source_line}" d="M${P(x - d, y - d)}L${P(x + d, y + d)}M${P(x - d, y + d)}L${P(x + d, y - d)}"/>`);
+      });
+    });
+    pl.facades.forEach((f, i) => {
+      parts.facades.push(`<path class="facade" data-t="facade" data-i="${i}" data-line="${f.source_line}" d="${pathOf(f.polygon, ox, oy)}"/>`);
+    });
+    pl.trees.forEach((t, i) => {
+      parts.trees.push(`<circle class="tree" data-t="tree" data-i="${i}" data-line="${t.source_line}" cx="${f2(t.x + ox)}" cy="${f2(-(t.y + oy))}" r="${f2(Math.max(t.width / 2, 0.5))}"/>`);
+    });
+    pl.objects.forEach((o, i) => {
+      const x = o.x + ox, y = o.y + oy, a = o.heading * Math.PI / 180, len = 3.5;
+      // One path per object: a 1.2 m disc and its heading tick.
+      const r = 1.2, tx = x + Math.sin(a) * len, ty = y + Math.cos(a) * len;
+      parts.objects.push(`<path class="obj" data-t="object" data-i="${i}" data-line="${o.source_line}" d="M${f2(x - r)},${f2(-y)}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0M${P(x, y)}L${P(tx, ty)}"/>`);
+    });
+    (state.result.pivots || []).forEach((p, i) => {
+      const x = p.x + ox, y = p.y + oy, d = 1.1;
+      parts.pivots.push(`<path class="pivot" data-t="pivot" data-i="${i}" data-line="${p.source_line}" d="M${P(x, y + d)}L${P(x + d, y)}L${P(x, y - d)}L${P(x - d, y)}Z"/>`);
+    });
+    pl.corners.forEach((c, i) => {
+      parts.corners.push(`<circle class="corner" data-t="corner" data-i="${i}" cx="${f2(c.x + ox)}" cy="${f2(-(c.y + oy))}"/>`);
+    });
+    if (pl.kind === 'agp') {
+      const a = state.heading * Math.PI / 180, len = 12;
+      parts.point.push(`<line class="dsf-heading" x1="${f2(ox)}" y1="${f2(-oy)}" x2="${f2(ox + Math.sin(a) * len)}" y2="${f2(-(oy + Math.cos(a) * len))}"/><circle class="dsf-point" cx="${f2(ox)}" cy="${f2(-oy)}"/>`);
+    }
+  }
+  const set = (id, key, on) => { $(id).innerHTML = on ? parts[key].join('') : ''; };
+  set('l-tiles', 'tiles', L.tiles);
+  set('l-labels', 'labels', L.labels && L.tiles);
+  set('l-facades', 'facades', L.facades);
+  set('l-trees', 'trees', L.trees);
+  set('l-objects', 'objects', L.objects);
+  set('l-stops', 'stops', L.stops);
+  set('l-pivots', 'pivots', L.pivots);
+  set('l-corners', 'corners', L.corners);
+  set('l-point', 'point', true);
+  svg.dataset.tiles = String(L.tiles ? nTiles : 0);
+  labelSizes.sort((a, b) => a - b);
+  state.labelSize = labelSizes.length ? labelSizes[labelSizes.length >> 1] : 1;
+  $('l-labels').classList.toggle('tiny', state.labelSize * state.view.scale < 6);
+  svg.dataset.placedTiles = String(nTiles);
+  applyHighlight();
+}
+
+// The polygon, its handles and its sides split at the corners the engine
+// found (alternating colours show where the crease angle cut).
+function drawPolygonOnly() {
+  const L = state.layers;
+  const poly = state.poly;
+  if (!poly || state.kind === 'agp') {
+    for (const id of ['l-fill', 'l-sides', 'l-handles']) $(id).innerHTML = '';
+    return;
+  }
+  const d = poly.windings.map((w) => pathOf(w, 0, 0)).join('');
+  $('l-fill').innerHTML = L.polygon ? `<path class="poly-fill" d="${d}"/><path class="outline" d="${d}"/>` : '';
+  const handles = [];
+  if (L.polygon) {
+    poly.windings.forEach((w, wi) => w.forEach((p, i) => {
+      handles.push(`<circle class="handle" data-w="${wi}" data-i="${i}" cx="${f2(p[0])}" cy="${f2(-p[1])}"><title>vertex ${i} of winding ${wi}: ${f1(p[0])}, ${f1(p[1])} m</title></circle>`);
+    }));
+  }
+  $('l-handles').innerHTML = handles.join('');
+  const sides = [];
+  const pl = state.result && state.result.placement;
+  if (L.sides && pl && pl.corners.length) {
+    const [ox, oy] = state.result.offset;
+    const isCorner = (p) => pl.corners.some((c) => Math.hypot(c.x + ox - p[0], c.y + oy - p[1]) < 0.05);
+    poly.windings.forEach((w) => {
+      const n = w.length;
+      const start = w.findIndex(isCorner);
+      if (start < 0) { sides.push(`<path class="side side-a" d="${pathOf(w, 0, 0)}"/>`); return; }
+      let run = [w[start]], k = 0;
+      for (let s = 1; s <= n; s++) {
+        const p = w[(start + s) % n];
+        run.push(p);
+        if (isCorner(p)) {
+          sides.push(`<path class="side ${k % 2 ? 'side-b' : 'side-a'}" d="M${run.map((q) => P(q[0], q[1])).join('L')}"/>`);
+          run = [p]; k++;
+        }
+      }
+    });
+  }
+  $('l-sides').innerHTML = sides.join('');
+}
+
+function renderCounts() {
+  const pl = state.result && state.result.placement;
+  $('counts').textContent = pl
+    ? `${pl.tiles.length} tiles · ${pl.objects.length} objects · ${pl.facades.length} facades · ${pl.trees.length} trees · ${pl.corners.length} corners${pl.warnings.length ? ` · ${pl.warnings.length} warnings` : ''}`
+    : '';
+}
+
+function showMessage(title, text, info) {
+  const m = $('message');
+  m.className = info ? 'message info' : 'message';
+  m.textContent = '';
+  const h = document.createElement('h4');
+  h.textContent = title;
+  m.append(h, document.createTextNode(text || ''));
+  m.hidden = false;
+}
+
+function renderMessage() {
+  const m = $('message');
+  const e = state.error;
+  const pl = state.result && state.result.placement;
+  if (!e) {
+    if (pl && pl.warnings.length) {
+      showMessage(`${pl.warnings.length} warning(s) while placing`, '', true);
+      const ul = document.createElement('ul');
+      pl.warnings.slice(0, 6).forEach((w) => { const li = document.createElement('li'); li.textContent = w; ul.append(li); });
+      m.append(ul);
+    } else if (pl && !pl.tiles.length && !pl.objects.length) {
+      showMessage('Nothing placed', 'The engine placed no tiles and no objects for these settings.', true);
+    } else {
+      m.hidden = true;
+    }
+    return;
+  }
+  const title = e.stage === 'parse' ? 'The asset cannot be parsed'
+    : e.stage === 'place' ? 'The engine cannot place this asset here'
+    : e.stage === 'network' ? 'No connection' : 'Request failed';
+  showMessage(title, e.error || 'unknown error');
+  const errs = (e.diagnostics || []).filter((d) => d.severity === 'error');
+  if (errs.length) {
+    const ul = document.createElement('ul');
+    errs.slice(0, 5).forEach((d) => {
+      const li = document.createElement('li');
+      const a = document.createElement('a');
+      a.href = '#';
+      a.textContent = `line ${d.line ?? '?'}: ${d.code} ${d.message}`;
+      a.addEventListener('click', (ev) => { ev.preventDefault(); gotoLine(d.line); });
+      li.append(a);
+      ul.append(li);
+    });
+    if (errs.length > 5) {
+      const li = document.createElement('li');
+      li.textContent = `and ${errs.length - 5} more in the Source tab`;
+      ul.append(li);
+    }
+    m.append(ul);
+  }
+}
+
+// --------------------------------------------------------- side panels --
+
+function renderSource() {
+  const box = $('source');
+  const byLine = new Map();
+  for (const d of state.diagnostics) {
+    if (d.line == null) continue;
+    const prev = byLine.get(d.line);
+    const rank = { error: 0, warning: 1, note: 2 };
+    if (!prev || rank[d.severity] < rank[prev.severity]) byLine.set(d.line, d);
+  }
+  const frag = document.createDocumentFragment();
+  state.lines.forEach((text, i) => {
+    const n = i + 1;
+    const div = document.createElement('div');
+    const d = byLine.get(n);
+    div.className = 'ln' + (d ? ' ' + d.severity : '');
+    div.dataset.line = String(n);
+    if (d) div.title = `${d.severity} ${d.code}: ${d.message}`;
+    const no = document.createElement('span');
+    no.className = 'no';
+    no.textContent = String(n);
+    const code = document.createElement('span');
+    // Light highlighting: the directive keyword and whole-line comments.
+    const m = /^(\s*)([A-Za-z_][A-Za-z0-9_]*)(.*)$/.exec(text);
+    if (/^\s*#/.test(text)) {
+      code.className = 'cm';
+      code.textContent = text;
+    } else if (m) {
+      const kw = document.createElement('b');
+      kw.className = 'kw';
+      kw.textContent = m[2];
+      code.append(m[1], kw, m[3]);
+    } else {
+      code.textContent = text || ' ';
+    }
+    div.append(no, code);
+    frag.append(div);
+  });
+  box.textContent = '';
+  box.append(frag);
+  const ul = $('diagnostics');
+  ul.textContent = '';
+  const nErr = state.diagnostics.filter((d) => d.severity === 'error').length;
+  const nWarn = state.diagnostics.filter((d) => d.severity === 'warning').length;
+  $('diag-count').textContent = state.diagnostics.length ? `(${nErr}✗ ${nWarn}⚠)` : '';
+  if (!state.diagnostics.length && state.asset) {
+    const li = document.createElement('li');
+    li.className = 'ok';
+    li.textContent = '✓ agkit check: no problems';
+    ul.append(li);
+  }
+  for (const d of state.diagnostics) {
+    const li = document.createElement('li');
+    li.className = d.severity;
+    li.dataset.line = d.line ?? '';
+    const sev = document.createElement('span');
+    sev.className = 'sev';
+    sev.textContent = `${d.severity}[${d.code}] `;
+    const where = document.createElement('span');
+    where.className = 'where';
+    where.textContent = d.line != null ? ` ${d.file}:${d.line}:${d.column}` : ` ${d.file}`;
+    li.append(sev, document.createTextNode(d.message), where);
+    li.addEventListener('click', () => gotoLine(d.line));
+    ul.append(li);
+  }
+  markUsedLines();
+}
+
+// Clicking a source line highlights what it placed.
+$('source').addEventListener('click', (ev) => {
+  const ln = ev.target.closest('.ln');
+  if (!ln) return;
+  const n = Number(ln.dataset.line);
+  state.hlLine = state.hlLine === n ? null : n;
+  focusLine(state.hlLine, false);
+  applyHighlight();
+});
+
+function markUsedLines() {
+  const used = new Set();
+  const pl = state.result && state.result.placement;
+  if (pl) {
+    for (const x of [...pl.tiles, ...pl.objects, ...pl.facades, ...pl.trees]) used.add(x.source_line);
+  }
+  for (const el of $('source').children) el.classList.toggle('used', used.has(Number(el.dataset.line)));
+}
+
+function focusLine(n, scroll = true) {
+  for (const el of $('source').querySelectorAll('.focus')) el.classList.remove('focus');
+  if (!n) return;
+  const el = $('source').querySelector(`.ln[data-line="${n}"]`);
+  if (!el) return;
+  el.classList.add('focus');
+  if (scroll) el.scrollIntoView({ block: 'center' });
+}
+
+function gotoLine(n) {
+  showTab('source');
+  focusLine(n);
+}
+
+function applyHighlight() {
+  const content = $('content');
+  for (const el of content.querySelectorAll('.hl')) el.classList.remove('hl');
+  content.classList.toggle('hl-mode', !!state.hlLine);
+  if (!state.hlLine) return;
+  for (const el of content.querySelectorAll(`[data-line="${state.hlLine}"]`)) el.classList.add('hl');
+}
+
+function renderExplain() {
+  const ol = $('explain');
+  ol.textContent = '';
+  const ex = state.result && state.result.placement ? state.result.placement.explain || [] : [];
+  if (!ex.length) {
+    const li = document.createElement('li');
+    li.className = 'dim';
+    li.textContent = state.error ? 'No placement.' : 'The engine recorded no explanation.';
+    ol.append(li);
+  }
+  for (const line of ex) {
+    const li = document.createElement('li');
+    li.textContent = line;
+    ol.append(li);
+  }
+}
+
+function showTab(name) {
+  for (const b of document.querySelectorAll('.tabs button')) b.classList.toggle('on', b.dataset.tab === name);
+  for (const t of ['source', 'explain', 'info']) $('tab-' + t).hidden = t !== name;
+}
+for (const b of document.querySelectorAll('.tabs button')) b.addEventListener('click', () => showTab(b.dataset.tab));
+
+// ------------------------------------------------- hover and selection --
+
+function itemOf(el) {
+  const hit = el && el.closest && el.closest('[data-t]');
+  if (!hit || !state.result) return null;
+  return { t: hit.dataset.t, i: Number(hit.dataset.i) };
+}
+
+function lineText(n) {
+  return n && state.lines[n - 1] !== undefined ? state.lines[n - 1].trim() : '';
+}
+
+function describe(it) {
+  const r = state.result, pl = r.placement;
+  const rows = [];
+  const line = (n) => rows.push(['line', n ? `${n}: ${lineText(n)}` : '—', n]);
+  if (it.t === 'tile' || it.t === 'stop') {
+    const t = pl.tiles[it.i];
+    rows.push(['tile', `${t.id} (${t.role}${t.hidden ? ', hidden' : ''})`]);
+    rows.push(['unit / order', `${t.unit} / ${t.order}`]);
+    const us = t.uv.map((p) => p[0]), vs = t.uv.map((p) => p[1]);
+    if (us.length) rows.push(['texture px', `${f1(Math.min(...us))} ${f1(Math.min(...vs))} → ${f1(Math.max(...us))} ${f1(Math.max(...vs))}`]);
+    const n = t.polygon.length;
+    if (n) rows.push(['sides m', t.polygon.map((p, k) => { const q = t.polygon[(k + 1) % n]; return f1(Math.hypot(q[0] - p[0], q[1] - p[1])); }).join(', ')]);
+    if (t.stop_points.length) rows.push(['stop points', t.stop_points.map((p) => `(${f1(p[0])}, ${f1(p[1])})`).join(' ')]);
+    if (t.ground_point) rows.push(['ground point', `(${f1(t.ground_point[0])}, ${f1(t.ground_point[1])})`]);
+    line(t.source_line);
+  } else if (it.t === 'object') {
+    const o = pl.objects[it.i];
+    rows.push(['object', o.asset]);
+    rows.push(['index / mode', `${o.index} / ${o.mode}`]);
+    rows.push(['heading', `${f1(o.heading)}°`]);
+    rows.push(['height', `${f1(o.height)} m`]);
+    if (o.show) rows.push(['show levels', o.show.join('–')]);
+    rows.push(['at', `(${f1(o.x)}, ${f1(o.y)}) m · ${o.lat.toFixed(7)}, ${o.lon.toFixed(7)}`]);
+    rows.push(['on tile', `${pl.tiles[o.tile] ? pl.tiles[o.tile].id : o.tile}`]);
+    line(o.source_line);
+  } else if (it.t === 'facade') {
+    const f = pl.facades[it.i];
+    rows.push(['facade', f.asset]);
+    rows.push(['height', `${f1(f.height)} m`]);
+    rows.push(['points', String(f.polygon.length)]);
+    if (f.walls) rows.push(['walls', f.walls.join(' ')]);
+    line(f.source_line);
+  } else if (it.t === 'tree') {
+    const t = pl.trees[it.i];
+    rows.push(['tree', `width ${f1(t.width)} m, layer ${t.layer}`]);
+    rows.push(['heading', `${f1(t.heading)}°`]);
+    rows.push(['tile', t.tile == null ? 'fill tree' : String(pl.tiles[t.tile] ? pl.tiles[t.tile].id : t.tile)]);
+    line(t.source_line);
+  } else if (it.t === 'pivot') {
+    const p = r.pivots[it.i];
+    rows.push(['pivot', `${p.kind} of tile ${pl.tiles[p.tile] ? pl.tiles[p.tile].id : p.tile}`]);
+    rows.push(['at', `(${f1(p.x)}, ${f1(p.y)}) m`]);
+    line(p.source_line);
+  } else if (it.t === 'corner') {
+    const c = pl.corners[it.i];
+    rows.push(['corner', `turn ${f1(c.turn)}° (${c.turn >= 0 ? 'right' : 'left'})`]);
+    rows.push(['at', `(${f1(c.x)}, ${f1(c.y)}) m`]);
+  }
+  return rows;
+}
+
+const tip = $('tooltip');
+function hover(ev) {
+  const it = itemOf(ev.target);
+  if (!it) return hideTip();
+  let rows;
+  try { rows = describe(it); } catch (e) { return hideTip(); }
+  tip.textContent = '';
+  rows.forEach(([k, v]) => {
+    const b = document.createElement('b');
+    b.textContent = k + ': ';
+    tip.append(b, document.createTextNode(v), document.createElement('br'));
+  });
+  const r = $('stage').getBoundingClientRect();
+  tip.hidden = false;
+  const x = Math.min(ev.clientX - r.left + 14, r.width - tip.offsetWidth - 4);
+  const y = Math.min(ev.clientY - r.top + 14, r.height - tip.offsetHeight - 4);
+  tip.style.left = `${Math.max(x, 4)}px`;
+  tip.style.top = `${Math.max(y, 4)}px`;
+}
+function hideTip() { tip.hidden = true; }
+
+function click(target) {
+  const it = itemOf(target);
+  for (const el of $('content').querySelectorAll('.sel')) el.classList.remove('sel');
+  state.selected = it;
+  if (!it) return;
+  const el = target.closest('[data-t]');
+  el.classList.add('sel');
+  renderInfo();
+  showTab('info');
+}
+
+function renderInfo() {
+  const box = $('info');
+  box.textContent = '';
+  const it = state.selected;
+  if (!it || !state.result) return;
+  let rows;
+  try { rows = describe(it); } catch (e) { return; }
+  const table = document.createElement('table');
+  for (const [k, v, n] of rows) {
+    const tr = document.createElement('tr');
+    const a = document.createElement('td'), b = document.createElement('td');
+    a.textContent = k;
+    if (n) {
+      const link = document.createElement('a');
+      link.textContent = v;
+      link.addEventListener('click', () => { state.hlLine = n; applyHighlight(); gotoLine(n); });
+      b.append(link);
+    } else {
+      b.textContent = v;
+    }
+    tr.append(a, b);
+    table.append(tr);
+  }
+  box.append(table);
+  renderTexture(it.t === 'tile' || it.t === 'stop' ? it.i : null);
+}
+
+// The texture space with every placed tile's rectangle; v grows up.
+function renderTexture(selTile) {
+  const tex = $('texture');
+  const pl = state.result && state.result.placement;
+  if (!pl || !pl.tiles.length) { tex.innerHTML = ''; return; }
+  let b = [Infinity, Infinity, -Infinity, -Infinity];
+  pl.tiles.forEach((t) => t.uv.forEach((p) => { b = [Math.min(b[0], p[0]), Math.min(b[1], p[1]), Math.max(b[2], p[0]), Math.max(b[3], p[1])]; }));
+  if (!Number.isFinite(b[0])) { tex.innerHTML = ''; return; }
+  const w = Math.max(b[2] - b[0], 1), h = Math.max(b[3] - b[1], 1), m = Math.max(w, h) * 0.03;
+  tex.setAttribute('viewBox', `${b[0] - m} ${-b[3] - m} ${w + 2 * m} ${h + 2 * m}`);
+  const seen = new Set();
+  const parts = [];
+  pl.tiles.forEach((t, i) => {
+    const d = 'M' + t.uv.map((p) => `${f1(p[0])},${f1(-p[1])}`).join('L') + 'Z';
+    if (i !== selTile && seen.has(d)) return;
+    seen.add(d);
+    if (i !== selTile) parts.push(`<path class="uv" d="${d}"/>`);
+  });
+  if (selTile != null && pl.tiles[selTile]) {
+    const t = pl.tiles[selTile];
+    parts.push(`<path class="uv sel" d="M${t.uv.map((p) => `${f1(p[0])},${f1(-p[1])}`).join('L')}Z"/>`);
+  }
+  tex.innerHTML = parts.join('');
+}
+
+// ------------------------------------------------------------ controls --
+
+function bindNumber(id, key, out, fmt) {
+  const el = $(id);
+  el.value = state[key];
+  if (out) $(out).textContent = fmt(state[key]);
+  el.addEventListener('input', () => {
+    const v = Number(el.value);
+    if (!Number.isFinite(v)) return;
+    state[key] = v;
+    if (out) $(out).textContent = fmt(v);
+    saveHash();
+    requestPlacement();
+  });
+}
+
+function setSeed(v) {
+  state.seed = Math.max(0, Math.floor(v)) >>> 0;
+  $('seed').value = state.seed;
+  saveHash();
+  requestPlacement();
+}
+$('seed-prev').addEventListener('click', () => setSeed(state.seed - 1));
+$('seed-next').addEventListener('click', () => setSeed(state.seed + 1));
+$('seed-rand').addEventListener('click', () => setSeed(Math.floor(Math.random() * 1e6)));
+
+$('polygon').addEventListener('change', async () => {
+  state.polyKey = $('polygon').value;
+  saveHash();
+  await loadPolygon();
+  state.fitted = false;
+  requestPlacement();
+});
+
+function setHeading(v) {
+  state.heading = ((Math.round(v) % 360) + 360) % 360;
+  $('heading').value = state.heading;
+  $('dial-needle').setAttribute('transform', `rotate(${state.heading})`);
+  saveHash();
+  requestPlacement();
+}
+$('heading').addEventListener('input', () => { const v = Number($('heading').value); if (Number.isFinite(v)) setHeading(v); });
+(() => {
+  const dial = $('dial');
+  let on = false;
+  const at = (ev) => {
+    const r = dial.getBoundingClientRect();
+    const dx = ev.clientX - (r.left + r.width / 2), dy = ev.clientY - (r.top + r.height / 2);
+    let a = Math.atan2(dx, -dy) * 180 / Math.PI;
+    if (ev.shiftKey) a = Math.round(a / 15) * 15;
+    setHeading(a);
+  };
+  dial.addEventListener('pointerdown', (ev) => { on = true; dial.setPointerCapture(ev.pointerId); at(ev); });
+  dial.addEventListener('pointermove', (ev) => { if (on) at(ev); });
+  dial.addEventListener('pointerup', () => { on = false; });
+  dial.addEventListener('keydown', (ev) => {
+    if (ev.key === 'ArrowLeft' || ev.key === 'ArrowDown') setHeading(state.heading - (ev.shiftKey ? 15 : 1));
+    if (ev.key === 'ArrowRight' || ev.key === 'ArrowUp') setHeading(state.heading + (ev.shiftKey ? 15 : 1));
+  });
+})();
+
+function buildLayers() {
+  const box = $('layers');
+  for (const [key, label, color] of LAYERS) {
+    const l = document.createElement('label');
+    const cb = document.createElement('input');
+    cb.type = 'checkbox';
+    cb.checked = state.layers[key];
+    cb.dataset.layer = key;
+    cb.addEventListener('change', () => { state.layers[key] = cb.checked; drawPlacement(); drawPolygonOnly(); });
+    const sw = document.createElement('span');
+    sw.className = 'swatch';
+    sw.style.background = color;
+    l.append(cb, sw, label);
+    box.append(l);
+  }
+}
+
+$('fit').addEventListener('click', fit);
+document.addEventListener('keydown', (ev) => {
+  if (ev.target.closest('input, select, textarea')) return;
+  if (ev.key === 'f') fit();
+  if (ev.key === '[') setSeed(state.seed - 1);
+  if (ev.key === ']') setSeed(state.seed + 1);
+  if (ev.key === 'Escape') { state.hlLine = null; focusLine(null); applyHighlight(); }
+});
+
+// --------------------------------------------------------- live reload --
+
+async function onVersion(info) {
+  if (info.version === state.version) return;
+  const first = state.version < 0;
+  state.version = info.version;
+  if (first) return;
+  const live = $('live');
+  live.classList.add('flash');
+  setTimeout(() => live.classList.remove('flash'), 400);
+  const changed = info.changed || [];
+  try {
+    await loadFiles();
+    if (state.polyKey.startsWith('file:') && changed.includes(state.polyKey.slice(5))) {
+      delete state.edited[state.polyKey];
+      saveEdits();
+      await loadPolygon();
+    }
+    if (!changed.length || changed.includes(state.asset)) await loadAsset();
+    requestPlacement();
+  } catch (e) {
+    state.error = { error: e.message, stage: 'network' };
+    render();
+  }
+}
+
+function connectEvents() {
+  const live = $('live');
+  if (!window.EventSource) return pollVersion();
+  const es = new EventSource('/api/events');
+  es.addEventListener('open', () => { live.textContent = 'live'; live.className = 'live on'; });
+  es.addEventListener('version', (ev) => { try { onVersion(JSON.parse(ev.data)); } catch (e) { /* ignore */ } });
+  es.addEventListener('error', () => { live.textContent = 'reconnecting…'; live.className = 'live off'; });
+}
+
+function pollVersion() {
+  setInterval(async () => {
+    try {
+      const r = await api('/api/version');
+      if (r.ok) onVersion({ version: r.body.version, changed: [] });
+    } catch (e) { /* server away; keep trying */ }
+  }, 1000);
+}
+
+// ---------------------------------------------------------------- start --
+
+async function start() {
+  loadHash();
+  loadEdits();
+  buildLayers();
+  bindNumber('height', 'height', 'height-out', (v) => `${v} m`);
+  $('low').addEventListener('input', () => { state.lowAuto = false; });
+  bindNumber('low', 'low');
+  bindNumber('density', 'density', 'density-out', (v) => String(v));
+  $('seed').value = state.seed;
+  $('seed').addEventListener('input', () => { const v = Number($('seed').value); if (Number.isFinite(v)) setSeed(v); });
+  $('heading').value = state.heading;
+  $('dial-needle').setAttribute('transform', `rotate(${state.heading})`);
+  applyView(true);
+  try {
+    const polys = await api('/api/polygons');
+    state.bundled = polys.body.polygons || [];
+    await loadFiles();
+    await loadPolygon();
+    await loadAsset();
+    saveHash();
+    if (!state.asset) {
+      showMessage('No assets', 'There are no .agp, .agb or .ags files under the served folder.', true);
+      document.body.dataset.state = 'ready';
+    }
+    requestPlacement();
+  } catch (e) {
+    showMessage('Cannot start', e.message);
+    document.body.dataset.state = 'error';
+  }
+  connectEvents();
+}
+
+start();
