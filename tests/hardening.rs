@@ -83,7 +83,10 @@ fn agn_of_100_bytes_claiming_a_4_gb_chunk_is_refused_without_allocating() {
     let (r, peak) = peak_of(|| agkit::agn::read(&b));
     let e = r.expect_err("a 4 GB chunk in 100 bytes must be refused");
     assert!(e.offset < 100, "{e}");
-    assert!(peak < 64 * 1024, "peak heap {peak} bytes for a 100-byte file");
+    assert!(
+        peak < 64 * 1024,
+        "peak heap {peak} bytes for a 100-byte file"
+    );
     let (d, peak) = peak_of(|| agkit::agn::check_bytes(&b));
     assert!(d.iter().any(|d| d.is_error()));
     assert!(peak < 64 * 1024, "check peak heap {peak} bytes");
@@ -121,7 +124,11 @@ fn dsf_claiming_a_pool_of_2_pow_32_points_is_refused_without_allocating() {
     let mut b = small_dsf();
     assert!(agkit::dsf::read(&b).is_ok());
     // Atom ids are stored as little-endian u32, so `POOL` reads `LOOP`.
-    let at = b.windows(4).position(|w| w == b"LOOP").expect("a POOL atom") + 8;
+    let at = b
+        .windows(4)
+        .position(|w| w == b"LOOP")
+        .expect("a POOL atom")
+        + 8;
     b[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
     let (r, peak) = peak_of(|| agkit::dsf::read(&b));
     let e = r.expect_err("2^32 points in a few hundred bytes must be refused");
@@ -151,7 +158,10 @@ fn text_line_of_one_million_tokens_stays_proportional_to_the_input() {
     }
     src.push('\n');
     let (diags, peak) = peak_of(|| agkit::xp::check(&src));
-    assert!(diags.iter().any(|d| d.is_error()), "1M arguments must be an error");
+    assert!(
+        diags.iter().any(|d| d.is_error()),
+        "1M arguments must be an error"
+    );
     eprintln!(
         "1M-token line: input {} bytes, peak heap {} bytes ({:.1}x)",
         src.len(),
@@ -179,7 +189,11 @@ fn write_atomic_failure_keeps_the_old_target_and_leaves_no_temp_file() {
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
-    assert_eq!(left, vec![std::ffi::OsString::from("out.agb")], "temp files left");
+    assert_eq!(
+        left,
+        vec![std::ffi::OsString::from("out.agb")],
+        "temp files left"
+    );
 }
 
 #[test]
@@ -238,10 +252,17 @@ fn generated_small_set_is_clean_and_deterministic() {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(json, serde_json::json!([]), "generated inputs have diagnostics");
+    assert_eq!(
+        json,
+        serde_json::json!([]),
+        "generated inputs have diagnostics"
+    );
     let stderr = String::from_utf8_lossy(&o.stderr);
     let n = s.text_files + s.dsf_files + s.agn_files;
-    assert!(stderr.contains(&format!("checked {n} files: 0 errors")), "{stderr}");
+    assert!(
+        stderr.contains(&format!("checked {n} files: 0 errors")),
+        "{stderr}"
+    );
     // Text files parse into models too, and DSF tiles list their autogen.
     for e in walkdir::WalkDir::new(a.path()) {
         let e = e.unwrap();
@@ -269,7 +290,11 @@ fn generated_small_set_is_clean_and_deterministic() {
     for sub in ["text/agb/block_00007.agb", "dsf/+40-005.dsf", "agn"] {
         let (x, y) = (a.path().join(sub), b.path().join(sub));
         if x.is_file() {
-            assert_eq!(std::fs::read(&x).unwrap(), std::fs::read(&y).unwrap(), "{sub}");
+            assert_eq!(
+                std::fs::read(&x).unwrap(),
+                std::fs::read(&y).unwrap(),
+                "{sub}"
+            );
         }
     }
 }
@@ -301,19 +326,33 @@ fn bulk_check_reports_bad_files_in_path_order_and_keeps_going() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|d| d["file"].as_str().unwrap().rsplit('/').next().unwrap().to_string())
+        .map(|d| {
+            d["file"]
+                .as_str()
+                .unwrap()
+                .rsplit('/')
+                .next()
+                .unwrap()
+                .to_string()
+        })
         .collect();
     let mut sorted = files.clone();
     sorted.sort();
     assert_eq!(files, sorted);
     for bad in ["f07.dsf", "f13.agp", "f31.agn"] {
-        assert!(files.iter().any(|f| f == bad), "{bad} missing from {files:?}");
+        assert!(
+            files.iter().any(|f| f == bad),
+            "{bad} missing from {files:?}"
+        );
     }
     let stderr = String::from_utf8_lossy(&two.stderr);
     assert!(stderr.contains("checked 42 files"), "{stderr}");
     assert!(stderr.contains("(3 files failed)"), "{stderr}");
     // Piped stderr: no progress bar drawing.
-    assert!(!stderr.contains('\r') && !stderr.contains("\x1b["), "{stderr:?}");
+    assert!(
+        !stderr.contains('\r') && !stderr.contains("\x1b["),
+        "{stderr:?}"
+    );
     // Human output: same order, one report per bad file.
     let h = agkit().arg("check").arg(d.path()).output().unwrap();
     let out = String::from_utf8_lossy(&h.stdout);
