@@ -218,8 +218,8 @@ pub fn agp_text(rng: &mut Rng, bytes: usize) -> String {
     insert_after(POINT_EXAMPLE, "TREE_LINE 464 96 464 384 1", &lines)
 }
 
-/// A DSF tile at `lat`, `lon` (south-west corner) with `polygons` AGB and
-/// AGS polygons (4–12 vertices, 30–200 m across) and half as many AGP
+/// A DSF tile at `lat`, `lon` (south-west corner) with `polygons` AGB
+/// rectangles and AGS polygons (4–12 vertices, 30–200 m across) and half as many AGP
 /// points.
 pub fn dsf_tile(rng: &mut Rng, lat: i32, lon: i32, polygons: usize) -> Dsf {
     let (w, s) = (f64::from(lon), f64::from(lat));
@@ -245,17 +245,29 @@ pub fn dsf_tile(rng: &mut Rng, lat: i32, lon: i32, polygons: usize) -> Dsf {
             s + rng.random_range(0.01..0.99),
         ];
         let frame = LocalFrame::new(centre);
-        let k = rng.random_range(4..13);
+        // AGB: a rotated rectangle (one winding of 4 points, as the
+        // simulator wants); AGS: a 4–12 sided ring with one spawning contour.
+        let def = rng.random_range(0..2u32);
+        let k = if def == 0 { 4 } else { rng.random_range(4..13) };
         let r = rng.random_range(15.0..100.0);
+        let turn = rng.random_range(0.0..std::f64::consts::FRAC_PI_2);
         let mut ring = Vec::with_capacity(2 * k);
         for j in 0..k {
-            let a = std::f64::consts::TAU * j as f64 / k as f64;
-            let rr = r * rng.random_range(0.8..1.0);
+            let a = turn + std::f64::consts::TAU * j as f64 / k as f64;
+            let rr = if def == 0 {
+                r
+            } else {
+                r * rng.random_range(0.8..1.0)
+            };
             let p = frame.to_lonlat([rr * a.cos(), rr * a.sin()]);
             ring.extend_from_slice(&p);
         }
-        let def = rng.random_range(0..2u32);
-        let param = (rng.random_range(0..10u16) << 8) | rng.random_range(0..3u16);
+        let low = if def == 0 {
+            rng.random_range(0..2u16)
+        } else {
+            1
+        };
+        let param = (rng.random_range(0..10u16) << 8) | low;
         dsf.entities.push(Entity::Polygon(Polygon {
             def,
             param,
