@@ -146,6 +146,42 @@ fn main() {
         lines,
         "utf8 + str::lines",
     );
+    // Where the text time goes: line document, typed read, validation.
+    let srcs: Vec<&str> = text
+        .iter()
+        .map(|b| std::str::from_utf8(b).expect("generated text is UTF-8"))
+        .collect();
+    let doc = best(|| {
+        srcs.iter()
+            .map(|s| agkit::xp::Document::parse(s).lines().len())
+            .sum::<usize>()
+    });
+    let docs: Vec<_> = srcs.iter().map(|s| agkit::xp::Document::parse(s)).collect();
+    let read = best(|| {
+        docs.iter()
+            .map(|d| agkit::xp::parse::read(d).diags.len())
+            .sum::<usize>()
+    });
+    let parsed: Vec<_> = docs.iter().map(agkit::xp::parse::read).collect();
+    let validate = best(|| {
+        let mut n = 0;
+        for (d, p) in docs.iter().zip(&parsed) {
+            let mut out = Vec::new();
+            if let Some(a) = &p.asset {
+                agkit::xp::check::validate(d, a, &mut out);
+            }
+            n += out.len();
+        }
+        n
+    });
+    println!(
+        "text phases: Document::parse {:.0} ms, parse::read {:.0} ms, check::validate {:.0} ms (check_bytes total {:.0} ms)",
+        doc.as_secs_f64() * 1e3,
+        read.as_secs_f64() * 1e3,
+        validate.as_secs_f64() * 1e3,
+        check.as_secs_f64() * 1e3
+    );
+    drop((parsed, docs, srcs));
     drop(text);
 
     // AGN.
@@ -181,19 +217,34 @@ fn main() {
         "fs::read",
     );
     let models: Vec<_> = raw.iter().map(|b| agkit::agn::read(b).unwrap()).collect();
+    // Every repetition writes new files into a fresh folder (overwriting
+    // existing files costs more on ext4 and would favour whichever ran
+    // first).
     let out = tempfile::tempdir().unwrap();
-    let targets: Vec<PathBuf> = (0..raw.len())
-        .map(|i| out.path().join(format!("{i}.agn")))
-        .collect();
+    let mut run = 0;
+    let mut fresh = || {
+        run += 1;
+        let d = out.path().join(run.to_string());
+        std::fs::create_dir(&d).unwrap();
+        d
+    };
     let write_raw = best(|| {
-        for (b, p) in raw.iter().zip(&targets) {
-            std::fs::write(p, b).unwrap();
+        let d = fresh();
+        for (i, b) in raw.iter().enumerate() {
+            std::fs::write(d.join(format!("{i}.agn")), b).unwrap();
         }
     });
     let write_agn = best(|| {
-        for (m, p) in models.iter().zip(&targets) {
-            std::fs::write(p, agkit::agn::write(m).unwrap()).unwrap();
+        let d = fresh();
+        for (i, m) in models.iter().enumerate() {
+            std::fs::write(d.join(format!("{i}.agn")), agkit::agn::write(m).unwrap()).unwrap();
         }
+    });
+    let encode = best(|| {
+        models
+            .iter()
+            .map(|m| agkit::agn::write(m).unwrap().len())
+            .sum::<usize>()
     });
     row(
         "agn agn::write + fs::write",
@@ -201,6 +252,10 @@ fn main() {
         write_agn,
         write_raw,
         "fs::write",
+    );
+    println!(
+        "agn agn::write alone (in memory): {:.1} MB/s",
+        mbps(bytes, encode)
     );
     drop((raw, models, out));
 
@@ -236,6 +291,19 @@ fn main() {
         "dsf fs::read + dsf::read",
         bytes,
         read_dsf,
+        read_raw,
+        "fs::read",
+    );
+    let check_dsf = best(|| {
+        dsf_files
+            .iter()
+            .map(|p| agkit::dsf::check_bytes(&std::fs::read(p).unwrap()).len())
+            .sum::<usize>()
+    });
+    row(
+        "dsf fs::read + dsf::check_bytes",
+        bytes,
+        check_dsf,
         read_raw,
         "fs::read",
     );
