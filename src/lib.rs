@@ -11,17 +11,21 @@
 //!   [`place::Placement`];
 //! - [`out`]: JSON, GeoJSON, DSF2Text, SVG and PNG views of a placement;
 //! - [`r#gen`](crate::r#gen): a deterministic generator of benchmark and fuzz inputs;
+//! - [`overlay`]: GIS features + rules → DSF overlays placing autogen;
+//! - [`convert`]: FSX AGN cells → X-Plane DSF overlays;
 //! - [`serve`]: the live browser previewer behind `agkit serve`;
 //! - [`diag`]: diagnostics with stable codes, rendered rustc-style or as JSON.
 #![deny(missing_docs)]
 
 pub mod agn;
+pub mod convert;
 pub mod diag;
 pub mod dsf;
 pub mod fsutil;
 pub mod r#gen;
 pub mod geom;
 pub mod out;
+pub mod overlay;
 pub mod place;
 pub mod scenery;
 pub mod serve;

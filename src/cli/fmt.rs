@@ -83,11 +83,9 @@ pub fn run(args: Args) -> u8 {
                 unformatted += 1;
             }
         } else if args.in_place {
-            if changed {
-                if let Err(e) = agkit::fsutil::write_atomic(file, canonical.as_bytes()) {
-                    eprintln!("error: {name}: {e}");
-                    io_failed = true;
-                }
+            if changed && let Err(e) = agkit::fsutil::write_atomic(file, canonical.as_bytes()) {
+                eprintln!("error: {name}: {e}");
+                io_failed = true;
             }
         } else {
             print!("{canonical}");

@@ -7,8 +7,10 @@
 
 use super::doc::Document;
 use super::model::*;
+use super::parse::MAX_DIAGNOSTICS;
 use super::rules::codes as c;
 use crate::diag::Diagnostic;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 /// Re-exported rule table.
@@ -19,14 +21,22 @@ const EPS: f64 = 1e-9;
 struct Ctx<'a> {
     doc: &'a Document,
     out: &'a mut Vec<Diagnostic>,
+    /// Errors and warnings in `out`.
+    counts: [usize; 2],
 }
 
 impl Ctx<'_> {
     fn err(&mut self, code: &str, msg: impl Into<String>, span: Range<usize>) {
-        self.out.push(Diagnostic::error(code, msg, span));
+        if self.counts[0] < MAX_DIAGNOSTICS {
+            self.counts[0] += 1;
+            self.out.push(Diagnostic::error(code, msg, span));
+        }
     }
     fn warn(&mut self, code: &str, msg: impl Into<String>, span: Range<usize>) {
-        self.out.push(Diagnostic::warning(code, msg, span));
+        if self.counts[1] < MAX_DIAGNOSTICS {
+            self.counts[1] += 1;
+            self.out.push(Diagnostic::warning(code, msg, span));
+        }
     }
     fn line(&self, line: usize) -> Range<usize> {
         self.doc.line_span(line)
@@ -42,7 +52,9 @@ impl Ctx<'_> {
 
 /// Adds the diagnostics of the model-level rules to `out`.
 pub fn validate(doc: &Document, asset: &Asset, out: &mut Vec<Diagnostic>) {
-    let mut cx = Ctx { doc, out };
+    let errors = out.iter().filter(|d| d.is_error()).count();
+    let counts = [errors, out.len() - errors];
+    let mut cx = Ctx { doc, out, counts };
     common(&mut cx, asset);
     annotations(&mut cx, asset);
     match asset.kind {
@@ -90,14 +102,14 @@ fn common(cx: &mut Ctx, a: &Asset) {
         ),
         _ => {}
     }
-    if let Some(h) = &cm.texture_height {
-        if h.value <= 0.0 {
-            cx.err(
-                c::BAD_TEXTURE_SIZE,
-                "TEXTURE_HEIGHT must be a positive number of metres",
-                cx.tok(h.line, 1),
-            );
-        }
+    if let Some(h) = &cm.texture_height
+        && h.value <= 0.0
+    {
+        cx.err(
+            c::BAD_TEXTURE_SIZE,
+            "TEXTURE_HEIGHT must be a positive number of metres",
+            cx.tok(h.line, 1),
+        );
     }
     if cm.texture.is_none() && cm.hide_tiles.is_none() && a.kind != Kind::Agb {
         cx.warn(
@@ -113,14 +125,14 @@ fn common(cx: &mut Ctx, a: &Asset) {
             header,
         );
     }
-    if let Some(l) = &cm.tile_lod {
-        if l.value <= 0.0 {
-            cx.err(
-                c::BAD_TILE_LOD,
-                "TILE_LOD must be a positive distance in metres",
-                cx.tok(l.line, 1),
-            );
-        }
+    if let Some(l) = &cm.tile_lod
+        && l.value <= 0.0
+    {
+        cx.err(
+            c::BAD_TILE_LOD,
+            "TILE_LOD must be a positive distance in metres",
+            cx.tok(l.line, 1),
+        );
     }
     if let Some(s) = &cm.slope_limit {
         let v = s.value;
@@ -145,14 +157,14 @@ fn common(cx: &mut Ctx, a: &Asset) {
             );
         }
     }
-    if cm.vegetation.is_none() {
-        if let Some(f) = a.string.as_ref().and_then(|s| s.fill_layer.as_ref()) {
-            cx.err(
-                c::TREE_WITHOUT_VEGETATION,
-                "FILL_LAYER needs a VEGETATION (.for) file to take trees from: add one",
-                cx.tok(f.line, 0),
-            );
-        }
+    if cm.vegetation.is_none()
+        && let Some(f) = a.string.as_ref().and_then(|s| s.fill_layer.as_ref())
+    {
+        cx.err(
+            c::TREE_WITHOUT_VEGETATION,
+            "FILL_LAYER needs a VEGETATION (.for) file to take trees from: add one",
+            cx.tok(f.line, 0),
+        );
     }
 }
 
@@ -250,16 +262,16 @@ fn annotations(cx: &mut Ctx, a: &Asset) {
                         );
                     }
                 }
-                if let ObjMode::Scraper { min, max, step } = o.mode {
-                    if min > max || step <= 0.0 {
-                        cx.err(
+                if let ObjMode::Scraper { min, max, step } = o.mode
+                    && (min > max || step <= 0.0)
+                {
+                    cx.err(
                             c::BAD_SCRAPER,
                             format!(
                                 "OBJ_SCRAPER needs min <= max and a positive step (has {min} {max} {step})"
                             ),
                             cx.toks(line, 5, 7),
                         );
-                    }
                 }
             }
             AnnotationKind::Facade(f) => {
@@ -341,14 +353,14 @@ fn annotations(cx: &mut Ctx, a: &Asset) {
             );
         }
     }
-    if let Some(l) = a.string.as_ref().and_then(|s| s.fill_layer.as_ref()) {
-        if l.value < 0 {
-            cx.err(
-                c::NEGATIVE_LAYER,
-                "FILL_LAYER must be 0 or more",
-                cx.tok(l.line, 1),
-            );
-        }
+    if let Some(l) = a.string.as_ref().and_then(|s| s.fill_layer.as_ref())
+        && l.value < 0
+    {
+        cx.err(
+            c::NEGATIVE_LAYER,
+            "FILL_LAYER must be 0 or more",
+            cx.tok(l.line, 1),
+        );
     }
 }
 
@@ -363,7 +375,8 @@ fn tiles(cx: &mut Ctx, a: &Asset) {
             cx.line(3),
         );
     }
-    for (i, t) in a.tiles.iter().enumerate() {
+    let mut first_with_id: HashMap<i64, usize> = HashMap::with_capacity(a.tiles.len());
+    for t in &a.tiles {
         let r = t.rect;
         if r[2] <= r[0] || r[3] <= r[1] {
             cx.err(
@@ -372,7 +385,7 @@ fn tiles(cx: &mut Ctx, a: &Asset) {
                 cx.line(t.line),
             );
         }
-        if let Some(prev) = a.tiles[..i].iter().find(|p| p.id == t.id) {
+        if let Some(prev_line) = first_with_id.get(&t.id).copied() {
             let what = if t.explicit_id {
                 "TILE_ID"
             } else {
@@ -382,23 +395,25 @@ fn tiles(cx: &mut Ctx, a: &Asset) {
                 c::DUPLICATE_TILE_ID,
                 format!(
                     "{what} {} is already used by the tile on line {}: give each tile its own id",
-                    t.id, prev.line
+                    t.id, prev_line
                 ),
                 cx.line(t.line),
             );
+        } else {
+            first_with_id.insert(t.id, t.line);
         }
-        if let Some(rot) = &t.rotation {
-            if !(0..=3).contains(&rot.value) {
-                cx.warn(
-                    c::ROTATION_RANGE,
-                    format!(
-                        "ROTATION {} is outside 0..3 quarter turns: use {}",
-                        rot.value,
-                        rot.value.rem_euclid(4)
-                    ),
-                    cx.tok(rot.line, 1),
-                );
-            }
+        if let Some(rot) = &t.rotation
+            && !(0..=3).contains(&rot.value)
+        {
+            cx.warn(
+                c::ROTATION_RANGE,
+                format!(
+                    "ROTATION {} is outside 0..3 quarter turns: use {}",
+                    rot.value,
+                    rot.value.rem_euclid(4)
+                ),
+                cx.tok(rot.line, 1),
+            );
         }
         if let Some(cp) = &t.crop_poly {
             let pts = &cp.value;
@@ -516,38 +531,38 @@ fn block(cx: &mut Ctx, b: &BlockProps) {
         }
         let contains =
             |o: [f64; 4], i: [f64; 4]| o[0] <= i[0] && o[1] <= i[1] && o[2] >= i[2] && o[3] >= i[3];
-        if let (Some(mn), Some(be)) = (&g.edge_min, &g.edge_best) {
-            if !contains(be.value, mn.value) {
-                cx.warn(
-                    c::EDGE_NESTING,
-                    "EDGE_MIN is not inside EDGE_BEST",
-                    cx.line(mn.line),
-                );
-            }
+        if let (Some(mn), Some(be)) = (&g.edge_min, &g.edge_best)
+            && !contains(be.value, mn.value)
+        {
+            cx.warn(
+                c::EDGE_NESTING,
+                "EDGE_MIN is not inside EDGE_BEST",
+                cx.line(mn.line),
+            );
         }
-        if let (Some(be), Some(mx)) = (&g.edge_best, &g.edge_max) {
-            if !contains(mx.value, be.value) {
-                cx.warn(
-                    c::EDGE_NESTING,
-                    "EDGE_BEST is not inside EDGE_MAX",
-                    cx.line(be.line),
-                );
-            }
+        if let (Some(be), Some(mx)) = (&g.edge_best, &g.edge_max)
+            && !contains(mx.value, be.value)
+        {
+            cx.warn(
+                c::EDGE_NESTING,
+                "EDGE_BEST is not inside EDGE_MAX",
+                cx.line(be.line),
+            );
         }
         for (dir, bands) in [('H', &g.columns), ('V', &g.rows)] {
             for band in bands {
-                if let Some(o) = band.slop {
-                    if o < 0.0 || o > band.size() + EPS {
-                        cx.warn(
-                            c::SLOP_OVERLAP,
-                            format!(
-                                "slop overlap {o} px does not fit the {} px slop band: use 0..{}",
-                                band.size(),
-                                band.size()
-                            ),
-                            cx.line(band.line),
-                        );
-                    }
+                if let Some(o) = band.slop
+                    && (o < 0.0 || o > band.size() + EPS)
+                {
+                    cx.warn(
+                        c::SLOP_OVERLAP,
+                        format!(
+                            "slop overlap {o} px does not fit the {} px slop band: use 0..{}",
+                            band.size(),
+                            band.size()
+                        ),
+                        cx.line(band.line),
+                    );
                 }
                 let _ = dir;
             }
@@ -618,14 +633,14 @@ fn block(cx: &mut Ctx, b: &BlockProps) {
                 range_checks(cx, r.line, 1, kw, r.value, len);
             }
         }
-        if let Some(f) = &set.frequency {
-            if f.value < 0.0 {
-                cx.err(
-                    c::BAD_FREQUENCY,
-                    "FREQUENCY must be 0 or more (a relative weight)",
-                    cx.tok(f.line, 1),
-                );
-            }
+        if let Some(f) = &set.frequency
+            && f.value < 0.0
+        {
+            cx.err(
+                c::BAD_FREQUENCY,
+                "FREQUENCY must be 0 or more (a relative weight)",
+                cx.tok(f.line, 1),
+            );
         }
         let gi = set.grid();
         let grid = usize::try_from(gi).ok().and_then(|i| b.grids.get(i));
@@ -665,10 +680,14 @@ fn block(cx: &mut Ctx, b: &BlockProps) {
                     let what = if axis == 'S' { "column" } else { "row" };
                     cx.err(
                         c::SPELLING_INDEX,
-                        format!(
-                            "{what} {bad} does not exist in grid {gi}, which has {n} {what}s (0..{})",
-                            n.saturating_sub(1)
-                        ),
+                        if n == 0 {
+                            format!("{what} {bad} does not exist: grid {gi} has no {what}s (check its cuts)")
+                        } else {
+                            format!(
+                                "{what} {bad} does not exist in grid {gi}, which has {n} {what}s (0..{})",
+                                n - 1
+                            )
+                        },
                         span,
                     );
                 }
@@ -689,16 +708,27 @@ fn string(cx: &mut Ctx, a: &Asset, s: &StringProps) {
             }
         }
     }
-    let known = |id: i64| a.tiles.iter().any(|t| t.id == id);
+    let by_id: HashMap<i64, &Tile> = a.tiles.iter().rev().map(|t| (t.id, t)).collect();
+    let groups: HashSet<i64> = s.groups.iter().map(|g| g.id).collect();
+    // Reports the first unknown id of a directive only (a hostile line may
+    // hold a million of them).
     let check_ids = |cx: &mut Ctx, line: usize, first_tok: usize, ids: &[i64]| {
-        for (k, id) in ids.iter().enumerate() {
-            if !known(*id) {
-                cx.err(
-                    c::UNKNOWN_TILE_ID,
-                    format!("no tile has id {id}: check the TILE_IDs (tiles without one are numbered from 0 in file order)"),
-                    cx.tok(line, first_tok + k),
-                );
-            }
+        if let Some((k, id)) = ids
+            .iter()
+            .enumerate()
+            .find(|(_, id)| !by_id.contains_key(id))
+        {
+            let more = ids.iter().filter(|id| !by_id.contains_key(id)).count() - 1;
+            let more = if more > 0 {
+                format!(" ({more} more unknown id(s) on this line)")
+            } else {
+                String::new()
+            };
+            cx.err(
+                c::UNKNOWN_TILE_ID,
+                format!("no tile has id {id}{more}: check the TILE_IDs (tiles without one are numbered from 0 in file order)"),
+                cx.tok(line, first_tok + k),
+            );
         }
     };
     for g in &s.groups {
@@ -711,7 +741,7 @@ fn string(cx: &mut Ctx, a: &Asset, s: &StringProps) {
         }
         check_ids(cx, g.line, 2, &g.tiles);
     }
-    let group_known = |g: i64| g == 0 || s.groups.iter().any(|x| x.id == g);
+    let group_known = |g: i64| g == 0 || groups.contains(&g);
     for cr in &s.corners {
         let (first_tile, group) = match &cr.kind {
             CornerKind::Corner { angle } => {
@@ -762,7 +792,7 @@ fn string(cx: &mut Ctx, a: &Asset, s: &StringProps) {
                 (2usize, false, true),
             ];
             for (k, lead, trail) in need {
-                if let Some(t) = a.tile(cr.tiles[k]) {
+                if let Some(t) = by_id.get(&cr.tiles[k]) {
                     let miss = if lead && t.pivot_lead.is_none() {
                         Some("PIVOT_LEAD_PT")
                     } else if trail && t.pivot_trail.is_none() {

@@ -188,10 +188,10 @@ impl Document {
     /// The byte span of token `i` (0 = the directive keyword) of 1-based line
     /// `n`; the whole line when there is no such token.
     pub fn token_span(&self, n: usize, i: usize) -> Range<usize> {
-        if let Some(l) = n.checked_sub(1).and_then(|k| self.lines.get(k)) {
-            if let Some((s, t)) = tokens(self.text(l)).nth(i) {
-                return l.start + s..l.start + s + t.len();
-            }
+        if let Some(l) = n.checked_sub(1).and_then(|k| self.lines.get(k))
+            && let Some((s, t)) = tokens(self.text(l)).nth(i)
+        {
+            return l.start + s..l.start + s + t.len();
         }
         self.line_span(n)
     }
@@ -308,8 +308,9 @@ mod tests {
     fn spans() {
         let d = Document::parse("A\n  TILE 1  2\n");
         assert_eq!(d.token_span(2, 0), 4..8);
-        assert_eq!(d.token_span(2, 2), 11..12);
-        assert_eq!(d.line_span(2), 4..12);
-        assert_eq!(d.line_span(9), 15..15);
+        assert_eq!(d.token_span(2, 1), 9..10);
+        assert_eq!(d.token_span(2, 2), 12..13);
+        assert_eq!(d.line_span(2), 4..13);
+        assert_eq!(d.line_span(9), 14..14);
     }
 }

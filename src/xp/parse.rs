@@ -8,7 +8,11 @@
 use super::doc::{Document, tokens};
 use super::model::*;
 use super::rules::codes as c;
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Location};
+
+/// At most this many errors, and this many warnings, are kept per file (hostile inputs could
+/// otherwise produce one per token).
+pub const MAX_DIAGNOSTICS: usize = 1000;
 
 /// A token: absolute byte offset and text.
 type Tok<'a> = (usize, &'a str);
@@ -100,95 +104,99 @@ struct Builder<'d> {
     /// Last priority marker line (corner, edge) with whether a rule followed.
     markers: [Option<(usize, bool)>; 2],
     uses: Vec<PendingUse>,
+    /// Errors and warnings pushed so far.
+    counts: [usize; 2],
 }
 
-/// How a keyword was recognized.
+/// Every directive keyword the model knows (upper case, sorted).
+pub const KEYWORDS: &[&str] = &[
+    "ANCHOR_PT",
+    "ANTISLOP_H",
+    "ANTISLOP_V",
+    "ATOMIC_SPELLING",
+    "ATOMIC_SPELLING_CORNER",
+    "CAPS",
+    "CORNER",
+    "CORNER_LEN",
+    "CORNER_ORDER",
+    "CORNER_PAIR",
+    "CREASING_ANGLE",
+    "CROP",
+    "CROP_POLY",
+    "CUT_H",
+    "CUT_V",
+    "DECAL",
+    "DECAL_KEYED",
+    "DECAL_LIB",
+    "DECAL_PARAMS",
+    "DECAL_PARAMS_PROJ",
+    "DECAL_PARAMS_RGBA",
+    "DECAL_RGBA",
+    "DEFINE_SPELLING_S",
+    "DEFINE_SPELLING_T",
+    "DEPTH_RANGE",
+    "EDGE_BEST",
+    "EDGE_MAX",
+    "EDGE_MIN",
+    "END_CUTS",
+    "FAC",
+    "FACADE",
+    "FAC_WALLS",
+    "FILL_LAYER",
+    "FLIP_180",
+    "FREQUENCY",
+    "GROUND_PT",
+    "GROUND_PT_FORMULA",
+    "GROUP",
+    "HEIGHT_RANGE",
+    "HIDE_TILE",
+    "HIDE_TILES",
+    "LAYER_GROUP",
+    "MESH_SHADER",
+    "NO_BLEND",
+    "OBJECT",
+    "OBJ_DELTA",
+    "OBJ_DRAPED",
+    "OBJ_GRADED",
+    "OBJ_SCRAPER",
+    "OVERLAP_H",
+    "OVERLAP_V",
+    "PIVOT_LEAD_PT",
+    "PIVOT_TRAIL_PT",
+    "PRIORITY_MARKER",
+    "PRIORITY_MARKER_CORNER",
+    "ROTATION",
+    "SHARE_Y",
+    "SLOPE_LIMIT",
+    "SLOP_H",
+    "SLOP_V",
+    "SPELLING",
+    "SPELLING_S",
+    "SPELLING_SET",
+    "SPELLING_T",
+    "STOP_PT",
+    "SUB_GRID",
+    "TEXTURE",
+    "TEXTURE_HEIGHT",
+    "TEXTURE_LIT",
+    "TEXTURE_NORMAL",
+    "TEXTURE_SCALE",
+    "TEXTURE_WIDTH",
+    "TILE",
+    "TILE_ID",
+    "TILE_LOD",
+    "TREE",
+    "TREE_LINE",
+    "USE_GRID",
+    "USE_SPELLING_S",
+    "USE_SPELLING_T",
+    "VEGETATION",
+    "WIDTH_RANGE",
+];
+
+/// The known keyword spelled exactly `kw`.
 fn canonical_keyword(kw: &str) -> Option<&'static str> {
-    const ALL: &[&str] = &[
-        "TEXTURE",
-        "TEXTURE_LIT",
-        "TEXTURE_NORMAL",
-        "TEXTURE_SCALE",
-        "TEXTURE_WIDTH",
-        "TEXTURE_HEIGHT",
-        "MESH_SHADER",
-        "DECAL_LIB",
-        "DECAL",
-        "DECAL_RGBA",
-        "DECAL_KEYED",
-        "DECAL_PARAMS",
-        "DECAL_PARAMS_PROJ",
-        "DECAL_PARAMS_RGBA",
-        "NO_BLEND",
-        "LAYER_GROUP",
-        "TILE_LOD",
-        "SLOPE_LIMIT",
-        "HIDE_TILES",
-        "HIDE_TILE",
-        "OBJECT",
-        "FACADE",
-        "VEGETATION",
-        "TILE_ID",
-        "TILE",
-        "ROTATION",
-        "ANCHOR_PT",
-        "GROUND_PT",
-        "CROP_POLY",
-        "OBJ_DRAPED",
-        "OBJ_GRADED",
-        "OBJ_SCRAPER",
-        "OBJ_DELTA",
-        "FAC",
-        "FAC_WALLS",
-        "TREE",
-        "TREE_LINE",
-        "CREASING_ANGLE",
-        "FILL_LAYER",
-        "SHARE_Y",
-        "STOP_PT",
-        "PIVOT_LEAD_PT",
-        "PIVOT_TRAIL_PT",
-        "GROUP",
-        "CORNER",
-        "CORNER_LEN",
-        "CORNER_PAIR",
-        "ATOMIC_SPELLING_CORNER",
-        "CORNER_ORDER",
-        "PRIORITY_MARKER_CORNER",
-        "SPELLING",
-        "ATOMIC_SPELLING",
-        "PRIORITY_MARKER",
-        "CAPS",
-        "CROP",
-        "FLIP_180",
-        "SUB_GRID",
-        "OVERLAP_H",
-        "OVERLAP_V",
-        "ANTISLOP_H",
-        "ANTISLOP_V",
-        "CUT_H",
-        "CUT_V",
-        "SLOP_H",
-        "SLOP_V",
-        "END_CUTS",
-        "EDGE_MIN",
-        "EDGE_BEST",
-        "EDGE_MAX",
-        "GROUND_PT_FORMULA",
-        "SPELLING_SET",
-        "HEIGHT_RANGE",
-        "WIDTH_RANGE",
-        "DEPTH_RANGE",
-        "FREQUENCY",
-        "USE_GRID",
-        "SPELLING_S",
-        "SPELLING_T",
-        "DEFINE_SPELLING_S",
-        "DEFINE_SPELLING_T",
-        "USE_SPELLING_S",
-        "USE_SPELLING_T",
-    ];
-    ALL.iter().copied().find(|k| *k == kw)
+    KEYWORDS.binary_search(&kw).ok().map(|i| KEYWORDS[i])
 }
 
 /// Which formats accept a keyword: (agp, agb, ags).
@@ -228,6 +236,17 @@ fn formats(kw: &str) -> (bool, bool, bool) {
 /// `1e3`. `Err(true)` for NaN/infinity, `Err(false)` for anything else.
 pub(crate) fn parse_number(t: &str) -> Result<f64, bool> {
     let b = t.as_bytes();
+    // Fast path: short plain integers (most tokens) are exact in f64.
+    let (neg, digits) = match b.first() {
+        Some(b'-') => (true, &b[1..]),
+        _ => (false, b),
+    };
+    if !digits.is_empty() && digits.len() <= 15 && digits.iter().all(u8::is_ascii_digit) {
+        let v = digits
+            .iter()
+            .fold(0u64, |acc, &d| acc * 10 + u64::from(d - b'0')) as f64;
+        return Ok(if neg { -v } else { v });
+    }
     let ok = !b.is_empty()
         && b.iter()
             .all(|&c| c.is_ascii_digit() || matches!(c, b'.' | b'-' | b'+' | b'e' | b'E'));
@@ -255,15 +274,22 @@ impl<'d> Builder<'d> {
             spelling_priority: 0,
             markers: [None, None],
             uses: Vec::new(),
+            counts: [0, 0],
         }
     }
 
     fn err(&mut self, code: &str, msg: impl Into<String>, span: std::ops::Range<usize>) {
-        self.diags.push(Diagnostic::error(code, msg, span));
+        if self.counts[0] < MAX_DIAGNOSTICS {
+            self.counts[0] += 1;
+            self.diags.push(Diagnostic::error(code, msg, span));
+        }
     }
 
     fn warn(&mut self, code: &str, msg: impl Into<String>, span: std::ops::Range<usize>) {
-        self.diags.push(Diagnostic::warning(code, msg, span));
+        if self.counts[1] < MAX_DIAGNOSTICS {
+            self.counts[1] += 1;
+            self.diags.push(Diagnostic::warning(code, msg, span));
+        }
     }
 
     fn asset(&mut self) -> &mut Asset {
@@ -384,18 +410,16 @@ impl<'d> Builder<'d> {
             );
             return false;
         }
-        if let Some(m) = max {
-            if n > m {
-                let s = toks[m + 1].0;
-                let e = toks[n].0 + toks[n].1.len();
-                self.err(
-                    c::TOO_MANY_ARGS,
-                    format!(
-                        "{kw} takes at most {m} argument(s) but has {n}: remove the extra values"
-                    ),
-                    s..e,
-                );
-            }
+        if let Some(m) = max
+            && n > m
+        {
+            let s = toks[m + 1].0;
+            let e = toks[n].0 + toks[n].1.len();
+            self.err(
+                c::TOO_MANY_ARGS,
+                format!("{kw} takes at most {m} argument(s) but has {n}: remove the extra values"),
+                s..e,
+            );
         }
         true
     }
@@ -762,13 +786,13 @@ impl<'d> Builder<'d> {
         let a = &toks[1..];
         match kw {
             "TILE_ID" => {
-                if self.arity(line, toks, 1, Some(1)) {
-                    if let Some(id) = self.int(a[0]) {
-                        if let Some((_, l)) = self.pending_id {
-                            self.dangling_id(l);
-                        }
-                        self.pending_id = Some((id, line));
+                if self.arity(line, toks, 1, Some(1))
+                    && let Some(id) = self.int(a[0])
+                {
+                    if let Some((_, l)) = self.pending_id {
+                        self.dangling_id(l);
                     }
+                    self.pending_id = Some((id, line));
                 }
             }
             "TILE" => {
@@ -944,7 +968,7 @@ impl<'d> Builder<'d> {
                 if !self.arity(line, toks, 2 + stride, None) {
                     return true;
                 }
-                if (a.len() - 2) % stride != 0 {
+                if !(a.len() - 2).is_multiple_of(stride) {
                     let span = self.doc.line_span(line);
                     let what = if walls {
                         "x y wall triples"
@@ -1102,7 +1126,7 @@ impl<'d> Builder<'d> {
         let gs = self.grid.take().expect("grid state");
         let mut diags = Vec::new();
         let mut bands: [Vec<Band>; 2] = [Vec::new(), Vec::new()];
-        for d in 0..2 {
+        for (d, out) in bands.iter_mut().enumerate() {
             let cuts = &gs.cuts[d];
             let dir = if d == 0 { 'H' } else { 'V' };
             if cuts.len() < 2 {
@@ -1135,7 +1159,7 @@ impl<'d> Builder<'d> {
                     (Some(_), None) => 0.0,
                     (None, None) => gs.antislop_default[d],
                 };
-                bands[d].push(Band {
+                out.push(Band {
                     start: cut.value,
                     end: cuts[i + 1].value,
                     slop,
@@ -1144,7 +1168,12 @@ impl<'d> Builder<'d> {
                 });
             }
         }
-        self.diags.extend(diags);
+        for d in diags {
+            let Location::Span(span) = d.location else {
+                continue;
+            };
+            self.err(&d.code, d.message, span);
+        }
         let [cols, rows] = bands;
         let lined = |v: &Vec<Cut>| {
             v.iter()
@@ -1164,16 +1193,16 @@ impl<'d> Builder<'d> {
     }
 
     fn finish_grid(&mut self) {
-        if let Some(gs) = &self.grid {
-            if !gs.ended {
-                let l = gs.first_line;
-                let span = self.doc.line_span(l);
-                self.err(
-                    c::NO_END_CUTS,
-                    "this grid has no END_CUTS: add END_CUTS after its last cut",
-                    span,
-                );
-            }
+        if let Some(gs) = &self.grid
+            && !gs.ended
+        {
+            let l = gs.first_line;
+            let span = self.doc.line_span(l);
+            self.err(
+                c::NO_END_CUTS,
+                "this grid has no END_CUTS: add END_CUTS after its last cut",
+                span,
+            );
         }
         self.build_bands();
         self.grid = None;
@@ -1776,6 +1805,39 @@ impl<'d> Builder<'d> {
                     }
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keywords_sorted_for_binary_search() {
+        assert!(KEYWORDS.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(canonical_keyword("TILE"), Some("TILE"));
+        assert_eq!(canonical_keyword("TILES"), None);
+    }
+
+    #[test]
+    fn numbers() {
+        for (t, v) in [
+            ("1", 1.0),
+            ("-0", 0.0),
+            ("1.", 1.0),
+            (".5", 0.5),
+            ("2.000000", 2.0),
+            ("1e3", 1000.0),
+            ("+2", 2.0),
+        ] {
+            assert_eq!(parse_number(t), Ok(v), "{t}");
+        }
+        for t in ["nan", "NaN", "inf", "-inf", "Infinity", "1e999"] {
+            assert_eq!(parse_number(t), Err(true), "{t}");
+        }
+        for t in ["", "x", "1,5", "0x10", "1..2", "-", "e"] {
+            assert_eq!(parse_number(t), Err(false), "{t}");
         }
     }
 }

@@ -1,0 +1,173 @@
+//! `agkit overlay build FEATURES.geojson --rules RULES.toml -o SCENERY_DIR`
+
+use super::{EXIT_INPUT, EXIT_OK};
+use agkit::overlay::{self, BuildOptions, Rules, build::OverlayError};
+use clap::ValueEnum;
+use std::path::{Path, PathBuf};
+
+/// Preview picture format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Preview {
+    /// One SVG per tile.
+    Svg,
+    /// One SVG and one PNG per tile.
+    Png,
+}
+
+/// Subcommands of `agkit overlay`.
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Build DSF overlay tiles placing autogen on GeoJSON features.
+    Build(BuildArgs),
+}
+
+/// Arguments of `agkit overlay build`.
+#[derive(Debug, clap::Args)]
+pub struct BuildArgs {
+    /// GeoJSON FeatureCollection (lon/lat polygons and points).
+    pub features: PathBuf,
+    /// Rules file (TOML, see docs/overlay.md).
+    #[arg(long)]
+    pub rules: PathBuf,
+    /// Scenery folder to write `Earth nav data/…` and the report into.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Also write a picture per tile into SCENERY_DIR/preview (`svg`, the
+    /// default, or `png` for SVG and PNG).
+    #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "svg")]
+    pub preview: Option<Preview>,
+    /// Skip invalid features (reported) instead of failing, and only warn
+    /// about rule properties no feature has.
+    #[arg(long)]
+    pub lenient: bool,
+}
+
+/// Runs an `agkit overlay` subcommand.
+pub fn run(cmd: Command) -> u8 {
+    match cmd {
+        Command::Build(a) => build(a),
+    }
+}
+
+fn read(path: &Path) -> Result<String, u8> {
+    std::fs::read_to_string(path).map_err(|e| super::fail(format!("{}: {e}", path.display())))
+}
+
+fn build(a: BuildArgs) -> u8 {
+    let rules_text = match read(&a.rules) {
+        Ok(t) => t,
+        Err(c) => return c,
+    };
+    let rules = match Rules::parse(&rules_text) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {}:{e}", a.rules.display());
+            return EXIT_INPUT;
+        }
+    };
+    let text = match read(&a.features) {
+        Ok(t) => t,
+        Err(c) => return c,
+    };
+    let features = match overlay::read_features(&text) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {}: {e}", a.features.display());
+            return EXIT_INPUT;
+        }
+    };
+    let opts = BuildOptions {
+        lenient: a.lenient,
+        ..BuildOptions::default()
+    };
+    let mut built = match overlay::build_overlay(&features, &rules, &opts) {
+        Ok(o) => o,
+        Err(OverlayError::Invalid(list)) => {
+            for m in &list {
+                eprintln!("error: {}: {m}", a.features.display());
+            }
+            eprintln!(
+                "{} problem(s); nothing was written (use --lenient to skip invalid features)",
+                list.len()
+            );
+            return EXIT_INPUT;
+        }
+        Err(e) => return super::fail(e),
+    };
+    // Previews are rendered before anything is written.
+    let mut previews = Vec::new();
+    if let Some(kind) = a.preview {
+        let base = a.rules.parent().unwrap_or(Path::new("."));
+        let (assets, mut notes) = overlay::preview::load_assets(&rules, base);
+        for (tile, dsf) in &built.tiles {
+            let dir = a.output.join("preview");
+            let mut formats = vec![(false, "svg")];
+            if kind == Preview::Png {
+                formats.push((true, "png"));
+            }
+            for (png, ext) in formats {
+                match overlay::preview::render_tile(dsf, &assets, png, &mut notes) {
+                    Ok(bytes) => previews.push((dir.join(format!("{tile}.{ext}")), bytes)),
+                    Err(e) => return super::fail(format!("preview of {tile}: {e}")),
+                }
+            }
+        }
+        notes.sort();
+        notes.dedup();
+        built.report.warnings.extend(notes);
+    }
+    let written = match overlay::write_overlay(&built, &a.output) {
+        Ok(w) => w,
+        Err(e) => return super::fail(e),
+    };
+    for (path, bytes) in &previews {
+        let r = std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
+            .and_then(|()| agkit::fsutil::write_atomic(path, bytes));
+        if let Err(e) = r {
+            return super::fail(format!("{}: {e}", path.display()));
+        }
+    }
+    let r = &built.report;
+    println!(
+        "{} feature(s): {} used, {} skipped",
+        r.features,
+        r.used,
+        r.skipped
+            .iter()
+            .map(|s| s.feature)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len()
+    );
+    for s in &r.skipped {
+        let id =
+            s.id.as_deref()
+                .map(|i| format!(" (id {i:?})"))
+                .unwrap_or_default();
+        let tile = s
+            .tile
+            .as_deref()
+            .map(|t| format!(" in {t}"))
+            .unwrap_or_default();
+        println!("  skipped feature {}{id}{tile}: {}", s.feature, s.reason);
+    }
+    for (asset, n) in &r.placed {
+        println!("  placed {n} × {asset}");
+    }
+    for w in &r.warnings {
+        println!("  warning: {w}");
+    }
+    println!(
+        "wrote {} tile(s){} and {}",
+        r.tiles.len(),
+        if previews.is_empty() {
+            String::new()
+        } else {
+            format!(", {} preview file(s)", previews.len())
+        },
+        written
+            .last()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default()
+    );
+    EXIT_OK
+}

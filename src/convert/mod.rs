@@ -1,0 +1,4 @@
+//! Converting other simulators' scenery to X-Plane.
+
+pub mod agn;
+pub mod map;

@@ -1,0 +1,669 @@
+//! Features + rules → one DSF per 1°×1° tile.
+//!
+//! For every feature: validate its geometry (empty, out-of-range or
+//! self-intersecting geometries are problems), find the first rule that
+//! fits, take the height from the feature (or the rule, or the default),
+//! cut the polygon at tile edges, orient the windings, and add the use to
+//! each tile's DSF:
+//!
+//! - AGP: an object at the point with the heading property;
+//! - AGB: one CCW winding of 4 points, parameter `height/4 << 8 | spelling`;
+//!   a piece that is not a 4-point block is skipped or placed with the
+//!   rule's fallback AGS;
+//! - AGS: contours from [`ags_contours`](super::orient::ags_contours) (cut
+//!   sides last, not spawning), parameter `height/4 << 8 | spawning`.
+//!
+//! Definitions are numbered in the rules file's asset order (only those a
+//! tile uses), so the output does not depend on feature order beyond the
+//! order of uses.
+
+use super::orient::{ags_contours, oriented, quad};
+use super::rules::{NonQuad, Rule, Rules};
+use super::tiles::{TileId, clip_to_tile, tiles_touched};
+use super::{Feature, Geometry};
+use crate::dsf::autogen::AutogenKind;
+use crate::dsf::{self, Dsf, ElevationMode, Entity, Object, Polygon};
+use crate::geom::{LocalFrame, LonLat};
+use geo::{Area, Coord, LineString, Validation};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Options of [`build_overlay`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildOptions {
+    /// Skip invalid features (and only warn about rule properties no
+    /// feature has) instead of failing.
+    pub lenient: bool,
+    /// Value of `sim/creation_agent`.
+    pub creation_agent: String,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            lenient: false,
+            creation_agent: format!("agkit {}", env!("CARGO_PKG_VERSION")),
+        }
+    }
+}
+
+/// A feature (or a part of one) that placed nothing, and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Skipped {
+    /// Index of the feature in the input.
+    pub feature: usize,
+    /// The feature's id, if any.
+    pub id: Option<String>,
+    /// The tile, when only the part in that tile was skipped.
+    pub tile: Option<String>,
+    /// Why.
+    pub reason: String,
+}
+
+/// One written tile in the report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TileReport {
+    /// Tile name (`+47+013`).
+    pub tile: String,
+    /// Path inside the scenery folder.
+    pub path: String,
+    /// Number of autogen uses in it.
+    pub uses: usize,
+}
+
+/// What a build did.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Report {
+    /// Number of features read.
+    pub features: usize,
+    /// Features that placed at least one use.
+    pub used: usize,
+    /// Features or parts placing nothing, with the reason.
+    pub skipped: Vec<Skipped>,
+    /// Uses placed per asset path.
+    pub placed: BTreeMap<String, usize>,
+    /// Tiles written.
+    pub tiles: Vec<TileReport>,
+    /// Warnings (rule properties no feature has in lenient mode, …).
+    pub warnings: Vec<String>,
+}
+
+/// The built overlay: one DSF model per tile, and the report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Overlay {
+    /// DSF per tile.
+    pub tiles: BTreeMap<TileId, Dsf>,
+    /// The report.
+    pub report: Report,
+}
+
+/// Why an overlay could not be built or written.
+#[derive(Debug)]
+pub enum OverlayError {
+    /// The input has problems (invalid features, rule properties that no
+    /// feature has); one message each.
+    Invalid(Vec<String>),
+    /// A tile could not be encoded as DSF.
+    Encode {
+        /// The tile.
+        tile: TileId,
+        /// The builder's message.
+        message: String,
+    },
+    /// Writing failed.
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The error.
+        error: std::io::Error,
+    },
+}
+
+impl fmt::Display for OverlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OverlayError::Invalid(list) => {
+                write!(f, "{} problem(s) in the input", list.len())?;
+                for m in list {
+                    write!(f, "\n  {m}")?;
+                }
+                Ok(())
+            }
+            OverlayError::Encode { tile, message } => write!(f, "tile {tile}: {message}"),
+            OverlayError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for OverlayError {}
+
+/// One use waiting for its tile's definition tables.
+enum Pending {
+    Point {
+        asset: String,
+        at: LonLat,
+        heading: f64,
+    },
+    Poly {
+        asset: String,
+        param: u16,
+        windings: Vec<Vec<LonLat>>,
+    },
+}
+
+/// Builds the overlay. Fails with [`OverlayError::Invalid`] listing every
+/// problem unless `opts.lenient`, in which case invalid features are
+/// skipped (and reported).
+pub fn build_overlay(
+    features: &[Feature],
+    rules: &Rules,
+    opts: &BuildOptions,
+) -> Result<Overlay, OverlayError> {
+    let mut report = Report {
+        features: features.len(),
+        ..Report::default()
+    };
+    let mut problems = Vec::new();
+
+    // Rule properties that no feature has: most likely a typo.
+    let known: BTreeSet<&str> = features
+        .iter()
+        .flat_map(|f| f.properties.keys().map(String::as_str))
+        .collect();
+    for r in &rules.rules {
+        for c in &r.conditions {
+            if !known.contains(c.key.as_str()) {
+                let m = format!(
+                    "rule `{}` (rules line {}) matches on property `{}`, which no feature has",
+                    r.name, r.at.0, c.key
+                );
+                if opts.lenient {
+                    report.warnings.push(m);
+                } else {
+                    problems.push(m);
+                }
+            }
+        }
+    }
+
+    let mut pending: BTreeMap<TileId, Vec<Pending>> = BTreeMap::new();
+    for f in features {
+        let mut ctx = FeatureCtx {
+            f,
+            rules,
+            placed: 0,
+            skipped: Vec::new(),
+            invalid: Vec::new(),
+        };
+        ctx.run(&mut pending);
+        if !ctx.invalid.is_empty() {
+            for m in &ctx.invalid {
+                if opts.lenient {
+                    report.skipped.push(Skipped {
+                        feature: f.index,
+                        id: f.id.clone(),
+                        tile: None,
+                        reason: format!("invalid: {m}"),
+                    });
+                } else {
+                    problems.push(format!("{}: {m}", f.label()));
+                }
+            }
+            continue;
+        }
+        if ctx.placed > 0 {
+            report.used += 1;
+        }
+        report.skipped.extend(ctx.skipped);
+    }
+    if !problems.is_empty() {
+        return Err(OverlayError::Invalid(problems));
+    }
+
+    let order = rules.asset_order();
+    let mut tiles = BTreeMap::new();
+    for (tile, uses) in pending {
+        let dsf = tile_dsf(tile, uses, &order, &opts.creation_agent, &mut report.placed);
+        report.tiles.push(TileReport {
+            tile: tile.to_string(),
+            path: tile.relative_path().to_string_lossy().replace('\\', "/"),
+            uses: dsf.entities.len(),
+        });
+        tiles.insert(tile, dsf);
+    }
+    Ok(Overlay { tiles, report })
+}
+
+fn tile_dsf(
+    tile: TileId,
+    uses: Vec<Pending>,
+    order: &[String],
+    agent: &str,
+    placed: &mut BTreeMap<String, usize>,
+) -> Dsf {
+    let used: BTreeSet<&str> = uses
+        .iter()
+        .map(|u| match u {
+            Pending::Point { asset, .. } | Pending::Poly { asset, .. } => asset.as_str(),
+        })
+        .collect();
+    let mut dsf = Dsf::default();
+    for a in order.iter().filter(|a| used.contains(a.as_str())) {
+        if AutogenKind::from_path(a) == Some(AutogenKind::Agp) {
+            dsf.object_defs.push(a.clone());
+        } else {
+            dsf.polygon_defs.push(a.clone());
+        }
+    }
+    let index = |table: &[String], a: &str| table.iter().position(|d| d == a).unwrap_or(0) as u32;
+    for u in uses {
+        match u {
+            Pending::Point { asset, at, heading } => {
+                *placed.entry(asset.clone()).or_default() += 1;
+                dsf.entities.push(Entity::Object(Object {
+                    def: index(&dsf.object_defs, &asset),
+                    lon: at[0],
+                    lat: at[1],
+                    heading: heading.rem_euclid(360.0),
+                    elevation: None,
+                    mode: ElevationMode::Draped,
+                }));
+            }
+            Pending::Poly {
+                asset,
+                param,
+                windings,
+            } => {
+                *placed.entry(asset.clone()).or_default() += 1;
+                dsf.entities.push(Entity::Polygon(Polygon {
+                    def: index(&dsf.polygon_defs, &asset),
+                    param,
+                    depth: 2,
+                    windings: windings
+                        .iter()
+                        .map(|w| w.iter().flat_map(|p| [p[0], p[1]]).collect())
+                        .collect(),
+                }));
+            }
+        }
+    }
+    let mut props = tile.bounds_properties();
+    props.push(("sim/overlay".into(), "1".into()));
+    props.push(("sim/creation_agent".into(), agent.into()));
+    if !dsf.object_defs.is_empty() {
+        props.push(("sim/require_agpoint".into(), "1/0".into()));
+        props.push(("sim/require_object".into(), "1/0".into()));
+    }
+    dsf.properties = props;
+    dsf
+}
+
+struct FeatureCtx<'a> {
+    f: &'a Feature,
+    rules: &'a Rules,
+    placed: usize,
+    skipped: Vec<Skipped>,
+    invalid: Vec<String>,
+}
+
+impl FeatureCtx<'_> {
+    fn skip(&mut self, tile: Option<TileId>, reason: String) {
+        self.skipped.push(Skipped {
+            feature: self.f.index,
+            id: self.f.id.clone(),
+            tile: tile.map(|t| t.to_string()),
+            reason,
+        });
+    }
+
+    fn number(&mut self, key: &str) -> Option<f64> {
+        let v = self.f.properties.get(key)?;
+        let n = match v {
+            serde_json::Value::Null => return None,
+            serde_json::Value::Number(n) => n.as_f64(),
+            serde_json::Value::String(s) => s.trim().parse::<f64>().ok(),
+            _ => None,
+        };
+        match n.filter(|x| x.is_finite()) {
+            Some(x) => Some(x),
+            None => {
+                self.invalid
+                    .push(format!("property `{key}` = {v} is not a number"));
+                None
+            }
+        }
+    }
+
+    fn run(&mut self, out: &mut BTreeMap<TileId, Vec<Pending>>) {
+        match &self.f.geometry {
+            Geometry::Empty => self.invalid.push("the feature has no geometry".into()),
+            Geometry::Other(t) => self.skip(
+                None,
+                format!(
+                    "{t} geometries are not used (only Polygon, MultiPolygon, Point, MultiPoint)"
+                ),
+            ),
+            Geometry::Points(pts) => self.points(pts, out),
+            Geometry::Polygons(polys) => self.polygons(polys, out),
+        }
+    }
+
+    fn points(&mut self, pts: &[LonLat], out: &mut BTreeMap<TileId, Vec<Pending>>) {
+        if pts.is_empty() {
+            self.invalid.push("the MultiPoint has no points".into());
+            return;
+        }
+        for p in pts {
+            if let Err(m) = in_range(*p) {
+                self.invalid.push(m);
+                return;
+            }
+        }
+        let Some(rule) = self
+            .rules
+            .rules
+            .iter()
+            .find(|r| r.kind == AutogenKind::Agp && r.properties_match(&self.f.properties))
+        else {
+            self.skip(None, "no rule matched this point".into());
+            return;
+        };
+        let heading_key = self.rules.settings.heading_property.clone();
+        let heading = self.number(&heading_key).unwrap_or(0.0);
+        if !self.invalid.is_empty() {
+            return;
+        }
+        for p in pts {
+            out.entry(TileId::containing(*p))
+                .or_default()
+                .push(Pending::Point {
+                    asset: rule.asset.clone(),
+                    at: *p,
+                    heading,
+                });
+            self.placed += 1;
+        }
+    }
+
+    fn polygons(&mut self, polys: &[Vec<Vec<LonLat>>], out: &mut BTreeMap<TileId, Vec<Pending>>) {
+        if polys.is_empty() {
+            self.invalid.push("the MultiPolygon has no polygons".into());
+            return;
+        }
+        let mut shapes = Vec::new();
+        for (k, rings) in polys.iter().enumerate() {
+            let part = if polys.len() > 1 {
+                format!("polygon {k}: ")
+            } else {
+                String::new()
+            };
+            match to_geo(rings) {
+                Ok(p) => shapes.push(p),
+                Err(m) => {
+                    self.invalid.push(format!("{part}{m}"));
+                }
+            }
+        }
+        if !self.invalid.is_empty() {
+            return;
+        }
+        let height_key = self.rules.settings.height_property.clone();
+        let feature_height = self.number(&height_key);
+        if let Some(h) = feature_height
+            && h < 0.0
+        {
+            self.invalid.push(format!("height {h} is negative"));
+        }
+        if !self.invalid.is_empty() {
+            return;
+        }
+        for (k, poly) in shapes.iter().enumerate() {
+            let area = area_m2(poly);
+            let vertices = poly.exterior().0.len().saturating_sub(1);
+            let holes = poly.interiors().len();
+            let Some(rule) = self.rules.rules.iter().find(|r| {
+                r.kind != AutogenKind::Agp
+                    && r.properties_match(&self.f.properties)
+                    && r.shape_match(area, vertices, holes)
+            }) else {
+                let part = if shapes.len() > 1 {
+                    format!("polygon {k}: ")
+                } else {
+                    String::new()
+                };
+                self.skip(
+                    None,
+                    format!(
+                        "{part}no rule matched (area {area:.0} m², {vertices} vertices, {holes} holes)"
+                    ),
+                );
+                continue;
+            };
+            let height = feature_height
+                .or(rule.height)
+                .unwrap_or(self.rules.settings.default_height);
+            let high = ((height / 4.0).round().clamp(0.0, 255.0) as u16) << 8;
+            let whole = oriented(poly);
+            let first_edge = [
+                whole[0][1][0] - whole[0][0][0],
+                whole[0][1][1] - whole[0][0][1],
+            ];
+            for tile in tiles_touched(poly) {
+                for piece in clip_to_tile(poly, tile) {
+                    let mut rings = oriented(&piece.polygon);
+                    if piece.clipped {
+                        align_first_edge(&mut rings[0], first_edge);
+                    }
+                    self.place_piece(rule, tile, &rings, piece.clipped, high, out);
+                }
+            }
+        }
+    }
+
+    fn place_piece(
+        &mut self,
+        rule: &Rule,
+        tile: TileId,
+        rings: &[Vec<LonLat>],
+        clipped: bool,
+        high: u16,
+        out: &mut BTreeMap<TileId, Vec<Pending>>,
+    ) {
+        let ags_asset = match rule.kind {
+            AutogenKind::Agb => {
+                if let Some(q) = quad(rings) {
+                    out.entry(tile).or_default().push(Pending::Poly {
+                        asset: rule.asset.clone(),
+                        param: high | u16::from(rule.spelling),
+                        windings: vec![q.to_vec()],
+                    });
+                    self.placed += 1;
+                    return;
+                }
+                let why = if rings.len() > 1 {
+                    format!("not a 4-point block ({} holes)", rings.len() - 1)
+                } else if clipped {
+                    format!(
+                        "not a 4-point block after the cut at the tile edge ({} vertices)",
+                        rings[0].len()
+                    )
+                } else {
+                    format!("not a 4-point block ({} vertices)", rings[0].len())
+                };
+                match (rule.non_quad, &rule.fallback) {
+                    (NonQuad::Fallback, Some(f)) => f.clone(),
+                    _ => {
+                        self.skip(
+                            clipped.then_some(tile),
+                            format!("rule `{}` places an .agb: {why}", rule.name),
+                        );
+                        return;
+                    }
+                }
+            }
+            _ => rule.asset.clone(),
+        };
+        let c = ags_contours(rings, tile, clipped);
+        if c.windings.len() > 255 {
+            self.skip(
+                Some(tile),
+                format!(
+                    "{} contours; a DSF polygon holds at most 255",
+                    c.windings.len()
+                ),
+            );
+            return;
+        }
+        if c.spawning == 0 {
+            self.skip(
+                Some(tile),
+                "every side of this part lies on the tile edge; nothing would spawn".into(),
+            );
+            return;
+        }
+        out.entry(tile).or_default().push(Pending::Poly {
+            asset: ags_asset,
+            param: high | c.spawning as u16,
+            windings: c.windings,
+        });
+        self.placed += 1;
+    }
+}
+
+/// Rotates a ring so its first edge points most nearly along `dir` (a cut
+/// piece keeps the grid orientation the feature's first edge gives an AGB).
+fn align_first_edge(ring: &mut [LonLat], dir: [f64; 2]) {
+    let n = ring.len();
+    if n < 2 {
+        return;
+    }
+    let len = dir[0].hypot(dir[1]).max(f64::MIN_POSITIVE);
+    let best = (0..n)
+        .max_by(|&i, &j| {
+            let score = |k: usize| {
+                let (a, b) = (ring[k], ring[(k + 1) % n]);
+                let e = [b[0] - a[0], b[1] - a[1]];
+                (e[0] * dir[0] + e[1] * dir[1]) / (e[0].hypot(e[1]).max(f64::MIN_POSITIVE) * len)
+            };
+            score(i).total_cmp(&score(j))
+        })
+        .unwrap_or(0);
+    ring.rotate_left(best);
+}
+
+fn in_range(p: LonLat) -> Result<(), String> {
+    if (-180.0..=180.0).contains(&p[0]) && (-90.0..=90.0).contains(&p[1]) {
+        Ok(())
+    } else {
+        Err(format!(
+            "position {}, {} is outside longitude -180..180 / latitude -90..90",
+            p[0], p[1]
+        ))
+    }
+}
+
+/// Turns GeoJSON rings into a validated `geo` polygon.
+fn to_geo(rings: &[Vec<LonLat>]) -> Result<geo::Polygon<f64>, String> {
+    if rings.is_empty() || rings[0].is_empty() {
+        return Err("empty polygon".into());
+    }
+    let mut out = Vec::new();
+    for (k, r) in rings.iter().enumerate() {
+        for p in r {
+            in_range(*p)?;
+        }
+        let open = super::orient::open_ring(r.clone());
+        if open.len() < 3 {
+            return Err(format!(
+                "ring {k} has {} distinct vertices; a polygon ring needs at least 3",
+                open.len()
+            ));
+        }
+        let mut l = LineString::new(open.iter().map(|p| Coord { x: p[0], y: p[1] }).collect());
+        l.close();
+        out.push(l);
+    }
+    let exterior = out.remove(0);
+    let poly = geo::Polygon::new(exterior, out);
+    let errors = poly.validation_errors();
+    if let Some(e) = errors.first() {
+        return Err(format!("invalid polygon: {e}"));
+    }
+    if poly.unsigned_area() == 0.0 {
+        return Err("the polygon has no area".into());
+    }
+    Ok(poly)
+}
+
+/// Area in square metres (projected on a local frame at the first vertex).
+pub fn area_m2(poly: &geo::Polygon<f64>) -> f64 {
+    let Some(first) = poly.exterior().0.first() else {
+        return 0.0;
+    };
+    let frame = LocalFrame::new([first.x, first.y]);
+    let project = |l: &LineString<f64>| {
+        LineString::new(
+            l.coords()
+                .map(|c| {
+                    let [x, y] = frame.to_local([c.x, c.y]);
+                    Coord { x, y }
+                })
+                .collect(),
+        )
+    };
+    geo::Polygon::new(
+        project(poly.exterior()),
+        poly.interiors().iter().map(project).collect(),
+    )
+    .unsigned_area()
+}
+
+/// Encodes every tile, then writes them (each atomically) under
+/// `dir/Earth nav data/…`, with `dir/overlay-report.json`. Nothing is
+/// written when any tile fails to encode. Returns the written paths.
+pub fn write_overlay(overlay: &Overlay, dir: &Path) -> Result<Vec<PathBuf>, OverlayError> {
+    let report = serde_json::to_string_pretty(&overlay.report).unwrap_or_default() + "\n";
+    write_tiles(
+        &overlay.tiles,
+        dir,
+        "overlay-report.json",
+        report.as_bytes(),
+    )
+}
+
+/// Encodes `tiles` as binary DSF, then writes them and `report_name` (each
+/// file atomically). Nothing is written when a tile fails to encode.
+pub fn write_tiles(
+    tiles: &BTreeMap<TileId, Dsf>,
+    dir: &Path,
+    report_name: &str,
+    report: &[u8],
+) -> Result<Vec<PathBuf>, OverlayError> {
+    let mut encoded = Vec::new();
+    for (tile, d) in tiles {
+        let bytes =
+            dsf::build(d, &dsf::BuildOptions::default()).map_err(|e| OverlayError::Encode {
+                tile: *tile,
+                message: e.to_string(),
+            })?;
+        encoded.push((dir.join(tile.relative_path()), bytes));
+    }
+    encoded.push((dir.join(report_name), report.to_vec()));
+    let mut written = Vec::new();
+    for (path, bytes) in encoded {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|error| OverlayError::Io {
+                path: parent.to_path_buf(),
+                error,
+            })?;
+        }
+        crate::fsutil::write_atomic(&path, &bytes).map_err(|error| OverlayError::Io {
+            path: path.clone(),
+            error,
+        })?;
+        written.push(path);
+    }
+    Ok(written)
+}

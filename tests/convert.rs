@@ -1,0 +1,490 @@
+//! `agkit convert agn`: FSX AGN cells → X-Plane DSF overlay tiles, read
+//! back through agkit's own DSF reader.
+
+use agkit::agn::{
+    A2ge, A2geRecords, Agn, Cell, Chunk, Gbdd, Gblr, Group, Guid, Pbde, PolyBuilding, Prde, Quad,
+    Rect, Rowh, Texture, Vers, Vgrd, Vgre, Vgro,
+};
+use agkit::convert::{agn, map::Map};
+use agkit::dsf::{self, Entity};
+use agkit::overlay::{TileId, orient};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Pool precision of the written DSF (16-bit over a small power-of-two
+/// range).
+const TOL: f64 = 1e-6;
+
+const ROOF: &str = "{11111111-2222-3333-4444-555555555555}";
+const VEG: &str = "{aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee}";
+const OBJ: &str = "{01234567-89ab-cdef-0123-456789abcdef}";
+const PBD: &str = "{99999999-8888-7777-6666-555555555555}";
+const UNKNOWN: &str = "{deadbeef-0000-0000-0000-000000000001}";
+
+fn guid(s: &str) -> Guid {
+    s.parse().unwrap()
+}
+
+fn quad(x: f32, y: f32) -> Quad {
+    Quad {
+        x,
+        y,
+        dx: 0.02,
+        dy: 0.0,
+        ox: 0.0,
+        oy: 0.015,
+    }
+}
+
+/// An AGN with every section agkit knows, records spread over the cell
+/// (including across its centre).
+fn every_section() -> Agn {
+    let group = |children| Group { children };
+    Agn {
+        chunks: vec![
+            Chunk::Vers(Vers {
+                version: agkit::agn::DEFAULT_VERSION,
+            }),
+            Chunk::Gbdd(Gbdd {
+                floors_1_2: 5,
+                floors_3_5: 5,
+                floors_6_8: 5,
+                floors_9_12: 5,
+            }),
+            Chunk::Gbte(Texture::padded("genbuild")),
+            Chunk::Rhte(Texture::padded("rowhouse")),
+            Chunk::Gbld(group(vec![
+                Chunk::Gblr(Gblr {
+                    roof: guid(ROOF),
+                    buildings: vec![quad(-0.4, -0.4), quad(0.1, 0.2), quad(0.45, 0.45)],
+                }),
+                Chunk::Gblr(Gblr {
+                    roof: guid(UNKNOWN),
+                    buildings: vec![quad(0.0, 0.0), quad(-0.2, 0.3)],
+                }),
+            ])),
+            Chunk::Preg(group(vec![Chunk::Prde(Prde {
+                vegetation: guid(VEG),
+                polygons: vec![
+                    vec![[0.1, 0.1], [0.9, 0.1], [0.9, 0.9], [0.1, 0.9], [0.1, 0.1]],
+                    vec![[0.0, 0.0], [0.2, 0.0], [0.1, 0.3], [0.0, 0.0]],
+                ],
+            })])),
+            Chunk::Vgrg(group(vec![Chunk::Vgre(Vgre {
+                vegetation: guid(VEG),
+                rects: vec![Rect {
+                    x: -0.3,
+                    y: -0.3,
+                    dx: 0.6,
+                    dy: 0.2,
+                }],
+            })])),
+            Chunk::Vgrd(Vgrd {
+                class1: 1,
+                class2: 2,
+                percent1: 50,
+                max_density: 10,
+                min_height1: 5.0,
+                max_height1: 10.0,
+                min_height2: 5.0,
+                max_height2: 10.0,
+            }),
+            Chunk::Vgro(Vgro {
+                rects: vec![Rect {
+                    x: 0.2,
+                    y: -0.45,
+                    dx: 0.2,
+                    dy: 0.1,
+                }],
+            }),
+            Chunk::Rowh(Rowh {
+                houses: vec![quad(-0.1, -0.1), quad(0.3, -0.3)],
+            }),
+            Chunk::Agn2(group(vec![
+                Chunk::A2ge(A2ge {
+                    object: guid(OBJ),
+                    records: A2geRecords::Short(vec![Rect {
+                        x: 0.0,
+                        y: 0.0,
+                        dx: 0.0,
+                        dy: -0.01,
+                    }]),
+                }),
+                Chunk::A2ge(A2ge {
+                    object: guid(OBJ),
+                    records: A2geRecords::Long(vec![Quad {
+                        x: 0.2,
+                        y: 0.2,
+                        dx: 0.01,
+                        dy: 0.0,
+                        ox: 0.0,
+                        oy: 0.01,
+                    }]),
+                }),
+                Chunk::A2ge(A2ge {
+                    object: guid(UNKNOWN),
+                    records: A2geRecords::Short(vec![Rect {
+                        x: 0.1,
+                        y: 0.1,
+                        dx: 0.01,
+                        dy: 0.0,
+                    }]),
+                }),
+            ])),
+            Chunk::Pbld(group(vec![Chunk::Pbde(Pbde {
+                building: guid(PBD),
+                buildings: vec![PolyBuilding {
+                    kind: 1,
+                    width: 10.0,
+                    footprint: vec![
+                        [0.6, 0.6],
+                        [0.62, 0.6],
+                        [0.62, 0.63],
+                        [0.61, 0.64],
+                        [0.6, 0.63],
+                    ],
+                }],
+            })])),
+        ],
+    }
+}
+
+/// A map for every record kind.
+fn full_map() -> Map {
+    Map::parse(&format!(
+        r#"
+floor_height = 3.0
+seed = 7
+forest_density = 0.5
+[facade]
+default = "fac/default.fac"
+row_house = "fac/row.fac"
+roof = {{ "{ROOF}" = "fac/roof.fac" }}
+building = {{ "{PBD}" = "fac/poly.fac" }}
+[forest]
+fs2004 = "for/old.for"
+vegetation = {{ "{VEG}" = "for/veg.for" }}
+[object]
+"{OBJ}" = "obj/thing.obj"
+"#
+    ))
+    .unwrap()
+}
+
+/// A cell straddling lon 13.0 (its west edge is 12.99316°, east 13.00781°).
+fn straddling_cell() -> Cell {
+    let c = Cell::containing(47.5, 13.0).unwrap();
+    let b = c.bounds();
+    assert!(b.west < 13.0 && b.east > 13.0);
+    c
+}
+
+fn inside(b: &agkit::agn::cell::Bounds, p: [f64; 2]) -> bool {
+    p[0] >= b.west - TOL && p[0] <= b.east + TOL && p[1] >= b.south - TOL && p[1] <= b.north + TOL
+}
+
+fn write_agn(dir: &Path, cell: Cell, agn: &Agn) -> PathBuf {
+    let p = dir.join(cell.name());
+    std::fs::write(&p, agkit::agn::write(agn).unwrap()).unwrap();
+    p
+}
+
+#[test]
+fn every_record_lands_inside_its_cell_and_reads_back() {
+    let cell = straddling_cell();
+    let agn = every_section();
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_agn(dir.path(), cell, &agn);
+    let inputs = agn::read_inputs(&[dir.path().to_path_buf()]).unwrap();
+    assert_eq!(inputs.len(), 1);
+    assert_eq!(inputs[0].0, path);
+    let cells: Vec<_> = inputs.into_iter().map(|(_, c, a)| (c, a)).collect();
+    let out = agn::convert_cells(&cells, &full_map(), "agkit test", &|| {});
+    let r = &out.report;
+    // 5 GBLR (default facade for the unknown roof), 2 PRDE, 1 VGRE, 1 VGRO,
+    // 2 ROWH, 2 A2GE mapped, 1 PBDE.
+    let n = |k: &str| r.converted.get(k).copied().unwrap_or(0);
+    assert_eq!(
+        (
+            n("GBLR"),
+            n("PRDE"),
+            n("VGRE"),
+            n("VGRO"),
+            n("ROWH"),
+            n("A2GE"),
+            n("PBDE")
+        ),
+        (5, 2, 1, 1, 2, 2, 1)
+    );
+    assert_eq!(r.unmapped.len(), 1);
+    assert_eq!(r.unmapped[0].kind, "A2GE");
+    assert_eq!(r.unmapped[0].guid, UNKNOWN);
+    // The cell straddles lon 13: two tiles.
+    assert_eq!(
+        out.tiles.keys().copied().collect::<Vec<_>>(),
+        [
+            TileId {
+                south: 47,
+                west: 12
+            },
+            TileId {
+                south: 47,
+                west: 13
+            }
+        ]
+    );
+    let outdir = dir.path().join("scenery");
+    agkit::overlay::build::write_tiles(&out.tiles, &outdir, "convert-report.json", b"{}").unwrap();
+    let b = cell.bounds();
+    let (mut facades, mut forests, mut objects) = (0, 0, 0);
+    for (tile, model) in &out.tiles {
+        let back = dsf::read(&std::fs::read(outdir.join(tile.relative_path())).unwrap()).unwrap();
+        assert_eq!(back.polygon_defs, model.polygon_defs);
+        assert_eq!(back.object_defs, model.object_defs);
+        assert_eq!(back.property("sim/overlay"), Some("1"));
+        assert_eq!(back.entities.len(), model.entities.len());
+        for (e, m) in back.entities.iter().zip(&model.entities) {
+            match (e, m) {
+                (Entity::Object(o), Entity::Object(mo)) => {
+                    objects += 1;
+                    assert!(inside(&b, [o.lon, o.lat]));
+                    assert!(tile.covers([o.lon, o.lat]));
+                    assert!((o.lon - mo.lon).abs() < TOL && (o.lat - mo.lat).abs() < TOL);
+                    assert!((o.heading - mo.heading).abs() < 0.01);
+                    assert_eq!(back.object_defs[o.def as usize], "obj/thing.obj");
+                }
+                (Entity::Polygon(p), Entity::Polygon(mp)) => {
+                    assert_eq!(p.param, mp.param);
+                    let def = &back.polygon_defs[p.def as usize];
+                    let ring: Vec<[f64; 2]> = p.points(0).map(|q| [q[0], q[1]]).collect();
+                    assert!(orient::is_ccw(&ring), "{def} not CCW");
+                    for q in p.windings.iter().flat_map(|w| w.chunks(2)) {
+                        assert!(inside(&b, [q[0], q[1]]), "{def} {q:?} outside {b:?}");
+                    }
+                    if def.ends_with(".fac") {
+                        facades += 1;
+                        // Floors 1..=12 × 3 m.
+                        assert!((3..=36).contains(&p.param), "{}", p.param);
+                        assert_eq!(p.param % 3, 0);
+                    } else {
+                        forests += 1;
+                        assert_eq!(p.param, 128, "round(0.5 × 255)");
+                        for q in p.windings.iter().flat_map(|w| w.chunks(2)) {
+                            assert!(tile.covers([q[0], q[1]]), "forest clipped to {tile}");
+                        }
+                    }
+                }
+                _ => panic!("entity kinds differ"),
+            }
+        }
+    }
+    assert_eq!(facades, 5 + 2 + 1);
+    assert!(forests >= 4, "4 vegetation records, some cut at lon 13");
+    assert_eq!(objects, 2);
+}
+
+#[test]
+fn placements_follow_the_records() {
+    let cell = Cell::containing(47.55, 13.5).unwrap();
+    let agn = every_section();
+    let out = agn::convert_cells(&[(cell, agn)], &full_map(), "t", &|| {});
+    let d = out.tiles.values().next().unwrap();
+    // The first A2GE: box from (0,0) towards y = -0.01 (north): centre
+    // halfway, heading north (0°).
+    let objs: Vec<_> = d.objects().collect();
+    let want = cell.centre_to_lonlat(0.0, f64::from(-0.01f32) / 2.0);
+    assert!((objs[0].lon - want[0]).abs() < 1e-12 && (objs[0].lat - want[1]).abs() < 1e-12);
+    assert!(objs[0].heading.abs() < 1e-6 || (objs[0].heading - 360.0).abs() < 1e-6);
+    // The second: p + d/2 + o/2, heading east (90°).
+    let h = 0.2f32 as f64 + 0.01f32 as f64 / 2.0;
+    let want = cell.centre_to_lonlat(h, h);
+    assert!((objs[1].lon - want[0]).abs() < 1e-9 && (objs[1].lat - want[1]).abs() < 1e-9);
+    assert!((objs[1].heading - 90.0).abs() < 0.01, "{}", objs[1].heading);
+    // The first GBLR building has the roof's facade and its corners.
+    let first = d.polygons().next().unwrap();
+    assert_eq!(d.polygon_defs[first.def as usize], "fac/roof.fac");
+    let pts: Vec<[f64; 2]> = first.points(0).map(|q| [q[0], q[1]]).collect();
+    for corner in [(-0.4, -0.4), (-0.38, -0.4), (-0.38, -0.385), (-0.4, -0.385)] {
+        let c = cell.centre_to_lonlat(corner.0, corner.1);
+        assert!(
+            pts.iter()
+                .any(|p| (p[0] - c[0]).abs() < 1e-8 && (p[1] - c[1]).abs() < 1e-8),
+            "{corner:?} not in {pts:?}"
+        );
+    }
+}
+
+#[test]
+fn conversion_is_deterministic_and_parallel_safe() {
+    let cells: Vec<(Cell, Agn)> = (0..24)
+        .map(|i| (Cell::new(13100 + i, 3880 + i % 3).unwrap(), every_section()))
+        .collect();
+    let count = std::sync::atomic::AtomicUsize::new(0);
+    let tick = || {
+        count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    };
+    let a = agn::convert_cells(&cells, &full_map(), "t", &tick);
+    let b = agn::convert_cells(&cells, &full_map(), "t", &|| {});
+    assert_eq!(count.load(std::sync::atomic::Ordering::Relaxed), 24);
+    assert_eq!(a, b);
+    for (t, d) in &a.tiles {
+        let x = dsf::build(d, &dsf::BuildOptions::default()).unwrap();
+        let y = dsf::build(&b.tiles[t], &dsf::BuildOptions::default()).unwrap();
+        assert_eq!(x, y);
+    }
+    // Another seed draws other heights.
+    let mut other = full_map();
+    other.seed = 8;
+    let c = agn::convert_cells(&cells, &other, "t", &|| {});
+    assert_ne!(a.tiles, c.tiles);
+}
+
+#[test]
+fn the_bundled_map_reports_what_it_leaves_unmapped() {
+    let cell = straddling_cell();
+    let out = agn::convert_cells(&[(cell, every_section())], &Map::bundled(), "t", &|| {});
+    let kinds: Vec<(&str, usize)> = out
+        .report
+        .unmapped
+        .iter()
+        .map(|u| (u.kind.as_str(), u.count))
+        .collect();
+    // Facades and objects are not in the bundled map; vegetation is.
+    assert!(kinds.contains(&("GBLR", 3)), "{kinds:?}");
+    assert!(kinds.contains(&("GBLR", 2)), "{kinds:?}");
+    assert!(kinds.contains(&("ROWH", 2)), "{kinds:?}");
+    assert!(kinds.contains(&("PBDE", 1)), "{kinds:?}");
+    assert!(kinds.contains(&("A2GE", 2)), "{kinds:?}");
+    assert!(kinds.contains(&("VGRO", 1)), "{kinds:?}");
+    assert_eq!(out.report.converted.get("PRDE"), Some(&2));
+    assert_eq!(
+        out.report.placed.keys().collect::<Vec<_>>(),
+        ["lib/g8/shrb_cld_wet.for"]
+    );
+}
+
+fn agkit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_agkit"))
+}
+
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    if !dir.exists() {
+        return Vec::new();
+    }
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .collect()
+}
+
+#[test]
+fn cli_converts_and_reports_unmapped_guids() {
+    let dir = tempfile::tempdir().unwrap();
+    let cell = straddling_cell();
+    write_agn(dir.path(), cell, &every_section());
+    let out = dir.path().join("scenery");
+    let o = agkit()
+        .args(["convert", "agn"])
+        .arg(dir.path())
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(stdout.contains("1 cell(s) converted"), "{stdout}");
+    assert!(
+        stdout.contains(&format!("unmapped GBLR {ROOF}: 3 record(s)")),
+        "{stdout}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("convert-report.json")).unwrap())
+            .unwrap();
+    assert_eq!(report["cells"], 1);
+    assert!(report["unmapped"].as_array().unwrap().len() >= 5);
+    assert!(out.join("Earth nav data/+40+010/+47+013.dsf").exists());
+
+    // A map overriding the default.
+    let map = dir.path().join("map.toml");
+    std::fs::write(
+        &map,
+        format!("[facade]\ndefault = \"x/house.fac\"\n[object]\n\"{OBJ}\" = \"x/o.obj\"\n"),
+    )
+    .unwrap();
+    let out2 = dir.path().join("scenery2");
+    let o = agkit()
+        .args(["convert", "agn"])
+        .arg(dir.path().join(cell.name()))
+        .arg("--map")
+        .arg(&map)
+        .arg("-o")
+        .arg(&out2)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{stdout}");
+    assert!(stdout.contains("GBLR: 5 record(s) converted"), "{stdout}");
+    assert!(!stdout.contains("unmapped GBLR"), "{stdout}");
+}
+
+#[test]
+fn bad_inputs_fail_without_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    let cell = straddling_cell();
+    write_agn(dir.path(), cell, &every_section());
+    let map = dir.path().join("map.toml");
+    std::fs::write(
+        &map,
+        "floor_height = 3.0\n[object]\n\"not-a-guid\" = \"x.obj\"\n",
+    )
+    .unwrap();
+    let out = dir.path().join("scenery");
+    let o = agkit()
+        .args(["convert", "agn"])
+        .arg(dir.path())
+        .arg("--map")
+        .arg(&map)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("map.toml:3:1:"), "{err}");
+    assert!(files_under(&out).is_empty());
+
+    // A truncated AGN and a file whose name is not a cell.
+    let bytes = agkit::agn::write(&every_section()).unwrap();
+    std::fs::write(dir.path().join(cell.name()), &bytes[..bytes.len() - 7]).unwrap();
+    std::fs::write(dir.path().join("notacell.agn"), &bytes).unwrap();
+    let o = agkit()
+        .args(["convert", "agn"])
+        .arg(dir.path())
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("byte "), "{err}");
+    assert!(err.contains("notacell.agn"), "{err}");
+    assert!(err.contains("nothing was written"), "{err}");
+    assert!(files_under(&out).is_empty());
+}
+
+#[test]
+fn bundled_map_report_snapshot() {
+    let out = agn::convert_cells(
+        &[(straddling_cell(), every_section())],
+        &Map::bundled(),
+        "t",
+        &|| {},
+    );
+    insta::assert_json_snapshot!("convert_bundled_map_report", out.report);
+}

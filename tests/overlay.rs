@@ -1,0 +1,586 @@
+//! `agkit overlay build`: GeoJSON + rules → DSF overlay tiles, read back
+//! through agkit's own DSF reader.
+
+use agkit::dsf::{self, Entity, autogen::AutogenKind, autogen_uses};
+use agkit::overlay::{self, BuildOptions, Rules, TileId, orient};
+use proptest::prelude::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const EXAMPLE_FEATURES: &str =
+    concat!(env!("CARGO_MANIFEST_DIR"), "/examples/gis/FEATURES.geojson");
+const EXAMPLE_RULES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/gis/RULES.toml");
+
+/// Pool precision: the builder quantizes lon/lat to 16 bits over a
+/// power-of-two range of at most a degree.
+const TOL: f64 = 2e-5;
+
+fn agkit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_agkit"))
+}
+
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    if !dir.exists() {
+        return Vec::new();
+    }
+    let mut v: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .collect();
+    v.sort();
+    v
+}
+
+fn example() -> overlay::Overlay {
+    let rules = Rules::parse(&std::fs::read_to_string(EXAMPLE_RULES).unwrap()).unwrap();
+    let features =
+        overlay::read_features(&std::fs::read_to_string(EXAMPLE_FEATURES).unwrap()).unwrap();
+    overlay::build_overlay(&features, &rules, &BuildOptions::default()).unwrap()
+}
+
+#[test]
+fn every_placement_reads_back_from_the_written_dsf() {
+    let built = example();
+    let dir = tempfile::tempdir().unwrap();
+    let written = overlay::write_overlay(&built, dir.path()).unwrap();
+    assert_eq!(written.len(), built.tiles.len() + 1);
+    assert_eq!(built.tiles.len(), 2, "the example straddles lon 13");
+    let mut total = 0;
+    for (tile, model) in &built.tiles {
+        let path = dir.path().join(tile.relative_path());
+        let back = dsf::read(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(back.md5, dsf::Md5Status::Valid);
+        assert_eq!(back.properties, model.properties);
+        assert_eq!(back.object_defs, model.object_defs);
+        assert_eq!(back.polygon_defs, model.polygon_defs);
+        let want = autogen_uses(model);
+        let got = autogen_uses(&back);
+        assert_eq!(want.len(), got.len());
+        assert_eq!(want.len(), model.entities.len(), "every use is autogen");
+        for (w, g) in want.iter().zip(&got) {
+            assert_eq!(w.kind, g.kind);
+            assert_eq!(w.asset, g.asset);
+            assert_eq!(w.param, g.param);
+            match w.kind {
+                AutogenKind::Agp => {
+                    let (a, b) = (w.point.unwrap(), g.point.unwrap());
+                    assert!((a[0] - b[0]).abs() < TOL && (a[1] - b[1]).abs() < TOL);
+                    assert!((w.heading.unwrap() - g.heading.unwrap()).abs() < 0.01);
+                }
+                _ => {
+                    assert_eq!(w.windings.len(), g.windings.len());
+                    for (ww, gw) in w.windings.iter().zip(&g.windings) {
+                        assert_eq!(ww.len(), gw.len());
+                        for (p, q) in ww.iter().zip(gw) {
+                            assert!((p[0] - q[0]).abs() < TOL && (p[1] - q[1]).abs() < TOL);
+                        }
+                    }
+                }
+            }
+            total += 1;
+        }
+        // The text form loads back identically too.
+        let text = dsf::to_text(&back, &dsf::TextOptions::default());
+        let again = dsf::from_text(&text, &mut |_| Err("no rasters".into()))
+            .unwrap()
+            .0;
+        assert_eq!(autogen_uses(&again).len(), got.len());
+    }
+    assert_eq!(total, built.report.placed.values().sum::<usize>());
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("overlay-report.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(report["features"], 6);
+    assert_eq!(report["used"], 5);
+    assert_eq!(report["skipped"][0]["id"], "fields");
+}
+
+#[test]
+fn properties_come_in_the_required_order() {
+    let built = example();
+    let west = &built.tiles[&TileId {
+        south: 47,
+        west: 13,
+    }];
+    let names: Vec<&str> = west.properties.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "sim/west",
+            "sim/south",
+            "sim/east",
+            "sim/north",
+            "sim/overlay",
+            "sim/creation_agent",
+            "sim/require_agpoint",
+            "sim/require_object"
+        ]
+    );
+    assert_eq!(west.property("sim/west"), Some("13"));
+    assert_eq!(west.property("sim/north"), Some("48"));
+    assert_eq!(
+        west.property("sim/creation_agent"),
+        Some(concat!("agkit ", env!("CARGO_PKG_VERSION")))
+    );
+    // Definitions follow the rules file's asset order.
+    assert_eq!(
+        west.polygon_defs,
+        ["assets/city_block.agb", "assets/town_edge.ags"]
+    );
+}
+
+const SQUARE_RULES: &str = r#"
+[[rule]]
+asset = "a/edge.ags"
+where = { kind = "ags" }
+[[rule]]
+asset = "a/block.agb"
+where = { kind = "agb" }
+spelling = 2
+[[rule]]
+asset = "a/thing.agp"
+where = { kind = "agp" }
+"#;
+
+fn square(kind: &str, w: f64, s: f64, e: f64, n: f64, height: f64) -> String {
+    format!(
+        r#"{{"type":"Feature","properties":{{"kind":"{kind}","height":{height}}},"geometry":{{"type":"Polygon","coordinates":[[[{w},{s}],[{e},{s}],[{e},{n}],[{w},{n}],[{w},{s}]]]}}}}"#
+    )
+}
+
+fn collection(features: &[String]) -> String {
+    format!(
+        r#"{{"type":"FeatureCollection","features":[{}]}}"#,
+        features.join(",")
+    )
+}
+
+fn build(features: &[String]) -> overlay::Overlay {
+    let rules = Rules::parse(SQUARE_RULES).unwrap();
+    let f = overlay::read_features(&collection(features)).unwrap();
+    overlay::build_overlay(&f, &rules, &BuildOptions::default()).unwrap()
+}
+
+fn uses_through_binary(d: &dsf::Dsf) -> Vec<dsf::autogen::AutogenUse> {
+    let bytes = dsf::build(d, &dsf::BuildOptions::default()).unwrap();
+    autogen_uses(&dsf::read(&bytes).unwrap())
+}
+
+#[test]
+fn a_feature_straddling_lon_13_is_clipped_into_two_tiles() {
+    let o = build(&[square("ags", 12.99, 47.1, 13.02, 47.12, 20.0)]);
+    let tiles: Vec<TileId> = o.tiles.keys().copied().collect();
+    assert_eq!(
+        tiles,
+        [
+            TileId {
+                south: 47,
+                west: 12
+            },
+            TileId {
+                south: 47,
+                west: 13
+            }
+        ]
+    );
+    let mut areas = 0.0;
+    for (tile, d) in &o.tiles {
+        let uses = uses_through_binary(d);
+        assert_eq!(uses.len(), 1);
+        let u = &uses[0];
+        // Height 20 m → 5 in the high byte; one spawning contour.
+        assert_eq!(u.param, Some(5 << 8 | 1));
+        assert_eq!(u.low, Some(1));
+        let spawning = &u.windings[..1];
+        let cut = &u.windings[1..];
+        assert_eq!(cut.len(), 1, "the cut side is its own contour");
+        for p in u.windings.iter().flatten() {
+            assert!(tile.covers(*p), "{p:?} outside {tile}");
+        }
+        // The cut contour lies on lon 13 exactly; the spawning contour has
+        // no edge on it.
+        assert!(cut[0].iter().all(|p| p[0] == 13.0), "{cut:?}");
+        for w in spawning {
+            for e in w.windows(2) {
+                assert!(
+                    !(e[0][0] == 13.0 && e[1][0] == 13.0),
+                    "spawning edge on the cut: {w:?}"
+                );
+            }
+            // Open polyline: the three original sides → 4 points.
+            assert_eq!(w.len(), 4);
+        }
+        // Spawning + cut contours close the piece.
+        assert_eq!(spawning[0].last(), cut[0].first());
+        assert_eq!(cut[0].last(), spawning[0].first());
+        let mut ring: Vec<[f64; 2]> = spawning[0].clone();
+        ring.extend_from_slice(&cut[0][1..cut[0].len() - 1]);
+        assert!(orient::is_ccw(&ring), "CCW circulation");
+        areas += orient::signed_area(&ring);
+    }
+    // Read back from 16-bit pools: within pool precision (~5e-7°).
+    assert!((areas - 0.03 * 0.02).abs() < 1e-7, "{areas}");
+}
+
+#[test]
+fn an_agb_cut_in_two_stays_two_quads_with_the_spelling() {
+    let o = build(&[square("agb", 12.999, 47.1, 13.001, 47.101, 9.0)]);
+    assert_eq!(o.tiles.len(), 2);
+    for (tile, d) in &o.tiles {
+        let u = &uses_through_binary(d)[0];
+        assert_eq!(u.kind, AutogenKind::Agb);
+        // round(9/4) = 2 → 2 << 8, spelling 2.
+        assert_eq!(u.param, Some(2 << 8 | 2));
+        assert_eq!(u.windings.len(), 1);
+        assert_eq!(u.windings[0].len(), 4);
+        assert!(orient::is_ccw(&u.windings[0]));
+        assert!(u.windings[0].iter().all(|p| tile.covers(*p)));
+        // The first edge still runs east like the feature's.
+        let w = &u.windings[0];
+        assert!(
+            w[1][0] > w[0][0] && (w[1][1] - w[0][1]).abs() < 1e-9,
+            "{w:?}"
+        );
+    }
+}
+
+#[test]
+fn windings_are_oriented_outer_ccw_holes_cw() {
+    // Given clockwise outer and counter-clockwise hole.
+    let f = r#"{"type":"Feature","properties":{"kind":"ags"},"geometry":{"type":"Polygon","coordinates":[
+        [[13.1,47.1],[13.1,47.2],[13.2,47.2],[13.2,47.1],[13.1,47.1]],
+        [[13.12,47.12],[13.18,47.12],[13.18,47.18],[13.12,47.18],[13.12,47.12]]]}}"#;
+    let o = build(&[f.to_string()]);
+    let u = &uses_through_binary(o.tiles.values().next().unwrap())[0];
+    assert_eq!(u.windings.len(), 2);
+    assert!(orient::is_ccw(&u.windings[0]));
+    assert!(!orient::is_ccw(&u.windings[1]));
+    // Uncut: both contours spawn; the closing vertex is not repeated.
+    assert_eq!(u.low, Some(2));
+    assert_eq!(u.windings[0].len(), 4);
+    assert_eq!(u.windings[0][0], [13.1, 47.1]);
+}
+
+#[test]
+fn agp_points_get_heading_and_require_properties() {
+    let f = r#"{"type":"Feature","properties":{"kind":"agp","heading":"-90"},"geometry":{"type":"Point","coordinates":[13.25,47.5]}}"#;
+    let o = build(&[f.to_string()]);
+    let d = o.tiles.values().next().unwrap();
+    assert_eq!(d.property("sim/require_agpoint"), Some("1/0"));
+    assert_eq!(d.property("sim/require_object"), Some("1/0"));
+    let u = &uses_through_binary(d)[0];
+    assert_eq!(u.kind, AutogenKind::Agp);
+    assert!((u.heading.unwrap() - 270.0).abs() < 0.01);
+    let p = u.point.unwrap();
+    assert!((p[0] - 13.25).abs() < TOL && (p[1] - 47.5).abs() < TOL);
+}
+
+#[test]
+fn non_quad_blocks_are_skipped_with_a_reason_or_fall_back() {
+    let hexagon = r#"{"type":"Feature","id":7,"properties":{"landuse":"residential"},"geometry":{"type":"Polygon","coordinates":[[[13.1,47.1],[13.102,47.1],[13.103,47.101],[13.102,47.102],[13.1,47.102],[13.099,47.101],[13.1,47.1]]]}}"#;
+    let f = overlay::read_features(&collection(&[hexagon.to_string()])).unwrap();
+    let skip = Rules::parse("[[rule]]\nasset = \"b.agb\"\nwhere = { landuse = \"residential\" }\n")
+        .unwrap();
+    let o = overlay::build_overlay(&f, &skip, &BuildOptions::default()).unwrap();
+    assert!(o.tiles.is_empty());
+    assert_eq!(o.report.skipped.len(), 1);
+    assert!(
+        o.report.skipped[0]
+            .reason
+            .contains("not a 4-point block (6 vertices)"),
+        "{:?}",
+        o.report.skipped
+    );
+    let fall = Rules::parse(
+        "[[rule]]\nasset = \"b.agb\"\nwhere = { landuse = \"residential\" }\nnon_quad = \"fallback\"\nfallback = \"s.ags\"\nheight = 30.0\n",
+    )
+    .unwrap();
+    let o = overlay::build_overlay(&f, &fall, &BuildOptions::default()).unwrap();
+    let d = o.tiles.values().next().unwrap();
+    assert_eq!(d.polygon_defs, ["s.ags"]);
+    let u = &uses_through_binary(d)[0];
+    assert_eq!(u.param, Some(((30.0f64 / 4.0).round() as u16) << 8 | 1));
+}
+
+#[test]
+fn rules_match_on_area_and_shape() {
+    let rules = Rules::parse(
+        r#"
+[[rule]]
+asset = "small.agb"
+max_area = 5000.0
+shape = "quad"
+[[rule]]
+asset = "big.ags"
+min_area = 5000.0
+"#,
+    )
+    .unwrap();
+    // ~37 m × 56 m ≈ 2000 m² and ~750 m × 1100 m.
+    let f = overlay::read_features(&collection(&[
+        square("x", 13.1, 47.1, 13.1005, 47.1005, 0.0),
+        square("x", 13.2, 47.2, 13.21, 47.21, 0.0),
+    ]))
+    .unwrap();
+    let o = overlay::build_overlay(&f, &rules, &BuildOptions::default()).unwrap();
+    assert_eq!(o.report.placed.get("small.agb"), Some(&1));
+    assert_eq!(o.report.placed.get("big.ags"), Some(&1));
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn run_build(
+    features: &str,
+    rules: &str,
+    extra: &[&str],
+) -> (i32, String, String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "features.geojson", features);
+    let r = write(dir.path(), "RULES.toml", rules);
+    let out = dir.path().join("scenery");
+    let o = agkit()
+        .args(["overlay", "build"])
+        .arg(&f)
+        .arg("--rules")
+        .arg(&r)
+        .arg("-o")
+        .arg(&out)
+        .args(extra)
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+        dir,
+    )
+}
+
+#[test]
+fn self_intersecting_features_fail_cleanly_and_write_nothing() {
+    let bowtie = r#"{"type":"Feature","id":"bow","properties":{"kind":"ags"},"geometry":{"type":"Polygon","coordinates":[[[13.1,47.1],[13.2,47.2],[13.2,47.1],[13.1,47.2],[13.1,47.1]]]}}"#;
+    let good = square("ags", 13.3, 47.3, 13.31, 47.31, 0.0);
+    let (code, _, err, dir) = run_build(
+        &collection(&[bowtie.into(), good.clone()]),
+        SQUARE_RULES,
+        &[],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("feature 0 (id \"bow\")"), "{err}");
+    assert!(
+        err.contains("elf-intersect") || err.contains("intersect"),
+        "{err}"
+    );
+    assert!(err.contains("nothing was written"), "{err}");
+    assert!(files_under(&dir.path().join("scenery")).is_empty());
+    // --lenient skips it with the reason and writes the rest.
+    let (code, out, err, dir) = run_build(
+        &collection(&[bowtie.into(), good]),
+        SQUARE_RULES,
+        &["--lenient"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("skipped feature 0 (id \"bow\"): invalid"),
+        "{out}"
+    );
+    let files = files_under(&dir.path().join("scenery"));
+    assert_eq!(files.len(), 2, "{files:?}");
+}
+
+#[test]
+fn empty_geometries_and_unknown_properties_are_errors() {
+    let empty = r#"{"type":"Feature","properties":{"kind":"ags"},"geometry":null}"#;
+    let empty_ring = r#"{"type":"Feature","properties":{"kind":"ags"},"geometry":{"type":"Polygon","coordinates":[[]]}}"#;
+    let (code, _, err, dir) = run_build(
+        &collection(&[empty.into(), empty_ring.into()]),
+        SQUARE_RULES,
+        &[],
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("feature 0: the feature has no geometry"),
+        "{err}"
+    );
+    assert!(err.contains("feature 1: empty polygon"), "{err}");
+    assert!(files_under(&dir.path().join("scenery")).is_empty());
+
+    let rules = "[[rule]]\nasset = \"x.ags\"\nwhere = { landus = \"residential\" }\n";
+    let (code, _, err, dir) = run_build(
+        &collection(&[square("ags", 13.1, 47.1, 13.2, 47.2, 0.0)]),
+        rules,
+        &[],
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("property `landus`, which no feature has"),
+        "{err}"
+    );
+    assert!(files_under(&dir.path().join("scenery")).is_empty());
+
+    let bad_height = r#"{"type":"Feature","properties":{"kind":"ags","height":"tall"},"geometry":{"type":"Polygon","coordinates":[[[13.1,47.1],[13.2,47.1],[13.2,47.2],[13.1,47.1]]]}}"#;
+    let (code, _, err, _) = run_build(&collection(&[bad_height.into()]), SQUARE_RULES, &[]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("property `height` = \"tall\" is not a number"),
+        "{err}"
+    );
+}
+
+#[test]
+fn rules_errors_name_line_and_column() {
+    let rules = "[settings]\ndefault_height = 8.0\n\n[[rule]]\nasset = \"x.ags\"\nwhere = { a = 1 }\nmin_aera = 3.0\n";
+    let (code, _, err, dir) = run_build(
+        &collection(&[square("ags", 13.1, 47.1, 13.2, 47.2, 0.0)]),
+        rules,
+        &[],
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("RULES.toml:7:1:"), "{err}");
+    assert!(err.contains("min_aera"), "{err}");
+    assert!(files_under(&dir.path().join("scenery")).is_empty());
+    let (code, _, err, _) = run_build("{}", "[[rule]]\nasset = \"x.ags\"\nheight = \"8\"\n", &[]);
+    assert_eq!(code, 1);
+    assert!(err.contains("RULES.toml:3:10:"), "{err}");
+    let (code, _, err, _) = run_build("{not json", SQUARE_RULES, &[]);
+    assert_eq!(code, 1);
+    assert!(err.contains("line 1 column 2"), "{err}");
+}
+
+#[test]
+fn the_example_builds_with_previews_and_dsf_autogen_reads_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("scenery");
+    let o = agkit()
+        .args([
+            "overlay",
+            "build",
+            EXAMPLE_FEATURES,
+            "--rules",
+            EXAMPLE_RULES,
+            "-o",
+        ])
+        .arg(&out)
+        .args(["--preview", "png"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        stdout.contains("6 feature(s): 5 used, 1 skipped"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("placed 3 × assets/city_block.agb"),
+        "{stdout}"
+    );
+    for name in ["+47+012", "+47+013"] {
+        let svg = std::fs::read_to_string(out.join("preview").join(format!("{name}.svg"))).unwrap();
+        assert!(svg.starts_with("<svg"));
+        let png = std::fs::read(out.join("preview").join(format!("{name}.png"))).unwrap();
+        assert_eq!(&png[1..4], b"PNG");
+    }
+    let tile = out.join("Earth nav data/+40+010/+47+013.dsf");
+    let o = agkit()
+        .args(["dsf", "autogen"])
+        .arg(&tile)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let uses: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let direct = autogen_uses(&dsf::read(&std::fs::read(&tile).unwrap()).unwrap());
+    assert_eq!(uses.as_array().unwrap().len(), direct.len());
+    // No temporary files are left behind.
+    assert!(files_under(&out).iter().all(|p| {
+        let n = p.file_name().unwrap().to_string_lossy();
+        n.ends_with(".dsf") || n.ends_with(".json") || n.ends_with(".svg") || n.ends_with(".png")
+    }));
+}
+
+fn count_entities(d: &dsf::Dsf) -> usize {
+    d.entities
+        .iter()
+        .filter(|e| matches!(e, Entity::Polygon(_)))
+        .count()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Rectangles anywhere near a tile corner: every piece lies in its tile,
+    /// the pieces' areas add up to the rectangle's, cut contours lie on the
+    /// tile edges and never spawn, and everything reads back from binary.
+    #[test]
+    fn clipping_covers_the_feature_exactly(
+        w in 12.95f64..13.0, s in 46.95f64..47.0,
+        dw in 0.001f64..0.1, dh in 0.001f64..0.1,
+    ) {
+        let (e, n) = (w + dw, s + dh);
+        let o = build(&[square("ags", w, s, e, n, 10.0)]);
+        let mut area = 0.0;
+        let mut pieces = 0;
+        for (tile, d) in &o.tiles {
+            pieces += count_entities(d);
+            for u in uses_through_binary(d) {
+                let low = usize::from(u.low.unwrap());
+                prop_assert!(low >= 1);
+                for p in u.windings.iter().flatten() {
+                    let r = tile.rect();
+                    let near = p[0] > r.min().x - TOL && p[0] < r.max().x + TOL
+                        && p[1] > r.min().y - TOL && p[1] < r.max().y + TOL;
+                    prop_assert!(near, "{:?} outside {}", p, tile);
+                }
+                for c in &u.windings[low..] {
+                    prop_assert!(c.windows(2).all(|e| overlay::tiles::on_tile_edge(*tile, e[0], e[1])));
+                }
+            }
+            for ent in &d.entities {
+                if let Entity::Polygon(p) = ent {
+                    // Rebuild the ring from the model (exact values).
+                    let low = usize::from(p.param & 0xFF);
+                    let pts: Vec<Vec<[f64; 2]>> = (0..p.windings.len())
+                        .map(|k| p.points(k).map(|q| [q[0], q[1]]).collect())
+                        .collect();
+                    let ring: Vec<[f64; 2]> = if pts.len() == 1 {
+                        pts[0].clone()
+                    } else {
+                        // spawning contour then cut contours, chained.
+                        let mut cur = pts[0].clone();
+                        let mut rest: Vec<Vec<[f64; 2]>> = pts[1..].to_vec();
+                        while !rest.is_empty() {
+                            let last = *cur.last().unwrap();
+                            let k = rest.iter().position(|c| c[0] == last);
+                            prop_assert!(k.is_some(), "contours do not chain: {pts:?} low {low}");
+                            let c = rest.remove(k.unwrap());
+                            cur.extend_from_slice(&c[1..]);
+                        }
+                        prop_assert_eq!(cur.first(), cur.last());
+                        cur.pop();
+                        cur
+                    };
+                    prop_assert!(orient::is_ccw(&ring));
+                    area += orient::signed_area(&ring);
+                }
+            }
+        }
+        prop_assert!((1..=4).contains(&pieces));
+        prop_assert!((area - dw * dh).abs() < 1e-9 * (1.0 + dw * dh), "{} vs {}", area, dw * dh);
+    }
+}
+
+#[test]
+fn example_report_snapshot() {
+    insta::assert_json_snapshot!("overlay_example_report", example().report);
+}
