@@ -52,17 +52,14 @@ enum Command {
     /// X-Plane DSF tiles: to text, build, list autogen.
     #[command(subcommand)]
     Dsf(dsf::Command),
-<<<<<<< HEAD
     /// Write a deterministic benchmark input set (text assets, DSF, AGN).
     Gen(r#gen::Args),
-=======
     /// Build DSF overlays placing autogen on GIS features.
     #[command(subcommand)]
     Overlay(overlay::Command),
     /// Convert other simulators' scenery (FSX AGN) to X-Plane.
     #[command(subcommand)]
     Convert(convert::Command),
->>>>>>> main
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -76,12 +73,9 @@ pub fn run() -> ExitCode {
         Command::Serve(a) => serve::run(a),
         Command::Agn(c) => agn::run(c),
         Command::Dsf(c) => dsf::run(c),
-<<<<<<< HEAD
         Command::Gen(a) => r#gen::run(a),
-=======
         Command::Overlay(c) => overlay::run(c),
         Command::Convert(c) => convert::run(c),
->>>>>>> main
     };
     ExitCode::from(code)
 }
