@@ -100,50 +100,159 @@ pub fn check_bytes(path: &Path, bytes: &[u8]) -> (Option<String>, Vec<Diagnostic
     }
 }
 
-/// Runs `agkit check`.
+/// Files checked in parallel per batch: results of a batch are printed in
+/// path order before the next batch starts, so output is deterministic and
+/// memory stays proportional to one batch of diagnostics (sources are
+/// dropped as soon as their file is rendered).
+const BATCH: usize = 256;
+
+/// The outcome of checking one file, rendered and ready to print.
+struct Outcome {
+    errors: usize,
+    warnings: usize,
+    /// An I/O error message, if the file could not be read.
+    io_error: Option<String>,
+    human: String,
+    json: Vec<diag::JsonDiagnostic>,
+}
+
+fn check_file(file: &Path, format: Format) -> Outcome {
+    let name = file.display().to_string();
+    let mut out = Outcome {
+        errors: 0,
+        warnings: 0,
+        io_error: None,
+        human: String::new(),
+        json: Vec::new(),
+    };
+    let bytes = match std::fs::read(file) {
+        Ok(b) => b,
+        Err(e) => {
+            out.io_error = Some(format!("{name}: {e}"));
+            return out;
+        }
+    };
+    let (source, diags) = check_bytes(file, &bytes);
+    drop(bytes);
+    out.errors = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    out.warnings = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .count();
+    match format {
+        Format::Human => out.human = diag::render_human(&name, source.as_deref(), &diags),
+        Format::Json => out.json = diag::to_json(&name, source.as_deref(), &diags),
+    }
+    out
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// Runs `agkit check`: files are checked in parallel (rayon; set
+/// `RAYON_NUM_THREADS` to limit threads), reported in path order, one bad
+/// file never stops the rest. A progress bar is drawn only when stderr is a
+/// terminal.
 pub fn run(args: Args) -> u8 {
+    use rayon::prelude::*;
+    use serde::ser::{SerializeSeq, Serializer};
+    use std::io::{IsTerminal, Write};
+
+    let start = std::time::Instant::now();
+    let bulk = args.paths.iter().any(|p| p.is_dir());
     let files = match collect(&args.paths) {
         Ok(f) => f,
         Err(e) => return super::fail(e),
     };
-    let mut json = Vec::new();
-    let (mut errors, mut warnings, mut io_failed) = (0usize, 0usize, false);
-    for file in &files {
-        let name = file.display().to_string();
-        let bytes = match std::fs::read(file) {
-            Ok(b) => b,
-            Err(e) => {
-                eprintln!("error: {name}: {e}");
-                io_failed = true;
-                continue;
-            }
-        };
-        let (source, diags) = check_bytes(file, &bytes);
-        errors += diags
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count();
-        warnings += diags
-            .iter()
-            .filter(|d| d.severity == Severity::Warning)
-            .count();
-        match args.format {
-            Format::Human => print!("{}", diag::render_human(&name, source.as_deref(), &diags)),
-            Format::Json => json.extend(diag::to_json(&name, source.as_deref(), &diags)),
+    let bar = if std::io::stderr().is_terminal() && files.len() > 1 {
+        let b = indicatif::ProgressBar::new(files.len() as u64);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} files ({per_sec}, eta {eta})",
+        ) {
+            b.set_style(style);
         }
-    }
-    match args.format {
-        Format::Json => match serde_json::to_string_pretty(&json) {
-            Ok(s) => println!("{s}"),
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let stdout = std::io::stdout();
+    let mut stdout = std::io::BufWriter::new(stdout.lock());
+    let mut json = serde_json::Serializer::pretty(Vec::new());
+    let mut seq = match args.format {
+        Format::Json => match json.serialize_seq(None) {
+            Ok(s) => Some(s),
             Err(e) => return super::fail(e),
         },
-        Format::Human => eprintln!(
-            "checked {} file{}: {errors} error{}, {warnings} warning{}",
-            files.len(),
-            if files.len() == 1 { "" } else { "s" },
-            if errors == 1 { "" } else { "s" },
-            if warnings == 1 { "" } else { "s" },
-        ),
+        Format::Human => None,
+    };
+    let (mut errors, mut warnings, mut failed, mut io_failed) = (0usize, 0usize, 0usize, false);
+    for batch in files.chunks(BATCH) {
+        let outcomes: Vec<Outcome> = batch
+            .par_iter()
+            .map(|f| {
+                let o = check_file(f, args.format);
+                bar.inc(1);
+                o
+            })
+            .collect();
+        for o in outcomes {
+            if let Some(e) = &o.io_error {
+                bar.suspend(|| eprintln!("error: {e}"));
+                io_failed = true;
+                failed += 1;
+                continue;
+            }
+            errors += o.errors;
+            warnings += o.warnings;
+            failed += usize::from(o.errors > 0);
+            if let Some(seq) = seq.as_mut() {
+                for j in &o.json {
+                    if let Err(e) = seq.serialize_element(j) {
+                        return super::fail(e);
+                    }
+                }
+            } else if !o.human.is_empty() {
+                let written = bar.suspend(|| stdout.write_all(o.human.as_bytes()));
+                if let Err(e) = written {
+                    return super::fail(e);
+                }
+            }
+        }
+    }
+    bar.finish_and_clear();
+    if let Some(seq) = seq {
+        if let Err(e) = seq.end() {
+            return super::fail(e);
+        }
+        let mut text = json.into_inner();
+        text.push(b'\n');
+        if let Err(e) = stdout.write_all(&text) {
+            return super::fail(e);
+        }
+    }
+    if let Err(e) = stdout.flush() {
+        return super::fail(e);
+    }
+    let summary = format!(
+        "checked {} file{}: {errors} error{}, {warnings} warning{}",
+        files.len(),
+        plural(files.len()),
+        plural(errors),
+        plural(warnings),
+    );
+    if bulk {
+        // Bulk runs also say how many files failed and how long it took.
+        eprintln!(
+            "{summary} ({failed} file{} failed) in {:.2} s",
+            plural(failed),
+            start.elapsed().as_secs_f64()
+        );
+    } else if args.format == Format::Human {
+        eprintln!("{summary}");
     }
     if io_failed {
         EXIT_USAGE

@@ -13,6 +13,7 @@ mod check;
 mod convert;
 mod dsf;
 mod fmt;
+mod r#gen;
 mod info;
 mod overlay;
 mod place;
@@ -51,6 +52,8 @@ enum Command {
     /// X-Plane DSF tiles: to text, build, list autogen.
     #[command(subcommand)]
     Dsf(dsf::Command),
+    /// Write a deterministic benchmark input set (text assets, DSF, AGN).
+    Gen(r#gen::Args),
     /// Build DSF overlays placing autogen on GIS features.
     #[command(subcommand)]
     Overlay(overlay::Command),
@@ -70,6 +73,7 @@ pub fn run() -> ExitCode {
         Command::Serve(a) => serve::run(a),
         Command::Agn(c) => agn::run(c),
         Command::Dsf(c) => dsf::run(c),
+        Command::Gen(a) => r#gen::run(a),
         Command::Overlay(c) => overlay::run(c),
         Command::Convert(c) => convert::run(c),
     };

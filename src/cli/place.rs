@@ -49,7 +49,7 @@ pub struct Args {
     /// Spelling set (AGB).
     #[arg(long)]
     spelling_set: Option<u8>,
-    /// Place every autogen use of this DSF tile.
+    /// Place every autogen use of this DSF tile (or of every .dsf under a folder).
     #[arg(long, value_name = "TILE.dsf", conflicts_with_all = ["asset", "at", "polygon"])]
     dsf: Option<PathBuf>,
     /// The scenery package the DSF belongs to (default: the folder above
@@ -115,7 +115,12 @@ pub fn run(args: Args) -> u8 {
         params.low = k;
     }
 
-    let (placements, status, combined) = if let Some(dsf) = &args.dsf {
+    let (placements, status, combined) = if let Some(dsf) = args.dsf.as_ref().filter(|d| d.is_dir())
+    {
+        // Bulk: every tile under the folder, in path order.
+        let (p, s) = place_dsf_dir(dsf, &args, &params);
+        (p, s, true)
+    } else if let Some(dsf) = &args.dsf {
         match place_dsf(dsf, &args, &params) {
             Ok((p, s)) => (p, s, true),
             Err(code) => return code,
@@ -283,6 +288,31 @@ fn place_dsf(dsf: &Path, args: &Args, params: &Params) -> Result<(Vec<Placement>
         }
     }
     Ok((out, status))
+}
+
+/// Every autogen use of every `.dsf` under `dir` (path order). A tile that
+/// cannot be read is reported and skipped; the status is the worst seen.
+fn place_dsf_dir(dir: &Path, args: &Args, params: &Params) -> (Vec<Placement>, u8) {
+    let mut tiles: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(walkdir::DirEntry::into_path)
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("dsf")))
+        .collect();
+    tiles.sort();
+    let (mut all, mut status) = (Vec::new(), EXIT_OK);
+    for tile in &tiles {
+        match place_dsf(tile, args, params) {
+            Ok((p, s)) => {
+                all.extend(p);
+                status = status.max(s);
+            }
+            Err(code) => status = status.max(code),
+        }
+    }
+    eprintln!("placed {} uses from {} tiles", all.len(), tiles.len());
+    (all, status)
 }
 
 /// The autogen uses of a DSF tile.

@@ -1,0 +1,552 @@
+//! A deterministic generator of realistic input sets for benchmarks, bulk
+//! runs and fuzzing.
+//!
+//! [`generate`] writes, for one seed, the same tree every time:
+//!
+//! - `text/agp`, `text/agb`, `text/ags`: autogen text files of realistic
+//!   sizes (a few KB to a few hundred KB), built on the bundled examples with
+//!   extra annotations at random positions inside their tiles;
+//! - `dsf/+DD+DDD.dsf`: DSF tiles (built with [`dsf::build`]) holding AGB and
+//!   AGS polygons and AGP points;
+//! - `agn/<cell>an.agn`: AGN files (written with [`agn::write`]) of generic
+//!   buildings, vegetation polygons and library objects.
+//!
+//! It also builds the geometry the placement benchmarks need
+//! ([`wiggly_comb`]) and the framing the placement fuzz target uses
+//! ([`fuzz_case`], [`placement_is_finite`]).
+
+use crate::agn::{self, A2ge, A2geRecords, Agn, Cell, Chunk, Gblr, Group, Guid, Prde, Quad, Rect};
+use crate::dsf::{self, Dsf, ElevationMode, Entity, Object, Polygon};
+use crate::geom::{LocalFrame, LonLat, Xy};
+use crate::place::{Params, Placement, Use};
+use crate::xp::model::Asset;
+use rand::{RngExt, SeedableRng};
+use std::fmt::Write as _;
+use std::io;
+use std::path::Path;
+
+type Rng = rand_chacha::ChaCha8Rng;
+
+/// The example AGB every generated block file is built on.
+pub const BLOCK_EXAMPLE: &str = include_str!("../../examples/block/city_block.agb");
+/// The example AGS every generated string file is built on.
+pub const STRING_EXAMPLE: &str = include_str!("../../examples/string/town_edge.ags");
+/// The example AGP every generated point file is built on.
+pub const POINT_EXAMPLE: &str = include_str!("../../examples/point/plaza.agp");
+
+/// How much to generate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scale {
+    /// A few MB: quick runs and tests.
+    Small,
+    /// ≥ 100 MB of text, 300 DSF tiles, 10,000 AGN files.
+    Full,
+}
+
+impl Scale {
+    fn counts(self) -> Counts {
+        match self {
+            Scale::Small => Counts {
+                agp: 40,
+                agb: 20,
+                ags: 20,
+                dsf: 6,
+                agn: 200,
+            },
+            Scale::Full => Counts {
+                agp: 3000,
+                agb: 1500,
+                ags: 1500,
+                dsf: 300,
+                agn: 10_000,
+            },
+        }
+    }
+}
+
+struct Counts {
+    agp: usize,
+    agb: usize,
+    ags: usize,
+    dsf: usize,
+    agn: usize,
+}
+
+/// What [`generate`] wrote.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Autogen text files written.
+    pub text_files: usize,
+    /// Their total size in bytes.
+    pub text_bytes: u64,
+    /// DSF tiles written.
+    pub dsf_files: usize,
+    /// Their total size in bytes.
+    pub dsf_bytes: u64,
+    /// AGN files written.
+    pub agn_files: usize,
+    /// Their total size in bytes.
+    pub agn_bytes: u64,
+}
+
+/// Writes the input set for `seed` at `scale` under `dir` (created if
+/// missing). The same seed and scale always give the same bytes.
+pub fn generate(seed: u64, dir: &Path, scale: Scale) -> io::Result<Summary> {
+    let n = scale.counts();
+    let mut s = Summary::default();
+    let put = |sub: &str, name: String, bytes: &[u8]| -> io::Result<u64> {
+        let d = dir.join(sub);
+        std::fs::create_dir_all(&d)?;
+        crate::fsutil::write_atomic(&d.join(name), bytes)?;
+        Ok(bytes.len() as u64)
+    };
+    // Each file kind has its own stream so changing one count keeps the rest.
+    let mut rng = Rng::seed_from_u64(seed ^ 0xA6B0);
+    for i in 0..n.agb {
+        let size = rng.random_range(20_000..90_000);
+        let text = agb_text(&mut rng, size);
+        s.text_bytes += put("text/agb", format!("block_{i:05}.agb"), text.as_bytes())?;
+        s.text_files += 1;
+    }
+    let mut rng = Rng::seed_from_u64(seed ^ 0xA650);
+    for i in 0..n.ags {
+        let size = rng.random_range(8_000..30_000);
+        let text = ags_text(&mut rng, size);
+        s.text_bytes += put("text/ags", format!("string_{i:05}.ags"), text.as_bytes())?;
+        s.text_files += 1;
+    }
+    let mut rng = Rng::seed_from_u64(seed ^ 0xA690);
+    for i in 0..n.agp {
+        let size = rng.random_range(2_000..20_000);
+        let text = agp_text(&mut rng, size);
+        s.text_bytes += put("text/agp", format!("point_{i:05}.agp"), text.as_bytes())?;
+        s.text_files += 1;
+    }
+    let mut rng = Rng::seed_from_u64(seed ^ 0xD5F);
+    for i in 0..n.dsf {
+        let (lat, lon) = (40 + (i / 30) as i32, -10 + (i % 30) as i32);
+        let count = rng.random_range(100..400);
+        let dsf = dsf_tile(&mut rng, lat, lon, count);
+        let bytes = dsf::build(&dsf, &dsf::BuildOptions::default())
+            .map_err(|e| io::Error::other(format!("building a DSF: {e:?}")))?;
+        s.dsf_bytes += put("dsf", format!("{lat:+03}{lon:+04}.dsf"), &bytes)?;
+        s.dsf_files += 1;
+    }
+    let mut rng = Rng::seed_from_u64(seed ^ 0xA61);
+    for i in 0..n.agn {
+        // Cells of a compact patch around 47 N 8 E, one per file.
+        let cell = Cell::new(6000 + (i % 100) as u32, 2500 + (i / 100) as u32)
+            .map_err(|e| io::Error::other(e.to_string()))?;
+        let items = rng.random_range(10..80);
+        let bytes =
+            agn::write(&agn_file(&mut rng, items)).map_err(|e| io::Error::other(e.to_string()))?;
+        s.agn_bytes += put("agn", cell.name(), &bytes)?;
+        s.agn_files += 1;
+    }
+    Ok(s)
+}
+
+/// Inserts `lines` after the first line equal to `after`.
+fn insert_after(example: &str, after: &str, lines: &str) -> String {
+    let mut out = String::with_capacity(example.len() + lines.len() + 1);
+    let mut done = false;
+    for l in example.lines() {
+        out.push_str(l);
+        out.push('\n');
+        if !done && l.trim() == after {
+            out.push_str(lines);
+            done = true;
+        }
+    }
+    debug_assert!(done, "anchor line `{after}` is missing from the example");
+    out
+}
+
+/// Random annotations inside the pixel box `x0..x1 × y0..y1`, about `bytes`
+/// long: draped and graded objects (indices `0..objects`) and trees
+/// (vegetation layer `layer`).
+fn annotations(rng: &mut Rng, bytes: usize, b: [u32; 4], objects: u32, layer: u32) -> String {
+    let mut s = String::with_capacity(bytes + 64);
+    let [x0, y0, x1, y1] = b;
+    while s.len() < bytes {
+        let (x, y) = (rng.random_range(x0..x1), rng.random_range(y0..y1));
+        let rot = rng.random_range(0..360);
+        let _ = match rng.random_range(0..4) {
+            0 => writeln!(
+                s,
+                "OBJ_DRAPED {x} {y} {rot} {}",
+                rng.random_range(0..objects)
+            ),
+            1 => writeln!(
+                s,
+                "OBJ_GRADED {x} {y} {rot} {}",
+                rng.random_range(0..objects)
+            ),
+            2 => writeln!(
+                s,
+                "OBJ_DRAPED {x} {y} {rot} {} 1 {}",
+                rng.random_range(0..objects),
+                rng.random_range(2..7)
+            ),
+            _ => writeln!(s, "TREE {x} {y} {rot} {} {layer}", rng.random_range(4..12)),
+        };
+    }
+    s
+}
+
+/// An AGB of about `bytes` bytes: the city-block example with extra
+/// annotations in its first grid.
+pub fn agb_text(rng: &mut Rng, bytes: usize) -> String {
+    let extra = bytes.saturating_sub(BLOCK_EXAMPLE.len());
+    let lines = annotations(rng, extra, [40, 40, 1750, 1000], 3, 0);
+    insert_after(BLOCK_EXAMPLE, "TREE_LINE 40 1000 1750 1000 1", &lines)
+}
+
+/// An AGS of about `bytes` bytes: the town-edge example with extra
+/// annotations in its third tile.
+pub fn ags_text(rng: &mut Rng, bytes: usize) -> String {
+    let extra = bytes.saturating_sub(STRING_EXAMPLE.len());
+    let lines = annotations(rng, extra, [1030, 10, 1530, 500], 5, 1);
+    insert_after(STRING_EXAMPLE, "TREE 1280 320 0 9 1", &lines)
+}
+
+/// An AGP of about `bytes` bytes: the plaza example with extra annotations
+/// in its first variant.
+pub fn agp_text(rng: &mut Rng, bytes: usize) -> String {
+    let extra = bytes.saturating_sub(POINT_EXAMPLE.len());
+    let lines = annotations(rng, extra, [20, 20, 490, 490], 4, 0);
+    insert_after(POINT_EXAMPLE, "TREE_LINE 464 96 464 384 1", &lines)
+}
+
+/// A DSF tile at `lat`, `lon` (south-west corner) with `polygons` AGB
+/// rectangles and AGS polygons (4–12 vertices, 30–200 m across) and half as many AGP
+/// points.
+pub fn dsf_tile(rng: &mut Rng, lat: i32, lon: i32, polygons: usize) -> Dsf {
+    let (w, s) = (f64::from(lon), f64::from(lat));
+    let mut dsf = Dsf {
+        properties: vec![
+            ("sim/west".into(), lon.to_string()),
+            ("sim/south".into(), lat.to_string()),
+            ("sim/east".into(), (lon + 1).to_string()),
+            ("sim/north".into(), (lat + 1).to_string()),
+            ("sim/planet".into(), "earth".into()),
+            ("sim/creation_agent".into(), "agkit gen".into()),
+        ],
+        object_defs: vec!["lib/g10/autogen/plaza.agp".into()],
+        polygon_defs: vec![
+            "lib/g10/autogen/city_block.agb".into(),
+            "lib/g10/autogen/town_edge.ags".into(),
+        ],
+        ..Dsf::default()
+    };
+    for _ in 0..polygons {
+        let centre = [
+            w + rng.random_range(0.01..0.99),
+            s + rng.random_range(0.01..0.99),
+        ];
+        let frame = LocalFrame::new(centre);
+        // AGB: a rotated rectangle (one winding of 4 points, as the
+        // simulator wants); AGS: a 4–12 sided ring with one spawning contour.
+        let def = rng.random_range(0..2u32);
+        let k = if def == 0 { 4 } else { rng.random_range(4..13) };
+        let r = rng.random_range(15.0..100.0);
+        let turn = rng.random_range(0.0..std::f64::consts::FRAC_PI_2);
+        let mut ring = Vec::with_capacity(2 * k);
+        for j in 0..k {
+            let a = turn + std::f64::consts::TAU * j as f64 / k as f64;
+            let rr = if def == 0 {
+                r
+            } else {
+                r * rng.random_range(0.8..1.0)
+            };
+            let p = frame.to_lonlat([rr * a.cos(), rr * a.sin()]);
+            ring.extend_from_slice(&p);
+        }
+        let low = if def == 0 {
+            rng.random_range(0..2u16)
+        } else {
+            1
+        };
+        let param = (rng.random_range(0..10u16) << 8) | low;
+        dsf.entities.push(Entity::Polygon(Polygon {
+            def,
+            param,
+            depth: 2,
+            windings: vec![ring],
+        }));
+    }
+    for _ in 0..polygons / 2 {
+        dsf.entities.push(Entity::Object(Object {
+            def: 0,
+            lon: w + rng.random_range(0.0..1.0),
+            lat: s + rng.random_range(0.0..1.0),
+            heading: f64::from(rng.random_range(0..360)),
+            elevation: None,
+            mode: ElevationMode::Draped,
+        }));
+    }
+    dsf
+}
+
+fn guid(rng: &mut Rng) -> Guid {
+    let mut g = [0u8; 16];
+    for b in &mut g {
+        *b = rng.random();
+    }
+    Guid(g)
+}
+
+/// Centre-based cell coordinates (−0.5..0.5) safely inside the cell.
+fn centre_xy(rng: &mut Rng) -> (f32, f32) {
+    (rng.random_range(-0.45..0.45), rng.random_range(-0.45..0.45))
+}
+
+/// An AGN file with about `items` buildings, vegetation polygons and
+/// library objects.
+pub fn agn_file(rng: &mut Rng, items: usize) -> Agn {
+    let buildings = (0..items)
+        .map(|_| {
+            let (x, y) = centre_xy(rng);
+            let (dx, dy) = (rng.random_range(0.002..0.01), 0.0);
+            Quad {
+                x,
+                y,
+                dx,
+                dy,
+                ox: 0.0,
+                oy: rng.random_range(0.002..0.01),
+            }
+        })
+        .collect();
+    let polygons = (0..items / 8 + 1)
+        .map(|_| {
+            let (x, y) = (rng.random_range(0.05..0.9), rng.random_range(0.05..0.9));
+            let r = rng.random_range(0.01..0.04);
+            let mut v: Vec<[f32; 2]> = (0..6)
+                .map(|j| {
+                    let a = std::f32::consts::TAU * j as f32 / 6.0;
+                    [x + r * a.cos(), y + r * a.sin()]
+                })
+                .collect();
+            v.push(v[0]);
+            v
+        })
+        .collect();
+    let objects = (0..items / 4 + 1)
+        .map(|_| {
+            let (x, y) = centre_xy(rng);
+            Rect {
+                x,
+                y,
+                dx: 0.001,
+                dy: 0.0,
+            }
+        })
+        .collect();
+    Agn {
+        chunks: vec![
+            Chunk::Vers(agn::Vers {
+                version: agn::DEFAULT_VERSION,
+            }),
+            Chunk::Gbld(Group {
+                children: vec![Chunk::Gblr(Gblr {
+                    roof: Guid::default(),
+                    buildings,
+                })],
+            }),
+            Chunk::Preg(Group {
+                children: vec![Chunk::Prde(Prde {
+                    vegetation: guid(rng),
+                    polygons,
+                })],
+            }),
+            Chunk::Agn2(Group {
+                children: vec![Chunk::A2ge(A2ge {
+                    object: guid(rng),
+                    records: A2geRecords::Short(objects),
+                })],
+            }),
+        ],
+    }
+}
+
+/// A counter-clockwise "comb" polygon of about `n` vertices in local metres:
+/// teeth 40 m wide with 40 m gaps, vertices every 20 m along their long
+/// sides with up to ±3 m of sideways wiggle. The area stays compact (about
+/// 13 km across at 100k vertices) while the outline grows with `n`.
+pub fn wiggly_comb(seed: u64, n: usize) -> Vec<Xy> {
+    let mut rng = Rng::seed_from_u64(seed);
+    let per_side = (n as f64).sqrt().ceil().max(2.0) as usize;
+    let teeth = (n / (2 * per_side)).max(1);
+    let len = per_side as f64 * 20.0;
+    let mut wiggle = |x: f64| x + rng.random_range(-3.0..3.0);
+    let mut ring = vec![[0.0, -40.0], [teeth as f64 * 80.0 - 40.0, -40.0]];
+    for t in (0..teeth).rev() {
+        let (left, right) = (t as f64 * 80.0, t as f64 * 80.0 + 40.0);
+        // Up the right side, down the left side.
+        for j in 0..per_side {
+            ring.push([wiggle(right), j as f64 * 20.0]);
+        }
+        ring.push([right, len]);
+        ring.push([left, len]);
+        for j in (1..per_side).rev() {
+            ring.push([wiggle(left), j as f64 * 20.0]);
+        }
+        if t > 0 {
+            ring.push([left, 0.0]);
+            ring.push([left - 40.0, 0.0]);
+        }
+    }
+    ring
+}
+
+/// Turns local metres into lon/lat around 8 E 47 N.
+pub fn to_lonlat(ring: &[Xy]) -> Vec<LonLat> {
+    let frame = LocalFrame::new([8.0, 47.0]);
+    ring.iter().map(|&p| frame.to_lonlat(p)).collect()
+}
+
+/// One placement run decoded from fuzzer bytes by [`fuzz_case`].
+#[derive(Debug, Clone)]
+pub struct FuzzCase {
+    /// The parsed asset.
+    pub asset: Asset,
+    /// Where it is placed.
+    pub use_: Use,
+    /// The run's settings.
+    pub params: Params,
+}
+
+/// Decodes fuzzer bytes into a placement run, or `None` when they do not
+/// make one (too short, or the asset text does not parse).
+///
+/// Layout: byte 0 the DSF parameter's low byte, byte 1 the height byte
+/// (and the AGP heading), byte 2 the seed, byte 3 the vertex count `n`
+/// (3 + byte), then `n` pairs of little-endian i16 in decimetres (local
+/// metres around 8 E 47 N), then the asset text (lossy UTF-8).
+pub fn fuzz_case(data: &[u8]) -> Option<FuzzCase> {
+    let (head, rest) = data.split_at_checked(4)?;
+    let n = 3 + usize::from(head[3]);
+    let (coords, text) = rest.split_at_checked(4 * n)?;
+    let text = String::from_utf8_lossy(text);
+    let asset = crate::xp::parse(&text).ok()?;
+    let ring: Vec<Xy> = coords
+        .chunks_exact(4)
+        .map(|c| {
+            let x = i16::from_le_bytes([c[0], c[1]]);
+            let y = i16::from_le_bytes([c[2], c[3]]);
+            [f64::from(x) / 10.0, f64::from(y) / 10.0]
+        })
+        .collect();
+    let params = Params {
+        seed: u64::from(head[2]),
+        ..Params::default()
+    }
+    .with_dsf_param(u16::from(head[1]) << 8 | u16::from(head[0]));
+    let use_ = match asset.kind {
+        crate::xp::model::Kind::Agp => Use::Point {
+            at: [8.0, 47.0],
+            heading: f64::from(head[1]) * 360.0 / 256.0,
+        },
+        _ => Use::Polygon {
+            windings: vec![to_lonlat(&ring)],
+        },
+    };
+    Some(FuzzCase {
+        asset,
+        use_,
+        params,
+    })
+}
+
+/// Frames `text` (an asset) and a ring (local metres) as [`fuzz_case`]
+/// input: seeds for the fuzz corpus and regression tests.
+pub fn fuzz_input(low: u8, height: u8, seed: u8, ring: &[Xy], text: &str) -> Vec<u8> {
+    let n = ring.len().clamp(3, 258);
+    let mut out = vec![low, height, seed, (n - 3) as u8];
+    for i in 0..n {
+        let p = ring.get(i).copied().unwrap_or([0.0, 0.0]);
+        for v in p {
+            let d = (v * 10.0).round().clamp(-32768.0, 32767.0) as i16;
+            out.extend_from_slice(&d.to_le_bytes());
+        }
+    }
+    out.extend_from_slice(text.as_bytes());
+    out
+}
+
+/// True when every coordinate, height and heading in `p` is finite.
+pub fn placement_is_finite(p: &Placement) -> bool {
+    let pts = |v: &[[f64; 2]]| v.iter().flatten().all(|c| c.is_finite());
+    p.origin.iter().all(|c| c.is_finite())
+        && p.polygon.iter().all(|w| pts(w))
+        && p.tiles.iter().all(|t| {
+            pts(&t.polygon)
+                && pts(&t.lonlat)
+                && pts(&t.uv)
+                && pts(&t.stop_points)
+                && t.ground_point
+                    .is_none_or(|g| g.iter().all(|c| c.is_finite()))
+        })
+        && p.objects.iter().all(|o| {
+            [o.x, o.y, o.lon, o.lat, o.heading, o.height]
+                .iter()
+                .all(|c| c.is_finite())
+        })
+        && p.facades
+            .iter()
+            .all(|f| f.height.is_finite() && pts(&f.polygon) && pts(&f.lonlat))
+        && p.trees.iter().all(|t| {
+            [t.x, t.y, t.lon, t.lat, t.width, t.heading]
+                .iter()
+                .all(|c| c.is_finite())
+        })
+        && p.corners
+            .iter()
+            .all(|c| [c.x, c.y, c.turn].iter().all(|v| v.is_finite()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comb_is_counter_clockwise_and_near_the_asked_size() {
+        for n in [1_000, 10_000, 100_000] {
+            let ring = wiggly_comb(1, n);
+            assert!(
+                ring.len() > n * 9 / 10 && ring.len() < n * 11 / 10,
+                "{n}: {}",
+                ring.len()
+            );
+            let area: f64 = (0..ring.len())
+                .map(|i| {
+                    let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
+                    a[0] * b[1] - b[0] * a[1]
+                })
+                .sum();
+            assert!(area > 0.0, "clockwise at {n}");
+        }
+    }
+
+    #[test]
+    fn fuzz_framing_round_trips() {
+        let ring = [[0.0, 0.0], [100.0, 0.0], [100.0, 80.0], [0.0, 80.0]];
+        let bytes = fuzz_input(1, 2, 3, &ring, BLOCK_EXAMPLE);
+        let case = fuzz_case(&bytes).expect("the block example frames");
+        assert_eq!(case.params.seed, 3);
+        assert_eq!(case.params.low, 1);
+        assert_eq!(case.params.height, 8.0);
+        match case.use_ {
+            Use::Polygon { windings } => assert_eq!(windings[0].len(), 4),
+            u => panic!("{u:?}"),
+        }
+    }
+
+    #[test]
+    fn generated_text_has_the_asked_size() {
+        let mut rng = Rng::seed_from_u64(7);
+        let t = agb_text(&mut rng, 50_000);
+        assert!((50_000..51_000).contains(&t.len()), "{}", t.len());
+    }
+}

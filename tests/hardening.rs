@@ -1,0 +1,378 @@
+//! Hardening: hostile sizes are refused before allocating, writes are
+//! atomic, bulk checks keep going past bad files and report in path order,
+//! and generated inputs are clean.
+//!
+//! Memory is measured with a counting global allocator that keeps the peak
+//! of live heap bytes per thread (tests run on several threads; the readers
+//! under test are single-threaded).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::path::Path;
+use std::process::Command;
+
+struct Counting;
+
+thread_local! {
+    static LIVE: Cell<usize> = const { Cell::new(0) };
+    static PEAK: Cell<usize> = const { Cell::new(0) };
+}
+
+fn add(n: usize) {
+    let _ = LIVE.try_with(|l| {
+        let v = l.get() + n;
+        l.set(v);
+        let _ = PEAK.try_with(|p| p.set(p.get().max(v)));
+    });
+}
+
+fn sub(n: usize) {
+    let _ = LIVE.try_with(|l| l.set(l.get().saturating_sub(n)));
+}
+
+// SAFETY: forwards to the system allocator; the bookkeeping only touches
+// const-initialised thread-locals, which never allocate.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        add(layout.size());
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        sub(layout.size());
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        add(layout.size());
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new: usize) -> *mut u8 {
+        sub(layout.size());
+        add(new);
+        unsafe { System.realloc(ptr, layout, new) }
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+/// Runs `f` and returns its result and the peak heap bytes it added on this
+/// thread.
+fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let base = LIVE.with(Cell::get);
+    PEAK.with(|p| p.set(base));
+    let out = f();
+    let peak = PEAK.with(Cell::get) - base;
+    (out, peak)
+}
+
+fn le(v: u32) -> [u8; 4] {
+    v.to_le_bytes()
+}
+
+#[test]
+fn agn_of_100_bytes_claiming_a_4_gb_chunk_is_refused_without_allocating() {
+    let mut b = Vec::new();
+    b.extend_from_slice(b"RIFF");
+    b.extend_from_slice(&le(92));
+    b.extend_from_slice(b"AGNX");
+    b.extend_from_slice(b"GBLD");
+    b.extend_from_slice(&le(0xFFFF_FFF0));
+    b.extend_from_slice(b"GBLR");
+    b.extend_from_slice(&le(0xFFFF_FF00));
+    b.resize(100, 0);
+    let (r, peak) = peak_of(|| agkit::agn::read(&b));
+    let e = r.expect_err("a 4 GB chunk in 100 bytes must be refused");
+    assert!(e.offset < 100, "{e}");
+    assert!(
+        peak < 64 * 1024,
+        "peak heap {peak} bytes for a 100-byte file"
+    );
+    let (d, peak) = peak_of(|| agkit::agn::check_bytes(&b));
+    assert!(d.iter().any(|d| d.is_error()));
+    assert!(peak < 64 * 1024, "check peak heap {peak} bytes");
+}
+
+#[test]
+fn agn_polygon_claiming_2_pow_31_vertices_is_refused_without_allocating() {
+    let g = agkit::agn::Agn {
+        chunks: vec![agkit::agn::Chunk::Preg(agkit::agn::Group {
+            children: vec![agkit::agn::Chunk::Prde(agkit::agn::Prde {
+                vegetation: agkit::agn::Guid::default(),
+                polygons: vec![vec![[0.1, 0.1], [0.2, 0.1], [0.2, 0.2], [0.1, 0.1]]],
+            })],
+        })],
+    };
+    let mut b = agkit::agn::write(&g).unwrap();
+    // The vertex count is the first i32 after the 16-byte GUID.
+    let at = b.windows(4).position(|w| w == b"PRDE").unwrap() + 8 + 16;
+    b[at..at + 4].copy_from_slice(&0x7FFF_FFFFu32.to_le_bytes());
+    let (r, peak) = peak_of(|| agkit::agn::read(&b));
+    assert!(r.is_err());
+    assert!(peak < 64 * 1024, "peak heap {peak} bytes");
+}
+
+/// A small valid DSF (one AGB polygon) from the generator.
+fn small_dsf() -> Vec<u8> {
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+    let dsf = agkit::r#gen::dsf_tile(&mut rng, 47, 8, 2);
+    agkit::dsf::build(&dsf, &agkit::dsf::BuildOptions::default()).unwrap()
+}
+
+#[test]
+fn dsf_claiming_a_pool_of_2_pow_32_points_is_refused_without_allocating() {
+    let mut b = small_dsf();
+    assert!(agkit::dsf::read(&b).is_ok());
+    // Atom ids are stored as little-endian u32, so `POOL` reads `LOOP`.
+    let at = b
+        .windows(4)
+        .position(|w| w == b"LOOP")
+        .expect("a POOL atom")
+        + 8;
+    b[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+    let (r, peak) = peak_of(|| agkit::dsf::read(&b));
+    let e = r.expect_err("2^32 points in a few hundred bytes must be refused");
+    assert!(e.to_string().contains("points"), "{e}");
+    assert!(
+        peak < 16 * b.len() + 64 * 1024,
+        "peak heap {peak} bytes for a {}-byte file",
+        b.len()
+    );
+}
+
+#[test]
+fn dsf_atom_claiming_4_gb_is_refused_without_allocating() {
+    let mut b = small_dsf();
+    // The first atom's length follows its id at byte 12.
+    b[16..20].copy_from_slice(&0xFFFF_FFF0u32.to_le_bytes());
+    let (r, peak) = peak_of(|| agkit::dsf::check_bytes(&b));
+    assert!(r.iter().any(|d| d.is_error()), "{r:?}");
+    assert!(peak < 16 * b.len() + 64 * 1024, "peak heap {peak}");
+}
+
+#[test]
+fn text_line_of_one_million_tokens_stays_proportional_to_the_input() {
+    let mut src = String::from("A\n1000\nAG_POINT\n\nTEXTURE_SCALE");
+    for _ in 0..1_000_000 {
+        src.push_str(" 7");
+    }
+    src.push('\n');
+    let (diags, peak) = peak_of(|| agkit::xp::check(&src));
+    assert!(
+        diags.iter().any(|d| d.is_error()),
+        "1M arguments must be an error"
+    );
+    eprintln!(
+        "1M-token line: input {} bytes, peak heap {} bytes ({:.1}x)",
+        src.len(),
+        peak,
+        peak as f64 / src.len() as f64
+    );
+    assert!(
+        peak < 40 * src.len(),
+        "peak heap {peak} bytes for {} input bytes",
+        src.len()
+    );
+}
+
+#[test]
+fn write_atomic_failure_keeps_the_old_target_and_leaves_no_temp_file() {
+    let dir = tempfile::tempdir().unwrap();
+    // The target is a non-empty directory: the final rename must fail.
+    let target = dir.path().join("out.agb");
+    std::fs::create_dir(&target).unwrap();
+    std::fs::write(target.join("keep"), b"old").unwrap();
+    let e = agkit::fsutil::write_atomic(&target, b"new content");
+    assert!(e.is_err(), "renaming a file over a directory must fail");
+    assert_eq!(std::fs::read(target.join("keep")).unwrap(), b"old");
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        left,
+        vec![std::ffi::OsString::from("out.agb")],
+        "temp files left"
+    );
+}
+
+#[test]
+fn write_atomic_into_a_missing_directory_fails_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("no/such/dir/out.agn");
+    assert!(agkit::fsutil::write_atomic(&target, b"x").is_err());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn write_atomic_replaces_whole_files_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("a.agp");
+    std::fs::write(&p, b"old old old").unwrap();
+    agkit::fsutil::write_atomic(&p, b"new").unwrap();
+    assert_eq!(std::fs::read(&p).unwrap(), b"new");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn cli_modules_write_outputs_only_through_write_atomic() {
+    let cli = concat!(env!("CARGO_MANIFEST_DIR"), "/src/cli");
+    for e in std::fs::read_dir(cli).unwrap() {
+        let p = e.unwrap().path();
+        let text = std::fs::read_to_string(&p).unwrap();
+        for bad in ["fs::write(", "File::create(", "OpenOptions::new("] {
+            assert!(
+                !text.contains(bad),
+                "{} writes with {bad} instead of agkit::fsutil::write_atomic",
+                p.display()
+            );
+        }
+    }
+}
+
+fn agkit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_agkit"))
+}
+
+fn generate_small(dir: &Path) -> agkit::r#gen::Summary {
+    agkit::r#gen::generate(1, dir, agkit::r#gen::Scale::Small).unwrap()
+}
+
+#[test]
+fn generated_small_set_is_clean_and_deterministic() {
+    let a = tempfile::tempdir().unwrap();
+    let s = generate_small(a.path());
+    assert!(s.text_files >= 60 && s.text_bytes > 1_000_000, "{s:?}");
+    assert!(s.dsf_files >= 5 && s.agn_files >= 200, "{s:?}");
+    // Every generated file parses without errors or warnings.
+    let o = agkit()
+        .args(["check", "--format", "json"])
+        .arg(a.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!([]),
+        "generated inputs have diagnostics"
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let n = s.text_files + s.dsf_files + s.agn_files;
+    assert!(
+        stderr.contains(&format!("checked {n} files: 0 errors")),
+        "{stderr}"
+    );
+    // Text files parse into models too, and DSF tiles list their autogen.
+    for e in walkdir::WalkDir::new(a.path()) {
+        let e = e.unwrap();
+        let p = e.path();
+        match p.extension().and_then(|x| x.to_str()) {
+            Some("agp" | "agb" | "ags") => {
+                let t = std::fs::read_to_string(p).unwrap();
+                agkit::xp::parse(&t).unwrap_or_else(|d| panic!("{}: {d:?}", p.display()));
+            }
+            Some("dsf") => {
+                let d = agkit::dsf::read(&std::fs::read(p).unwrap()).unwrap();
+                assert!(agkit::dsf::autogen_uses(&d).len() >= 100);
+            }
+            Some("agn") => {
+                let b = std::fs::read(p).unwrap();
+                let m = agkit::agn::read(&b).unwrap();
+                assert_eq!(agkit::agn::write(&m).unwrap(), b);
+            }
+            _ => {}
+        }
+    }
+    // Same seed, same bytes.
+    let b = tempfile::tempdir().unwrap();
+    assert_eq!(generate_small(b.path()), s);
+    for sub in ["text/agb/block_00007.agb", "dsf/+40-005.dsf", "agn"] {
+        let (x, y) = (a.path().join(sub), b.path().join(sub));
+        if x.is_file() {
+            assert_eq!(
+                std::fs::read(&x).unwrap(),
+                std::fs::read(&y).unwrap(),
+                "{sub}"
+            );
+        }
+    }
+}
+
+#[test]
+fn bulk_check_reports_bad_files_in_path_order_and_keeps_going() {
+    let d = tempfile::tempdir().unwrap();
+    let ok = agkit::r#gen::POINT_EXAMPLE;
+    for i in 0..40 {
+        std::fs::write(d.path().join(format!("f{i:02}.agp")), ok).unwrap();
+    }
+    std::fs::write(d.path().join("f13.agp"), "A\n1000\nAG_POINT\nTILE 0 0\n").unwrap();
+    std::fs::write(d.path().join("f31.agn"), b"RIFF\xff\xff\xff\x7fAGNX").unwrap();
+    std::fs::write(d.path().join("f07.dsf"), b"XPLNEDSF\x01\x00\x00\x00").unwrap();
+    let run = |threads: &str| {
+        agkit()
+            .env("RAYON_NUM_THREADS", threads)
+            .args(["check", "--format", "json"])
+            .arg(d.path())
+            .output()
+            .unwrap()
+    };
+    let one = run("1");
+    let two = run("2");
+    assert_eq!(one.status.code(), Some(1));
+    assert_eq!(one.stdout, two.stdout, "output depends on the thread count");
+    let json: serde_json::Value = serde_json::from_slice(&two.stdout).unwrap();
+    let files: Vec<String> = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            d["file"]
+                .as_str()
+                .unwrap()
+                .rsplit('/')
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    let mut sorted = files.clone();
+    sorted.sort();
+    assert_eq!(files, sorted);
+    for bad in ["f07.dsf", "f13.agp", "f31.agn"] {
+        assert!(
+            files.iter().any(|f| f == bad),
+            "{bad} missing from {files:?}"
+        );
+    }
+    let stderr = String::from_utf8_lossy(&two.stderr);
+    assert!(stderr.contains("checked 42 files"), "{stderr}");
+    assert!(stderr.contains("(3 files failed)"), "{stderr}");
+    // Piped stderr: no progress bar drawing.
+    assert!(
+        !stderr.contains('\r') && !stderr.contains("\x1b["),
+        "{stderr:?}"
+    );
+    // Human output: same order, one report per bad file.
+    let h = agkit().arg("check").arg(d.path()).output().unwrap();
+    let out = String::from_utf8_lossy(&h.stdout);
+    let pos = |n: &str| out.find(n).unwrap_or_else(|| panic!("{n} not in {out}"));
+    assert!(pos("f07.dsf") < pos("f13.agp") && pos("f13.agp") < pos("f31.agn"));
+}
+
+#[test]
+fn bulk_check_of_an_unreadable_file_still_checks_the_rest() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("a.agp"), agkit::r#gen::POINT_EXAMPLE).unwrap();
+    // A dangling symlink with a known extension cannot be read.
+    std::os::unix::fs::symlink(d.path().join("gone"), d.path().join("b.agb")).unwrap();
+    std::fs::write(d.path().join("c.agp"), "A\n1000\nAG_POINT\nBOGUS 1\n").unwrap();
+    let o = agkit().arg("check").arg(d.path()).output().unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stdout.contains("c.agp"), "{stdout}");
+    // The symlink is not a regular file, so walkdir skips it or reading it
+    // fails; either way the other files were checked.
+    assert!(stderr.contains("checked"), "{stderr}");
+    assert_ne!(o.status.code(), Some(0));
+}
