@@ -340,27 +340,101 @@ fn conversion_is_deterministic_and_parallel_safe() {
 }
 
 #[test]
-fn the_bundled_map_reports_what_it_leaves_unmapped() {
+fn the_bundled_map_converts_buildings_and_vegetation_and_reports_objects() {
     let cell = straddling_cell();
     let out = agn::convert_cells(&[(cell, every_section())], &Map::bundled(), "t", &|| {});
-    let kinds: Vec<(&str, usize)> = out
-        .report
+    let r = &out.report;
+    let n = |k: &str| r.converted.get(k).copied().unwrap_or(0);
+    // Every building and vegetation record becomes something visible.
+    assert_eq!(
+        (
+            n("GBLR"),
+            n("ROWH"),
+            n("PBDE"),
+            n("PRDE"),
+            n("VGRE"),
+            n("VGRO")
+        ),
+        (5, 2, 1, 2, 1, 1)
+    );
+    assert_eq!(
+        r.placed.keys().collect::<Vec<_>>(),
+        [
+            "lib/buildings/facades/generic/low_modern_01.fac",
+            "lib/buildings/facades/generic/mid_modern_01.fac",
+            "lib/g8/shrb_cld_wet.for"
+        ]
+    );
+    assert_eq!(
+        r.placed["lib/buildings/facades/generic/low_modern_01.fac"],
+        2
+    );
+    assert_eq!(
+        r.placed["lib/buildings/facades/generic/mid_modern_01.fac"],
+        6
+    );
+    // Library objects have no documented X-Plane counterpart: reported with
+    // their count and the map entry that would convert them.
+    let unmapped: Vec<(&str, &str, usize, &str)> = r
         .unmapped
         .iter()
-        .map(|u| (u.kind.as_str(), u.count))
+        .map(|u| {
+            (
+                u.kind.as_str(),
+                u.guid.as_str(),
+                u.count,
+                u.map_key.as_str(),
+            )
+        })
         .collect();
-    // Facades and objects are not in the bundled map; vegetation is.
-    assert!(kinds.contains(&("GBLR", 3)), "{kinds:?}");
-    assert!(kinds.contains(&("GBLR", 2)), "{kinds:?}");
-    assert!(kinds.contains(&("ROWH", 2)), "{kinds:?}");
-    assert!(kinds.contains(&("PBDE", 1)), "{kinds:?}");
-    assert!(kinds.contains(&("A2GE", 2)), "{kinds:?}");
-    assert!(kinds.contains(&("VGRO", 1)), "{kinds:?}");
-    assert_eq!(out.report.converted.get("PRDE"), Some(&2));
     assert_eq!(
-        out.report.placed.keys().collect::<Vec<_>>(),
-        ["lib/g8/shrb_cld_wet.for"]
+        unmapped,
+        [
+            ("A2GE", OBJ, 2, &*format!("[object] \"{OBJ}\" = \"….obj\"")),
+            (
+                "A2GE",
+                UNKNOWN,
+                1,
+                &*format!("[object] \"{UNKNOWN}\" = \"….obj\"")
+            ),
+        ]
     );
+    assert!(out.tiles.values().all(|d| d.objects().next().is_none()));
+    // The facades' tiles say so.
+    for d in out.tiles.values() {
+        if d.polygon_defs.iter().any(|p| p.ends_with(".fac")) {
+            assert_eq!(d.property("sim/require_facade"), Some("1/0"));
+        }
+    }
+}
+
+#[test]
+fn map_keys_of_unmapped_records_parse_as_map_entries() {
+    // The hint for each record kind, with a path filled in, is a valid map
+    // that maps that kind.
+    let cases = [
+        ("GBLR", ROOF, "x.fac"),
+        ("PBDE", PBD, "x.fac"),
+        ("PRDE", VEG, "x.for"),
+        ("A2GE", OBJ, "x.obj"),
+    ];
+    for (kind, g, path) in cases {
+        let key = agn::map_key(kind, g);
+        let entry = key.split(" (or").next().unwrap();
+        let (table, rest) = entry.split_once("] ").unwrap();
+        let ext = path.rsplit('.').next().unwrap();
+        let line = rest.replace(&format!("….{ext}"), path);
+        let text = format!("{table}]\n{line}\n");
+        let m = Map::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let guid: agkit::agn::Guid = g.parse().unwrap();
+        let got = match kind {
+            "GBLR" => m.facade_roof.get(&guid),
+            "PBDE" => m.facade_building.get(&guid),
+            "PRDE" => m.forest_vegetation.get(&guid),
+            _ => m.object.get(&guid),
+        };
+        assert_eq!(got.map(String::as_str), Some(path), "{text}");
+    }
 }
 
 fn agkit() -> Command {
@@ -400,14 +474,25 @@ fn cli_converts_and_reports_unmapped_guids() {
     );
     assert!(stdout.contains("1 cell(s) converted"), "{stdout}");
     assert!(
-        stdout.contains(&format!("unmapped GBLR {ROOF}: 3 record(s)")),
+        stdout.contains("3 record(s) left unmapped (not written)"),
         "{stdout}"
     );
+    assert!(
+        stdout.contains(&format!(
+            "unmapped A2GE {OBJ}: 2 record(s) → add [object] \"{OBJ}\" = \"….obj\""
+        )),
+        "{stdout}"
+    );
+    assert!(stdout.contains("GBLR: 5 record(s) converted"), "{stdout}");
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("convert-report.json")).unwrap())
             .unwrap();
     assert_eq!(report["cells"], 1);
-    assert!(report["unmapped"].as_array().unwrap().len() >= 5);
+    assert_eq!(report["unmapped"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        report["unmapped"][0]["map_key"],
+        format!("[object] \"{OBJ}\" = \"….obj\"")
+    );
     assert!(out.join("Earth nav data/+40+010/+47+013.dsf").exists());
 
     // A map overriding the default.
@@ -430,7 +515,25 @@ fn cli_converts_and_reports_unmapped_guids() {
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{stdout}");
     assert!(stdout.contains("GBLR: 5 record(s) converted"), "{stdout}");
-    assert!(!stdout.contains("unmapped GBLR"), "{stdout}");
+    assert!(stdout.contains("A2GE: 2 record(s) converted"), "{stdout}");
+    assert!(
+        !stdout.contains(&format!("unmapped A2GE {OBJ}")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("unmapped A2GE {UNKNOWN}")),
+        "{stdout}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out2.join("convert-report.json")).unwrap())
+            .unwrap();
+    // The user's default facade wins over the bundled one; the bundled row
+    // house facade stays.
+    assert_eq!(report["placed"]["x/house.fac"], 6);
+    assert_eq!(
+        report["placed"]["lib/buildings/facades/generic/low_modern_01.fac"],
+        2
+    );
 }
 
 #[test]

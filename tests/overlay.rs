@@ -584,3 +584,243 @@ proptest! {
 fn example_report_snapshot() {
     insta::assert_json_snapshot!("overlay_example_report", example().report);
 }
+
+fn holed(kind: &str, outer: [f64; 4], hole: [f64; 4]) -> String {
+    let ring = |[w, s, e, n]: [f64; 4], ccw: bool| {
+        let mut pts = vec![[w, s], [e, s], [e, n], [w, n], [w, s]];
+        if !ccw {
+            pts.reverse();
+        }
+        serde_json::to_string(&pts).unwrap()
+    };
+    format!(
+        r#"{{"type":"Feature","properties":{{"kind":"{kind}"}},"geometry":{{"type":"Polygon","coordinates":[{},{}]}}}}"#,
+        ring(outer, true),
+        ring(hole, false)
+    )
+}
+
+fn town_edge() -> agkit::xp::model::Asset {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/string/town_edge.ags");
+    agkit::xp::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn engine(u: &dsf::autogen::AutogenUse) -> Result<agkit::place::Placement, String> {
+    let params = agkit::place::Params::default().with_dsf_param(u.param.unwrap());
+    agkit::place::place(
+        &town_edge(),
+        &u.asset,
+        &agkit::place::Use::Polygon {
+            windings: u.windings.clone(),
+        },
+        &params,
+    )
+    .map_err(|e| e.to_string())
+}
+
+#[test]
+fn a_cut_outer_ring_keeps_its_spawning_sides_first_then_holes_then_cut_sides() {
+    // Outer ring across lon 13 with a hole in the eastern part.
+    let f = holed(
+        "ags",
+        [12.99, 47.1, 13.02, 47.12],
+        [13.005, 47.105, 13.01, 47.11],
+    );
+    let o = build(&[f]);
+    let east = &o.tiles[&TileId {
+        south: 47,
+        west: 13,
+    }];
+    let u = &uses_through_binary(east)[0];
+    // Contour 1: the outer ring's three original sides (open, CCW run);
+    // contour 2: the hole (closed, CW); contour 3: the cut side on lon 13.
+    assert_eq!(u.low, Some(2));
+    assert_eq!(u.windings.len(), 3);
+    assert_eq!(u.windings[0].len(), 4);
+    assert!(
+        u.windings[0]
+            .windows(2)
+            .all(|e| !(e[0][0] == 13.0 && e[1][0] == 13.0))
+    );
+    assert!(!orient::is_ccw(&u.windings[1]), "hole clockwise");
+    assert_eq!(u.windings[1].len(), 4);
+    assert!(u.windings[2].iter().all(|p| p[0] == 13.0));
+    assert_eq!(u.windings[2].first(), u.windings[0].last());
+    assert_eq!(u.windings[2].last(), u.windings[0].first());
+    // agkit's own AGS engine assembles it: outer ring from contours 1 and
+    // 3, the hole from contour 2.
+    let p = engine(u).unwrap();
+    assert!(!p.polygon.is_empty());
+    // The western piece has no hole: spawning run, then the cut.
+    let west = &o.tiles[&TileId {
+        south: 47,
+        west: 12,
+    }];
+    let u = &uses_through_binary(west)[0];
+    assert_eq!((u.low, u.windings.len()), (Some(1), 2));
+    engine(u).unwrap();
+}
+
+#[test]
+fn an_outer_ring_cut_all_round_goes_after_the_spawning_holes() {
+    // A polygon covering tile +47+013 entirely, with a lake inside it: in
+    // that tile every side of the outer ring lies on the tile edge.
+    let f = holed("ags", [12.5, 46.5, 14.5, 48.5], [13.4, 47.4, 13.6, 47.6]);
+    let o = build(&[f]);
+    assert_eq!(o.tiles.len(), 9);
+    let centre = TileId {
+        south: 47,
+        west: 13,
+    };
+    let u = &uses_through_binary(&o.tiles[&centre])[0];
+    // The spec: tile-spawning contours first. Only the hole spawns; the
+    // cut outer ring (the whole tile square, CCW) comes after it.
+    assert_eq!(u.low, Some(1));
+    assert_eq!(u.windings.len(), 2);
+    assert!(!orient::is_ccw(&u.windings[0]), "the hole, clockwise");
+    assert!(u.windings[0].iter().all(|p| !p.contains(&13.0)));
+    let outer = &u.windings[1];
+    assert!(orient::is_ccw(outer));
+    let n = outer.len();
+    assert!(
+        (0..n).all(|i| overlay::tiles::on_tile_edge(centre, outer[i], outer[(i + 1) % n])),
+        "{outer:?}"
+    );
+    assert!((orient::signed_area(outer) - 1.0).abs() < 1e-9);
+    // Every other tile: the outer ring's own sides spawn, first.
+    for (t, d) in &o.tiles {
+        if *t == centre {
+            continue;
+        }
+        let u = &uses_through_binary(d)[0];
+        assert_eq!(u.low, Some(1), "{t}");
+        assert!(
+            u.windings[0]
+                .windows(2)
+                .all(|e| !overlay::tiles::on_tile_edge(*t, e[0], e[1])),
+            "{t}: {:?}",
+            u.windings[0]
+        );
+    }
+
+    // Without the lake nothing in the centre tile would spawn: skipped,
+    // with the reason and the tile.
+    let o = build(&[square("ags", 12.5, 46.5, 14.5, 48.5, 0.0)]);
+    assert_eq!(o.tiles.len(), 8);
+    assert!(!o.tiles.contains_key(&centre));
+    assert_eq!(o.report.skipped.len(), 1);
+    assert_eq!(o.report.skipped[0].tile.as_deref(), Some("+47+013"));
+    assert!(
+        o.report.skipped[0].reason.contains("lies on the tile edge"),
+        "{:?}",
+        o.report.skipped
+    );
+    assert_eq!(o.report.used, 1);
+}
+
+/// `agkit dsf totext` → `agkit dsf build` gives back the same uses, and
+/// `agkit place --dsf` places exactly what the engine places on the uses
+/// read back from the written tile.
+#[test]
+fn the_written_tiles_reload_identically_through_the_cli() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("scenery");
+    let o = agkit()
+        .args([
+            "overlay",
+            "build",
+            EXAMPLE_FEATURES,
+            "--rules",
+            EXAMPLE_RULES,
+            "-o",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    // The assets the example's DSF names, inside the package.
+    let assets = out.join("assets");
+    std::fs::create_dir_all(&assets).unwrap();
+    let ex = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    for (from, to) in [
+        ("block/city_block.agb", "city_block.agb"),
+        ("string/town_edge.ags", "town_edge.ags"),
+        ("point/plaza.agp", "plaza.agp"),
+    ] {
+        std::fs::copy(ex.join(from), assets.join(to)).unwrap();
+    }
+    let mut checked = 0;
+    for name in ["+47+012", "+47+013"] {
+        let tile = out.join(format!("Earth nav data/+40+010/{name}.dsf"));
+        let original = dsf::read(&std::fs::read(&tile).unwrap()).unwrap();
+        let uses = autogen_uses(&original);
+
+        let text = dir.path().join(format!("{name}.txt"));
+        let rebuilt = dir.path().join(format!("{name}.dsf"));
+        let o = agkit()
+            .args(["dsf", "totext"])
+            .arg(&tile)
+            .arg("-o")
+            .arg(&text)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let o = agkit()
+            .args(["dsf", "build"])
+            .arg(&text)
+            .arg("-o")
+            .arg(&rebuilt)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let again = dsf::read(&std::fs::read(&rebuilt).unwrap()).unwrap();
+        assert_eq!(again.properties, original.properties);
+        let back = autogen_uses(&again);
+        assert_eq!(back.len(), uses.len());
+        for (a, b) in uses.iter().zip(&back) {
+            assert_eq!((a.kind, &a.asset, a.param), (b.kind, &b.asset, b.param));
+            assert_eq!(a.windings.len(), b.windings.len());
+            for (wa, wb) in a.windings.iter().zip(&b.windings) {
+                assert_eq!(wa.len(), wb.len());
+                for (p, q) in wa.iter().zip(wb) {
+                    assert!((p[0] - q[0]).abs() < 1e-8 && (p[1] - q[1]).abs() < 1e-8);
+                }
+            }
+        }
+
+        let o = agkit()
+            .args(["place", "--dsf"])
+            .arg(&tile)
+            .args(["--format", "json"])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let mut want = Vec::new();
+        for u in &uses {
+            let file = assets.join(u.asset.trim_start_matches("assets/"));
+            let asset = agkit::xp::parse(&std::fs::read_to_string(file).unwrap()).unwrap();
+            let use_ = match u.point {
+                Some(at) => agkit::place::Use::Point {
+                    at,
+                    heading: u.heading.unwrap_or(0.0),
+                },
+                None => agkit::place::Use::Polygon {
+                    windings: u.windings.clone(),
+                },
+            };
+            let mut params = agkit::place::Params::default();
+            if let Some(p) = u.param {
+                params = params.with_dsf_param(p);
+            }
+            want.push(agkit::place::place(&asset, &u.asset, &use_, &params).unwrap());
+        }
+        let want = agkit::out::render_all(&want, agkit::out::Format::Json).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&want),
+            "{name}"
+        );
+        checked += uses.len();
+    }
+    assert_eq!(checked, 8);
+}

@@ -100,8 +100,15 @@ fn convert_agn(a: AgnArgs) -> u8 {
     for (why, n) in &r.skipped {
         println!("  skipped {n} × {why}");
     }
+    if !r.unmapped.is_empty() {
+        let total: usize = r.unmapped.iter().map(|u| u.count).sum();
+        println!("  {total} record(s) left unmapped (not written); map them with a --map file:");
+    }
     for u in &r.unmapped {
-        println!("  unmapped {} {}: {} record(s)", u.kind, u.guid, u.count);
+        println!(
+            "  unmapped {} {}: {} record(s) → add {}",
+            u.kind, u.guid, u.count, u.map_key
+        );
     }
     println!(
         "wrote {} tile(s) and {}",

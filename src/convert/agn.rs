@@ -45,6 +45,27 @@ pub struct Unmapped {
     pub guid: String,
     /// Number of records (buildings, polygons, rectangles, objects).
     pub count: usize,
+    /// The map entry that would convert them, e.g. `[object] "{guid}" =
+    /// "….obj"`: what to add to a `--map` file.
+    pub map_key: String,
+}
+
+/// The map entry that maps records of `kind` with `guid` (as shown in
+/// [`Unmapped::guid`]).
+pub fn map_key(kind: &str, guid: &str) -> String {
+    match kind {
+        "GBLR" => format!("[facade.roof] \"{guid}\" = \"….fac\" (or [facade] default = \"….fac\")"),
+        "ROWH" => "[facade] row_house = \"….fac\" (or [facade] default)".to_string(),
+        "PBDE" => {
+            format!("[facade.building] \"{guid}\" = \"….fac\" (or [facade] default = \"….fac\")")
+        }
+        "PRDE" | "VGRE" => {
+            format!("[forest.vegetation] \"{guid}\" = \"….for\" (or [forest] default = \"….for\")")
+        }
+        "VGRO" => "[forest] fs2004 = \"….for\"".to_string(),
+        "A2GE" => format!("[object] \"{guid}\" = \"….obj\""),
+        _ => String::new(),
+    }
 }
 
 /// What a conversion did.
@@ -469,7 +490,12 @@ pub fn convert_cells(
     }
     let mut list: Vec<Unmapped> = unmapped
         .into_iter()
-        .map(|((kind, guid), count)| Unmapped { kind, guid, count })
+        .map(|((kind, guid), count)| Unmapped {
+            map_key: map_key(&kind, &guid),
+            kind,
+            guid,
+            count,
+        })
         .collect();
     list.sort_by(|a, b| {
         b.count

@@ -219,6 +219,35 @@ mod tests {
     }
 
     #[test]
+    fn bundled_map_maps_every_record_class_and_cites_every_path() {
+        let m = Map::bundled();
+        assert!(m.facade_default.is_some() && m.facade_row_house.is_some());
+        assert!(m.forest_default.is_some() && m.forest_fs2004.is_some());
+        // FSX library objects have no documented X-Plane counterpart.
+        assert!(m.object.is_empty());
+        let lines: Vec<&str> = DEFAULT_MAP.lines().map(str::trim).collect();
+        let mut paths = 0;
+        for (i, l) in lines.iter().enumerate() {
+            if l.starts_with('#') || !l.contains("= \"") {
+                continue;
+            }
+            paths += 1;
+            let comments: Vec<&str> = lines[..i]
+                .iter()
+                .rev()
+                .take_while(|c| c.starts_with('#'))
+                .copied()
+                .collect();
+            assert!(
+                comments.iter().any(|c| c.contains("Source:")),
+                "line {}: `{l}` has no `Source:` comment above it",
+                i + 1
+            );
+        }
+        assert_eq!(paths, 4);
+    }
+
+    #[test]
     fn user_map_overrides_and_errors_have_positions() {
         let m = Map::bundled()
             .overlaid(

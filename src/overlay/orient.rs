@@ -18,6 +18,20 @@
 //! contours and are not counted in the low byte. A ring without cut edges
 //! stays one closed winding (closing vertex implied, as in every DSF
 //! polygon).
+//!
+//! # Order of the windings
+//!
+//! Spawning contours come in ring order (the outer ring's runs first, each
+//! starting where a cut ends, then the holes), then the cut contours in the
+//! same ring order. So contour 1 belongs to the outer ring whenever the
+//! outer ring keeps at least one original side in the tile.
+//!
+//! When *every* side of the outer ring lies on the tile edge (the feature
+//! covers the whole tile), the outer ring is one cut contour; the spec's
+//! rule "tile-spawning contours are first" then puts the spawning holes
+//! before it (the outer ring keeps its counter-clockwise circulation, holes
+//! stay clockwise). A piece with no spawning contour at all places nothing
+//! and is reported as skipped.
 
 use super::tiles::{TileId, on_tile_edge};
 use crate::geom::LonLat;
