@@ -116,10 +116,8 @@ fn build(a: BuildArgs) -> u8 {
         notes.dedup();
         built.report.warnings.extend(notes);
     }
-    let written = match overlay::write_overlay(&built, &a.output) {
-        Ok(w) => w,
-        Err(e) => return super::fail(e),
-    };
+    // Previews first, then the tiles, the report last: its presence marks a
+    // complete run.
     for (path, bytes) in &previews {
         let r = std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
             .and_then(|()| agkit::fsutil::write_atomic(path, bytes));
@@ -127,6 +125,10 @@ fn build(a: BuildArgs) -> u8 {
             return super::fail(format!("{}: {e}", path.display()));
         }
     }
+    let written = match overlay::write_overlay(&built, &a.output) {
+        Ok(w) => w,
+        Err(e) => return super::fail(e),
+    };
     let r = &built.report;
     println!(
         "{} feature(s): {} used, {} skipped",
