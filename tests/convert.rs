@@ -695,3 +695,45 @@ fn the_committed_every_section_agn_converts_inside_its_cell() {
     assert_eq!(objects, counts["A2GE"]);
     assert_eq!(facades, counts["GBLR"] + counts["ROWH"] + counts["PBDE"]);
 }
+
+/// Heights follow the file's GBDD floor bands (0x14 = 100 %).
+#[test]
+fn building_heights_follow_the_gbdd_floor_bands() {
+    let heights = |gbdd: Option<Gbdd>| -> Vec<u16> {
+        let mut chunks: Vec<Chunk> = gbdd.into_iter().map(Chunk::Gbdd).collect();
+        chunks.push(Chunk::Gbld(Group {
+            children: vec![Chunk::Gblr(Gblr {
+                roof: guid(ROOF),
+                buildings: (0..40).map(|i| quad(-0.4 + 0.02 * i as f32, 0.0)).collect(),
+            })],
+        }));
+        let cell = Cell::containing(47.55, 13.5).unwrap();
+        let out = agn::convert_cells(&[(cell, Agn { chunks })], &full_map(), "t", &|| {});
+        out.tiles
+            .values()
+            .flat_map(|d| d.polygons().map(|p| p.param).collect::<Vec<_>>())
+            .collect()
+    };
+    let band = |f: [i32; 4]| {
+        Some(Gbdd {
+            floors_1_2: f[0],
+            floors_3_5: f[1],
+            floors_6_8: f[2],
+            floors_9_12: f[3],
+        })
+    };
+    let tall = heights(band([0, 0, 0, 20]));
+    assert_eq!(tall.len(), 40);
+    assert!(tall.iter().all(|h| (27..=36).contains(h)), "{tall:?}");
+    let mid = heights(band([0, 0, 20, 0]));
+    assert!(mid.iter().all(|h| (18..=24).contains(h)), "{mid:?}");
+    // Without GBDD: 1–2 floors.
+    let low = heights(None);
+    assert!(low.iter().all(|h| *h == 3 || *h == 6), "{low:?}");
+    // A mixed distribution uses more than one band.
+    let mixed = heights(band([10, 0, 0, 10]));
+    assert!(
+        mixed.iter().any(|h| *h <= 6) && mixed.iter().any(|h| *h >= 27),
+        "{mixed:?}"
+    );
+}
