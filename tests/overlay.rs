@@ -824,3 +824,46 @@ fn the_written_tiles_reload_identically_through_the_cli() {
     }
     assert_eq!(checked, 8);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// A holed polygon near a tile corner, its hole crossing the 1° lines or
+    /// not: every piece keeps its spawning contours first and free of cut
+    /// edges, its cut contours on the tile edge, and agkit's AGS engine
+    /// assembles the contours into rings (outer ring holding contour 1,
+    /// counter-clockwise; holes clockwise).
+    #[test]
+    fn holed_pieces_keep_a_valid_winding_order(
+        w in 12.97f64..13.0, s in 46.97f64..47.0,
+        dw in 0.005f64..0.04, dh in 0.005f64..0.04,
+        fx0 in 0.1f64..0.45, fy0 in 0.1f64..0.45,
+        fx1 in 0.55f64..0.9, fy1 in 0.55f64..0.9,
+    ) {
+        let f = holed(
+            "ags",
+            [w, s, w + dw, s + dh],
+            [w + fx0 * dw, s + fy0 * dh, w + fx1 * dw, s + fy1 * dh],
+        );
+        let o = build(&[f]);
+        prop_assert!(!o.tiles.is_empty());
+        prop_assert!(o.report.skipped.is_empty(), "{:?}", o.report.skipped);
+        for (tile, d) in &o.tiles {
+            for u in uses_through_binary(d) {
+                let low = usize::from(u.low.unwrap());
+                prop_assert!(low >= 1 && low <= u.windings.len());
+                for c in &u.windings[..low] {
+                    prop_assert!(
+                        c.windows(2).all(|e| !overlay::tiles::on_tile_edge(*tile, e[0], e[1])),
+                        "spawning contour with a cut edge in {}: {:?}", tile, c
+                    );
+                }
+                for c in &u.windings[low..] {
+                    prop_assert!(c.windows(2).all(|e| overlay::tiles::on_tile_edge(*tile, e[0], e[1])));
+                }
+                let placed = engine(&u);
+                prop_assert!(placed.is_ok(), "{}: {:?} {:?}", tile, placed.err(), u.windings);
+            }
+        }
+    }
+}
