@@ -1,7 +1,7 @@
 //! File-system helpers: atomic writes that never leave a half-written file.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder is
 /// written, flushed and then renamed over `path`.
@@ -27,6 +27,71 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// Writes several files as one step: every file is first written in full to
+/// a temporary file beside its destination (creating missing folders), and
+/// only when all of them are written are they renamed into place.
+///
+/// If writing any of them fails, no destination is touched, the temporary
+/// files are removed, and so are the folders this call created (when empty).
+/// Only a failure of a rename itself (rare: the temporary file is already in
+/// the destination's folder) can leave the earlier files of the list
+/// replaced.
+pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> Result<(), (PathBuf, std::io::Error)> {
+    let mut created: Vec<PathBuf> = Vec::new();
+    let staged = stage(files, &mut created);
+    let staged = match staged {
+        Ok(s) => s,
+        Err(e) => {
+            // Deepest first, so nested new folders go too.
+            for dir in created.iter().rev() {
+                let _ = std::fs::remove_dir(dir);
+            }
+            return Err(e);
+        }
+    };
+    for (tmp, (path, _)) in staged.into_iter().zip(files) {
+        tmp.persist(path).map_err(|e| (path.clone(), e.error))?;
+    }
+    Ok(())
+}
+
+/// Writes each file's bytes to a temporary file beside it; records the
+/// folders it had to create in `created` (outermost first).
+fn stage(
+    files: &[(PathBuf, Vec<u8>)],
+    created: &mut Vec<PathBuf>,
+) -> Result<Vec<tempfile::NamedTempFile>, (PathBuf, std::io::Error)> {
+    let mut staged = Vec::with_capacity(files.len());
+    for (path, bytes) in files {
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let missing: Vec<PathBuf> = dir
+            .ancestors()
+            .take_while(|a| !a.as_os_str().is_empty() && !a.exists())
+            .map(Path::to_path_buf)
+            .collect();
+        std::fs::create_dir_all(&dir).map_err(|e| (dir.clone(), e))?;
+        created.extend(missing.into_iter().rev());
+        let write = || -> std::io::Result<tempfile::NamedTempFile> {
+            let mut tmp = tempfile::NamedTempFile::new_in(&dir)?;
+            tmp.write_all(bytes)?;
+            let perms = std::fs::metadata(path)
+                .map(|m| m.permissions())
+                .ok()
+                .or_else(default_permissions);
+            if let Some(perms) = perms {
+                tmp.as_file().set_permissions(perms)?;
+            }
+            tmp.as_file().sync_all()?;
+            Ok(tmp)
+        };
+        staged.push(write().map_err(|e| (path.clone(), e))?);
+    }
+    Ok(staged)
 }
 
 #[cfg(unix)]
@@ -61,6 +126,37 @@ mod tests {
         write_atomic(&p, b"new").unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"new");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn writes_all_files_or_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let kept = dir.path().join("kept.txt");
+        std::fs::write(&kept, b"old").unwrap();
+        // The second destination's folder cannot be created: a file is in
+        // the way. Nothing may change, and the new folder `a/b` goes again.
+        std::fs::write(dir.path().join("blocker"), b"").unwrap();
+        let files = vec![
+            (kept.clone(), b"new".to_vec()),
+            (dir.path().join("a/b/one.txt"), b"1".to_vec()),
+            (dir.path().join("blocker/two.txt"), b"2".to_vec()),
+        ];
+        let (failed, _) = write_all_atomic(&files).unwrap_err();
+        assert_eq!(failed, dir.path().join("blocker"));
+        assert_eq!(std::fs::read(&kept).unwrap(), b"old");
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["blocker", "kept.txt"]);
+
+        // Without the blocker every file is written.
+        std::fs::remove_file(dir.path().join("blocker")).unwrap();
+        write_all_atomic(&files).unwrap();
+        for (path, bytes) in &files {
+            assert_eq!(&std::fs::read(path).unwrap(), bytes);
+        }
     }
 
     #[cfg(unix)]

@@ -8,6 +8,7 @@ use agkit::agn::{
 use agkit::convert::{agn, map::Map};
 use agkit::dsf::{self, Entity};
 use agkit::overlay::{TileId, orient};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -736,4 +737,49 @@ fn building_heights_follow_the_gbdd_floor_bands() {
         mixed.iter().any(|h| *h <= 6) && mixed.iter().any(|h| *h >= 27),
         "{mixed:?}"
     );
+}
+
+/// The forest parameters of every forest polygon, by definition path.
+fn forest_params(out: &agkit::convert::agn::Converted) -> BTreeMap<String, BTreeSet<u16>> {
+    let mut by_path: BTreeMap<String, BTreeSet<u16>> = BTreeMap::new();
+    for d in out.tiles.values() {
+        for p in d.polygons() {
+            let path = &d.polygon_defs[p.def as usize];
+            if path.ends_with(".for") {
+                by_path.entry(path.clone()).or_default().insert(p.param);
+            }
+        }
+    }
+    by_path
+}
+
+#[test]
+fn fs2004_forest_density_comes_from_vgrd_and_the_rest_from_the_map() {
+    let cell = Cell::containing(47.55, 13.5).unwrap();
+    // every_section's VGRD says 10 % maximum density; the map says 0.5.
+    let out = agn::convert_cells(&[(cell, every_section())], &full_map(), "t", &|| {});
+    let params = forest_params(&out);
+    assert_eq!(params["for/old.for"], BTreeSet::from([26]), "VGRO: 10 % of 255");
+    assert_eq!(params["for/veg.for"], BTreeSet::from([128]), "PRDE/VGRE: map 0.5");
+
+    // Without a VGRD (or with a density outside 0..=100) the map applies.
+    for replace in [None, Some(250)] {
+        let mut agn = every_section();
+        agn.chunks.retain_mut(|c| match c {
+            Chunk::Vgrd(v) => match replace {
+                Some(d) => {
+                    v.max_density = d;
+                    true
+                }
+                None => false,
+            },
+            _ => true,
+        });
+        let out = agn::convert_cells(&[(cell, agn)], &full_map(), "t", &|| {});
+        assert_eq!(
+            forest_params(&out)["for/old.for"],
+            BTreeSet::from([128]),
+            "VGRD {replace:?}"
+        );
+    }
 }

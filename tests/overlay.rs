@@ -867,3 +867,31 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_write_failure_leaves_nothing_half_written() {
+    // `Earth nav data` is a file, so no tile can be written: the previews
+    // (written in the same step) and the report must not appear either.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("scenery");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("Earth nav data"), b"in the way").unwrap();
+    let o = agkit()
+        .args([
+            "overlay",
+            "build",
+            EXAMPLE_FEATURES,
+            "--rules",
+            EXAMPLE_RULES,
+            "-o",
+        ])
+        .arg(&out)
+        .args(["--preview", "svg"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("Earth nav data"), "{err}");
+    assert_eq!(files_under(&out), [out.join("Earth nav data")]);
+    assert!(!out.join("preview").exists(), "the preview folder was removed");
+}

@@ -116,16 +116,10 @@ fn build(a: BuildArgs) -> u8 {
         notes.dedup();
         built.report.warnings.extend(notes);
     }
-    // Previews first, then the tiles, the report last: its presence marks a
-    // complete run.
-    for (path, bytes) in &previews {
-        let r = std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))
-            .and_then(|()| agkit::fsutil::write_atomic(path, bytes));
-        if let Err(e) = r {
-            return super::fail(format!("{}: {e}", path.display()));
-        }
-    }
-    let written = match overlay::write_overlay(&built, &a.output) {
+    // Previews, tiles and the report in one all-or-nothing step (the report
+    // last: its presence marks a complete run).
+    let n_previews = previews.len();
+    let written = match overlay::write_overlay_with(&built, &a.output, previews) {
         Ok(w) => w,
         Err(e) => return super::fail(e),
     };
@@ -161,10 +155,10 @@ fn build(a: BuildArgs) -> u8 {
     println!(
         "wrote {} tile(s){} and {}",
         r.tiles.len(),
-        if previews.is_empty() {
+        if n_previews == 0 {
             String::new()
         } else {
-            format!(", {} preview file(s)", previews.len())
+            format!(", {n_previews} preview file(s)")
         },
         written
             .last()

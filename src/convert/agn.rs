@@ -15,8 +15,10 @@
 //!   is the height in metres;
 //! - `PRDE` polygons and `VGRE`/`VGRO` rectangles → forest polygons
 //!   (`[forest.vegetation]`, `default`, `fs2004`), parameter
-//!   `round(forest_density × 255)` (DSF notes §7.3, fill mode 0), cut at
-//!   1° tile edges;
+//!   `round(density × 255)` (DSF notes §7.3, fill mode 0), cut at 1° tile
+//!   edges; the density of `VGRO` rectangles is the file's `VGRD` maximum
+//!   density (0–100 %) when it has one, every other density is the map's
+//!   `forest_density` (FSX `PRDE`/`VGRE` records carry none);
 //! - `A2GE` library objects → an object at the centre of the record's box
 //!   (p + d/2 [+ o/2]), heading = direction from the first to the second
 //!   point, by `[object]` GUID.
@@ -130,6 +132,7 @@ pub fn convert_cell(cell: Cell, agn: &Agn, map: &Map) -> CellResult {
         map,
         rng: crate::place::rng(map.seed ^ (u64::from(cell.u) << 32 | u64::from(cell.v))),
         gbdd: find_gbdd(&agn.chunks),
+        vgrd_param: find_vgrd_param(&agn.chunks),
         out: CellResult::default(),
     };
     cx.chunks(&agn.chunks);
@@ -143,11 +146,26 @@ fn find_gbdd(chunks: &[Chunk]) -> Option<Gbdd> {
     })
 }
 
+/// The forest parameter for `VGRO` rectangles from the file's `VGRD`
+/// "maximum vegetation density" (0–100 %, the FS2002/FS2004 AGN layout on
+/// the FSDeveloper wiki): `round(density / 100 × 255)`. `None` when the
+/// file has no `VGRD` or its density is outside 0..=100 (the map's
+/// `forest_density` applies then).
+fn find_vgrd_param(chunks: &[Chunk]) -> Option<u16> {
+    chunks.iter().find_map(|c| match c {
+        Chunk::Vgrd(v) if (0..=100).contains(&v.max_density) => {
+            Some((f64::from(v.max_density) / 100.0 * 255.0).round() as u16)
+        }
+        _ => None,
+    })
+}
+
 struct CellCtx<'a> {
     cell: Cell,
     map: &'a Map,
     rng: crate::place::Rng,
     gbdd: Option<Gbdd>,
+    vgrd_param: Option<u16>,
     out: CellResult,
 }
 
@@ -246,7 +264,7 @@ impl CellCtx<'_> {
         self.done(kind);
     }
 
-    fn forest(&mut self, kind: &str, path: &str, ring: Vec<LonLat>) {
+    fn forest(&mut self, kind: &str, path: &str, param: u16, ring: Vec<LonLat>) {
         let ring = open_ring(ring);
         if ring.len() < 3 || !ring.iter().flatten().all(|v| v.is_finite()) {
             self.skipped(kind, "fewer than 3 distinct vertices");
@@ -263,7 +281,6 @@ impl CellCtx<'_> {
         );
         l.close();
         let poly = geo::Polygon::new(l, Vec::new());
-        let param = self.map.forest_param();
         for tile in tiles_touched(&poly) {
             for piece in clip_to_tile(&poly, tile) {
                 self.out.made.push((
@@ -356,7 +373,7 @@ impl CellCtx<'_> {
                                         .top_left_to_lonlat(f64::from(v[0]), f64::from(v[1]))
                                 })
                                 .collect();
-                            self.forest("PRDE", path, ring);
+                            self.forest("PRDE", path, map.forest_param(), ring);
                         }
                     }
                     None => self.unmapped("PRDE", Some(p.vegetation), p.polygons.len()),
@@ -371,7 +388,7 @@ impl CellCtx<'_> {
                     Some(path) => {
                         for r in &v.rects {
                             let ring = self.rect_ring(r.x, r.y, r.dx, r.dy);
-                            self.forest("VGRE", path, ring);
+                            self.forest("VGRE", path, map.forest_param(), ring);
                         }
                     }
                     None => self.unmapped("VGRE", Some(v.vegetation), v.rects.len()),
@@ -379,9 +396,10 @@ impl CellCtx<'_> {
             }
             Chunk::Vgro(v) => match map.forest_fs2004.as_ref() {
                 Some(path) => {
+                    let param = self.vgrd_param.unwrap_or_else(|| map.forest_param());
                     for r in &v.rects {
                         let ring = self.rect_ring(r.x, r.y, r.dx, r.dy);
-                        self.forest("VGRO", path, ring);
+                        self.forest("VGRO", path, param, ring);
                     }
                 }
                 None => self.unmapped("VGRO", None, v.rects.len()),

@@ -620,28 +620,54 @@ pub fn area_m2(poly: &geo::Polygon<f64>) -> f64 {
     .unsigned_area()
 }
 
-/// Encodes every tile, then writes them (each atomically) under
-/// `dir/Earth nav data/…`, with `dir/overlay-report.json`. Nothing is
-/// written when any tile fails to encode. Returns the written paths.
+/// Encodes every tile, then writes them under `dir/Earth nav data/…`, with
+/// `dir/overlay-report.json`, all or nothing (see [`write_tiles`]). Returns
+/// the written paths.
 pub fn write_overlay(overlay: &Overlay, dir: &Path) -> Result<Vec<PathBuf>, OverlayError> {
+    write_overlay_with(overlay, dir, Vec::new())
+}
+
+/// [`write_overlay`] with further files (e.g. previews) written in the same
+/// all-or-nothing step, before the tiles. Returns the paths of the tiles
+/// and the report.
+pub fn write_overlay_with(
+    overlay: &Overlay,
+    dir: &Path,
+    extra: Vec<(PathBuf, Vec<u8>)>,
+) -> Result<Vec<PathBuf>, OverlayError> {
     let report = serde_json::to_string_pretty(&overlay.report).unwrap_or_default() + "\n";
-    write_tiles(
+    write_tiles_with(
         &overlay.tiles,
         dir,
         "overlay-report.json",
         report.as_bytes(),
+        extra,
     )
 }
 
-/// Encodes `tiles` as binary DSF, then writes them and `report_name` (each
-/// file atomically). Nothing is written when a tile fails to encode.
+/// Encodes `tiles` as binary DSF, then writes them and `report_name` as one
+/// step ([`crate::fsutil::write_all_atomic`]): nothing is written when a
+/// tile fails to encode or any file fails to write.
 pub fn write_tiles(
     tiles: &BTreeMap<TileId, Dsf>,
     dir: &Path,
     report_name: &str,
     report: &[u8],
 ) -> Result<Vec<PathBuf>, OverlayError> {
-    let mut encoded = Vec::new();
+    write_tiles_with(tiles, dir, report_name, report, Vec::new())
+}
+
+/// [`write_tiles`] with `extra` files written first in the same step; the
+/// returned paths are those of the tiles and the report.
+fn write_tiles_with(
+    tiles: &BTreeMap<TileId, Dsf>,
+    dir: &Path,
+    report_name: &str,
+    report: &[u8],
+    extra: Vec<(PathBuf, Vec<u8>)>,
+) -> Result<Vec<PathBuf>, OverlayError> {
+    let skip = extra.len();
+    let mut encoded = extra;
     for (tile, d) in tiles {
         let bytes =
             dsf::build(d, &dsf::BuildOptions::default()).map_err(|e| OverlayError::Encode {
@@ -651,19 +677,8 @@ pub fn write_tiles(
         encoded.push((dir.join(tile.relative_path()), bytes));
     }
     encoded.push((dir.join(report_name), report.to_vec()));
-    let mut written = Vec::new();
-    for (path, bytes) in encoded {
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|error| OverlayError::Io {
-                path: parent.to_path_buf(),
-                error,
-            })?;
-        }
-        crate::fsutil::write_atomic(&path, &bytes).map_err(|error| OverlayError::Io {
-            path: path.clone(),
-            error,
-        })?;
-        written.push(path);
-    }
+    crate::fsutil::write_all_atomic(&encoded)
+        .map_err(|(path, error)| OverlayError::Io { path, error })?;
+    let written = encoded.into_iter().skip(skip).map(|(path, _)| path).collect();
     Ok(written)
 }

@@ -13,7 +13,7 @@ pub mod preview;
 pub mod rules;
 pub mod tiles;
 
-pub use build::{BuildOptions, Overlay, Report, build_overlay, write_overlay};
+pub use build::{BuildOptions, Overlay, Report, build_overlay, write_overlay, write_overlay_with};
 pub use rules::{Rules, RulesError};
 pub use tiles::TileId;
 
