@@ -1024,3 +1024,340 @@ fn xp_example_city_block_places() {
     }
     assert!(clean > 0);
 }
+
+// ------------------------------------------- misfits, caps, odd polygons ----
+
+#[test]
+fn a_block_within_max_misfit_is_placed_with_a_warning() {
+    // simple()'s column spellings span 20..36 m: 7 m is 2.9× too small and
+    // 100 m 2.8× too large, both within MAX_MISFIT = 3.
+    assert_eq!(block::MAX_MISFIT, 3.0);
+    for w in [7.0, 100.0] {
+        let p = place(&simple(), &rect(w, 20.0));
+        assert!(!p.tiles.is_empty(), "{w} m: nothing placed");
+        assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
+        assert!(
+            p.warnings[0].contains("placed the closest"),
+            "{:?}",
+            p.warnings
+        );
+    }
+}
+
+#[test]
+fn a_block_beyond_max_misfit_is_refused_with_the_reason() {
+    for (w, why, line) in [
+        (6.0, "too small", "line 11"),
+        (110.0, "too large", "line 13"),
+        (1.0e6, "too large", "line 13"),
+    ] {
+        let p = place(&simple(), &rect(w, 20.0));
+        assert!(p.tiles.is_empty() && p.objects.is_empty(), "{w} m placed");
+        assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
+        let m = &p.warnings[0];
+        for part in [why, line, "nothing placed", "SPELLING_S", "3×"] {
+            assert!(m.contains(part), "{w} m: `{part}` missing in {m}");
+        }
+    }
+    // The rows too: simple()'s row spellings span 20..30 m.
+    let p = place(&simple(), &rect(25.0, 95.0));
+    assert!(p.tiles.is_empty());
+    assert!(p.warnings[0].contains("SPELLING_T"), "{:?}", p.warnings);
+}
+
+#[test]
+fn more_than_max_tiles_is_refused() {
+    // One 1 px column and row, spelt 300 times each: 90 000 tiles.
+    let g = grid(plain(&[0.0, 1.0]), plain(&[0.0, 1.0]));
+    let many = vec![0i64; 300];
+    let sets = vec![set(
+        0,
+        10,
+        vec![spelling(&many, 11)],
+        vec![spelling(&many, 12)],
+    )];
+    let a = asset([1024.0, 1024.0], 102.4, vec![g.clone()], sets);
+    let p = place(&a, &rect(30.0, 30.0));
+    assert!(p.tiles.is_empty());
+    assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
+    assert!(
+        p.warnings[0].contains("90000 tiles") && p.warnings[0].contains("65536"),
+        "{:?}",
+        p.warnings
+    );
+    // 200 × 200 is under the cap and placed.
+    let few = vec![0i64; 200];
+    let sets = vec![set(
+        0,
+        10,
+        vec![spelling(&few, 11)],
+        vec![spelling(&few, 12)],
+    )];
+    let a = asset([1024.0, 1024.0], 102.4, vec![g], sets);
+    let p = place(&a, &rect(20.0, 20.0));
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    assert_eq!(p.tiles.len(), 40_000);
+}
+
+#[test]
+fn a_grid_with_many_cuts_takes_memory_only_for_annotated_tiles() {
+    // 100 000 × 100 000 texture tiles; one annotation; a 2 × 2 spelling.
+    let cuts: Vec<f64> = (0..=100_000).map(f64::from).collect();
+    let mut g = grid(plain(&cuts), plain(&cuts));
+    g.annotations = vec![obj(1.5, 0.5, 0.0, 9)];
+    let sets = vec![set(
+        0,
+        10,
+        vec![spelling(&[0, 1], 11)],
+        vec![spelling(&[0, 1], 12)],
+    )];
+    let a = asset([1024.0, 1024.0], 102.4, vec![g], sets);
+    let p = place(&a, &rect(0.2, 0.2));
+    assert_eq!(p.tiles.len(), 4);
+    assert_eq!(p.objects.len(), 1);
+}
+
+#[test]
+fn repeated_vertices_are_a_polygon_error() {
+    let w = vec![vec![[0.0, 0.0], [25.0, 0.0], [25.0, 20.0], [25.0, 20.0]]];
+    let e = block::place(&simple(), &w, &Params::default()).unwrap_err();
+    assert!(
+        matches!(&e, PlaceError::Polygon(m) if m.contains("zero-length side")),
+        "{e}"
+    );
+}
+
+/// simple() with three sets told apart by DEPTH_RANGE.
+fn by_depth() -> Asset {
+    let mut a = simple();
+    let b = a.block.as_mut().unwrap();
+    let base = b.spelling_sets[0].clone();
+    b.spelling_sets = [
+        (40usize, [0.0, 15.0]),
+        (50, [15.0, 25.0]),
+        (60, [25.0, 99.0]),
+    ]
+    .into_iter()
+    .map(|(line, range)| {
+        let mut s = base.clone();
+        s.line = line;
+        s.depth_range = Some(Lined { value: range, line });
+        for (k, sp) in s.spellings_s.iter_mut().enumerate() {
+            sp.line = line + 1 + k;
+        }
+        s
+    })
+    .collect();
+    a
+}
+
+#[test]
+fn depth_range_filters_on_the_depth_normal_to_the_first_side() {
+    let a = by_depth();
+    let explain = Params {
+        explain: true,
+        ..Params::default()
+    };
+    let chosen = |w: &Vec<Vec<Xy>>| {
+        let p = block::place(&a, w, &explain).unwrap();
+        let line = p
+            .explain
+            .iter()
+            .find(|l| l.starts_with("spelling set:"))
+            .cloned()
+            .unwrap_or_default();
+        (p, line)
+    };
+    let (_, l) = chosen(&rect(25.0, 20.0));
+    assert!(l.contains("chose #1 (line 50)"), "{l}");
+    // A trapezoid 20 m deep with legs leaning in: the depth is 20 m, not the
+    // 20.6 m the slanted legs measure.
+    let trap = vec![vec![[0.0, 0.0], [30.0, 0.0], [25.0, 20.0], [5.0, 20.0]]];
+    let (_, l) = chosen(&trap);
+    assert!(l.contains("chose #1 (line 50)"), "{l}");
+    // Skewed 26 m: the far side 26 m from the first side, shifted 8 m along it.
+    let skew = vec![vec![[0.0, 0.0], [25.0, 0.0], [33.0, 26.0], [8.0, 26.0]]];
+    let (p, l) = chosen(&skew);
+    assert!(l.contains("chose #2 (line 60)"), "{l}");
+    assert!(p.explain[0].contains("depth 26.000 m"), "{}", p.explain[0]);
+    // So skewed that no normal to the first side meets the far side: still
+    // the 12 m between them.
+    let lean = vec![vec![[0.0, 0.0], [25.0, 0.0], [70.0, 12.0], [45.0, 12.0]]];
+    let (p, l) = chosen(&lean);
+    assert!(l.contains("chose #0 (line 40)"), "{l}");
+    assert!(p.explain[0].contains("depth 12.000 m"), "{}", p.explain[0]);
+}
+
+#[test]
+fn crop_keeps_every_piece_of_a_split_tile() {
+    // One 10 m column spelt four times, one 30 m row; a dart whose notch at
+    // (20, 15) opens along the first side, so the third column is cut in two.
+    let g = grid(plain(&[0.0, 100.0]), plain(&[0.0, 300.0]));
+    let sets = vec![set(
+        0,
+        10,
+        vec![spelling(&[0, 0, 0, 0], 11)],
+        vec![spelling(&[0], 12)],
+    )];
+    let a = crop(asset([1024.0, 1024.0], 102.4, vec![g], sets), true);
+    let dart = vec![vec![[0.0, 0.0], [40.0, 0.0], [20.0, 15.0], [30.0, 40.0]]];
+    let p = place(&a, &dart);
+    // The 40 m spelling is centred on the 15 m the block needs: columns at
+    // 2.5, 12.5, 22.5, 32.5 .. 42.5 m. The third is cut into a piece under
+    // the notch and one above it; the other three stay whole.
+    let third = p
+        .tiles
+        .iter()
+        .filter(|t| {
+            t.polygon
+                .iter()
+                .all(|v| (22.5 - 1e-6..=32.5 + 1e-6).contains(&v[0]))
+        })
+        .count();
+    assert_eq!(third, 2, "{:#?}", p.tiles);
+    assert_eq!(p.tiles.len(), 5, "{:#?}", p.tiles);
+    let area = |r: &[Xy]| {
+        let n = r.len();
+        (0..n)
+            .map(|i| r[i][0] * r[(i + 1) % n][1] - r[(i + 1) % n][0] * r[i][1])
+            .sum::<f64>()
+            / 2.0
+    };
+    let total: f64 = p.tiles.iter().map(|t| area(&t.polygon)).sum();
+    // The tiles abut without overlap, so together they are the part of the
+    // polygon the grid covers: here all of it but the strip beyond the grid.
+    assert!(total > 0.0 && total <= area(&dart[0]) + 1e-6, "{total}");
+    for t in &p.tiles {
+        assert_eq!(t.polygon.len(), t.uv.len());
+        assert!(area(&t.polygon) > 0.0);
+    }
+}
+
+#[test]
+fn crop_never_cuts_inside_edge_min() {
+    // EDGE_MIN 40 px in from every edge; a 10 m block is too narrow for the
+    // 20 m spelling, so the EDGE_MIN rectangle (s from −1 to 11 m) sticks
+    // out of the polygon and is kept; the rest of the overhang is cut.
+    let mut a = crop(simple(), true);
+    let g = &mut a.block.as_mut().unwrap().grids[0];
+    *g = edges(g.clone(), [0.0; 4], [20.0; 4], [40.0; 4]);
+    let p = place(&a, &rect(10.0, 20.0));
+    assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
+    let xs = p.tiles.iter().flat_map(|t| t.polygon.iter().map(|v| v[0]));
+    let (lo, hi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), x| {
+        (l.min(x), h.max(x))
+    });
+    assert!(
+        (lo + 1.0).abs() < 1e-6 && (hi - 11.0).abs() < 1e-6,
+        "{lo} {hi}"
+    );
+    // Without CROP the whole 20 m spelling shows.
+    let open = place(&crop(a.clone(), false), &rect(10.0, 20.0));
+    let xs = open
+        .tiles
+        .iter()
+        .flat_map(|t| t.polygon.iter().map(|v| v[0]));
+    let lo = xs.fold(f64::INFINITY, f64::min);
+    assert!((lo + 5.0).abs() < 1e-6, "{lo}");
+}
+
+// --------------------------------------------- slop and typo fixtures ----
+
+#[test]
+fn slop_fixture_uses_explicit_slop_pixels_and_antislop_v() {
+    let (a, text) = fixture("slop.agb");
+    let p = place(&a, &rect(25.0, 22.0));
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    let tile = |c: usize, r: usize| {
+        p.tiles
+            .iter()
+            .find(|t| t.id == TileId::Grid(c, r))
+            .unwrap_or_else(|| panic!("tile {c},{r}"))
+    };
+    // Column 1 stretches 50 px and is drawn 50 + 30 (SLOP_H 30, not the
+    // OVERLAP_H 16) = 80 px: 10..18 m, texture 100..180.
+    assert_ring(
+        &tile(1, 0).polygon,
+        &[[10.0, 0.0], [18.0, 0.0], [18.0, 10.0], [10.0, 10.0]],
+    );
+    assert_ring(
+        &tile(1, 0).uv,
+        &[[100.0, 0.0], [180.0, 0.0], [180.0, 100.0], [100.0, 100.0]],
+    );
+    assert_ring(
+        &tile(2, 0).polygon,
+        &[[15.0, 0.0], [25.0, 0.0], [25.0, 10.0], [15.0, 10.0]],
+    );
+    // Row 1 (SLOP_V, OVERLAP_V 20) stretches 30 px, drawn 50; row 2 is
+    // pulled back 10 px by ANTISLOP_V: 12..22 m.
+    assert_ring(
+        &tile(0, 1).polygon,
+        &[[0.0, 10.0], [10.0, 10.0], [10.0, 15.0], [0.0, 15.0]],
+    );
+    assert_ring(
+        &tile(0, 2).polygon,
+        &[[0.0, 12.0], [10.0, 12.0], [10.0, 22.0], [0.0, 22.0]],
+    );
+    let line = line_of(&text, "SPELLING_S 0 1 2");
+    assert!(p.tiles.iter().all(|t| t.source_line == line));
+    // The object at y 145 lies under the anti-slopped row 2 and is removed.
+    let got: Vec<Xy> = p.objects.iter().map(|o| [o.x, o.y]).collect();
+    let want = [[5.0, 5.0], [5.0, 12.5], [20.0, 17.0]];
+    assert_eq!(got.len(), want.len(), "{got:?}");
+    for w in want {
+        assert!(got.iter().any(|&g| close(g, w)), "{w:?} not in {got:?}");
+    }
+}
+
+#[test]
+fn typo_fixture_places_with_the_spec_spellings_of_named_spellings() {
+    let (a, text) = fixture("typos.agb");
+    let p = block::place(
+        &a,
+        &rect(50.0, 40.0),
+        &Params {
+            explain: true,
+            ..Params::default()
+        },
+    )
+    .unwrap();
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    let line = line_of(&text, "USE_SPELLING_S wide");
+    assert!(p.tiles.iter().all(|t| t.source_line == line));
+    assert_eq!(p.tiles.len(), 5 * 4);
+    let chosen = |what: &str| {
+        p.explain
+            .iter()
+            .find(|l| l.starts_with(&format!("{what}: chose")))
+            .cloned()
+            .unwrap_or_default()
+    };
+    assert!(chosen("columns").contains(&format!("line {line}")));
+    let t_line = line_of(&text, "USE_SPELLING_t deep");
+    assert!(
+        chosen("rows").contains(&format!("line {t_line}")),
+        "{}",
+        chosen("rows")
+    );
+    assert!(p.explain.iter().any(|l| l.contains("(wide)")));
+    assert!(p.explain.iter().any(|l| l.contains("(deep)")));
+}
+
+#[test]
+fn slop_fixture_explain_and_json_snapshots() {
+    // Local metres straight from the engine (no lon/lat round trip), so the
+    // JSON holds the exact hand-checkable numbers.
+    let (a, _) = fixture("slop.agb");
+    let p = block::place(
+        &a,
+        &rect(25.0, 22.0),
+        &Params {
+            explain: true,
+            ..Params::default()
+        },
+    )
+    .unwrap();
+    insta::assert_snapshot!("slop_explain", p.explain.join("\n"));
+    let json = agkit::out::render(&p, agkit::out::Format::Json).unwrap();
+    insta::assert_snapshot!("slop_json", String::from_utf8(json).unwrap());
+}

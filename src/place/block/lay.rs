@@ -16,6 +16,7 @@ use crate::geom::Xy;
 use crate::place::annotate::{Affine, Context, annotate};
 use crate::place::{Params, PlacedTile, Placement, Rng, Role, TileId};
 use crate::xp::model::{Annotation, AnnotationKind, Asset, Band, Grid, Px};
+use std::collections::HashMap;
 
 /// One fitted axis.
 pub(crate) struct AxisRun {
@@ -38,7 +39,6 @@ pub(crate) struct Input<'a> {
     pub s: &'a AxisRun,
     pub t: &'a AxisRun,
     pub crop: bool,
-    pub feasible: bool,
     pub params: &'a Params,
 }
 
@@ -93,14 +93,17 @@ fn anchor(a: &Annotation) -> Option<Px> {
 /// Places the tiles and annotations into `out`.
 pub(crate) fn lay(out: &mut Placement, inp: &Input, rng: &mut Rng) {
     let grid = inp.grid;
-    let (ncols, nrows) = (grid.columns.len(), grid.rows.len());
-    let mut buckets: Vec<Vec<Annotation>> = vec![Vec::new(); ncols * nrows];
-    let mut formula: Vec<Option<Xy>> = vec![None; ncols * nrows];
-    let mut last: Option<usize> = None;
+    // Keyed by texture tile (column, row): only tiles with annotations take
+    // memory, however many cuts the grid has.
+    let mut buckets: HashMap<(usize, usize), Vec<Annotation>> = HashMap::new();
+    let mut formula: HashMap<(usize, usize), Xy> = HashMap::new();
+    let mut last: Option<(usize, usize)> = None;
     for ann in &grid.annotations {
         if let AnnotationKind::GroundFormula(f) = &ann.kind {
             match last {
-                Some(b) => formula[b] = Some(ground_point(inp.block, f)),
+                Some(b) => {
+                    formula.insert(b, ground_point(inp.block, f));
+                }
                 None => out.warnings.push(format!(
                     "GROUND_PT_FORMULA at line {} follows no annotation on the grid; ignored",
                     ann.line
@@ -112,10 +115,10 @@ pub(crate) fn lay(out: &mut Placement, inp: &Input, rng: &mut Rng) {
         last = at.and_then(|p| {
             let c = locate(&grid.columns, p[0])?;
             let r = locate(&grid.rows, p[1])?;
-            Some(r * ncols + c)
+            Some((c, r))
         });
         match last {
-            Some(b) => buckets[b].push(ann.clone()),
+            Some(b) => buckets.entry(b).or_default().push(ann.clone()),
             None => out.warnings.push(format!(
                 "the annotation at line {} lies outside the grid's tiles; not placed",
                 ann.line
@@ -129,13 +132,19 @@ pub(crate) fn lay(out: &mut Placement, inp: &Input, rng: &mut Rng) {
     let clip = inp.crop.then(|| {
         let (ix, iy) = (&inp.ins[0], &inp.ins[1]);
         let r = [ix.min[0], iy.min[0], width - ix.min[1], height - iy.min[1]];
-        let keep: Option<Vec<Xy>> = (!inp.feasible && r[0] < r[2] && r[1] < r[3]).then(|| {
+        let rect: Option<Vec<Xy>> = (r[0] < r[2] && r[1] < r[3]).then(|| {
             vec![
                 inp.world([r[0], r[1]]),
                 inp.world([r[2], r[1]]),
                 inp.world([r[2], r[3]]),
                 inp.world([r[0], r[3]]),
             ]
+        });
+        // An EDGE_MIN rectangle the file gives joins the region unless it
+        // is already inside the polygon (the usual case of a valid fit).
+        let keep = rect.filter(|k| {
+            inp.grid.edge_min.is_some()
+                && !(inp.block.convex && k.iter().all(|&p| inp.block.contains_convex(p, 1e-6)))
         });
         ClipRegion::new(&inp.block.world, keep.as_deref())
     });
@@ -155,40 +164,55 @@ pub(crate) fn lay(out: &mut Placement, inp: &Input, rng: &mut Rng) {
             let rect = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
             let world: Vec<Xy> = rect.iter().map(|&a| inp.world(a)).collect();
             let to_uv = |a: Px| [col.start + (a[0] - x0), row.start + (a[1] - y0)];
-            let (polygon, uv) = match &clip {
+            let pieces: Vec<(Vec<Xy>, Vec<Px>)> = match &clip {
                 Some(c) => {
                     let inside = inp.block.convex
                         && world.iter().all(|&p| inp.block.contains_convex(p, 1e-9));
                     if inside {
-                        (world.clone(), rect.iter().map(|&a| to_uv(a)).collect())
+                        vec![(world.clone(), rect.iter().map(|&a| to_uv(a)).collect())]
                     } else {
-                        let Some(ring) = c.clip(&world) else { continue };
-                        let uv = ring.iter().map(|&p| to_uv(inp.a_space(p))).collect();
-                        (ring, uv)
+                        c.clip(&world)
+                            .into_iter()
+                            .map(|ring| {
+                                let uv = ring.iter().map(|&p| to_uv(inp.a_space(p))).collect();
+                                (ring, uv)
+                            })
+                            .collect()
                     }
                 }
-                None => (world.clone(), rect.iter().map(|&a| to_uv(a)).collect()),
+                None => vec![(world.clone(), rect.iter().map(|&a| to_uv(a)).collect())],
             };
-            let texture_tile = lr.band * ncols + lc.band;
-            let centre = inp.world([(x0 + x1) / 2.0, (y0 + y1) / 2.0]);
-            let index = out.tiles.len();
-            out.tiles.push(PlacedTile {
-                id: TileId::Grid(lc.band, lr.band),
-                polygon,
-                lonlat: Vec::new(),
-                uv,
-                order: index,
-                hidden,
-                role: Role::Grid,
-                unit: j,
-                source_line: inp.s.line,
-                stop_points: Vec::new(),
-                ground_point: Some(formula[texture_tile].unwrap_or(centre)),
-            });
-            let anns = &buckets[texture_tile];
-            if anns.is_empty() {
+            if pieces.is_empty() {
                 continue;
             }
+            let key = (lc.band, lr.band);
+            let centre = inp.world([(x0 + x1) / 2.0, (y0 + y1) / 2.0]);
+            let first = out.tiles.len();
+            let split = pieces.len() > 1;
+            let rings: Vec<Vec<Xy>> = if split {
+                pieces.iter().map(|(r, _)| r.clone()).collect()
+            } else {
+                Vec::new()
+            };
+            for (polygon, uv) in pieces {
+                let index = out.tiles.len();
+                out.tiles.push(PlacedTile {
+                    id: TileId::Grid(lc.band, lr.band),
+                    polygon,
+                    lonlat: Vec::new(),
+                    uv,
+                    order: index,
+                    hidden,
+                    role: Role::Grid,
+                    unit: j,
+                    source_line: inp.s.line,
+                    stop_points: Vec::new(),
+                    ground_point: Some(formula.get(&key).copied().unwrap_or(centre)),
+                });
+            }
+            let Some(anns) = buckets.get(&key) else {
+                continue;
+            };
             let later_cols = &sr[i + 1..];
             let later_rows = &tr[j + 1..];
             let keep = |px: Px| {
@@ -209,16 +233,52 @@ pub(crate) fn lay(out: &mut Placement, inp: &Input, rng: &mut Rng) {
                     .is_none_or(|c| c.contains(inp.world([xa, ya])))
             };
             let map = Affine::from_frame([col.start, row.start], world[0], dir, inp.mpp);
-            let ctx = Context {
-                common: &inp.asset.common,
-                map,
-                base_heading: map.up_heading(),
-                block_height: inp.params.height,
-                density: inp.params.density,
-                tree_spacing: inp.params.tree_spacing,
-                keep: &keep,
+            // A split tile: each annotation goes with the piece holding its
+            // point (the first such piece; the largest if none does).
+            let owner = |px: Px| {
+                let p = inp.world([x0 + px[0] - col.start, y0 + px[1] - row.start]);
+                rings.iter().position(|r| ring_contains(r, p)).unwrap_or(0)
             };
-            annotate(out, index, anns, &ctx, rng);
+            for k in 0..rings.len().max(1) {
+                let keep_k = |px: Px| keep(px) && (!split || owner(px) == k);
+                let ctx = Context {
+                    common: &inp.asset.common,
+                    map,
+                    base_heading: map.up_heading(),
+                    block_height: inp.params.height,
+                    density: inp.params.density,
+                    tree_spacing: inp.params.tree_spacing,
+                    keep: &keep_k,
+                };
+                annotate(out, first + k, anns, &ctx, rng);
+            }
         }
     }
+}
+
+/// Whether a point is inside a ring or on its boundary (to 1e-9 m), by
+/// winding number.
+fn ring_contains(ring: &[Xy], p: Xy) -> bool {
+    let n = ring.len();
+    let mut winding = 0i32;
+    for i in 0..n {
+        let (a, b) = (ring[i], ring[(i + 1) % n]);
+        let cross = (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
+        let len = ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2)).sqrt();
+        let within = |u: f64, v: f64, x: f64| u.min(v) - 1e-9 <= x && x <= u.max(v) + 1e-9;
+        if cross.abs() <= 1e-9 * len.max(1.0)
+            && within(a[0], b[0], p[0])
+            && within(a[1], b[1], p[1])
+        {
+            return true;
+        }
+        if a[1] <= p[1] {
+            if b[1] > p[1] && cross > 0.0 {
+                winding += 1;
+            }
+        } else if b[1] <= p[1] && cross < 0.0 {
+            winding -= 1;
+        }
+    }
+    winding != 0
 }

@@ -8,7 +8,8 @@
 //! Width is the shortest chord along `s` over the band `0 ≤ t ≤ min(t₂, t₃)`
 //! (where both the left and the right side exist); depth is the shortest
 //! chord along `t` over the band of `s` where both the first side and the far
-//! side exist. Chord length is piecewise linear between vertex heights, so
+//! side exist (when no normal meets both, the normal distance to the nearer
+//! far corner). Chord length is piecewise linear between vertex heights, so
 //! the minimum is found at the band's ends and the vertices inside it.
 
 use crate::geom::Xy;
@@ -95,6 +96,15 @@ pub(crate) fn measure(windings: &[Vec<Xy>]) -> Result<Block, PlaceError> {
     {
         return bad(format!("vertex {i} is not a finite coordinate"));
     }
+    for i in 0..4 {
+        let (a, b) = (w[i], w[(i + 1) % 4]);
+        if a == b {
+            return bad(format!(
+                "vertex {} repeats vertex {i} (a zero-length side); an AGB needs four distinct corners",
+                (i + 1) % 4
+            ));
+        }
+    }
     let ring = LineString::from(w.iter().map(|p| (p[0], p[1])).collect::<Vec<_>>());
     let poly = Polygon::new(ring, vec![]);
     let area = poly.signed_area();
@@ -143,7 +153,9 @@ pub(crate) fn measure(windings: &[Vec<Xy>]) -> Result<Block, PlaceError> {
     block.depth = if lo <= hi {
         shortest_chord(&q, 1, lo, hi)
     } else {
-        chord(&q, 1, (lo + hi) / 2.0)
+        // So skewed that no normal to the first side meets the far side:
+        // the normal distance from the first side to the nearer far corner.
+        q[2][1].min(q[3][1]).max(0.0)
     };
     Ok(block)
 }
@@ -215,6 +227,42 @@ mod tests {
         let b = measure(&one(&w)).unwrap();
         assert!(b.depth > 26.9 && b.depth <= 27.5, "{}", b.depth);
         assert!(b.width > 49.0 && b.width <= 51.0, "{}", b.width);
+    }
+
+    #[test]
+    fn very_skewed_parallelogram_depth_is_the_normal_distance() {
+        // The far side starts past the first side's end: no normal meets both.
+        let w = [[0.0, 0.0], [50.0, 0.0], [110.0, 30.0], [60.0, 30.0]];
+        let b = measure(&one(&w)).unwrap();
+        assert!((b.depth - 30.0).abs() < 1e-9, "{}", b.depth);
+        assert!(b.width.is_finite() && b.width > 0.0);
+        // Just before that, a normal at the first side's end meets the far
+        // side 30 m away too: the rule is continuous.
+        let w = [[0.0, 0.0], [50.0, 0.0], [100.0, 30.0], [50.0, 30.0]];
+        assert!((measure(&one(&w)).unwrap().depth - 30.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn trapezoid_depth_is_normal_to_the_first_side() {
+        // Long first side, short far side, legs leaning in.
+        let w = [[0.0, 0.0], [60.0, 0.0], [45.0, 18.0], [12.0, 18.0]];
+        let b = measure(&one(&w)).unwrap();
+        assert!((b.depth - 18.0).abs() < 1e-6, "{}", b.depth);
+        assert!((b.width - 33.0).abs() < 1e-6, "{}", b.width);
+    }
+
+    #[test]
+    fn repeated_vertices_are_an_error() {
+        for w in [
+            [[0.0, 0.0], [10.0, 0.0], [10.0, 0.0], [0.0, 10.0]],
+            [[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [10.0, 10.0]],
+            [[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 0.0]],
+        ] {
+            match measure(&one(&w)) {
+                Err(PlaceError::Polygon(m)) => assert!(m.contains("zero-length side"), "{m}"),
+                other => panic!("{other:?}"),
+            }
+        }
     }
 
     #[test]

@@ -27,14 +27,26 @@ use crate::place::{Params, PlaceError, Placement, rng};
 use crate::xp::model::{Asset, Band, Grid, Spelling};
 use fit::{AxisFit, Insets, Sides};
 
+/// How far off a block may be from the closest spelling and still be
+/// placed: when no spelling of an axis fits, the closest one is placed (with
+/// a warning) only if the length the block needs is within `1/MAX_MISFIT`×
+/// to `MAX_MISFIT`× of the spelling's length range; otherwise nothing is
+/// placed and the warning says why.
+pub const MAX_MISFIT: f64 = 3.0;
+
+/// The most tiles one block may lay (columns × rows of the chosen
+/// spellings); a block that would need more places nothing, with a warning.
+pub const MAX_TILES: usize = 65_536;
+
 /// Places an AGB on its 4-point polygon (local metres, counter-clockwise).
 ///
 /// Errors: a polygon that is not one counter-clockwise winding of four
 /// points ([`PlaceError::Polygon`]); an asset without grids, spelling sets,
 /// texture scale, or whose set names a grid that does not exist
 /// ([`PlaceError::Asset`]). A block no spelling fits is placed with the
-/// closest spelling and a warning; a set without usable spellings places
-/// nothing, with a warning.
+/// closest spelling and a warning when it is within [`MAX_MISFIT`] of it;
+/// a block further off, a set without usable spellings or a layout of more
+/// than [`MAX_TILES`] tiles places nothing, with a warning.
 pub fn place(
     asset: &Asset,
     windings: &[Vec<Xy>],
@@ -131,7 +143,7 @@ pub fn place(
         ("columns", "SPELLING_S", &grid.columns, &set.spellings_s),
         ("rows", "SPELLING_T", &grid.rows, &set.spellings_t),
     ];
-    let mut fits = Vec::with_capacity(2);
+    let mut fits: Vec<lay::AxisRun> = Vec::with_capacity(2);
     for (k, (what, keyword, bands, spellings)) in axes.into_iter().enumerate() {
         let usable = usable_spellings(bands, spellings, what, keyword, gi, &mut out.warnings);
         if usable.is_empty() {
@@ -141,7 +153,7 @@ pub fn place(
             ));
             return Ok(out);
         }
-        let mut best: Option<(usize, AxisFit)> = None;
+        let mut best: Option<(usize, AxisFit, (f64, f64))> = None;
         for (n, (sp, idx)) in usable.iter().enumerate() {
             let range = fit::length_range(bands, idx);
             let f = fit::fit_axis(&sides[k], &ins[k], range);
@@ -167,19 +179,36 @@ pub fn place(
             );
             let better = match &best {
                 None => true,
-                Some((_, b)) => {
+                Some((_, b, _)) => {
                     (f.feasible && !b.feasible)
                         || (f.feasible == b.feasible && f.error < b.error - 1e-9)
                 }
             };
             if better {
-                best = Some((n, f));
+                best = Some((n, f, range));
             }
         }
-        let Some((n, f)) = best else {
+        let Some((n, f, range)) = best else {
             return Ok(out);
         };
         let (sp, idx) = &usable[n];
+        let misfit = misfit(f.ideal, range);
+        if misfit > MAX_MISFIT {
+            out.warnings.push(format!(
+                "the block needs {:.2} m of {what} but the closest {keyword} of the spelling set at line {}, line {}, spans {:.2}..{:.2} m: {} (more than {MAX_MISFIT}× off); nothing placed",
+                f.ideal * mpp[k],
+                set.line,
+                sp.line,
+                range.0 * mpp[k],
+                range.1 * mpp[k],
+                if f.ideal < range.0 {
+                    "the block is too small"
+                } else {
+                    "the block is too large"
+                },
+            ));
+            return Ok(out);
+        }
         if !f.feasible {
             out.warnings.push(format!(
                 "no {keyword} of the spelling set at line {} keeps the polygon between EDGE_MIN and EDGE_MAX; placed the closest, line {}, {:.2} m off",
@@ -217,9 +246,20 @@ pub fn place(
             line: sp.line,
         });
     }
-    let t_run = fits.pop().expect("two axes");
-    let s_run = fits.pop().expect("two axes");
-    let feasible = s_run.fit.feasible && t_run.fit.feasible;
+    let (Some(t_run), Some(s_run)) = (fits.pop(), fits.pop()) else {
+        return Ok(out);
+    };
+    let count = s_run.run.len().saturating_mul(t_run.run.len());
+    if count > MAX_TILES {
+        out.warnings.push(format!(
+            "the chosen spellings (SPELLING_S line {}, SPELLING_T line {}) lay {} × {} = {count} tiles, more than the {MAX_TILES} one block may have; nothing placed",
+            s_run.line,
+            t_run.line,
+            s_run.run.len(),
+            t_run.run.len()
+        ));
+        return Ok(out);
+    }
     lay::lay(
         &mut out,
         &lay::Input {
@@ -232,12 +272,32 @@ pub fn place(
             s: &s_run,
             t: &t_run,
             crop: props.crops(),
-            feasible,
             params,
         },
         &mut rng,
     );
     Ok(out)
+}
+
+/// How many times too short or too long a spelling of length range `range`
+/// is for a block that needs `ideal` pixels (1 inside the range; infinite
+/// when the block needs no length at all but the spelling has some).
+fn misfit(ideal: f64, range: (f64, f64)) -> f64 {
+    if ideal < range.0 {
+        if ideal > 0.0 {
+            range.0 / ideal
+        } else {
+            f64::INFINITY
+        }
+    } else if ideal > range.1 {
+        if range.1 > 0.0 {
+            ideal / range.1
+        } else {
+            f64::INFINITY
+        }
+    } else {
+        1.0
+    }
 }
 
 /// Spellings whose indices all name bands of the grid, with the indices as
