@@ -110,7 +110,10 @@ fn params(seed: u64) -> Params {
     }
 }
 
+/// The polygon of closed `windings`: the largest ring is the exterior
+/// (whatever its position), the others holes.
 fn geo_poly(windings: &[Vec<Xy>]) -> Polygon<f64> {
+    use geo::Area;
     let ring = |w: &Vec<Xy>| {
         LineString::from(
             w.iter()
@@ -118,7 +121,15 @@ fn geo_poly(windings: &[Vec<Xy>]) -> Polygon<f64> {
                 .collect::<Vec<_>>(),
         )
     };
-    Polygon::new(ring(&windings[0]), windings[1..].iter().map(ring).collect())
+    let area = |w: &Vec<Xy>| Polygon::new(ring(w), vec![]).unsigned_area();
+    let outer = (0..windings.len())
+        .max_by(|&a, &b| area(&windings[a]).total_cmp(&area(&windings[b])))
+        .unwrap();
+    let holes = (0..windings.len())
+        .filter(|&i| i != outer)
+        .map(|i| ring(&windings[i]))
+        .collect();
+    Polygon::new(ring(&windings[outer]), holes)
 }
 
 fn close(a: Xy, b: Xy) -> bool {
@@ -149,6 +160,36 @@ fn assert_invariants(p: &Placement, windings: &[Vec<Xy>]) {
                 );
             }
         }
+    }
+    // Tiles are drawn only inside the polygon (cut at holes and the outer
+    // ring), except around a hole lying wholly inside one tile.
+    for (i, t) in p.tiles.iter().enumerate() {
+        let fp = geo_poly(std::slice::from_ref(&t.polygon));
+        let holds_hole = windings
+            .iter()
+            .any(|w| w.len() >= 3 && w.iter().all(|q| fp.contains(&Point::new(q[0], q[1]))));
+        if holds_hole {
+            continue;
+        }
+        let a = geo::Area::unsigned_area(&fp);
+        let kept = geo::Area::unsigned_area(&geo::BooleanOps::intersection(&fp, &poly));
+        assert!(a > 0.0, "tile {i} has no area: {:?}", t.polygon);
+        assert!(
+            a - kept < 1e-6 * a.max(1.0),
+            "tile {i} reaches out of the polygon: {a} vs {kept}"
+        );
+    }
+    // Annotations only inside the polygon (never in a hole, never past the
+    // outer ring, even where a tile overhangs).
+    let inside = |q: Xy| poly.contains(&Point::new(q[0], q[1]));
+    for o in &p.objects {
+        assert!(inside([o.x, o.y]), "object outside {o:?}");
+    }
+    for f in &p.facades {
+        assert!(f.polygon.iter().all(|&q| inside(q)), "facade outside {f:?}");
+    }
+    for tr in &p.trees {
+        assert!(inside([tr.x, tr.y]), "tree outside {tr:?}");
     }
     let tiles: Vec<Polygon<f64>> = p
         .tiles
@@ -374,10 +415,12 @@ fn lake_hole_drops_tiles_whose_stop_points_fall_in_it() {
         assert!(!(s[0] > 80.0 && s[0] < 120.0 && s[1] > 5.0 && s[1] < 20.0));
     }
     // Only the outer winding spawned (low = 1): no tile around the lake.
-    assert!(p.tiles.iter().all(|t| t.polygon[0][1] < 1e-6
-        || t.polygon[0][0] > 199.9
-        || t.polygon[0][1] > 59.9
-        || t.polygon[0][0] < 0.1));
+    // (Tiles cut by the lake keep their bottom edge on the outer ring.)
+    assert!(p.tiles.iter().all(|t| {
+        t.polygon
+            .iter()
+            .any(|q| q[1] < 1e-6 || q[0] > 199.9 || q[1] > 59.9 || q[0] < 0.1)
+    }));
     // With low = 0 (all windings), the lake shore gets tiles too.
     let all = place(&a, &w, &params(2)).unwrap();
     assert!(all.tiles.len() > p.tiles.len());
@@ -897,7 +940,13 @@ fn prop_asset(stop_depth: f64) -> Asset {
         tile(3, 80.0, 5.0, 5.0),
         with_stop(tile(4, 90.0, 3.0, 3.0), 1.5, 1.0),
     ]);
-    asset(
+    // Annotations near the tiles' far corners, where an overhanging tile
+    // leaves the polygon first.
+    for t in &mut c3 {
+        let r = t.rect;
+        t.annotations.extend(annotations([r[0] + 0.5, r[3] - 0.5]));
+    }
+    let mut a = asset(
         c3,
         StringProps {
             groups: vec![
@@ -970,7 +1019,51 @@ fn prop_asset(stop_depth: f64) -> Asset {
             fill_layer: Some(Lined { value: 1, line: 41 }),
             ..StringProps::default()
         },
-    )
+    );
+    a.common.objects.push(Lined {
+        value: "house.obj".into(),
+        line: 7,
+    });
+    a.common.facades.push(Lined {
+        value: "wall.fac".into(),
+        line: 8,
+    });
+    a
+}
+
+/// An object, a tree and a 1 px facade at pixel `at`.
+fn annotations(at: Px) -> Vec<Annotation> {
+    let fac = vec![at, [at[0] + 1.0, at[1]], [at[0] + 1.0, at[1] - 1.0]];
+    vec![
+        Annotation {
+            kind: AnnotationKind::Object(ObjectAnn {
+                mode: ObjMode::Graded,
+                at,
+                heading: 0.0,
+                index: 0,
+                show: None,
+            }),
+            line: 60,
+        },
+        Annotation {
+            kind: AnnotationKind::Tree(TreeAnn {
+                at,
+                heading: 0.0,
+                width: 3.0,
+                layer: 2,
+            }),
+            line: 61,
+        },
+        Annotation {
+            kind: AnnotationKind::Facade(FacadeAnn {
+                index: 0,
+                height: 6.0,
+                points: fac,
+                walls: None,
+            }),
+            line: 62,
+        },
+    ]
 }
 
 fn rule_tiles(a: &Asset, line: usize) -> usize {
@@ -1379,7 +1472,7 @@ fn a_chain_that_does_not_close_names_its_contours() {
     )
     .unwrap_err()
     .to_string();
-    assert!(e.contains("winding 2 (a hole) has fewer than 3"), "{e}");
+    assert!(e.contains("winding 2 has fewer than 3"), "{e}");
 }
 
 #[test]
@@ -1423,4 +1516,358 @@ fn overlay_pieces_cut_at_a_tile_edge_are_placed() {
     // The market straddles lon 13 (both pieces cut) and the L-shaped block
     // falls back to the string asset.
     assert!(cut_pieces >= 2, "{cut_pieces}");
+}
+
+// ------------------------------------- the outer ring found by geometry ----
+
+/// A square `size` m wide at `at` (counter-clockwise, or clockwise for a
+/// hole).
+fn square_at(at: Xy, size: f64, ccw: bool) -> Vec<Xy> {
+    let mut v: Vec<Xy> = square(size)
+        .into_iter()
+        .map(|p| [p[0] + at[0], p[1] + at[1]])
+        .collect();
+    if !ccw {
+        v.reverse();
+    }
+    v
+}
+
+/// Tiles as comparable keys (role, tile id, outline rounded to mm), sorted:
+/// the placement as a set, whatever the order tiles were laid in.
+fn tile_set(p: &Placement) -> Vec<(String, Vec<(i64, i64)>)> {
+    let mut v: Vec<_> = p
+        .tiles
+        .iter()
+        .map(|t| {
+            let pts = t
+                .polygon
+                .iter()
+                .map(|q| {
+                    (
+                        (q[0] * 1000.0).round() as i64,
+                        (q[1] * 1000.0).round() as i64,
+                    )
+                })
+                .collect();
+            (format!("{:?} {:?}", t.role, t.id), pts)
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_hole_before_the_outer_ring_places_like_outer_first() {
+    let a = square_asset();
+    let outer = square(100.0);
+    let hole = square_at([40.0, 40.0], 20.0, false);
+    let first = place(&a, &[outer.clone(), hole.clone()], &params(3)).unwrap();
+    let w = vec![hole, outer];
+    let p = place(&a, &w, &params(3)).unwrap();
+    assert_invariants(&p, &w);
+    assert_eq!(tile_set(&p), tile_set(&first));
+    // 4 corners + 16 edges on the outer ring, one 20 m edge per hole side.
+    assert_eq!(p.tiles.len(), 24);
+    assert!(
+        p.explain[0].contains("outer ring winding 2"),
+        "{}",
+        p.explain[0]
+    );
+}
+
+#[test]
+fn a_cut_outer_ring_after_spawning_holes() {
+    // The overlay's form for a feature covering the whole tile: every side
+    // of the outer ring lies on the tile edge, so the outer ring is cut
+    // contours written after the spawning holes.
+    let a = square_asset();
+    let holes = [
+        square_at([20.0, 20.0], 20.0, false),
+        square_at([60.0, 60.0], 20.0, false),
+    ];
+    let mut w: Vec<Vec<Xy>> = holes.to_vec();
+    // The outer ring as one closed contour, then as two open chained ones.
+    w.push(square(100.0));
+    let mut pr = params(5);
+    pr.low = 2;
+    let p = place(&a, &w, &pr).unwrap();
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    assert_invariants(&p, &w);
+    // Only the holes spawn: one 20 m edge tile per hole side, no corner
+    // (the holes' right turns match no CORNER rule).
+    assert_eq!(edge_count(&p, Role::Edge), 8);
+    assert_eq!(edge_count(&p, Role::Corner), 0);
+    for t in &p.tiles {
+        let c = centroid(t);
+        assert!(
+            c[0] > 5.0 && c[0] < 95.0 && c[1] > 5.0 && c[1] < 95.0,
+            "{c:?}"
+        );
+    }
+    let s = square(100.0);
+    let mut chained = holes.to_vec();
+    chained.push(vec![s[0], s[1], s[2]]);
+    chained.push(vec![s[2], s[3], s[0]]);
+    let q = place(&a, &chained, &pr).unwrap();
+    assert!(q.warnings.is_empty(), "{:?}", q.warnings);
+    assert_eq!(tile_set(&q), tile_set(&p));
+    assert!(
+        q.explain[0].contains("outer ring the ring of contours 3, 4"),
+        "{}",
+        q.explain[0]
+    );
+}
+
+#[test]
+fn inconsistent_rings_are_errors_naming_them() {
+    let a = square_asset();
+    let err = |w: &[Vec<Xy>]| place(&a, w, &params(0)).unwrap_err().to_string();
+    // Two disjoint counter-clockwise rings.
+    let e = err(&[square(10.0), square_at([50.0, 0.0], 10.0, true)]);
+    assert!(
+        e.contains(
+            "winding 1 and winding 2 are both counter-clockwise and one is not inside the other"
+        ),
+        "{e}"
+    );
+    // A hole outside the outer ring, listed first.
+    let e = err(&[square_at([50.0, 50.0], 10.0, false), square(20.0)]);
+    assert!(
+        e.contains(
+            "winding 1 (a hole) has the vertex (50.00, 60.00) outside the outer ring (winding 2)"
+        ),
+        "{e}"
+    );
+    // A hole crossing the outer ring.
+    let e = err(&[square(20.0), square_at([15.0, 5.0], 10.0, false)]);
+    assert!(
+        e.contains("winding 2 (a hole) has the vertex (25.00, 15.00) outside"),
+        "{e}"
+    );
+    // Every ring clockwise: the largest is named as the outer ring.
+    let mut cw = square(100.0);
+    cw.reverse();
+    let e = err(&[square_at([10.0, 10.0], 5.0, false), cw]);
+    assert!(
+        e.contains("winding 2 (the outer ring, the largest) is clockwise"),
+        "{e}"
+    );
+    // A hole touching the outer ring at a vertex, from inside, is fine.
+    let w = vec![
+        vec![[0.0, 50.0], [10.0, 60.0], [20.0, 50.0], [10.0, 40.0]],
+        square(100.0),
+    ];
+    place(&a, &w, &params(0)).unwrap();
+}
+
+/// Windings that do not interact: an outer square of 300 m and up to four
+/// 30 m holes far from each other and from its sides.
+fn separate_holes(n: usize) -> Vec<Vec<Xy>> {
+    let spots = [[60.0, 60.0], [210.0, 60.0], [60.0, 210.0], [210.0, 210.0]];
+    let mut w = vec![square(300.0)];
+    w.extend(spots[..n].iter().map(|&at| square_at(at, 30.0, false)));
+    w
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// Any order of the rings (spawning contours kept first) gives the same
+    /// tiles, and only the spawning ones get tiles.
+    #[test]
+    fn ring_order_does_not_change_the_placement(
+        holes in 0usize..=4,
+        spawning in 1usize..=5,
+        perm1 in prop::collection::vec(any::<u32>(), 5),
+        perm2 in prop::collection::vec(any::<u32>(), 5),
+        seed in 0u64..1000,
+    ) {
+        // One candidate per choice: the result cannot depend on the order
+        // the generator is drawn in.
+        let a = square_asset();
+        let rings = separate_holes(holes);
+        let n = rings.len();
+        let k = spawning.min(n);
+        let pick = |o: &[usize]| -> Vec<Vec<Xy>> { o.iter().map(|&i| rings[i].clone()).collect() };
+        // A first order (the outer ring anywhere) and the spawning set it
+        // gives; then a second order of the same spawning set first.
+        let mut first: Vec<usize> = (0..n).collect();
+        first.sort_by_key(|&i| (perm1[i], i));
+        let mut second = first.clone();
+        let rank = |i: usize| first.iter().position(|&j| j == i).unwrap();
+        second.sort_by_key(|&i| (rank(i) >= k, perm2[i], i));
+        let pr = Params { seed, low: k as u8, explain: true, ..Params::default() };
+        let (w1, w2) = (pick(&first), pick(&second));
+        let p1 = place(&a, &w1, &pr).unwrap();
+        let p2 = place(&a, &w2, &pr).unwrap();
+        assert_invariants(&p1, &w1);
+        assert_invariants(&p2, &w2);
+        prop_assert_eq!(tile_set(&p1), tile_set(&p2));
+        prop_assert_eq!(p1.corners.len(), p2.corners.len());
+        // The outer ring gets its four corner tiles exactly when it spawns;
+        // every spawning hole gets one 30 m side's worth of 20 m tiles.
+        let outer_spawns = rank(0) < k;
+        prop_assert_eq!(edge_count(&p2, Role::Corner), if outer_spawns { 4 } else { 0 });
+        let hole_edges = 4 * (k - usize::from(outer_spawns));
+        let outer_edges = if outer_spawns { 4 * 14 } else { 0 };
+        prop_assert_eq!(edge_count(&p2, Role::Edge), hole_edges + outer_edges);
+    }
+}
+
+#[test]
+fn annotations_in_a_hole_or_past_the_outer_ring_are_left_out() {
+    let mut a = square_asset();
+    a.common.objects.push(Lined {
+        value: "house.obj".into(),
+        line: 7,
+    });
+    a.common.facades.push(Lined {
+        value: "wall.fac".into(),
+        line: 8,
+    });
+    // The middle of the 20 m edge tile, 5 m in: (20, 5), (40, 5), … on the
+    // south side.
+    a.tiles[1].annotations = annotations([20.0, 5.0]);
+    let all = place(&a, &[square(100.0)], &params(0)).unwrap();
+    assert_eq!(all.objects.len(), 16);
+    assert_eq!(all.facades.len(), 16);
+    // A pond over the second south tile's annotations; the tile has no stop
+    // point, so it stays (overhanging the pond) but its house, tree and
+    // facade do not.
+    let pond = square_at([36.0, 2.0], 8.0, false);
+    let w = vec![square(100.0), pond];
+    let mut pr = params(0);
+    pr.low = 1;
+    let p = place(&a, &w, &pr).unwrap();
+    assert_eq!(p.tiles.len(), all.tiles.len());
+    assert_eq!(p.objects.len(), 15);
+    assert_eq!(p.facades.len(), 15);
+    assert_eq!(p.trees.len(), 15);
+    assert!(!p.objects.iter().any(|o| close([o.x, o.y], [40.0, 5.0])));
+    // The tile over the pond is cut: 20 × 10 m less the 8 × 8 m pond, a U
+    // whose pixels follow the cut.
+    let cut = p
+        .tiles
+        .iter()
+        .find(|t| t.polygon.iter().any(|&q| close(q, [36.0, 2.0])))
+        .unwrap();
+    let fp = geo_poly(std::slice::from_ref(&cut.polygon));
+    assert!(
+        (geo::Area::unsigned_area(&fp) - 136.0).abs() < 1e-6,
+        "{:?}",
+        cut.polygon
+    );
+    assert_eq!(cut.polygon.len(), 8, "{:?}", cut.polygon);
+    for (q, uv) in cut.polygon.iter().zip(&cut.uv) {
+        assert!(close(*uv, [q[0] - 20.0, q[1]]), "{q:?} → {uv:?}");
+    }
+    assert!(
+        p.explain
+            .iter()
+            .any(|l| l.starts_with("clipping: 1 tile(s)")),
+        "{:?}",
+        p.explain
+    );
+    assert!(
+        p.explain
+            .iter()
+            .any(|l| l == "annotations: 3 left out, outside the polygon or in a hole"),
+        "{:?}",
+        p.explain
+    );
+    assert_invariants(&p, &w);
+    // A facade with one corner in the pond is dropped whole.
+    let pond = square_at([40.5, 0.5], 4.0, false);
+    let w = vec![square(100.0), pond];
+    let p = place(&a, &w, &pr).unwrap();
+    assert_eq!(p.objects.len(), 16);
+    assert_eq!(p.facades.len(), 15);
+    assert_invariants(&p, &w);
+}
+
+// ------------------------------------------------------------ snapshots ----
+
+#[test]
+fn explain_snapshot() {
+    // The text fixture on a 60 m block with a pond listed first (as a tile
+    // cut may write it); the pond spawns too and overlaps one edge tile.
+    let a = fixture("square_block.ags");
+    let pond = vec![[30.0, 8.0], [30.0, 20.0], [36.0, 20.0], [36.0, 8.0]];
+    let w = vec![pond, square(60.0)];
+    let p = place(&a, &w, &params(4)).unwrap();
+    assert_invariants(&p, &w);
+    let mut text = p.explain.join("\n");
+    for m in &p.warnings {
+        text.push_str("\nwarning: ");
+        text.push_str(m);
+    }
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn diagnostics_snapshot() {
+    // Every polygon error, one per line, then the warnings of an asset
+    // with unusable rules and of tiles refused by a lake.
+    let a = square_asset();
+    let cw = |mut v: Vec<Xy>| {
+        v.reverse();
+        v
+    };
+    let cases: Vec<(&str, Vec<Vec<Xy>>)> = vec![
+        ("no windings", vec![]),
+        ("clockwise outer", vec![cw(square(10.0))]),
+        (
+            "all clockwise",
+            vec![square_at([2.0, 2.0], 2.0, false), cw(square(10.0))],
+        ),
+        (
+            "hole counter-clockwise",
+            vec![square(10.0), square_at([2.0, 2.0], 2.0, true)],
+        ),
+        (
+            "two outer rings",
+            vec![square(10.0), square_at([20.0, 0.0], 5.0, true)],
+        ),
+        (
+            "hole outside",
+            vec![square_at([30.0, 30.0], 5.0, false), square(10.0)],
+        ),
+        ("degenerate", vec![vec![[0.0, 0.0], [1.0, 0.0], [1.0, 0.0]]]),
+        ("no area", vec![vec![[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]]]),
+        (
+            "non-finite",
+            vec![vec![[0.0, 0.0], [f64::NAN, 0.0], [2.0, 2.0]]],
+        ),
+        ("open chain", square_contours(10.0)[..3].to_vec()),
+    ];
+    let mut text = String::new();
+    for (name, w) in &cases {
+        let e = place(&a, w, &params(0)).unwrap_err();
+        text.push_str(&format!("{name}: {e}\n"));
+    }
+    let mut bad = square_asset();
+    let s = bad.string.as_mut().unwrap();
+    s.spellings.push(spelling(vec![9], 31));
+    s.caps.push(Lined {
+        value: vec![8],
+        line: 40,
+    });
+    let lake = vec![[30.0, 3.0], [30.0, 12.0], [60.0, 12.0], [60.0, 3.0]];
+    let mut stopped = bad.clone();
+    stopped.tiles[1] = with_stop(stopped.tiles[1].clone(), 10.0, 5.0);
+    let w = vec![square(100.0), lake];
+    let pr = Params {
+        low: 1,
+        ..params(0)
+    };
+    for p in [
+        place(&bad, &w, &pr).unwrap(),
+        place(&stopped, &w, &pr).unwrap(),
+    ] {
+        for m in &p.warnings {
+            text.push_str(&format!("warning: {m}\n"));
+        }
+    }
+    insta::assert_snapshot!(text);
 }

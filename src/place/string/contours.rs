@@ -95,11 +95,6 @@ pub fn assemble(windings: &[Vec<Xy>]) -> Result<Vec<Assembled>, PlaceError> {
         if seen[i] {
             continue;
         }
-        let what = if rings.is_empty() {
-            "the outer ring"
-        } else {
-            "a hole"
-        };
         if succ[i].is_none() && pred[i].is_none() {
             seen[i] = true;
             let ring = Ring::new(&windings[i]).ok_or_else(|| {
@@ -109,7 +104,7 @@ pub fn assemble(windings: &[Vec<Xy>]) -> Result<Vec<Assembled>, PlaceError> {
                     ""
                 };
                 PlaceError::Polygon(format!(
-                    "winding {} ({what}) has fewer than 3 distinct vertices{hint}",
+                    "winding {} has fewer than 3 distinct vertices{hint}",
                     i + 1
                 ))
             })?;
@@ -190,7 +185,7 @@ pub fn assemble(windings: &[Vec<Xy>]) -> Result<Vec<Assembled>, PlaceError> {
             .filter(|r| r.len() == pts.len())
             .ok_or_else(|| {
                 PlaceError::Polygon(format!(
-                    "the ring of contours {} ({what}) has fewer than 3 distinct vertices",
+                    "the ring of contours {} has fewer than 3 distinct vertices",
                     list(&chain)
                 ))
             })?;

@@ -40,7 +40,7 @@ use crate::xp::model::{Asset, Px, StringProps, Tile};
 use contours::Assembled;
 use geo::Area;
 use sides::{Ring, Side};
-use stop::{Region, StopIndex};
+use stop::{Clipped, Region, StopIndex};
 
 /// Most tiles one placement may produce; beyond it the engine stops with a
 /// warning (a guard against absurd inputs, not a limit met in practice).
@@ -51,9 +51,9 @@ pub const MAX_TILES: usize = 2_000_000;
 /// into closed rings (see [`contours`]).
 ///
 /// Segments of the first `params.low` contours spawn tiles (0 means all of
-/// them); the rest only constrain (stop points, fill). The outer ring (the
-/// one holding the first contour) must be counter-clockwise and every other
-/// ring clockwise.
+/// them); the rest only constrain (stop points, fill). The outer ring is
+/// found by geometry (the counter-clockwise ring; holes are clockwise and
+/// inside it), so it may come after holes in DSF order.
 pub fn place(
     asset: &Asset,
     windings: &[Vec<Xy>],
@@ -72,49 +72,99 @@ pub fn place(
             mpp[0], mpp[1]
         )));
     }
-    let rings = check_windings(windings)?;
-    let mut eng = Engine::new(asset, props, mpp, params, windings, rings);
+    let (rings, outer) = check_windings(windings)?;
+    let mut eng = Engine::new(asset, props, mpp, params, windings, rings, outer);
     eng.run();
     Ok(eng.finish(windings))
 }
 
-/// Checks every contour, assembles the rings ([`contours`]) and checks
-/// their orientation: the ring holding contour 1 is the outer ring
-/// (counter-clockwise), every other ring a hole (clockwise). Winding and
-/// contour numbers in messages are 1-based.
-fn check_windings(windings: &[Vec<Xy>]) -> Result<Vec<Assembled>, PlaceError> {
+/// Checks every contour, assembles the rings ([`contours`]) and finds the
+/// outer ring by geometry, not by position: a tile cut may write spawning
+/// holes before the outer ring's cut contour (see `docs/ags-engine.md`).
+/// The outer ring is the one counter-clockwise ring (the largest one when
+/// several are); every other ring is a hole: clockwise and inside the outer
+/// ring. Returns the rings in DSF order and the outer ring's index. Winding
+/// and contour numbers in messages are 1-based.
+fn check_windings(windings: &[Vec<Xy>]) -> Result<(Vec<Assembled>, usize), PlaceError> {
     if windings.is_empty() {
         return Err(PlaceError::Polygon("the polygon has no windings".into()));
     }
     for (i, w) in windings.iter().enumerate() {
-        let what = if i == 0 { "the outer ring" } else { "a hole" };
         if let Some(p) = w.iter().find(|p| !(p[0].is_finite() && p[1].is_finite())) {
             return Err(PlaceError::Polygon(format!(
-                "winding {} ({what}) has a non-finite vertex {p:?}",
+                "winding {} has a non-finite vertex {p:?}",
                 i + 1
             )));
         }
     }
     let rings = contours::assemble(windings)?;
-    for (i, a) in rings.iter().enumerate() {
-        let what = if i == 0 { "the outer ring" } else { "a hole" };
-        let label = a.label();
+    let mut areas = Vec::with_capacity(rings.len());
+    for a in &rings {
         let area = stop::footprint(&a.ring.pts).signed_area();
-        if area == 0.0 {
-            return Err(PlaceError::Polygon(format!("{label} ({what}) has no area")));
+        if area == 0.0 || !area.is_finite() {
+            return Err(PlaceError::Polygon(format!("{} has no area", a.label())));
         }
-        if i == 0 && area < 0.0 {
-            return Err(PlaceError::Polygon(format!(
-                "{label} (the outer ring) is clockwise; it must be counter-clockwise"
-            )));
-        }
-        if i > 0 && area > 0.0 {
-            return Err(PlaceError::Polygon(format!(
-                "{label} (a hole) is counter-clockwise; holes must be clockwise"
-            )));
+        areas.push(area);
+    }
+    let largest = |ccw: bool| {
+        (0..rings.len())
+            .filter(|&i| (areas[i] > 0.0) == ccw)
+            .max_by(|&a, &b| areas[a].abs().total_cmp(&areas[b].abs()))
+    };
+    let Some(outer) = largest(true) else {
+        let big = largest(false).unwrap_or(0);
+        let what = if rings.len() == 1 {
+            "the outer ring"
+        } else {
+            "the outer ring, the largest"
+        };
+        return Err(PlaceError::Polygon(format!(
+            "{} ({what}) is clockwise; it must be counter-clockwise",
+            rings[big].label()
+        )));
+    };
+    if rings.len() > 1 {
+        let region = Region::new(std::slice::from_ref(&rings[outer].ring.pts));
+        for (i, a) in rings.iter().enumerate() {
+            if i == outer {
+                continue;
+            }
+            let out = a
+                .ring
+                .pts
+                .iter()
+                .find(|&&p| region.locate(p) == Some(false));
+            match (areas[i] > 0.0, out) {
+                (true, None) => {
+                    return Err(PlaceError::Polygon(format!(
+                        "{} (a hole) is counter-clockwise; holes must be clockwise",
+                        a.label()
+                    )));
+                }
+                (true, Some(_)) => {
+                    return Err(PlaceError::Polygon(format!(
+                        "{} and {} are both counter-clockwise and one is not inside the other; \
+                         a polygon has one outer ring (counter-clockwise) and holes inside it \
+                         (clockwise)",
+                        rings[outer.min(i)].label(),
+                        rings[outer.max(i)].label()
+                    )));
+                }
+                (false, Some(p)) => {
+                    return Err(PlaceError::Polygon(format!(
+                        "{} (a hole) has the vertex ({:.2}, {:.2}) outside the outer ring ({}); \
+                         holes must lie inside it",
+                        a.label(),
+                        p[0],
+                        p[1],
+                        rings[outer].label()
+                    )));
+                }
+                (false, None) => {}
+            }
         }
     }
-    Ok(rings)
+    Ok((rings, outer))
 }
 
 /// A tile ready to be placed: where its pixels go and what it covers.
@@ -139,6 +189,9 @@ pub(crate) enum Refusal {
     StopOutside(Xy),
     /// The tile covers a stop point placed before it.
     CoversStop(Xy),
+    /// No part of the tile is inside the polygon (it has no stop points
+    /// and lies in a hole or outside the outer ring).
+    Outside,
 }
 
 impl std::fmt::Display for Refusal {
@@ -154,6 +207,7 @@ impl std::fmt::Display for Refusal {
                 "it would cover the stop point ({:.2}, {:.2}) of an earlier tile",
                 p[0], p[1]
             ),
+            Refusal::Outside => write!(f, "it would lie wholly in a hole or outside the polygon"),
         }
     }
 }
@@ -174,7 +228,8 @@ pub(crate) struct Engine<'a> {
     pub mpp: [f64; 2],
     pub params: &'a Params,
     pub rng: Rng,
-    /// The closed rings assembled from the contours (outer first).
+    /// The closed rings assembled from the contours, in DSF order of their
+    /// lowest contour (the outer ring is `rings[outer]`).
     pub rings: Vec<Ring>,
     /// Per ring, per segment: whether it comes from a tile-spawning contour.
     pub spawn: Vec<Vec<bool>>,
@@ -198,6 +253,10 @@ pub(crate) struct Engine<'a> {
     pub contours: usize,
     /// Number of tile-spawning contours (the first ones).
     pub spawning: usize,
+    /// Index into `rings` of the outer ring (the others are holes).
+    pub outer: usize,
+    /// Placed tiles cut at the polygon's rings.
+    pub clipped: usize,
     warned: std::collections::HashSet<String>,
     stopped: bool,
 }
@@ -210,6 +269,7 @@ impl<'a> Engine<'a> {
         params: &'a Params,
         windings: &[Vec<Xy>],
         assembled: Vec<Assembled>,
+        outer: usize,
     ) -> Engine<'a> {
         let mut tile_index = HashMap::new();
         for (i, t) in asset.tiles.iter().enumerate() {
@@ -246,6 +306,8 @@ impl<'a> Engine<'a> {
             units: 0,
             contours: windings.len(),
             spawning,
+            outer,
+            clipped: 0,
             warned: Default::default(),
             stopped: false,
         }
@@ -255,9 +317,10 @@ impl<'a> Engine<'a> {
         let crease = self.props.crease();
         if self.params.explain {
             self.out.explain.push(format!(
-                "{} winding(s) in {} ring(s), {} spawning tiles; crease angles {}° left, {}° right",
+                "{} winding(s) in {} ring(s), outer ring {}, {} spawning tiles; crease angles {}° left, {}° right",
                 self.contours,
                 self.rings.len(),
+                self.labels[self.outer],
                 self.spawning,
                 crease[0],
                 crease[1]
@@ -318,15 +381,30 @@ impl<'a> Engine<'a> {
         for s in 0..self.sides.len() {
             caps::cap_side(self, s);
         }
+        let clipped = self.clipped;
+        if clipped > 0 {
+            self.explain(|| format!("clipping: {clipped} tile(s) cut at a hole or the outer ring"));
+        }
         fill::fill(self);
     }
 
     fn finish(mut self, windings: &[Vec<Xy>]) -> Placement {
         // Annotations, in draw order.
         let maps = std::mem::take(&mut self.maps);
-        let keep = |_: Px| true;
+        let mut dropped = 0usize;
         for (i, (t, map)) in maps.iter().enumerate() {
             let tile = &self.asset.tiles[*t];
+            // Objects, facades and trees only inside the polygon: not in a
+            // hole, not past the outer ring (a tile may overhang either).
+            let region = &self.region;
+            let out_of_polygon = std::cell::Cell::new(0usize);
+            let keep = |px: Px| {
+                let inside = region.contains(map.apply(px));
+                if !inside {
+                    out_of_polygon.set(out_of_polygon.get() + 1);
+                }
+                inside
+            };
             let ctx = Context {
                 common: &self.asset.common,
                 map: *map,
@@ -336,7 +414,19 @@ impl<'a> Engine<'a> {
                 tree_spacing: self.params.tree_spacing,
                 keep: &keep,
             };
+            let facades = self.out.facades.len();
             annotate::annotate(&mut self.out, i, &tile.annotations, &ctx, &mut self.rng);
+            // A facade is kept whole or not at all: every corner inside.
+            let mut new = self.out.facades.split_off(facades);
+            let before = new.len();
+            new.retain(|f| f.polygon.iter().all(|&p| region.contains(p)));
+            dropped += out_of_polygon.get() + before - new.len();
+            self.out.facades.append(&mut new);
+        }
+        if dropped > 0 {
+            self.explain(|| {
+                format!("annotations: {dropped} left out, outside the polygon or in a hole")
+            });
         }
         self.out.polygon = windings.to_vec();
         self.out
@@ -417,6 +507,10 @@ impl<'a> Engine<'a> {
         if let Some(p) = self.stops.covered_by(&c.poly) {
             return Err(Refusal::CoversStop(p));
         }
+        // A tile with a stop point inside has a part inside.
+        if c.stops.is_empty() && self.region.clip(&c.poly) == Clipped::Outside {
+            return Err(Refusal::Outside);
+        }
         if !pending.is_empty() {
             let fp = stop::footprint(&c.poly);
             for q in pending.iter().flat_map(|p| p.stops.iter()) {
@@ -460,12 +554,21 @@ impl<'a> Engine<'a> {
                 own
             };
             self.stops.insert(&c.stops);
+            // Drawn only inside the polygon: cut at holes and the outer ring.
+            let (polygon, uv) = match self.region.clip(&c.poly) {
+                Clipped::Part(ring) => {
+                    self.clipped += 1;
+                    let uv = ring.iter().map(|&p| to_px(&c.map, p)).collect();
+                    (ring, uv)
+                }
+                Clipped::Whole | Clipped::Outside => (c.poly, c.uv),
+            };
             let order = self.out.tiles.len();
             self.out.tiles.push(PlacedTile {
                 id: TileId::Num(tile.id),
-                polygon: c.poly,
+                polygon,
                 lonlat: Vec::new(),
-                uv: c.uv,
+                uv,
                 order,
                 hidden: self.asset.common.hide_tiles.is_some(),
                 role,
@@ -539,6 +642,14 @@ impl<'a> Engine<'a> {
             )
         }
     }
+}
+
+/// The texture pixel that `map` sends to local point `p`.
+fn to_px(map: &Affine, p: Xy) -> Px {
+    let [a, b, c, d, e, f] = map.0;
+    let det = a * e - b * d;
+    let (x, y) = (p[0] - c, p[1] - f);
+    [(e * x - b * y) / det, (a * y - d * x) / det]
 }
 
 /// Whether `v` lies in the inclusive range `r` (either order).

@@ -11,13 +11,19 @@
 //! a tile's outline is not covered).
 
 use crate::geom::Xy;
-use geo::{Contains, Coord, LineString, Point, Polygon};
+use geo::{Area, BooleanOps, Contains, Coord, LineString, MultiPolygon, Point, Polygon};
 use rstar::primitives::{GeomWithData, Line, Rectangle};
 use rstar::{AABB, RTree};
+use std::collections::HashMap;
 
-/// The polygon with holes, indexed for point-in-polygon tests.
+/// A ring segment: ring number and the index of its start vertex.
+type Seg = GeomWithData<Line<[f64; 2]>, (usize, usize)>;
+
+/// The polygon with holes, indexed for point-in-polygon tests and for
+/// clipping tiles ([`Region::clip`]).
 pub struct Region {
-    segments: RTree<Line<[f64; 2]>>,
+    segments: RTree<Seg>,
+    rings: Vec<Vec<Xy>>,
     min: Xy,
     max: Xy,
 }
@@ -27,12 +33,12 @@ impl Region {
     pub fn new(windings: &[Vec<Xy>]) -> Region {
         let mut segs = Vec::new();
         let (mut min, mut max) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-        for w in windings {
+        for (r, w) in windings.iter().enumerate() {
             let n = w.len();
             for i in 0..n {
                 let (a, b) = (w[i], w[(i + 1) % n]);
                 if a != b {
-                    segs.push(Line::new(a, b));
+                    segs.push(GeomWithData::new(Line::new(a, b), (r, i)));
                 }
                 for k in 0..2 {
                     min[k] = min[k].min(a[k]);
@@ -42,6 +48,7 @@ impl Region {
         }
         Region {
             segments: RTree::bulk_load(segs),
+            rings: windings.to_vec(),
             min,
             max,
         }
@@ -56,12 +63,18 @@ impl Region {
     /// the outer ring and in no hole). Points exactly on an edge count as
     /// outside.
     pub fn contains(&self, p: Xy) -> bool {
+        self.locate(p) == Some(true)
+    }
+
+    /// Where `p` lies: `Some(true)` inside (even–odd over all windings),
+    /// `Some(false)` outside, `None` exactly on an edge.
+    pub fn locate(&self, p: Xy) -> Option<bool> {
         if !(p[0] >= self.min[0]
             && p[0] <= self.max[0]
             && p[1] >= self.min[1]
             && p[1] <= self.max[1])
         {
-            return false;
+            return Some(false);
         }
         // Cast the ray towards the nearest side of the bounding box: it
         // then meets the fewest R-tree nodes.
@@ -86,7 +99,7 @@ impl Region {
         let ray = AABB::from_corners(p, end);
         let mut inside = false;
         for seg in self.segments.locate_in_envelope_intersecting(&ray) {
-            let (a, b) = (seg.from, seg.to);
+            let (a, b) = (seg.geom().from, seg.geom().to);
             // On the edge: outside.
             let cross = (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
             if cross == 0.0
@@ -95,7 +108,7 @@ impl Region {
                 && p[1] >= a[1].min(b[1])
                 && p[1] <= a[1].max(b[1])
             {
-                return false;
+                return None;
             }
             let (a, b) = (t(a), t(b));
             if (a[1] > pt[1]) != (b[1] > pt[1]) {
@@ -105,7 +118,361 @@ impl Region {
                 }
             }
         }
-        inside
+        Some(inside)
+    }
+}
+
+/// What is left of a tile cut at the polygon's rings ([`Region::clip`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Clipped {
+    /// All of the tile is inside the polygon.
+    Whole,
+    /// Only this part is (the largest piece, counter-clockwise, no closing
+    /// vertex).
+    Part(Vec<Xy>),
+    /// None of it is.
+    Outside,
+}
+
+/// Parameter tolerance of the segment clips.
+const T_EPS: f64 = 1e-9;
+/// Distance in metres below which a point counts as on a tile's outline.
+const ON_EDGE: f64 = 1e-9;
+/// Relative area below which a cut changes nothing / leaves nothing.
+const AREA_EPS: f64 = 1e-6;
+
+/// An axis-aligned window a tile is clipped in.
+struct Window {
+    min: Xy,
+    max: Xy,
+}
+
+impl Window {
+    fn size(&self) -> [f64; 2] {
+        [self.max[0] - self.min[0], self.max[1] - self.min[1]]
+    }
+
+    /// The part `[t0, t1]` of segment `a → b` inside the window
+    /// (Liang–Barsky), when it has a length.
+    fn clip(&self, a: Xy, b: Xy) -> Option<(f64, f64)> {
+        let d = [b[0] - a[0], b[1] - a[1]];
+        let (mut t0, mut t1) = (0.0f64, 1.0f64);
+        for k in 0..2 {
+            for (p, q) in [(-d[k], a[k] - self.min[k]), (d[k], self.max[k] - a[k])] {
+                if p == 0.0 {
+                    if q < 0.0 {
+                        return None;
+                    }
+                } else {
+                    let r = q / p;
+                    if p < 0.0 {
+                        t0 = t0.max(r);
+                    } else {
+                        t1 = t1.min(r);
+                    }
+                }
+            }
+        }
+        (t1 - t0 > T_EPS).then_some((t0, t1))
+    }
+
+    /// Position of a boundary point along the outline, counter-clockwise
+    /// from the lower-left corner.
+    fn param(&self, p: Xy) -> f64 {
+        let [w, h] = self.size();
+        let d = [
+            p[1] - self.min[1],
+            self.max[0] - p[0],
+            self.max[1] - p[1],
+            p[0] - self.min[0],
+        ];
+        let side = (0..4).min_by(|&a, &b| d[a].total_cmp(&d[b])).unwrap_or(0);
+        match side {
+            0 => (p[0] - self.min[0]).clamp(0.0, w),
+            1 => w + (p[1] - self.min[1]).clamp(0.0, h),
+            2 => w + h + (self.max[0] - p[0]).clamp(0.0, w),
+            _ => 2.0 * w + h + (self.max[1] - p[1]).clamp(0.0, h),
+        }
+    }
+
+    /// The corners counter-clockwise with their outline positions.
+    fn corners(&self) -> [(f64, Xy); 4] {
+        let [w, h] = self.size();
+        [
+            (0.0, self.min),
+            (w, [self.max[0], self.min[1]]),
+            (w + h, self.max),
+            (2.0 * w + h, [self.min[0], self.max[1]]),
+        ]
+    }
+}
+
+/// A run of a ring inside a window.
+struct Path {
+    pts: Vec<Xy>,
+    entry: f64,
+    exit: f64,
+}
+
+fn lerp(a: Xy, b: Xy, t: f64) -> Xy {
+    [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])]
+}
+
+fn cross(o: Xy, a: Xy, b: Xy) -> f64 {
+    (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+}
+
+/// Whether the counter-clockwise outline `poly` is convex.
+fn convex(poly: &[Xy]) -> bool {
+    let n = poly.len();
+    n >= 3 && (0..n).all(|i| cross(poly[i], poly[(i + 1) % n], poly[(i + 2) % n]) >= 0.0)
+}
+
+/// Whether segment `a → b` passes strictly through the interior of the
+/// convex counter-clockwise outline `poly` (Cyrus–Beck; running along an
+/// edge or touching a vertex does not count).
+fn enters(poly: &[Xy], a: Xy, b: Xy) -> bool {
+    let n = poly.len();
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for i in 0..n {
+        let (p, q) = (poly[i], poly[(i + 1) % n]);
+        let fa = cross(p, q, a);
+        let fb = cross(p, q, b);
+        if fa < 0.0 && fb < 0.0 {
+            return false;
+        }
+        if fa < 0.0 {
+            t0 = t0.max(fa / (fa - fb));
+        } else if fb < 0.0 {
+            t1 = t1.min(fa / (fa - fb));
+        }
+    }
+    if t1 - t0 <= T_EPS {
+        return false;
+    }
+    let m = lerp(a, b, (t0 + t1) / 2.0);
+    (0..n).all(|i| {
+        let (p, q) = (poly[i], poly[(i + 1) % n]);
+        let len = ((q[0] - p[0]).powi(2) + (q[1] - p[1]).powi(2)).sqrt();
+        cross(p, q, m) > ON_EDGE * len
+    })
+}
+
+impl Region {
+    /// Cuts a tile outline (counter-clockwise) at the polygon: what lies in
+    /// the outer ring and outside every hole.
+    ///
+    /// Only the ring segments near the tile are visited (an R-tree query of
+    /// a window around it), so a cut costs `O(log n + k)` for `k` segments
+    /// near the tile: the runs of the rings inside the window are joined
+    /// along the window's outline into the polygon's part in the window
+    /// (the rings keep the polygon on their left), which `geo`'s boolean
+    /// intersection then cuts the tile with.
+    pub fn clip(&self, tile: &[Xy]) -> Clipped {
+        if tile.len() < 3 {
+            return Clipped::Outside;
+        }
+        let env = envelope(tile);
+        let (lo, hi) = (env.lower(), env.upper());
+        // An odd margin, so that ring vertices rarely fall on the window.
+        let m = 0.2371 + 1e-3 * ((hi[0] - lo[0]) + (hi[1] - lo[1]));
+        let win = Window {
+            min: [lo[0] - m, lo[1] - m],
+            max: [hi[0] + m, hi[1] + m],
+        };
+        let query = AABB::from_corners(win.min, win.max);
+        let mut hits: HashMap<(usize, usize), (f64, f64)> = HashMap::new();
+        for seg in self.segments.locate_in_envelope_intersecting(&query) {
+            let l = seg.geom();
+            if let Some(t) = win.clip(l.from, l.to) {
+                hits.insert(seg.data, t);
+            }
+        }
+        let inner = |p: Xy| match self.locate(p) {
+            Some(false) => Clipped::Outside,
+            _ => Clipped::Whole,
+        };
+        if hits.is_empty() {
+            return inner(tile[0]);
+        }
+        if convex(tile)
+            && !hits.keys().any(|&(r, i)| {
+                let ring = &self.rings[r];
+                enters(tile, ring[i], ring[(i + 1) % ring.len()])
+            })
+        {
+            // The rings only touch the tile: it is all in or all out.
+            let n = tile.len() as f64;
+            let c = tile
+                .iter()
+                .fold([0.0, 0.0], |s, p| [s[0] + p[0] / n, s[1] + p[1] / n]);
+            return inner(c);
+        }
+        let local = self.local(&win, &hits);
+        let fp = footprint(tile);
+        let area = fp.unsigned_area();
+        let cut = fp.intersection(&local);
+        let left = cut.unsigned_area();
+        if left >= area * (1.0 - AREA_EPS) {
+            return Clipped::Whole;
+        }
+        let Some(best) = cut
+            .0
+            .into_iter()
+            .map(|p| (p.unsigned_area(), p))
+            .filter(|(a, _)| *a > area * AREA_EPS)
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, p)| p)
+        else {
+            return Clipped::Outside;
+        };
+        let mut ring: Vec<Xy> = best.exterior().coords().map(|c| [c.x, c.y]).collect();
+        if ring.len() > 1 && ring.first() == ring.last() {
+            ring.pop();
+        }
+        if footprint(&ring).signed_area() < 0.0 {
+            ring.reverse();
+        }
+        // Undo the rounding of the boolean operation at the tile's corners.
+        for v in &mut ring {
+            if let Some(t) = tile
+                .iter()
+                .find(|t| (t[0] - v[0]).abs() <= 1e-7 && (t[1] - v[1]).abs() <= 1e-7)
+            {
+                *v = *t;
+            }
+        }
+        Clipped::Part(ring)
+    }
+
+    /// The polygon's part inside `win`, from the ring segments `hits`
+    /// (ring, segment → parameter range inside the window).
+    fn local(&self, win: &Window, hits: &HashMap<(usize, usize), (f64, f64)>) -> MultiPolygon<f64> {
+        let next = |(r, i): (usize, usize)| (r, (i + 1) % self.rings[r].len());
+        let prev = |(r, i): (usize, usize)| {
+            let n = self.rings[r].len();
+            (r, (i + n - 1) % n)
+        };
+        // Whether the run goes on from segment `h` into the next one.
+        let goes_on = |h: (usize, usize)| {
+            hits[&h].1 >= 1.0 - T_EPS && hits.get(&next(h)).is_some_and(|t| t.0 <= T_EPS)
+        };
+        let point = |(r, i): (usize, usize), t: f64| {
+            let ring = &self.rings[r];
+            lerp(ring[i], ring[(i + 1) % ring.len()], t)
+        };
+        let mut keys: Vec<(usize, usize)> = hits.keys().copied().collect();
+        keys.sort_unstable();
+        let mut seen: HashMap<(usize, usize), ()> = HashMap::with_capacity(keys.len());
+        let mut paths = Vec::new();
+        for &h in &keys {
+            if hits.contains_key(&prev(h)) && goes_on(prev(h)) {
+                continue;
+            }
+            let mut pts = vec![point(h, hits[&h].0)];
+            let mut cur = h;
+            loop {
+                seen.insert(cur, ());
+                pts.push(point(cur, hits[&cur].1));
+                if !goes_on(cur) || seen.contains_key(&next(cur)) {
+                    break;
+                }
+                cur = next(cur);
+            }
+            let (entry, exit) = (win.param(pts[0]), win.param(pts[pts.len() - 1]));
+            paths.push(Path { pts, entry, exit });
+        }
+        // Runs that never leave the window: whole rings.
+        let mut closed: Vec<Vec<Xy>> = Vec::new();
+        for &h in &keys {
+            if seen.contains_key(&h) {
+                continue;
+            }
+            let mut pts = Vec::new();
+            let mut cur = h;
+            while !seen.contains_key(&cur) {
+                seen.insert(cur, ());
+                pts.push(point(cur, hits[&cur].1));
+                cur = next(cur);
+                if !hits.contains_key(&cur) {
+                    break;
+                }
+            }
+            if pts.len() >= 3 {
+                closed.push(pts);
+            }
+        }
+        // Join the runs along the window's outline, counter-clockwise from
+        // each exit to the nearest entry.
+        let [w, h] = win.size();
+        let per = 2.0 * (w + h);
+        let corners = win.corners();
+        let mut outers: Vec<Vec<Xy>> = Vec::new();
+        let mut used = vec![false; paths.len()];
+        for start in 0..paths.len() {
+            if used[start] {
+                continue;
+            }
+            let mut ring: Vec<Xy> = Vec::new();
+            let mut cur = start;
+            for _ in 0..=paths.len() {
+                used[cur] = true;
+                ring.extend_from_slice(&paths[cur].pts);
+                let e = paths[cur].exit;
+                let Some((d, j)) = (0..paths.len())
+                    .filter(|&j| !used[j] || j == start)
+                    .map(|j| ((paths[j].entry - e).rem_euclid(per), j))
+                    .min_by(|a, b| a.0.total_cmp(&b.0))
+                else {
+                    break;
+                };
+                let mut between: Vec<(f64, Xy)> = corners
+                    .iter()
+                    .map(|&(s, c)| ((s - e).rem_euclid(per), c))
+                    .filter(|&(dc, _)| dc > 0.0 && dc < d)
+                    .collect();
+                between.sort_by(|a, b| a.0.total_cmp(&b.0));
+                ring.extend(between.into_iter().map(|(_, c)| c));
+                if j == start {
+                    break;
+                }
+                cur = j;
+            }
+            outers.push(ring);
+        }
+        let mut holes = Vec::new();
+        for c in closed {
+            if footprint(&c).signed_area() > 0.0 {
+                outers.push(c);
+            } else {
+                holes.push(c);
+            }
+        }
+        if paths.is_empty() && outers.is_empty() {
+            // No run crosses the window: it lies in the polygon (around
+            // the holes) or outside it.
+            let inside = corners
+                .iter()
+                .find_map(|&(_, c)| self.locate(c))
+                .unwrap_or(false);
+            if inside {
+                outers.push(corners.iter().map(|&(_, c)| c).collect());
+            }
+        }
+        let mut polys: Vec<(Polygon<f64>, Vec<LineString<f64>>)> =
+            outers.iter().map(|o| (footprint(o), Vec::new())).collect();
+        for hole in holes {
+            let p = Point::new(hole[0][0], hole[0][1]);
+            if let Some((_, hs)) = polys.iter_mut().find(|(o, _)| o.contains(&p)) {
+                hs.push(footprint(&hole).exterior().clone());
+            }
+        }
+        MultiPolygon::new(
+            polys
+                .into_iter()
+                .map(|(o, hs)| Polygon::new(o.exterior().clone(), hs))
+                .collect(),
+        )
     }
 }
 
@@ -226,6 +593,97 @@ mod tests {
                 assert_eq!(r.contains(p), g.contains(&Point::new(p[0], p[1])), "{p:?}");
             }
         }
+    }
+
+    fn area(c: &Clipped, tile: &[Xy]) -> f64 {
+        match c {
+            Clipped::Whole => footprint(tile).unsigned_area(),
+            Clipped::Part(r) => footprint(r).unsigned_area(),
+            Clipped::Outside => 0.0,
+        }
+    }
+
+    #[test]
+    fn clip_at_holes_and_the_outer_ring() {
+        let outer = vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]];
+        let hole = vec![[4.0, 4.0], [4.0, 6.0], [6.0, 6.0], [6.0, 4.0]];
+        let r = Region::new(&[hole, outer]);
+        let rect =
+            |x0: f64, y0: f64, x1: f64, y1: f64| vec![[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+        // On the outer ring's edge, inside: whole.
+        assert_eq!(r.clip(&rect(0.0, 0.0, 2.0, 1.0)), Clipped::Whole);
+        // Along the hole's edge, outside it: whole.
+        assert_eq!(r.clip(&rect(2.0, 4.0, 4.0, 6.0)), Clipped::Whole);
+        // In the hole: nothing; far outside: nothing.
+        assert_eq!(r.clip(&rect(4.5, 4.5, 5.5, 5.5)), Clipped::Outside);
+        assert_eq!(r.clip(&rect(20.0, 20.0, 21.0, 21.0)), Clipped::Outside);
+        // Half in the hole: the half outside it.
+        let t = rect(3.0, 4.5, 5.0, 5.5);
+        match r.clip(&t) {
+            Clipped::Part(p) => assert_eq!(p, rect(3.0, 4.5, 4.0, 5.5)),
+            c => panic!("{c:?}"),
+        }
+        // Over the outer ring: the part inside.
+        let t = rect(9.0, 1.0, 11.0, 2.0);
+        assert!((area(&r.clip(&t), &t) - 1.0).abs() < 1e-9);
+        // Over a corner of the hole (the hole's corner inside the tile).
+        let t = rect(5.0, 5.0, 7.0, 7.0);
+        assert!((area(&r.clip(&t), &t) - 3.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn clip_agrees_with_a_full_boolean_intersection() {
+        // A wavy outer ring (many short segments, reflex stretches) and a
+        // 13-gon hole; rotated tiles all over it.
+        let n = 240;
+        let outer: Vec<Xy> = (0..n)
+            .map(|i| {
+                let a = i as f64 / n as f64 * std::f64::consts::TAU;
+                let rr = 100.0 + 12.0 * (7.0 * a).sin();
+                [rr * a.cos(), rr * a.sin()]
+            })
+            .collect();
+        let hole: Vec<Xy> = (0..13)
+            .rev()
+            .map(|i| {
+                let a = i as f64 / 13.0 * std::f64::consts::TAU;
+                [20.0 + 30.0 * a.cos(), 30.0 * a.sin()]
+            })
+            .collect();
+        let r = Region::new(&[outer.clone(), hole.clone()]);
+        let full = Polygon::new(
+            footprint(&outer).exterior().clone(),
+            vec![footprint(&hole).exterior().clone()],
+        );
+        let mut checked = 0;
+        for i in 0..40 {
+            for j in 0..40 {
+                let (x, y) = (-120.0 + i as f64 * 6.1, -120.0 + j as f64 * 6.1);
+                let a = (i * 7 + j * 3) as f64 * 0.37;
+                let (u, v) = ([a.cos(), a.sin()], [-a.sin(), a.cos()]);
+                let (w, h) = (9.0, 6.0);
+                let t = vec![
+                    [x, y],
+                    [x + w * u[0], y + w * u[1]],
+                    [x + w * u[0] + h * v[0], y + w * u[1] + h * v[1]],
+                    [x + h * v[0], y + h * v[1]],
+                ];
+                let cut = footprint(&t).intersection(&full);
+                let want = cut
+                    .0
+                    .iter()
+                    .map(|p| p.exterior().clone())
+                    .map(|e| Polygon::new(e, vec![]).unsigned_area())
+                    .fold(0.0, f64::max);
+                let got = area(&r.clip(&t), &t);
+                assert!(
+                    (got - want).abs() < 1e-6,
+                    "tile at ({x}, {y}): {got} vs {want}"
+                );
+                checked += usize::from(want > 0.0 && want < 54.0 - 1e-6);
+            }
+        }
+        assert!(checked > 50, "{checked}");
     }
 
     #[test]
