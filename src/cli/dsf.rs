@@ -17,12 +17,20 @@ pub enum Format {
 /// Subcommands of `agkit dsf`.
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
-    /// Write a DSF (plain or 7z) as DSF2Text (DSFTool's text form).
+    /// Write DSFs (plain or 7z) as DSF2Text (DSFTool's text form).
+    ///
+    /// One file without `-o` goes to standard output; one file with `-o`
+    /// goes to that file (or into it, if it is a directory). Several files,
+    /// or a directory (searched for `*.dsf`), give one `<name>.dsf.txt` per
+    /// DSF: next to it, or into the `-o` directory (keeping the layout below
+    /// a directory argument). Every file is tried; the exit status is
+    /// non-zero if any failed.
     Totext {
-        /// The DSF file.
-        file: PathBuf,
-        /// Output text file (default: standard output). Rasters are written
-        /// beside it as `<OUT>.<layer>.raw`.
+        /// DSF files or directories holding DSF files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Output text file, or output directory for several DSFs. Rasters
+        /// are written beside each text as `<text>.<layer>.raw`.
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
@@ -47,7 +55,7 @@ pub enum Command {
 /// Runs an `agkit dsf` subcommand.
 pub fn run(cmd: Command) -> u8 {
     match cmd {
-        Command::Totext { file, output } => totext(&file, output.as_deref()),
+        Command::Totext { files, output } => totext_all(&files, output.as_deref()),
         Command::Build { input, output } => build(&input, &output),
         Command::Autogen { file, format } => autogen(&file, format),
     }
@@ -78,6 +86,144 @@ fn load(file: &Path) -> Result<dsf::Dsf, u8> {
     }
 }
 
+/// One DSF to convert and where its text goes (`None` = stdout).
+struct Job {
+    input: PathBuf,
+    output: Option<PathBuf>,
+}
+
+/// True for a `.dsf` file name (any case).
+fn is_dsf(p: &Path) -> bool {
+    p.extension().is_some_and(|e| e.eq_ignore_ascii_case("dsf"))
+}
+
+/// The `.dsf` files below `dir`, sorted, as paths relative to it.
+fn dsf_files_in(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut stack = vec![PathBuf::new()];
+    while let Some(rel) = stack.pop() {
+        for entry in std::fs::read_dir(dir.join(&rel))? {
+            let entry = entry?;
+            let rel = rel.join(entry.file_name());
+            let ty = entry.file_type()?;
+            if ty.is_dir() {
+                stack.push(rel);
+            } else if is_dsf(&rel) {
+                out.push(rel);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// `<name>.txt` for a DSF called `<name>` (so `+47+012.dsf.txt`, which
+/// never clashes with the DSF itself or DSFTool's `+47+012.txt`).
+fn text_name(rel: &Path) -> PathBuf {
+    let mut name = rel.as_os_str().to_owned();
+    name.push(".txt");
+    PathBuf::from(name)
+}
+
+/// Works out which text each input gets.
+fn plan(files: &[PathBuf], output: Option<&Path>) -> Result<Vec<Job>, u8> {
+    let single = files.len() == 1 && !files[0].is_dir();
+    if single {
+        let output = output.map(|o| {
+            if o.is_dir() {
+                o.join(text_name(Path::new(
+                    files[0].file_name().unwrap_or_default(),
+                )))
+            } else {
+                o.to_path_buf()
+            }
+        });
+        return Ok(vec![Job {
+            input: files[0].clone(),
+            output,
+        }]);
+    }
+    if let Some(o) = output
+        && o.exists()
+        && !o.is_dir()
+    {
+        return Err(super::fail(format!(
+            "{}: with several DSFs, -o must name a directory",
+            o.display()
+        )));
+    }
+    let mut jobs = Vec::new();
+    for f in files {
+        if f.is_dir() {
+            let found =
+                dsf_files_in(f).map_err(|e| super::fail(format!("{}: {e}", f.display())))?;
+            if found.is_empty() {
+                eprintln!("warning: {}: no .dsf files found", f.display());
+            }
+            for rel in found {
+                let out = match output {
+                    Some(o) => o.join(text_name(&rel)),
+                    None => f.join(text_name(&rel)),
+                };
+                jobs.push(Job {
+                    input: f.join(rel),
+                    output: Some(out),
+                });
+            }
+        } else {
+            let name = Path::new(f.file_name().unwrap_or_default());
+            let out = match output {
+                Some(o) => o.join(text_name(name)),
+                None => text_name(f),
+            };
+            jobs.push(Job {
+                input: f.clone(),
+                output: Some(out),
+            });
+        }
+    }
+    Ok(jobs)
+}
+
+fn totext_all(files: &[PathBuf], output: Option<&Path>) -> u8 {
+    let jobs = match plan(files, output) {
+        Ok(j) => j,
+        Err(c) => return c,
+    };
+    let many = jobs.len() > 1 || jobs.first().is_some_and(|j| j.input != files[0]);
+    let mut seen = std::collections::HashSet::new();
+    let mut status = EXIT_OK;
+    let (mut done, mut failed) = (0usize, 0usize);
+    for job in &jobs {
+        if let Some(out) = &job.output
+            && !seen.insert(out.clone())
+        {
+            eprintln!(
+                "error: {}: its text {} was already written for another input",
+                job.input.display(),
+                out.display()
+            );
+            status = status.max(EXIT_USAGE);
+            failed += 1;
+            continue;
+        }
+        let code = totext(&job.input, job.output.as_deref());
+        if code == EXIT_OK {
+            done += 1;
+            if many && let Some(out) = &job.output {
+                eprintln!("{} -> {}", job.input.display(), out.display());
+            }
+        } else {
+            failed += 1;
+        }
+        status = status.max(code);
+    }
+    if many {
+        eprintln!("{done} converted, {failed} failed");
+    }
+    status
+}
+
 fn totext(file: &Path, output: Option<&Path>) -> u8 {
     let d = match load(file) {
         Ok(d) => d,
@@ -94,15 +240,20 @@ fn totext(file: &Path, output: Option<&Path>) -> u8 {
             EXIT_OK
         }
         Some(out) => {
+            if let Some(dir) = out.parent().filter(|p| !p.as_os_str().is_empty())
+                && let Err(e) = std::fs::create_dir_all(dir)
+            {
+                return super::fail(format!("{}: {}: {e}", file.display(), dir.display()));
+            }
             for (k, r) in d.rasters.iter().enumerate() {
                 let name = dsf::text::raster_file_name(&opts, k, r);
                 if let Err(e) = agkit::fsutil::write_atomic(Path::new(&name), &r.data) {
-                    return super::fail(format!("{name}: {e}"));
+                    return super::fail(format!("{}: {name}: {e}", file.display()));
                 }
             }
             match agkit::fsutil::write_atomic(out, text.as_bytes()) {
                 Ok(()) => EXIT_OK,
-                Err(e) => super::fail(format!("{}: {e}", out.display())),
+                Err(e) => super::fail(format!("{}: {}: {e}", file.display(), out.display())),
             }
         }
     }

@@ -13,15 +13,17 @@
 //! order (lon, lat, … see the DSF notes §2.5).
 
 pub mod autogen;
+pub mod cmd;
 pub mod lint;
 pub mod read;
 pub mod text;
 pub mod write;
 
 pub use autogen::autogen_uses;
+pub use cmd::Command;
 pub use read::{DsfError, ErrorKind, read, read_plain};
 pub use text::{TextError, TextOptions, from_text, to_text};
-pub use write::{BuildError, BuildOptions, build};
+pub use write::{BuildError, BuildOptions, build, write_raw};
 
 use crate::diag::{Diagnostic, Location, Severity};
 

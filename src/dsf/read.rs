@@ -6,6 +6,7 @@
 //! happened. Sizes read from the file are checked against the bytes that
 //! remain before anything is allocated.
 
+use super::cmd::Command;
 use super::{
     Dsf, ElevationMode, Entity, Md5Status, NetworkChain, Object, Patch, Plane, Polygon, Pool,
     Primitive, PrimitiveKind, Raster, UnknownAtom, atom_name,
@@ -491,8 +492,11 @@ pub fn read_plain(bytes: &[u8]) -> Result<Dsf, DsfError> {
     );
 
     let geod_atoms = atoms(geod.payload, geod.payload_offset())?;
-    dsf.pools = pools(&geod_atoms, POOL, SCAL, false)?;
-    dsf.pools32 = pools(&geod_atoms, PO32, SC32, true)?;
+    // RLE lets 3 bytes claim 127 values: cap the decoded pool values so a
+    // small file cannot make the reader allocate gigabytes.
+    let mut pool_budget = value_budget(bytes.len());
+    dsf.pools = pools(&geod_atoms, POOL, SCAL, false, &mut pool_budget)?;
+    dsf.pools32 = pools(&geod_atoms, PO32, SC32, true, &mut pool_budget)?;
     keep_unknown(&mut dsf, &geod_atoms, Some(GEOD), &[POOL, SCAL, PO32, SC32]);
 
     if let Some(dems) = find(&top, DEMS) {
@@ -502,11 +506,19 @@ pub fn read_plain(bytes: &[u8]) -> Result<Dsf, DsfError> {
     }
     keep_unknown(&mut dsf, &top, None, &[HEAD, DEFN, GEOD, CMDS, DEMS]);
 
-    // Decoded values may not exceed this budget (each f64 is 8 bytes): a
-    // range command can name up to 65535 points in 5 bytes.
-    let budget = (bytes.len() as u64).saturating_mul(16).max(1 << 24);
-    (dsf.entities, dsf.entity_offsets) = commands(&dsf, cmds, budget)?;
+    // Decoded values may not exceed this budget either: a range command
+    // can name up to 65535 points in 5 bytes.
+    (dsf.entities, dsf.entity_offsets) = commands(&dsf, cmds, value_budget(bytes.len()))?;
     Ok(dsf)
+}
+
+/// Most values a file of `len` bytes may decode to, for its pools and
+/// again for its command stream: 8 per byte, at least 1 Mi (8 MiB of
+/// `f64`). Real tiles stay well below: a literal 16-bit pool value takes 2
+/// bytes, and an indexed vertex of a 7-plane terrain pool decodes to 7
+/// values per 2-byte index; see docs/dsf.md.
+pub fn value_budget(len: usize) -> u64 {
+    (len as u64).saturating_mul(8).max(1 << 20)
 }
 
 fn keep_unknown(dsf: &mut Dsf, list: &[Atom<'_>], parent: Option<u32>, known: &[u32]) {
@@ -542,11 +554,17 @@ fn string_table(atom: Atom<'_>) -> Result<Vec<String>, DsfError> {
         .collect())
 }
 
-fn pools(list: &[Atom<'_>], pool_id: u32, scal_id: u32, wide: bool) -> Result<Vec<Pool>, DsfError> {
+fn pools(
+    list: &[Atom<'_>],
+    pool_id: u32,
+    scal_id: u32,
+    wide: bool,
+    budget: &mut u64,
+) -> Result<Vec<Pool>, DsfError> {
     let scales: Vec<Atom<'_>> = list.iter().filter(|a| a.id == scal_id).copied().collect();
     let mut out = Vec::new();
     for (k, a) in list.iter().filter(|a| a.id == pool_id).enumerate() {
-        let mut pool = planar(*a, wide)?;
+        let mut pool = planar(*a, wide, budget)?;
         let s = scales.get(k).ok_or_else(|| {
             DsfError::new(
                 a.offset,
@@ -579,14 +597,26 @@ fn pools(list: &[Atom<'_>], pool_id: u32, scal_id: u32, wide: bool) -> Result<Ve
     Ok(out)
 }
 
-fn planar(atom: Atom<'_>, wide: bool) -> Result<Pool, DsfError> {
+fn planar(atom: Atom<'_>, wide: bool, budget: &mut u64) -> Result<Pool, DsfError> {
     let mut c = Cursor::new(atom.payload, atom.payload_offset());
     let n = c.u32("a pool header")? as usize;
     let d = c.u8("a pool header")? as usize;
     let size = if wide { 4 } else { 2 };
     let mut planes = Vec::with_capacity(d);
-    for _ in 0..d {
+    for k in 0..d {
         let at = c.offset();
+        if n as u64 > *budget {
+            return Err(DsfError::new(
+                at,
+                ErrorKind::TooLarge(format!(
+                    "plane {k} of {} claims {n} values; the pools of this file may decode \
+                     to at most {} more",
+                    atom_name(atom.id),
+                    *budget
+                )),
+            ));
+        }
+        *budget -= n as u64;
         let encoding = c.u8("a pool plane")?;
         let raw = plane_values(&mut c, n, size, encoding, at)?;
         planes.push(Plane {
@@ -733,6 +763,12 @@ fn rasters(list: &[Atom<'_>], names: &[String]) -> Result<Vec<Raster>, DsfError>
     Ok(out)
 }
 
+/// Budget charged per decoded entity (its struct and its share of the
+/// text output, in 8-byte values), so that one-byte commands
+/// (`TerrainPatch`, empty polygons) cannot make millions of entities from a
+/// small file: 16 exceeds the 8 values a byte of input may decode to.
+const ENTITY_COST: u64 = 16;
+
 /// The command-stream state machine.
 struct State<'d> {
     dsf: &'d Dsf,
@@ -827,7 +863,8 @@ impl<'d> State<'d> {
         } else {
             ElevationMode::Msl
         };
-        let mut list = Vec::new();
+        self.spend((last - first) * ENTITY_COST, at)?;
+        let mut list = Vec::with_capacity((last - first) as usize);
         for i in first..last {
             let i = i as usize;
             list.push(Entity::Object(Object {
@@ -839,7 +876,6 @@ impl<'d> State<'d> {
                 mode,
             }));
         }
-        self.spend((last - first) * 8, at)?;
         self.out.extend(list);
         Ok(())
     }
@@ -849,7 +885,10 @@ impl<'d> State<'d> {
         let pool = self.pool16(self.pool, at)?;
         let d = pool.depth();
         let total: u64 = windings.iter().map(|w| w.len() as u64).sum();
-        self.spend(total * d as u64, at)?;
+        self.spend(
+            ENTITY_COST + windings.len() as u64 + total * d.max(1) as u64,
+            at,
+        )?;
         let mut ws = Vec::with_capacity(windings.len());
         for w in windings {
             let mut flat = Vec::with_capacity(w.len() * d);
@@ -880,7 +919,7 @@ impl<'d> State<'d> {
                 )),
             ));
         }
-        self.spend(indices.len() as u64 * d as u64, at)?;
+        self.spend(ENTITY_COST + indices.len() as u64 * d as u64, at)?;
         let mut points = Vec::with_capacity(indices.len() * d);
         for i in indices {
             check_index(pool, i, at)?;
@@ -908,6 +947,10 @@ impl<'d> State<'d> {
                 ErrorKind::BadGeometry("triangle command outside a terrain patch".into()),
             ));
         };
+        self.spend(
+            ENTITY_COST + vertices.len() as u64 * depth.max(1) as u64,
+            at,
+        )?;
         let mut flat = Vec::new();
         for (pool, i) in &vertices {
             let pool = self.pool16(*pool, at)?;
@@ -928,7 +971,6 @@ impl<'d> State<'d> {
             }
             pool.point_into(*i as usize, &mut flat);
         }
-        self.spend(flat.len() as u64, at)?;
         if let Some(Entity::Patch(p)) = self.patch.map(|i| &mut self.out[i]) {
             p.depth = depth;
             p.primitives.push(Primitive {
@@ -941,6 +983,7 @@ impl<'d> State<'d> {
 
     fn open_patch(&mut self, at: u64) -> Result<(), DsfError> {
         let def = self.def("TERT", self.dsf.terrain_defs.len(), at)?;
+        self.spend(ENTITY_COST, at)?;
         let depth = self
             .dsf
             .pools
@@ -1020,31 +1063,17 @@ fn commands(dsf: &Dsf, cmds: Atom<'_>, budget: u64) -> Result<(Vec<Entity>, Vec<
     let mut offsets = Vec::new();
     while !c.is_empty() {
         let at = c.offset();
-        let op = c.u8("a command")?;
-        command(&mut st, &mut c, op, at).map_err(|e| match e.kind {
-            ErrorKind::Truncated { .. } => DsfError::new(at, ErrorKind::TruncatedCommand(op)),
-            _ => e,
-        })?;
+        let cmd = Command::parse(&mut c)?;
+        run(&mut st, cmd, at)?;
         offsets.resize(st.out.len(), at);
     }
     Ok((st.out, offsets))
 }
 
-fn counted_u16(c: &mut Cursor<'_>, n: usize) -> Result<Vec<u64>, DsfError> {
-    if n * 2 > c.remaining() {
-        return Err(DsfError::new(
-            c.offset(),
-            ErrorKind::Truncated { what: "a command" },
-        ));
-    }
-    (0..n).map(|_| c.u16("a command").map(u64::from)).collect()
-}
-
-fn command(st: &mut State<'_>, c: &mut Cursor<'_>, op: u8, at: u64) -> Result<(), DsfError> {
-    const W: &str = "a command";
-    match op {
-        1 => {
-            let p = c.u16(W)?;
+/// Runs one parsed command against the state.
+fn run(st: &mut State<'_>, cmd: Command, at: u64) -> Result<(), DsfError> {
+    match cmd {
+        Command::PoolSelect(p) => {
             if p as usize >= st.dsf.pools.len() && p as usize >= st.dsf.pools32.len() {
                 return Err(DsfError::new(
                     at,
@@ -1056,141 +1085,91 @@ fn command(st: &mut State<'_>, c: &mut Cursor<'_>, op: u8, at: u64) -> Result<()
             }
             st.pool = u32::from(p);
         }
-        2 => st.junction = c.u32(W)?,
-        3 => st.def = u32::from(c.u8(W)?),
-        4 => st.def = u32::from(c.u16(W)?),
-        5 => st.def = c.u32(W)?,
-        6 => st.subtype = u32::from(c.u8(W)?),
-        7 => {
-            let i = u64::from(c.u16(W)?);
-            st.objects(i, i + 1, at)?;
-        }
-        8 => {
-            let first = u64::from(c.u16(W)?);
-            let last = u64::from(c.u16(W)?);
-            st.objects(first, last, at)?;
-        }
-        9 => {
-            let n = c.u8(W)? as usize;
+        Command::JunctionOffset(v) => st.junction = v,
+        Command::SetDefinition8(d) => st.def = u32::from(d),
+        Command::SetDefinition16(d) => st.def = u32::from(d),
+        Command::SetDefinition32(d) => st.def = d,
+        Command::RoadSubtype(t) => st.subtype = u32::from(t),
+        Command::Object(i) => st.objects(u64::from(i), u64::from(i) + 1, at)?,
+        Command::ObjectRange(a, b) => st.objects(u64::from(a), u64::from(b), at)?,
+        Command::NetworkChain(v) => {
             let base = u64::from(st.junction);
-            let idx = counted_u16(c, n)?.into_iter().map(|i| i + base).collect();
-            st.chain(idx, at)?;
+            st.chain(v.into_iter().map(|i| u64::from(i) + base).collect(), at)?;
         }
-        10 => {
-            let first = u64::from(c.u16(W)?);
-            let last = u64::from(c.u16(W)?);
+        Command::NetworkChainRange(a, b) => {
             let base = u64::from(st.junction);
-            st.chain(range(first + base, last + base, at)?, at)?;
+            st.chain(range(u64::from(a) + base, u64::from(b) + base, at)?, at)?;
         }
-        11 => {
-            let n = c.u8(W)? as usize;
-            if n * 4 > c.remaining() {
-                return Err(DsfError::new(c.offset(), ErrorKind::Truncated { what: W }));
-            }
-            let idx = (0..n)
-                .map(|_| c.u32(W).map(u64::from))
-                .collect::<Result<_, _>>()?;
-            st.chain(idx, at)?;
+        Command::NetworkChain32(v) => st.chain(v.into_iter().map(u64::from).collect(), at)?,
+        Command::Polygon { param, points } => {
+            st.polygon(param, vec![points.into_iter().map(u64::from).collect()], at)?;
         }
-        12 => {
-            let param = c.u16(W)?;
-            let n = c.u8(W)? as usize;
-            let w = counted_u16(c, n)?;
-            st.polygon(param, vec![w], at)?;
+        Command::PolygonRange { param, first, last } => {
+            st.polygon(
+                param,
+                vec![range(u64::from(first), u64::from(last), at)?],
+                at,
+            )?;
         }
-        13 => {
-            let param = c.u16(W)?;
-            let first = u64::from(c.u16(W)?);
-            let last = u64::from(c.u16(W)?);
-            st.polygon(param, vec![range(first, last, at)?], at)?;
-        }
-        14 => {
-            let param = c.u16(W)?;
-            let w = c.u8(W)? as usize;
-            let mut ws = Vec::with_capacity(w);
-            for _ in 0..w {
-                let n = c.u8(W)? as usize;
-                ws.push(counted_u16(c, n)?);
-            }
+        Command::NestedPolygon { param, windings } => {
+            let ws = windings
+                .into_iter()
+                .map(|w| w.into_iter().map(u64::from).collect())
+                .collect();
             st.polygon(param, ws, at)?;
         }
-        15 => {
-            let param = c.u16(W)?;
-            let w = c.u8(W)? as usize;
-            let b = counted_u16(c, w + 1)?;
-            let ws = b
+        Command::NestedPolygonRange { param, bounds } => {
+            let ws = bounds
                 .windows(2)
-                .map(|p| range(p[0], p[1], at))
+                .map(|p| range(u64::from(p[0]), u64::from(p[1]), at))
                 .collect::<Result<Vec<_>, _>>()?;
             st.polygon(param, ws, at)?;
         }
-        16 => st.open_patch(at)?,
-        17 => {
-            st.flags = c.u8(W)?;
+        Command::TerrainPatch => st.open_patch(at)?,
+        Command::TerrainPatchFlags(f) => {
+            st.flags = f;
             st.open_patch(at)?;
         }
-        18 => {
-            st.flags = c.u8(W)?;
-            let near = c.f32(W)?;
-            let far = c.f32(W)?;
+        Command::TerrainPatchFlagsLod { flags, near, far } => {
+            st.flags = flags;
             st.lod = (near, far);
             st.open_patch(at)?;
         }
-        23 | 26 | 29 => {
-            let n = c.u8(W)? as usize;
+        Command::Primitive(kind, v) => {
             let pool = st.pool;
-            let v = counted_u16(c, n)?.into_iter().map(|i| (pool, i)).collect();
-            st.primitive(kind_of(op), v, at)?;
+            let v = v.into_iter().map(|i| (pool, u64::from(i))).collect();
+            st.primitive(kind, v, at)?;
         }
-        24 | 27 | 30 => {
-            let n = c.u8(W)? as usize;
-            if n * 4 > c.remaining() {
-                return Err(DsfError::new(c.offset(), ErrorKind::Truncated { what: W }));
-            }
-            let mut v = Vec::with_capacity(n);
-            for _ in 0..n {
-                let p = u32::from(c.u16(W)?);
-                let i = u64::from(c.u16(W)?);
-                v.push((p, i));
-            }
-            st.primitive(kind_of(op), v, at)?;
+        Command::PrimitiveCrossPool(kind, v) => {
+            let v = v
+                .into_iter()
+                .map(|(p, i)| (u32::from(p), u64::from(i)))
+                .collect();
+            st.primitive(kind, v, at)?;
         }
-        25 | 28 | 31 => {
-            let first = u64::from(c.u16(W)?);
-            let last = u64::from(c.u16(W)?);
+        Command::PrimitiveRange(kind, a, b) => {
             let pool = st.pool;
-            let v = range(first, last, at)?
+            let v = range(u64::from(a), u64::from(b), at)?
                 .into_iter()
                 .map(|i| (pool, i))
                 .collect();
-            st.primitive(kind_of(op), v, at)?;
+            st.primitive(kind, v, at)?;
         }
-        32..=34 => {
-            let len = match op {
-                32 => c.u8(W)? as usize,
-                33 => c.u16(W)? as usize,
-                _ => c.u32(W)? as usize,
-            };
-            let body = c.bytes(len, W)?;
-            if len == 6 {
+        Command::Comment8(body) | Command::Comment16(body) | Command::Comment32(body) => {
+            // Typed comments: exactly a u16 type and an i32 (as xptools).
+            if body.len() == 6 {
                 let kind = u16::from_le_bytes([body[0], body[1]]);
                 let v = i32::from_le_bytes([body[2], body[3], body[4], body[5]]);
                 match kind {
-                    1 => st.out.push(Entity::Filter(v)),
+                    1 => {
+                        st.spend(ENTITY_COST, at)?;
+                        st.out.push(Entity::Filter(v));
+                    }
                     2 => st.agl = v != 0,
                     _ => {}
                 }
             }
         }
-        _ => return Err(DsfError::new(at, ErrorKind::UnknownOpcode(op))),
     }
     Ok(())
-}
-
-fn kind_of(op: u8) -> PrimitiveKind {
-    match op {
-        23..=25 => PrimitiveKind::Triangles,
-        26..=28 => PrimitiveKind::Strip,
-        _ => PrimitiveKind::Fan,
-    }
 }

@@ -11,6 +11,7 @@
 //! primitive and chain reads consecutive pool points. The existing pools of
 //! the input are ignored: the output depends only on the entities.
 
+use super::cmd::{self, Command};
 use super::read::{
     CMDS, DEFN, DEMD, DEMI, DEMN, DEMS, GEOD, HEAD, MAGIC, NETW, OBJT, PO32, POLY, POOL, PROP,
     SC32, SCAL, TERT,
@@ -164,49 +165,44 @@ impl Pools {
 }
 
 /// Command-stream writer that remembers the state to skip redundant
-/// selections.
+/// selections and to pick the shortest patch opcode.
 struct Cmds {
-    out: Vec<u8>,
+    out: Vec<Command>,
     pool: Option<usize>,
     def: Option<u32>,
     subtype: Option<u32>,
     agl: bool,
+    /// Patch flags and LOD in force (`None` before the first patch).
+    patch_state: Option<(u8, u32, u32)>,
 }
 
 impl Cmds {
-    fn op(&mut self, op: u8) {
-        self.out.push(op);
-    }
-    fn u16(&mut self, v: usize) {
-        self.out.extend_from_slice(&(v as u16).to_le_bytes());
+    fn push(&mut self, c: Command) {
+        self.out.push(c);
     }
     fn pool(&mut self, p: usize) {
         if self.pool != Some(p) {
-            self.op(1);
-            self.u16(p);
+            self.push(Command::PoolSelect(p as u16));
             self.pool = Some(p);
         }
     }
     fn def(&mut self, d: u32) {
         if self.def != Some(d) {
-            if d < 256 {
-                self.op(3);
-                self.out.push(d as u8);
-            } else if d < 65536 {
-                self.op(4);
-                self.u16(d as usize);
-            } else {
-                self.op(5);
-                self.out.extend_from_slice(&d.to_le_bytes());
-            }
+            self.push(Command::set_definition(d));
             self.def = Some(d);
         }
     }
-    fn comment(&mut self, kind: u16, value: i32) {
-        self.op(32);
-        self.out.push(6);
-        self.out.extend_from_slice(&kind.to_le_bytes());
-        self.out.extend_from_slice(&value.to_le_bytes());
+    /// Opens a patch: opcode 16 when flags and LOD are those in force, 17
+    /// when only the flags differ, 18 otherwise (always for the first).
+    fn open_patch(&mut self, flags: u8, near: f32, far: f32) {
+        let lod = (near.to_bits(), far.to_bits());
+        let cmd = match self.patch_state {
+            Some((f, n, x)) if (n, x) == lod && f == flags => Command::TerrainPatch,
+            Some((_, n, x)) if (n, x) == lod => Command::TerrainPatchFlags(flags),
+            _ => Command::TerrainPatchFlagsLod { flags, near, far },
+        };
+        self.push(cmd);
+        self.patch_state = Some((flags, lod.0, lod.1));
     }
 }
 
@@ -218,12 +214,9 @@ fn flush_objects(c: &mut Cmds, run: &mut ObjRun) {
         c.def(def);
         c.pool(pool);
         if last == first + 1 {
-            c.op(7);
-            c.u16(first);
+            c.push(Command::Object(first as u16));
         } else {
-            c.op(8);
-            c.u16(first);
-            c.u16(last);
+            c.push(Command::ObjectRange(first as u16, last as u16));
         }
     }
 }
@@ -258,17 +251,17 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
         def: None,
         subtype: None,
         agl: false,
+        patch_state: None,
     };
     // Junction offset 0, as the xptools writer.
-    c.op(2);
-    c.out.extend_from_slice(&0u32.to_le_bytes());
+    c.push(Command::JunctionOffset(0));
     let mut run: ObjRun = None;
     for (i, e) in dsf.entities.iter().enumerate() {
         if !matches!(e, Entity::Object(_)) {
             flush_objects(&mut c, &mut run);
         }
         match e {
-            Entity::Filter(f) => c.comment(1, *f),
+            Entity::Filter(f) => c.push(Command::typed_comment(1, *f)),
             Entity::Object(o) => {
                 check_def(o.def, &dsf.object_defs, "OBJT", i)?;
                 // Keep 360 itself (raw 65535) so decoded headings re-encode
@@ -284,7 +277,7 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
                     let agl = o.mode == ElevationMode::Agl;
                     if agl != c.agl {
                         flush_objects(&mut c, &mut run);
-                        c.comment(2, i32::from(agl));
+                        c.push(Command::typed_comment(2, i32::from(agl)));
                         c.agl = agl;
                     }
                 }
@@ -329,17 +322,16 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
                 c.def(p.def);
                 c.pool(pool);
                 if p.windings.len() == 1 {
-                    c.op(13);
-                    c.u16(usize::from(p.param));
-                    c.u16(first);
-                    c.u16(first + bounds[1]);
+                    c.push(Command::PolygonRange {
+                        param: p.param,
+                        first: first as u16,
+                        last: (first + bounds[1]) as u16,
+                    });
                 } else {
-                    c.op(15);
-                    c.u16(usize::from(p.param));
-                    c.out.push(p.windings.len() as u8);
-                    for b in bounds {
-                        c.u16(first + b);
-                    }
+                    c.push(Command::NestedPolygonRange {
+                        param: p.param,
+                        bounds: bounds.iter().map(|b| (first + b) as u16).collect(),
+                    });
                 }
             }
             Entity::Patch(p) => {
@@ -367,15 +359,14 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
                 if let Some(&(pool, ..)) = placed.first() {
                     c.pool(pool);
                 }
-                c.op(18);
-                c.out.push(p.flags);
-                c.out.extend_from_slice(&p.lod_near.to_le_bytes());
-                c.out.extend_from_slice(&p.lod_far.to_le_bytes());
+                c.open_patch(p.flags, p.lod_near, p.lod_far);
                 for (pool, first, n, kind) in placed {
                     c.pool(pool);
-                    c.op(25 + 3 * kind.code());
-                    c.u16(first);
-                    c.u16(first + n);
+                    c.push(Command::PrimitiveRange(
+                        kind,
+                        first as u16,
+                        (first + n) as u16,
+                    ));
                 }
             }
             Entity::Network(n) => {
@@ -407,14 +398,14 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
                 let (pool, first) = pools.add(Family::Network, n.depth, &n.points, i)?;
                 c.def(n.def);
                 if c.subtype != Some(n.subtype) {
-                    c.op(6);
-                    c.out.push(n.subtype as u8);
+                    c.push(Command::RoadSubtype(n.subtype as u8));
                     c.subtype = Some(n.subtype);
                 }
                 c.pool(pool);
-                c.op(10);
-                c.u16(first);
-                c.u16(first + n.points.len() / n.depth);
+                c.push(Command::NetworkChainRange(
+                    first as u16,
+                    (first + n.points.len() / n.depth) as u16,
+                ));
             }
         }
     }
@@ -422,6 +413,62 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
     if pools.bufs16.len() > 65535 || pools.bufs32.len() > 65535 {
         return Err(err(None, "too many pools"));
     }
+
+    let mut geod = Vec::new();
+    for bufs in [&pools.bufs16, &pools.bufs32] {
+        for p in bufs {
+            let (pool, scal) = encode_pool(p);
+            let (pid, sid) = if p.wide { (PO32, SC32) } else { (POOL, SCAL) };
+            geod.extend(atom(pid, &pool));
+            geod.extend(atom(sid, &scal));
+        }
+    }
+    let cmds = cmd::encode_all(&c.out).map_err(|e| err(None, e.to_string()))?;
+    assemble(dsf, geod, &cmds)
+}
+
+/// Writes `dsf` with its own point pools (`pools`, `pools32`: raw values,
+/// scales and each plane's encoding, as read) and the command list `cmds`
+/// as they are. This emits any command form (see [`Command`]); the caller
+/// is responsible for the commands fitting the pools — read the result back
+/// to check.
+pub fn write_raw(dsf: &Dsf, cmds: &[Command]) -> Result<Vec<u8>, BuildError> {
+    let mut geod = Vec::new();
+    for (list, pid, sid) in [(&dsf.pools, POOL, SCAL), (&dsf.pools32, PO32, SC32)] {
+        for (k, p) in list.iter().enumerate() {
+            if p.planes.len() > 255 || p.count > u32::MAX as usize {
+                return Err(err(None, format!("pool {k} is too large to encode")));
+            }
+            let mut pool = (p.count as u32).to_le_bytes().to_vec();
+            pool.push(p.planes.len() as u8);
+            let mut scal = Vec::new();
+            for (j, pl) in p.planes.iter().enumerate() {
+                if pl.raw.len() != p.count || pl.encoding > 3 {
+                    return Err(err(
+                        None,
+                        format!(
+                            "pool {k} plane {j}: {} values, encoding {}",
+                            pl.raw.len(),
+                            pl.encoding
+                        ),
+                    ));
+                }
+                pool.push(pl.encoding);
+                encode_plane(&mut pool, &pl.raw, pl.wide, pl.encoding);
+                scal.extend_from_slice(&pl.scale.to_le_bytes());
+                scal.extend_from_slice(&pl.offset.to_le_bytes());
+            }
+            geod.extend(atom(pid, &pool));
+            geod.extend(atom(sid, &scal));
+        }
+    }
+    let cmds = cmd::encode_all(cmds).map_err(|e| err(None, e.to_string()))?;
+    assemble(dsf, geod, &cmds)
+}
+
+/// Writes the header, definitions, the given GEOD and CMDS payloads, the
+/// rasters and unknown atoms, then the MD5 footer.
+fn assemble(dsf: &Dsf, mut geod: Vec<u8>, cmds: &[u8]) -> Result<Vec<u8>, BuildError> {
     for (k, r) in dsf.rasters.iter().enumerate() {
         let expect = u64::from(r.width) * u64::from(r.height) * u64::from(r.bpp);
         if expect != r.data.len() as u64 {
@@ -437,7 +484,6 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
             ));
         }
     }
-
     let mut file = Vec::new();
     file.extend_from_slice(MAGIC);
     file.extend_from_slice(&1i32.to_le_bytes());
@@ -468,18 +514,9 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
     extra_atoms(&mut defn, dsf, DEFN);
     file.extend(atom(DEFN, &defn));
 
-    let mut geod = Vec::new();
-    for bufs in [&pools.bufs16, &pools.bufs32] {
-        for p in bufs {
-            let (pool, scal) = encode_pool(p);
-            let (pid, sid) = if p.wide { (PO32, SC32) } else { (POOL, SCAL) };
-            geod.extend(atom(pid, &pool));
-            geod.extend(atom(sid, &scal));
-        }
-    }
     extra_atoms(&mut geod, dsf, GEOD);
     file.extend(atom(GEOD, &geod));
-    file.extend(atom(CMDS, &c.out));
+    file.extend(atom(CMDS, cmds));
 
     if !dsf.rasters.is_empty() {
         let mut dems = Vec::new();
@@ -617,18 +654,27 @@ fn encode_pool(p: &PoolBuf) -> (Vec<u8>, Vec<u8>) {
         scal.extend_from_slice(&s.offset.to_le_bytes());
         let raw: Vec<u32> = plane.iter().map(|&v| encode_value(v, s, p.wide)).collect();
         pool.push(3);
-        rle_diff(&mut pool, &raw, p.wide);
+        encode_plane(&mut pool, &raw, p.wide, 3);
     }
     (pool, scal)
 }
 
 /// Encodes values with mode 3: wrapping differences, then RLE.
 pub fn rle_diff(out: &mut Vec<u8>, raw: &[u32], wide: bool) {
+    encode_plane(out, raw, wide, 3);
+}
+
+/// Encodes one plane's values (without the mode byte) with `mode`: 0 raw,
+/// 1 wrapping differences, 2 RLE, 3 differences then RLE.
+pub fn encode_plane(out: &mut Vec<u8>, raw: &[u32], wide: bool, mode: u8) {
     let mask = if wide { u32::MAX } else { 0xFFFF };
     let mut prev = 0u32;
     let diffs: Vec<u32> = raw
         .iter()
         .map(|&v| {
+            if mode & 1 == 0 {
+                return v & mask;
+            }
             let d = v.wrapping_sub(prev) & mask;
             prev = v;
             d
@@ -641,6 +687,12 @@ pub fn rle_diff(out: &mut Vec<u8>, raw: &[u32], wide: bool) {
             out.extend_from_slice(&(v as u16).to_le_bytes());
         }
     };
+    if mode & 2 == 0 {
+        for &d in &diffs {
+            put(out, d);
+        }
+        return;
+    }
     let run_at = |i: usize| {
         let mut r = 1;
         while i + r < diffs.len() && r < 127 && diffs[i + r] == diffs[i] {
