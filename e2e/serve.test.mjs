@@ -1,11 +1,17 @@
 // End-to-end test of `agkit serve` in a real headless Chromium (Debian's
-// /usr/bin/chromium, driven by the pinned playwright-core).
+// /usr/bin/chromium, driven by the playwright-core pinned in
+// package-lock.json; no browser download).
 //
-// It serves a temporary COPY of examples/, picks an AGS asset and the lake
-// polygon (a block asset on the square while the string engine is not built
-// yet), checks that tiles are drawn, changes the seed, edits the asset
-// file on disk and waits for the redraw, breaks the asset and checks the
-// error panel, and saves screenshots to e2e/artifacts/.
+// It serves a temporary COPY of examples/ and, in the page: picks the AGS
+// asset string/town_edge.ags and the lake polygon, checks that tiles are
+// drawn, that hovering a tile names its source line, that the diagnostics
+// panel lists what `agkit check` prints, that the Explain panel and the
+// layer toggles work; changes the seed and sees the drawing change; drags a
+// polygon vertex and sees the placement follow; zooms, saves an edit to the
+// asset file and sees the drawing change within a second with pan/zoom,
+// polygon and seed kept; breaks the asset and sees the error; turns an AGP
+// with the heading control; checks that the page fetched nothing but its own
+// server (it works offline). Screenshots go to e2e/artifacts/.
 //
 // Run from the repository root after `cargo build`:  node --test e2e/serve.test.mjs
 // Set AGKIT_BIN to test another binary; UPDATE_DOCS_SCREENSHOT=1 also
@@ -13,7 +19,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,16 +30,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
 const bin = process.env.AGKIT_BIN || path.join(repo, 'target', 'debug', 'agkit');
 const artifacts = path.join(here, 'artifacts');
-
-function findFiles(dir, ext) {
-  const out = [];
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...findFiles(p, ext));
-    else if (e.name.toLowerCase().endsWith(ext)) out.push(p);
-  }
-  return out.sort();
-}
+const ASSET = 'string/town_edge.ags';
+const POINT_ASSET = 'point/plaza.agp';
 
 /** Starts `agkit serve DIR --port 0` and resolves with {child, url}. */
 function serve(dir) {
@@ -50,139 +48,228 @@ function serve(dir) {
   });
 }
 
-test('agkit serve: pick an asset, see tiles, change seed, live reload, errors', { timeout: 120000 }, async () => {
+/** What `agkit check --format json REL` prints, run in `dir`. */
+function checkJson(dir, rel) {
+  const r = spawnSync(bin, ['check', '--format', 'json', rel], { cwd: dir, encoding: 'utf8' });
+  return JSON.parse(r.stdout);
+}
+
+test('agkit serve in a browser: place, inspect, reseed, reshape, live reload, errors', { timeout: 180000 }, async () => {
   const t0 = Date.now();
   assert.ok(fs.existsSync(bin), `build agkit first (${bin} is missing)`);
   fs.mkdirSync(artifacts, { recursive: true });
+  fs.rmSync(path.join(artifacts, 'serve-failure.png'), { force: true });
 
   // A temporary copy of examples/: the test edits files in it.
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agkit-e2e-'));
   const served = path.join(tmp, 'examples');
   fs.cpSync(path.join(repo, 'examples'), served, { recursive: true });
-  let agsFiles = findFiles(served, '.ags');
-  if (!agsFiles.length) {
-    // examples/ has no string asset yet: use the test's own.
-    fs.copyFileSync(path.join(here, 'fixtures', 'shore_houses.ags'), path.join(served, 'shore_houses.ags'));
-    agsFiles = findFiles(served, '.ags');
-    console.log('examples/ has no .ags; using e2e/fixtures/shore_houses.ags');
-  }
-  // The richest asset of a kind (the largest file) makes the best test and picture.
-  const richest = (files) => files.map((f) => [fs.statSync(f).size, f]).sort((a, b) => b[0] - a[0])[0][1];
-  let assetPath = process.env.AGKIT_E2E_ASSET ? path.join(served, process.env.AGKIT_E2E_ASSET) : richest(agsFiles);
-  let polygon = 'bundled:lake';
-  const rel = (p) => path.relative(served, p).split(path.sep).join('/');
+  const assetPath = path.join(served, ...ASSET.split('/'));
+  const original = fs.readFileSync(assetPath, 'utf8');
+  assert.match(original, /^TEXTURE_WIDTH\s+[\d.]+/m, `${ASSET} has no TEXTURE_WIDTH to edit`);
+  const sourceLines = original.split('\n');
 
   const { child, url } = await serve(served);
   let ctx = null;
   const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'agkit-e2e-chromium-'));
   const pageErrors = [];
+  const foreign = [];
+  let page = null;
   try {
-    // While the string engine is still being built (integration in
-    // progress), exercise the same flow with a block asset on the square.
-    const probe = await fetch(url + 'api/place', {
-      method: 'POST', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ asset: rel(assetPath), polygon: { name: 'lake' }, low: 2 }),
-    }).then((r) => r.json());
-    if (!probe.placement && /not built yet/.test(probe.error || '')) {
-      const agb = findFiles(served, '.agb');
-      assert.ok(agb.length, 'no engine to test with');
-      console.log(`${rel(assetPath)}: ${probe.error}; testing with a block asset instead`);
-      assetPath = richest(agb);
-      polygon = 'bundled:square';
-    }
-    const assetRel = rel(assetPath);
-    const original = fs.readFileSync(assetPath, 'utf8');
-    assert.match(original, /^\s*TEXTURE_WIDTH\s+[\d.]+/m, `${assetRel} has no TEXTURE_WIDTH to edit`);
     ctx = await chromium.launchPersistentContext(userData, {
       executablePath: '/usr/bin/chromium',
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
         '--disable-background-networking', '--disable-component-update', '--disable-sync'],
       viewport: { width: 1400, height: 860 },
     });
-    const page = ctx.pages()[0] || await ctx.newPage();
+    page = ctx.pages()[0] || await ctx.newPage();
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    // Console errors too, except the browser's note on the expected 422
+    // answers while the asset is broken.
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !/status of 422/.test(m.text())) pageErrors.push(m.text());
+    });
+    // Offline: everything the page loads comes from agkit serve itself.
+    page.on('request', (r) => { if (!r.url().startsWith(url)) foreign.push(r.url()); });
     await page.goto(url);
     await page.waitForFunction(() => document.body.dataset.state !== 'loading');
 
-    // The asset list shows the asset; pick it and the polygon.
-    const item = page.locator(`#assets li[data-path="${assetRel}"]`);
-    await item.click();
-    await page.selectOption('#polygon', polygon);
-    if (polygon === 'bundled:lake') {
-      await page.waitForFunction(() => window.__agkit.poly && window.__agkit.poly.windings.length === 2);
-      // The lake has 2 windings: let both spawn tiles (AGS low byte).
-      await page.fill('#low', '2');
-    }
+    const renders = () => page.evaluate(() => window.__agkit.renders);
     const tileCount = () => page.evaluate(() => Number(document.getElementById('view').dataset.tiles));
-    const drawn = () => page.evaluate(() => document.getElementById('l-tiles').innerHTML);
-    await page.waitForFunction(() => Number(document.getElementById('view').dataset.tiles) > 0
-      && document.body.dataset.state === 'ready', null, { timeout: 15000 }).catch(async (e) => {
+    const drawing = () => page.evaluate(() => ['l-tiles', 'l-objects', 'l-trees', 'l-facades']
+      .map((id) => document.getElementById(id).innerHTML).join('\n'));
+    const settled = (r, state = 'ready') => page.waitForFunction(([r, s]) => window.__agkit.renders > r
+      && !window.__agkit.inflight && !window.__agkit.dirty && document.body.dataset.state === s,
+    [r, state], { timeout: 15000 });
+
+    // Every asset of examples/ is listed.
+    const listed = await page.locator('#assets li[data-path]').evaluateAll((els) => els.map((e) => e.dataset.path));
+    assert.ok(listed.includes(ASSET) && listed.includes(POINT_ASSET), `assets listed: ${listed}`);
+    assert.ok(listed.every((p) => /\.ag[pbs]$/.test(p)));
+
+    // Pick the AGS asset and the lake.
+    let r0 = await renders();
+    await page.locator(`#assets li[data-path="${ASSET}"]`).click();
+    await page.selectOption('#polygon', 'bundled:lake');
+    await page.waitForFunction(() => window.__agkit.poly && window.__agkit.poly.windings.length === 2
+      && window.__agkit.result && window.__agkit.result.polygon.length === 2);
+    await settled(r0).catch(async (e) => {
       await page.screenshot({ path: path.join(artifacts, 'serve-failure.png') });
       const msg = await page.evaluate(() => document.getElementById('message').textContent);
-      throw new Error(`no tiles drawn: ${msg || e.message}`);
+      throw new Error(`no placement drawn: ${msg || e.message}`);
     });
+    // Both windings spawn tiles until the user sets the low byte.
+    assert.equal(await page.inputValue('#low'), '2');
     const n1 = await tileCount();
-    assert.ok(n1 > 0);
+    assert.ok(n1 > 0, 'tiles drawn');
     assert.equal(await page.locator('#l-tiles path.tile').count(), n1);
-    console.log(`${assetRel} on ${polygon}: ${n1} tiles`);
+    assert.ok(await page.locator('#l-objects path.obj').count() > 0, 'objects drawn');
+    assert.ok(await page.locator('#l-corners circle').count() > 0, 'corners drawn');
+    assert.equal(await page.locator('#l-handles circle.handle').count(),
+      await page.evaluate(() => window.__agkit.poly.windings.flat().length), 'a handle per vertex');
+    console.log(`${ASSET} on the lake: ${n1} tiles`);
 
-    // Hovering a tile tells what it is.
-    await page.locator('#l-tiles path.tile').first().hover({ force: true });
+    // The diagnostics panel is what `agkit check` prints for the file.
+    const cli = checkJson(served, ASSET);
+    if (cli.length) {
+      assert.equal(await page.locator('#diagnostics li[data-line]').count(), cli.length);
+    } else {
+      assert.match(await page.textContent('#diagnostics'), /agkit check: no problems/);
+    }
+    assert.equal(await page.locator('#source .ln').count(), sourceLines.length);
+
+    // Hovering a tile tells its id and the directive's source line. Find a
+    // spot where a tile is the topmost thing under the mouse, and go there.
+    const spot = await page.evaluate(() => {
+      for (const el of document.querySelectorAll('#l-tiles path.tile')) {
+        const b = el.getBoundingClientRect();
+        for (let i = 1; i < 8; i++) {
+          for (let j = 1; j < 8; j++) {
+            const x = b.left + (b.width * i) / 8, y = b.top + (b.height * j) / 8;
+            if (document.elementFromPoint(x, y) === el) return { x, y, line: Number(el.dataset.line) };
+          }
+        }
+      }
+      return null;
+    });
+    assert.ok(spot && spot.line > 0, 'no tile can be hovered');
+    await page.mouse.move(spot.x, spot.y);
     await page.waitForSelector('#tooltip:not([hidden])');
-    assert.match(await page.textContent('#tooltip'), /tile: .*line: \d+/s);
+    const tip = await page.textContent('#tooltip');
+    assert.match(tip, /tile: \d+ \((edge|corner|cap)/);
+    assert.ok(tip.includes(`line: ${spot.line}: ${sourceLines[spot.line - 1].trim()}`), tip);
 
-    // Change the seed: a new placement with that seed is drawn.
-    const renders = () => page.evaluate(() => window.__agkit.renders);
-    let r0 = await renders();
+    // The Explain panel shows the engine's record.
+    await page.click('.tabs button[data-tab="explain"]');
+    assert.ok(await page.locator('#explain li:not(.dim)').count() > 0, 'explain is empty');
+    await page.click('.tabs button[data-tab="source"]');
+
+    // Layers toggle.
+    await page.uncheck('#layers input[data-layer="tiles"]');
+    assert.equal(await page.locator('#l-tiles path').count(), 0);
+    await page.check('#layers input[data-layer="tiles"]');
+    assert.equal(await page.locator('#l-tiles path.tile').count(), n1);
+
+    // Change the seed: the drawing changes.
+    const seed0 = await drawing();
+    r0 = await renders();
     await page.fill('#seed', '4242');
-    await page.waitForFunction((r) => window.__agkit.renders > r && window.__agkit.result
-      && window.__agkit.result.placement.seed === 4242, r0);
-    assert.ok(await tileCount() > 0);
+    await settled(r0);
+    assert.equal(await page.evaluate(() => window.__agkit.result.placement.seed), 4242);
+    assert.notEqual(await drawing(), seed0, 'seed 4242 draws the same as seed 0');
 
-    // Zoom in a little; the view must survive live reloads.
+    // Drag a vertex of the outer ring 40 px east: the placement follows.
+    const handle = page.locator('#l-handles circle[data-w="0"][data-i="1"]');
+    const box = await handle.boundingBox();
+    const beforeDrag = await drawing();
+    const vertex = await page.evaluate(() => window.__agkit.poly.windings[0][1].slice());
+    r0 = await renders();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    for (let k = 1; k <= 4; k++) await page.mouse.move(box.x + box.width / 2 + 10 * k, box.y + box.height / 2);
+    await page.mouse.up();
+    await settled(r0);
+    const moved = await page.evaluate(() => window.__agkit.poly.windings[0][1].slice());
+    assert.ok(moved[0] > vertex[0] + 1 && Math.abs(moved[1] - vertex[1]) < 1, `vertex ${vertex} → ${moved}`);
+    assert.deepEqual(await page.evaluate(() => window.__agkit.result.polygon[0][1]), moved, 'placed on the dragged polygon');
+    assert.notEqual(await drawing(), beforeDrag, 'dragging a vertex changes the placement');
+    r0 = await renders();
+    await page.click('#reset-poly');
+    await settled(r0);
+    assert.deepEqual(await page.evaluate(() => window.__agkit.poly.windings[0][1]), vertex);
+
+    // Zoom in; the view must survive live reloads.
     await page.mouse.move(700, 430);
     await page.mouse.wheel(0, -300);
     await page.waitForFunction(() => !document.getElementById('view').style.transform);
     const viewBox = await page.getAttribute('#view', 'viewBox');
 
     // Save an edit to the asset file: halve TEXTURE_WIDTH (every tile shrinks).
-    const before = await drawn();
+    const before = await drawing();
     r0 = await renders();
-    const edited = original.replace(/^(\s*TEXTURE_WIDTH\s+)([\d.]+)/m, (_, a, w) => `${a}${Number(w) / 2}`);
+    const edited = original.replace(/^(TEXTURE_WIDTH\s+)([\d.]+)/m, (_, a, w) => `${a}${Number(w) / 2}`);
     const saved = Date.now();
     fs.writeFileSync(assetPath, edited);
     await page.waitForFunction(([r, html]) => window.__agkit.renders > r
-      && document.getElementById('l-tiles').innerHTML !== html, [r0, before], { timeout: 10000 });
+      && ['l-tiles', 'l-objects', 'l-trees', 'l-facades'].map((id) => document.getElementById(id).innerHTML).join('\n') !== html,
+    [r0, before], { timeout: 10000 });
     const reloadMs = Date.now() - saved;
     console.log(`redrawn ${reloadMs} ms after saving; ${await tileCount()} tiles`);
-    assert.ok(reloadMs < 5000, `live reload took ${reloadMs} ms`);
+    assert.ok(reloadMs < 1000, `live reload took ${reloadMs} ms (must be under a second)`);
     assert.equal(await page.getAttribute('#view', 'viewBox'), viewBox, 'pan/zoom kept');
-    assert.equal(await page.inputValue('#polygon'), polygon, 'polygon kept');
-    assert.ok(await page.locator('#source .ln').count() >= edited.split('\n').length - 1);
+    assert.equal(await page.inputValue('#polygon'), 'bundled:lake', 'polygon kept');
+    assert.equal(await page.inputValue('#seed'), '4242', 'seed kept');
+    assert.ok((await page.textContent('#source')).includes(`TEXTURE_WIDTH${edited.match(/^TEXTURE_WIDTH(\s+[\d.]+)/m)[1]}`),
+      'the source panel shows the saved text');
 
-    // Restore and take the screenshots.
+    // Restore, fit and take the screenshot.
     r0 = await renders();
     fs.writeFileSync(assetPath, original);
     await page.waitForFunction((r) => window.__agkit.renders > r && document.body.dataset.state === 'ready', r0);
     await page.click('#fit');
-    await page.waitForTimeout(100);
+    await page.waitForFunction(() => !document.getElementById('view').style.transform);
     await page.screenshot({ path: path.join(artifacts, 'serve.png') });
     if (process.env.UPDATE_DOCS_SCREENSHOT) {
       fs.mkdirSync(path.join(repo, 'docs', 'img'), { recursive: true });
       fs.copyFileSync(path.join(artifacts, 'serve.png'), path.join(repo, 'docs', 'img', 'serve.png'));
     }
 
-    // Break the asset: a clear message, the polygon still drawn, never a blank page.
+    // Break the asset: a clear message linking the line at fault, the
+    // polygon still drawn, never a blank page.
     r0 = await renders();
     fs.writeFileSync(assetPath, 'A\n1000\nAG_STRING\nTILE 0 0 oops\n');
     await page.waitForFunction((r) => window.__agkit.renders > r && document.body.dataset.state === 'error', r0, { timeout: 10000 });
     assert.ok(await page.isVisible('#message'));
-    assert.ok((await page.textContent('#message')).length > 10);
+    assert.match(await page.textContent('#message'), /cannot be parsed/);
+    assert.ok(await page.locator('#message a').count() > 0, 'the errors link to their lines');
     assert.ok(await page.locator('#l-handles circle').count() > 0, 'the polygon is still drawn');
+    assert.equal(await page.locator('#diagnostics li[data-line]').count(), checkJson(served, ASSET).length);
     await page.screenshot({ path: path.join(artifacts, 'serve-error.png') });
 
+    // An AGP: a point with a heading control.
+    r0 = await renders();
+    await page.locator(`#assets li[data-path="${POINT_ASSET}"]`).click();
+    await settled(r0);
+    assert.ok(await page.isVisible('#dial'));
+    assert.ok(!(await page.isVisible('#polygon')));
+    assert.equal(await tileCount(), 1);
+    const north = await page.evaluate(() => window.__agkit.result.placement.tiles[0].polygon);
+    r0 = await renders();
+    await page.fill('#heading', '90');
+    await settled(r0);
+    assert.equal(await page.getAttribute('#dial-needle', 'transform'), 'rotate(90)');
+    const east = await page.evaluate(() => window.__agkit.result.placement.tiles[0].polygon);
+    // Turning the point by 90° clockwise maps (x, y) to (y, −x).
+    north.forEach(([x, y], i) => {
+      assert.ok(Math.abs(east[i][0] - y) < 1e-6 && Math.abs(east[i][1] + x) < 1e-6, `${north[i]} → ${east[i]}`);
+    });
+
+    assert.deepEqual(foreign, [], 'the page fetched something from elsewhere');
     assert.deepEqual(pageErrors, []);
+  } catch (e) {
+    if (page) await page.screenshot({ path: path.join(artifacts, 'serve-failure.png') }).catch(() => {});
+    throw e;
   } finally {
     if (ctx) await ctx.close();
     child.kill();

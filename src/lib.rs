@@ -14,10 +14,12 @@
 //! - [`overlay`]: GIS features + rules → DSF overlays placing autogen;
 //! - [`convert`]: FSX AGN cells → X-Plane DSF overlays;
 //! - [`serve`]: the live browser previewer behind `agkit serve`;
+//! - [`check`]: what `agkit check` does to one file (shared with `serve`);
 //! - [`diag`]: diagnostics with stable codes, rendered rustc-style or as JSON.
 #![deny(missing_docs)]
 
 pub mod agn;
+pub mod check;
 pub mod convert;
 pub mod diag;
 pub mod dsf;

@@ -401,6 +401,40 @@ proptest! {
     }
 }
 
+proptest! {
+    /// The lon/lat of a placed position is where the local metres say, on
+    /// the real ellipsoid: Karney's geodesic (geographiclib, through `geo`)
+    /// from the DSF point to it has the length and bearing of the local
+    /// vector to within a centimetre, kilometres away.
+    #[test]
+    fn lonlat_is_true_to_a_centimetre_kilometres_away(lat in -80.0f64..80.0,
+                                                     lon in -179.0f64..179.0,
+                                                     heading in 0.0f64..360.0,
+                                                     km in 0.5f64..5.0) {
+        use geo::{Bearing, Distance, Geodesic, Point};
+        let mut a = probe(0);
+        // 40 px from the centre = `km` kilometres.
+        a.common.texture_width = Some(lined(km * 1000.0 / 40.0 * 100.0, 5));
+        let p = place::place(&a, "x.agp", &Use::Point { at: [lon, lat], heading },
+                             &Params::default()).unwrap();
+        let origin = Point::new(lon, lat);
+        prop_assert_eq!(p.objects.len(), 2);
+        for o in &p.objects {
+            let d = o.x.hypot(o.y);
+            prop_assert!((d - km * 1000.0).abs() < 1e-6);
+            let there = Point::new(o.lon, o.lat);
+            let s = Geodesic.distance(origin, there);
+            prop_assert!((s - d).abs() < 0.01, "distance {} m for {} m", s, d);
+            let az = Geodesic.bearing(origin, there);
+            let want = o.x.atan2(o.y).to_degrees().rem_euclid(360.0);
+            let mut dz = (az - want).rem_euclid(360.0);
+            if dz > 180.0 { dz -= 360.0; }
+            prop_assert!((dz.to_radians() * d).abs() < 0.01,
+                         "bearing {} for {} at {} m", az, want, d);
+        }
+    }
+}
+
 /// The real files of the corpus, through the parser and the CLI.
 mod corpus {
     use std::path::{Path, PathBuf};

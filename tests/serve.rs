@@ -6,7 +6,7 @@ use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const SECRET: &str = "TOP-SECRET-OUTSIDE-THE-ROOT";
 
@@ -113,6 +113,21 @@ impl Fixture {
     }
 }
 
+/// What `agkit check --format json REL` prints, run in `dir`.
+fn cli_check_json(dir: &std::path::Path, rel: &str) -> Value {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_agkit"))
+        .args(["check", "--format", "json", rel])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "agkit check printed no JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    })
+}
+
 fn error_of(v: &Value) -> &str {
     v["error"].as_str().unwrap_or("")
 }
@@ -169,14 +184,9 @@ fn asset_source_and_diagnostics() {
     assert_eq!(v["source"], AGS);
     assert!(v["diagnostics"].is_array());
     assert_eq!(v["path"], "shore.ags");
-    // The diagnostics are exactly what `agkit check` computes, as JSON.
-    let broken = std::fs::read_to_string(f.root().join("sub/broken.agb")).unwrap();
-    let expected = serde_json::to_value(agkit::diag::to_json(
-        "sub/broken.agb",
-        Some(&broken),
-        &agkit::xp::check(&broken),
-    ))
-    .unwrap();
+    // The diagnostics are exactly what `agkit check --format json` prints
+    // for the same file (run from the root, so the file names match).
+    let expected = cli_check_json(&f.root(), "sub/broken.agb");
     let (status, v) = f.get("/api/asset?path=sub%2Fbroken.agb");
     assert_eq!(status, 200);
     assert_eq!(v["diagnostics"], expected);
@@ -211,6 +221,40 @@ fn asset_source_and_diagnostics() {
     assert_eq!(f.get("/api/asset").0, 400);
     assert_eq!(f.get("/api/asset?path=missing.ags").0, 404);
     assert_eq!(f.get("/api/asset?path=notes.txt").0, 404);
+}
+
+#[test]
+fn diagnostics_equal_agkit_check_for_clean_bad_and_binary_files() {
+    let f = start();
+    // Invalid UTF-8 (AG0077 from the byte checker), a clean asset, and an
+    // asset file that holds AGN bytes: the panel shows what the CLI prints.
+    std::fs::write(
+        f.root().join("latin1.agp"),
+        b"A\n1000\nAG_POINT\n# caf\xe9\nTEXTURE_SCALE 256 256\n",
+    )
+    .unwrap();
+    std::fs::write(f.root().join("riff.ags"), b"RIFF\x04\0\0\0AGN ").unwrap();
+    for rel in ["shore.ags", "latin1.agp", "riff.ags", "sub/broken.agb"] {
+        let expected = cli_check_json(&f.root(), rel);
+        let (status, v) = f.get(&format!("/api/asset?path={rel}"));
+        assert_eq!(status, 200, "{rel}: {v}");
+        assert_eq!(v["diagnostics"], expected, "{rel}");
+        let n = expected.as_array().unwrap().len() as u64;
+        assert_eq!(
+            v["errors"].as_u64().unwrap() + v["warnings"].as_u64().unwrap(),
+            n
+        );
+    }
+    let (_, v) = f.get("/api/asset?path=latin1.agp");
+    assert!(
+        v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["code"] == "AG0077" && d["line"] == 4),
+        "{v}"
+    );
+    assert!(v["source"].as_str().unwrap().contains("caf\u{fffd}"));
 }
 
 #[test]
@@ -409,59 +453,69 @@ fn bundled_and_file_polygons() {
     );
 }
 
-/// Placement: the real engine answer once the engines exist; until then
-/// the error path must be a clear 422, never a crash or a blank answer.
+/// Placement of an AGS on the lake (both windings spawn tiles): exactly
+/// what the library's engine places for the same asset, polygon and seed.
 #[test]
 fn placement_of_an_ags_on_the_lake() {
     let f = start();
     let body = r#"{"asset":"shore.ags","polygon":{"name":"lake"},"seed":7,"low":2,"explain":true}"#;
     let (status, v) = f.post("/api/place", body);
-    let direct = agkit::xp::parse(AGS)
-        .map_err(|_| "parse".to_string())
-        .and_then(|asset| {
-            let lake = agkit::serve::polygons::by_name("lake").unwrap();
-            let frame = agkit::geom::LocalFrame::new(lake.origin);
-            let windings = lake
-                .windings
-                .iter()
-                .map(|w| w.iter().map(|&p| frame.to_lonlat(p)).collect())
-                .collect();
-            let params = agkit::place::Params {
-                seed: 7,
-                low: 2,
-                explain: true,
-                ..Default::default()
-            };
-            agkit::place::place(
-                &asset,
-                "shore.ags",
-                &agkit::place::Use::Polygon { windings },
-                &params,
-            )
-            .map_err(|e| e.to_string())
-        });
-    match direct {
-        Ok(p) => {
-            assert_eq!(status, 200, "{v}");
-            assert_json_close(&v["placement"], &serde_json::to_value(&p).unwrap(), "ags");
-            assert_eq!(v["placement"]["kind"], "ags");
-            assert_eq!(v["offset"], serde_json::json!(v["polygon"][0][0]));
-            // Same request, same answer.
-            let (_, again) = f.post("/api/place", body);
-            assert_eq!(again["placement"], v["placement"]);
-        }
-        Err(stage_or_msg) => {
-            assert_eq!(status, 422, "{v}");
-            assert!(!error_of(&v).is_empty());
-            let stage = v["stage"].as_str().unwrap();
-            assert!(stage == "parse" || stage == "place");
-            if stage == "place" {
-                assert_eq!(error_of(&v), stage_or_msg);
-            }
-            assert!(v["diagnostics"].is_array());
-            assert_eq!(v["polygon"].as_array().unwrap().len(), 2);
-        }
-    }
+    assert_eq!(status, 200, "{v}");
+    let asset = agkit::xp::parse(AGS).expect("the fixture parses");
+    let lake = agkit::serve::polygons::by_name("lake").unwrap();
+    let frame = agkit::geom::LocalFrame::new(lake.origin);
+    let windings = lake
+        .windings
+        .iter()
+        .map(|w| w.iter().map(|&p| frame.to_lonlat(p)).collect())
+        .collect();
+    let params = agkit::place::Params {
+        seed: 7,
+        low: 2,
+        explain: true,
+        ..Default::default()
+    };
+    let direct = agkit::place::place(
+        &asset,
+        "shore.ags",
+        &agkit::place::Use::Polygon { windings },
+        &params,
+    )
+    .expect("the fixture places on the lake");
+    assert!(!direct.tiles.is_empty() && !direct.corners.is_empty());
+    assert_json_close(
+        &v["placement"],
+        &serde_json::to_value(&direct).unwrap(),
+        "ags",
+    );
+    assert_eq!(v["placement"]["kind"], "ags");
+    assert_eq!(v["placement"]["seed"], 7);
+    assert!(!v["placement"]["explain"].as_array().unwrap().is_empty());
+    assert_eq!(v["offset"], serde_json::json!(v["polygon"][0][0]));
+    assert_eq!(v["polygon"].as_array().unwrap().len(), 2);
+    // Tiles along the island's shore too: some tile vertex lies on the hole.
+    let hole = &lake.windings[1];
+    let o = lake.windings[0][0];
+    let on_hole = |p: &[f64; 2]| {
+        let q = [p[0] + o[0], p[1] + o[1]];
+        (0..hole.len()).any(|i| {
+            let (a, b) = (hole[i], hole[(i + 1) % hole.len()]);
+            let d = [b[0] - a[0], b[1] - a[1]];
+            let t = (((q[0] - a[0]) * d[0] + (q[1] - a[1]) * d[1]) / (d[0] * d[0] + d[1] * d[1]))
+                .clamp(0.0, 1.0);
+            (q[0] - a[0] - t * d[0]).hypot(q[1] - a[1] - t * d[1]) < 0.01
+        })
+    };
+    assert!(
+        direct.tiles.iter().any(|t| t.polygon.iter().any(on_hole)),
+        "no tile along the island"
+    );
+    // Same request, same answer; another seed is still a valid placement.
+    let (_, again) = f.post("/api/place", body);
+    assert_eq!(again["placement"], v["placement"]);
+    let (status, other) = f.post("/api/place", &body.replace("\"seed\":7", "\"seed\":8"));
+    assert_eq!(status, 200);
+    assert_eq!(other["placement"]["seed"], 8);
 }
 
 /// JSON equality with numbers compared to 1e-9 (relative): serde_json's
@@ -581,11 +635,10 @@ fn placement_of_an_agp_and_an_agb_matches_the_library() {
         "/api/place",
         r#"{"asset":"city.agb","polygon":{"name":"l-shape"}}"#,
     );
-    if status != 200 {
-        assert_eq!(status, 422, "{e}");
-        assert_eq!(e["stage"], "place");
-        assert!(!error_of(&e).is_empty());
-    }
+    assert_eq!(status, 422, "{e}");
+    assert_eq!(e["stage"], "place");
+    assert!(error_of(&e).contains("4 points"), "{e}");
+    assert_eq!(e["polygon"][0].as_array().unwrap().len(), 6);
 }
 
 #[test]
@@ -608,8 +661,7 @@ fn saving_a_file_bumps_the_version_and_the_event_stream_says_so() {
         seen.push_str(&line);
     }
     assert!(seen.contains("text/event-stream"));
-    // Save a change.
-    let started = Instant::now();
+    // Save a change (how fast the page redraws is measured by the e2e test).
     let path = f.root().join("shore.ags");
     agkit::fsutil::write_atomic(&path, format!("{AGS}\n# edited\n").as_bytes()).unwrap();
     let mut event = String::new();
@@ -618,11 +670,6 @@ fn saving_a_file_bumps_the_version_and_the_event_stream_says_so() {
         reader.read_line(&mut line).unwrap();
         event.push_str(&line);
     }
-    assert!(
-        started.elapsed() < Duration::from_secs(1),
-        "{:?}",
-        started.elapsed()
-    );
     assert!(event.contains("event: version"), "{event}");
     let (_, v) = f.get("/api/version");
     assert!(v["version"].as_u64().unwrap() > before);

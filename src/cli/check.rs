@@ -1,9 +1,12 @@
 //! `agkit check [--format human|json] PATH...`
 
 use super::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
-use agkit::diag::{self, Diagnostic, Severity};
+use agkit::diag::{self, Severity};
 use clap::ValueEnum;
 use std::path::{Path, PathBuf};
+
+// One implementation, shared with the previewer's diagnostics panel.
+use agkit::check::check_bytes;
 
 /// Output style of `check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -23,17 +26,6 @@ pub struct Args {
     /// Files or directories (searched recursively for .agp .agb .ags .agn .dsf).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-}
-
-/// What kind of file a path holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FileKind {
-    /// An autogen text file.
-    Text,
-    /// An FSX AGN file.
-    Agn,
-    /// A DSF tile.
-    Dsf,
 }
 
 const EXTENSIONS: [&str; 5] = ["agp", "agb", "ags", "agn", "dsf"];
@@ -65,39 +57,6 @@ fn has_known_extension(p: &Path) -> bool {
     p.extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
-}
-
-/// Decides the kind of a file from its first bytes, then its extension.
-pub fn classify(path: &Path, bytes: &[u8]) -> FileKind {
-    if bytes.starts_with(b"XPLNEDSF") || bytes.starts_with(&[0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C]) {
-        return FileKind::Dsf;
-    }
-    if bytes.starts_with(b"RIFF") {
-        return FileKind::Agn;
-    }
-    match path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .as_deref()
-    {
-        Some("agn") => FileKind::Agn,
-        Some("dsf") => FileKind::Dsf,
-        _ => FileKind::Text,
-    }
-}
-
-/// Checks one file's bytes: the diagnostics and, for text, the source text
-/// they point into.
-pub fn check_bytes(path: &Path, bytes: &[u8]) -> (Option<String>, Vec<Diagnostic>) {
-    match classify(path, bytes) {
-        FileKind::Agn => (None, agkit::agn::check_bytes(bytes)),
-        FileKind::Dsf => (None, agkit::dsf::check_bytes(bytes)),
-        FileKind::Text => {
-            let (text, diags) = agkit::xp::check_bytes(bytes);
-            (Some(text), diags)
-        }
-    }
 }
 
 /// Files checked in parallel per batch: results of a batch are printed in

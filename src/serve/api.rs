@@ -131,23 +131,33 @@ fn load_polygon_file(shared: &Shared, rel: &str) -> Result<Vec<Vec<LonLat>>, Res
     polygons::from_geojson(&text).map_err(|e| Response::error(422, &format!("{rel}: {e}")))
 }
 
-fn read_asset(shared: &Shared, rel: &str) -> Result<String, Response> {
+/// An asset's text and its diagnostics, computed by the very function
+/// `agkit check` uses ([`crate::check::check_bytes`]) on the file's bytes.
+struct Checked {
+    source: String,
+    diagnostics: Value,
+    errors: usize,
+    warnings: usize,
+}
+
+fn read_asset(shared: &Shared, rel: &str) -> Result<Checked, Response> {
     if super::files::file_type(std::path::Path::new(rel)) != Some(FileType::Asset) {
         return Err(Response::error(
             404,
             &format!("{rel}: not an .agp/.agb/.ags file"),
         ));
     }
-    shared.root.read(rel).map_err(refusal)
-}
-
-fn diagnostics_json(rel: &str, source: &str) -> (Value, usize, usize) {
-    let diags = crate::xp::check(source);
+    let bytes = shared.root.read_bytes(rel).map_err(refusal)?;
+    let (source, diags) = crate::check::check_bytes(std::path::Path::new(rel), &bytes);
     let errors = diags.iter().filter(|d| d.is_error()).count();
-    let warnings = diags.len() - errors;
-    let json = serde_json::to_value(crate::diag::to_json(rel, Some(source), &diags))
+    let diagnostics = serde_json::to_value(crate::diag::to_json(rel, source.as_deref(), &diags))
         .unwrap_or(Value::Null);
-    (json, errors, warnings)
+    Ok(Checked {
+        source: source.unwrap_or_default(),
+        diagnostics,
+        errors,
+        warnings: diags.len() - errors,
+    })
 }
 
 fn asset(shared: &Shared, req: &Request) -> Response {
@@ -155,20 +165,19 @@ fn asset(shared: &Shared, req: &Request) -> Response {
         Ok(r) => r,
         Err(r) => return r,
     };
-    let source = match read_asset(shared, rel) {
-        Ok(s) => s,
+    let checked = match read_asset(shared, rel) {
+        Ok(c) => c,
         Err(r) => return r,
     };
-    let (diagnostics, errors, warnings) = diagnostics_json(rel, &source);
     let (version, _) = shared.current();
     Response::json(
         200,
         &json!({
             "path": rel,
-            "source": source,
-            "diagnostics": diagnostics,
-            "errors": errors,
-            "warnings": warnings,
+            "source": checked.source,
+            "diagnostics": checked.diagnostics,
+            "errors": checked.errors,
+            "warnings": checked.warnings,
             "version": version,
         }),
     )
@@ -381,12 +390,15 @@ fn place_response(shared: &Shared, req: &PlaceRequest) -> Response {
         Ok(p) => p,
         Err(e) => return Response::error(400, &e),
     };
-    let source = match read_asset(shared, &req.asset) {
-        Ok(s) => s,
+    let Checked {
+        source,
+        diagnostics,
+        ..
+    } = match read_asset(shared, &req.asset) {
+        Ok(c) => c,
         Err(r) => return r,
     };
     let (version, _) = shared.current();
-    let (diagnostics, _, _) = diagnostics_json(&req.asset, &source);
     let is_agp = req.asset.to_ascii_lowercase().ends_with(".agp");
     let (use_, frame_origin, offset, polygon) = if is_agp {
         let at = req.at.unwrap_or(ORIGIN);

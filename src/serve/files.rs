@@ -136,8 +136,8 @@ impl Root {
         Ok(canon)
     }
 
-    /// Reads a resolved file as text (lossy for invalid UTF-8, bounded).
-    pub fn read(&self, rel: &str) -> Result<String, Refusal> {
+    /// Reads a resolved file's bytes (bounded by [`MAX_FILE`]).
+    pub fn read_bytes(&self, rel: &str) -> Result<Vec<u8>, Refusal> {
         let path = self.resolve(rel)?;
         let len = std::fs::metadata(&path)
             .map_err(|e| Refusal::NotFound(format!("{rel}: {e}")))?
@@ -147,7 +147,12 @@ impl Root {
                 "{rel}: larger than {MAX_FILE} bytes"
             )));
         }
-        let bytes = std::fs::read(&path).map_err(|e| Refusal::NotFound(format!("{rel}: {e}")))?;
+        std::fs::read(&path).map_err(|e| Refusal::NotFound(format!("{rel}: {e}")))
+    }
+
+    /// Reads a resolved file as text (lossy for invalid UTF-8, bounded).
+    pub fn read(&self, rel: &str) -> Result<String, Refusal> {
+        let bytes = self.read_bytes(rel)?;
         Ok(match String::from_utf8(bytes) {
             Ok(s) => s,
             Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
