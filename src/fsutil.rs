@@ -11,12 +11,25 @@ use std::path::{Path, PathBuf};
 /// process umask (temporary files are created `0600`, which would otherwise
 /// leak into every output).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// Like [`write_atomic`], but `fill` streams the content into the temporary
+/// file (buffered), so the output never has to be held in memory. If `fill`
+/// fails, the temporary file is removed and `path` is untouched.
+pub fn write_atomic_with<T>(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<T>,
+) -> std::io::Result<T> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(bytes)?;
+    let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+    let out = fill(&mut w)?;
+    w.flush()?;
+    drop(w);
     let perms = std::fs::metadata(path)
         .map(|m| m.permissions())
         .ok()
@@ -26,7 +39,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     }
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    Ok(out)
 }
 
 /// Writes several files as one step: every file is first written in full to

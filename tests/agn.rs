@@ -847,3 +847,279 @@ fn json_input_errors_name_the_file_and_line() {
     let o = build(&p, &d.path().join("m.agn"));
     assert_eq!(o.status.code(), Some(1));
 }
+
+// ---------- corpus ----------
+
+/// Every AGN file of the shared corpus (rows of `MANIFEST.tsv` whose format
+/// is `agn`) and the committed example read and write back byte for byte.
+#[test]
+fn corpus_agn_files_round_trip_byte_identical() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let manifest = std::fs::read_to_string(root.join("MANIFEST.tsv")).unwrap();
+    let mut rows = manifest.lines();
+    let header: Vec<&str> = rows.next().unwrap().split('\t').collect();
+    let path_col = header.iter().position(|h| *h == "local_path").unwrap();
+    let format_col = header.iter().position(|h| *h == "format").unwrap();
+    let mut files = vec![Path::new(EXAMPLE).to_path_buf()];
+    for row in rows.filter(|r| !r.trim().is_empty()) {
+        let cols: Vec<&str> = row.split('\t').collect();
+        if cols[format_col].eq_ignore_ascii_case("agn") {
+            files.push(root.join(cols[path_col]));
+        }
+    }
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        let m = read(&bytes).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        assert_eq!(write(&m).unwrap(), bytes, "{}", f.display());
+        assert_eq!(json::from_json(&json::to_json(&m)).unwrap(), m);
+        assert_eq!(text::from_text(&text::to_text(&m)).unwrap(), m);
+    }
+}
+
+// ---------- bulk dump ----------
+
+/// A small second model for another cell.
+fn small() -> Agn {
+    Agn {
+        chunks: vec![
+            Chunk::Vers(Vers {
+                version: DEFAULT_VERSION,
+            }),
+            Chunk::Vgro(Vgro {
+                rects: vec![
+                    Rect {
+                        x: -0.25,
+                        y: 0.125,
+                        dx: 0.0625,
+                        dy: 0.03125,
+                    },
+                    Rect {
+                        x: 0.25,
+                        y: -0.125,
+                        dx: 0.015625,
+                        dy: 0.0625,
+                    },
+                ],
+            }),
+        ],
+    }
+}
+
+/// The features a single-file dump gives, with the bulk properties added,
+/// as read back from JSON text.
+fn expected_features(m: &Agn, name: &str, rel: &str) -> Vec<serde_json::Value> {
+    let cell = Cell::from_name(name).unwrap();
+    geojson::features(m, cell)
+        .into_iter()
+        .map(|f| {
+            let mut v = serde_json::to_value(f).unwrap();
+            v["properties"]["file"] = rel.into();
+            v["properties"]["agn_cell"] = name.into();
+            // Through text and back, like the CLI's output is read.
+            serde_json::from_str(&v.to_string()).unwrap()
+        })
+        .collect()
+}
+
+/// A tree with two good cells (one nested), a hostile file, a file whose
+/// name is not a cell, and a non-AGN file that is ignored.
+fn tree() -> tempfile::TempDir {
+    let d = tmp();
+    let nested = d.path().join("b/c");
+    std::fs::create_dir_all(&nested).unwrap();
+    std::fs::write(
+        d.path().join("001332223121112an.agn"),
+        write(&sample()).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(
+        nested.join("001332223121113AN.AGN"),
+        write(&small()).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(d.path().join("b/notes.txt"), "not autogen").unwrap();
+    d
+}
+
+fn run_bulk(dir: &Path, out: Option<&Path>) -> std::process::Output {
+    let mut c = bin();
+    c.args(["agn", "dump", "--format", "geojson"]).arg(dir);
+    if let Some(o) = out {
+        c.arg("-o").arg(o);
+    }
+    c.output().unwrap()
+}
+
+#[test]
+fn bulk_dump_streams_every_file_in_path_order() {
+    let d = tree();
+    let out_dir = tmp();
+    let out = out_dir.path().join("all.geojson");
+    let o = run_bulk(d.path(), Some(&out));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(v["type"], "FeatureCollection");
+    let mut want = expected_features(&sample(), "001332223121112an.agn", "001332223121112an.agn");
+    want.extend(expected_features(
+        &small(),
+        "001332223121113an.agn",
+        "b/c/001332223121113AN.AGN",
+    ));
+    assert_eq!(v["features"].as_array().unwrap(), &want);
+    // Piped: no progress bar, one summary line.
+    assert!(!err.contains('\r'), "{err:?}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "dumped 2 AGN files: {} features, 0 errors, 0 warnings (0 files failed) in ",
+            want.len()
+        )),
+        "{err}"
+    );
+    // Standard output gets the same collection.
+    let o = run_bulk(d.path(), None);
+    assert!(o.status.success());
+    assert_eq!(o.stdout, std::fs::read(&out).unwrap());
+}
+
+#[test]
+fn bulk_dump_reports_bad_files_and_keeps_the_rest() {
+    let d = tree();
+    std::fs::write(d.path().join("b/001332223121110an.agn"), claims_4gb()).unwrap();
+    std::fs::write(d.path().join("b/renamed.agn"), write(&small()).unwrap()).unwrap();
+    let mut warned = small();
+    warned.chunks.push(Chunk::Gbdd(Gbdd {
+        floors_1_2: 30,
+        floors_3_5: 0,
+        floors_6_8: 0,
+        floors_9_12: 0,
+    }));
+    std::fs::write(
+        d.path().join("b/001332223121111an.agn"),
+        write(&warned).unwrap(),
+    )
+    .unwrap();
+    let out = d.path().join("all.geojson");
+    std::fs::write(&out, "old").unwrap();
+    let o = run_bulk(d.path(), Some(&out));
+    let err = String::from_utf8_lossy(&o.stderr).replace(&d.path().display().to_string(), "DIR");
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("DIR/b/001332223121110an.agn"), "{err}");
+    assert!(err.contains("AGN003") && err.contains("@ byte 16"), "{err}");
+    assert!(
+        err.contains("DIR/b/renamed.agn") && err.contains("AGN011"),
+        "{err}"
+    );
+    assert!(err.contains("AGN103"), "{err}");
+    let summary = err.lines().last().unwrap();
+    assert!(
+        summary.starts_with("dumped 5 AGN files: ")
+            && summary.contains(" 2 errors, 1 warning (2 files failed) in "),
+        "{summary}"
+    );
+    // The good files are all there, in path order, warnings included.
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let files: Vec<&str> = v["features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["properties"]["file"].as_str().unwrap())
+        .collect();
+    let mut seen = files.clone();
+    seen.dedup();
+    assert_eq!(
+        seen,
+        [
+            "001332223121112an.agn",
+            "b/001332223121111an.agn",
+            "b/c/001332223121113AN.AGN"
+        ]
+    );
+    let mut want = expected_features(&sample(), "001332223121112an.agn", "001332223121112an.agn");
+    want.extend(expected_features(
+        &warned,
+        "001332223121111an.agn",
+        "b/001332223121111an.agn",
+    ));
+    want.extend(expected_features(
+        &small(),
+        "001332223121113an.agn",
+        "b/c/001332223121113AN.AGN",
+    ));
+    assert_eq!(v["features"].as_array().unwrap(), &want);
+}
+
+#[test]
+fn bulk_dump_refuses_other_formats_and_cells_and_keeps_old_output_on_failure() {
+    let d = tree();
+    for extra in [
+        &["--format", "text"][..],
+        &["--format", "json"],
+        &["--format", "geojson", "--cell", "001332223121112an.agn"],
+    ] {
+        let o = bin()
+            .args(["agn", "dump"])
+            .args(extra)
+            .arg(d.path())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{extra:?}");
+        assert!(o.stdout.is_empty());
+    }
+    // An output in a missing directory: usage error, nothing written.
+    let o = run_bulk(d.path(), Some(&d.path().join("missing/x.geojson")));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!d.path().join("missing").exists());
+}
+
+/// The bytes on disk, assembled by hand from the spec: texture names padded
+/// with NULs to a multiple of 4, GUIDs in Windows order, a PRDE holding two
+/// polygons one after the other, unknown chunks as they were.
+#[test]
+fn layouts_on_disk_follow_the_spec() {
+    let g: Guid = "{00112233-4455-6677-8899-aabbccddeeff}".parse().unwrap();
+    let m = Agn {
+        chunks: vec![
+            Chunk::Gbte(Texture::padded("abcde")),
+            Chunk::Preg(Group {
+                children: vec![Chunk::Prde(Prde {
+                    vegetation: g,
+                    polygons: vec![vec![[0.5, 0.25]], vec![[1.0, 0.0], [0.0, 1.0]]],
+                })],
+            }),
+            Chunk::Raw(RawChunk {
+                id: FourCc(*b"ZZZZ"),
+                data: vec![9, 8, 7],
+            }),
+        ],
+    };
+    let le = |v: u32| v.to_le_bytes().to_vec();
+    let f = |v: f32| v.to_le_bytes().to_vec();
+    let guid_bytes = [
+        0x33, 0x22, 0x11, 0x00, 0x55, 0x44, 0x77, 0x66, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee,
+        0xff,
+    ];
+    let mut prde = guid_bytes.to_vec();
+    prde.extend(le(1));
+    prde.extend([f(0.5), f(0.25)].concat());
+    prde.extend(le(2));
+    prde.extend([f(1.0), f(0.0), f(0.0), f(1.0)].concat());
+    let mut body = b"AGNX".to_vec();
+    body.extend(b"GBTE");
+    body.extend(le(8));
+    body.extend(b"abcde\0\0\0");
+    body.extend(b"PREG");
+    body.extend(le(8 + prde.len() as u32));
+    body.extend(b"PRDE");
+    body.extend(le(prde.len() as u32));
+    body.extend(&prde);
+    body.extend(b"ZZZZ");
+    body.extend(le(3));
+    body.extend([9, 8, 7]);
+    let mut want = b"RIFF".to_vec();
+    want.extend(le(body.len() as u32));
+    want.extend(body);
+    assert_eq!(write(&m).unwrap(), want);
+    assert_eq!(read(&want).unwrap(), m);
+}

@@ -33,8 +33,9 @@ use super::*;
 use ::geojson::{Feature, FeatureCollection, Geometry, GeometryValue, JsonObject, JsonValue};
 use serde_json::json;
 
-/// The GeoJSON FeatureCollection of a model placed in `cell`.
-pub fn to_geojson(agn: &Agn, cell: Cell) -> FeatureCollection {
+/// The features of a model placed in `cell`, one per record in file order,
+/// without the collection's foreign members (what bulk dumps stream).
+pub fn features(agn: &Agn, cell: Cell) -> Vec<Feature> {
     let mut features = Vec::new();
     for (i, c) in agn.chunks.iter().enumerate() {
         match c.children() {
@@ -46,6 +47,12 @@ pub fn to_geojson(agn: &Agn, cell: Cell) -> FeatureCollection {
             None => record_features(c, vec![i], cell, &mut features),
         }
     }
+    features
+}
+
+/// The GeoJSON FeatureCollection of a model placed in `cell`.
+pub fn to_geojson(agn: &Agn, cell: Cell) -> FeatureCollection {
+    let features = features(agn, cell);
     let mut skeleton = agn.clone();
     for c in &mut skeleton.chunks {
         empty_records(c);

@@ -1,6 +1,6 @@
 //! `agkit agn dump|build|name|locate`: FSX/P3D AGN files and LOD13 cells.
 
-use super::{EXIT_INPUT, EXIT_OK};
+use super::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use agkit::agn::{self, Cell, ReadOptions};
 use agkit::diag;
 use clap::ValueEnum;
@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
     /// Print an AGN file as JSON (complete model), GeoJSON (lon/lat features)
-    /// or text (one line per record).
+    /// or text (one line per record); a directory is dumped as one GeoJSON
+    /// FeatureCollection of every `.agn` file under it, in parallel.
     Dump(DumpArgs),
     /// Write an AGN file from its JSON, text or GeoJSON form.
     Build(BuildArgs),
@@ -34,7 +35,8 @@ pub enum DumpFormat {
 /// Arguments of `agkit agn dump`.
 #[derive(Debug, clap::Args)]
 pub struct DumpArgs {
-    /// The AGN file.
+    /// The AGN file, or a directory searched recursively for `.agn` files
+    /// (then only `--format geojson`; each file's cell comes from its name).
     file: PathBuf,
     /// Output form.
     #[arg(long, value_enum, default_value_t = DumpFormat::Text)]
@@ -136,15 +138,21 @@ fn emit(output: Option<&Path>, text: &str) -> u8 {
     }
 }
 
+fn read_options(a: &DumpArgs) -> ReadOptions {
+    ReadOptions {
+        a2ge_record_size: a.a2ge_record_size.as_deref().and_then(|s| s.parse().ok()),
+    }
+}
+
 fn dump(a: DumpArgs) -> u8 {
+    if a.file.is_dir() {
+        return dump_tree(&a);
+    }
     let bytes = match std::fs::read(&a.file) {
         Ok(b) => b,
         Err(e) => return super::fail(format!("{}: {e}", a.file.display())),
     };
-    let opts = ReadOptions {
-        a2ge_record_size: a.a2ge_record_size.as_deref().and_then(|s| s.parse().ok()),
-    };
-    let model = match agn::read_with(&bytes, &opts) {
+    let model = match agn::read_with(&bytes, &read_options(&a)) {
         Ok(m) => m,
         Err(e) => {
             let name = a.file.display().to_string();
@@ -271,4 +279,224 @@ fn locate(a: LocateArgs) -> u8 {
         }
     }
     EXIT_OK
+}
+
+/// What one file of a bulk dump produced, ready to write.
+#[derive(Default)]
+struct FileDump {
+    /// The file's features as compact JSON objects joined by `",\n"`.
+    features: String,
+    /// Number of features.
+    count: usize,
+    errors: usize,
+    warnings: usize,
+    /// The file could not be read at all.
+    io_error: bool,
+    /// Rendered diagnostics (errors and warnings) for stderr.
+    report: String,
+}
+
+/// Totals of a bulk dump.
+#[derive(Default)]
+struct Totals {
+    features: usize,
+    errors: usize,
+    warnings: usize,
+    failed: usize,
+    io_failed: bool,
+}
+
+/// Reads, checks and converts one file of a bulk dump. Never fails: every
+/// problem ends up in the returned report.
+fn dump_one(path: &Path, rel: &str, opts: &ReadOptions) -> FileDump {
+    use agkit::diag::{Diagnostic, Location, Severity};
+    let name = path.display().to_string();
+    let mut out = FileDump::default();
+    let mut diags = Vec::new();
+    let cell = Cell::from_name(&path.to_string_lossy());
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            out.io_error = true;
+            out.errors = 1;
+            out.report = format!("error: {name}: {e}\n");
+            return out;
+        }
+    };
+    match (cell, agn::read::read_located(&bytes, opts)) {
+        (Err(e), _) => diags.push(Diagnostic::new(
+            Severity::Error,
+            "AGN011",
+            format!("{e}; a bulk dump places each file by its cell name"),
+            Location::File,
+        )),
+        (_, Err(e)) => diags.push(e.to_diagnostic()),
+        (Ok(cell), Ok((model, located))) => {
+            drop(bytes);
+            diags = agn::check_model(&model, Some(&located));
+            let file = serde_json::Value::from(rel);
+            let cell_name = serde_json::Value::from(cell.name());
+            let mut parts = Vec::new();
+            for mut f in agn::geojson::features(&model, cell) {
+                let props = f.properties.get_or_insert_with(Default::default);
+                props.insert("file".into(), file.clone());
+                props.insert("agn_cell".into(), cell_name.clone());
+                match serde_json::to_string(&f) {
+                    Ok(s) => parts.push(s),
+                    Err(e) => diags.push(Diagnostic::new(
+                        Severity::Error,
+                        "AGN020",
+                        format!("cannot write feature: {e}"),
+                        Location::File,
+                    )),
+                }
+            }
+            out.count = parts.len();
+            out.features = parts.join(",\n");
+        }
+    }
+    out.errors = diags.iter().filter(|d| d.is_error()).count();
+    out.warnings = diags.len() - out.errors;
+    if !diags.is_empty() {
+        out.report = diag::render_human(&name, None, &diags);
+    }
+    out
+}
+
+/// A progress bar on stderr when it is a terminal, else a hidden one.
+fn progress_bar(len: usize) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() || len < 2 {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len as u64);
+    let template =
+        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} AGN files ({per_sec}, eta {eta})";
+    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Path of `file` below `root`, with `/` separators.
+fn relative(root: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(root).unwrap_or(file);
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    parts.join("/")
+}
+
+/// Streams every batch of files as features into `w`: files are read and
+/// converted in parallel, a batch at a time, and written in path order, so
+/// the output is deterministic and memory holds one batch (a few files per
+/// thread), never the whole tree.
+fn stream_tree(
+    root: &Path,
+    files: &[PathBuf],
+    opts: &ReadOptions,
+    bar: &indicatif::ProgressBar,
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<Totals> {
+    use rayon::prelude::*;
+    let batch = rayon::current_num_threads().max(1) * 4;
+    let mut t = Totals::default();
+    let mut first = true;
+    w.write_all(b"{\"type\": \"FeatureCollection\", \"features\": [\n")?;
+    for group in files.chunks(batch) {
+        let outs: Vec<FileDump> = group
+            .par_iter()
+            .map(|f| {
+                let o = dump_one(f, &relative(root, f), opts);
+                bar.inc(1);
+                o
+            })
+            .collect();
+        for o in outs {
+            if !o.report.is_empty() {
+                bar.suspend(|| eprint!("{}", o.report));
+            }
+            t.features += o.count;
+            t.errors += o.errors;
+            t.warnings += o.warnings;
+            t.failed += usize::from(o.errors > 0);
+            t.io_failed |= o.io_error;
+            if o.count > 0 {
+                if !first {
+                    w.write_all(b",\n")?;
+                }
+                w.write_all(o.features.as_bytes())?;
+                first = false;
+            }
+        }
+    }
+    w.write_all(b"\n]}\n")?;
+    Ok(t)
+}
+
+/// `agkit agn dump DIR --format geojson`: one FeatureCollection of every
+/// `.agn` file under `DIR`; one bad file never stops the rest.
+fn dump_tree(a: &DumpArgs) -> u8 {
+    if a.format != DumpFormat::Geojson {
+        return super::fail(format!(
+            "{}: a directory is dumped as one GeoJSON collection; pass --format geojson",
+            a.file.display()
+        ));
+    }
+    if a.cell.is_some() {
+        return super::fail(
+            "--cell cannot be used with a directory: each file's cell comes from its name",
+        );
+    }
+    let start = std::time::Instant::now();
+    let files: Vec<PathBuf> = match super::check::collect(std::slice::from_ref(&a.file)) {
+        Ok(f) => f
+            .into_iter()
+            .filter(|f| f.extension().is_some_and(|e| e.eq_ignore_ascii_case("agn")))
+            .collect(),
+        Err(e) => return super::fail(e),
+    };
+    let opts = read_options(a);
+    let bar = progress_bar(files.len());
+    let result = match &a.output {
+        Some(p) => {
+            agkit::fsutil::write_atomic_with(p, |w| stream_tree(&a.file, &files, &opts, &bar, w))
+                .map_err(|e| format!("{}: {e}", p.display()))
+        }
+        None => {
+            let stdout = std::io::stdout();
+            let mut w = std::io::BufWriter::new(stdout.lock());
+            stream_tree(&a.file, &files, &opts, &bar, &mut w)
+                .and_then(|t| std::io::Write::flush(&mut w).map(|()| t))
+                .map_err(|e| format!("standard output: {e}"))
+        }
+    };
+    bar.finish_and_clear();
+    let t = match result {
+        Ok(t) => t,
+        Err(e) => return super::fail(e),
+    };
+    let s = |n: usize| if n == 1 { "" } else { "s" };
+    eprintln!(
+        "dumped {} AGN file{}: {} feature{}, {} error{}, {} warning{} ({} file{} failed) in {:.2} s",
+        files.len(),
+        s(files.len()),
+        t.features,
+        s(t.features),
+        t.errors,
+        s(t.errors),
+        t.warnings,
+        s(t.warnings),
+        t.failed,
+        s(t.failed),
+        start.elapsed().as_secs_f64()
+    );
+    if t.io_failed {
+        EXIT_USAGE
+    } else if t.errors > 0 {
+        EXIT_INPUT
+    } else {
+        EXIT_OK
+    }
 }
