@@ -325,102 +325,468 @@ fn hostile_inputs_give_errors_not_panics() {
 mod generated {
     use super::*;
     use agkit::xp::model::*;
+    use proptest::collection::vec;
+    use proptest::option::of;
     use proptest::prelude::*;
 
+    /// The texture is 4096 × 4096 pixels and every tile, grid and annotation
+    /// stays inside it.
+    const SIZE: u32 = 4096;
+
     fn px() -> impl Strategy<Value = f64> {
-        // Quarter pixels from 0 to 4096 inclusive: inside the 0 0 4096 4096 tile.
-        (0u32..=4096 * 4).prop_map(|q| f64::from(q) * 0.25)
+        // Quarter pixels from 0 to SIZE inclusive: inside the 0 0 SIZE SIZE tile.
+        (0u32..=SIZE * 4).prop_map(|q| f64::from(q) * 0.25)
+    }
+
+    fn pt() -> impl Strategy<Value = Px> {
+        (px(), px()).prop_map(|(x, y)| [x, y])
+    }
+
+    /// A `[lo, hi]` range of whole numbers from `lo..hi`, lo <= hi.
+    fn range2(lo: i32, hi: i32) -> impl Strategy<Value = Range2> {
+        (lo..hi, lo..hi).prop_map(|(a, b)| [f64::from(a.min(b)), f64::from(a.max(b))])
+    }
+
+    /// A path, sometimes with a run of spaces inside (kept verbatim by fmt).
+    fn path(ext: &'static str) -> impl Strategy<Value = String> {
+        "[a-z][a-z0-9_/]{0,8}( {1,3}[a-z0-9]{1,5}){0,2}".prop_map(move |p| format!("{p}.{ext}"))
+    }
+
+    fn lined<T>(value: T) -> Lined<T> {
+        Lined { value, line: 0 }
+    }
+
+    fn show() -> impl Strategy<Value = Option<ShowLevels>> {
+        of((1i64..=6, 1i64..=6).prop_map(|(a, b)| [a.min(b), a.max(b)]))
     }
 
     fn annotation() -> impl Strategy<Value = AnnotationKind> {
+        let mode = prop_oneof![
+            Just(ObjMode::Draped),
+            Just(ObjMode::Graded),
+            (0u32..50, 0u32..50, 1u32..16).prop_map(|(a, b, step)| ObjMode::Scraper {
+                min: f64::from(a.min(b)),
+                max: f64::from(a.max(b)),
+                step: f64::from(step) / 2.0,
+            }),
+            (-40i32..40).prop_map(|h| ObjMode::Delta {
+                height: f64::from(h) / 4.0
+            }),
+        ];
         prop_oneof![
-            (
-                px(),
-                px(),
-                -180i32..180,
-                0i64..3,
-                proptest::option::of((1i64..=3, 3i64..=6))
-            )
-                .prop_map(|(x, y, h, index, show)| AnnotationKind::Object(ObjectAnn {
-                    mode: ObjMode::Graded,
-                    at: [x, y],
+            (mode, pt(), -180i32..180, 0i64..3, show()).prop_map(|(mode, at, h, index, show)| {
+                AnnotationKind::Object(ObjectAnn {
+                    mode,
+                    at,
                     heading: f64::from(h),
                     index,
-                    show: show.map(|(a, b)| [a, b]),
-                })),
-            (px(), px(), 1u32..40, 0i64..3).prop_map(|(x, y, h, index)| {
-                AnnotationKind::Object(ObjectAnn {
-                    mode: ObjMode::Delta {
-                        height: f64::from(h) / 4.0,
-                    },
-                    at: [x, y],
-                    heading: 0.0,
-                    index,
-                    show: None,
+                    show,
                 })
             }),
-            (px(), px(), 1u32..30, 0i64..2).prop_map(|(x, y, w, layer)| {
+            (pt(), -180i32..180, 1u32..30, 0i64..2).prop_map(|(at, h, w, layer)| {
                 AnnotationKind::Tree(TreeAnn {
-                    at: [x, y],
-                    heading: 0.0,
+                    at,
+                    heading: f64::from(h),
                     width: f64::from(w),
                     layer,
                 })
             }),
-            (
-                proptest::collection::vec((px(), px()), 2..6),
-                1u32..20,
-                proptest::bool::ANY
-            )
-                .prop_map(|(pts, h, walls)| {
-                    let n = pts.len();
+            (pt(), pt(), 0i64..3).prop_map(|(from, to, layer)| {
+                AnnotationKind::TreeLine(TreeLineAnn { from, to, layer })
+            }),
+            (vec(pt(), 2..6), 1u32..20, 0i64..2, any::<bool>()).prop_map(
+                |(points, h, index, walls)| {
+                    let n = points.len();
                     AnnotationKind::Facade(FacadeAnn {
-                        index: 0,
+                        index,
                         height: f64::from(h),
-                        points: pts.into_iter().map(|(x, y)| [x, y]).collect(),
-                        walls: walls.then(|| (0..n as i64).collect()),
+                        points,
+                        walls: walls.then(|| (0..n as i64).map(|k| k % 3).collect()),
                     })
-                }),
+                }
+            ),
         ]
     }
 
+    /// A clockwise convex crop polygon (a rectangle, y up) inside the tile.
+    fn crop_poly() -> impl Strategy<Value = Vec<Px>> {
+        (
+            0u32..SIZE / 2,
+            0u32..SIZE / 2,
+            1u32..SIZE / 2,
+            1u32..SIZE / 2,
+        )
+            .prop_map(|(l, b, w, h)| {
+                let (l, b, r, t) = (
+                    f64::from(l),
+                    f64::from(b),
+                    f64::from(l + w),
+                    f64::from(b + h),
+                );
+                vec![[l, b], [l, t], [r, t], [r, b]]
+            })
+    }
+
     prop_compose! {
-        fn tile()(id in 0i64..1000, explicit in proptest::bool::ANY,
-                  rot in proptest::option::of(0i64..4),
-                  anns in proptest::collection::vec(annotation(), 0..6),
-                  stops in proptest::collection::vec((px(), px()), 0..3))
+        fn tile()(id in 0i64..1000, explicit in any::<bool>(),
+                  rot in of(0i64..4),
+                  anchor in of(pt()), ground in of(pt()), crop in of(crop_poly()),
+                  pivots in of((pt(), pt())),
+                  anns in vec(annotation(), 0..6),
+                  stops in vec(pt(), 0..3))
             -> Tile {
             Tile {
-                id, explicit_id: explicit, rect: [0.0, 0.0, 4096.0, 4096.0], line: 0,
-                rotation: rot.map(|value| Lined { value, line: 0 }),
-                anchor: Some(Lined { value: [2048.0, 0.0], line: 0 }),
-                ground: None, crop_poly: None,
-                stop_pts: stops.into_iter().map(|(x, y)| Lined { value: [x, y], line: 0 }).collect(),
-                pivot_lead: None, pivot_trail: None,
+                id, explicit_id: explicit, rect: [0.0, 0.0, f64::from(SIZE), f64::from(SIZE)], line: 0,
+                rotation: rot.map(lined),
+                anchor: anchor.map(lined),
+                ground: ground.map(lined),
+                crop_poly: crop.map(lined),
+                stop_pts: stops.into_iter().map(lined).collect(),
+                pivot_lead: pivots.map(|p| lined(p.0)),
+                pivot_trail: pivots.map(|p| lined(p.1)),
                 annotations: anns.into_iter().map(|kind| Annotation { kind, line: 0 }).collect(),
             }
         }
     }
 
-    fn common() -> Common {
-        let l = |v: &str| Lined {
-            value: v.to_string(),
-            line: 0,
-        };
-        Common {
-            texture: Some(l("t.dds")),
-            texture_scale: Some(Lined {
-                value: [4096.0, 4096.0],
+    prop_compose! {
+        fn common()(texture in path("dds"), lit in of(path("dds")),
+                    normal in of((of(1u32..8), path("png"))),
+                    height in of(1u32..400), lod in of(1u32..40_000),
+                    layer in of((-5i64..5, "[a-z]{3,10}")),
+                    slope in of((range2(-30, 30), range2(-30, 30))),
+                    hide in any::<bool>(), decals in vec(path("dcl"), 0..2),
+                    no_blend in of(of(0u32..=4)),
+                    objects in vec(path("obj"), 3..5), facades in vec(path("fac"), 2..3),
+                    vegetation in path("for"))
+            -> Common {
+            Common {
+                texture: Some(lined(texture)),
+                texture_lit: lit.map(lined),
+                texture_normal: normal.map(|(r, p)| lined(TextureNormal { ratio: r.map(f64::from), path: p })),
+                texture_scale: Some(lined([f64::from(SIZE), f64::from(SIZE)])),
+                texture_width: Some(lined(128.0)),
+                texture_height: height.map(|h| lined(f64::from(h))),
+                decal_lib: decals.into_iter().map(lined).collect(),
+                no_blend: no_blend.map(|v| lined(v.map(|q| f64::from(q) / 4.0))),
+                layer_group: layer.map(|(offset, name)| lined(LayerGroup { name, offset })),
+                tile_lod: lod.map(|l| lined(f64::from(l))),
+                slope_limit: slope.map(|(p, r)| lined([p[0], p[1], r[0], r[1]])),
+                hide_tiles: hide.then_some(0),
+                objects: objects.into_iter().map(lined).collect(),
+                facades: facades.into_iter().map(lined).collect(),
+                vegetation: Some(lined(vegetation)),
+                ..Common::default()
+            }
+        }
+    }
+
+    /// Corner conditions of every kind (lengths not negative).
+    fn corner_kind() -> impl Strategy<Value = CornerKind> {
+        prop_oneof![
+            range2(-180, 180).prop_map(|angle| CornerKind::Corner { angle }),
+            (range2(0, 100), range2(-180, 180), range2(0, 100), 0i64..3).prop_map(
+                |(len1, angle, len2, group)| CornerKind::Len {
+                    len1,
+                    angle,
+                    len2,
+                    group
+                }
+            ),
+            (
+                range2(-180, 180),
+                range2(0, 100),
+                range2(-180, 180),
+                0i64..3
+            )
+                .prop_map(|(angle1, length, angle2, group)| CornerKind::Pair {
+                    angle1,
+                    length,
+                    angle2,
+                    group
+                }),
+            (range2(0, 100), range2(-180, 180), range2(0, 100), 0i64..3).prop_map(
+                |(len1, angle, len2, group)| CornerKind::Atomic {
+                    len1,
+                    angle,
+                    len2,
+                    group
+                }
+            ),
+        ]
+    }
+
+    /// Seeds of the AGS selection rules; tile ids are picked by index modulo
+    /// the tile count once the tiles are known.
+    type RuleSeeds = (
+        Option<(u32, u32)>,
+        Option<i64>,
+        bool,
+        Vec<Vec<usize>>,
+        Vec<(CornerKind, bool, Vec<usize>, Option<usize>, usize)>,
+        Vec<(Option<(Range2, i64)>, Vec<usize>, usize)>,
+        Vec<Vec<usize>>,
+    );
+
+    fn rule_seeds() -> impl Strategy<Value = RuleSeeds> {
+        (
+            of((0u32..180, 0u32..180)),
+            of(0i64..3),
+            any::<bool>(),
+            vec(vec(0usize..100, 1..4), 0..3),
+            vec(
+                (
+                    corner_kind(),
+                    any::<bool>(),
+                    vec(0usize..100, 3),
+                    of(0usize..6),
+                    0usize..3,
+                ),
+                0..4,
+            ),
+            vec(
+                (
+                    of((range2(0, 200), 0i64..3)),
+                    vec(0usize..100, 1..5),
+                    0usize..3,
+                ),
+                1..5,
+            ),
+            vec(vec(0usize..100, 1..3), 0..3),
+        )
+    }
+
+    const PERMUTATIONS: [[i64; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+
+    fn string_props(ids: &[i64], seeds: RuleSeeds) -> StringProps {
+        let (crease, fill, share, groups, corners, spellings, caps) = seeds;
+        let pick = |v: &[usize]| v.iter().map(|&k| ids[k % ids.len()]).collect::<Vec<i64>>();
+        let mut corners: Vec<CornerRule> = corners
+            .into_iter()
+            .map(|(kind, three, tiles, order, priority)| {
+                let tiles = pick(if three { &tiles[..] } else { &tiles[..1] });
+                CornerRule {
+                    kind,
+                    order: order.filter(|_| three).map(|k| lined(PERMUTATIONS[k])),
+                    tiles,
+                    priority,
+                    line: 0,
+                }
+            })
+            .collect();
+        corners.sort_by_key(|c| c.priority);
+        let mut spellings: Vec<EdgeSpelling> = spellings
+            .into_iter()
+            .map(|(atomic, tiles, priority)| EdgeSpelling {
+                tiles: pick(&tiles),
+                atomic: atomic.map(|(length, group)| AtomicCond { length, group }),
+                priority,
                 line: 0,
-            }),
-            texture_width: Some(Lined {
-                value: 128.0,
-                line: 0,
-            }),
-            objects: vec![l("a.obj"), l("b.obj"), l("c.obj")],
-            facades: vec![l("f.fac")],
-            vegetation: Some(l("v.for")),
-            ..Common::default()
+            })
+            .collect();
+        spellings.sort_by_key(|s| s.priority);
+        StringProps {
+            creasing_angle: crease.map(|(l, r)| lined([f64::from(l), f64::from(r)])),
+            fill_layer: fill.map(lined),
+            share_y: share.then_some(0),
+            groups: groups
+                .iter()
+                .enumerate()
+                .map(|(k, g)| Group {
+                    id: k as i64 + 1,
+                    tiles: pick(g),
+                    line: 0,
+                })
+                .collect(),
+            corners,
+            spellings,
+            caps: caps.iter().map(|c| lined(pick(c))).collect(),
+        }
+    }
+
+    fn check_round_trip(asset: &Asset) -> Result<(), TestCaseError> {
+        let text = xp::write::to_string(asset);
+        let back = xp::parse(&text)
+            .map_err(|d| TestCaseError::fail(agkit::diag::render_human("gen", Some(&text), &d)))?;
+        prop_assert_eq!(
+            strip_lines(serde_json::to_value(asset).unwrap()),
+            strip_lines(serde_json::to_value(&back).unwrap()),
+            "{}",
+            text
+        );
+        // Canonical text is a fixed point of fmt.
+        prop_assert!(xp::Document::parse(&text).is_canonical(), "{}", text);
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ AGB ----
+
+    /// Cut lines from 0 to SIZE with up to four in between (multiples of 64).
+    fn cut_list() -> impl Strategy<Value = Vec<f64>> {
+        proptest::collection::btree_set(1u32..(SIZE / 64), 0..5).prop_map(|inner| {
+            std::iter::once(0.0)
+                .chain(inner.into_iter().map(|k| f64::from(k * 64)))
+                .chain(std::iter::once(f64::from(SIZE)))
+                .collect()
+        })
+    }
+
+    /// What a band is: slop with an overlap (at most 16 px, bands are 64 px
+    /// or more) or not slop with an anti-slop.
+    #[derive(Debug, Clone, Copy)]
+    enum BandSeed {
+        Slop(u32),
+        Anti(u32),
+    }
+
+    fn band_seed() -> impl Strategy<Value = BandSeed> {
+        prop_oneof![
+            (0u32..=4).prop_map(|q| BandSeed::Slop(q * 4)),
+            (0u32..=4).prop_map(|q| BandSeed::Anti(q * 4)),
+        ]
+    }
+
+    fn bands(cuts: &[f64], seeds: &[BandSeed]) -> Vec<Band> {
+        cuts.windows(2)
+            .zip(seeds.iter().cycle())
+            .map(|(w, seed)| {
+                let (slop, antislop) = match *seed {
+                    BandSeed::Slop(o) => (Some(f64::from(o)), 0.0),
+                    BandSeed::Anti(a) => (None, f64::from(a)),
+                };
+                Band {
+                    start: w[0],
+                    end: w[1],
+                    slop,
+                    antislop,
+                    line: 0,
+                }
+            })
+            .collect()
+    }
+
+    prop_compose! {
+        fn grid()(ch in cut_list(), cv in cut_list(),
+                  sh in vec(band_seed(), 6), sv in vec(band_seed(), 6),
+                  anns in vec(annotation(), 0..6),
+                  formula in of((0u32..=4, -20i32..20, 0u32..=4, -20i32..20)),
+                  edges in of((0u32..8, 0u32..8)), explicit in any::<bool>())
+            -> Grid {
+            let mut annotations: Vec<Annotation> =
+                anns.into_iter().map(|kind| Annotation { kind, line: 0 }).collect();
+            if let Some((xr, xd, yr, yd)) = formula.filter(|_| !annotations.is_empty()) {
+                let g = GroundFormula {
+                    x_ratio: f64::from(xr) / 4.0,
+                    x_delta: f64::from(xd),
+                    y_ratio: f64::from(yr) / 4.0,
+                    y_delta: f64::from(yd),
+                };
+                annotations.insert(1, Annotation { kind: AnnotationKind::GroundFormula(g), line: 0 });
+            }
+            let edge = |inset: u32| {
+                let i = f64::from(inset * 16);
+                lined([i, i, f64::from(SIZE) - i, f64::from(SIZE) - i])
+            };
+            Grid {
+                line: explicit.then_some(0),
+                columns: bands(&ch, &sh),
+                rows: bands(&cv, &sv),
+                cuts_h: ch.into_iter().map(lined).collect(),
+                cuts_v: cv.into_iter().map(lined).collect(),
+                end_cuts: Some(0),
+                edge_max: edges.map(|_| edge(0)),
+                edge_best: edges.map(|(a, _)| edge(a)),
+                edge_min: edges.map(|(a, b)| edge(a + b)),
+                annotations,
+            }
+        }
+    }
+
+    /// Seeds of one spelling set: indices are taken modulo the band counts
+    /// of the grid it uses; `Err(k)` recalls named spelling `k`.
+    type SetSeed = (
+        i64,
+        [Option<Range2>; 3],
+        Option<u32>,
+        Option<usize>,
+        Vec<Result<Vec<usize>, usize>>,
+        Vec<Result<Vec<usize>, usize>>,
+    );
+
+    fn set_seed() -> impl Strategy<Value = SetSeed> {
+        let spelling =
+            || prop_oneof![3 => vec(0usize..50, 1..5).prop_map(Ok), 1 => (0usize..4).prop_map(Err)];
+        (
+            0i64..256,
+            [of(range2(0, 300)), of(range2(0, 300)), of(range2(0, 300))],
+            of(0u32..=16),
+            of(0usize..4),
+            vec(spelling(), 1..4),
+            vec(spelling(), 1..4),
+        )
+    }
+
+    prop_compose! {
+        fn block()(grids in vec(grid(), 1..3), crop in of(any::<bool>()), flip in any::<bool>(),
+                   named in (vec(vec(0usize..50, 1..4), 0..3), vec(vec(0usize..50, 1..4), 0..3)),
+                   sets in vec(set_seed(), 1..4))
+            -> BlockProps {
+            let mut grids = grids;
+            for g in grids.iter_mut().skip(1) {
+                g.line = Some(0);
+            }
+            // Named spellings must fit every grid a set may use.
+            let min_cols = grids.iter().map(|g| g.columns.len()).min().unwrap_or(1) as i64;
+            let min_rows = grids.iter().map(|g| g.rows.len()).min().unwrap_or(1) as i64;
+            let name = |list: &[Vec<usize>], axis: char, n: i64| -> Vec<NamedSpelling> {
+                list.iter().enumerate().map(|(k, v)| NamedSpelling {
+                    name: format!("{axis}{k}"),
+                    indices: v.iter().map(|&i| i as i64 % n).collect(),
+                    line: 0,
+                }).collect()
+            };
+            let named_s = name(&named.0, 's', min_cols);
+            let named_t = name(&named.1, 't', min_rows);
+            let spelling_sets = sets.into_iter().map(|(param, ranges, freq, use_grid, ss, ts)| {
+                let use_grid = use_grid.map(|g| (g % grids.len()) as i64);
+                let g = &grids[use_grid.unwrap_or(0) as usize];
+                let spell = |seeds: Vec<Result<Vec<usize>, usize>>, named: &[NamedSpelling], n: usize| {
+                    seeds.into_iter().map(|s| match s {
+                        Err(k) if !named.is_empty() => {
+                            let nm = &named[k % named.len()];
+                            Spelling { indices: nm.indices.clone(), name: Some(nm.name.clone()), line: 0 }
+                        }
+                        Err(k) => Spelling { indices: vec![(k % n) as i64], name: None, line: 0 },
+                        Ok(v) => Spelling { indices: v.iter().map(|&i| (i % n) as i64).collect(), name: None, line: 0 },
+                    }).collect()
+                };
+                SpellingSet {
+                    param,
+                    line: 0,
+                    height_range: ranges[0].map(lined),
+                    width_range: ranges[1].map(lined),
+                    depth_range: ranges[2].map(lined),
+                    frequency: freq.map(|f| lined(f64::from(f) / 4.0)),
+                    use_grid: use_grid.map(lined),
+                    spellings_s: spell(ss, &named_s, g.columns.len()),
+                    spellings_t: spell(ts, &named_t, g.rows.len()),
+                }
+            }).collect();
+            BlockProps {
+                crop: crop.map(lined),
+                flip_180: flip.then_some(0),
+                grids,
+                spelling_sets,
+                named_s,
+                named_t,
+            }
         }
     }
 
@@ -429,45 +795,42 @@ mod generated {
 
         #[test]
         fn agp_and_ags_models_round_trip(
-            tiles in proptest::collection::vec(tile(), 1..5),
-            string in proptest::bool::ANY,
-            pri in proptest::collection::vec(0usize..3, 1..5),
+            tiles in vec(tile(), 1..5),
+            string in any::<bool>(),
+            common in common(),
+            rules in rule_seeds(),
         ) {
             let kind = if string { Kind::Ags } else { Kind::Agp };
             let mut tiles = tiles;
             for (k, t) in tiles.iter_mut().enumerate() {
                 // Unique ids; implicit ids are the index.
                 if t.explicit_id { t.id = 1000 + k as i64 } else { t.id = k as i64 }
-                if kind == Kind::Agp { t.stop_pts.clear(); }
+                if kind == Kind::Agp {
+                    t.stop_pts.clear();
+                    t.pivot_lead = None;
+                    t.pivot_trail = None;
+                }
             }
-            let mut pri = pri;
-            pri.sort_unstable();
             let ids: Vec<i64> = tiles.iter().map(|t| t.id).collect();
-            let string_props = string.then(|| StringProps {
-                spellings: pri.iter().map(|&p| EdgeSpelling {
-                    tiles: ids.clone(), atomic: None, priority: p, line: 0,
-                }).collect(),
-                caps: vec![Lined { value: vec![ids[0]], line: 0 }],
-                ..StringProps::default()
-            });
             let asset = Asset {
-                kind, common: common(), tiles, block: None, string: string_props,
+                kind, common, tiles, block: None,
+                string: string.then(|| string_props(&ids, rules)),
                 meta: vec![], unknown: vec![],
             };
-            let text = xp::write::to_string(&asset);
-            let back = xp::parse(&text).map_err(|d| {
-                TestCaseError::fail(agkit::diag::render_human("gen", Some(&text), &d))
-            })?;
-            prop_assert_eq!(
-                strip_lines(serde_json::to_value(&asset).unwrap()),
-                strip_lines(serde_json::to_value(&back).unwrap())
-            );
-            // Canonical text is a fixed point of fmt.
-            prop_assert!(xp::Document::parse(&text).is_canonical());
+            check_round_trip(&asset)?;
         }
 
         #[test]
-        fn arbitrary_text_never_panics(s in "(A|1000|AG_BLOCK|AG_STRING|CUT_H|SLOP_H|END_CUTS|TILE|OBJ_DRAPED|SPELLING_S|USE_SPELLING_S|CORNER|CORNER_ORDER|[0-9.-]{1,4}|x|#|\t| |\r\n|\n){0,60}") {
+        fn agb_models_round_trip(common in common(), block in block()) {
+            let asset = Asset {
+                kind: Kind::Agb, common, tiles: vec![], block: Some(block), string: None,
+                meta: vec![], unknown: vec![],
+            };
+            check_round_trip(&asset)?;
+        }
+
+        #[test]
+        fn arbitrary_text_never_panics(s in "(A|1000|AG_BLOCK|AG_STRING|CUT_H|SLOP_H|END_CUTS|TILE|OBJ_DRAPED|SPELLING_S|USE_SPELLING_S|CORNER|CORNER_ORDER|TEXTURE|\u{feff}|[0-9.-]{1,4}|x|#|\t| |\r\n|\n){0,60}") {
             let d = xp::check(&s);
             let doc = xp::Document::parse(&s);
             prop_assert_eq!(doc.to_string(), s.clone());
@@ -594,4 +957,416 @@ fn throughput() {
         mb / full,
         100.0 * scan / full
     );
+}
+
+// ------------------------------------------------ stdin, pipes, selection --
+
+/// Runs agkit with `input` on standard input.
+fn agkit_stdin(args: &[&str], input: &[u8]) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_agkit"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    // Written from a thread so a large output cannot dead-lock the pipes; a
+    // command that stops reading early may close the pipe: not an error here.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn cli_dash_reads_standard_input() {
+    let messy = "A\r\n1000\r\nAG_POINT\r\n\tTEXTURE  t.png \r\nTEXTURE_SCALE 4 4\nTEXTURE_WIDTH 4\nTILE 0   0 4 4";
+    let canonical =
+        "A\n1000\nAG_POINT\nTEXTURE t.png\nTEXTURE_SCALE 4 4\nTEXTURE_WIDTH 4\nTILE 0 0 4 4\n";
+    assert_eq!(
+        agkit_stdin(&["fmt", "-"], messy.as_bytes()),
+        (0, canonical.to_string(), String::new())
+    );
+    let (code, out, _) = agkit_stdin(&["fmt", "--check", "-"], messy.as_bytes());
+    assert_eq!(
+        (code, out.as_str()),
+        (1, "<stdin>: not in canonical form\n")
+    );
+    assert_eq!(
+        agkit_stdin(&["fmt", "--check", "-"], canonical.as_bytes()).0,
+        0
+    );
+    let (code, _, err) = agkit_stdin(&["fmt", "--in-place", "-"], messy.as_bytes());
+    assert_eq!(code, 2);
+    assert!(err.contains("--in-place"), "{err}");
+
+    let plaza = example("point/plaza.agp");
+    let (code, out, _) = agkit_stdin(&["info", "--format", "json", "-"], plaza.as_bytes());
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (v["format"].as_str(), v["tiles"].as_u64()),
+        (Some("agp"), Some(2))
+    );
+    let (code, out, _) = agkit_stdin(&["info", "-"], b"hello\n");
+    assert_eq!((code, out.as_str()), (1, ""));
+
+    assert_eq!(agkit_stdin(&["check", "-"], plaza.as_bytes()).0, 0);
+    let (code, out, _) = agkit_stdin(
+        &["check", "--format", "json", "-"],
+        b"A\n1000\nAG_POINT\nTILE 0 0\n",
+    );
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let first = &v.as_array().unwrap()[0];
+    assert_eq!(first["file"], "<stdin>");
+    assert!(first["line"].as_u64().is_some(), "{out}");
+}
+
+#[test]
+fn cli_closed_stdout_ends_quietly_with_status_2() {
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("big.agp");
+    // About 2 MB of canonical text: far more than a pipe buffers.
+    let mut text =
+        String::from("A\n1000\nAG_POINT\nTEXTURE_SCALE 4 4\nTEXTURE_WIDTH 4\nTILE 0 0 4 4\n");
+    for i in 0..20_000 {
+        text.push_str(&format!("# comment {i:06} {}\n", "x".repeat(80)));
+    }
+    std::fs::write(&f, &text).unwrap();
+    let p = f.to_str().unwrap();
+    for args in [vec!["fmt", p], vec!["fmt", p, p, p]] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_agkit"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader goes away before reading anything (`| head -0`).
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(err.is_empty(), "not quiet: {err}");
+    }
+}
+
+#[test]
+fn cli_check_dir_selects_files_by_header_or_extension() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("sub")).unwrap();
+    // An autogen header, an unknown extension and an error: checked.
+    std::fs::write(
+        d.join("sub/asset.txt"),
+        "A\r\n1000\r\nAG_POINT\r\nTILE 0 0\r\n",
+    )
+    .unwrap();
+    // An autogen header with a byte-order mark and no extension: checked.
+    std::fs::write(
+        d.join("NOEXT"),
+        "\u{feff}I\n1000\nAG_STRING\nTEXTURE t.dds\nTEXTURE_SCALE 4 4\nTEXTURE_WIDTH 4\nTILE 0 0 4 4\nSPELLING 0\n",
+    )
+    .unwrap();
+    // By extension even with a broken header: checked.
+    std::fs::write(d.join("broken.agb"), "hello\n").unwrap();
+    // Neither: skipped (it would be an error if it were checked).
+    std::fs::write(d.join("notes.txt"), "A\n1001\nAG_POINT\nTILE 0 0\n").unwrap();
+    std::fs::write(d.join("readme.md"), "# not autogen\n").unwrap();
+    let (code, out, err) = agkit(&["check", "--format", "json", d.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let mut files: Vec<String> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            Path::new(d["file"].as_str().unwrap())
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    files.dedup();
+    assert_eq!(files, ["broken.agb", "asset.txt"], "{out}");
+    assert!(err.starts_with("checked 3 files"), "{err}");
+    // fmt selects the same text files (the broken ones are refused).
+    let (code, _, err) = agkit(&["fmt", "--check", d.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("asset.txt") && !err.contains("notes.txt"),
+        "{err}"
+    );
+}
+
+// ------------------------------------------------------- fmt and meaning --
+
+#[test]
+fn fmt_keeps_paths_with_runs_of_spaces_verbatim() {
+    let src = "A\n1000\nAG_POINT\nTEXTURE   my  tex.dds  \nTEXTURE_NORMAL  2.0   my\t normal.png\nTEXTURE_SCALE  4 4\nTEXTURE_WIDTH 4\nOBJECT  obj/a   b.obj\nVEGETATION  v  v.for\nTILE 0 0 4 4\nOBJ_DRAPED  1 1 0 0\n";
+    let doc = xp::Document::parse(src);
+    let canon = doc.to_canonical();
+    assert_eq!(
+        canon,
+        "A\n1000\nAG_POINT\nTEXTURE my  tex.dds\nTEXTURE_NORMAL 2.0 my\t normal.png\nTEXTURE_SCALE 4 4\nTEXTURE_WIDTH 4\nOBJECT obj/a   b.obj\nVEGETATION v  v.for\nTILE 0 0 4 4\nOBJ_DRAPED 1 1 0 0\n"
+    );
+    let a = xp::parse(src).unwrap();
+    let b = xp::parse(&canon).unwrap();
+    assert_eq!(a.common.texture.as_ref().unwrap().value, "my  tex.dds");
+    assert_eq!(a.common, b.common);
+    assert_eq!(
+        b.common.texture_normal.as_ref().unwrap().value.path,
+        "my\t normal.png"
+    );
+    assert!(xp::Document::parse(&canon).is_canonical());
+    // And through the CLI.
+    let (code, out, _) = agkit_stdin(&["fmt", "-"], src.as_bytes());
+    assert_eq!((code, out), (0, canon));
+}
+
+#[test]
+fn byte_order_marks_at_the_start_and_elsewhere() {
+    let plain = example("block/city_block.agb");
+    let with_bom = format!("\u{feff}{plain}");
+    let doc = xp::Document::parse(&with_bom);
+    assert!(doc.has_bom());
+    assert_eq!(doc.to_string(), with_bom);
+    assert!(xp::check(&with_bom).is_empty());
+    assert_eq!(
+        doc.to_canonical(),
+        xp::Document::parse(&plain).to_canonical()
+    );
+    // A stray U+FEFF (e.g. two files concatenated) is reported with its line,
+    // never a panic, and kept byte for byte.
+    for stray in [
+        format!("\u{feff}{}", with_bom),
+        plain.replacen("TEXTURE_SCALE", "\u{feff}TEXTURE_SCALE", 1),
+        plain.replacen("CUT_H 0", "CUT_H \u{feff}0", 1),
+        plain.replacen("END_CUTS", "END_CUTS \u{feff}", 1),
+        format!("{plain}\u{feff}"),
+    ] {
+        let diags = xp::check(&stray);
+        assert!(!diags.is_empty(), "no diagnostic for {stray:?}");
+        let json = agkit::diag::to_json("x", Some(&stray), &diags);
+        assert!(json.iter().all(|d| d.line.is_some()));
+        assert!(
+            json.iter().any(|d| d.message.contains("U+FEFF")),
+            "{json:?}"
+        );
+        assert_eq!(xp::Document::parse(&stray).to_string(), stray);
+    }
+}
+
+#[test]
+fn spec_typo_spellings_are_accepted_like_the_correct_ones() {
+    let typo = "A\n1000\nAG_BLOCK\nTEXTURE t.dds\nTEXTURE_SCALE 1024 1024\nTEXTURE_WIDTH 100\nCUT_H 0\nCUT_H 100\nCUT_H 200\nCUT_V 0\nCUT_V 100\nEND_CUTS\nDEFINE_SPELLING_Sname 0 1\nDEFINE_SPELLING_Trow 0\nDEFINE_SPELLING_S other 1\nSPELLING_SET 0\nUSE_SPELLING_S name\nUSE_SPELLING_t row\nUSE_SPELLING_s other\n";
+    let fixed = typo
+        .replace("DEFINE_SPELLING_Sname", "DEFINE_SPELLING_S name")
+        .replace("DEFINE_SPELLING_Trow", "DEFINE_SPELLING_T row")
+        .replace("USE_SPELLING_t", "USE_SPELLING_T")
+        .replace("USE_SPELLING_s", "USE_SPELLING_S");
+    let a = xp::parse(typo).unwrap_or_else(|_| panic!("{}", render("typo", typo)));
+    let b = xp::parse(&fixed).unwrap();
+    assert_eq!(a, b);
+    let block = a.block.unwrap();
+    assert_eq!(block.named_s[0].name, "name");
+    assert_eq!(block.named_t[0].name, "row");
+    assert_eq!(block.spelling_sets[0].spellings_s[1].indices, [1]);
+    // The spec's own spellings draw no warning; other lower-case keywords do.
+    let warnings: Vec<_> = xp::check(typo).into_iter().map(|d| d.code).collect();
+    assert_eq!(warnings, ["AG0076"], "{}", render("typo", typo));
+    // fmt keeps them as written.
+    assert!(xp::Document::parse(typo).is_canonical());
+}
+
+// ------------------------------------------------------ specs and corpus --
+
+/// Every directive name the three published specifications show in their
+/// syntax lines (`KEYWORD args…` at the start of a line), spelled as the
+/// specs spell them (`USE_SPELLING_t`, `DEFINE_SPELLING_Trow-index`) and then
+/// normalised to upper case with any glued argument cut off.
+fn spec_directives() -> std::collections::BTreeSet<String> {
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/specs"));
+    let mut names = std::collections::BTreeSet::new();
+    for spec in [
+        "agp-autogen-common-and-point.txt",
+        "agb-autogen-block.txt",
+        "ags-autogen-string.txt",
+    ] {
+        let text = std::fs::read_to_string(dir.join(spec)).unwrap();
+        for line in text.lines() {
+            let mut words = line.split_whitespace();
+            let Some(first) = words.next() else { continue };
+            // A title ("DSF Usage") has a capitalised word next; a syntax
+            // line has arguments (`<x pixel>`, `0|1`, `left`, `[pixels]`).
+            if words
+                .next()
+                .is_some_and(|w| w.starts_with(|c: char| c.is_ascii_uppercase()) && w.len() > 1)
+            {
+                continue;
+            }
+            if let Some(name) = directive_name(first) {
+                names.insert(name);
+            }
+        }
+    }
+    names
+}
+
+/// `OBJ_DRAPED` → `OBJ_DRAPED`; `USE_SPELLING_t` → `USE_SPELLING_T`;
+/// `DEFINE_SPELLING_Trow-index` → `DEFINE_SPELLING_T`; prose → `None`.
+fn directive_name(word: &str) -> Option<String> {
+    let mut parts = Vec::new();
+    for (k, part) in word.split('_').enumerate() {
+        let upper: String = part
+            .chars()
+            .take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+            .collect();
+        if !upper.is_empty() {
+            parts.push(upper.clone());
+            if upper.len() < part.len() {
+                break; // an argument glued to the keyword
+            }
+        } else if k > 0 && part.len() == 1 && part.chars().all(|c| c.is_ascii_lowercase()) {
+            parts.push(part.to_ascii_uppercase()); // the spec's `_t`
+        } else {
+            return None;
+        }
+    }
+    let name = parts.join("_");
+    // Single upper-case words of prose ("A", "AG", "DSF", "X-Plane") are not
+    // directives; every single-word directive is in the parser's list.
+    let known = xp::parse::KEYWORDS.contains(&name.as_str());
+    (name.len() >= 3 && (name.contains('_') || known)).then_some(name)
+}
+
+#[test]
+fn spec_directive_extraction_sees_the_syntax_lines() {
+    assert_eq!(
+        directive_name("USE_SPELLING_t").as_deref(),
+        Some("USE_SPELLING_T")
+    );
+    assert_eq!(
+        directive_name("DEFINE_SPELLING_Trow-index").as_deref(),
+        Some("DEFINE_SPELLING_T")
+    );
+    assert_eq!(directive_name("X-Plane"), None);
+    let names = spec_directives();
+    // A spot check that the scan is not vacuous: one of each family.
+    for kw in [
+        "TEXTURE_SCALE",
+        "FAC",
+        "TREE_LINE",
+        "CROP",
+        "SLOP_V",
+        "CAPS",
+        "CORNER_ORDER",
+    ] {
+        assert!(names.contains(kw), "{kw} not found in {names:?}");
+    }
+    assert!(
+        names.len() >= 60,
+        "only {} directives: {names:?}",
+        names.len()
+    );
+}
+
+#[test]
+fn every_spec_directive_is_typed_and_used_by_the_examples() {
+    let names = spec_directives();
+    let mut used = std::collections::HashSet::new();
+    for f in examples() {
+        let src = std::fs::read_to_string(&f).unwrap();
+        let asset = xp::parse(&src).unwrap();
+        assert!(
+            asset.unknown.is_empty(),
+            "{}: {:?}",
+            f.display(),
+            asset.unknown
+        );
+        for line in src.lines() {
+            if let Some(name) = line.split_whitespace().next().and_then(directive_name) {
+                used.insert(name);
+            }
+        }
+    }
+    for name in &names {
+        assert!(
+            xp::parse::KEYWORDS.contains(&name.as_str()),
+            "the parser does not know {name}"
+        );
+        assert!(used.contains(name), "no example uses {name}");
+        // Typed, not kept as unknown: in a file of a format that takes it.
+        for header in ["AG_POINT", "AG_BLOCK", "AG_STRING"] {
+            let src = format!("A\n1000\n{header}\n{name}\n");
+            let (asset, diags) = xp::parse_lenient(&src);
+            assert!(asset.unwrap().unknown.is_empty(), "{name} in {header}");
+            assert!(
+                !diags.iter().any(|d| d.code == "AG0009"),
+                "{name} is unknown in {header}"
+            );
+        }
+    }
+}
+
+/// The `.agp/.agb/.ags` rows of the corpus manifest (path relative to it).
+fn manifest_rows() -> Vec<PathBuf> {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"));
+    let manifest = std::fs::read_to_string(root.join("MANIFEST.tsv")).unwrap();
+    let mut lines = manifest.lines();
+    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (path, format) = (col("local_path"), col("format"));
+    lines
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .filter(|r| matches!(r[format], "agp" | "agb" | "ags"))
+        .map(|r| root.join(r[path]))
+        .collect()
+}
+
+#[test]
+fn every_corpus_manifest_row_parses_round_trips_and_formats_stably() {
+    let rows = manifest_rows();
+    assert!(rows.len() >= 37, "only {} rows", rows.len());
+    for f in rows {
+        let name = f.display().to_string();
+        let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let src = String::from_utf8(bytes.clone()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let asset = xp::parse(&src)
+            .unwrap_or_else(|d| panic!("{}", agkit::diag::render_human(&name, Some(&src), &d)));
+        let ext = f
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap()
+            .to_ascii_lowercase();
+        assert_eq!(asset.kind.extension(), ext, "{name}");
+        let doc = xp::Document::parse(&src);
+        assert_eq!(doc.to_string().as_bytes(), &bytes[..], "{name}");
+        let canon = doc.to_canonical();
+        assert_eq!(xp::Document::parse(&canon).to_canonical(), canon, "{name}");
+        assert_eq!(
+            xp::summary::summarize(&src),
+            xp::summary::summarize(&canon),
+            "{name}"
+        );
+        let again = xp::parse(&canon).unwrap();
+        assert_eq!(
+            strip_lines(serde_json::to_value(&asset).unwrap()),
+            strip_lines(serde_json::to_value(&again).unwrap()),
+            "{name}"
+        );
+    }
 }

@@ -6,7 +6,7 @@ use clap::ValueEnum;
 use std::path::{Path, PathBuf};
 
 // One implementation, shared with the previewer's diagnostics panel.
-use agkit::check::check_bytes;
+use agkit::check::{FileKind, check_bytes};
 
 /// Output style of `check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -23,14 +23,18 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
-    /// Files or directories (searched recursively for .agp .agb .ags .agn .dsf).
+    /// Files or directories, searched recursively for files named .agp .agb
+    /// .ags .agn .dsf or starting with an autogen header (`A`/`I`, `1000`,
+    /// `AG_POINT|AG_BLOCK|AG_STRING`) or the DSF magic; `-` reads standard input.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
 }
 
 const EXTENSIONS: [&str; 5] = ["agp", "agb", "ags", "agn", "dsf"];
 
-/// Expands directories into the files under them that agkit reads.
+/// Expands directories into the files under them that agkit reads: by
+/// extension or, whatever the name, by the first bytes (autogen header or
+/// DSF magic). Named files and `-` (standard input) are taken as they are.
 pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for p in paths {
@@ -40,11 +44,11 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
                 .filter_map(Result::ok)
                 .filter(|e| e.file_type().is_file())
                 .map(|e| e.into_path())
-                .filter(|f| has_known_extension(f))
+                .filter(|f| has_known_extension(f) || sniff(f).is_some())
                 .collect();
             found.sort();
             files.extend(found);
-        } else if p.exists() {
+        } else if p.exists() || super::is_stdin(p) {
             files.push(p.clone());
         } else {
             return Err(format!("{}: no such file or directory", p.display()));
@@ -57,6 +61,56 @@ fn has_known_extension(p: &Path) -> bool {
     p.extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+}
+
+/// The first bytes of a file, at most enough for the autogen header.
+fn head(path: &Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(256)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    Some(bytes)
+}
+
+/// True when `bytes` start with the three header lines of an autogen text
+/// file (an optional byte-order mark, then `A` or `I`, `1000` and
+/// `AG_POINT`, `AG_BLOCK` or `AG_STRING`, spaces and CRLF allowed).
+pub fn has_autogen_header(bytes: &[u8]) -> bool {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    let mut lines = bytes.split(|&b| b == b'\n').map(|l| l.trim_ascii());
+    matches!(
+        (lines.next(), lines.next(), lines.next()),
+        (
+            Some(b"A" | b"I"),
+            Some(b"1000"),
+            Some(b"AG_POINT" | b"AG_BLOCK" | b"AG_STRING")
+        )
+    )
+}
+
+/// What the first bytes of a file say it is, whatever its name.
+fn sniff(path: &Path) -> Option<FileKind> {
+    let bytes = head(path)?;
+    if bytes.starts_with(b"XPLNEDSF") {
+        Some(FileKind::Dsf)
+    } else if has_autogen_header(&bytes) {
+        Some(FileKind::Text)
+    } else {
+        None
+    }
+}
+
+/// True for an autogen text file: named .agp, .agb or .ags, or starting with
+/// an autogen header.
+pub fn is_autogen_text(path: &Path) -> bool {
+    let named = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "agp" | "agb" | "ags"));
+    named || head(path).is_some_and(|b| has_autogen_header(&b))
 }
 
 /// Files checked in parallel per batch: results of a batch are printed in
@@ -76,7 +130,7 @@ struct Outcome {
 }
 
 fn check_file(file: &Path, format: Format) -> Outcome {
-    let name = file.display().to_string();
+    let name = super::input_name(file);
     let mut out = Outcome {
         errors: 0,
         warnings: 0,
@@ -84,7 +138,7 @@ fn check_file(file: &Path, format: Format) -> Outcome {
         human: String::new(),
         json: Vec::new(),
     };
-    let bytes = match std::fs::read(file) {
+    let bytes = match super::read_input(file) {
         Ok(b) => b,
         Err(e) => {
             out.io_error = Some(format!("{name}: {e}"));
@@ -106,6 +160,16 @@ fn check_file(file: &Path, format: Format) -> Outcome {
         Format::Json => out.json = diag::to_json(&name, source.as_deref(), &diags),
     }
     out
+}
+
+/// The exit status after a failed write to standard output: quiet when the
+/// reader went away (a closed pipe), reported otherwise.
+fn write_failed(e: &std::io::Error) -> u8 {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        EXIT_USAGE
+    } else {
+        super::fail(format!("writing to standard output: {e}"))
+    }
 }
 
 fn plural(n: usize) -> &'static str {
@@ -177,7 +241,7 @@ pub fn run(args: Args) -> u8 {
             } else if !o.human.is_empty() {
                 let written = bar.suspend(|| stdout.write_all(o.human.as_bytes()));
                 if let Err(e) = written {
-                    return super::fail(e);
+                    return write_failed(&e);
                 }
             }
         }
@@ -190,11 +254,11 @@ pub fn run(args: Args) -> u8 {
         let mut text = json.into_inner();
         text.push(b'\n');
         if let Err(e) = stdout.write_all(&text) {
-            return super::fail(e);
+            return write_failed(&e);
         }
     }
     if let Err(e) = stdout.flush() {
-        return super::fail(e);
+        return write_failed(&e);
     }
     let summary = format!(
         "checked {} file{}: {errors} error{}, {warnings} warning{}",

@@ -2,11 +2,12 @@
 //! files (see [`agkit::xp::Document::to_canonical`]).
 //!
 //! Files whose text has errors are not formatted (the errors are printed and
-//! the exit status is 1): fix them with `agkit check` first.
+//! the exit status is 1): fix them with `agkit check` first. `-` reads
+//! standard input (not with `--in-place`).
 
 use super::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use agkit::xp::Document;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Arguments of `agkit fmt`.
 #[derive(Debug, clap::Args)]
@@ -17,15 +18,10 @@ pub struct Args {
     /// Rewrite the files in place (atomically) instead of printing them.
     #[arg(long)]
     in_place: bool,
-    /// Files or directories (searched recursively for .agp .agb .ags).
+    /// Files or directories (searched recursively for .agp .agb .ags or an
+    /// autogen header); `-` reads standard input.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-}
-
-fn is_autogen(p: &Path) -> bool {
-    p.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "agp" | "agb" | "ags"))
 }
 
 fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
@@ -37,11 +33,11 @@ fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
                 .filter_map(Result::ok)
                 .filter(|e| e.file_type().is_file())
                 .map(|e| e.into_path())
-                .filter(|f| is_autogen(f))
+                .filter(|f| super::check::is_autogen_text(f))
                 .collect();
             found.sort();
             files.extend(found);
-        } else if p.exists() {
+        } else if p.exists() || super::is_stdin(p) {
             files.push(p.clone());
         } else {
             return Err(format!("{}: no such file or directory", p.display()));
@@ -56,10 +52,13 @@ pub fn run(args: Args) -> u8 {
         Ok(f) => f,
         Err(e) => return super::fail(e),
     };
+    if args.in_place && files.iter().any(|f| super::is_stdin(f)) {
+        return super::fail("`-` (standard input) cannot be rewritten with --in-place");
+    }
     let (mut io_failed, mut bad_input, mut unformatted) = (false, false, 0usize);
     for file in &files {
-        let name = file.display().to_string();
-        let bytes = match std::fs::read(file) {
+        let name = super::input_name(file);
+        let bytes = match super::read_input(file) {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("error: {name}: {e}");
@@ -79,7 +78,11 @@ pub fn run(args: Args) -> u8 {
         let changed = canonical != text;
         if args.check {
             if changed {
-                println!("{name}: not in canonical form");
+                if let Err(code) =
+                    super::emit(format!("{name}: not in canonical form\n").as_bytes())
+                {
+                    return code;
+                }
                 unformatted += 1;
             }
         } else if args.in_place {
@@ -87,8 +90,8 @@ pub fn run(args: Args) -> u8 {
                 eprintln!("error: {name}: {e}");
                 io_failed = true;
             }
-        } else {
-            print!("{canonical}");
+        } else if let Err(code) = super::emit(canonical.as_bytes()) {
+            return code;
         }
     }
     if io_failed {

@@ -19,14 +19,14 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
-    /// An .agp, .agb or .ags file.
+    /// An .agp, .agb or .ags file; `-` reads standard input.
     file: PathBuf,
 }
 
 /// Runs `agkit info`.
 pub fn run(args: Args) -> u8 {
-    let name = args.file.display().to_string();
-    let bytes = match std::fs::read(&args.file) {
+    let name = super::input_name(&args.file);
+    let bytes = match super::read_input(&args.file) {
         Ok(b) => b,
         Err(e) => return super::fail(format!("{name}: {e}")),
     };
@@ -42,12 +42,15 @@ pub fn run(args: Args) -> u8 {
         warnings: diags.len() - errors,
         ..summary
     };
-    match args.format {
-        Format::Human => print!("{}", summary.to_human()),
+    let text = match args.format {
+        Format::Human => summary.to_human(),
         Format::Json => match serde_json::to_string_pretty(&summary) {
-            Ok(s) => println!("{s}"),
+            Ok(s) => s + "\n",
             Err(e) => return super::fail(e),
         },
+    };
+    if let Err(code) = super::emit(text.as_bytes()) {
+        return code;
     }
     if errors > 0 { EXIT_INPUT } else { EXIT_OK }
 }

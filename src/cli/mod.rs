@@ -85,3 +85,41 @@ pub fn fail(msg: impl std::fmt::Display) -> u8 {
     eprintln!("error: {msg}");
     EXIT_USAGE
 }
+
+/// The name an input is reported under: `<stdin>` for `-`.
+pub fn input_name(path: &std::path::Path) -> String {
+    if is_stdin(path) {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// True when `path` is `-`, which stands for standard input.
+pub fn is_stdin(path: &std::path::Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Reads a whole input file, or standard input for `-`.
+pub fn read_input(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+    if is_stdin(path) {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)?;
+        Ok(bytes)
+    } else {
+        std::fs::read(path)
+    }
+}
+
+/// Writes to standard output. A reader that went away (`agkit fmt x | head
+/// -0`) ends the run quietly with [`EXIT_USAGE`]; any other write failure is
+/// reported. `Err` carries the exit status to return.
+pub fn emit(bytes: &[u8]) -> Result<(), u8> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(EXIT_USAGE),
+        Err(e) => Err(fail(format!("writing to standard output: {e}"))),
+    }
+}

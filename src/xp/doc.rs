@@ -209,7 +209,9 @@ impl Document {
     ///
     /// - no byte-order mark, LF line endings, a final newline;
     /// - directive lines: tokens joined by exactly one space, no indentation
-    ///   and no trailing space; keywords and numbers exactly as written;
+    ///   and no trailing space; keywords and numbers exactly as written; a
+    ///   path argument (TEXTURE, OBJECT, FACADE, VEGETATION, …) runs to the end
+    ///   of the line and is kept byte for byte, inner spaces and tabs included;
     /// - comment lines kept in place, only leading/trailing whitespace removed;
     /// - blank lines kept, but a run of blank lines becomes one, and blank
     ///   lines at the start and end of the file are removed.
@@ -234,14 +236,30 @@ impl Document {
             if first.starts_with('#') {
                 out.push_str(text.trim_matches(|c: char| c.is_ascii_whitespace()));
             } else {
-                for (k, (_, t)) in toks.enumerate() {
+                let all: Vec<(usize, &str)> = toks.collect();
+                let verbatim = path_argument(&all);
+                for (k, &(at, t)) in all.iter().enumerate() {
                     if k > 0 {
                         out.push(' ');
+                    }
+                    if Some(k) == verbatim {
+                        // A path runs to the end of the line and may hold
+                        // runs of spaces or tabs: keep it exactly.
+                        let (last_at, last) = all[all.len() - 1];
+                        out.push_str(&text[at..last_at + last.len()]);
+                        break;
                     }
                     out.push_str(t);
                 }
             }
             out.push('\n');
+        }
+        if out.starts_with('\u{feff}') {
+            // A stray U+FEFF token (`AG0079`) would become a byte-order mark
+            // at the start of the output and vanish on the next read: one
+            // space keeps it a token, so the text means the same and fmt
+            // stays idempotent.
+            out.insert(0, ' ');
         }
         out
     }
@@ -257,6 +275,21 @@ impl fmt::Display for Document {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.source)
     }
+}
+
+/// For a directive whose last argument is a path that runs to the end of the
+/// line (and so may contain whitespace), the index of the token where that
+/// path starts; `None` for every other line.
+fn path_argument(toks: &[(usize, &str)]) -> Option<usize> {
+    let kw = toks.first()?.1.to_ascii_uppercase();
+    let at = match kw.as_str() {
+        "TEXTURE" | "TEXTURE_LIT" | "DECAL_LIB" | "OBJECT" | "FACADE" | "VEGETATION" => 1,
+        // `TEXTURE_NORMAL [ratio] path`: the ratio is a number token.
+        "TEXTURE_NORMAL" if toks.len() >= 3 && super::parse::parse_number(toks[1].1).is_ok() => 2,
+        "TEXTURE_NORMAL" => 1,
+        _ => return None,
+    };
+    (toks.len() > at).then_some(at)
 }
 
 fn memchr_nl(b: &[u8]) -> Option<usize> {

@@ -41,8 +41,29 @@ pub fn parse_lenient(source: &str) -> (Option<model::Asset>, Vec<Diagnostic>) {
     if let Some(a) = &parsed.asset {
         check::validate(&doc, a, &mut diags);
     }
+    stray_boms(source, &mut diags);
     sort(&mut diags);
     (parsed.asset, diags)
+}
+
+/// Reports each U+FEFF after the start of the file (at most a few): only a
+/// leading byte-order mark is skipped, anywhere else it is part of a token
+/// (two files joined together, or an editor inserting it per line).
+fn stray_boms(source: &str, diags: &mut Vec<Diagnostic>) {
+    const BOM: char = '\u{feff}';
+    let skip = if source.starts_with(BOM) {
+        BOM.len_utf8()
+    } else {
+        0
+    };
+    for (at, _) in source[skip..].match_indices(BOM).take(10) {
+        let at = skip + at;
+        diags.push(Diagnostic::error(
+            rules::codes::STRAY_BOM,
+            "a byte-order mark (U+FEFF) in the middle of the file: remove it (only the very first bytes may hold one)",
+            at..at + BOM.len_utf8(),
+        ));
+    }
 }
 
 fn sort(diags: &mut [Diagnostic]) {

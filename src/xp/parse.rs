@@ -199,6 +199,19 @@ fn canonical_keyword(kw: &str) -> Option<&'static str> {
     KEYWORDS.binary_search(&kw).ok().map(|i| KEYWORDS[i])
 }
 
+/// An asset of `kind` with nothing in it yet.
+fn empty_asset(kind: Kind) -> Asset {
+    Asset {
+        kind,
+        common: Common::default(),
+        tiles: Vec::new(),
+        block: (kind == Kind::Agb).then(BlockProps::default),
+        string: (kind == Kind::Ags).then(StringProps::default),
+        meta: Vec::new(),
+        unknown: Vec::new(),
+    }
+}
+
 /// Which formats accept a keyword: (agp, agb, ags).
 fn formats(kw: &str) -> (bool, bool, bool) {
     match kw {
@@ -293,7 +306,8 @@ impl<'d> Builder<'d> {
     }
 
     fn asset(&mut self) -> &mut Asset {
-        self.asset.as_mut().expect("asset started")
+        let kind = self.kind;
+        self.asset.get_or_insert_with(|| empty_asset(kind))
     }
 
     /// Reads lines 1–3. Returns the kind and the index of the first body line.
@@ -360,15 +374,7 @@ impl<'d> Builder<'d> {
 
     fn start(&mut self, kind: Kind) {
         self.kind = kind;
-        self.asset = Some(Asset {
-            kind,
-            common: Common::default(),
-            tiles: Vec::new(),
-            block: (kind == Kind::Agb).then(BlockProps::default),
-            string: (kind == Kind::Ags).then(StringProps::default),
-            meta: Vec::new(),
-            unknown: Vec::new(),
-        });
+        self.asset = Some(empty_asset(kind));
     }
 
     fn comment(&mut self, text: &str, line: usize) {
@@ -612,7 +618,7 @@ impl<'d> Builder<'d> {
                     value: self.rest(toks, 1),
                     line,
                 };
-                let cm = &self.asset.as_ref().expect("asset").common;
+                let cm = &self.asset().common;
                 match kw {
                     "TEXTURE" => {
                         let had = cm.texture.is_some();
@@ -673,7 +679,7 @@ impl<'d> Builder<'d> {
                     return;
                 }
                 if let Some([v]) = self.nums::<1>(a) {
-                    let cm = &mut self.asset.as_mut().expect("asset").common;
+                    let cm = &mut self.asset().common;
                     let slot = match kw {
                         "TEXTURE_WIDTH" => &mut cm.texture_width,
                         "TEXTURE_HEIGHT" => &mut cm.texture_height,
@@ -1097,22 +1103,22 @@ impl<'d> Builder<'d> {
     // -------------------------------------------------------------- AGB ----
 
     fn current_grid(&mut self) -> &mut Grid {
-        let b = self.asset().block.as_mut().expect("block");
+        let b = self.asset().block.get_or_insert_with(BlockProps::default);
         if b.grids.is_empty() {
             b.grids.push(Grid::default());
         }
-        b.grids.last_mut().expect("grid")
+        let last = b.grids.len() - 1;
+        &mut b.grids[last]
     }
 
     fn grid_state(&mut self, line: usize) -> &mut GridState {
         if self.grid.is_none() {
             self.current_grid();
-            self.grid = Some(GridState {
-                first_line: line,
-                ..GridState::default()
-            });
         }
-        self.grid.as_mut().expect("grid state")
+        self.grid.get_or_insert_with(|| GridState {
+            first_line: line,
+            ..GridState::default()
+        })
     }
 
     /// Builds the bands of the current grid from its cuts (at END_CUTS, at
@@ -1123,7 +1129,7 @@ impl<'d> Builder<'d> {
             return;
         }
         gs.built = true;
-        let gs = self.grid.take().expect("grid state");
+        let Some(gs) = self.grid.take() else { return };
         let mut diags = Vec::new();
         let mut bands: [Vec<Band>; 2] = [Vec::new(), Vec::new()];
         for (d, out) in bands.iter_mut().enumerate() {
@@ -1245,7 +1251,7 @@ impl<'d> Builder<'d> {
                     self.err(c::BAD_CROP, "CROP takes 0 (off) or 1 (on)", span);
                     return true;
                 }
-                let b = self.asset().block.as_mut().expect("block");
+                let b = self.asset().block.get_or_insert_with(BlockProps::default);
                 let had = b
                     .crop
                     .replace(Lined {
@@ -1257,7 +1263,7 @@ impl<'d> Builder<'d> {
             }
             "FLIP_180" => {
                 self.arity(line, toks, 0, Some(0));
-                let b = self.asset().block.as_mut().expect("block");
+                let b = self.asset().block.get_or_insert_with(BlockProps::default);
                 let had = b.flip_180.replace(line).is_some();
                 self.dup(&had.then_some(()), line, kw);
             }
@@ -1266,7 +1272,7 @@ impl<'d> Builder<'d> {
                 if self.grid.is_some() {
                     self.finish_grid();
                 }
-                let b = self.asset().block.as_mut().expect("block");
+                let b = self.asset().block.get_or_insert_with(BlockProps::default);
                 b.grids.push(Grid {
                     line: Some(line),
                     ..Grid::default()
@@ -1391,7 +1397,7 @@ impl<'d> Builder<'d> {
                 let Some(param) = self.int(a[0]) else {
                     return true;
                 };
-                let b = self.asset().block.as_mut().expect("block");
+                let b = self.asset().block.get_or_insert_with(BlockProps::default);
                 b.spelling_sets.push(SpellingSet {
                     param,
                     line,
@@ -1482,7 +1488,7 @@ impl<'d> Builder<'d> {
                 let Some(indices) = self.ints(idx) else {
                     return true;
                 };
-                let b = self.asset().block.as_mut().expect("block");
+                let b = self.asset().block.get_or_insert_with(BlockProps::default);
                 let list = if kw.ends_with('S') {
                     &mut b.named_s
                 } else {
@@ -1527,8 +1533,7 @@ impl<'d> Builder<'d> {
                 let set = self
                     .asset()
                     .block
-                    .as_ref()
-                    .expect("block")
+                    .get_or_insert_with(BlockProps::default)
                     .spelling_sets
                     .len()
                     - 1;
@@ -1570,7 +1575,7 @@ impl<'d> Builder<'d> {
                     return true;
                 }
                 if let Some(v) = self.nums::<2>(a) {
-                    let s = self.asset().string.as_mut().expect("string");
+                    let s = self.asset().string.get_or_insert_with(StringProps::default);
                     let had = s.creasing_angle.replace(Lined { value: v, line }).is_some();
                     self.dup(&had.then_some(()), line, kw);
                 }
@@ -1580,14 +1585,14 @@ impl<'d> Builder<'d> {
                     return true;
                 }
                 if let Some(v) = self.int(a[0]) {
-                    let s = self.asset().string.as_mut().expect("string");
+                    let s = self.asset().string.get_or_insert_with(StringProps::default);
                     let had = s.fill_layer.replace(Lined { value: v, line }).is_some();
                     self.dup(&had.then_some(()), line, kw);
                 }
             }
             "SHARE_Y" => {
                 self.arity(line, toks, 0, Some(0));
-                let s = self.asset().string.as_mut().expect("string");
+                let s = self.asset().string.get_or_insert_with(StringProps::default);
                 let had = s.share_y.replace(line).is_some();
                 self.dup(&had.then_some(()), line, kw);
             }
@@ -1596,7 +1601,7 @@ impl<'d> Builder<'d> {
                     return true;
                 }
                 if let (Some(id), Some(tiles)) = (self.int(a[0]), self.ints(&a[1..])) {
-                    let s = self.asset().string.as_mut().expect("string");
+                    let s = self.asset().string.get_or_insert_with(StringProps::default);
                     s.groups.push(Group { id, tiles, line });
                 }
             }
@@ -1648,7 +1653,7 @@ impl<'d> Builder<'d> {
                 };
                 let priority = self.corner_priority;
                 self.mark_rule(0);
-                let s = self.asset().string.as_mut().expect("string");
+                let s = self.asset().string.get_or_insert_with(StringProps::default);
                 s.corners.push(CornerRule {
                     kind,
                     tiles,
@@ -1679,7 +1684,7 @@ impl<'d> Builder<'d> {
                     );
                     return true;
                 }
-                let s = self.asset().string.as_mut().expect("string");
+                let s = self.asset().string.get_or_insert_with(StringProps::default);
                 match s.corners.last_mut() {
                     Some(cr) if cr.tiles.len() == 3 => {
                         let had = cr.order.replace(Lined { value: order, line }).is_some();
@@ -1730,7 +1735,7 @@ impl<'d> Builder<'d> {
                 };
                 let priority = self.spelling_priority;
                 self.mark_rule(1);
-                let s = self.asset().string.as_mut().expect("string");
+                let s = self.asset().string.get_or_insert_with(StringProps::default);
                 s.spellings.push(EdgeSpelling {
                     tiles,
                     atomic: cond,
@@ -1743,7 +1748,7 @@ impl<'d> Builder<'d> {
                     return true;
                 }
                 if let Some(v) = self.ints(a) {
-                    let s = self.asset().string.as_mut().expect("string");
+                    let s = self.asset().string.get_or_insert_with(StringProps::default);
                     s.caps.push(Lined { value: v, line });
                 }
             }
@@ -1778,7 +1783,7 @@ impl<'d> Builder<'d> {
             }
             let uses = std::mem::take(&mut self.uses);
             for u in uses {
-                let b = self.asset().block.as_mut().expect("block");
+                let b = self.asset().block.get_or_insert_with(BlockProps::default);
                 let named = if u.axis == 0 { &b.named_s } else { &b.named_t };
                 match named.iter().find(|n| n.name == u.name) {
                     Some(n) => {

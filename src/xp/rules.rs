@@ -110,6 +110,7 @@ rules! {
     LOWERCASE_KEYWORD = "AG0076", Warning, "directive keyword not in upper case";
     INVALID_UTF8 = "AG0077", Error, "file is not valid UTF-8 text";
     NEGATIVE_LENGTH = "AG0078", Error, "a length range is negative";
+    STRAY_BOM = "AG0079", Error, "a byte-order mark (U+FEFF) after the start of the file";
 }
 
 /// The rule with `code`.
