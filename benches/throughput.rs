@@ -15,6 +15,8 @@
 //! - peak RSS (VmHWM) before/after a streaming pass over every file.
 //!
 //! Each measurement is the best of `REPEATS` runs (the machine is shared).
+//! `--text` measures only the text rows (parse+validate, its phases and the
+//! baselines) and skips the rest.
 
 use agkit::r#gen;
 use agkit::place::{self, Params, Use};
@@ -89,12 +91,23 @@ fn main() {
             _tmp.path().to_path_buf()
         }
     };
+    let text_only = std::env::args().any(|a| a == "--text");
     let hwm_start = vm_hwm_kb();
     println!("input: {}", dir.display());
+    if !text_only {
+        streaming(&dir, hwm_start);
+    }
+    text(&dir);
+    if text_only {
+        return;
+    }
+    rest(&dir);
+}
 
-    // Streaming pass first (before anything is held in memory): one file at
-    // a time, as `agkit check` does per thread.
-    let all = files(&dir, &["agp", "agb", "ags", "agn", "dsf"]);
+/// Streaming pass first (before anything is held in memory): one file at a
+/// time, as `agkit check` does per thread.
+fn streaming(dir: &Path, hwm_start: u64) {
+    let all = files(dir, &["agp", "agb", "ags", "agn", "dsf"]);
     let mut largest = 0u64;
     let t = Instant::now();
     for p in &all {
@@ -115,9 +128,11 @@ fn main() {
         vm_hwm_kb(),
         largest / 1024
     );
+}
 
-    // Text.
-    let text: Vec<Vec<u8>> = files(&dir, &["agp", "agb", "ags"])
+/// Text parse+validate against the newline count of the same bytes.
+fn text(dir: &Path) {
+    let text: Vec<Vec<u8>> = files(dir, &["agp", "agb", "ags"])
         .iter()
         .map(|p| std::fs::read(p).expect("read"))
         .collect();
@@ -181,11 +196,12 @@ fn main() {
         validate.as_secs_f64() * 1e3,
         check.as_secs_f64() * 1e3
     );
-    drop((parsed, docs, srcs));
-    drop(text);
+}
 
+/// AGN, DSF, placement.
+fn rest(dir: &Path) {
     // AGN.
-    let agn_files = files(&dir, &["agn"]);
+    let agn_files = files(dir, &["agn"]);
     let raw: Vec<Vec<u8>> = agn_files
         .iter()
         .map(|p| std::fs::read(p).unwrap())
@@ -260,7 +276,7 @@ fn main() {
     drop((raw, models, out));
 
     // DSF.
-    let dsf_files = files(&dir, &["dsf"]);
+    let dsf_files = files(dir, &["dsf"]);
     let bytes: u64 = dsf_files
         .iter()
         .map(|p| std::fs::metadata(p).unwrap().len())

@@ -105,6 +105,24 @@ pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
+/// [`line_col`] with the line starts of `source` already known; `last` is an
+/// earlier (offset, line, column) to count the column on from when it lies
+/// on the same line before `offset`.
+fn line_col_indexed(
+    source: &str,
+    starts: &[usize],
+    offset: usize,
+    last: Option<(usize, usize, usize)>,
+) -> (usize, usize) {
+    let offset = floor_char_boundary(source, offset.min(source.len()));
+    let line = starts.partition_point(|&s| s <= offset);
+    let column = match last {
+        Some((o, l, c)) if l == line && o <= offset => c + source[o..offset].chars().count(),
+        _ => source[starts[line - 1]..offset].chars().count() + 1,
+    };
+    (line, column)
+}
+
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     while i > 0 && !s.is_char_boundary(i) {
         i -= 1;
@@ -137,12 +155,34 @@ pub struct JsonDiagnostic {
 /// `source` is the text of the file when it is a text file, so spans can be
 /// turned into line and column.
 pub fn to_json(file: &str, source: Option<&str>, diags: &[Diagnostic]) -> Vec<JsonDiagnostic> {
+    // Line starts, built once when there is more than one position to look
+    // up (a pass over the text per diagnostic would be quadratic).
+    let starts: Vec<usize> = match source {
+        Some(src) if diags.len() > 1 => std::iter::once(0)
+            .chain(
+                src.bytes()
+                    .enumerate()
+                    .filter(|&(_, b)| b == b'\n')
+                    .map(|(i, _)| i + 1),
+            )
+            .collect(),
+        _ => Vec::new(),
+    };
+    // The last position looked up: diagnostics come sorted, so the column of
+    // the next one on the same line is counted on from there.
+    let mut last: Option<(usize, usize, usize)> = None;
     diags
         .iter()
         .map(|d| {
             let (line, column, offset) = match (&d.location, source) {
                 (Location::Span(r), Some(src)) => {
-                    let (l, c) = line_col(src, r.start);
+                    let (l, c) = if starts.is_empty() {
+                        line_col(src, r.start)
+                    } else {
+                        let (l, c) = line_col_indexed(src, &starts, r.start, last);
+                        last = Some((floor_char_boundary(src, r.start.min(src.len())), l, c));
+                        (l, c)
+                    };
                     (Some(l), Some(c), None)
                 }
                 (Location::Span(r), None) => (None, None, Some(r.start as u64)),
@@ -162,6 +202,10 @@ pub fn to_json(file: &str, source: Option<&str>, diags: &[Diagnostic]) -> Vec<Js
         .collect()
 }
 
+/// Source lines longer than this many bytes are not quoted by
+/// [`render_human`].
+pub const LONG_LINE: usize = 1024;
+
 /// Renders diagnostics of one file the way rustc does: a header line with the
 /// code, the `--> file:line:column` pointer, the source line and a caret.
 ///
@@ -169,13 +213,20 @@ pub fn to_json(file: &str, source: Option<&str>, diags: &[Diagnostic]) -> Vec<Js
 /// output is stable for snapshot tests and pipes.
 pub fn render_human(file: &str, source: Option<&str>, diags: &[Diagnostic]) -> String {
     use codespan_reporting::diagnostic::{Diagnostic as CsDiag, Label};
-    use codespan_reporting::files::SimpleFile;
+    use codespan_reporting::files::{Files, SimpleFile};
     use codespan_reporting::term::{self, Config};
 
     let mut out = String::new();
+    if diags.is_empty() {
+        // Building the file's line index costs a pass over the whole text.
+        return out;
+    }
     let text = source.unwrap_or("");
     let files = SimpleFile::new(file, text);
     let config = Config::default();
+    // The last (offset, line, column) of a long line: columns on the same
+    // line are counted on from there (diagnostics come sorted).
+    let mut last: Option<(usize, usize, usize)> = None;
     for d in diags {
         let base = match d.severity {
             Severity::Error => CsDiag::error(),
@@ -188,6 +239,28 @@ pub fn render_human(file: &str, source: Option<&str>, diags: &[Diagnostic]) -> S
             (Location::Span(r), Some(src)) => {
                 let start = floor_char_boundary(src, r.start.min(src.len()));
                 let end = floor_char_boundary(src, r.end.min(src.len())).max(start);
+                let line = files.line_index((), start).unwrap_or(0);
+                let range = files.line_range((), line).unwrap_or(start..start);
+                if range.len() > LONG_LINE {
+                    // Quoting a line of megabytes under each of its
+                    // diagnostics would print gigabytes: point at it instead.
+                    let column = match last {
+                        Some((o, l, c)) if l == line && o <= start => {
+                            c + src[o..start].chars().count()
+                        }
+                        _ => src[range.start..start].chars().count() + 1,
+                    };
+                    last = Some((start, line, column));
+                    out.push_str(&format!(
+                        "{}[{}]: {}\n  --> {file}:{}:{column} (a line of {} bytes, not shown)\n\n",
+                        d.severity.as_str(),
+                        d.code,
+                        d.message,
+                        line + 1,
+                        range.len()
+                    ));
+                    continue;
+                }
                 let cs = base.with_labels(vec![Label::primary((), start..end)]);
                 let mut buf = String::new();
                 if term::emit_to_string(&mut buf, &config, &files, &cs).is_ok() {
@@ -220,6 +293,37 @@ fn plain(file: &str, d: &Diagnostic) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn indexed_line_col_equals_the_scan() {
+        let src = "ab\n\nçd\r\nxyz";
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(src.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        let mut last = None;
+        for off in 0..=src.len() + 2 {
+            let got = line_col_indexed(src, &starts, off, None);
+            assert_eq!(got, line_col(src, off), "{off}");
+            let on = line_col_indexed(src, &starts, off, last);
+            assert_eq!(on, got, "{off} after {last:?}");
+            last = Some((floor_char_boundary(src, off.min(src.len())), got.0, got.1));
+        }
+    }
+
+    #[test]
+    fn long_lines_are_pointed_at_not_quoted() {
+        let src = format!("A\nTILE{}\n", " x".repeat(LONG_LINE));
+        let diags: Vec<_> = [5usize, 7]
+            .iter()
+            .map(|&o| Diagnostic::error("AG0001", "bad", o..o + 1))
+            .collect();
+        let out = render_human("f.agp", Some(&src), &diags);
+        assert!(out.len() < 400, "{out}");
+        assert!(out.contains("--> f.agp:2:4 (a line of"), "{out}");
+        assert!(out.contains("--> f.agp:2:6 (a line of"), "{out}");
+        let short = render_human("f.agp", Some("A\nTILE x\n"), &diags[..1]);
+        assert!(short.contains("TILE x"), "{short}");
+    }
 
     #[test]
     fn line_col_counts_lines_and_chars() {

@@ -376,3 +376,131 @@ fn bulk_check_of_an_unreadable_file_still_checks_the_rest() {
     assert!(stderr.contains("checked"), "{stderr}");
     assert_ne!(o.status.code(), Some(0));
 }
+
+// Hostile repetition. Each input below is large enough that the quadratic
+// loops these files once hit (a search over every earlier annotation or
+// spelling per line) would run for minutes; linear, each checks in well
+// under a second. The assertions are on what is reported, not on time.
+
+const AGB_GRID: &str = "A\n1000\nAG_BLOCK\nTEXTURE_SCALE 1024 1024\nTEXTURE_WIDTH 10\nOBJECT a.obj\nCUT_H 0\nCUT_H 10\nCUT_V 0\nCUT_V 10\nEND_CUTS\n";
+
+fn codes(diags: &[agkit::diag::Diagnostic], code: &str) -> usize {
+    diags.iter().filter(|d| d.code == code).count()
+}
+
+#[test]
+fn two_hundred_thousand_formulas_then_annotations_check_in_linear_time() {
+    let n = 200_000;
+    let mut src = String::from(AGB_GRID);
+    src.push_str(&"GROUND_PT_FORMULA 1 0 1 0\n".repeat(n));
+    src.push_str(&"OBJ_DRAPED 1 1 0 0\nGROUND_PT_FORMULA 1 0 1 0\n".repeat(n));
+    src.push_str("SPELLING_SET 0\nSPELLING_T 0\nSPELLING_S 0\n");
+    let (asset, diags) = agkit::xp::parse_lenient(&src);
+    let grid = &asset.expect("an AGB").block.expect("block").grids[0];
+    assert_eq!(grid.annotations.len(), 3 * n);
+    // Only the formulas before the first object have nothing to apply to
+    // (capped at the per-file limit).
+    assert_eq!(
+        codes(&diags, "AG0059"),
+        agkit::xp::parse::MAX_DIAGNOSTICS.min(n)
+    );
+    let first_object = src.find("OBJ_DRAPED").expect("an object");
+    assert!(
+        diags.iter().filter(|d| d.code == "AG0059").all(
+            |d| matches!(&d.location, agkit::diag::Location::Span(r) if r.start < first_object)
+        )
+    );
+}
+
+#[test]
+fn two_hundred_thousand_named_spellings_resolve_in_linear_time() {
+    let n = 200_000;
+    let mut src = String::from(AGB_GRID);
+    for i in 0..n {
+        src.push_str(&format!("DEFINE_SPELLING_S n{i} {}\n", i % 2));
+    }
+    // A redefinition: the first definition stays in force.
+    src.push_str("DEFINE_SPELLING_S n7 0\n");
+    src.push_str("SPELLING_SET 0\nSPELLING_T 0\n");
+    for i in (0..n).rev() {
+        src.push_str(&format!("USE_SPELLING_S n{i}\n"));
+    }
+    src.push_str("USE_SPELLING_S nowhere\n");
+    let (asset, diags) = agkit::xp::parse_lenient(&src);
+    let b = asset.expect("an AGB").block.expect("block");
+    let uses = &b.spelling_sets[0].spellings_s;
+    assert_eq!(uses.len(), n + 1);
+    // Every use got the indices of its (first) definition.
+    for (k, u) in uses[..n].iter().enumerate() {
+        let i = n - 1 - k;
+        assert_eq!(u.indices, vec![(i % 2) as i64], "n{i}");
+    }
+    assert_eq!(codes(&diags, "AG0061"), 1, "one duplicate definition");
+    assert_eq!(codes(&diags, "AG0049"), 1, "one unknown name");
+}
+
+#[test]
+fn two_hundred_thousand_repeats_of_one_spelling_name_warn_up_to_the_cap() {
+    let n = 200_000;
+    let mut src = String::from(AGB_GRID);
+    src.push_str(&"DEFINE_SPELLING_S same 0\n".repeat(n));
+    src.push_str("SPELLING_SET 0\nSPELLING_T 0\n");
+    src.push_str(&"USE_SPELLING_S other\n".repeat(n));
+    let diags = agkit::xp::check(&src);
+    let cap = agkit::xp::parse::MAX_DIAGNOSTICS;
+    assert_eq!(codes(&diags, "AG0061"), cap);
+    assert_eq!(codes(&diags, "AG0049"), cap);
+}
+
+#[test]
+fn unknown_directive_of_one_million_arguments_is_stored_once() {
+    let mut src =
+        String::from("A\n1000\nAG_POINT\nTEXTURE_SCALE 8 8\nTEXTURE_WIDTH 8\nTILE 0 0 8 8\nFOO");
+    for _ in 0..1_000_000 {
+        src.push_str(" 7");
+    }
+    src.push('\n');
+    let (parsed, peak) = peak_of(|| agkit::xp::parse_lenient(&src));
+    let unknown = &parsed.0.expect("an AGP").unknown[0];
+    assert_eq!(unknown.keyword, "FOO");
+    assert_eq!(unknown.arg_list().count(), 1_000_000);
+    assert_eq!(unknown.args.len(), 2 * 1_000_000 - 1);
+    // The document's copy of the text, the token buffer of the line (24
+    // bytes a token, up to twice that while it grows) and the joined
+    // arguments: about 16 times the input. A `String` per argument added
+    // another 40 bytes or more a token (over 20 times the input) on top.
+    assert!(
+        peak < 20 * src.len(),
+        "peak heap {peak} bytes for {} input bytes",
+        src.len()
+    );
+}
+
+#[test]
+fn one_thousand_errors_on_a_line_of_a_million_tokens_render_without_quoting_it() {
+    let mut src =
+        String::from("A\n1000\nAG_STRING\nTEXTURE_SCALE 8 8\nTEXTURE_WIDTH 8\nTILE 0 0 8 8\nCAPS");
+    for _ in 0..1_000_000 {
+        src.push_str(" x");
+    }
+    src.push('\n');
+    let diags = agkit::xp::check(&src);
+    let cap = agkit::xp::parse::MAX_DIAGNOSTICS;
+    assert_eq!(codes(&diags, "AG0006"), cap);
+    let human = agkit::diag::render_human("f.ags", Some(&src), &diags);
+    assert!(human.len() < 200 * diags.len(), "{} bytes", human.len());
+    assert!(
+        human.contains("--> f.ags:7:6 (a line of"),
+        "{}",
+        &human[..400]
+    );
+    let json = agkit::diag::to_json("f.ags", Some(&src), &diags);
+    let cols: Vec<_> = json
+        .iter()
+        .filter(|j| j.code == "AG0006")
+        .map(|j| (j.line, j.column))
+        .collect();
+    assert_eq!(cols[0], (Some(7), Some(6)));
+    assert_eq!(cols[1], (Some(7), Some(8)));
+    assert_eq!(cols[cap - 1], (Some(7), Some(6 + 2 * (cap - 1))));
+}

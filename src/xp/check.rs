@@ -168,22 +168,24 @@ fn common(cx: &mut Ctx, a: &Asset) {
     }
 }
 
-/// The first token index and the points of an annotation.
-fn ann_points(k: &AnnotationKind) -> Vec<(usize, Px)> {
-    match k {
-        AnnotationKind::Object(o) => vec![(1, o.at)],
-        AnnotationKind::Facade(f) => {
-            let stride = if f.walls.is_some() { 3 } else { 2 };
-            f.points
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (3 + stride * i, *p))
-                .collect()
-        }
-        AnnotationKind::Tree(t) => vec![(1, t.at)],
-        AnnotationKind::TreeLine(t) => vec![(1, t.from), (3, t.to)],
-        AnnotationKind::GroundFormula(_) => Vec::new(),
-    }
+/// The first token index and the points of an annotation (without
+/// allocating: this runs once per annotation line).
+fn ann_points(k: &AnnotationKind) -> impl Iterator<Item = (usize, Px)> + '_ {
+    let (fixed, facade) = match k {
+        AnnotationKind::Object(o) => ([Some((1, o.at)), None], None),
+        AnnotationKind::Facade(f) => ([None, None], Some(f)),
+        AnnotationKind::Tree(t) => ([Some((1, t.at)), None], None),
+        AnnotationKind::TreeLine(t) => ([Some((1, t.from)), Some((3, t.to))], None),
+        AnnotationKind::GroundFormula(_) => ([None, None], None),
+    };
+    let facade_points = facade.into_iter().flat_map(|f| {
+        let stride = if f.walls.is_some() { 3 } else { 2 };
+        f.points
+            .iter()
+            .enumerate()
+            .map(move |(i, p)| (3 + stride * i, *p))
+    });
+    fixed.into_iter().flatten().chain(facade_points)
 }
 
 fn inside(rect: [f64; 4], p: Px) -> bool {

@@ -64,8 +64,19 @@ pub struct Document {
 
 /// ASCII whitespace that separates tokens (space, tab, CR, VT, FF).
 pub fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
+    SPACE[usize::from(b)]
 }
+
+/// [`is_space`] as a table: one load per byte in the tokenizer.
+static SPACE: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b' ' as usize] = true;
+    t[b'\t' as usize] = true;
+    t[b'\r' as usize] = true;
+    t[0x0b] = true;
+    t[0x0c] = true;
+    t
+};
 
 /// The whitespace-separated tokens of `text` with their byte offsets
 /// relative to `text`.
@@ -105,37 +116,45 @@ impl<'a> Iterator for Tokens<'a> {
 impl Document {
     /// Splits `source` into lines. Never fails: every input is a document.
     pub fn parse(source: &str) -> Document {
+        Document::from_string(source.to_string())
+    }
+
+    /// [`Document::parse`] of a text already owned (no copy is made).
+    pub fn from_string(source: String) -> Document {
         let body = if source.starts_with('\u{feff}') { 3 } else { 0 };
         let mut lines = Vec::with_capacity(source.len() / 24 + 1);
         let bytes = source.as_bytes();
         let mut start = body;
-        while start < bytes.len() {
-            match memchr_nl(&bytes[start..]) {
-                Some(rel) => {
-                    let nl = start + rel;
-                    let (end, ending) = if nl > start && bytes[nl - 1] == b'\r' {
-                        (nl - 1, LineEnding::CrLf)
-                    } else {
-                        (nl, LineEnding::Lf)
-                    };
-                    lines.push(Line { start, end, ending });
-                    start = nl + 1;
-                }
-                None => {
-                    lines.push(Line {
-                        start,
-                        end: bytes.len(),
-                        ending: LineEnding::None,
-                    });
-                    start = bytes.len();
-                }
+        // One pass over the bytes (no per-line search set-up: lines are short).
+        for (nl, &c) in bytes.iter().enumerate().skip(body) {
+            if c != b'\n' {
+                continue;
             }
+            let (end, ending) = if nl > start && bytes[nl - 1] == b'\r' {
+                (nl - 1, LineEnding::CrLf)
+            } else {
+                (nl, LineEnding::Lf)
+            };
+            lines.push(Line { start, end, ending });
+            start = nl + 1;
+        }
+        if start < bytes.len() {
+            lines.push(Line {
+                start,
+                end: bytes.len(),
+                ending: LineEnding::None,
+            });
         }
         Document {
-            source: source.to_string(),
+            source,
             body,
             lines,
         }
+    }
+
+    /// The source text, given back.
+    pub fn into_source(self) -> String {
+        self.source
     }
 
     /// The whole source text, byte for byte.
@@ -290,10 +309,6 @@ fn path_argument(toks: &[(usize, &str)]) -> Option<usize> {
         _ => return None,
     };
     (toks.len() > at).then_some(at)
-}
-
-fn memchr_nl(b: &[u8]) -> Option<usize> {
-    b.iter().position(|&c| c == b'\n')
 }
 
 #[cfg(test)]

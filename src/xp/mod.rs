@@ -35,11 +35,15 @@ pub fn parse(source: &str) -> Result<model::Asset, Vec<Diagnostic>> {
 /// (`None` only when the header does not name a format) and every
 /// diagnostic, sorted by position.
 pub fn parse_lenient(source: &str) -> (Option<model::Asset>, Vec<Diagnostic>) {
-    let doc = Document::parse(source);
-    let parsed = parse::read(&doc);
+    lenient(&Document::parse(source))
+}
+
+/// [`parse_lenient`] of a document.
+fn lenient(doc: &Document) -> (Option<model::Asset>, Vec<Diagnostic>) {
+    let parsed = parse::read(doc);
     let mut diags = parsed.diags;
     if let Some(a) = &parsed.asset {
-        check::validate(&doc, a, &mut diags);
+        check::validate(doc, a, &mut diags);
     }
     stray_boms(source, &mut diags);
     sort(&mut diags);
@@ -83,8 +87,13 @@ pub fn check(source: &str) -> Vec<Diagnostic> {
 /// byte and the rest is checked as lossily decoded text. Returns that text
 /// (spans point into it) and the diagnostics.
 pub fn check_bytes(bytes: &[u8]) -> (String, Vec<Diagnostic>) {
+    // One copy of the bytes: the document owns the text and hands it back.
     match std::str::from_utf8(bytes) {
-        Ok(s) => (s.to_string(), check(s)),
+        Ok(s) => {
+            let doc = Document::from_string(s.to_string());
+            let diags = lenient(&doc).1;
+            (doc.into_source(), diags)
+        }
         Err(e) => {
             let at = e.valid_up_to();
             let text = String::from_utf8_lossy(bytes).into_owned();

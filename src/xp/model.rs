@@ -91,10 +91,19 @@ pub struct Meta {
 pub struct Unknown {
     /// The first token.
     pub keyword: String,
-    /// The remaining tokens.
-    pub args: Vec<String>,
+    /// The remaining tokens joined by single spaces (empty when there are
+    /// none): one string per directive, not one per token, so a hostile line
+    /// of a million arguments costs its own size once. See [`Unknown::arg_list`].
+    pub args: String,
     /// 1-based line.
     pub line: usize,
+}
+
+impl Unknown {
+    /// The remaining tokens one by one.
+    pub fn arg_list(&self) -> impl Iterator<Item = &str> {
+        self.args.split(' ').filter(|a| !a.is_empty())
+    }
 }
 
 /// Directives common to all autogen (agp spec, "Autogen Point Commands", and

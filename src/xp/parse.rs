@@ -9,6 +9,7 @@ use super::doc::{Document, tokens};
 use super::model::*;
 use super::rules::codes as c;
 use crate::diag::{Diagnostic, Location};
+use std::collections::HashMap;
 
 /// At most this many errors, and this many warnings, are kept per file (hostile inputs could
 /// otherwise produce one per token).
@@ -25,6 +26,19 @@ pub struct Parsed {
     pub asset: Option<Asset>,
     /// Diagnostics in line order.
     pub diags: Vec<Diagnostic>,
+}
+
+/// The tokens joined by single spaces, in one allocation.
+fn join(toks: &[Tok]) -> String {
+    let len = toks.iter().map(|t| t.1.len() + 1).sum::<usize>();
+    let mut out = String::with_capacity(len.saturating_sub(1));
+    for (i, t) in toks.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(t.1);
+    }
+    out
 }
 
 /// Reads a [`Document`] into the model.
@@ -104,6 +118,11 @@ struct Builder<'d> {
     /// Last priority marker line (corner, edge) with whether a rule followed.
     markers: [Option<(usize, bool)>; 2],
     uses: Vec<PendingUse>,
+    /// Grid count when the last non-formula annotation went into a grid (AGB).
+    ann_grid: Option<usize>,
+    /// Index (in `named_s` / `named_t`) of the first definition of each
+    /// spelling name, per axis (S, T): the one `USE_SPELLING_*` refers to.
+    named: [HashMap<String, usize>; 2],
     /// Errors and warnings pushed so far.
     counts: [usize; 2],
 }
@@ -194,9 +213,60 @@ pub const KEYWORDS: &[&str] = &[
     "WIDTH_RANGE",
 ];
 
+/// Slots of the keyword hash table (a power of two, about three times the
+/// number of keywords so probes stay short).
+const KW_SLOTS: usize = 256;
+/// An empty slot of the keyword table.
+const KW_EMPTY: u8 = u8::MAX;
+
+/// FNV-1a over the bytes of a keyword, folded to a table slot.
+fn kw_hash(b: &[u8]) -> usize {
+    let mut h: u32 = 0x811c_9dc5;
+    for &c in b {
+        h = (h ^ u32::from(c)).wrapping_mul(0x0100_0193);
+    }
+    (h ^ (h >> 16)) as usize & (KW_SLOTS - 1)
+}
+
+/// Open-addressing table from keyword hash to index in [`KEYWORDS`], built
+/// once: one hash and usually one comparison per directive line instead of
+/// a binary search of string comparisons.
+fn keyword_table() -> &'static [u8; KW_SLOTS] {
+    static TABLE: std::sync::OnceLock<[u8; KW_SLOTS]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [KW_EMPTY; KW_SLOTS];
+        for (i, k) in KEYWORDS.iter().enumerate() {
+            let mut h = kw_hash(k.as_bytes());
+            while t[h] != KW_EMPTY {
+                h = (h + 1) & (KW_SLOTS - 1);
+            }
+            t[h] = u8::try_from(i).expect("fewer than 255 keywords");
+        }
+        t
+    })
+}
+
+/// The longest keyword, in bytes (longer tokens are not hashed at all).
+const KW_MAX_LEN: usize = 32;
+
 /// The known keyword spelled exactly `kw`.
 fn canonical_keyword(kw: &str) -> Option<&'static str> {
-    KEYWORDS.binary_search(&kw).ok().map(|i| KEYWORDS[i])
+    if kw.len() > KW_MAX_LEN {
+        return None;
+    }
+    let t = keyword_table();
+    let mut h = kw_hash(kw.as_bytes());
+    loop {
+        let i = t[h];
+        if i == KW_EMPTY {
+            return None;
+        }
+        let k = KEYWORDS[usize::from(i)];
+        if k == kw {
+            return Some(k);
+        }
+        h = (h + 1) & (KW_SLOTS - 1);
+    }
 }
 
 /// An asset of `kind` with nothing in it yet.
@@ -245,6 +315,60 @@ fn formats(kw: &str) -> (bool, bool, bool) {
     }
 }
 
+/// Powers of ten that are exact in an `f64`.
+const POW10: [f64; 16] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+];
+
+/// The value of `digits` when it is a plain decimal without sign or
+/// exponent (`12`, `0.5`, `3.`, `.25`) of at most 15 digits: the integer
+/// mantissa and the power of ten are both exact in an `f64`, so one division
+/// gives the correctly rounded value, the same as `str::parse::<f64>`. `None`
+/// for every other form (left to the full parser).
+fn plain_decimal(digits: &[u8]) -> Option<f64> {
+    if digits.is_empty() || digits.len() > 16 {
+        return None;
+    }
+    let mut mantissa = 0u64;
+    let mut n = 0usize;
+    let mut point = None;
+    for (i, &d) in digits.iter().enumerate() {
+        match d {
+            b'0'..=b'9' => {
+                mantissa = mantissa * 10 + u64::from(d - b'0');
+                n += 1;
+            }
+            b'.' if point.is_none() => point = Some(i),
+            _ => return None,
+        }
+    }
+    if n == 0 || n > 15 {
+        return None;
+    }
+    let frac = point.map_or(0, |p| digits.len() - 1 - p);
+    Some(mantissa as f64 / POW10[frac])
+}
+
+/// `-?[0-9]{1,18}` as an integer (the common case, without the generic
+/// parser); `None` for anything else.
+fn plain_int(b: &[u8]) -> Option<i64> {
+    let (neg, digits) = match b.first() {
+        Some(b'-') => (true, &b[1..]),
+        _ => (false, b),
+    };
+    if digits.is_empty() || digits.len() > 18 {
+        return None;
+    }
+    let mut v = 0i64;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        v = v * 10 + i64::from(d - b'0');
+    }
+    Some(if neg { -v } else { v })
+}
+
 /// Parses a number token: decimal forms `1`, `-0`, `1.`, `.5`, `2.000000`,
 /// `1e3`. `Err(true)` for NaN/infinity, `Err(false)` for anything else.
 pub(crate) fn parse_number(t: &str) -> Result<f64, bool> {
@@ -254,10 +378,7 @@ pub(crate) fn parse_number(t: &str) -> Result<f64, bool> {
         Some(b'-') => (true, &b[1..]),
         _ => (false, b),
     };
-    if !digits.is_empty() && digits.len() <= 15 && digits.iter().all(u8::is_ascii_digit) {
-        let v = digits
-            .iter()
-            .fold(0u64, |acc, &d| acc * 10 + u64::from(d - b'0')) as f64;
+    if let Some(v) = plain_decimal(digits) {
         return Ok(if neg { -v } else { v });
     }
     let ok = !b.is_empty()
@@ -287,6 +408,8 @@ impl<'d> Builder<'d> {
             spelling_priority: 0,
             markers: [None, None],
             uses: Vec::new(),
+            ann_grid: None,
+            named: [HashMap::new(), HashMap::new()],
             counts: [0, 0],
         }
     }
@@ -454,6 +577,9 @@ impl<'d> Builder<'d> {
     }
 
     fn int(&mut self, t: Tok) -> Option<i64> {
+        if let Some(v) = plain_int(t.1.as_bytes()) {
+            return Some(v);
+        }
         if let Ok(v) = t.1.parse::<i64>() {
             return Some(v);
         }
@@ -559,7 +685,7 @@ impl<'d> Builder<'d> {
                         ),
                         span,
                     );
-                    let args = toks[1..].iter().map(|t| t.1.to_string()).collect();
+                    let args = join(&toks[1..]);
                     self.asset().unknown.push(Unknown {
                         keyword: raw.to_string(),
                         args,
@@ -585,6 +711,11 @@ impl<'d> Builder<'d> {
             );
             return;
         }
+        // Annotations (most lines of a big file) first: no other handler
+        // knows their keywords, so the order does not change the outcome.
+        if self.annotation(kw, line, toks) {
+            return;
+        }
         match self.kind {
             Kind::Agb => {
                 if self.block_directive(kw, line, toks, glued_name) {
@@ -599,9 +730,6 @@ impl<'d> Builder<'d> {
             Kind::Agp => {}
         }
         if self.kind != Kind::Agb && self.tile_directive(kw, line, toks) {
-            return;
-        }
-        if self.annotation(kw, line, toks) {
             return;
         }
         self.common_directive(kw, line, toks);
@@ -1081,12 +1209,18 @@ impl<'d> Builder<'d> {
                 );
             }
             let is_formula = matches!(ann.kind, AnnotationKind::GroundFormula(_));
-            let grid = self.current_grid();
-            let has_prev = grid
-                .annotations
-                .iter()
-                .any(|a| !matches!(a.kind, AnnotationKind::GroundFormula(_)));
-            grid.annotations.push(ann);
+            self.current_grid().annotations.push(ann);
+            // Whether the current grid (the last one) already holds an annotation a
+            // formula can apply to; remembered by grid count instead of searched.
+            let grids = self
+                .asset
+                .as_ref()
+                .and_then(|a| a.block.as_ref())
+                .map_or(0, |b| b.grids.len());
+            let has_prev = self.ann_grid == Some(grids);
+            if !is_formula {
+                self.ann_grid = Some(grids);
+            }
             if is_formula && !has_prev {
                 let span = self.doc.token_span(line, 0);
                 self.err(
@@ -1488,13 +1622,25 @@ impl<'d> Builder<'d> {
                 let Some(indices) = self.ints(idx) else {
                     return true;
                 };
-                let b = self.asset().block.get_or_insert_with(BlockProps::default);
-                let list = if kw.ends_with('S') {
+                let axis = usize::from(!kw.ends_with('S'));
+                let kind = self.kind;
+                let b = self
+                    .asset
+                    .get_or_insert_with(|| empty_asset(kind))
+                    .block
+                    .get_or_insert_with(BlockProps::default);
+                let list = if axis == 0 {
                     &mut b.named_s
                 } else {
                     &mut b.named_t
                 };
-                let dup = list.iter().find(|n| n.name == name).map(|n| n.line);
+                let dup = match self.named[axis].get(name) {
+                    Some(&first) => Some(list[first].line),
+                    None => {
+                        self.named[axis].insert(name.to_string(), list.len());
+                        None
+                    }
+                };
                 list.push(NamedSpelling {
                     name: name.to_string(),
                     indices,
@@ -1782,10 +1928,11 @@ impl<'d> Builder<'d> {
                 self.finish_grid();
             }
             let uses = std::mem::take(&mut self.uses);
+            let first = std::mem::take(&mut self.named);
             for u in uses {
                 let b = self.asset().block.get_or_insert_with(BlockProps::default);
                 let named = if u.axis == 0 { &b.named_s } else { &b.named_t };
-                match named.iter().find(|n| n.name == u.name) {
+                match first[u.axis].get(&u.name).map(|&i| &named[i]) {
                     Some(n) => {
                         let indices = n.indices.clone();
                         let set = &mut b.spelling_sets[u.set];
@@ -1823,6 +1970,32 @@ mod tests {
         assert!(KEYWORDS.windows(2).all(|w| w[0] < w[1]));
         assert_eq!(canonical_keyword("TILE"), Some("TILE"));
         assert_eq!(canonical_keyword("TILES"), None);
+        assert_eq!(canonical_keyword(""), None);
+        assert_eq!(canonical_keyword("tile"), None);
+        for k in KEYWORDS {
+            assert!(k.len() <= KW_MAX_LEN, "{k}");
+            assert_eq!(canonical_keyword(k), Some(*k));
+            assert_eq!(canonical_keyword(&format!("{k}X")), None);
+            assert_eq!(canonical_keyword(&k[..k.len() - 1]), None);
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn fast_decimals_equal_the_std_parser(
+            int in "-?[0-9]{0,9}",
+            frac in proptest::option::of("[0-9]{0,9}"),
+        ) {
+            let t = match &frac {
+                Some(f) => format!("{int}.{f}"),
+                None => int.clone(),
+            };
+            let ours = parse_number(&t);
+            match t.parse::<f64>() {
+                Ok(v) => proptest::prop_assert_eq!(ours.map(f64::to_bits), Ok(v.to_bits()), "{}", t),
+                Err(_) => proptest::prop_assert_eq!(ours, Err(false), "{}", t),
+            }
+        }
     }
 
     #[test]

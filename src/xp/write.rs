@@ -61,8 +61,8 @@ pub fn to_string(asset: &Asset) -> String {
     common(&mut w, asset);
     for u in &asset.unknown {
         w.line(&u.keyword);
-        for a in &u.args {
-            w.s(a);
+        if !u.args.is_empty() {
+            w.s(&u.args);
         }
         w.end();
     }
