@@ -45,7 +45,7 @@ fn lenient(doc: &Document) -> (Option<model::Asset>, Vec<Diagnostic>) {
     if let Some(a) = &parsed.asset {
         check::validate(doc, a, &mut diags);
     }
-    stray_boms(source, &mut diags);
+    stray_boms(doc.source(), &mut diags);
     sort(&mut diags);
     (parsed.asset, diags)
 }
