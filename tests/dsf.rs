@@ -740,7 +740,7 @@ fn huge_point_count_is_refused_before_allocating() {
         assert!(f.len() < 160, "{} bytes", f.len());
         let plane_at = f.windows(4).position(|w| w == b"23OP").unwrap() + 8 + 5;
         let k = expect_err(&f, "DSF015", plane_at as u64);
-        assert!(k.to_string().contains("claims 4294967295 values"), "{k}");
+        assert!(k.to_string().contains("claims 4294967295 points"), "{k}");
     }
     // Within the budget but more than the bytes can hold.
     for mode in 0..4u8 {
@@ -798,7 +798,7 @@ fn rle_pool_amplification_is_capped() {
         .unwrap()
         .0;
     let k = expect_err(&f, "DSF015", (second + 8 + 5) as u64);
-    assert!(k.to_string().contains("claims 600000 values"), "{k}");
+    assert!(k.to_string().contains("claims 600000 points"), "{k}");
 }
 
 #[test]
@@ -1708,4 +1708,50 @@ proptest! {
         let cmds: Vec<Command> = blocks.iter().flat_map(|&(k, s)| block(k, s)).collect();
         check_commands(seed, &cmds);
     }
+}
+
+#[test]
+fn every_truncation_of_a_real_tile_is_an_error_with_an_offset() {
+    let full = bytes(SAM_DSF);
+    for n in 0..full.len() {
+        let e = match dsf::read(&full[..n]) {
+            Ok(_) => panic!("{n} bytes read"),
+            Err(e) => e,
+        };
+        assert!(
+            ["DSF001", "DSF003", "DSF004", "DSF005"].contains(&e.code()),
+            "{n}: {e}"
+        );
+        assert!(e.offset <= n as u64, "{n}: {e}");
+    }
+}
+
+#[test]
+fn cli_reports_an_md5_mismatch_with_the_file_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("+47+013.dsf");
+    let mut b = bytes(SAM_DSF);
+    // Change a property value's text: the tile still reads, the digest
+    // no longer matches.
+    let at = b.windows(5).position(|w| w == b"earth").unwrap();
+    b[at] = b'E';
+    std::fs::write(&f, &b).unwrap();
+    let o = run(&["dsf", "totext", path(&f)]);
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    let footer = format!("@ byte {}", b.len() - 16);
+    assert!(
+        err.contains("warning[DSF020]") && err.contains("+47+013.dsf") && err.contains(&footer),
+        "{err}"
+    );
+    let o = run(&["check", path(&f)]);
+    let out = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        out.contains("DSF020") && out.contains("+47+013.dsf"),
+        "{out}"
+    );
 }

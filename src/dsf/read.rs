@@ -609,8 +609,8 @@ fn planar(atom: Atom<'_>, wide: bool, budget: &mut u64) -> Result<Pool, DsfError
             return Err(DsfError::new(
                 at,
                 ErrorKind::TooLarge(format!(
-                    "plane {k} of {} claims {n} values; the pools of this file may decode \
-                     to at most {} more",
+                    "plane {k} of {} claims {n} points; the pools of this file may decode \
+                     to at most {} more values",
                     atom_name(atom.id),
                     *budget
                 )),
