@@ -1755,3 +1755,38 @@ fn cli_reports_an_md5_mismatch_with_the_file_name() {
         "{out}"
     );
 }
+
+#[test]
+fn lint_finds_an_ags_outer_ring_wherever_it_comes() {
+    // A tile-edge cut lists the spawning hole first: clockwise hole, then the
+    // counter-clockwise outer ring. That is valid; only an AGS with no
+    // counter-clockwise winding at all gets DSF022.
+    let hole = vec![
+        -122.6, 45.6, -122.6, 45.7, -122.7, 45.7, -122.7, 45.6, // clockwise
+    ];
+    let outer = vec![
+        -122.9, 45.1, -122.1, 45.1, -122.1, 45.9, -122.9, 45.9, // counter-clockwise
+    ];
+    let reversed_outer: Vec<f64> = outer.chunks(2).rev().flatten().copied().collect();
+    for (windings, want) in [
+        (vec![hole.clone(), outer.clone()], false),
+        (vec![outer.clone(), hole.clone()], false),
+        (vec![hole, reversed_outer], true),
+    ] {
+        let mut d = generated(&[0.5]);
+        let ags = d
+            .polygon_defs
+            .iter()
+            .position(|p| p.ends_with(".ags"))
+            .expect("the generated tile defines an AGS") as u32;
+        d.entities.push(Entity::Polygon(Polygon {
+            def: ags,
+            param: 1,
+            depth: 2,
+            windings,
+        }));
+        let file = dsf::build(&d, &BuildOptions::default()).unwrap();
+        let got = dsf::check_bytes(&file).iter().any(|x| x.code == "DSF022");
+        assert_eq!(got, want);
+    }
+}

@@ -15,7 +15,8 @@ fn warn(code: &str, message: String, location: Location) -> Diagnostic {
 /// entity (or the whole file for properties):
 ///
 /// * `DSF021` an AGB use that is not one winding of 4 points;
-/// * `DSF022` an AGB winding, or an AGS outer winding, that is clockwise;
+/// * `DSF022` an AGB winding that is clockwise, or an AGS without a
+///   counter-clockwise winding (its outer ring may come anywhere);
 /// * `DSF023` an AGS whose spawning-contour count (param low byte) exceeds
 ///   its windings;
 /// * `DSF024` an AGB/AGS polygon whose pool has more than lon/lat (depth ≠ 2);
@@ -86,19 +87,28 @@ pub fn lint(dsf: &Dsf) -> Vec<Diagnostic> {
                         at.clone(),
                     ));
                 }
-                if !p.windings.is_empty() && is_clockwise(p, 0) {
-                    let which = if kind == AutogenKind::Agb {
-                        "AGB"
+                // An AGB's one winding must run counter-clockwise. An AGS's
+                // outer ring is its counter-clockwise winding wherever it
+                // comes: a polygon cut at a tile edge may list spawning
+                // holes first (the AGS engine finds the outer ring by
+                // shape), so only a polygon with no counter-clockwise
+                // winding at all is suspect.
+                let suspect = match kind {
+                    AutogenKind::Agb => !p.windings.is_empty() && is_clockwise(p, 0),
+                    _ => {
+                        !p.windings.is_empty()
+                            && (0..p.windings.len()).all(|k| is_clockwise(p, k))
+                    }
+                };
+                if suspect {
+                    let what = if kind == AutogenKind::Agb {
+                        format!("AGB winding of {path} is clockwise; it should be counter-clockwise")
                     } else {
-                        "AGS outer"
-                    };
-                    out.push(warn(
-                        "DSF022",
                         format!(
-                            "{which} winding of {path} is clockwise; it should be counter-clockwise"
-                        ),
-                        at.clone(),
-                    ));
+                            "AGS {path} has no counter-clockwise winding to be its outer ring; wind the outer ring counter-clockwise (holes clockwise)"
+                        )
+                    };
+                    out.push(warn("DSF022", what, at.clone()));
                 }
                 let spawning = usize::from((p.param & 0xFF) as u8);
                 if kind == AutogenKind::Ags && spawning > p.windings.len() {
