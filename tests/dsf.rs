@@ -1762,7 +1762,7 @@ fn lint_finds_an_ags_outer_ring_wherever_it_comes() {
     // counter-clockwise outer ring. That is valid; only an AGS with no
     // counter-clockwise winding at all gets DSF022.
     let hole = vec![
-        -122.6, 45.6, -122.6, 45.7, -122.7, 45.7, -122.7, 45.6, // clockwise
+        -122.6, 45.6, -122.7, 45.6, -122.7, 45.7, -122.6, 45.7, // clockwise
     ];
     let outer = vec![
         -122.9, 45.1, -122.1, 45.1, -122.1, 45.9, -122.9, 45.9, // counter-clockwise

@@ -893,5 +893,8 @@ fn a_write_failure_leaves_nothing_half_written() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("Earth nav data"), "{err}");
     assert_eq!(files_under(&out), [out.join("Earth nav data")]);
-    assert!(!out.join("preview").exists(), "the preview folder was removed");
+    assert!(
+        !out.join("preview").exists(),
+        "the preview folder was removed"
+    );
 }

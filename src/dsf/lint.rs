@@ -96,13 +96,14 @@ pub fn lint(dsf: &Dsf) -> Vec<Diagnostic> {
                 let suspect = match kind {
                     AutogenKind::Agb => !p.windings.is_empty() && is_clockwise(p, 0),
                     _ => {
-                        !p.windings.is_empty()
-                            && (0..p.windings.len()).all(|k| is_clockwise(p, k))
+                        !p.windings.is_empty() && (0..p.windings.len()).all(|k| is_clockwise(p, k))
                     }
                 };
                 if suspect {
                     let what = if kind == AutogenKind::Agb {
-                        format!("AGB winding of {path} is clockwise; it should be counter-clockwise")
+                        format!(
+                            "AGB winding of {path} is clockwise; it should be counter-clockwise"
+                        )
                     } else {
                         format!(
                             "AGS {path} has no counter-clockwise winding to be its outer ring; wind the outer ring counter-clockwise (holes clockwise)"

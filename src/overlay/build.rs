@@ -679,6 +679,10 @@ fn write_tiles_with(
     encoded.push((dir.join(report_name), report.to_vec()));
     crate::fsutil::write_all_atomic(&encoded)
         .map_err(|(path, error)| OverlayError::Io { path, error })?;
-    let written = encoded.into_iter().skip(skip).map(|(path, _)| path).collect();
+    let written = encoded
+        .into_iter()
+        .skip(skip)
+        .map(|(path, _)| path)
+        .collect();
     Ok(written)
 }
