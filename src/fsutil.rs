@@ -25,6 +25,19 @@ pub fn write_atomic_with<T>(
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
+    let (tmp, out) = temp_beside(path, dir, fill)?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(out)
+}
+
+/// A temporary file in `dir` holding what `fill` wrote (buffered), with the
+/// permissions `path` has (or a new file's default) and synced to disk,
+/// ready to be renamed over `path`.
+fn temp_beside<T>(
+    path: &Path,
+    dir: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<T>,
+) -> std::io::Result<(tempfile::NamedTempFile, T)> {
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     let mut w = std::io::BufWriter::new(tmp.as_file_mut());
     let out = fill(&mut w)?;
@@ -38,8 +51,7 @@ pub fn write_atomic_with<T>(
         tmp.as_file().set_permissions(perms)?;
     }
     tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(out)
+    Ok((tmp, out))
 }
 
 /// Writes several files as one step: every file is first written in full to
@@ -87,22 +99,13 @@ fn stage(
             .take_while(|a| !a.as_os_str().is_empty() && !a.exists())
             .map(Path::to_path_buf)
             .collect();
-        std::fs::create_dir_all(&dir).map_err(|e| (dir.clone(), e))?;
+        // Recorded before creating, so a half-made chain goes again too
+        // (removing a folder that was never made fails harmlessly).
         created.extend(missing.into_iter().rev());
-        let write = || -> std::io::Result<tempfile::NamedTempFile> {
-            let mut tmp = tempfile::NamedTempFile::new_in(&dir)?;
-            tmp.write_all(bytes)?;
-            let perms = std::fs::metadata(path)
-                .map(|m| m.permissions())
-                .ok()
-                .or_else(default_permissions);
-            if let Some(perms) = perms {
-                tmp.as_file().set_permissions(perms)?;
-            }
-            tmp.as_file().sync_all()?;
-            Ok(tmp)
-        };
-        staged.push(write().map_err(|e| (path.clone(), e))?);
+        std::fs::create_dir_all(&dir).map_err(|e| (dir.clone(), e))?;
+        let (tmp, ()) =
+            temp_beside(path, &dir, |w| w.write_all(bytes)).map_err(|e| (path.clone(), e))?;
+        staged.push(tmp);
     }
     Ok(staged)
 }
