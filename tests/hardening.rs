@@ -504,3 +504,104 @@ fn one_thousand_errors_on_a_line_of_a_million_tokens_render_without_quoting_it()
     assert_eq!(cols[1], (Some(7), Some(8)));
     assert_eq!(cols[cap - 1], (Some(7), Some(6 + 2 * (cap - 1))));
 }
+
+/// `agkit place` with the bundled scenery package.
+fn place(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_agkit"))
+        .arg("place")
+        .args(args)
+        .args(["--scenery", "examples"])
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn place_over_a_tree_of_tiles_streams_every_tile_and_survives_a_bad_one() {
+    let demo = Path::new("examples/dsf/autogen_demo.dsf");
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["a", "b/c"] {
+        std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+        std::fs::copy(demo, dir.path().join(sub).join("+47+013.dsf")).unwrap();
+    }
+    std::fs::write(dir.path().join("b/bad.dsf"), b"XPLNEDSF\x01\0\0\0junk").unwrap();
+    let one = |format: &str| {
+        let o = place(&[
+            "--dsf".as_ref(),
+            demo.as_os_str(),
+            "--format".as_ref(),
+            format.as_ref(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    let many = |format: &str, out: &Path| {
+        place(&[
+            "--dsf".as_ref(),
+            dir.path().as_os_str(),
+            "--format".as_ref(),
+            format.as_ref(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ])
+    };
+
+    // JSON: the placements of both good tiles, in path order, each equal to
+    // the single-tile run; the bad tile is reported and skipped, exit 1.
+    let out = dir.path().join("all.json");
+    let o = many("json", &out);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("bad.dsf"), "{err}");
+    assert!(
+        err.contains("from 3 tiles") && err.contains("1 tiles with errors"),
+        "{err}"
+    );
+    let single = one("json");
+    let single = single.as_array().unwrap();
+    assert!(!single.is_empty());
+    let all: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let all = all.as_array().unwrap();
+    assert_eq!(all.len(), 2 * single.len());
+    for (i, p) in all.iter().enumerate() {
+        assert_eq!(p, &single[i % single.len()]);
+    }
+
+    // GeoJSON: one collection, placement numbers running on across tiles.
+    let out = dir.path().join("all.geojson");
+    let o = many("geojson", &out);
+    assert_eq!(o.status.code(), Some(1));
+    let single = one("geojson");
+    let single = single["features"].as_array().unwrap();
+    let all: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(all["type"], "FeatureCollection");
+    let all = all["features"].as_array().unwrap();
+    assert_eq!(all.len(), 2 * single.len());
+    let uses = single
+        .iter()
+        .filter_map(|f| f["properties"]["placement"].as_u64())
+        .max()
+        .unwrap()
+        + 1;
+    for (i, f) in all.iter().enumerate() {
+        let g = &single[i % single.len()];
+        assert_eq!(f["geometry"], g["geometry"]);
+        let shift = if i < single.len() { 0 } else { uses };
+        assert_eq!(
+            f["properties"]["placement"].as_u64().unwrap(),
+            g["properties"]["placement"].as_u64().unwrap() + shift
+        );
+    }
+
+    // A picture of a whole tree is refused, and the old output is kept.
+    let o = many("svg", &out);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot be streamed"));
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&std::fs::read(&out).unwrap()).unwrap()
+            ["features"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2 * single.len()
+    );
+}

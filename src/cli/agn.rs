@@ -363,21 +363,6 @@ fn dump_one(path: &Path, rel: &str, opts: &ReadOptions) -> FileDump {
     out
 }
 
-/// A progress bar on stderr when it is a terminal, else a hidden one.
-fn progress_bar(len: usize) -> indicatif::ProgressBar {
-    use std::io::IsTerminal;
-    if !std::io::stderr().is_terminal() || len < 2 {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(len as u64);
-    let template =
-        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} AGN files ({per_sec}, eta {eta})";
-    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
-        bar.set_style(style);
-    }
-    bar
-}
-
 /// Path of `file` below `root`, with `/` separators.
 fn relative(root: &Path, file: &Path) -> String {
     let rel = file.strip_prefix(root).unwrap_or(file);
@@ -458,7 +443,7 @@ fn dump_tree(a: &DumpArgs) -> u8 {
         Err(e) => return super::fail(e),
     };
     let opts = read_options(a);
-    let bar = progress_bar(files.len());
+    let bar = super::progress_bar(files.len(), "AGN files");
     let result = match &a.output {
         Some(p) => {
             agkit::fsutil::write_atomic_with(p, |w| stream_tree(&a.file, &files, &opts, &bar, w))

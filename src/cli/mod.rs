@@ -123,3 +123,20 @@ pub fn emit(bytes: &[u8]) -> Result<(), u8> {
         Err(e) => Err(fail(format!("writing to standard output: {e}"))),
     }
 }
+
+/// A progress bar on stderr counting `unit` (e.g. "files") when stderr is
+/// a terminal and there is more than one, else a hidden one.
+pub fn progress_bar(len: usize, unit: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() || len < 2 {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len as u64);
+    let template = format!(
+        "{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {unit} ({{per_sec}}, eta {{eta}})"
+    );
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
+        bar.set_style(style);
+    }
+    bar
+}

@@ -115,12 +115,11 @@ pub fn run(args: Args) -> u8 {
         params.low = k;
     }
 
-    let (placements, status, combined) = if let Some(dsf) = args.dsf.as_ref().filter(|d| d.is_dir())
-    {
-        // Bulk: every tile under the folder, in path order.
-        let (p, s) = place_dsf_dir(dsf, &args, &params);
-        (p, s, true)
-    } else if let Some(dsf) = &args.dsf {
+    if let Some(dir) = args.dsf.as_ref().filter(|d| d.is_dir()) {
+        // Bulk: every tile under the folder, in parallel, streamed.
+        return run_dsf_dir(dir, &args, &params, format);
+    }
+    let (placements, status, combined) = if let Some(dsf) = &args.dsf {
         match place_dsf(dsf, &args, &params) {
             Ok((p, s)) => (p, s, true),
             Err(code) => return code,
@@ -170,15 +169,24 @@ pub fn run(args: Args) -> u8 {
 
 /// Reads and parses an autogen text file, printing its diagnostics.
 fn load_asset(path: &Path) -> Result<agkit::xp::model::Asset, u8> {
-    let bytes = std::fs::read(path).map_err(|e| super::fail(format!("{}: {e}", path.display())))?;
+    read_asset(path).map_err(|(code, report)| {
+        eprint!("{report}");
+        code
+    })
+}
+
+/// [`load_asset`] without printing: the exit status and the report.
+fn read_asset(path: &Path) -> Result<agkit::xp::model::Asset, (u8, String)> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| (EXIT_USAGE, format!("error: {}: {e}\n", path.display())))?;
     let text = String::from_utf8_lossy(&bytes);
     let name = path.display().to_string();
     agkit::xp::parse(&text).map_err(|diags| {
-        eprint!("{}", diag::render_human(&name, Some(&text), &diags));
+        let mut report = diag::render_human(&name, Some(&text), &diags);
         if diags.is_empty() {
-            eprintln!("error: {name}: cannot be parsed");
+            report.push_str(&format!("error: {name}: cannot be parsed\n"));
         }
-        EXIT_INPUT
+        (EXIT_INPUT, report)
     })
 }
 
@@ -226,11 +234,50 @@ fn place_asset(args: &Args, params: &Params) -> Result<(Vec<Placement>, bool), u
 /// Every autogen use of a DSF tile; unresolvable or unplaceable assets are
 /// warnings. Status 1 when an asset file has errors.
 fn place_dsf(dsf: &Path, args: &Args, params: &Params) -> Result<(Vec<Placement>, u8), u8> {
-    let bytes = std::fs::read(dsf).map_err(|e| super::fail(format!("{}: {e}", dsf.display())))?;
-    let uses = dsf_uses(&bytes).map_err(|e| {
-        eprintln!("error: {}: {e}", dsf.display());
-        EXIT_INPUT
-    })?;
+    let tile = place_tile(dsf, args, params);
+    eprint!("{}", tile.report);
+    match tile.failed {
+        Some(code) => Err(code),
+        None => Ok((tile.placements, tile.status)),
+    }
+}
+
+/// What placing one DSF tile gave: its placements, the messages to print
+/// (in order) and the worst status; `failed` when the tile itself could not
+/// be read.
+struct Tile {
+    placements: Vec<Placement>,
+    report: String,
+    status: u8,
+    failed: Option<u8>,
+}
+
+/// Places every autogen use of one tile without printing (safe to run on
+/// several tiles at once).
+fn place_tile(dsf: &Path, args: &Args, params: &Params) -> Tile {
+    use std::fmt::Write as _;
+    let mut tile = Tile {
+        placements: Vec::new(),
+        report: String::new(),
+        status: EXIT_OK,
+        failed: None,
+    };
+    let bytes = match std::fs::read(dsf) {
+        Ok(b) => b,
+        Err(e) => {
+            let _ = writeln!(tile.report, "error: {}: {e}", dsf.display());
+            tile.failed = Some(EXIT_USAGE);
+            return tile;
+        }
+    };
+    let uses = match dsf_uses(&bytes) {
+        Ok(u) => u,
+        Err(e) => {
+            let _ = writeln!(tile.report, "error: {}: {e}", dsf.display());
+            tile.failed = Some(EXIT_INPUT);
+            return tile;
+        }
+    };
     let package = match &args.scenery {
         Some(s) => s.clone(),
         None => default_package(dsf),
@@ -241,26 +288,30 @@ fn place_dsf(dsf: &Path, args: &Args, params: &Params) -> Result<(Vec<Placement>
             continue;
         }
         for w in library.add_dir(dir) {
-            eprintln!("warning: {w}");
+            let _ = writeln!(tile.report, "warning: {w}");
         }
     }
-    let mut status = EXIT_OK;
-    let mut out = Vec::new();
     let mut cache: std::collections::HashMap<PathBuf, Option<agkit::xp::model::Asset>> =
         std::collections::HashMap::new();
     for (i, u) in uses.iter().enumerate() {
         let file = match scenery::resolve(&u.asset, &package, &library, params.seed) {
             Ok(f) => f,
             Err(e) => {
-                eprintln!("warning: use {i}: {e}");
+                let _ = writeln!(tile.report, "warning: use {i}: {e}");
                 continue;
             }
         };
         let asset = cache
             .entry(file.clone())
-            .or_insert_with(|| load_asset(&file).ok());
+            .or_insert_with(|| match read_asset(&file) {
+                Ok(a) => Some(a),
+                Err((_, report)) => {
+                    tile.report.push_str(&report);
+                    None
+                }
+            });
         let Some(asset) = asset else {
-            status = EXIT_INPUT;
+            tile.status = EXIT_INPUT;
             continue;
         };
         let use_ = match (u.point, u.heading) {
@@ -282,17 +333,32 @@ fn place_dsf(dsf: &Path, args: &Args, params: &Params) -> Result<(Vec<Placement>
                     pl.explain
                         .insert(0, format!("resolved to {}", file.display()));
                 }
-                out.push(pl);
+                tile.placements.push(pl);
             }
-            Err(e) => eprintln!("warning: use {i}: {}: {e}", u.asset),
+            Err(e) => {
+                let _ = writeln!(tile.report, "warning: use {i}: {}: {e}", u.asset);
+            }
         }
     }
-    Ok((out, status))
+    tile
 }
 
-/// Every autogen use of every `.dsf` under `dir` (path order). A tile that
-/// cannot be read is reported and skipped; the status is the worst seen.
-fn place_dsf_dir(dir: &Path, args: &Args, params: &Params) -> (Vec<Placement>, u8) {
+/// A placed and rendered batch: its tiles, their rendered parts, and the
+/// count of placements up to and including it.
+type Computed = (Vec<Tile>, Vec<Result<out::Part, out::OutError>>, usize);
+
+/// Tiles placed in parallel per batch; a batch is printed and written in
+/// path order before the next starts, so the output is deterministic and
+/// memory holds one batch of placements.
+const BATCH: usize = 32;
+
+/// Places every autogen use of every `.dsf` under `dir` (path order) in
+/// parallel, streaming the placements to the output as one JSON array or
+/// GeoJSON collection. A tile that cannot be read is reported and skipped;
+/// the status is the worst seen.
+fn run_dsf_dir(dir: &Path, args: &Args, params: &Params, format: Format) -> u8 {
+    use rayon::prelude::*;
+    let start = std::time::Instant::now();
     let mut tiles: Vec<PathBuf> = walkdir::WalkDir::new(dir)
         .into_iter()
         .filter_map(Result::ok)
@@ -301,18 +367,111 @@ fn place_dsf_dir(dir: &Path, args: &Args, params: &Params) -> (Vec<Placement>, u
         .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("dsf")))
         .collect();
     tiles.sort();
-    let (mut all, mut status) = (Vec::new(), EXIT_OK);
-    for tile in &tiles {
-        match place_dsf(tile, args, params) {
-            Ok((p, s)) => {
-                all.extend(p);
-                status = status.max(s);
+    let bar = super::progress_bar(tiles.len(), "tiles");
+    let mut status = EXIT_OK;
+    let (mut uses, mut warnings, mut failed) = (0usize, 0usize, 0usize);
+    // Places one batch in parallel, then renders its tiles in parallel, the
+    // placements numbered on from `placed`.
+    let compute = |batch: &[PathBuf], placed: usize| -> Computed {
+        let done: Vec<Tile> = batch
+            .par_iter()
+            .map(|t| {
+                let tile = place_tile(t, args, params);
+                bar.inc(1);
+                tile
+            })
+            .collect();
+        let mut first = placed;
+        let starts: Vec<usize> = done
+            .iter()
+            .map(|t| {
+                let at = first;
+                first += t.placements.len();
+                at
+            })
+            .collect();
+        let parts = done
+            .par_iter()
+            .zip(starts)
+            .map(|(t, at)| out::render_part(&t.placements, at, format))
+            .collect();
+        (done, parts, first)
+    };
+    let mut place_all = |w: &mut dyn std::io::Write| -> Result<(), out::OutError> {
+        let mut stream = out::Stream::new(w, format)?;
+        let mut batches = tiles.chunks(BATCH);
+        let mut pending: Option<Computed> = None;
+        let mut placed = 0;
+        loop {
+            // The next batch is computed on another thread while this one
+            // prints and writes the previous batch, in path order.
+            let next = batches.next();
+            let (computed, wrote) = std::thread::scope(|s| {
+                let handle = next.map(|b| s.spawn(move || compute(b, placed)));
+                let mut wrote = Ok(());
+                for (tile, part) in pending
+                    .take()
+                    .into_iter()
+                    .flat_map(|(t, p, _)| t.into_iter().zip(p))
+                {
+                    let mut report = tile.report;
+                    for p in &tile.placements {
+                        warnings += p.warnings.len();
+                        for w in &p.warnings {
+                            report.push_str(&format!("warning: {}: {w}\n", p.asset));
+                        }
+                        if args.explain {
+                            for e in &p.explain {
+                                report.push_str(&format!("explain: {}: {e}\n", p.asset));
+                            }
+                        }
+                    }
+                    if !report.is_empty() {
+                        bar.suspend(|| eprint!("{report}"));
+                    }
+                    uses += tile.placements.len();
+                    status = status.max(tile.status).max(tile.failed.unwrap_or(EXIT_OK));
+                    failed += usize::from(tile.failed.is_some() || tile.status != EXIT_OK);
+                    if wrote.is_ok() {
+                        wrote = part.and_then(|part| stream.push_part(&part));
+                    }
+                }
+                let computed =
+                    handle.map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+                (computed, wrote)
+            });
+            wrote?;
+            match computed {
+                Some(c) => {
+                    placed = c.2;
+                    pending = Some(c);
+                }
+                None => break,
             }
-            Err(code) => status = status.max(code),
         }
+        stream.finish()?.flush()?;
+        Ok(())
+    };
+    let written = match &args.output {
+        Some(path) => {
+            agkit::fsutil::write_atomic_with(path, |w| place_all(w).map_err(std::io::Error::other))
+                .map_err(|e| format!("{}: {e}", path.display()))
+        }
+        None => {
+            let mut so = std::io::BufWriter::new(std::io::stdout().lock());
+            place_all(&mut so).map_err(|e| format!("stdout: {e}"))
+        }
+    };
+    bar.finish_and_clear();
+    if let Err(e) = written {
+        return super::fail(e);
     }
-    eprintln!("placed {} uses from {} tiles", all.len(), tiles.len());
-    (all, status)
+    eprintln!(
+        "placed {uses} uses from {} tiles: {warnings} warnings, {failed} tiles with errors, in {:.2} s",
+        tiles.len(),
+        start.elapsed().as_secs_f64()
+    );
+    status
 }
 
 /// The autogen uses of a DSF tile.

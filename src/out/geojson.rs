@@ -17,8 +17,21 @@ use serde::Serialize;
 
 /// All placements as one FeatureCollection.
 pub fn to_geojson(ps: &[Placement]) -> Result<Vec<u8>, OutError> {
+    let fc = FeatureCollection {
+        bbox: None,
+        features: features(ps, 0)?,
+        foreign_members: None,
+    };
+    let mut v = serde_json::to_vec_pretty(&fc)?;
+    v.push(b'\n');
+    Ok(v)
+}
+
+/// The features of `ps`, numbered (`properties.placement`) from `first`:
+/// the pieces of one collection written in parts ([`super::Stream`]).
+pub fn features(ps: &[Placement], first: usize) -> Result<Vec<Feature>, OutError> {
     let mut features = Vec::new();
-    for (i, p) in ps.iter().enumerate() {
+    for (i, p) in (first..).zip(ps) {
         for t in &p.tiles {
             features.push(feature(
                 p,
@@ -62,14 +75,7 @@ pub fn to_geojson(ps: &[Placement]) -> Result<Vec<u8>, OutError> {
             )?);
         }
     }
-    let fc = FeatureCollection {
-        bbox: None,
-        features,
-        foreign_members: None,
-    };
-    let mut v = serde_json::to_vec_pretty(&fc)?;
-    v.push(b'\n');
-    Ok(v)
+    Ok(features)
 }
 
 /// A closed polygon ring, or nothing for fewer than three points.

@@ -55,6 +55,114 @@ pub enum OutError {
     /// Rasterising failed.
     #[error("cannot rasterise: {0}")]
     Png(String),
+    /// Writing the output failed.
+    #[error("cannot write: {0}")]
+    Io(#[from] std::io::Error),
+    /// The format is one picture or one tile and cannot be written in parts.
+    #[error("{0} output cannot be streamed; use json or geojson")]
+    NotStreamable(&'static str),
+}
+
+/// Placements rendered as a piece of a [`Stream`]'s document.
+#[derive(Debug, Clone, Default)]
+pub struct Part {
+    bytes: Vec<u8>,
+    items: usize,
+    placements: usize,
+}
+
+/// Renders `ps` as a piece of a streamed `json` or `geojson` document, the
+/// placements numbered from `first` (the count of those before it).
+pub fn render_part(ps: &[Placement], first: usize, format: Format) -> Result<Part, OutError> {
+    let mut part = Part {
+        placements: ps.len(),
+        ..Part::default()
+    };
+    let item = |part: &mut Part| {
+        if part.items > 0 {
+            part.bytes.extend_from_slice(b",\n");
+        }
+        part.items += 1;
+    };
+    match format {
+        Format::Json => {
+            for p in ps {
+                item(&mut part);
+                serde_json::to_writer_pretty(&mut part.bytes, p)?;
+            }
+        }
+        Format::Geojson => {
+            for f in geojson::features(ps, first)? {
+                item(&mut part);
+                serde_json::to_writer(&mut part.bytes, &f)?;
+            }
+        }
+        Format::DsfText => return Err(OutError::NotStreamable("dsf-text")),
+        Format::Svg => return Err(OutError::NotStreamable("svg")),
+        Format::Png => return Err(OutError::NotStreamable("png")),
+    }
+    Ok(part)
+}
+
+/// Writes placements that arrive in parts (a bulk run, one tile at a time)
+/// as one JSON array or one GeoJSON FeatureCollection, without holding them
+/// all: memory stays that of one part.
+///
+/// JSON items are pretty-printed objects; GeoJSON features are one per line.
+/// Placement numbers (`properties.placement`) run on across parts.
+pub struct Stream<W: std::io::Write> {
+    w: W,
+    format: Format,
+    placements: usize,
+    items: usize,
+}
+
+impl<W: std::io::Write> Stream<W> {
+    /// Starts the document on `w` (`json` or `geojson` only).
+    pub fn new(mut w: W, format: Format) -> Result<Self, OutError> {
+        match format {
+            Format::Json => w.write_all(b"[")?,
+            Format::Geojson => w.write_all(b"{\"type\":\"FeatureCollection\",\"features\":[")?,
+            Format::DsfText => return Err(OutError::NotStreamable("dsf-text")),
+            Format::Svg => return Err(OutError::NotStreamable("svg")),
+            Format::Png => return Err(OutError::NotStreamable("png")),
+        }
+        Ok(Stream {
+            w,
+            format,
+            placements: 0,
+            items: 0,
+        })
+    }
+
+    /// Appends the next placements.
+    pub fn push(&mut self, ps: &[Placement]) -> Result<(), OutError> {
+        let part = render_part(ps, self.placements, self.format)?;
+        self.push_part(&part)
+    }
+
+    /// Appends a part rendered ahead by [`render_part`] (so several can be
+    /// rendered at once), numbered from the placements pushed so far.
+    pub fn push_part(&mut self, part: &Part) -> Result<(), OutError> {
+        if part.items > 0 {
+            let sep: &[u8] = if self.items == 0 { b"\n" } else { b",\n" };
+            self.w.write_all(sep)?;
+            self.w.write_all(&part.bytes)?;
+        }
+        self.items += part.items;
+        self.placements += part.placements;
+        Ok(())
+    }
+
+    /// Closes the document and returns the writer.
+    pub fn finish(mut self) -> Result<W, OutError> {
+        let end: &[u8] = match self.format {
+            Format::Json => b"\n]\n",
+            _ => b"\n]}\n",
+        };
+        self.w.write_all(end)?;
+        Ok(self.w)
+    }
 }
 
 /// Renders one placement. JSON is one object (see [`render_all`] for the
