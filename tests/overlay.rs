@@ -454,11 +454,9 @@ fn rules_errors_name_line_and_column() {
     assert!(err.contains("line 1 column 2"), "{err}");
 }
 
-#[test]
-fn the_example_builds_with_previews_and_dsf_autogen_reads_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("scenery");
-    let o = agkit()
+/// `agkit overlay build` of the bundled example into `out`.
+fn build_example(out: &Path, extra: &[&str]) -> std::process::Output {
+    agkit()
         .args([
             "overlay",
             "build",
@@ -467,10 +465,17 @@ fn the_example_builds_with_previews_and_dsf_autogen_reads_it() {
             EXAMPLE_RULES,
             "-o",
         ])
-        .arg(&out)
-        .args(["--preview", "png"])
+        .arg(out)
+        .args(extra)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn the_example_builds_with_previews_and_dsf_autogen_reads_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("scenery");
+    let o = build_example(&out, &["--preview", "png"]);
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(
         o.status.success(),
@@ -725,18 +730,7 @@ fn an_outer_ring_cut_all_round_goes_after_the_spawning_holes() {
 fn the_written_tiles_reload_identically_through_the_cli() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("scenery");
-    let o = agkit()
-        .args([
-            "overlay",
-            "build",
-            EXAMPLE_FEATURES,
-            "--rules",
-            EXAMPLE_RULES,
-            "-o",
-        ])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let o = build_example(&out, &[]);
     assert!(o.status.success());
     // The assets the example's DSF names, inside the package.
     let assets = out.join("assets");
@@ -876,19 +870,7 @@ fn a_write_failure_leaves_nothing_half_written() {
     let out = dir.path().join("scenery");
     std::fs::create_dir_all(&out).unwrap();
     std::fs::write(out.join("Earth nav data"), b"in the way").unwrap();
-    let o = agkit()
-        .args([
-            "overlay",
-            "build",
-            EXAMPLE_FEATURES,
-            "--rules",
-            EXAMPLE_RULES,
-            "-o",
-        ])
-        .arg(&out)
-        .args(["--preview", "svg"])
-        .output()
-        .unwrap();
+    let o = build_example(&out, &["--preview", "svg"]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("Earth nav data"), "{err}");

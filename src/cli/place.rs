@@ -132,14 +132,7 @@ pub fn run(args: Args) -> u8 {
     };
 
     for p in &placements {
-        for w in &p.warnings {
-            eprintln!("warning: {}: {w}", p.asset);
-        }
-        if args.explain {
-            for e in &p.explain {
-                eprintln!("explain: {}: {e}", p.asset);
-            }
-        }
+        eprint!("{}", placement_report(p, args.explain));
     }
     let bytes = if combined {
         out::render_all(&placements, format)
@@ -165,6 +158,21 @@ pub fn run(args: Args) -> u8 {
         }
     }
     status
+}
+
+/// The lines printed for a placement: its warnings, then (with `--explain`)
+/// the engine's decisions.
+fn placement_report(p: &Placement, explain: bool) -> String {
+    let mut report = String::new();
+    for w in &p.warnings {
+        report.push_str(&format!("warning: {}: {w}\n", p.asset));
+    }
+    if explain {
+        for e in &p.explain {
+            report.push_str(&format!("explain: {}: {e}\n", p.asset));
+        }
+    }
+    report
 }
 
 /// Reads and parses an autogen text file, printing its diagnostics.
@@ -417,14 +425,7 @@ fn run_dsf_dir(dir: &Path, args: &Args, params: &Params, format: Format) -> u8 {
                     let mut report = tile.report;
                     for p in &tile.placements {
                         warnings += p.warnings.len();
-                        for w in &p.warnings {
-                            report.push_str(&format!("warning: {}: {w}\n", p.asset));
-                        }
-                        if args.explain {
-                            for e in &p.explain {
-                                report.push_str(&format!("explain: {}: {e}\n", p.asset));
-                            }
-                        }
+                        report.push_str(&placement_report(p, args.explain));
                     }
                     if !report.is_empty() {
                         bar.suspend(|| eprint!("{report}"));

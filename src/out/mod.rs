@@ -68,16 +68,22 @@ pub enum OutError {
 pub struct Part {
     bytes: Vec<u8>,
     items: usize,
-    placements: usize,
+}
+
+/// `Ok` for the formats a [`Stream`] writes (`json`, `geojson`).
+fn streamable(format: Format) -> Result<(), OutError> {
+    match format {
+        Format::Json | Format::Geojson => Ok(()),
+        Format::DsfText => Err(OutError::NotStreamable("dsf-text")),
+        Format::Svg => Err(OutError::NotStreamable("svg")),
+        Format::Png => Err(OutError::NotStreamable("png")),
+    }
 }
 
 /// Renders `ps` as a piece of a streamed `json` or `geojson` document, the
 /// placements numbered from `first` (the count of those before it).
 pub fn render_part(ps: &[Placement], first: usize, format: Format) -> Result<Part, OutError> {
-    let mut part = Part {
-        placements: ps.len(),
-        ..Part::default()
-    };
+    let mut part = Part::default();
     let item = |part: &mut Part| {
         if part.items > 0 {
             part.bytes.extend_from_slice(b",\n");
@@ -97,9 +103,7 @@ pub fn render_part(ps: &[Placement], first: usize, format: Format) -> Result<Par
                 serde_json::to_writer(&mut part.bytes, &f)?;
             }
         }
-        Format::DsfText => return Err(OutError::NotStreamable("dsf-text")),
-        Format::Svg => return Err(OutError::NotStreamable("svg")),
-        Format::Png => return Err(OutError::NotStreamable("png")),
+        _ => streamable(format)?,
     }
     Ok(part)
 }
@@ -109,40 +113,32 @@ pub fn render_part(ps: &[Placement], first: usize, format: Format) -> Result<Par
 /// all: memory stays that of one part.
 ///
 /// JSON items are pretty-printed objects; GeoJSON features are one per line.
-/// Placement numbers (`properties.placement`) run on across parts.
+/// Placement numbers (`properties.placement`) run on across parts when each
+/// part is rendered from the count of placements before it.
 pub struct Stream<W: std::io::Write> {
     w: W,
     format: Format,
-    placements: usize,
     items: usize,
 }
 
 impl<W: std::io::Write> Stream<W> {
     /// Starts the document on `w` (`json` or `geojson` only).
     pub fn new(mut w: W, format: Format) -> Result<Self, OutError> {
-        match format {
-            Format::Json => w.write_all(b"[")?,
-            Format::Geojson => w.write_all(b"{\"type\":\"FeatureCollection\",\"features\":[")?,
-            Format::DsfText => return Err(OutError::NotStreamable("dsf-text")),
-            Format::Svg => return Err(OutError::NotStreamable("svg")),
-            Format::Png => return Err(OutError::NotStreamable("png")),
+        streamable(format)?;
+        if format == Format::Json {
+            w.write_all(b"[")?;
+        } else {
+            w.write_all(b"{\"type\":\"FeatureCollection\",\"features\":[")?;
         }
         Ok(Stream {
             w,
             format,
-            placements: 0,
             items: 0,
         })
     }
 
-    /// Appends the next placements.
-    pub fn push(&mut self, ps: &[Placement]) -> Result<(), OutError> {
-        let part = render_part(ps, self.placements, self.format)?;
-        self.push_part(&part)
-    }
-
-    /// Appends a part rendered ahead by [`render_part`] (so several can be
-    /// rendered at once), numbered from the placements pushed so far.
+    /// Appends a part rendered by [`render_part`] (parts can be rendered
+    /// side by side and pushed in order).
     pub fn push_part(&mut self, part: &Part) -> Result<(), OutError> {
         if part.items > 0 {
             let sep: &[u8] = if self.items == 0 { b"\n" } else { b",\n" };
@@ -150,7 +146,6 @@ impl<W: std::io::Write> Stream<W> {
             self.w.write_all(&part.bytes)?;
         }
         self.items += part.items;
-        self.placements += part.placements;
         Ok(())
     }
 
