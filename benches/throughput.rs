@@ -200,6 +200,16 @@ fn text(dir: &Path) {
             .sum::<usize>()
     });
     let docs: Vec<_> = srcs.iter().map(|s| agkit::xp::Document::parse(s)).collect();
+    let toks = best_cpu(|| {
+        docs.iter()
+            .map(|d| {
+                d.lines()
+                    .iter()
+                    .map(|l| d.tokens(l).map(|(at, t)| at + t.len()).sum::<usize>())
+                    .sum::<usize>()
+            })
+            .sum::<usize>()
+    });
     let read = best_cpu(|| {
         docs.iter()
             .map(|d| agkit::xp::parse::read(d).diags.len())
@@ -218,9 +228,10 @@ fn text(dir: &Path) {
         n
     });
     println!(
-        "text phases: Document::parse {:.0} ms, parse::read {:.0} ms, check::validate {:.0} ms (check_bytes total {:.0} ms)",
+        "text phases: Document::parse {:.0} ms, parse::read {:.0} ms (of which tokens {:.0} ms), check::validate {:.0} ms (check_bytes total {:.0} ms)",
         doc.as_secs_f64() * 1e3,
         read.as_secs_f64() * 1e3,
+        toks.as_secs_f64() * 1e3,
         validate.as_secs_f64() * 1e3,
         check.as_secs_f64() * 1e3
     );

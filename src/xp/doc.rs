@@ -81,35 +81,132 @@ static SPACE: [bool; 256] = {
 /// The whitespace-separated tokens of `text` with their byte offsets
 /// relative to `text`.
 pub fn tokens(text: &str) -> Tokens<'_> {
-    Tokens { text, pos: 0 }
+    Tokens::new(text, text.len())
 }
 
 /// Iterator over the tokens of one line (see [`tokens`]).
+///
+/// The separators are found 64 bytes at a time: each window of the line
+/// becomes a bit mask (one bit per byte, set for whitespace), and token
+/// starts and ends are the edges of that mask, so a short token costs a few
+/// bit operations instead of a branch per byte.
 #[derive(Debug, Clone)]
 pub struct Tokens<'a> {
+    /// The line, possibly followed by more of the source (read ahead so
+    /// whole words can be loaded; nothing past `len` is ever a token).
     text: &'a str,
+    /// Length of the line in `text`.
+    len: usize,
+    /// Start of the current 64-byte window.
+    win: usize,
+    /// Whitespace mask of the window (bits past the line are set).
+    space: u64,
+    /// Where the next search starts.
     pos: usize,
+}
+
+const LOW: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `x` that equals `c`.
+fn eq_bytes(x: u64, c: u8) -> u64 {
+    let y = x ^ (LOW * u64::from(c));
+    !(((y & !HIGH) + !HIGH) | y) & HIGH
+}
+
+/// The high bit of each byte of `x` below `n` (`n <= 0x80`).
+fn lt_bytes(x: u64, n: u8) -> u64 {
+    !((x | HIGH) - LOW * u64::from(n)) & !x & HIGH
+}
+
+/// One bit per byte of the little-endian word `x` (bit `i` = byte `i`),
+/// set where [`is_space`] holds: space, or 0x09..=0x0D except `\n`.
+fn space_bits(x: u64) -> u64 {
+    let controls = lt_bytes(x, 0x0e) & !lt_bytes(x, 0x09) & !eq_bytes(x, b'\n');
+    let m = eq_bytes(x, b' ') | controls;
+    // Gather the eight high bits into the top byte.
+    ((m >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+}
+
+impl<'a> Tokens<'a> {
+    /// Tokens of the first `len` bytes of `text` (`text` may run on: words
+    /// are then loaded whole instead of copied at the end of the line).
+    fn new(text: &'a str, len: usize) -> Tokens<'a> {
+        let mut t = Tokens {
+            text,
+            len,
+            win: 0,
+            space: 0,
+            pos: 0,
+        };
+        t.space = t.window(0);
+        t
+    }
+
+    /// The whitespace mask of the 64 bytes from `win` (bits at or past the
+    /// end of the line are set).
+    fn window(&self, win: usize) -> u64 {
+        let b = self.text.as_bytes();
+        let n = self.len.saturating_sub(win).min(64);
+        let mut mask = 0u64;
+        let mut i = 0;
+        while i < n {
+            let at = win + i;
+            let word = match b.get(at..at + 8) {
+                Some(w) => u64::from_le_bytes(w.try_into().unwrap_or([0; 8])),
+                None => {
+                    let mut w = [0u8; 8];
+                    w[..b.len() - at].copy_from_slice(&b[at..]);
+                    u64::from_le_bytes(w)
+                }
+            };
+            mask |= space_bits(word) << i;
+            i += 8;
+        }
+        if n < 64 {
+            mask |= !0u64 << n;
+        }
+        mask
+    }
 }
 
 impl<'a> Iterator for Tokens<'a> {
     type Item = (usize, &'a str);
 
     fn next(&mut self) -> Option<(usize, &'a str)> {
-        let b = self.text.as_bytes();
-        let mut i = self.pos;
-        while i < b.len() && is_space(b[i]) {
-            i += 1;
-        }
-        if i >= b.len() {
-            self.pos = i;
-            return None;
-        }
-        let start = i;
-        while i < b.len() && !is_space(b[i]) {
-            i += 1;
-        }
-        self.pos = i;
-        Some((start, &self.text[start..i]))
+        // The first non-space byte at or after `pos`.
+        let start = loop {
+            let rel = self.pos - self.win;
+            let cand = if rel < 64 {
+                !self.space & (!0u64 << rel)
+            } else {
+                0
+            };
+            if cand != 0 {
+                break self.win + cand.trailing_zeros() as usize;
+            }
+            self.win += 64;
+            if self.win >= self.len {
+                self.pos = self.len;
+                self.win = self.len;
+                self.space = !0;
+                return None;
+            }
+            self.space = self.window(self.win);
+            self.pos = self.win;
+        };
+        // The first space after it (bits past the line are set).
+        let end = loop {
+            let rel = start.max(self.win) - self.win;
+            let after = self.space & (!0u64 << rel);
+            if after != 0 {
+                break self.win + after.trailing_zeros() as usize;
+            }
+            self.win += 64;
+            self.space = self.window(self.win);
+        };
+        self.pos = end;
+        Some((start, &self.text[start..end]))
     }
 }
 
@@ -125,11 +222,10 @@ impl Document {
         let mut lines = Vec::with_capacity(source.len() / 24 + 1);
         let bytes = source.as_bytes();
         let mut start = body;
-        // One pass over the bytes (no per-line search set-up: lines are short).
-        for (nl, &c) in bytes.iter().enumerate().skip(body) {
-            if c != b'\n' {
-                continue;
-            }
+        // memchr finds the newlines a word at a time; lines are short, so the
+        // per-line work is only the CR check and the push.
+        for nl in memchr::memchr_iter(b'\n', &bytes[body..]) {
+            let nl = nl + body;
             let (end, ending) = if nl > start && bytes[nl - 1] == b'\r' {
                 (nl - 1, LineEnding::CrLf)
             } else {
@@ -175,6 +271,12 @@ impl Document {
     /// The text of a line without its ending.
     pub fn text(&self, line: &Line) -> &str {
         &self.source[line.start..line.end]
+    }
+
+    /// The tokens of a line with their offsets in the line (see [`tokens`]).
+    pub fn tokens(&self, line: &Line) -> Tokens<'_> {
+        // The source past the line end lets the tokenizer load whole words.
+        Tokens::new(&self.source[line.start..], line.end - line.start)
     }
 
     /// The text of 1-based line `n` (empty when out of range).
@@ -314,6 +416,70 @@ fn path_argument(toks: &[(usize, &str)]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The tokenizer's meaning, one byte at a time.
+    fn naive_tokens(text: &str) -> Vec<(usize, &str)> {
+        let b = text.as_bytes();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < b.len() {
+            if is_space(b[i]) {
+                i += 1;
+                continue;
+            }
+            let s = i;
+            while i < b.len() && !is_space(b[i]) {
+                i += 1;
+            }
+            out.push((s, &text[s..i]));
+        }
+        out
+    }
+
+    proptest! {
+        /// The word-at-a-time tokenizer finds exactly the tokens of the
+        /// byte loop, for lines of any length (windows of 64 bytes and
+        /// tokens across them), every whitespace and control byte, and
+        /// multi-byte characters; with and without read-ahead past the line.
+        #[test]
+        fn tokens_match_the_byte_loop(
+            parts in proptest::collection::vec(
+                prop_oneof![
+                    Just(" ".to_string()), Just("\t".to_string()), Just("\r".to_string()),
+                    Just("\u{b}".to_string()), Just("\u{c}".to_string()), Just("\n".to_string()),
+                    Just("\u{0}".to_string()), Just("\u{8}".to_string()), Just("\u{e}".to_string()),
+                    Just("\u{1f}".to_string()), Just("\u{7f}".to_string()), Just("\u{a0}".to_string()),
+                    Just("é".to_string()), Just("\u{feff}".to_string()),
+                    "[!-~]{1,70}",
+                ],
+                0..40,
+            ),
+            tail in "[ -~]{0,20}",
+        ) {
+            let line: String = parts.concat();
+            let got: Vec<_> = tokens(&line).collect();
+            prop_assert_eq!(&got, &naive_tokens(&line));
+            let src = format!("{line}\n{tail}");
+            let doc_line = Line { start: 0, end: line.len(), ending: LineEnding::Lf };
+            let d = Document { source: src, body: 0, lines: vec![doc_line] };
+            let ahead: Vec<_> = d.tokens(&doc_line).collect();
+            prop_assert_eq!(&ahead, &naive_tokens(&line));
+        }
+    }
+
+    #[test]
+    fn space_bits_per_byte() {
+        for c in 0..=255u8 {
+            for at in 0..8 {
+                let mut w = [b'x'; 8];
+                w[at] = c;
+                let want = if is_space(c) { 1u64 << at } else { 0 };
+                assert_eq!(space_bits(u64::from_le_bytes(w)), want, "byte {c:#x} at {at}");
+            }
+        }
+        assert_eq!(space_bits(u64::from_le_bytes(*b" \t\r\x0b\x0c   ")), 0xff);
+    }
 
     #[test]
     fn lossless_for_mixed_endings_and_bom() {

@@ -56,7 +56,7 @@ pub fn read(doc: &Document) -> Parsed {
     for (i, line) in doc.lines().iter().enumerate().skip(body_start) {
         let text = doc.text(line);
         buf.clear();
-        for (off, t) in tokens(text) {
+        for (off, t) in doc.tokens(line) {
             if t.starts_with('#') {
                 if buf.is_empty() {
                     b.comment(text, i + 1);
@@ -219,54 +219,104 @@ const KW_SLOTS: usize = 256;
 /// An empty slot of the keyword table.
 const KW_EMPTY: u8 = u8::MAX;
 
-/// FNV-1a over the bytes of a keyword, folded to a table slot.
-fn kw_hash(b: &[u8]) -> usize {
-    let mut h: u32 = 0x811c_9dc5;
-    for &c in b {
-        h = (h ^ u32::from(c)).wrapping_mul(0x0100_0193);
+/// The first and the last (up to) eight bytes of `b` as words.
+fn kw_words(b: &[u8]) -> (u64, u64) {
+    if let (Some(head), Some(tail)) = (b.first_chunk::<8>(), b.last_chunk::<8>()) {
+        return (u64::from_le_bytes(*head), u64::from_le_bytes(*tail));
     }
-    (h ^ (h >> 16)) as usize & (KW_SLOTS - 1)
+    let mut w = [0u8; 8];
+    w[..b.len()].copy_from_slice(b);
+    let w = u64::from_le_bytes(w);
+    (w, w)
 }
 
-/// Open-addressing table from keyword hash to index in [`KEYWORDS`], built
-/// once: one hash and usually one comparison per directive line instead of
-/// a binary search of string comparisons.
-fn keyword_table() -> &'static [u8; KW_SLOTS] {
-    static TABLE: std::sync::OnceLock<[u8; KW_SLOTS]> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = [KW_EMPTY; KW_SLOTS];
+/// A table slot for a keyword: its length and its first and last eight
+/// bytes, mixed by one multiplication (no loop over the bytes).
+fn kw_hash(b: &[u8]) -> usize {
+    let (head, tail) = kw_words(b);
+    let h = (head ^ tail.rotate_left(23) ^ b.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (h >> 56) as usize & (KW_SLOTS - 1)
+}
+
+/// Lookup tables built once from [`KEYWORDS`].
+struct KeywordTables {
+    /// Open addressing from [`kw_hash`] to index in [`KEYWORDS`].
+    slots: [u8; KW_SLOTS],
+    /// [`formats`] of each keyword, by index.
+    formats: [(bool, bool, bool); KEYWORDS.len()],
+}
+
+/// The keyword tables: one hash and usually one comparison per directive
+/// line instead of string matches.
+fn keyword_tables() -> &'static KeywordTables {
+    static TABLES: std::sync::OnceLock<KeywordTables> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut slots = [KW_EMPTY; KW_SLOTS];
+        let mut fmts = [(false, false, false); KEYWORDS.len()];
         for (i, k) in KEYWORDS.iter().enumerate() {
             let mut h = kw_hash(k.as_bytes());
-            while t[h] != KW_EMPTY {
+            while slots[h] != KW_EMPTY {
                 h = (h + 1) & (KW_SLOTS - 1);
             }
-            t[h] = u8::try_from(i).expect("fewer than 255 keywords");
+            slots[h] = u8::try_from(i).expect("fewer than 255 keywords");
+            fmts[i] = formats(k);
         }
-        t
+        KeywordTables {
+            slots,
+            formats: fmts,
+        }
     })
 }
 
 /// The longest keyword, in bytes (longer tokens are not hashed at all).
 const KW_MAX_LEN: usize = 32;
 
-/// The known keyword spelled exactly `kw`.
-fn canonical_keyword(kw: &str) -> Option<&'static str> {
+/// The index in [`KEYWORDS`] of the keyword spelled exactly `kw`.
+fn keyword_index(kw: &str) -> Option<usize> {
     if kw.len() > KW_MAX_LEN {
         return None;
     }
-    let t = keyword_table();
+    let t = &keyword_tables().slots;
     let mut h = kw_hash(kw.as_bytes());
     loop {
         let i = t[h];
         if i == KW_EMPTY {
             return None;
         }
-        let k = KEYWORDS[usize::from(i)];
-        if k == kw {
-            return Some(k);
+        if KEYWORDS[usize::from(i)] == kw {
+            return Some(usize::from(i));
         }
         h = (h + 1) & (KW_SLOTS - 1);
     }
+}
+
+/// The index of `name` in [`KEYWORDS`], evaluated at compile time where used
+/// in a constant (a name that is not a keyword fails the build).
+const fn kw_const(name: &str) -> usize {
+    let name = name.as_bytes();
+    let mut i = 0;
+    'next: while i < KEYWORDS.len() {
+        let k = KEYWORDS[i].as_bytes();
+        if k.len() == name.len() {
+            let mut j = 0;
+            while j < k.len() {
+                if k[j] != name[j] {
+                    i += 1;
+                    continue 'next;
+                }
+                j += 1;
+            }
+            return i;
+        }
+        i += 1;
+    }
+    panic!("not a keyword")
+}
+
+/// The known keyword spelled exactly `kw`.
+#[cfg(test)]
+fn canonical_keyword(kw: &str) -> Option<&'static str> {
+    keyword_index(kw).map(|i| KEYWORDS[i])
 }
 
 /// An asset of `kind` with nothing in it yet.
@@ -654,11 +704,12 @@ impl<'d> Builder<'d> {
     fn directive(&mut self, line: usize, toks: &[Tok], _text: &str, _start: usize) {
         let raw = toks[0].1;
         let mut glued_name: Option<&str> = None;
-        let kw = match canonical_keyword(raw) {
-            Some(k) => k,
+        let id = match keyword_index(raw) {
+            Some(i) => i,
             None => {
                 let up = raw.to_ascii_uppercase();
-                if let Some(k) = canonical_keyword(&up) {
+                if let Some(i) = keyword_index(&up) {
+                    let k = KEYWORDS[i];
                     if k != "USE_SPELLING_T" && k != "DEFINE_SPELLING_T" {
                         let span = self.doc.token_span(line, 0);
                         self.warn(
@@ -667,14 +718,14 @@ impl<'d> Builder<'d> {
                             span,
                         );
                     }
-                    k
+                    i
                 } else if up.starts_with("DEFINE_SPELLING_S") || up.starts_with("DEFINE_SPELLING_T")
                 {
                     glued_name = Some(&raw[17..]);
                     if up.as_bytes()[16] == b'S' {
-                        "DEFINE_SPELLING_S"
+                        const { kw_const("DEFINE_SPELLING_S") }
                     } else {
-                        "DEFINE_SPELLING_T"
+                        const { kw_const("DEFINE_SPELLING_T") }
                     }
                 } else {
                     let span = self.doc.token_span(line, 0);
@@ -695,7 +746,8 @@ impl<'d> Builder<'d> {
                 }
             }
         };
-        let (p, b, s) = formats(kw);
+        let kw = KEYWORDS[id];
+        let (p, b, s) = keyword_tables().formats[id];
         let ok = match self.kind {
             Kind::Agp => p,
             Kind::Agb => b,
