@@ -17,7 +17,8 @@
 //! Each measurement is the best of `REPEATS` runs (the machine is shared);
 //! the text rows compare CPU time of the bench thread, the others wall time.
 //! `--text` measures only the text rows (parse+validate, its phases and the
-//! baselines) and skips the rest.
+//! baselines) and skips the rest; `--check-only` runs only the
+//! `xp::check_bytes` loop, ten times (for a profiler).
 
 use agkit::r#gen;
 use agkit::place::{self, Params, Use};
@@ -119,6 +120,10 @@ fn main() {
         }
     };
     let text_only = std::env::args().any(|a| a == "--text");
+    if std::env::args().any(|a| a == "--check-only") {
+        check_only(&dir);
+        return;
+    }
     let hwm_start = vm_hwm_kb();
     println!("input: {}", dir.display());
     if !text_only {
@@ -154,6 +159,29 @@ fn streaming(dir: &Path, hwm_start: u64) {
         hwm_start,
         vm_hwm_kb(),
         largest / 1024
+    );
+}
+
+/// `xp::check_bytes` over every text file, ten times, and nothing else.
+fn check_only(dir: &Path) {
+    let text: Vec<Vec<u8>> = files(dir, &["agp", "agb", "ags"])
+        .iter()
+        .map(|p| std::fs::read(p).expect("read"))
+        .collect();
+    let bytes: u64 = text.iter().map(|b| b.len() as u64).sum();
+    let mut times = Vec::new();
+    for _ in 0..10 {
+        let t = cpu_now().unwrap_or_default();
+        let n: usize = text.iter().map(|b| agkit::xp::check_bytes(b).1.len()).sum();
+        black_box(n);
+        times.push(cpu_now().unwrap_or_default().saturating_sub(t));
+    }
+    let best = times.iter().min().copied().unwrap_or_default();
+    println!(
+        "check_bytes: {:.1} MB, best of 10 {:.0} ms CPU, {:.1} MB/s",
+        bytes as f64 / 1e6,
+        best.as_secs_f64() * 1e3,
+        bytes as f64 / 1e6 / best.as_secs_f64()
     );
 }
 

@@ -7,6 +7,8 @@
 //! Tokens are whitespace-separated `&str` slices of the source; nothing is
 //! allocated per token.
 
+use super::swar::{eq_bytes, gather, separator_bytes};
+use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
 
@@ -60,6 +62,9 @@ pub struct Document {
     source: String,
     body: usize,
     lines: Vec<Line>,
+    /// Separator mask of the source ([`separator_bytes`], see [`mask`]),
+    /// made with the line split.
+    space: Vec<u64>,
 }
 
 /// ASCII whitespace that separates tokens (space, tab, CR, VT, FF).
@@ -81,132 +86,103 @@ static SPACE: [bool; 256] = {
 /// The whitespace-separated tokens of `text` with their byte offsets
 /// relative to `text`.
 pub fn tokens(text: &str) -> Tokens<'_> {
-    Tokens::new(text, text.len())
+    Tokens {
+        text,
+        space: Cow::Owned(mask(text.as_bytes(), space_bytes)),
+        line_start: 0,
+        pos: 0,
+        end: text.len(),
+    }
 }
 
-/// Iterator over the tokens of one line (see [`tokens`]).
+/// Iterator over the tokens of one line (see [`tokens`] and
+/// [`Document::tokens`]).
 ///
-/// The separators are found 64 bytes at a time: each window of the line
-/// becomes a bit mask (one bit per byte, set for whitespace), and token
-/// starts and ends are the edges of that mask, so a short token costs a few
-/// bit operations instead of a branch per byte.
+/// Tokens are read off a bit mask of the text (one bit per byte, set for a
+/// separator), so finding a token's start and end is a few bit operations on
+/// 64 bytes at a time instead of a branch per byte.
 #[derive(Debug, Clone)]
 pub struct Tokens<'a> {
-    /// The line, possibly followed by more of the source (read ahead so
-    /// whole words can be loaded; nothing past `len` is ever a token).
+    /// The text the mask describes (a whole document, or one line).
     text: &'a str,
-    /// Length of the line in `text`.
-    len: usize,
-    /// Start of the current 64-byte window.
-    win: usize,
-    /// Whitespace mask of the window (bits past the line are set).
-    space: u64,
+    /// Separator mask of `text` (see [`mask`]).
+    space: Cow<'a, [u64]>,
+    /// Where the line starts in `text` (offsets are relative to it).
+    line_start: usize,
     /// Where the next search starts.
     pos: usize,
+    /// Where the line ends.
+    end: usize,
 }
 
-const LOW: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-
-/// The high bit of each byte of `x` that equals `c`.
-fn eq_bytes(x: u64, c: u8) -> u64 {
-    let y = x ^ (LOW * u64::from(c));
-    !(((y & !HIGH) + !HIGH) | y) & HIGH
+/// [`separator_bytes`] without `\n`: the bytes [`is_space`] accepts, for
+/// text that is not split into lines first.
+fn space_bytes(x: u64) -> u64 {
+    separator_bytes(x) & !eq_bytes(x, b'\n')
 }
 
-/// The high bit of each byte of `x` below `n` (`n <= 0x80`).
-fn lt_bytes(x: u64, n: u8) -> u64 {
-    !((x | HIGH) - LOW * u64::from(n)) & !x & HIGH
-}
-
-/// One bit per byte of the little-endian word `x` (bit `i` = byte `i`),
-/// set where [`is_space`] holds: space, or 0x09..=0x0D except `\n`.
-fn space_bits(x: u64) -> u64 {
-    let controls = lt_bytes(x, 0x0e) & !lt_bytes(x, 0x09) & !eq_bytes(x, b'\n');
-    let m = eq_bytes(x, b' ') | controls;
-    // Gather the eight high bits into the top byte.
-    ((m >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
-}
-
-impl<'a> Tokens<'a> {
-    /// Tokens of the first `len` bytes of `text` (`text` may run on: words
-    /// are then loaded whole instead of copied at the end of the line).
-    fn new(text: &'a str, len: usize) -> Tokens<'a> {
-        let mut t = Tokens {
-            text,
-            len,
-            win: 0,
-            space: 0,
-            pos: 0,
-        };
-        t.space = t.window(0);
-        t
+/// One bit per byte of a 64-byte block (bit `i` = byte `i`) for each of
+/// `mark(word)`'s high bits.
+fn block_mask(block: &[u8; 64], mark: impl Fn(u64) -> u64) -> u64 {
+    let mut m = 0u64;
+    for (i, w) in block.chunks_exact(8).enumerate() {
+        let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+        m |= gather(mark(w)) << (8 * i);
     }
+    m
+}
 
-    /// The whitespace mask of the 64 bytes from `win` (bits at or past the
-    /// end of the line are set).
-    fn window(&self, win: usize) -> u64 {
-        let b = self.text.as_bytes();
-        let n = self.len.saturating_sub(win).min(64);
-        let mut mask = 0u64;
-        let mut i = 0;
-        while i < n {
-            let at = win + i;
-            let word = match b.get(at..at + 8) {
-                Some(w) => u64::from_le_bytes(w.try_into().unwrap_or([0; 8])),
-                None => {
-                    let mut w = [0u8; 8];
-                    w[..b.len() - at].copy_from_slice(&b[at..]);
-                    u64::from_le_bytes(w)
-                }
-            };
-            mask |= space_bits(word) << i;
-            i += 8;
-        }
-        if n < 64 {
-            mask |= !0u64 << n;
-        }
-        mask
+/// The bytes of `b` from `at`, padded with zeros to a whole block.
+fn tail_block(b: &[u8]) -> [u8; 64] {
+    let mut block = [0u8; 64];
+    block[..b.len()].copy_from_slice(b);
+    block
+}
+
+/// The mask of `b` for `mark`: bit `i % 64` of word `i / 64` is set when
+/// `mark` marks byte `i`, and every bit past the end is set.
+fn mask(b: &[u8], mark: fn(u64) -> u64) -> Vec<u64> {
+    let mut out = Vec::with_capacity(b.len() / 64 + 1);
+    let mut blocks = b.chunks_exact(64);
+    for block in &mut blocks {
+        out.push(block_mask(block.try_into().unwrap_or(&[0; 64]), mark));
     }
+    let rest = blocks.remainder();
+    out.push(block_mask(&tail_block(rest), mark) | (!0u64 << rest.len()));
+    out
 }
 
 impl<'a> Iterator for Tokens<'a> {
     type Item = (usize, &'a str);
 
     fn next(&mut self) -> Option<(usize, &'a str)> {
-        // The first non-space byte at or after `pos`.
-        let start = loop {
-            let rel = self.pos - self.win;
-            let cand = if rel < 64 {
-                !self.space & (!0u64 << rel)
-            } else {
-                0
-            };
-            if cand != 0 {
-                break self.win + cand.trailing_zeros() as usize;
-            }
-            self.win += 64;
-            if self.win >= self.len {
-                self.pos = self.len;
-                self.win = self.len;
-                self.space = !0;
+        let space = &*self.space;
+        // The first non-separator at or after `pos`.
+        let mut w = self.pos / 64;
+        let mut bits = !space[w] & (!0u64 << (self.pos % 64));
+        while bits == 0 {
+            w += 1;
+            if w * 64 >= self.end {
+                self.pos = self.end;
                 return None;
             }
-            self.space = self.window(self.win);
-            self.pos = self.win;
-        };
-        // The first space after it (bits past the line are set).
-        let end = loop {
-            let rel = start.max(self.win) - self.win;
-            let after = self.space & (!0u64 << rel);
-            if after != 0 {
-                break self.win + after.trailing_zeros() as usize;
-            }
-            self.win += 64;
-            self.space = self.window(self.win);
-        };
+            bits = !space[w];
+        }
+        let start = w * 64 + bits.trailing_zeros() as usize;
+        if start >= self.end {
+            self.pos = self.end;
+            return None;
+        }
+        // The first separator after it: the line ends at a newline, a CR
+        // before one, or the end of the text, and all of those are set.
+        let mut bits = space[w] & (!0u64 << (start % 64));
+        while bits == 0 {
+            w += 1;
+            bits = space[w];
+        }
+        let end = (w * 64 + bits.trailing_zeros() as usize).min(self.end);
         self.pos = end;
-        Some((start, &self.text[start..end]))
+        Some((start - self.line_start, &self.text[start..end]))
     }
 }
 
@@ -219,21 +195,42 @@ impl Document {
     /// [`Document::parse`] of a text already owned (no copy is made).
     pub fn from_string(source: String) -> Document {
         let body = if source.starts_with('\u{feff}') { 3 } else { 0 };
-        let mut lines = Vec::with_capacity(source.len() / 24 + 1);
         let bytes = source.as_bytes();
+        let mut lines = Vec::with_capacity(bytes.len() / 24 + 1);
+        let mut space = Vec::with_capacity(bytes.len() / 64 + 1);
         let mut start = body;
-        // memchr finds the newlines a word at a time; lines are short, so the
-        // per-line work is only the CR check and the push.
-        for nl in memchr::memchr_iter(b'\n', &bytes[body..]) {
-            let nl = nl + body;
-            let (end, ending) = if nl > start && bytes[nl - 1] == b'\r' {
-                (nl - 1, LineEnding::CrLf)
-            } else {
-                (nl, LineEnding::Lf)
-            };
-            lines.push(Line { start, end, ending });
-            start = nl + 1;
+        // One pass, 64 bytes at a time: the separator mask for the tokenizer
+        // and the newline mask for the lines.
+        let mut split = |base: usize, block: &[u8; 64], len: usize| {
+            let sep = block_mask(block, separator_bytes);
+            space.push(if len < 64 { sep | (!0u64 << len) } else { sep });
+            let mut nl = block_mask(block, |w| eq_bytes(w, b'\n'));
+            if len < 64 {
+                nl &= !(!0u64 << len);
+            }
+            while nl != 0 {
+                let at = base + nl.trailing_zeros() as usize;
+                nl &= nl - 1;
+                if at < body {
+                    continue;
+                }
+                let (end, ending) = if at > start && bytes[at - 1] == b'\r' {
+                    (at - 1, LineEnding::CrLf)
+                } else {
+                    (at, LineEnding::Lf)
+                };
+                lines.push(Line { start, end, ending });
+                start = at + 1;
+            }
+        };
+        let mut blocks = bytes.chunks_exact(64);
+        let mut base = 0;
+        for block in &mut blocks {
+            split(base, block.try_into().unwrap_or(&[0; 64]), 64);
+            base += 64;
         }
+        let rest = blocks.remainder();
+        split(base, &tail_block(rest), rest.len());
         if start < bytes.len() {
             lines.push(Line {
                 start,
@@ -245,6 +242,7 @@ impl Document {
             source,
             body,
             lines,
+            space,
         }
     }
 
@@ -275,8 +273,61 @@ impl Document {
 
     /// The tokens of a line with their offsets in the line (see [`tokens`]).
     pub fn tokens(&self, line: &Line) -> Tokens<'_> {
-        // The source past the line end lets the tokenizer load whole words.
-        Tokens::new(&self.source[line.start..], line.end - line.start)
+        Tokens {
+            text: &self.source,
+            space: Cow::Borrowed(&self.space),
+            line_start: line.start,
+            pos: line.start,
+            end: line.end,
+        }
+    }
+
+    /// Appends the tokens of a line to `out`, with their byte offsets in the
+    /// source (the same tokens as [`Document::tokens`]).
+    ///
+    /// All token edges of 64 bytes are found at once: starts are the bytes
+    /// after a separator that are not one, ends the separators after a token
+    /// byte, and the two masks are read off bit by bit, so tokens do not wait
+    /// on each other.
+    pub fn tokens_into<'a>(&'a self, line: &Line, out: &mut Vec<(usize, &'a str)>) {
+        let (s, e) = (line.start, line.end);
+        if s >= e {
+            return;
+        }
+        let first = out.len();
+        let mut closed = first;
+        // Whether the byte before the current word is a separator.
+        let mut after_space = true;
+        for w in s / 64..=(e - 1) / 64 {
+            let base = w * 64;
+            let mut m = self.space[w];
+            if base < s {
+                m |= (1u64 << (s - base)) - 1;
+            }
+            if e - base < 64 {
+                m |= !0u64 << (e - base);
+            }
+            let mut starts = !m & ((m << 1) | u64::from(after_space));
+            let mut ends = m & ((!m << 1) | u64::from(!after_space));
+            after_space = m >> 63 == 1;
+            while starts != 0 {
+                let at = base + starts.trailing_zeros() as usize;
+                starts &= starts - 1;
+                out.push((at, ""));
+            }
+            while ends != 0 {
+                let at = base + ends.trailing_zeros() as usize;
+                ends &= ends - 1;
+                let (start, _) = out[closed];
+                out[closed].1 = &self.source[start..at];
+                closed += 1;
+            }
+        }
+        // A token running to the end of the line.
+        if closed < out.len() {
+            let (start, _) = out[closed];
+            out[closed].1 = &self.source[start..e];
+        }
     }
 
     /// The text of 1-based line `n` (empty when out of range).
@@ -406,7 +457,7 @@ fn path_argument(toks: &[(usize, &str)]) -> Option<usize> {
     let at = match kw.as_str() {
         "TEXTURE" | "TEXTURE_LIT" | "DECAL_LIB" | "OBJECT" | "FACADE" | "VEGETATION" => 1,
         // `TEXTURE_NORMAL [ratio] path`: the ratio is a number token.
-        "TEXTURE_NORMAL" if toks.len() >= 3 && super::parse::parse_number(toks[1].1).is_ok() => 2,
+        "TEXTURE_NORMAL" if toks.len() >= 3 && super::num::parse_number(toks[1].1).is_ok() => 2,
         "TEXTURE_NORMAL" => 1,
         _ => return None,
     };
@@ -460,25 +511,40 @@ mod tests {
             let line: String = parts.concat();
             let got: Vec<_> = tokens(&line).collect();
             prop_assert_eq!(&got, &naive_tokens(&line));
-            let src = format!("{line}\n{tail}");
-            let doc_line = Line { start: 0, end: line.len(), ending: LineEnding::Lf };
-            let d = Document { source: src, body: 0, lines: vec![doc_line] };
-            let ahead: Vec<_> = d.tokens(&doc_line).collect();
-            prop_assert_eq!(&ahead, &naive_tokens(&line));
+            // Inside a document: every line, between others.
+            let src = format!("{tail}\r\n{}\n{tail}", line.replace('\n', " "));
+            let d = Document::parse(&src);
+            for l in d.lines() {
+                let want = naive_tokens(d.text(l));
+                let got: Vec<_> = d.tokens(l).collect();
+                prop_assert_eq!(&got, &want);
+                let mut spans = vec![(7, "x")];
+                d.tokens_into(l, &mut spans);
+                let rel: Vec<_> = spans[1..].iter().map(|&(at, t)| (at - l.start, t)).collect();
+                prop_assert_eq!(&rel, &want);
+            }
         }
     }
 
     #[test]
-    fn space_bits_per_byte() {
+    fn separator_bits_per_byte() {
         for c in 0..=255u8 {
             for at in 0..8 {
                 let mut w = [b'x'; 8];
                 w[at] = c;
+                let want = if is_space(c) || c == b'\n' {
+                    1u64 << at
+                } else {
+                    0
+                };
+                let got = gather(separator_bytes(u64::from_le_bytes(w)));
+                assert_eq!(got, want, "byte {c:#x} at {at}");
                 let want = if is_space(c) { 1u64 << at } else { 0 };
-                assert_eq!(space_bits(u64::from_le_bytes(w)), want, "byte {c:#x} at {at}");
+                assert_eq!(gather(space_bytes(u64::from_le_bytes(w))), want);
             }
         }
-        assert_eq!(space_bits(u64::from_le_bytes(*b" \t\r\x0b\x0c   ")), 0xff);
+        let all = gather(separator_bytes(u64::from_le_bytes(*b" \t\r\x0b\x0c\n  ")));
+        assert_eq!(all, 0xff);
     }
 
     #[test]

@@ -7,10 +7,13 @@
 
 pub mod check;
 pub mod doc;
+mod lane;
 pub mod model;
+mod num;
 pub mod parse;
 pub mod rules;
 pub mod summary;
+mod swar;
 pub mod write;
 
 pub use doc::Document;

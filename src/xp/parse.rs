@@ -7,6 +7,7 @@
 
 use super::doc::{Document, tokens};
 use super::model::*;
+use super::num::{int_at, number_at, parse_number};
 use super::rules::codes as c;
 use crate::diag::{Diagnostic, Location};
 use std::collections::HashMap;
@@ -43,6 +44,12 @@ fn join(toks: &[Tok]) -> String {
 
 /// Reads a [`Document`] into the model.
 pub fn read(doc: &Document) -> Parsed {
+    read_with(doc, true)
+}
+
+/// [`read`], with or without the fast lane for plain annotation lines
+/// ([`super::lane`]; the result is the same either way).
+fn read_with(doc: &Document, fast: bool) -> Parsed {
     let mut b = Builder::new(doc);
     let kind = b.header();
     let Some((kind, body_start)) = kind else {
@@ -53,17 +60,21 @@ pub fn read(doc: &Document) -> Parsed {
     };
     b.start(kind);
     let mut buf: Vec<Tok<'_>> = Vec::with_capacity(16);
+    let src = doc.source().as_bytes();
     for (i, line) in doc.lines().iter().enumerate().skip(body_start) {
+        if fast && let Some((kind, kw)) = super::lane::annotation(src, line.start, line.end) {
+            b.push_annotation(Annotation { kind, line: i + 1 }, kw);
+            continue;
+        }
         let text = doc.text(line);
         buf.clear();
-        for (off, t) in doc.tokens(line) {
-            if t.starts_with('#') {
-                if buf.is_empty() {
-                    b.comment(text, i + 1);
-                }
-                break;
+        doc.tokens_into(line, &mut buf);
+        // A `#` token starts a comment: the whole line, or the rest of it.
+        if let Some(k) = buf.iter().position(|t| t.1.starts_with('#')) {
+            if k == 0 {
+                b.comment(text, i + 1);
             }
-            buf.push((line.start + off, t));
+            buf.truncate(k);
         }
         if buf.is_empty() {
             continue;
@@ -365,86 +376,6 @@ fn formats(kw: &str) -> (bool, bool, bool) {
     }
 }
 
-/// Powers of ten that are exact in an `f64`.
-const POW10: [f64; 16] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-];
-
-/// The value of `digits` when it is a plain decimal without sign or
-/// exponent (`12`, `0.5`, `3.`, `.25`) of at most 15 digits: the integer
-/// mantissa and the power of ten are both exact in an `f64`, so one division
-/// gives the correctly rounded value, the same as `str::parse::<f64>`. `None`
-/// for every other form (left to the full parser).
-fn plain_decimal(digits: &[u8]) -> Option<f64> {
-    if digits.is_empty() || digits.len() > 16 {
-        return None;
-    }
-    let mut mantissa = 0u64;
-    let mut n = 0usize;
-    let mut point = None;
-    for (i, &d) in digits.iter().enumerate() {
-        match d {
-            b'0'..=b'9' => {
-                mantissa = mantissa * 10 + u64::from(d - b'0');
-                n += 1;
-            }
-            b'.' if point.is_none() => point = Some(i),
-            _ => return None,
-        }
-    }
-    if n == 0 || n > 15 {
-        return None;
-    }
-    let frac = point.map_or(0, |p| digits.len() - 1 - p);
-    Some(mantissa as f64 / POW10[frac])
-}
-
-/// `-?[0-9]{1,18}` as an integer (the common case, without the generic
-/// parser); `None` for anything else.
-fn plain_int(b: &[u8]) -> Option<i64> {
-    let (neg, digits) = match b.first() {
-        Some(b'-') => (true, &b[1..]),
-        _ => (false, b),
-    };
-    if digits.is_empty() || digits.len() > 18 {
-        return None;
-    }
-    let mut v = 0i64;
-    for &d in digits {
-        if !d.is_ascii_digit() {
-            return None;
-        }
-        v = v * 10 + i64::from(d - b'0');
-    }
-    Some(if neg { -v } else { v })
-}
-
-/// Parses a number token: decimal forms `1`, `-0`, `1.`, `.5`, `2.000000`,
-/// `1e3`. `Err(true)` for NaN/infinity, `Err(false)` for anything else.
-pub(crate) fn parse_number(t: &str) -> Result<f64, bool> {
-    let b = t.as_bytes();
-    // Fast path: short plain integers (most tokens) are exact in f64.
-    let (neg, digits) = match b.first() {
-        Some(b'-') => (true, &b[1..]),
-        _ => (false, b),
-    };
-    if let Some(v) = plain_decimal(digits) {
-        return Ok(if neg { -v } else { v });
-    }
-    let ok = !b.is_empty()
-        && b.iter()
-            .all(|&c| c.is_ascii_digit() || matches!(c, b'.' | b'-' | b'+' | b'e' | b'E'));
-    if !ok {
-        let l = t.trim_start_matches(['+', '-']).to_ascii_lowercase();
-        return Err(matches!(l.as_str(), "nan" | "inf" | "infinity"));
-    }
-    match t.parse::<f64>() {
-        Ok(v) if v.is_finite() => Ok(v),
-        Ok(_) => Err(true),
-        Err(_) => Err(false),
-    }
-}
-
 impl<'d> Builder<'d> {
     fn new(doc: &'d Document) -> Self {
         Builder {
@@ -603,33 +534,45 @@ impl<'d> Builder<'d> {
         true
     }
 
+    #[inline]
     fn num(&mut self, t: Tok) -> Option<f64> {
-        match parse_number(t.1) {
+        match number_at(self.doc.source().as_bytes(), t.0, t.1) {
             Ok(v) => Some(v),
-            Err(nonfinite) => {
-                let span = t.0..t.0 + t.1.len();
-                if nonfinite {
-                    self.err(
-                        c::NOT_FINITE,
-                        format!("`{}` is not a finite number: use a decimal value", t.1),
-                        span,
-                    );
-                } else {
-                    self.err(
-                        c::NOT_A_NUMBER,
-                        format!("`{}` is not a number: write a decimal value", t.1),
-                        span,
-                    );
-                }
-                None
-            }
+            Err(nonfinite) => self.not_a_number(t, nonfinite),
         }
     }
 
-    fn int(&mut self, t: Tok) -> Option<i64> {
-        if let Some(v) = plain_int(t.1.as_bytes()) {
-            return Some(v);
+    /// Reports a token that should have been a number.
+    #[cold]
+    fn not_a_number(&mut self, t: Tok, nonfinite: bool) -> Option<f64> {
+        let span = t.0..t.0 + t.1.len();
+        if nonfinite {
+            self.err(
+                c::NOT_FINITE,
+                format!("`{}` is not a finite number: use a decimal value", t.1),
+                span,
+            );
+        } else {
+            self.err(
+                c::NOT_A_NUMBER,
+                format!("`{}` is not a number: write a decimal value", t.1),
+                span,
+            );
         }
+        None
+    }
+
+    #[inline]
+    fn int(&mut self, t: Tok) -> Option<i64> {
+        match int_at(self.doc.source().as_bytes(), t.0, t.1) {
+            Some(v) => Some(v),
+            None => self.other_int(t),
+        }
+    }
+
+    /// [`Builder::int`] of a token that is not a plain integer.
+    #[cold]
+    fn other_int(&mut self, t: Tok) -> Option<i64> {
         if let Ok(v) = t.1.parse::<i64>() {
             return Some(v);
         }
@@ -2016,6 +1959,89 @@ impl<'d> Builder<'d> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// A token an annotation line may hold: mostly plain numbers, sometimes
+    /// a form only the general reader takes or rejects.
+    fn arg() -> impl Strategy<Value = String> {
+        prop_oneof![
+            6 => "-?[0-9]{1,9}",
+            3 => "-?[0-9]{0,4}\\.[0-9]{0,4}",
+            1 => prop_oneof![
+                Just("1e3".to_string()),
+                Just("+2".to_string()),
+                Just("-".to_string()),
+                Just(".".to_string()),
+                Just("x".to_string()),
+                Just("#c".to_string()),
+                Just("nan".to_string()),
+                Just("12345678901".to_string()),
+            ],
+        ]
+    }
+
+    /// An annotation-like line: a hot keyword (or a near miss), its
+    /// arguments, and the separators and endings files really have.
+    fn line() -> impl Strategy<Value = String> {
+        let kw = prop_oneof![
+            4 => Just("OBJ_DRAPED"),
+            4 => Just("OBJ_GRADED"),
+            4 => Just("TREE"),
+            1 => Just("obj_draped"),
+            1 => Just("TREE_LINE"),
+            1 => Just("OBJ_DRAPE"),
+            1 => Just("OBJECT"),
+        ];
+        let sep = prop_oneof![6 => Just(" "), 1 => Just("  "), 1 => Just("\t")];
+        (
+            prop_oneof![6 => Just(""), 1 => Just(" ")],
+            kw,
+            proptest::collection::vec((sep, arg()), 0..8),
+            prop_oneof![6 => Just(""), 1 => Just(" "), 1 => Just(" # note")],
+            prop_oneof![6 => Just("\n"), 1 => Just("\r\n")],
+        )
+            .prop_map(|(indent, kw, args, tail, end)| {
+                let mut l = format!("{indent}{kw}");
+                for (sep, a) in args {
+                    l.push_str(sep);
+                    l.push_str(&a);
+                }
+                format!("{l}{tail}{end}")
+            })
+    }
+
+    proptest! {
+        /// The fast lane changes nothing: with and without it, every file
+        /// reads into the same model with the same diagnostics.
+        #[test]
+        fn fast_lane_reads_like_the_general_reader(
+            kind in 0..3usize,
+            objects in 0..3usize,
+            lines in proptest::collection::vec(line(), 1..40),
+            last_newline in any::<bool>(),
+        ) {
+            let mut src = String::from("A\n1000\n");
+            src.push_str(["AG_POINT\n", "AG_BLOCK\n", "AG_STRING\n"][kind]);
+            src.push_str("TEXTURE t.dds\nVEGETATION v.for\n");
+            for i in 0..objects {
+                src.push_str(&format!("OBJECT o{i}.obj\n"));
+            }
+            match kind {
+                1 => src.push_str("TEXTURE_SCALE 1024 1024\nSUB_GRID\nCUT_H 0\nCUT_H 512\nCUT_V 0\nCUT_V 512\nEND_CUTS\n"),
+                _ => src.push_str("TEXTURE_SCALE 1024 1024\nTILE 0 0 1024 1024\n"),
+            }
+            for l in &lines {
+                src.push_str(l);
+            }
+            if !last_newline {
+                src.pop();
+            }
+            let doc = Document::parse(&src);
+            let (fast, general) = (read_with(&doc, true), read_with(&doc, false));
+            prop_assert_eq!(&fast.asset, &general.asset, "{}", src);
+            prop_assert_eq!(&fast.diags, &general.diags, "{}", src);
+        }
+    }
 
     #[test]
     fn keywords_sorted_for_binary_search() {
@@ -2034,45 +2060,6 @@ mod tests {
                 canonical_keyword(prefix),
                 KEYWORDS.iter().find(|&&x| x == prefix).copied()
             );
-        }
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn fast_decimals_equal_the_std_parser(
-            int in "-?[0-9]{0,9}",
-            frac in proptest::option::of("[0-9]{0,9}"),
-        ) {
-            let t = match &frac {
-                Some(f) => format!("{int}.{f}"),
-                None => int.clone(),
-            };
-            let ours = parse_number(&t);
-            match t.parse::<f64>() {
-                Ok(v) => proptest::prop_assert_eq!(ours.map(f64::to_bits), Ok(v.to_bits()), "{}", t),
-                Err(_) => proptest::prop_assert_eq!(ours, Err(false), "{}", t),
-            }
-        }
-    }
-
-    #[test]
-    fn numbers() {
-        for (t, v) in [
-            ("1", 1.0),
-            ("-0", 0.0),
-            ("1.", 1.0),
-            (".5", 0.5),
-            ("2.000000", 2.0),
-            ("1e3", 1000.0),
-            ("+2", 2.0),
-        ] {
-            assert_eq!(parse_number(t), Ok(v), "{t}");
-        }
-        for t in ["nan", "NaN", "inf", "-inf", "Infinity", "1e999"] {
-            assert_eq!(parse_number(t), Err(true), "{t}");
-        }
-        for t in ["", "x", "1,5", "0x10", "1..2", "-", "e"] {
-            assert_eq!(parse_number(t), Err(false), "{t}");
         }
     }
 }

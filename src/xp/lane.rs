@@ -1,0 +1,102 @@
+//! The fast lane: the annotation lines that make up almost all of a large
+//! file (`OBJ_DRAPED`, `OBJ_GRADED`, `TREE` with plain numbers and single
+//! separators) read straight from the bytes, a word at a time, into the
+//! model.
+//!
+//! A line is taken only when the general reader ([`super::parse`]) would
+//! make exactly the same annotation from it and report nothing; anything
+//! else (another keyword, indentation, runs of whitespace, a comment, a
+//! number in another form, a count the general reader would complain about)
+//! is left to the general reader. A property test in [`super::parse`] holds
+//! the two to the same model and diagnostics.
+
+use super::model::{AnnotationKind, ObjMode, ObjectAnn, TreeAnn};
+use super::num::word_plain;
+use super::swar::{gather, low_bytes, separator_bytes, word};
+
+/// Most arguments a fast-lane directive takes.
+const MAX_ARGS: usize = 6;
+
+/// One plain number token: its value, and its value as an integer when it
+/// has no decimal point.
+#[derive(Clone, Copy, Default)]
+struct Arg {
+    value: f64,
+    int: Option<i64>,
+}
+
+/// The annotation on the line `src[start..end]` and its keyword, when the
+/// line is one the fast lane takes (see the module documentation).
+pub(crate) fn annotation(
+    src: &[u8],
+    start: usize,
+    end: usize,
+) -> Option<(AnnotationKind, &'static str)> {
+    let head = word(src, start);
+    // The keyword and one separator after it.
+    let (kw, at) = if head == u64::from_le_bytes(*b"OBJ_DRAP")
+        && src.get(start + 8..start + 11) == Some(b"ED ")
+    {
+        ("OBJ_DRAPED", start + 11)
+    } else if head == u64::from_le_bytes(*b"OBJ_GRAD")
+        && src.get(start + 8..start + 11) == Some(b"ED ")
+    {
+        ("OBJ_GRADED", start + 11)
+    } else if head & low_bytes(5) == u64::from_le_bytes(*b"TREE \0\0\0") {
+        ("TREE", start + 5)
+    } else {
+        return None;
+    };
+    let mut args = [Arg::default(); MAX_ARGS];
+    let n = numbers(src, at, end, &mut args)?;
+    let kind = match (kw, n) {
+        ("TREE", 5) => AnnotationKind::Tree(TreeAnn {
+            at: [args[0].value, args[1].value],
+            heading: args[2].value,
+            width: args[3].value,
+            layer: args[4].int?,
+        }),
+        ("OBJ_DRAPED" | "OBJ_GRADED", 4 | 6) => AnnotationKind::Object(ObjectAnn {
+            mode: if kw == "OBJ_DRAPED" {
+                ObjMode::Draped
+            } else {
+                ObjMode::Graded
+            },
+            at: [args[0].value, args[1].value],
+            heading: args[2].value,
+            index: args[3].int?,
+            show: if n == 6 {
+                Some([args[4].int?, args[5].int?])
+            } else {
+                None
+            },
+        }),
+        _ => return None,
+    };
+    Some((kind, kw))
+}
+
+/// Reads the plain number tokens of `src[at..end]`, each followed by one
+/// separator (or the end), into `args`; their count, or `None` when a token
+/// is not a plain number of at most eight bytes, two separators meet, or
+/// there are more than [`MAX_ARGS`].
+fn numbers(src: &[u8], mut at: usize, end: usize, args: &mut [Arg; MAX_ARGS]) -> Option<usize> {
+    let mut n = 0;
+    while at < end {
+        let w = word(src, at);
+        let len = (gather(separator_bytes(w)).trailing_zeros() as usize).min(end - at);
+        if len == 0 || len > 8 || n == MAX_ARGS {
+            return None;
+        }
+        if len == 8 && at + 8 < end && gather(separator_bytes(word(src, at + 8))) & 1 == 0 {
+            // Nine bytes or more.
+            return None;
+        }
+        let p = word_plain(w & low_bytes(len), len, true)?;
+        let (value, int) = (p.value(), p.int());
+        args[n] = Arg { value, int };
+        n += 1;
+        at += len + 1;
+    }
+    Some(n)
+}

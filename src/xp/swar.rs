@@ -1,0 +1,83 @@
+//! Byte tests on 64-bit words (eight bytes at a time, no loop over the
+//! bytes): the building blocks of the tokenizer and the number reader.
+//!
+//! A "byte mask" has the high bit of each selected byte set; [`gather`]
+//! packs it into one bit per byte.
+
+/// 0x01 in every byte.
+pub(crate) const LOW: u64 = 0x0101_0101_0101_0101;
+/// 0x80 in every byte.
+pub(crate) const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `x` that equals `c`.
+#[inline(always)]
+pub(crate) fn eq_bytes(x: u64, c: u8) -> u64 {
+    let y = x ^ (LOW * u64::from(c));
+    !(((y & !HIGH) + !HIGH) | y) & HIGH
+}
+
+/// The high bit of each byte of `x` below `n` (`n <= 0x80`).
+#[inline(always)]
+pub(crate) fn lt_bytes(x: u64, n: u8) -> u64 {
+    !((x | HIGH) - LOW * u64::from(n)) & !x & HIGH
+}
+
+/// The high bit of each byte of `x` that separates tokens: space or
+/// 0x09..=0x0D (tab, newline, VT, FF, CR).
+#[inline(always)]
+pub(crate) fn separator_bytes(x: u64) -> u64 {
+    eq_bytes(x, b' ') | (lt_bytes(x, 0x0e) & !lt_bytes(x, 0x09))
+}
+
+/// The high bits of a byte mask gathered into eight bits (bit `i` = byte `i`
+/// of the little-endian word).
+#[inline(always)]
+pub(crate) fn gather(m: u64) -> u64 {
+    ((m >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+}
+
+/// The low `n` bytes of a word set (`n <= 8`; all of them from 8 on).
+#[inline(always)]
+pub(crate) fn low_bytes(n: usize) -> u64 {
+    if n >= 8 { !0 } else { (1u64 << (8 * n)) - 1 }
+}
+
+/// The eight bytes of `src` from `at` as a little-endian word, zeros past
+/// the end.
+#[inline(always)]
+pub(crate) fn word(src: &[u8], at: usize) -> u64 {
+    match src.get(at..at + 8) {
+        Some(w) => u64::from_le_bytes(w.try_into().unwrap_or([0; 8])),
+        None => {
+            let mut w = [0u8; 8];
+            let rest = src.get(at..).unwrap_or_default();
+            w[..rest.len()].copy_from_slice(rest);
+            u64::from_le_bytes(w)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_tests_match_the_scalar_ones() {
+        for c in 0..=255u8 {
+            for at in 0..8 {
+                let mut w = [b'x'; 8];
+                w[at] = c;
+                let x = u64::from_le_bytes(w);
+                let bit = |b: bool| if b { 1u64 << at } else { 0 };
+                assert_eq!(gather(eq_bytes(x, b'.')), bit(c == b'.'), "{c:#x}");
+                assert_eq!(gather(lt_bytes(x, 10)), bit(c < 10), "{c:#x}");
+                let sep = c == b' ' || (9..=13).contains(&c);
+                assert_eq!(gather(separator_bytes(x)), bit(sep), "{c:#x}");
+            }
+        }
+        assert_eq!(word(b"abc", 1), u64::from_le_bytes(*b"bc\0\0\0\0\0\0"));
+        assert_eq!(word(b"abc", 3), 0);
+        assert_eq!(low_bytes(0), 0);
+        assert_eq!(low_bytes(3), 0xff_ffff);
+    }
+}
