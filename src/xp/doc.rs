@@ -7,8 +7,7 @@
 //! Tokens are whitespace-separated `&str` slices of the source; nothing is
 //! allocated per token.
 
-use super::swar::{eq_bytes, gather, separator_bytes};
-use std::borrow::Cow;
+use super::swar::{eq_bytes, gather, separator_bytes, word};
 use std::fmt;
 use std::ops::Range;
 
@@ -62,9 +61,6 @@ pub struct Document {
     source: String,
     body: usize,
     lines: Vec<Line>,
-    /// Separator mask of the source ([`separator_bytes`], see [`mask`]),
-    /// made with the line split.
-    space: Vec<u64>,
 }
 
 /// ASCII whitespace that separates tokens (space, tab, CR, VT, FF).
@@ -88,10 +84,8 @@ static SPACE: [bool; 256] = {
 pub fn tokens(text: &str) -> Tokens<'_> {
     Tokens {
         text,
-        space: Cow::Owned(mask(text.as_bytes(), space_bytes)),
-        line_start: 0,
+        space: mask(text.as_bytes(), space_bytes),
         pos: 0,
-        end: text.len(),
     }
 }
 
@@ -103,16 +97,12 @@ pub fn tokens(text: &str) -> Tokens<'_> {
 /// 64 bytes at a time instead of a branch per byte.
 #[derive(Debug, Clone)]
 pub struct Tokens<'a> {
-    /// The text the mask describes (a whole document, or one line).
+    /// The text.
     text: &'a str,
     /// Separator mask of `text` (see [`mask`]).
-    space: Cow<'a, [u64]>,
-    /// Where the line starts in `text` (offsets are relative to it).
-    line_start: usize,
+    space: Vec<u64>,
     /// Where the next search starts.
     pos: usize,
-    /// Where the line ends.
-    end: usize,
 }
 
 /// [`separator_bytes`] without `\n`: the bytes [`is_space`] accepts, for
@@ -156,34 +146,47 @@ impl<'a> Iterator for Tokens<'a> {
     type Item = (usize, &'a str);
 
     fn next(&mut self) -> Option<(usize, &'a str)> {
-        let space = &*self.space;
-        // The first non-separator at or after `pos`.
+        let (space, len) = (&self.space, self.text.len());
+        // The first non-separator at or after `pos` (bits past the end are
+        // set, so the search stops at the last word).
         let mut w = self.pos / 64;
         let mut bits = !space[w] & (!0u64 << (self.pos % 64));
         while bits == 0 {
             w += 1;
-            if w * 64 >= self.end {
-                self.pos = self.end;
+            if w * 64 >= len {
+                self.pos = len;
                 return None;
             }
             bits = !space[w];
         }
         let start = w * 64 + bits.trailing_zeros() as usize;
-        if start >= self.end {
-            self.pos = self.end;
-            return None;
-        }
-        // The first separator after it: the line ends at a newline, a CR
-        // before one, or the end of the text, and all of those are set.
+        // The first separator after it (or the end).
         let mut bits = space[w] & (!0u64 << (start % 64));
         while bits == 0 {
             w += 1;
             bits = space[w];
         }
-        let end = (w * 64 + bits.trailing_zeros() as usize).min(self.end);
+        let end = (w * 64 + bits.trailing_zeros() as usize).min(len);
         self.pos = end;
-        Some((start - self.line_start, &self.text[start..end]))
+        Some((start, &self.text[start..end]))
     }
+}
+
+/// The separator mask of the (at most) 64 bytes of `src` from `base`
+/// that come before `end`: bit `i` for byte `base + i`, and every bit from
+/// `end` on set.
+fn window_mask(src: &[u8], base: usize, end: usize) -> u64 {
+    let n = (end - base).min(64);
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < n {
+        m |= gather(separator_bytes(word(src, base + i))) << i;
+        i += 8;
+    }
+    if n < 64 {
+        m |= !0u64 << n;
+    }
+    m
 }
 
 impl Document {
@@ -197,13 +200,9 @@ impl Document {
         let body = if source.starts_with('\u{feff}') { 3 } else { 0 };
         let bytes = source.as_bytes();
         let mut lines = Vec::with_capacity(bytes.len() / 24 + 1);
-        let mut space = Vec::with_capacity(bytes.len() / 64 + 1);
         let mut start = body;
-        // One pass, 64 bytes at a time: the separator mask for the tokenizer
-        // and the newline mask for the lines.
+        // 64 bytes at a time: a mask of the newlines, read off bit by bit.
         let mut split = |base: usize, block: &[u8; 64], len: usize| {
-            let sep = block_mask(block, separator_bytes);
-            space.push(if len < 64 { sep | (!0u64 << len) } else { sep });
             let mut nl = block_mask(block, |w| eq_bytes(w, b'\n'));
             if len < 64 {
                 nl &= !(!0u64 << len);
@@ -242,7 +241,6 @@ impl Document {
             source,
             body,
             lines,
-            space,
         }
     }
 
@@ -273,13 +271,7 @@ impl Document {
 
     /// The tokens of a line with their offsets in the line (see [`tokens`]).
     pub fn tokens(&self, line: &Line) -> Tokens<'_> {
-        Tokens {
-            text: &self.source,
-            space: Cow::Borrowed(&self.space),
-            line_start: line.start,
-            pos: line.start,
-            end: line.end,
-        }
+        tokens(self.text(line))
     }
 
     /// Appends the tokens of a line to `out`, with their byte offsets in the
@@ -298,15 +290,9 @@ impl Document {
         let mut closed = first;
         // Whether the byte before the current word is a separator.
         let mut after_space = true;
-        for w in s / 64..=(e - 1) / 64 {
-            let base = w * 64;
-            let mut m = self.space[w];
-            if base < s {
-                m |= (1u64 << (s - base)) - 1;
-            }
-            if e - base < 64 {
-                m |= !0u64 << (e - base);
-            }
+        let src = self.source.as_bytes();
+        for base in (s..e).step_by(64) {
+            let m = window_mask(src, base, e);
             let mut starts = !m & ((m << 1) | u64::from(after_space));
             let mut ends = m & ((!m << 1) | u64::from(!after_space));
             after_space = m >> 63 == 1;

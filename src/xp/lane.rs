@@ -11,8 +11,8 @@
 //! the two to the same model and diagnostics.
 
 use super::model::{AnnotationKind, ObjMode, ObjectAnn, TreeAnn};
-use super::num::word_plain;
-use super::swar::{gather, low_bytes, separator_bytes, word};
+use super::num::classified;
+use super::swar::{HIGH, LOW, eq_bytes, low_bytes, lt_bytes, word};
 
 /// Most arguments a fast-lane directive takes.
 const MAX_ARGS: usize = 6;
@@ -77,26 +77,42 @@ pub(crate) fn annotation(
 }
 
 /// Reads the plain number tokens of `src[at..end]`, each followed by one
-/// separator (or the end), into `args`; their count, or `None` when a token
-/// is not a plain number of at most eight bytes, two separators meet, or
-/// there are more than [`MAX_ARGS`].
+/// space (or the end of the line), into `args`; their count, or `None` when
+/// a token is not a plain number of at most eight bytes, another separator
+/// or two in a row follow one, or there are more than [`MAX_ARGS`].
+#[inline(always)]
 fn numbers(src: &[u8], mut at: usize, end: usize, args: &mut [Arg; MAX_ARGS]) -> Option<usize> {
     let mut n = 0;
     while at < end {
+        if n == MAX_ARGS {
+            return None;
+        }
         let w = word(src, at);
-        let len = (gather(separator_bytes(w)).trailing_zeros() as usize).min(end - at);
-        if len == 0 || len > 8 || n == MAX_ARGS {
+        // The token is the run of digits, points and minus signs.
+        let digits = lt_bytes(w ^ (LOW * u64::from(b'0')), 10);
+        let (dots, minus) = (eq_bytes(w, b'.'), eq_bytes(w, b'-'));
+        let stop = !(digits | dots | minus) & HIGH;
+        let len = (stop.trailing_zeros() as usize / 8).min(end - at);
+        let next = at + len;
+        // It must end at one space or at the end of the line (so a ninth
+        // byte, a letter or a tab sends the line to the general reader).
+        if len == 0 || (next < end && src[next] != b' ') {
             return None;
         }
-        if len == 8 && at + 8 < end && gather(separator_bytes(word(src, at + 8))) & 1 == 0 {
-            // Nine bytes or more.
-            return None;
-        }
-        let p = word_plain(w & low_bytes(len), len, true)?;
-        let (value, int) = (p.value(), p.int());
-        args[n] = Arg { value, int };
+        let in_token = HIGH & low_bytes(len);
+        let p = classified(
+            w & low_bytes(len),
+            len,
+            dots & in_token,
+            minus & in_token,
+            true,
+        )?;
+        args[n] = Arg {
+            value: p.value(),
+            int: p.int(),
+        };
         n += 1;
-        at += len + 1;
+        at = next + 1;
     }
     Some(n)
 }

@@ -132,10 +132,12 @@ impl Plain {
     /// a whole number needs none).
     #[inline(always)]
     pub fn value(self) -> f64 {
+        // At most 16 digits: the signed conversion is exact and cheaper.
+        let m = self.digits as i64 as f64;
         let v = if self.frac == 0 {
-            self.digits as f64
+            m
         } else {
-            self.digits as f64 / POW10[self.frac]
+            m / POW10[self.frac]
         };
         if self.neg { -v } else { v }
     }
@@ -151,14 +153,36 @@ impl Plain {
 /// A plain token (`-?digits`, with at most one `.` when `point` allows it)
 /// of `len` bytes in `w`; `None` for any other form.
 #[inline(always)]
-pub(crate) fn word_plain(mut w: u64, mut len: usize, point: bool) -> Option<Plain> {
-    let neg = w & 0xff == u64::from(b'-');
+pub(crate) fn word_plain(w: u64, len: usize, point: bool) -> Option<Plain> {
+    let digits = lt_bytes(w ^ (LOW * u64::from(b'0')), 10);
+    let (dots, minus) = (eq_bytes(w, b'.'), eq_bytes(w, b'-'));
+    let in_token = HIGH & low_bytes(len);
+    if (digits | dots | minus) & in_token != in_token {
+        return None;
+    }
+    classified(w, len, dots & in_token, minus & in_token, point)
+}
+
+/// [`word_plain`] of a token already known to hold only digits, points
+/// (`dots`: their byte mask) and minus signs (`minus`).
+#[inline(always)]
+pub(crate) fn classified(
+    mut w: u64,
+    mut len: usize,
+    dots: u64,
+    minus: u64,
+    point: bool,
+) -> Option<Plain> {
+    // A sign only in front.
+    if minus & !0x80 != 0 {
+        return None;
+    }
+    let neg = minus != 0;
     if neg {
         // A leading zero in place of the sign keeps the value.
         w = (w & !0xff) | u64::from(b'0');
     }
     let mut frac = 0;
-    let dots = eq_bytes(w, b'.') & HIGH & low_bytes(len);
     if dots != 0 {
         if !point || dots & (dots - 1) != 0 {
             return None;
@@ -168,9 +192,7 @@ pub(crate) fn word_plain(mut w: u64, mut len: usize, point: bool) -> Option<Plai
         len -= 1;
         frac = len - p;
     }
-    let want = HIGH & low_bytes(len);
-    let digits = lt_bytes(w ^ (LOW * u64::from(b'0')), 10);
-    if len <= usize::from(neg) || digits & want != want {
+    if len <= usize::from(neg) {
         return None;
     }
     Some(Plain {
