@@ -11,7 +11,7 @@
 //! the two to the same model and diagnostics.
 
 use super::model::{AnnotationKind, ObjMode, ObjectAnn, TreeAnn};
-use super::num::classified;
+use super::num::{Plain, classified, word_digits};
 use super::swar::{HIGH, LOW, eq_bytes, low_bytes, lt_bytes, word};
 
 /// Most arguments a fast-lane directive takes.
@@ -88,31 +88,40 @@ fn numbers(src: &[u8], mut at: usize, end: usize, args: &mut [Arg; MAX_ARGS]) ->
             return None;
         }
         let w = word(src, at);
-        // The token is the run of digits, points and minus signs.
         let digits = lt_bytes(w ^ (LOW * u64::from(b'0')), 10);
-        let (dots, minus) = (eq_bytes(w, b'.'), eq_bytes(w, b'-'));
-        let stop = !(digits | dots | minus) & HIGH;
-        let len = (stop.trailing_zeros() as usize / 8).min(end - at);
+        let len = ((!digits & HIGH).trailing_zeros() as usize / 8).min(end - at);
         let next = at + len;
-        // It must end at one space or at the end of the line (so a ninth
-        // byte, a letter or a tab sends the line to the general reader).
-        if len == 0 || (next < end && src[next] != b' ') {
-            return None;
-        }
-        let in_token = HIGH & low_bytes(len);
-        let p = classified(
-            w & low_bytes(len),
-            len,
-            dots & in_token,
-            minus & in_token,
-            true,
-        )?;
+        // Most tokens are unsigned integers that end at one space or at the
+        // end of the line: nothing more to check.
+        let p = if len > 0 && (next >= end || src[next] == b' ') {
+            Plain::whole(word_digits(w, len), len)
+        } else {
+            // Otherwise the token runs over digits, points and minus signs.
+            let (dots, minus) = (eq_bytes(w, b'.'), eq_bytes(w, b'-'));
+            let stop = !(digits | dots | minus) & HIGH;
+            let len = (stop.trailing_zeros() as usize / 8).min(end - at);
+            let next = at + len;
+            // It must end at one space or at the end of the line (so a
+            // ninth byte, a letter or a tab sends the line to the general
+            // reader).
+            if len == 0 || (next < end && src[next] != b' ') {
+                return None;
+            }
+            let in_token = HIGH & low_bytes(len);
+            classified(
+                w & low_bytes(len),
+                len,
+                dots & in_token,
+                minus & in_token,
+                true,
+            )?
+        };
         args[n] = Arg {
             value: p.value(),
             int: p.int(),
         };
         n += 1;
-        at = next + 1;
+        at += p.len + 1;
     }
     Some(n)
 }

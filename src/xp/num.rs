@@ -104,7 +104,7 @@ pub(crate) fn word_at(src: &[u8], at: usize, len: usize) -> Option<u64> {
 /// The value of `len` ASCII digits held in the low bytes of `w` (first digit
 /// in the lowest byte), combined pairwise in three multiplications.
 #[inline(always)]
-fn word_digits(w: u64, len: usize) -> u64 {
+pub(crate) fn word_digits(w: u64, len: usize) -> u64 {
     let d = (w ^ (LOW * u64::from(b'0'))) & low_bytes(len);
     // Right-align: the digits move to the top bytes, zeros lead.
     let mut v = d << (8 * (8 - len));
@@ -124,9 +124,23 @@ pub(crate) struct Plain {
     pub frac: usize,
     /// Whether the token has a decimal point.
     pub point: bool,
+    /// The token's length in bytes.
+    pub len: usize,
 }
 
 impl Plain {
+    /// An unsigned whole number of `len` digits.
+    #[inline(always)]
+    pub fn whole(digits: u64, len: usize) -> Plain {
+        Plain {
+            neg: false,
+            digits,
+            frac: 0,
+            point: false,
+            len,
+        }
+    }
+
     /// The value, exactly as [`plain_decimal`] gives it: the integer and
     /// the power of ten are exact, so one division rounds correctly (and
     /// a whole number needs none).
@@ -173,6 +187,7 @@ pub(crate) fn classified(
     minus: u64,
     point: bool,
 ) -> Option<Plain> {
+    let token_len = len;
     // A sign only in front.
     if minus & !0x80 != 0 {
         return None;
@@ -200,6 +215,7 @@ pub(crate) fn classified(
         digits: word_digits(w, len),
         frac,
         point: dots != 0,
+        len: token_len,
     })
 }
 
