@@ -168,24 +168,24 @@ fn common(cx: &mut Ctx, a: &Asset) {
     }
 }
 
-/// The first token index and the points of an annotation (without
-/// allocating: this runs once per annotation line).
-fn ann_points(k: &AnnotationKind) -> impl Iterator<Item = (usize, Px)> + '_ {
-    let (fixed, facade) = match k {
-        AnnotationKind::Object(o) => ([Some((1, o.at)), None], None),
-        AnnotationKind::Facade(f) => ([None, None], Some(f)),
-        AnnotationKind::Tree(t) => ([Some((1, t.at)), None], None),
-        AnnotationKind::TreeLine(t) => ([Some((1, t.from)), Some((3, t.to))], None),
-        AnnotationKind::GroundFormula(_) => ([None, None], None),
-    };
-    let facade_points = facade.into_iter().flat_map(|f| {
-        let stride = if f.walls.is_some() { 3 } else { 2 };
-        f.points
-            .iter()
-            .enumerate()
-            .map(move |(i, p)| (3 + stride * i, *p))
-    });
-    fixed.into_iter().flatten().chain(facade_points)
+/// The first point of an annotation that lies outside `rect`, with the
+/// index of its first token (a plain match: this runs once per annotation
+/// line).
+fn first_outside(k: &AnnotationKind, rect: [f64; 4]) -> Option<(usize, Px)> {
+    let out = |ti: usize, p: Px| (!inside(rect, p)).then_some((ti, p));
+    match k {
+        AnnotationKind::Object(o) => out(1, o.at),
+        AnnotationKind::Tree(t) => out(1, t.at),
+        AnnotationKind::TreeLine(t) => out(1, t.from).or_else(|| out(3, t.to)),
+        AnnotationKind::Facade(f) => {
+            let stride = if f.walls.is_some() { 3 } else { 2 };
+            f.points
+                .iter()
+                .enumerate()
+                .find_map(|(i, &p)| out(3 + stride * i, p))
+        }
+        AnnotationKind::GroundFormula(_) => None,
+    }
 }
 
 fn inside(rect: [f64; 4], p: Px) -> bool {
@@ -463,18 +463,15 @@ fn tiles(cx: &mut Ctx, a: &Asset) {
             }
         }
         for ann in &t.annotations {
-            for (ti, p) in ann_points(&ann.kind) {
-                if !inside(r, p) {
-                    cx.err(
-                        c::OUTSIDE_TILE,
-                        format!(
-                            "point ({}, {}) is outside its tile ({} {} {} {}, line {}): annotations must lie within the tile",
-                            p[0], p[1], r[0], r[1], r[2], r[3], t.line
-                        ),
-                        cx.toks(ann.line, ti, ti + 1),
-                    );
-                    break;
-                }
+            if let Some((ti, p)) = first_outside(&ann.kind, r) {
+                cx.err(
+                    c::OUTSIDE_TILE,
+                    format!(
+                        "point ({}, {}) is outside its tile ({} {} {} {}, line {}): annotations must lie within the tile",
+                        p[0], p[1], r[0], r[1], r[2], r[3], t.line
+                    ),
+                    cx.toks(ann.line, ti, ti + 1),
+                );
             }
         }
     }
@@ -580,18 +577,15 @@ fn block(cx: &mut Ctx, b: &BlockProps) {
             }
             let rect = [h0.value, v0.value, h1.value, v1.value];
             for ann in &g.annotations {
-                for (ti, p) in ann_points(&ann.kind) {
-                    if !inside(rect, p) {
-                        cx.err(
-                            c::OUTSIDE_GRID,
-                            format!(
-                                "point ({}, {}) is outside the grid ({} {} {} {})",
-                                p[0], p[1], rect[0], rect[1], rect[2], rect[3]
-                            ),
-                            cx.toks(ann.line, ti, ti + 1),
-                        );
-                        break;
-                    }
+                if let Some((ti, p)) = first_outside(&ann.kind, rect) {
+                    cx.err(
+                        c::OUTSIDE_GRID,
+                        format!(
+                            "point ({}, {}) is outside the grid ({} {} {} {})",
+                            p[0], p[1], rect[0], rect[1], rect[2], rect[3]
+                        ),
+                        cx.toks(ann.line, ti, ti + 1),
+                    );
                 }
             }
         }

@@ -33,14 +33,12 @@ pub(crate) fn annotation(
     end: usize,
 ) -> Option<(AnnotationKind, &'static str)> {
     let head = word(src, start);
-    // The keyword and one separator after it.
-    let (kw, at) = if head == u64::from_le_bytes(*b"OBJ_DRAP")
-        && src.get(start + 8..start + 11) == Some(b"ED ")
-    {
+    // The keyword and one space after it (`ED ` completes `OBJ_DRAP` and
+    // `OBJ_GRAD`).
+    let ed = || word(src, start + 8) & low_bytes(3) == u64::from_le_bytes(*b"ED \0\0\0\0\0");
+    let (kw, at) = if head == u64::from_le_bytes(*b"OBJ_DRAP") && ed() {
         ("OBJ_DRAPED", start + 11)
-    } else if head == u64::from_le_bytes(*b"OBJ_GRAD")
-        && src.get(start + 8..start + 11) == Some(b"ED ")
-    {
+    } else if head == u64::from_le_bytes(*b"OBJ_GRAD") && ed() {
         ("OBJ_GRADED", start + 11)
     } else if head & low_bytes(5) == u64::from_le_bytes(*b"TREE \0\0\0") {
         ("TREE", start + 5)
