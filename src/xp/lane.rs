@@ -17,16 +17,17 @@ use super::swar::{HIGH, LOW, eq_bytes, low_bytes, lt_bytes, word};
 /// Most arguments a fast-lane directive takes.
 const MAX_ARGS: usize = 6;
 
-/// One plain number token: its value, and its value as an integer when it
-/// has no decimal point.
-#[derive(Clone, Copy, Default)]
-struct Arg {
-    value: f64,
-    int: Option<i64>,
+/// The directives the fast lane takes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Hot {
+    Draped,
+    Graded,
+    Tree,
 }
 
 /// The annotation on the line `src[start..end]` and its keyword, when the
 /// line is one the fast lane takes (see the module documentation).
+#[inline(always)]
 pub(crate) fn annotation(
     src: &[u8],
     start: usize,
@@ -36,40 +37,47 @@ pub(crate) fn annotation(
     // The keyword and one space after it (`ED ` completes `OBJ_DRAP` and
     // `OBJ_GRAD`).
     let ed = || word(src, start + 8) & low_bytes(3) == u64::from_le_bytes(*b"ED \0\0\0\0\0");
-    let (kw, at) = if head == u64::from_le_bytes(*b"OBJ_DRAP") && ed() {
-        ("OBJ_DRAPED", start + 11)
+    let (hot, at) = if head == u64::from_le_bytes(*b"OBJ_DRAP") && ed() {
+        (Hot::Draped, start + 11)
     } else if head == u64::from_le_bytes(*b"OBJ_GRAD") && ed() {
-        ("OBJ_GRADED", start + 11)
+        (Hot::Graded, start + 11)
     } else if head & low_bytes(5) == u64::from_le_bytes(*b"TREE \0\0\0") {
-        ("TREE", start + 5)
+        (Hot::Tree, start + 5)
     } else {
         return None;
     };
-    let mut args = [Arg::default(); MAX_ARGS];
+    let mut args = [Plain::default(); MAX_ARGS];
     let n = numbers(src, at, end, &mut args)?;
-    let kind = match (kw, n) {
-        ("TREE", 5) => AnnotationKind::Tree(TreeAnn {
-            at: [args[0].value, args[1].value],
-            heading: args[2].value,
-            width: args[3].value,
-            layer: args[4].int?,
+    let v = |i: usize| args[i].value();
+    let int = |i: usize| args[i].int();
+    let kind = match (hot, n) {
+        (Hot::Tree, 5) => AnnotationKind::Tree(TreeAnn {
+            at: [v(0), v(1)],
+            heading: v(2),
+            width: v(3),
+            layer: int(4)?,
         }),
-        ("OBJ_DRAPED" | "OBJ_GRADED", 4 | 6) => AnnotationKind::Object(ObjectAnn {
-            mode: if kw == "OBJ_DRAPED" {
+        (Hot::Draped | Hot::Graded, 4 | 6) => AnnotationKind::Object(ObjectAnn {
+            mode: if hot == Hot::Draped {
                 ObjMode::Draped
             } else {
                 ObjMode::Graded
             },
-            at: [args[0].value, args[1].value],
-            heading: args[2].value,
-            index: args[3].int?,
+            at: [v(0), v(1)],
+            heading: v(2),
+            index: int(3)?,
             show: if n == 6 {
-                Some([args[4].int?, args[5].int?])
+                Some([int(4)?, int(5)?])
             } else {
                 None
             },
         }),
         _ => return None,
+    };
+    let kw = match hot {
+        Hot::Draped => "OBJ_DRAPED",
+        Hot::Graded => "OBJ_GRADED",
+        Hot::Tree => "TREE",
     };
     Some((kind, kw))
 }
@@ -79,7 +87,7 @@ pub(crate) fn annotation(
 /// a token is not a plain number of at most eight bytes, another separator
 /// or two in a row follow one, or there are more than [`MAX_ARGS`].
 #[inline(always)]
-fn numbers(src: &[u8], mut at: usize, end: usize, args: &mut [Arg; MAX_ARGS]) -> Option<usize> {
+fn numbers(src: &[u8], mut at: usize, end: usize, args: &mut [Plain; MAX_ARGS]) -> Option<usize> {
     let mut n = 0;
     while at < end {
         if n == MAX_ARGS {
@@ -114,10 +122,7 @@ fn numbers(src: &[u8], mut at: usize, end: usize, args: &mut [Arg; MAX_ARGS]) ->
                 true,
             )?
         };
-        args[n] = Arg {
-            value: p.value(),
-            int: p.int(),
-        };
+        args[n] = p;
         n += 1;
         at += p.len + 1;
     }

@@ -114,7 +114,7 @@ pub(crate) fn word_digits(w: u64, len: usize) -> u64 {
 }
 
 /// A plain number token read from a word (see [`word_plain`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Plain {
     /// A leading `-`.
     pub neg: bool,

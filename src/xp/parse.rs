@@ -1189,22 +1189,16 @@ impl<'d> Builder<'d> {
         true
     }
 
+    #[inline]
     fn push_annotation(&mut self, ann: Annotation, kw: &str) {
         let line = ann.line;
         if self.kind == Kind::Agb {
-            let ended = self.grid_state(line).ended;
-            if !ended {
-                let span = self.doc.line_span(line);
-                self.err(
-                    c::ANN_BEFORE_END_CUTS,
-                    format!(
-                        "{kw} comes before END_CUTS: annotations of a grid go after its END_CUTS"
-                    ),
-                    span,
-                );
+            if !self.grid_state(line).ended {
+                self.before_end_cuts(line, kw);
             }
             let is_formula = matches!(ann.kind, AnnotationKind::GroundFormula(_));
-            self.current_grid().annotations.push(ann);
+            let grid = self.current_grid();
+            grid.annotations.push(ann);
             // Whether the current grid (the last one) already holds an annotation a
             // formula can apply to; remembered by grid count instead of searched.
             let grids = self
@@ -1215,18 +1209,34 @@ impl<'d> Builder<'d> {
             let has_prev = self.ann_grid == Some(grids);
             if !is_formula {
                 self.ann_grid = Some(grids);
-            }
-            if is_formula && !has_prev {
-                let span = self.doc.token_span(line, 0);
-                self.err(
-                    c::FORMULA_WITHOUT_ANN,
-                    "GROUND_PT_FORMULA applies to the annotation before it, but this grid has none: put it after the OBJ_GRADED it registers",
-                    span,
-                );
+            } else if !has_prev {
+                self.formula_without_annotation(line);
             }
         } else if let Some(t) = self.current_tile(line, kw) {
             t.annotations.push(ann);
         }
+    }
+
+    /// An AGB annotation before its grid's END_CUTS.
+    #[cold]
+    fn before_end_cuts(&mut self, line: usize, kw: &str) {
+        let span = self.doc.line_span(line);
+        self.err(
+            c::ANN_BEFORE_END_CUTS,
+            format!("{kw} comes before END_CUTS: annotations of a grid go after its END_CUTS"),
+            span,
+        );
+    }
+
+    /// A GROUND_PT_FORMULA with no annotation before it in its grid.
+    #[cold]
+    fn formula_without_annotation(&mut self, line: usize) {
+        let span = self.doc.token_span(line, 0);
+        self.err(
+            c::FORMULA_WITHOUT_ANN,
+            "GROUND_PT_FORMULA applies to the annotation before it, but this grid has none: put it after the OBJ_GRADED it registers",
+            span,
+        );
     }
 
     // -------------------------------------------------------------- AGB ----
