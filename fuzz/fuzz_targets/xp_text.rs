@@ -1,4 +1,5 @@
-//! The autogen text parser: never panics; canonical writing is a fixed point
+//! The autogen text parser: never panics; the fast lane reads every file
+//! exactly as the general reader does; canonical writing is a fixed point
 //! (parse → canonical → parse → canonical gives the same text); a model that
 //! parses without errors writes text that parses again to the same written
 //! text.
@@ -7,6 +8,13 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let (text, _diags) = agkit::xp::check_bytes(data);
+    let doc = agkit::xp::Document::parse(&text);
+    let (fast, general) = (
+        agkit::xp::parse::read(&doc),
+        agkit::xp::parse::read_general(&doc),
+    );
+    assert_eq!(fast.asset, general.asset, "fast lane model differs");
+    assert_eq!(fast.diags, general.diags, "fast lane diagnostics differ");
     let once = agkit::xp::Document::parse(&text).to_canonical();
     let twice = agkit::xp::Document::parse(&once).to_canonical();
     assert_eq!(once, twice, "canonical form is not a fixed point");

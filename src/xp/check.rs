@@ -225,134 +225,142 @@ fn is_convex(pts: &[Px]) -> bool {
 
 fn annotations(cx: &mut Ctx, a: &Asset) {
     let cm = &a.common;
-    for ann in a.annotations() {
-        let line = ann.line;
-        match &ann.kind {
-            AnnotationKind::Object(o) => {
-                let it = match o.mode {
-                    ObjMode::Delta { .. } => 5,
-                    _ => 4,
-                };
-                if o.index < 0 || o.index as usize >= cm.objects.len() {
-                    cx.err(
-                        c::OBJECT_INDEX,
-                        format!(
-                            "object index {} is out of range: the file declares {} OBJECT(s), numbered from 0",
-                            o.index,
-                            cm.objects.len()
-                        ),
-                        cx.tok(line, it),
-                    );
-                }
-                if let Some([lo, hi]) = o.show {
-                    let base = match o.mode {
-                        ObjMode::Scraper { .. } => 8,
-                        ObjMode::Delta { .. } => 6,
-                        _ => 5,
+    // The same order as `Asset::annotations`, as plain slice loops.
+    let tiles = a.tiles.iter().map(|t| t.annotations.as_slice());
+    let grids = a
+        .block
+        .iter()
+        .flat_map(|b| b.grids.iter().map(|g| g.annotations.as_slice()));
+    for list in tiles.chain(grids) {
+        for ann in list {
+            let line = ann.line;
+            match &ann.kind {
+                AnnotationKind::Object(o) => {
+                    let it = match o.mode {
+                        ObjMode::Delta { .. } => 5,
+                        _ => 4,
                     };
-                    if !(1..=6).contains(&lo) || !(1..=6).contains(&hi) {
+                    if o.index < 0 || o.index as usize >= cm.objects.len() {
                         cx.err(
-                            c::SHOW_LEVEL_RANGE,
-                            format!("show levels {lo} {hi} must both be between 1 and 6"),
-                            cx.toks(line, base, base + 1),
+                            c::OBJECT_INDEX,
+                            format!(
+                                "object index {} is out of range: the file declares {} OBJECT(s), numbered from 0",
+                                o.index,
+                                cm.objects.len()
+                            ),
+                            cx.tok(line, it),
                         );
-                    } else if lo > hi {
+                    }
+                    if let Some([lo, hi]) = o.show {
+                        let base = match o.mode {
+                            ObjMode::Scraper { .. } => 8,
+                            ObjMode::Delta { .. } => 6,
+                            _ => 5,
+                        };
+                        if !(1..=6).contains(&lo) || !(1..=6).contains(&hi) {
+                            cx.err(
+                                c::SHOW_LEVEL_RANGE,
+                                format!("show levels {lo} {hi} must both be between 1 and 6"),
+                                cx.toks(line, base, base + 1),
+                            );
+                        } else if lo > hi {
+                            cx.err(
+                                c::SHOW_LEVEL_ORDER,
+                                format!("show level lo {lo} is greater than hi {hi}: swap them"),
+                                cx.toks(line, base, base + 1),
+                            );
+                        }
+                    }
+                    if let ObjMode::Scraper { min, max, step } = o.mode
+                        && (min > max || step <= 0.0)
+                    {
                         cx.err(
-                            c::SHOW_LEVEL_ORDER,
-                            format!("show level lo {lo} is greater than hi {hi}: swap them"),
-                            cx.toks(line, base, base + 1),
+                                c::BAD_SCRAPER,
+                                format!(
+                                    "OBJ_SCRAPER needs min <= max and a positive step (has {min} {max} {step})"
+                                ),
+                                cx.toks(line, 5, 7),
+                            );
+                    }
+                }
+                AnnotationKind::Facade(f) => {
+                    if f.index < 0 || f.index as usize >= cm.facades.len() {
+                        cx.err(
+                            c::FACADE_INDEX,
+                            format!(
+                                "facade index {} is out of range: the file declares {} FACADE(s), numbered from 0",
+                                f.index,
+                                cm.facades.len()
+                            ),
+                            cx.tok(line, 1),
+                        );
+                    }
+                    if f.height <= 0.0 {
+                        cx.err(
+                            c::NEGATIVE_SIZE,
+                            "facade height must be a positive number of metres",
+                            cx.tok(line, 2),
+                        );
+                    }
+                    if f.points.len() < 2 {
+                        cx.err(
+                            c::FACADE_POINTS,
+                            "a facade needs at least 2 points",
+                            cx.line(line),
+                        );
+                    } else if f.points.len() >= 3 && signed_area2(&f.points) > EPS {
+                        cx.warn(
+                            c::FACADE_WINDING,
+                            "facade points run counter-clockwise; the spec wants them clockwise: reverse the order",
+                            cx.line(line),
                         );
                     }
                 }
-                if let ObjMode::Scraper { min, max, step } = o.mode
-                    && (min > max || step <= 0.0)
-                {
-                    cx.err(
-                            c::BAD_SCRAPER,
-                            format!(
-                                "OBJ_SCRAPER needs min <= max and a positive step (has {min} {max} {step})"
-                            ),
-                            cx.toks(line, 5, 7),
+                AnnotationKind::Tree(t) => {
+                    if t.width <= 0.0 {
+                        cx.err(
+                            c::NEGATIVE_SIZE,
+                            "TREE width must be a positive number of metres",
+                            cx.tok(line, 4),
                         );
+                    }
+                    if t.layer < 0 {
+                        cx.err(
+                            c::NEGATIVE_LAYER,
+                            "forest layer must be 0 or more",
+                            cx.tok(line, 5),
+                        );
+                    }
                 }
+                AnnotationKind::TreeLine(t) => {
+                    if t.from == t.to {
+                        cx.warn(
+                            c::EMPTY_TREE_LINE,
+                            "TREE_LINE starts and ends at the same point: use TREE or move an end",
+                            cx.line(line),
+                        );
+                    }
+                    if t.layer < 0 {
+                        cx.err(
+                            c::NEGATIVE_LAYER,
+                            "forest layer must be 0 or more",
+                            cx.tok(line, 5),
+                        );
+                    }
+                }
+                AnnotationKind::GroundFormula(_) => {}
             }
-            AnnotationKind::Facade(f) => {
-                if f.index < 0 || f.index as usize >= cm.facades.len() {
-                    cx.err(
-                        c::FACADE_INDEX,
-                        format!(
-                            "facade index {} is out of range: the file declares {} FACADE(s), numbered from 0",
-                            f.index,
-                            cm.facades.len()
-                        ),
-                        cx.tok(line, 1),
-                    );
-                }
-                if f.height <= 0.0 {
-                    cx.err(
-                        c::NEGATIVE_SIZE,
-                        "facade height must be a positive number of metres",
-                        cx.tok(line, 2),
-                    );
-                }
-                if f.points.len() < 2 {
-                    cx.err(
-                        c::FACADE_POINTS,
-                        "a facade needs at least 2 points",
-                        cx.line(line),
-                    );
-                } else if f.points.len() >= 3 && signed_area2(&f.points) > EPS {
-                    cx.warn(
-                        c::FACADE_WINDING,
-                        "facade points run counter-clockwise; the spec wants them clockwise: reverse the order",
-                        cx.line(line),
-                    );
-                }
+            if matches!(
+                ann.kind,
+                AnnotationKind::Tree(_) | AnnotationKind::TreeLine(_)
+            ) && cm.vegetation.is_none()
+            {
+                cx.err(
+                    c::TREE_WITHOUT_VEGETATION,
+                    "trees need a VEGETATION (.for) file: add `VEGETATION path.for`",
+                    cx.tok(line, 0),
+                );
             }
-            AnnotationKind::Tree(t) => {
-                if t.width <= 0.0 {
-                    cx.err(
-                        c::NEGATIVE_SIZE,
-                        "TREE width must be a positive number of metres",
-                        cx.tok(line, 4),
-                    );
-                }
-                if t.layer < 0 {
-                    cx.err(
-                        c::NEGATIVE_LAYER,
-                        "forest layer must be 0 or more",
-                        cx.tok(line, 5),
-                    );
-                }
-            }
-            AnnotationKind::TreeLine(t) => {
-                if t.from == t.to {
-                    cx.warn(
-                        c::EMPTY_TREE_LINE,
-                        "TREE_LINE starts and ends at the same point: use TREE or move an end",
-                        cx.line(line),
-                    );
-                }
-                if t.layer < 0 {
-                    cx.err(
-                        c::NEGATIVE_LAYER,
-                        "forest layer must be 0 or more",
-                        cx.tok(line, 5),
-                    );
-                }
-            }
-            AnnotationKind::GroundFormula(_) => {}
-        }
-        if matches!(
-            ann.kind,
-            AnnotationKind::Tree(_) | AnnotationKind::TreeLine(_)
-        ) && cm.vegetation.is_none()
-        {
-            cx.err(
-                c::TREE_WITHOUT_VEGETATION,
-                "trees need a VEGETATION (.for) file: add `VEGETATION path.for`",
-                cx.tok(line, 0),
-            );
         }
     }
     if let Some(l) = a.string.as_ref().and_then(|s| s.fill_layer.as_ref())
