@@ -275,9 +275,7 @@ impl Grid {
                 let r = grid.centre(i, j);
                 let list = grid.list(c);
                 if list.len() > CROWDED
-                    || list
-                        .iter()
-                        .any(|&k| grid.close(r, grid.segs[k as usize]))
+                    || list.iter().any(|&k| grid.close(r, grid.segs[k as usize]))
                 {
                     continue;
                 }
@@ -355,9 +353,8 @@ impl Grid {
         if self.dims[0] == 0 {
             return None;
         }
-        let index = |k: usize| {
-            (((p[k] - self.min[k]) / self.size).max(0.0) as usize).min(self.dims[k] - 1)
-        };
+        let index =
+            |k: usize| (((p[k] - self.min[k]) / self.size).max(0.0) as usize).min(self.dims[k] - 1);
         let (i, j) = (index(0), index(1));
         let c = j * self.dims[0] + i;
         let mut inside = match self.state[c] {
@@ -366,7 +363,10 @@ impl Grid {
             _ => return None,
         };
         let r = self.centre(i, j);
-        let (lo, hi) = ([p[0].min(r[0]), p[1].min(r[1])], [p[0].max(r[0]), p[1].max(r[1])]);
+        let (lo, hi) = (
+            [p[0].min(r[0]), p[1].min(r[1])],
+            [p[0].max(r[0]), p[1].max(r[1])],
+        );
         for &k in self.list(c) {
             let s @ [a, b] = self.segs[k as usize];
             if self.close(p, s) {
