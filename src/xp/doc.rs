@@ -475,7 +475,11 @@ mod tests {
                 let mut w = [b'x'; 8];
                 w[at] = c;
                 let want = if is_space(c) { 1u64 << at } else { 0 };
-                assert_eq!(space_bits(u64::from_le_bytes(w)), want, "byte {c:#x} at {at}");
+                assert_eq!(
+                    space_bits(u64::from_le_bytes(w)),
+                    want,
+                    "byte {c:#x} at {at}"
+                );
             }
         }
         assert_eq!(space_bits(u64::from_le_bytes(*b" \t\r\x0b\x0c   ")), 0xff);
