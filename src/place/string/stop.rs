@@ -344,7 +344,9 @@ impl Grid {
         let t = (((p[0] - a[0]) * d[0] + (p[1] - a[1]) * d[1]) / len2).clamp(0.0, 1.0);
         let q = lerp(a, b, t);
         let e = [p[0] - q[0], p[1] - q[1]];
-        !(e[0] * e[0] + e[1] * e[1] > m * m)
+        let d2 = e[0] * e[0] + e[1] * e[1];
+        // A NaN (a segment too short to square) counts as close.
+        d2.is_nan() || d2 <= m * m
     }
 
     /// The even–odd state of `p` (inside the bounding box), or `None` when
