@@ -3,12 +3,13 @@
 //! A tile may be placed only where every one of its `STOP_PT`s lies inside
 //! the polygon (inside the outer winding and outside every hole) and where
 //! it covers no stop point of a tile placed before it. Both tests are
-//! indexed with an R-tree so that a check costs `O(log n)` on a polygon of
-//! `n` vertices: the polygon's segments for point-in-polygon (a ray cast
-//! cast to the nearest side of the bounding box, visiting only the segments
-//! near the ray), the placed stop
-//! points for coverage. Tile footprints use `geo`'s `Contains` (a point on
-//! a tile's outline is not covered).
+//! indexed so that a check costs about `O(1)`–`O(log n)` on a polygon of
+//! `n` vertices: point-in-polygon uses a uniform grid of cells that each
+//! list the ring segments near them and know whether their centre is
+//! inside ([`Region::locate`]; a point only looks at the segments of its
+//! own cell), tile clipping an R-tree of the segments, and coverage an
+//! R-tree of the placed stop points. Tile footprints use `geo`'s
+//! `Contains` (a point on a tile's outline is not covered).
 
 use crate::geom::Xy;
 use geo::{Area, BooleanOps, Contains, Coord, LineString, MultiPolygon, Point, Polygon};
@@ -26,6 +27,7 @@ pub struct Region {
     rings: Vec<Vec<Xy>>,
     min: Xy,
     max: Xy,
+    grid: Grid,
 }
 
 impl Region {
@@ -46,11 +48,17 @@ impl Region {
                 }
             }
         }
+        let grid = Grid::new(
+            segs.iter().map(|s| [s.geom().from, s.geom().to]).collect(),
+            min,
+            max,
+        );
         Region {
             segments: RTree::bulk_load(segs),
             rings: windings.to_vec(),
             min,
             max,
+            grid,
         }
     }
 
@@ -68,7 +76,32 @@ impl Region {
 
     /// Where `p` lies: `Some(true)` inside (even–odd over all windings),
     /// `Some(false)` outside, `None` exactly on an edge.
+    ///
+    /// The answer comes from the grid cell of `p`: the state of the cell's
+    /// centre flipped once for every ring segment the straight line from
+    /// `p` to the centre crosses. Only the segments listed for the cell can
+    /// cross it, so the cost does not grow with the polygon. Where that is
+    /// too close to call (`p` within a hair of a segment, or the line
+    /// through a vertex, or a crowded cell), the answer comes from a ray
+    /// cast instead, which is exact on the edges.
     pub fn locate(&self, p: Xy) -> Option<bool> {
+        if !(p[0] >= self.min[0]
+            && p[0] <= self.max[0]
+            && p[1] >= self.min[1]
+            && p[1] <= self.max[1])
+        {
+            return Some(false);
+        }
+        match self.grid.locate(p) {
+            Some(inside) => Some(inside),
+            None => self.locate_by_ray(p),
+        }
+    }
+
+    /// [`Region::locate`] by a ray cast: every ring segment whose envelope
+    /// meets a ray from `p` to the nearest side of the bounding box is
+    /// visited (on a comb-like polygon that is `O(√n)` of them).
+    fn locate_by_ray(&self, p: Xy) -> Option<bool> {
         if !(p[0] >= self.min[0]
             && p[0] <= self.max[0]
             && p[1] >= self.min[1]
@@ -120,6 +153,254 @@ impl Region {
         }
         Some(inside)
     }
+}
+
+/// Cells listing more segments than this are left to the ray cast.
+const CROWDED: usize = 64;
+/// [`Grid::state`] of a cell whose centre is outside.
+const OUT: u8 = 0;
+/// [`Grid::state`] of a cell whose centre is inside.
+const IN: u8 = 1;
+/// [`Grid::state`] of a cell the grid does not answer for.
+const UNKNOWN: u8 = 2;
+
+/// A uniform grid over the bounding box of the rings, about one cell per
+/// segment. Each cell lists the segments that come within [`Grid::near`]
+/// of it and knows the even–odd state of its centre.
+struct Grid {
+    min: Xy,
+    /// The side of a (square) cell.
+    size: f64,
+    /// Columns and rows; `[0, 0]` when the grid answers nothing.
+    dims: [usize; 2],
+    /// Where each cell's list starts in `lists` (one more than cells).
+    starts: Vec<u32>,
+    /// The cells' segment lists, as indices into `segs`.
+    lists: Vec<u32>,
+    segs: Vec<[Xy; 2]>,
+    /// [`IN`], [`OUT`] or [`UNKNOWN`] per cell (row-major).
+    state: Vec<u8>,
+    /// Points closer than this to a segment are left to the ray cast
+    /// (far beyond the rounding of either method).
+    near: f64,
+}
+
+impl Grid {
+    fn new(segs: Vec<[Xy; 2]>, min: Xy, max: Xy) -> Grid {
+        let scale = [min[0], min[1], max[0], max[1]]
+            .iter()
+            .fold(0.0f64, |m, v| m.max(v.abs()));
+        let near = 1e-9 * (1.0 + scale);
+        let mut grid = Grid {
+            min,
+            size: 1.0,
+            dims: [0, 0],
+            starts: Vec::new(),
+            lists: Vec::new(),
+            segs,
+            state: Vec::new(),
+            near,
+        };
+        let (w, h) = (max[0] - min[0], max[1] - min[1]);
+        let n = grid.segs.len();
+        let finite = grid
+            .segs
+            .iter()
+            .all(|s| s.iter().all(|p| p[0].is_finite() && p[1].is_finite()));
+        // Cell lists longer than this in all (long slanted segments cross
+        // many cells) are not worth it: the ray cast answers everything.
+        let budget = 32 * n + 4096;
+        if n == 0 || !finite || u32::try_from(2 * budget).is_err() {
+            return grid;
+        }
+        // About one cell per segment: at most (w/s + 1)(h/s + 1) <= 3n + 1.
+        let size = (w * h / n as f64)
+            .sqrt()
+            .max(w.max(h) / n as f64)
+            .max(64.0 * near);
+        grid.size = size;
+        grid.dims = [(w / size) as usize + 1, (h / size) as usize + 1];
+        let cells = grid.dims[0] * grid.dims[1];
+        // Segment lists (counted, then filled).
+        let margin = 2.0 * near;
+        let mut starts = vec![0u32; cells + 1];
+        let mut total = 0usize;
+        for s in &grid.segs {
+            grid.each_cell(s[0], s[1], margin, |c| {
+                starts[c + 1] += 1;
+                total += 1;
+            });
+            if total > budget {
+                grid.dims = [0, 0];
+                return grid;
+            }
+        }
+        for c in 0..cells {
+            starts[c + 1] += starts[c];
+        }
+        let mut fill = starts.clone();
+        let mut lists = vec![0u32; starts[cells] as usize];
+        for (k, s) in grid.segs.iter().enumerate() {
+            grid.each_cell(s[0], s[1], margin, |c| {
+                lists[fill[c] as usize] = k as u32;
+                fill[c] += 1;
+            });
+        }
+        grid.starts = starts;
+        grid.lists = lists;
+        // The centres' states: a ray along +x from every centre of a row,
+        // counting the crossings of the row's centre line as the ray cast
+        // does (half-open in y).
+        let rows = grid.dims[1];
+        let mut xs: Vec<Vec<f64>> = vec![Vec::new(); rows];
+        for &[a, b] in &grid.segs {
+            if a[1] == b[1] {
+                continue;
+            }
+            let (lo, hi) = (a[1].min(b[1]), a[1].max(b[1]));
+            let j0 = ((lo - min[1]) / size - 1.5).max(0.0) as usize;
+            let j1 = (((hi - min[1]) / size + 0.5).max(0.0) as usize).min(rows - 1);
+            for (j, row) in xs.iter_mut().enumerate().take(j1 + 1).skip(j0) {
+                let y = grid.centre(0, j)[1];
+                if (a[1] > y) != (b[1] > y) {
+                    row.push(a[0] + (y - a[1]) * (b[0] - a[0]) / (b[1] - a[1]));
+                }
+            }
+        }
+        let mut state = vec![UNKNOWN; cells];
+        for (j, row) in xs.iter_mut().enumerate() {
+            row.sort_unstable_by(f64::total_cmp);
+            for i in 0..grid.dims[0] {
+                let c = j * grid.dims[0] + i;
+                let r = grid.centre(i, j);
+                let list = grid.list(c);
+                if list.len() > CROWDED
+                    || list.iter().any(|&k| grid.close(r, grid.segs[k as usize]))
+                {
+                    continue;
+                }
+                let right = row.len() - row.partition_point(|&x| x <= r[0]);
+                state[c] = if right % 2 == 1 { IN } else { OUT };
+            }
+        }
+        grid.state = state;
+        grid
+    }
+
+    /// The centre of cell `(i, j)`.
+    fn centre(&self, i: usize, j: usize) -> Xy {
+        [
+            self.min[0] + (i as f64 + 0.5) * self.size,
+            self.min[1] + (j as f64 + 0.5) * self.size,
+        ]
+    }
+
+    /// The segments listed for cell `c`.
+    fn list(&self, c: usize) -> &[u32] {
+        &self.lists[self.starts[c] as usize..self.starts[c + 1] as usize]
+    }
+
+    /// Calls `f` with every cell that segment `a → b` comes within `m` of
+    /// (and maybe a few more).
+    fn each_cell(&self, a: Xy, b: Xy, m: f64, mut f: impl FnMut(usize)) {
+        let s = self.size;
+        let index = |v: f64, k: usize| {
+            (((v - self.min[k]) / s).floor().max(0.0) as usize).min(self.dims[k] - 1)
+        };
+        let (lo, hi) = (a[1].min(b[1]) - m, a[1].max(b[1]) + m);
+        for j in index(lo, 1)..=index(hi, 1) {
+            // The part of the segment in the row's band (widened by m).
+            let (x0, x1) = if a[1] == b[1] {
+                (a[0].min(b[0]), a[0].max(b[0]))
+            } else {
+                let band = [
+                    self.min[1] + j as f64 * s - m,
+                    self.min[1] + (j + 1) as f64 * s + m,
+                ];
+                let [xa, xb] = band.map(|y| {
+                    let t = ((y - a[1]) / (b[1] - a[1])).clamp(0.0, 1.0);
+                    a[0] + t * (b[0] - a[0])
+                });
+                (xa.min(xb), xa.max(xb))
+            };
+            for i in index(x0 - m, 0)..=index(x1 + m, 0) {
+                f(j * self.dims[0] + i);
+            }
+        }
+    }
+
+    /// Whether `p` lies within [`Grid::near`] of segment `s`.
+    fn close(&self, p: Xy, [a, b]: [Xy; 2]) -> bool {
+        let m = self.near;
+        if p[0] < a[0].min(b[0]) - m
+            || p[0] > a[0].max(b[0]) + m
+            || p[1] < a[1].min(b[1]) - m
+            || p[1] > a[1].max(b[1]) + m
+        {
+            return false;
+        }
+        let d = [b[0] - a[0], b[1] - a[1]];
+        let len2 = d[0] * d[0] + d[1] * d[1];
+        let t = (((p[0] - a[0]) * d[0] + (p[1] - a[1]) * d[1]) / len2).clamp(0.0, 1.0);
+        let q = lerp(a, b, t);
+        let e = [p[0] - q[0], p[1] - q[1]];
+        let d2 = e[0] * e[0] + e[1] * e[1];
+        // A NaN (a segment too short to square) counts as close.
+        d2.is_nan() || d2 <= m * m
+    }
+
+    /// The even–odd state of `p` (inside the bounding box), or `None` when
+    /// the grid cannot tell it reliably.
+    fn locate(&self, p: Xy) -> Option<bool> {
+        if self.dims[0] == 0 {
+            return None;
+        }
+        let index =
+            |k: usize| (((p[k] - self.min[k]) / self.size).max(0.0) as usize).min(self.dims[k] - 1);
+        let (i, j) = (index(0), index(1));
+        let c = j * self.dims[0] + i;
+        let mut inside = match self.state[c] {
+            IN => true,
+            OUT => false,
+            _ => return None,
+        };
+        let r = self.centre(i, j);
+        let (lo, hi) = (
+            [p[0].min(r[0]), p[1].min(r[1])],
+            [p[0].max(r[0]), p[1].max(r[1])],
+        );
+        for &k in self.list(c) {
+            let s @ [a, b] = self.segs[k as usize];
+            if self.close(p, s) {
+                return None;
+            }
+            if a[0].max(b[0]) < lo[0]
+                || a[0].min(b[0]) > hi[0]
+                || a[1].max(b[1]) < lo[1]
+                || a[1].min(b[1]) > hi[1]
+            {
+                continue;
+            }
+            // Both p and r are clear of the segment; the line p → r crosses
+            // it when a and b lie on either side of the line and p and r on
+            // either side of the segment's line.
+            if turn(p, r, a)? == turn(p, r, b)? {
+                continue;
+            }
+            if turn(a, b, p)? != turn(a, b, r)? {
+                inside = !inside;
+            }
+        }
+        Some(inside)
+    }
+}
+
+/// Whether `o → a → b` turns left (`true`) or right, or `None` when it is
+/// too close to straight to tell under rounding.
+fn turn(o: Xy, a: Xy, b: Xy) -> Option<bool> {
+    let (l, r) = ((a[0] - o[0]) * (b[1] - o[1]), (a[1] - o[1]) * (b[0] - o[0]));
+    let d = l - r;
+    (d.abs() > 1e-10 * (l.abs() + r.abs())).then_some(d > 0.0)
 }
 
 /// What is left of a tile cut at the polygon's rings ([`Region::clip`]).
@@ -683,6 +964,71 @@ mod tests {
             }
         }
         assert!(checked > 50, "{checked}");
+    }
+
+    /// The grid answers for nearly every point of a comb and agrees with
+    /// the ray cast.
+    #[test]
+    fn grid_answers_on_a_comb() {
+        let ring = crate::r#gen::wiggly_comb(3, 4000);
+        let r = Region::new(&[ring]);
+        let (min, max) = r.bbox();
+        let mut rng = crate::place::rng(5);
+        let (mut answered, total) = (0, 20_000);
+        for _ in 0..total {
+            let p = [
+                rand::RngExt::random_range(&mut rng, min[0]..max[0]),
+                rand::RngExt::random_range(&mut rng, min[1]..max[1]),
+            ];
+            let want = r.locate_by_ray(p);
+            if let Some(got) = r.grid.locate(p) {
+                answered += 1;
+                assert_eq!(Some(got), want, "{p:?}");
+            }
+            assert_eq!(r.locate(p), want, "{p:?}");
+        }
+        assert!(answered > total * 99 / 100, "{answered} of {total}");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 256, ..Default::default() })]
+
+        /// The grid gives exactly the ray cast's answers on random rings
+        /// (crossing each other and themselves: even–odd), at vertices, on
+        /// edges, on the lines through vertices and anywhere else.
+        #[test]
+        fn locate_agrees_with_the_ray_cast(
+            rings in proptest::collection::vec(
+                proptest::collection::vec((-20i32..=20, -20i32..=20), 3..40),
+                1..4,
+            ),
+            scale in proptest::sample::select(vec![1.0, 0.1, 3.7, 1e3, 1e-3]),
+            offset in proptest::sample::select(vec![0.0, 1e5, -2.5e4]),
+            lattice in proptest::collection::vec((-42i32..=42, -42i32..=42), 64),
+            free in proptest::collection::vec((-21.0f64..21.0, -21.0f64..21.0), 64),
+            on_edge in proptest::collection::vec((0usize..1000, 0u32..=8), 64),
+        ) {
+            let f = |x: f64, y: f64| [x * scale + offset, y * scale - offset];
+            let rings: Vec<Vec<Xy>> = rings
+                .iter()
+                .map(|r| r.iter().map(|&(x, y)| f(x.into(), y.into())).collect())
+                .collect();
+            let region = Region::new(&rings);
+            let mut pts: Vec<Xy> = rings.iter().flatten().copied().collect();
+            pts.extend(lattice.iter().map(|&(x, y)| f(f64::from(x) / 2.0, f64::from(y) / 2.0)));
+            pts.extend(free.iter().map(|&(x, y)| f(x, y)));
+            let all: Vec<[Xy; 2]> = rings
+                .iter()
+                .flat_map(|r| (0..r.len()).map(move |i| [r[i], r[(i + 1) % r.len()]]))
+                .collect();
+            pts.extend(on_edge.iter().map(|&(k, t)| {
+                let [a, b] = all[k % all.len()];
+                lerp(a, b, f64::from(t) / 8.0)
+            }));
+            for p in pts {
+                proptest::prop_assert_eq!(region.locate(p), region.locate_by_ray(p), "{:?}", p);
+            }
+        }
     }
 
     #[test]
