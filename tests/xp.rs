@@ -34,6 +34,36 @@ fn render(name: &str, src: &str) -> String {
     agkit::diag::render_human(name, Some(src), &xp::check(src))
 }
 
+/// The fast lane for plain annotation lines reads every real file, example
+/// and diagnostic fixture (most of them broken on purpose) exactly as the
+/// general reader does.
+#[test]
+fn fast_lane_reads_every_file_like_the_general_reader() {
+    let fixtures = files_under(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/xp"
+    )));
+    let mut lane_lines = 0;
+    for f in corpus().into_iter().chain(examples()).chain(fixtures) {
+        let Ok(src) = std::fs::read_to_string(&f) else {
+            continue;
+        };
+        lane_lines += src
+            .lines()
+            .filter(|l| {
+                ["OBJ_DRAPED ", "OBJ_GRADED ", "TREE "]
+                    .iter()
+                    .any(|k| l.starts_with(k))
+            })
+            .count();
+        let doc = xp::Document::parse(&src);
+        let (fast, general) = (xp::parse::read(&doc), xp::parse::read_general(&doc));
+        assert_eq!(fast.asset, general.asset, "{}", f.display());
+        assert_eq!(fast.diags, general.diags, "{}", f.display());
+    }
+    assert!(lane_lines >= 50, "only {lane_lines} annotation lines seen");
+}
+
 #[test]
 fn corpus_and_examples_parse_without_errors_or_warnings() {
     let files: Vec<PathBuf> = corpus().into_iter().chain(examples()).collect();
