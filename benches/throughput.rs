@@ -202,13 +202,19 @@ fn streaming(dir: &Path, hwm_start: u64) {
     );
 }
 
-/// `xp::check_bytes` over every text file, ten times, and nothing else.
-fn check_only(dir: &Path) {
+/// Every AGP/AGB/AGS file under `dir`, read into memory, and their total size.
+fn text_files(dir: &Path) -> (Vec<Vec<u8>>, u64) {
     let text: Vec<Vec<u8>> = files(dir, &["agp", "agb", "ags"])
         .iter()
         .map(|p| std::fs::read(p).expect("read"))
         .collect();
-    let bytes: u64 = text.iter().map(|b| b.len() as u64).sum();
+    let bytes = text.iter().map(|b| b.len() as u64).sum();
+    (text, bytes)
+}
+
+/// `xp::check_bytes` over every text file, ten times, and nothing else.
+fn check_only(dir: &Path) {
+    let (text, bytes) = text_files(dir);
     let mut times = Vec::new();
     for _ in 0..10 {
         let t = cpu_now().unwrap_or_default();
@@ -227,11 +233,7 @@ fn check_only(dir: &Path) {
 
 /// Text parse+validate against the newline count of the same bytes.
 fn text(dir: &Path) {
-    let text: Vec<Vec<u8>> = files(dir, &["agp", "agb", "ags"])
-        .iter()
-        .map(|p| std::fs::read(p).expect("read"))
-        .collect();
-    let bytes: u64 = text.iter().map(|b| b.len() as u64).sum();
+    let (text, bytes) = text_files(dir);
     println!("text: {} files, {:.1} MB", text.len(), bytes as f64 / 1e6);
     let scan = best_cpu(|| {
         text.iter()
