@@ -223,6 +223,7 @@ pub(crate) fn classified(
 /// up to eight bytes in the plain forms are read as one word.
 #[inline(always)]
 pub(crate) fn number_at(src: &[u8], at: usize, t: &str) -> Result<f64, bool> {
+    debug_assert_eq!(src.get(at..at + t.len()), Some(t.as_bytes()));
     if let Some(p) = word_at(src, at, t.len()).and_then(|w| word_plain(w, t.len(), true)) {
         return Ok(p.value());
     }
@@ -240,6 +241,7 @@ fn slow_number(t: &str) -> Result<f64, bool> {
 /// time for tokens of up to eight bytes.
 #[inline(always)]
 pub(crate) fn int_at(src: &[u8], at: usize, t: &str) -> Option<i64> {
+    debug_assert_eq!(src.get(at..at + t.len()), Some(t.as_bytes()));
     match word_at(src, at, t.len()) {
         Some(w) => word_plain(w, t.len(), false)?.int(),
         None => slow_int(t),
