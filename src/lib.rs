@@ -10,7 +10,7 @@
 //! - [`place`]: the placement engines (point, block, string) producing one
 //!   [`place::Placement`];
 //! - [`out`]: JSON, GeoJSON, DSF2Text, SVG and PNG views of a placement;
-//! - [`r#gen`](crate::r#gen): a deterministic generator of benchmark and fuzz inputs;
+//! - [`gen`](mod@gen): a deterministic generator of benchmark and fuzz inputs;
 //! - [`overlay`]: GIS features + rules → DSF overlays placing autogen;
 //! - [`convert`]: FSX AGN cells → X-Plane DSF overlays;
 //! - [`serve`]: the live browser previewer behind `agkit serve`;

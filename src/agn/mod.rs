@@ -1,8 +1,8 @@
 //! FSX/P3D AGN autogen files (RIFF `AGNX`).
 //!
 //! The layout follows gimli-rs/object: this module holds the plain record
-//! types (no I/O), [`read`] parses bytes into an [`Agn`] with one
-//! bounds-checked cursor (every failure carries the byte offset), [`write`]
+//! types (no I/O), [`read`](fn@read) parses bytes into an [`Agn`] with one
+//! bounds-checked cursor (every failure carries the byte offset), [`write`](fn@write)
 //! turns an [`Agn`] back into bytes, [`cell`] maps LOD13 file names to
 //! latitude/longitude, and [`json`], [`geojson`] and [`text`] are the views
 //! `agkit agn dump` prints and `agkit agn build` reads.

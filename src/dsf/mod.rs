@@ -1,8 +1,8 @@
 //! X-Plane DSF scenery tiles (binary, 7z-wrapped) and their DSF2Text form.
 //!
 //! The layout follows gimli-rs/object: this module holds the plain types,
-//! [`read`] decodes binary DSF (plain or 7z) with one bounds-checked cursor,
-//! [`write`] builds binary DSF (pools, command stream, MD5 footer), [`text`]
+//! [`read`](fn@read) decodes binary DSF (plain or 7z) with one bounds-checked cursor,
+//! [`write`](mod@write) builds binary DSF (pools, command stream, MD5 footer), [`text`]
 //! reads and writes the DSFTool text form, and [`autogen`] lists the AGP, AGB
 //! and AGS placements of a tile.
 //!

@@ -8,7 +8,7 @@
 //!   extra annotations at random positions inside their tiles;
 //! - `dsf/+DD+DDD.dsf`: DSF tiles (built with [`dsf::build`]) holding AGB and
 //!   AGS polygons and AGP points;
-//! - `agn/<cell>an.agn`: AGN files (written with [`agn::write`]) of generic
+//! - `agn/<cell>an.agn`: AGN files (written with [`agn::write`](fn@crate::agn::write)) of generic
 //!   buildings, vegetation polygons and library objects.
 //!
 //! It also builds the geometry the placement benchmarks need

@@ -10,7 +10,7 @@
 //! - AGB: one CCW winding of 4 points, parameter `height/4 << 8 | spelling`;
 //!   a piece that is not a 4-point block is skipped or placed with the
 //!   rule's fallback AGS;
-//! - AGS: contours from [`ags_contours`](super::orient::ags_contours) (cut
+//! - AGS: contours from [`super::orient::ags_contours`] (cut
 //!   sides last, not spawning), parameter `height/4 << 8 | spawning`.
 //!
 //! Definitions are numbered in the rules file's asset order (only those a

@@ -1,6 +1,6 @@
 //! Placement engines: what the simulator lays down for one autogen use.
 //!
-//! Pipeline: a parsed [`Asset`](crate::xp::model::Asset) plus where a DSF puts
+//! Pipeline: a parsed [`crate::xp::model::Asset`] plus where a DSF puts
 //! it ([`Use`]) → an engine (`point` for AGP, `block` for AGB, `string` for
 //! AGS) working in local metres → one [`Placement`] → georeferenced to
 //! lon/lat. Engines share the annotation step ([`annotate`]). Random choices

@@ -2,7 +2,7 @@
 //! file: indices into the OBJECT list, tile bounds, grid ranges, tile ids …).
 //!
 //! Rules that depend on file order are checked while reading
-//! ([`super::parse`]). Every code is listed in [`super::rules::RULES`] and in
+//! ([`super::parse`](mod@super::parse)). Every code is listed in [`super::rules::RULES`] and in
 //! `docs/diagnostics.md`.
 
 use super::doc::Document;

@@ -1,7 +1,7 @@
 //! The lossless line document under the typed model (in the spirit of
 //! toml_edit): every byte of the input is kept — a UTF-8 byte-order mark, each
 //! line's text and its own line ending (LF, CRLF or none at the end of the
-//! file) — so [`Document::to_string`] gives the input back byte for byte and
+//! file) — so `Document::to_string` (its `Display`) gives the input back byte for byte and
 //! [`Document::to_canonical`] gives the form `agkit fmt` writes.
 //!
 //! Tokens are whitespace-separated `&str` slices of the source; nothing is

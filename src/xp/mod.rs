@@ -1,7 +1,7 @@
 //! X-Plane autogen text formats: AGP (points), AGB (blocks), AGS (strings).
 //!
 //! Layers: a lossless line [`Document`] (every byte of the input kept) → the
-//! typed [`model`] ([`parse`]) → validation ([`check`], rules in [`rules`]) →
+//! typed [`model`] ([`parse`](mod@parse)) → validation ([`check`](mod@check), rules in [`rules`]) →
 //! canonical writing ([`Document::to_canonical`] for files as written,
 //! [`write::to_string`] for a model).
 
@@ -24,7 +24,7 @@ use crate::diag::Diagnostic;
 /// Parses an autogen text file into the typed model.
 ///
 /// `Ok` when there are no errors (warnings are allowed); `Err` with every
-/// diagnostic (errors and warnings) otherwise. Validation ([`check`]) is part
+/// diagnostic (errors and warnings) otherwise. Validation ([`check`](mod@check)) is part
 /// of parsing: an `Ok` model satisfies every error rule.
 pub fn parse(source: &str) -> Result<model::Asset, Vec<Diagnostic>> {
     let (asset, diags) = parse_lenient(source);

@@ -3,7 +3,7 @@
 //! This layer reports what can only be seen in file order (argument counts
 //! and types, header, directives in the wrong format or the wrong place, cuts
 //! order, END_CUTS, CORNER_ORDER placement, …). Rules that look at the
-//! finished model live in [`super::check`].
+//! finished model live in [`super::check`](mod@super::check).
 
 use super::doc::{Document, tokens};
 use super::model::*;

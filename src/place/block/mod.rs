@@ -1,14 +1,14 @@
 //! The block engine: an AGB's grid fitted to its 4-point DSF polygon.
 //!
 //! Steps, one module each:
-//! 1. [`measure`]: check the polygon (one counter-clockwise winding of four
+//! 1. `measure`: check the polygon (one counter-clockwise winding of four
 //!    points) and measure the block in the frame of its first side;
-//! 2. [`choose`]: draw the spelling set (low byte, ranges, `FREQUENCY`);
-//! 3. [`fit`]: per axis, pick the spelling whose assembled run puts the
+//! 2. `choose`: draw the spelling set (low byte, ranges, `FREQUENCY`);
+//! 3. `fit`: per axis, pick the spelling whose assembled run puts the
 //!    polygon sides between `EDGE_MIN` and `EDGE_MAX`, nearest `EDGE_BEST`,
 //!    and size its slop bands;
-//! 4. [`lay`]: the tiles, their annotations (overlap removal) and
-//!    [`ground`] points, optionally cut by [`crop`].
+//! 4. `lay`: the tiles, their annotations (overlap removal) and
+//!    `ground` points, optionally cut by `crop`.
 //!
 //! The grid's texture axes: without `FLIP_180` texture +x runs along the
 //! first side and +y into the polygon; with it both are reversed (a 180°

@@ -20,7 +20,7 @@
 //! polygon and out of holes and must not cover stop points placed before
 //! it; tiles are slid along their side to satisfy that or skipped.
 //! Annotations are then expanded with the shared
-//! [`annotate`](crate::place::annotate) step. `docs/ags-engine.md` lists
+//! [`crate::place::annotate`] step. `docs/ags-engine.md` lists
 //! every decision where the spec is open.
 
 pub mod caps;
