@@ -84,7 +84,8 @@ static SPACE: [bool; 256] = {
 pub fn tokens(text: &str) -> Tokens<'_> {
     Tokens {
         text,
-        space: mask(text.as_bytes(), space_bytes),
+        win: 0,
+        space: window_mask(text.as_bytes(), 0, text.len(), space_bytes),
         pos: 0,
     }
 }
@@ -99,8 +100,10 @@ pub fn tokens(text: &str) -> Tokens<'_> {
 pub struct Tokens<'a> {
     /// The text.
     text: &'a str,
-    /// Separator mask of `text` (see [`mask`]).
-    space: Vec<u64>,
+    /// Where the current 64-byte window starts.
+    win: usize,
+    /// Separator mask of the window (see [`window_mask`]).
+    space: u64,
     /// Where the next search starts.
     pos: usize,
 }
@@ -129,58 +132,59 @@ fn tail_block(b: &[u8]) -> [u8; 64] {
     block
 }
 
-/// The mask of `b` for `mark`: bit `i % 64` of word `i / 64` is set when
-/// `mark` marks byte `i`, and every bit past the end is set.
-fn mask(b: &[u8], mark: fn(u64) -> u64) -> Vec<u64> {
-    let mut out = Vec::with_capacity(b.len() / 64 + 1);
-    let mut blocks = b.chunks_exact(64);
-    for block in &mut blocks {
-        out.push(block_mask(block.try_into().unwrap_or(&[0; 64]), mark));
+impl<'a> Tokens<'a> {
+    /// Moves the window to start at `at` when `at` is past it.
+    fn reach(&mut self, at: usize) {
+        if at >= self.win + 64 {
+            self.win = at;
+            self.space = window_mask(self.text.as_bytes(), at, self.text.len(), space_bytes);
+        }
     }
-    let rest = blocks.remainder();
-    out.push(block_mask(&tail_block(rest), mark) | (!0u64 << rest.len()));
-    out
 }
 
 impl<'a> Iterator for Tokens<'a> {
     type Item = (usize, &'a str);
 
     fn next(&mut self) -> Option<(usize, &'a str)> {
-        let (space, len) = (&self.space, self.text.len());
-        // The first non-separator at or after `pos` (bits past the end are
-        // set, so the search stops at the last word).
-        let mut w = self.pos / 64;
-        let mut bits = !space[w] & (!0u64 << (self.pos % 64));
-        while bits == 0 {
-            w += 1;
-            if w * 64 >= len {
-                self.pos = len;
+        let len = self.text.len();
+        // The first non-separator at or after `pos`; the mask is made one
+        // window at a time, so finding an early token never reads the rest
+        // of a long line.
+        let start = loop {
+            if self.pos >= len {
                 return None;
             }
-            bits = !space[w];
-        }
-        let start = w * 64 + bits.trailing_zeros() as usize;
-        // The first separator after it (or the end).
-        let mut bits = space[w] & (!0u64 << (start % 64));
-        while bits == 0 {
-            w += 1;
-            bits = space[w];
-        }
-        let end = (w * 64 + bits.trailing_zeros() as usize).min(len);
+            self.reach(self.pos);
+            let cand = !self.space & (!0u64 << (self.pos - self.win));
+            if cand != 0 {
+                break self.win + cand.trailing_zeros() as usize;
+            }
+            self.pos = self.win + 64;
+        };
+        // The first separator after it (bits past the end are set).
+        let mut at = start;
+        let end = loop {
+            self.reach(at);
+            let after = self.space & (!0u64 << (at - self.win));
+            if after != 0 {
+                break self.win + after.trailing_zeros() as usize;
+            }
+            at = self.win + 64;
+        };
         self.pos = end;
         Some((start, &self.text[start..end]))
     }
 }
 
-/// The separator mask of the (at most) 64 bytes of `src` from `base`
-/// that come before `end`: bit `i` for byte `base + i`, and every bit from
-/// `end` on set.
-fn window_mask(src: &[u8], base: usize, end: usize) -> u64 {
+/// The mask of the (at most) 64 bytes of `src` from `base` that come before
+/// `end`: bit `i` set when `mark` marks byte `base + i` (see
+/// [`separator_bytes`]), and every bit from `end` on set.
+fn window_mask(src: &[u8], base: usize, end: usize, mark: fn(u64) -> u64) -> u64 {
     let n = (end - base).min(64);
     let mut m = 0u64;
     let mut i = 0;
     while i < n {
-        m |= gather(separator_bytes(word(src, base + i))) << i;
+        m |= gather(mark(word(src, base + i))) << i;
         i += 8;
     }
     if n < 64 {
@@ -292,7 +296,7 @@ impl Document {
         let mut after_space = true;
         let src = self.source.as_bytes();
         for base in (s..e).step_by(64) {
-            let m = window_mask(src, base, e);
+            let m = window_mask(src, base, e, separator_bytes);
             let mut starts = !m & ((m << 1) | u64::from(after_space));
             let mut ends = m & ((!m << 1) | u64::from(!after_space));
             after_space = m >> 63 == 1;
