@@ -1,8 +1,9 @@
 //! The lossless line document under the typed model (in the spirit of
 //! toml_edit): every byte of the input is kept — a UTF-8 byte-order mark, each
 //! line's text and its own line ending (LF, CRLF or none at the end of the
-//! file) — so `Document::to_string` (its `Display`) gives the input back byte for byte and
-//! [`Document::to_canonical`] gives the form `agkit fmt` writes.
+//! file) — so `Document::to_string` (its `Display`) gives the input back
+//! byte for byte and [`Document::to_canonical`] gives the form `agkit fmt`
+//! writes.
 //!
 //! Tokens are whitespace-separated `&str` slices of the source; nothing is
 //! allocated per token.
@@ -65,19 +66,8 @@ pub struct Document {
 
 /// ASCII whitespace that separates tokens (space, tab, CR, VT, FF).
 pub fn is_space(b: u8) -> bool {
-    SPACE[usize::from(b)]
+    matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
 }
-
-/// [`is_space`] as a table: one load per byte in the tokenizer.
-static SPACE: [bool; 256] = {
-    let mut t = [false; 256];
-    t[b' ' as usize] = true;
-    t[b'\t' as usize] = true;
-    t[b'\r' as usize] = true;
-    t[0x0b] = true;
-    t[0x0c] = true;
-    t
-};
 
 /// The whitespace-separated tokens of `text` with their byte offsets
 /// relative to `text`.
@@ -112,24 +102,6 @@ pub struct Tokens<'a> {
 /// text that is not split into lines first.
 fn space_bytes(x: u64) -> u64 {
     separator_bytes(x) & !eq_bytes(x, b'\n')
-}
-
-/// One bit per byte of a 64-byte block (bit `i` = byte `i`) for each of
-/// `mark(word)`'s high bits.
-fn block_mask(block: &[u8; 64], mark: impl Fn(u64) -> u64) -> u64 {
-    let mut m = 0u64;
-    for (i, w) in block.chunks_exact(8).enumerate() {
-        let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
-        m |= gather(mark(w)) << (8 * i);
-    }
-    m
-}
-
-/// The bytes of `b` from `at`, padded with zeros to a whole block.
-fn tail_block(b: &[u8]) -> [u8; 64] {
-    let mut block = [0u8; 64];
-    block[..b.len()].copy_from_slice(b);
-    block
 }
 
 impl<'a> Tokens<'a> {
@@ -206,10 +178,12 @@ impl Document {
         let mut lines = Vec::with_capacity(bytes.len() / 24 + 1);
         let mut start = body;
         // 64 bytes at a time: a mask of the newlines, read off bit by bit.
-        let mut split = |base: usize, block: &[u8; 64], len: usize| {
-            let mut nl = block_mask(block, |w| eq_bytes(w, b'\n'));
-            if len < 64 {
-                nl &= !(!0u64 << len);
+        for base in (0..bytes.len()).step_by(64) {
+            let mut nl = window_mask(bytes, base, bytes.len(), |w| eq_bytes(w, b'\n'));
+            // Bits past the end are set by `window_mask`: not newlines.
+            let n = bytes.len() - base;
+            if n < 64 {
+                nl &= !(!0u64 << n);
             }
             while nl != 0 {
                 let at = base + nl.trailing_zeros() as usize;
@@ -225,15 +199,7 @@ impl Document {
                 lines.push(Line { start, end, ending });
                 start = at + 1;
             }
-        };
-        let mut blocks = bytes.chunks_exact(64);
-        let mut base = 0;
-        for block in &mut blocks {
-            split(base, block.try_into().unwrap_or(&[0; 64]), 64);
-            base += 64;
         }
-        let rest = blocks.remainder();
-        split(base, &tail_block(rest), rest.len());
         if start < bytes.len() {
             lines.push(Line {
                 start,
@@ -290,8 +256,7 @@ impl Document {
         if s >= e {
             return;
         }
-        let first = out.len();
-        let mut closed = first;
+        let mut closed = out.len();
         // Whether the byte before the current word is a separator.
         let mut after_space = true;
         let src = self.source.as_bytes();
