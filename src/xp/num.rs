@@ -9,7 +9,7 @@
 use super::swar::{HIGH, LOW, eq_bytes, low_bytes, lt_bytes, word};
 
 /// Powers of ten that are exact in an `f64`.
-pub(crate) const POW10: [f64; 16] = [
+const POW10: [f64; 16] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
 ];
 
@@ -18,7 +18,7 @@ pub(crate) const POW10: [f64; 16] = [
 /// mantissa and the power of ten are both exact in an `f64`, so one division
 /// gives the correctly rounded value, the same as `str::parse::<f64>`. `None`
 /// for every other form (left to the full parser).
-pub(crate) fn plain_decimal(digits: &[u8]) -> Option<f64> {
+fn plain_decimal(digits: &[u8]) -> Option<f64> {
     if digits.is_empty() || digits.len() > 16 {
         return None;
     }
@@ -44,7 +44,7 @@ pub(crate) fn plain_decimal(digits: &[u8]) -> Option<f64> {
 
 /// `-?[0-9]{1,18}` as an integer (the common case, without the generic
 /// parser); `None` for anything else.
-pub(crate) fn plain_int(b: &[u8]) -> Option<i64> {
+fn plain_int(b: &[u8]) -> Option<i64> {
     let (neg, digits) = match b.first() {
         Some(b'-') => (true, &b[1..]),
         _ => (false, b),
@@ -91,7 +91,7 @@ pub(crate) fn parse_number(t: &str) -> Result<f64, bool> {
 /// The `len` (1 to 8) bytes at `at` in `src` as a little-endian word, the
 /// bytes past `len` zero. `None` for longer tokens.
 #[inline(always)]
-pub(crate) fn word_at(src: &[u8], at: usize, len: usize) -> Option<u64> {
+fn word_at(src: &[u8], at: usize, len: usize) -> Option<u64> {
     if len == 0 || len > 8 {
         return None;
     }
@@ -167,7 +167,7 @@ impl Plain {
 /// A plain token (`-?digits`, with at most one `.` when `point` allows it)
 /// of `len` bytes in `w`; `None` for any other form.
 #[inline(always)]
-pub(crate) fn word_plain(w: u64, len: usize, point: bool) -> Option<Plain> {
+fn word_plain(w: u64, len: usize, point: bool) -> Option<Plain> {
     let digits = lt_bytes(w ^ (LOW * u64::from(b'0')), 10);
     let (dots, minus) = (eq_bytes(w, b'.'), eq_bytes(w, b'-'));
     let in_token = HIGH & low_bytes(len);
