@@ -109,11 +109,17 @@ impl std::fmt::Display for EncodeError {
 
 impl std::error::Error for EncodeError {}
 
-fn count_u8(opcode: u8, what: &str, n: usize) -> Result<u8, EncodeError> {
-    u8::try_from(n).map_err(|_| EncodeError {
+/// `n` as the count or length type `T` of a command, or an error saying
+/// what did not fit (`field`: how the format stores it).
+fn fit<T: TryFrom<usize>>(opcode: u8, what: &str, n: usize, field: &str) -> Result<T, EncodeError> {
+    T::try_from(n).map_err(|_| EncodeError {
         opcode,
-        message: format!("{n} {what} do not fit the one-byte count (at most 255)"),
+        message: format!("{n} {what} do not fit {field}"),
     })
+}
+
+fn count_u8(opcode: u8, what: &str, n: usize) -> Result<u8, EncodeError> {
+    fit(opcode, what, n, "the one-byte count (at most 255)")
 }
 
 fn base_op(kind: PrimitiveKind) -> u8 {
@@ -258,18 +264,12 @@ impl Command {
                 body.extend_from_slice(b);
             }
             Command::Comment16(b) => {
-                let n = u16::try_from(b.len()).map_err(|_| EncodeError {
-                    opcode: op,
-                    message: format!("{} comment bytes do not fit a u16 length", b.len()),
-                })?;
+                let n: u16 = fit(op, "comment bytes", b.len(), "a u16 length")?;
                 u16s(&mut body, &[n]);
                 body.extend_from_slice(b);
             }
             Command::Comment32(b) => {
-                let n = u32::try_from(b.len()).map_err(|_| EncodeError {
-                    opcode: op,
-                    message: format!("{} comment bytes do not fit a u32 length", b.len()),
-                })?;
+                let n: u32 = fit(op, "comment bytes", b.len(), "a u32 length")?;
                 body.extend_from_slice(&n.to_le_bytes());
                 body.extend_from_slice(b);
             }
