@@ -177,28 +177,16 @@ impl Document {
         let bytes = source.as_bytes();
         let mut lines = Vec::with_capacity(bytes.len() / 24 + 1);
         let mut start = body;
-        // 64 bytes at a time: a mask of the newlines, read off bit by bit.
-        for base in (0..bytes.len()).step_by(64) {
-            let mut nl = window_mask(bytes, base, bytes.len(), |w| eq_bytes(w, b'\n'));
-            // Bits past the end are set by `window_mask`: not newlines.
-            let n = bytes.len() - base;
-            if n < 64 {
-                nl &= !(!0u64 << n);
-            }
-            while nl != 0 {
-                let at = base + nl.trailing_zeros() as usize;
-                nl &= nl - 1;
-                if at < body {
-                    continue;
-                }
-                let (end, ending) = if at > start && bytes[at - 1] == b'\r' {
-                    (at - 1, LineEnding::CrLf)
-                } else {
-                    (at, LineEnding::Lf)
-                };
-                lines.push(Line { start, end, ending });
-                start = at + 1;
-            }
+        // memchr finds the newlines many bytes at a time.
+        for at in memchr::memchr_iter(b'\n', &bytes[body..]) {
+            let at = body + at;
+            let (end, ending) = if at > start && bytes[at - 1] == b'\r' {
+                (at - 1, LineEnding::CrLf)
+            } else {
+                (at, LineEnding::Lf)
+            };
+            lines.push(Line { start, end, ending });
+            start = at + 1;
         }
         if start < bytes.len() {
             lines.push(Line {

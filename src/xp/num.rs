@@ -102,12 +102,19 @@ fn word_at(src: &[u8], at: usize, len: usize) -> Option<u64> {
 }
 
 /// The value of `len` ASCII digits held in the low bytes of `w` (first digit
-/// in the lowest byte), combined pairwise in three multiplications.
+/// in the lowest byte).
 #[inline(always)]
 pub(crate) fn word_digits(w: u64, len: usize) -> u64 {
-    let d = (w ^ (LOW * u64::from(b'0'))) & low_bytes(len);
-    // Right-align: the digits move to the top bytes, zeros lead.
-    let mut v = d << (8 * (8 - len));
+    // Right-align: the digits move to the top bytes.
+    top_digits(w << (8 * (8 - len)), len)
+}
+
+/// The value of the `len` (1 to 8) ASCII digits in the top bytes of `w`
+/// (first digit lowest; the bytes below them are ignored), combined
+/// pairwise in three multiplications.
+#[inline(always)]
+pub(crate) fn top_digits(w: u64, len: usize) -> u64 {
+    let mut v = (w ^ (LOW * u64::from(b'0'))) & (!0u64 << (64 - 8 * len));
     v = (v.wrapping_mul(10) + (v >> 8)) & 0x00ff_00ff_00ff_00ff;
     v = (v.wrapping_mul(100) + (v >> 16)) & 0x0000_ffff_0000_ffff;
     (v.wrapping_mul(10_000) + (v >> 32)) & 0xffff_ffff

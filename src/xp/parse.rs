@@ -68,9 +68,23 @@ fn read_with(doc: &Document, fast: bool) -> Parsed {
     b.start(kind);
     let mut buf: Vec<Tok<'_>> = Vec::with_capacity(16);
     let src = doc.source().as_bytes();
-    for (i, line) in doc.lines().iter().enumerate().skip(body_start) {
+    let lines = doc.lines();
+    let mut next = body_start;
+    while let Some(line) = lines.get(next) {
+        let i = next;
+        next += 1;
         if fast && let Some((kind, kw)) = super::lane::annotation(src, line.start, line.end) {
             b.push_annotation(Annotation { kind, line: i + 1 }, kw);
+            // The fast-lane lines that follow go straight to the list that
+            // took this one, while that changes nothing else.
+            if let Some(list) = b.run_target() {
+                while let Some(l) = lines.get(next)
+                    && let Some((kind, _)) = super::lane::annotation(src, l.start, l.end)
+                {
+                    next += 1;
+                    list.push(Annotation { kind, line: next });
+                }
+            }
             continue;
         }
         let text = doc.text(line);
@@ -1221,6 +1235,23 @@ impl<'d> Builder<'d> {
             }
         } else if let Some(t) = self.current_tile(line, kw) {
             t.annotations.push(ann);
+        }
+    }
+
+    /// The list a fast-lane annotation (never a formula) goes to when
+    /// [`Builder::push_annotation`] would do nothing but push it there,
+    /// right after a push: the current grid after its END_CUTS, whose last
+    /// annotation is already not a formula (AGB), or the last tile.
+    fn run_target(&mut self) -> Option<&mut Vec<Annotation>> {
+        let asset = self.asset.as_mut()?;
+        if self.kind == Kind::Agb {
+            let grids = &mut asset.block.as_mut()?.grids;
+            let ended = self.grid.as_ref().is_some_and(|g| g.ended);
+            (ended && self.ann_grid == Some(grids.len()))
+                .then(|| grids.last_mut().map(|g| &mut g.annotations))
+                .flatten()
+        } else {
+            asset.tiles.last_mut().map(|t| &mut t.annotations)
         }
     }
 
