@@ -52,25 +52,128 @@ impl Ctx<'_> {
 
 /// Adds the diagnostics of the model-level rules to `out`.
 pub fn validate(doc: &Document, asset: &Asset, out: &mut Vec<Diagnostic>) {
+    validate_unchecked(doc, asset, out, &Clean::default());
+}
+
+/// [`validate`] of the annotations `clean` does not list (and of everything
+/// else): the reader lists those it already found [`clean_annotation`], and
+/// they would add nothing.
+pub(crate) fn validate_unchecked(
+    doc: &Document,
+    asset: &Asset,
+    out: &mut Vec<Diagnostic>,
+    clean: &Clean,
+) {
     let errors = out.iter().filter(|d| d.is_error()).count();
     let counts = [errors, out.len() - errors];
     let mut cx = Ctx { doc, out, counts };
     common(&mut cx, asset);
-    annotations(&mut cx, asset);
+    annotations(&mut cx, asset, clean);
     match asset.kind {
-        Kind::Agp => tiles(&mut cx, asset),
+        Kind::Agp => tiles(&mut cx, asset, clean),
         Kind::Ags => {
-            tiles(&mut cx, asset);
+            tiles(&mut cx, asset, clean);
             if let Some(s) = &asset.string {
                 string(&mut cx, asset, s);
             }
         }
         Kind::Agb => {
             if let Some(b) = &asset.block {
-                block(&mut cx, b);
+                block(&mut cx, b, clean);
             }
         }
     }
+}
+
+/// The annotations the reader found clean, one bit per annotation (bit `i`
+/// of a list: its annotation `i`), per list: the tiles', then the grids',
+/// in the model's order. A list without bits has none.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Clean {
+    /// Per tile.
+    pub tiles: Vec<Vec<u64>>,
+    /// Per grid (AGB).
+    pub grids: Vec<Vec<u64>>,
+}
+
+impl Clean {
+    /// The marks of tile `i`.
+    fn tile(&self, i: usize) -> &[u64] {
+        self.tiles.get(i).map_or(&[], Vec::as_slice)
+    }
+
+    /// The marks of grid `i`.
+    fn grid(&self, i: usize) -> &[u64] {
+        self.grids.get(i).map_or(&[], Vec::as_slice)
+    }
+
+    /// Marks annotation `i` of the list `bits`.
+    pub fn mark(bits: &mut Vec<u64>, i: usize) {
+        if bits.len() <= i / 64 {
+            bits.resize(i / 64 + 1, 0);
+        }
+        bits[i / 64] |= 1 << (i % 64);
+    }
+}
+
+/// What the checks of one annotation depend on, as far as the reader has
+/// read: the OBJECT count and whether there is a VEGETATION (both only
+/// grow), and the rectangle the annotation must lie in (final once its tile
+/// or grid has begun; `None` when no such check is made).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Known {
+    /// OBJECT lines so far.
+    pub objects: usize,
+    /// Whether a VEGETATION line came.
+    pub vegetation: bool,
+    /// The tile's or the grid's rectangle.
+    pub rect: Option<[f64; 4]>,
+}
+
+/// True when [`validate`] reports nothing about the `OBJ_DRAPED`,
+/// `OBJ_GRADED` or `TREE` annotation `k` of a file that has at least what
+/// `known` says; false also for every other kind (it is then checked as
+/// usual). The rules are those of [`annotations`] and of the tile and grid
+/// bounds; a property test holds the two together.
+pub(crate) fn clean_annotation(k: &AnnotationKind, known: &Known) -> bool {
+    let levels = |l: i64| (1..=6).contains(&l);
+    let fits = match k {
+        AnnotationKind::Object(o) => {
+            matches!(o.mode, ObjMode::Draped | ObjMode::Graded)
+                && usize::try_from(o.index).is_ok_and(|i| i < known.objects)
+                && o.show
+                    .is_none_or(|[lo, hi]| levels(lo) && levels(hi) && lo <= hi)
+        }
+        AnnotationKind::Tree(t) => t.width > 0.0 && t.layer >= 0 && known.vegetation,
+        _ => false,
+    };
+    fits && known.rect.is_none_or(|r| first_outside(k, r).is_none())
+}
+
+/// The rectangle a grid's annotations must lie in, when [`validate`] checks
+/// them against one (the grid has its cuts and bands).
+pub(crate) fn grid_rect(g: &Grid) -> Option<[f64; 4]> {
+    let (h0, h1) = (g.cuts_h.first()?, g.cuts_h.last()?);
+    let (v0, v1) = (g.cuts_v.first()?, g.cuts_v.last()?);
+    if g.columns.is_empty() || g.rows.is_empty() {
+        return None;
+    }
+    Some([h0.value, v0.value, h1.value, v1.value])
+}
+
+/// The annotations of `list` whose bit in `bits` is not set.
+fn unchecked<'a>(list: &'a [Annotation], bits: &'a [u64]) -> impl Iterator<Item = &'a Annotation> {
+    list.chunks(64).enumerate().flat_map(move |(w, chunk)| {
+        let mut left = !bits.get(w).copied().unwrap_or(0);
+        if chunk.len() < 64 {
+            left &= (1u64 << chunk.len()) - 1;
+        }
+        std::iter::from_fn(move || {
+            let i = left.trailing_zeros() as usize;
+            left &= left.wrapping_sub(1);
+            chunk.get(i)
+        })
+    })
 }
 
 fn common(cx: &mut Ctx, a: &Asset) {
@@ -223,16 +326,16 @@ fn is_convex(pts: &[Px]) -> bool {
     true
 }
 
-fn annotations(cx: &mut Ctx, a: &Asset) {
+fn annotations(cx: &mut Ctx, a: &Asset, clean: &Clean) {
     let cm = &a.common;
-    // The same order as `Asset::annotations`, as plain slice loops.
-    let tiles = a.tiles.iter().map(|t| t.annotations.as_slice());
+    // The same order as `Asset::annotations`.
+    let tiles = (a.tiles.iter().enumerate()).map(|(i, t)| (&t.annotations, clean.tile(i)));
     let grids = a
         .block
         .iter()
-        .flat_map(|b| b.grids.iter().map(|g| g.annotations.as_slice()));
-    for list in tiles.chain(grids) {
-        for ann in list {
+        .flat_map(|b| (b.grids.iter().enumerate()).map(|(i, g)| (&g.annotations, clean.grid(i))));
+    for (list, bits) in tiles.chain(grids) {
+        for ann in unchecked(list, bits) {
             let line = ann.line;
             match &ann.kind {
                 AnnotationKind::Object(o) => {
@@ -374,7 +477,7 @@ fn annotations(cx: &mut Ctx, a: &Asset) {
     }
 }
 
-fn tiles(cx: &mut Ctx, a: &Asset) {
+fn tiles(cx: &mut Ctx, a: &Asset, clean: &Clean) {
     if a.tiles.is_empty() {
         cx.err(
             c::NO_TILE,
@@ -386,7 +489,7 @@ fn tiles(cx: &mut Ctx, a: &Asset) {
         );
     }
     let mut first_with_id: HashMap<i64, usize> = HashMap::with_capacity(a.tiles.len());
-    for t in &a.tiles {
+    for (i, t) in a.tiles.iter().enumerate() {
         let r = t.rect;
         if r[2] <= r[0] || r[3] <= r[1] {
             cx.err(
@@ -470,7 +573,7 @@ fn tiles(cx: &mut Ctx, a: &Asset) {
                 );
             }
         }
-        for ann in &t.annotations {
+        for ann in unchecked(&t.annotations, clean.tile(i)) {
             if let Some((ti, p)) = first_outside(&ann.kind, r) {
                 cx.err(
                     c::OUTSIDE_TILE,
@@ -510,7 +613,7 @@ fn range_checks(cx: &mut Ctx, line: usize, first_tok: usize, what: &str, r: [f64
     }
 }
 
-fn block(cx: &mut Ctx, b: &BlockProps) {
+fn block(cx: &mut Ctx, b: &BlockProps, clean: &Clean) {
     if b.grids.is_empty() {
         cx.err(
             c::TOO_FEW_CUTS,
@@ -518,7 +621,7 @@ fn block(cx: &mut Ctx, b: &BlockProps) {
             cx.line(3),
         );
     }
-    for g in &b.grids {
+    for (i, g) in b.grids.iter().enumerate() {
         let edges = [
             ("EDGE_MIN", &g.edge_min),
             ("EDGE_BEST", &g.edge_best),
@@ -574,17 +677,8 @@ fn block(cx: &mut Ctx, b: &BlockProps) {
                 let _ = dir;
             }
         }
-        if let (Some(h0), Some(h1), Some(v0), Some(v1)) = (
-            g.cuts_h.first(),
-            g.cuts_h.last(),
-            g.cuts_v.first(),
-            g.cuts_v.last(),
-        ) {
-            if g.columns.is_empty() || g.rows.is_empty() {
-                continue;
-            }
-            let rect = [h0.value, v0.value, h1.value, v1.value];
-            for ann in &g.annotations {
+        if let Some(rect) = grid_rect(g) {
+            for ann in unchecked(&g.annotations, clean.grid(i)) {
                 if let Some((ti, p)) = first_outside(&ann.kind, rect) {
                     cx.err(
                         c::OUTSIDE_GRID,

@@ -5,6 +5,7 @@
 //! order, END_CUTS, CORNER_ORDER placement, …). Rules that look at the
 //! finished model live in [`super::check`](mod@super::check).
 
+use super::check::{Clean, Known, clean_annotation, grid_rect};
 use super::doc::{Document, tokens};
 use super::model::*;
 use super::num::{int_at, number_at, parse_number};
@@ -27,6 +28,8 @@ pub struct Parsed {
     pub asset: Option<Asset>,
     /// Diagnostics in line order.
     pub diags: Vec<Diagnostic>,
+    /// The annotations already found to pass validation.
+    pub(crate) clean: Clean,
 }
 
 /// The tokens joined by single spaces, in one allocation.
@@ -63,6 +66,7 @@ fn read_with(doc: &Document, fast: bool) -> Parsed {
         return Parsed {
             asset: None,
             diags: b.diags,
+            clean: Clean::default(),
         };
     };
     b.start(kind);
@@ -77,11 +81,16 @@ fn read_with(doc: &Document, fast: bool) -> Parsed {
             b.push_annotation(Annotation { kind, line: i + 1 }, kw);
             // The fast-lane lines that follow go straight to the list that
             // took this one, while that changes nothing else.
-            if let Some(list) = b.run_target() {
+            // The reader marks those that pass the checks validation would
+            // make of them, so that it skips them.
+            if let Some((list, bits, known)) = b.run_target() {
                 while let Some(l) = lines.get(next)
                     && let Some((kind, _)) = super::lane::annotation(src, l.start, l.end)
                 {
                     next += 1;
+                    if clean_annotation(&kind, &known) {
+                        Clean::mark(bits, list.len());
+                    }
                     list.push(Annotation { kind, line: next });
                 }
             }
@@ -106,6 +115,7 @@ fn read_with(doc: &Document, fast: bool) -> Parsed {
     Parsed {
         asset: b.asset,
         diags: b.diags,
+        clean: b.clean,
     }
 }
 
@@ -157,6 +167,8 @@ struct Builder<'d> {
     named: [HashMap<String, usize>; 2],
     /// Errors and warnings pushed so far.
     counts: [usize; 2],
+    /// The annotations found to pass validation while reading.
+    clean: Clean,
 }
 
 /// Every directive keyword the model knows (upper case, sorted).
@@ -413,6 +425,7 @@ impl<'d> Builder<'d> {
             ann_grid: None,
             named: [HashMap::new(), HashMap::new()],
             counts: [0, 0],
+            clean: Clean::default(),
         }
     }
 
@@ -1241,18 +1254,47 @@ impl<'d> Builder<'d> {
     /// The list a fast-lane annotation (never a formula) goes to when
     /// [`Builder::push_annotation`] would do nothing but push it there,
     /// right after a push: the current grid after its END_CUTS, whose last
-    /// annotation is already not a formula (AGB), or the last tile.
-    fn run_target(&mut self) -> Option<&mut Vec<Annotation>> {
+    /// annotation is already not a formula (AGB), or the last tile. With it
+    /// the list's clean marks and what the checks of its annotations depend
+    /// on so far.
+    fn run_target(&mut self) -> Option<(&mut Vec<Annotation>, &mut Vec<u64>, Known)> {
         let asset = self.asset.as_mut()?;
-        if self.kind == Kind::Agb {
+        let (objects, vegetation) = (
+            asset.common.objects.len(),
+            asset.common.vegetation.is_some(),
+        );
+        let (list, rect, bits) = if self.kind == Kind::Agb {
             let grids = &mut asset.block.as_mut()?.grids;
             let ended = self.grid.as_ref().is_some_and(|g| g.ended);
-            (ended && self.ann_grid == Some(grids.len()))
-                .then(|| grids.last_mut().map(|g| &mut g.annotations))
-                .flatten()
+            if !ended || self.ann_grid != Some(grids.len()) {
+                return None;
+            }
+            let at = grids.len().checked_sub(1)?;
+            let rect = grid_rect(&grids[at]);
+            (
+                &mut grids[at].annotations,
+                rect,
+                (&mut self.clean.grids, at),
+            )
         } else {
-            asset.tiles.last_mut().map(|t| &mut t.annotations)
+            let at = asset.tiles.len().checked_sub(1)?;
+            let t = &mut asset.tiles[at];
+            (
+                &mut t.annotations,
+                Some(t.rect),
+                (&mut self.clean.tiles, at),
+            )
+        };
+        let (all, at) = bits;
+        if all.len() <= at {
+            all.resize_with(at + 1, Vec::new);
         }
+        let known = Known {
+            objects,
+            vegetation,
+            rect,
+        };
+        Some((list, &mut all[at], known))
     }
 
     /// An AGB annotation before its grid's END_CUTS.
@@ -2007,12 +2049,14 @@ impl<'d> Builder<'d> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::xp::check::{validate, validate_unchecked};
     use proptest::prelude::*;
 
     /// A token an annotation line may hold: mostly plain numbers, sometimes
     /// a form only the general reader takes or rejects.
     fn arg() -> impl Strategy<Value = String> {
         prop_oneof![
+            6 => "[0-9]{1,3}",
             6 => "-?[0-9]{1,9}",
             3 => "-?[0-9]{0,4}\\.[0-9]{0,4}",
             1 => prop_oneof![
@@ -2058,28 +2102,58 @@ mod tests {
             })
     }
 
+    /// A line the fast lane takes: small numbers, so that points fall
+    /// inside and outside the tile, indices and show levels in and out of
+    /// range.
+    fn hot_line() -> impl Strategy<Value = String> {
+        let n = || 0..40u32;
+        prop_oneof![
+            (n(), n(), n(), n())
+                .prop_map(|(x, y, h, i)| format!("OBJ_DRAPED {x} {y} {h} {}\n", i % 4)),
+            (n(), n(), 0..8u32, 0..8u32)
+                .prop_map(|(x, y, lo, hi)| format!("OBJ_GRADED {x} {y} 90 1 {lo} {hi}\n")),
+            (n(), n(), 0..3u32, 0..2u32)
+                .prop_map(|(x, y, w, l)| format!("TREE {x} {y} 0 {w} {l}\n")),
+        ]
+    }
+
     proptest! {
         /// The fast lane changes nothing: with and without it, every file
-        /// reads into the same model with the same diagnostics.
+        /// reads into the same model with the same diagnostics, and
+        /// validation skipping the annotations the reader marked clean
+        /// reports what full validation does.
         #[test]
         fn fast_lane_reads_like_the_general_reader(
             kind in 0..3usize,
             objects in 0..3usize,
-            lines in proptest::collection::vec(line(), 1..40),
+            late_objects in 0..2usize,
+            vegetation in 0..3usize,
+            size in prop_oneof![Just(1024), Just(300), Just(20)],
+            lines in proptest::collection::vec(prop_oneof![line(), hot_line()], 1..40),
             last_newline in any::<bool>(),
         ) {
             let mut src = String::from("A\n1000\n");
             src.push_str(["AG_POINT\n", "AG_BLOCK\n", "AG_STRING\n"][kind]);
-            src.push_str("TEXTURE t.dds\nVEGETATION v.for\n");
+            src.push_str("TEXTURE t.dds\n");
+            if vegetation == 0 {
+                src.push_str("VEGETATION v.for\n");
+            }
             for i in 0..objects {
                 src.push_str(&format!("OBJECT o{i}.obj\n"));
             }
             match kind {
-                1 => src.push_str("TEXTURE_SCALE 1024 1024\nSUB_GRID\nCUT_H 0\nCUT_H 512\nCUT_V 0\nCUT_V 512\nEND_CUTS\n"),
-                _ => src.push_str("TEXTURE_SCALE 1024 1024\nTILE 0 0 1024 1024\n"),
+                1 => src.push_str(&format!("TEXTURE_SCALE 1024 1024\nSUB_GRID\nCUT_H 0\nCUT_H {size}\nCUT_V 0\nCUT_V {size}\nEND_CUTS\n")),
+                _ => src.push_str(&format!("TEXTURE_SCALE 1024 1024\nTILE 0 0 {size} {size}\n")),
             }
             for l in &lines {
                 src.push_str(l);
+            }
+            // Declarations after the annotations that need them.
+            if vegetation == 1 {
+                src.push_str("VEGETATION v.for\n");
+            }
+            for i in 0..late_objects {
+                src.push_str(&format!("OBJECT late{i}.obj\n"));
             }
             if !last_newline {
                 src.pop();
@@ -2088,6 +2162,12 @@ mod tests {
             let (fast, general) = (read(&doc), read_general(&doc));
             prop_assert_eq!(&fast.asset, &general.asset, "{}", src);
             prop_assert_eq!(&fast.diags, &general.diags, "{}", src);
+            if let Some(asset) = &fast.asset {
+                let (mut skipping, mut full) = (Vec::new(), Vec::new());
+                validate_unchecked(&doc, asset, &mut skipping, &fast.clean);
+                validate(&doc, asset, &mut full);
+                prop_assert_eq!(skipping, full, "{}", src);
+            }
         }
     }
 
