@@ -118,16 +118,36 @@ impl Clean {
 
 /// What the checks of one annotation depend on, as far as the reader has
 /// read: the OBJECT count and whether there is a VEGETATION (both only
-/// grow), and the rectangle the annotation must lie in (final once its tile
-/// or grid has begun; `None` when no such check is made).
+/// grow), and the bounds of the rectangle the annotation must lie in (final
+/// once its tile or grid has begun).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Known {
     /// OBJECT lines so far.
-    pub objects: usize,
+    objects: usize,
     /// Whether a VEGETATION line came.
-    pub vegetation: bool,
-    /// The tile's or the grid's rectangle.
-    pub rect: Option<[f64; 4]>,
+    vegetation: bool,
+    /// See [`bounds`]; infinite when no such check is made.
+    bounds: [f64; 4],
+}
+
+impl Known {
+    /// What is known in `asset` for an annotation that must lie in `rect`
+    /// (`None`: anywhere).
+    pub fn new(asset: &Asset, rect: Option<[f64; 4]>) -> Known {
+        Known {
+            objects: asset.common.objects.len(),
+            vegetation: asset.common.vegetation.is_some(),
+            bounds: rect.map_or(
+                [
+                    f64::NEG_INFINITY,
+                    f64::NEG_INFINITY,
+                    f64::INFINITY,
+                    f64::INFINITY,
+                ],
+                bounds,
+            ),
+        }
+    }
 }
 
 /// True when [`validate`] reports nothing about the `OBJ_DRAPED`,
@@ -135,19 +155,21 @@ pub(crate) struct Known {
 /// `known` says; false also for every other kind (it is then checked as
 /// usual). The rules are those of [`annotations`] and of the tile and grid
 /// bounds; a property test holds the two together.
+#[inline]
 pub(crate) fn clean_annotation(k: &AnnotationKind, known: &Known) -> bool {
     let levels = |l: i64| (1..=6).contains(&l);
-    let fits = match k {
-        AnnotationKind::Object(o) => {
+    let (fits, at) = match k {
+        AnnotationKind::Object(o) => (
             matches!(o.mode, ObjMode::Draped | ObjMode::Graded)
                 && usize::try_from(o.index).is_ok_and(|i| i < known.objects)
                 && o.show
-                    .is_none_or(|[lo, hi]| levels(lo) && levels(hi) && lo <= hi)
-        }
-        AnnotationKind::Tree(t) => t.width > 0.0 && t.layer >= 0 && known.vegetation,
-        _ => false,
+                    .is_none_or(|[lo, hi]| levels(lo) && levels(hi) && lo <= hi),
+            o.at,
+        ),
+        AnnotationKind::Tree(t) => (t.width > 0.0 && t.layer >= 0 && known.vegetation, t.at),
+        _ => return false,
     };
-    fits && known.rect.is_none_or(|r| first_outside(k, r).is_none())
+    fits && within(known.bounds, at)
 }
 
 /// The rectangle a grid's annotations must lie in, when [`validate`] checks
@@ -292,9 +314,21 @@ fn first_outside(k: &AnnotationKind, rect: [f64; 4]) -> Option<(usize, Px)> {
 }
 
 fn inside(rect: [f64; 4], p: Px) -> bool {
+    within(bounds(rect), p)
+}
+
+/// The least and greatest coordinates a point inside `rect` (corners in
+/// either order) may have: `[left, bottom, right, top]`, widened by `EPS`.
+fn bounds(rect: [f64; 4]) -> [f64; 4] {
     let (l, r) = (rect[0].min(rect[2]), rect[0].max(rect[2]));
     let (b, t) = (rect[1].min(rect[3]), rect[1].max(rect[3]));
-    p[0] >= l - EPS && p[0] <= r + EPS && p[1] >= b - EPS && p[1] <= t + EPS
+    [l - EPS, b - EPS, r + EPS, t + EPS]
+}
+
+/// Whether `p` lies within `bounds` (see [`bounds`]).
+#[inline]
+fn within(bounds: [f64; 4], p: Px) -> bool {
+    p[0] >= bounds[0] && p[0] <= bounds[2] && p[1] >= bounds[1] && p[1] <= bounds[3]
 }
 
 /// Twice the signed area (positive = counter-clockwise with y up).

@@ -33,6 +33,28 @@ pub(crate) fn annotation(
     start: usize,
     end: usize,
 ) -> Option<(AnnotationKind, &'static str)> {
+    let mut out = None;
+    annotation_into(src, start, end, &mut out);
+    out
+}
+
+/// Where [`annotation_into`] hands an annotation and its keyword.
+pub(crate) trait Sink {
+    /// Takes the annotation.
+    fn take(&mut self, kind: AnnotationKind, keyword: &'static str);
+}
+
+impl Sink for Option<(AnnotationKind, &'static str)> {
+    #[inline(always)]
+    fn take(&mut self, kind: AnnotationKind, keyword: &'static str) {
+        *self = Some((kind, keyword));
+    }
+}
+
+/// [`annotation`] handed to `sink` (made where `sink` uses it, not copied
+/// there); whether the line is one the fast lane takes.
+#[inline(always)]
+pub(crate) fn annotation_into(src: &[u8], start: usize, end: usize, sink: &mut impl Sink) -> bool {
     let head = word(src, start);
     // The keyword and one space after it (`ED ` completes `OBJ_DRAP` and
     // `OBJ_GRAD`).
@@ -44,60 +66,77 @@ pub(crate) fn annotation(
     } else if head & low_bytes(5) == u64::from_le_bytes(*b"TREE \0\0\0") {
         (Hot::Tree, start + 5)
     } else {
-        return None;
+        return false;
     };
     let mut ints = [0u64; MAX_ARGS];
-    let kind = match integers(src, at, end, &mut ints) {
+    match integers(src, at, end, &mut ints) {
         // Whole numbers of at most eight digits: exact as i64 and f64.
-        Some(n) => build(hot, n, |i| ints[i] as i64 as f64, |i| Some(ints[i] as i64))?,
+        Some(n) => build(
+            hot,
+            n,
+            |i| ints[i] as i64 as f64,
+            |i| Some(ints[i] as i64),
+            sink,
+        ),
         None => {
             let mut args = [Plain::default(); MAX_ARGS];
-            let n = numbers(src, at, end, &mut args)?;
-            build(hot, n, |i| args[i].value(), |i| args[i].int())?
+            let Some(n) = numbers(src, at, end, &mut args) else {
+                return false;
+            };
+            build(hot, n, |i| args[i].value(), |i| args[i].int(), sink)
         }
-    };
-    let kw = match hot {
-        Hot::Draped => "OBJ_DRAPED",
-        Hot::Graded => "OBJ_GRADED",
-        Hot::Tree => "TREE",
-    };
-    Some((kind, kw))
+    }
+    .is_some()
 }
 
-/// The annotation a `hot` directive with `n` arguments makes, argument `i`
-/// read by `v` as a number and by `int` as an integer; `None` for a count
-/// the directive does not take or an integer argument that is not one.
+/// Hands `sink` the annotation a `hot` directive with `n` arguments makes
+/// (argument `i` read by `v` as a number and by `int` as an integer) and
+/// its keyword; `None` for a count the directive does not take or an
+/// integer argument that is not one. Each kind is made in its own arm, so
+/// that it goes to `sink` field by field.
 #[inline(always)]
 fn build(
     hot: Hot,
     n: usize,
     v: impl Fn(usize) -> f64,
     int: impl Fn(usize) -> Option<i64>,
-) -> Option<AnnotationKind> {
-    Some(match (hot, n) {
-        (Hot::Tree, 5) => AnnotationKind::Tree(TreeAnn {
-            at: [v(0), v(1)],
-            heading: v(2),
-            width: v(3),
-            layer: int(4)?,
-        }),
-        (Hot::Draped | Hot::Graded, 4 | 6) => AnnotationKind::Object(ObjectAnn {
-            mode: if hot == Hot::Draped {
-                ObjMode::Draped
-            } else {
-                ObjMode::Graded
-            },
-            at: [v(0), v(1)],
-            heading: v(2),
-            index: int(3)?,
-            show: if n == 6 {
+    sink: &mut impl Sink,
+) -> Option<()> {
+    match (hot, n) {
+        (Hot::Tree, 5) => {
+            let layer = int(4)?;
+            let tree = TreeAnn {
+                at: [v(0), v(1)],
+                heading: v(2),
+                width: v(3),
+                layer,
+            };
+            sink.take(AnnotationKind::Tree(tree), "TREE");
+        }
+        (Hot::Draped | Hot::Graded, 4 | 6) => {
+            let index = int(3)?;
+            let show = if n == 6 {
                 Some([int(4)?, int(5)?])
             } else {
                 None
-            },
-        }),
+            };
+            let (mode, kw) = if hot == Hot::Draped {
+                (ObjMode::Draped, "OBJ_DRAPED")
+            } else {
+                (ObjMode::Graded, "OBJ_GRADED")
+            };
+            let object = ObjectAnn {
+                mode,
+                at: [v(0), v(1)],
+                heading: v(2),
+                index,
+                show,
+            };
+            sink.take(AnnotationKind::Object(object), kw);
+        }
         _ => return None,
-    })
+    }
+    Some(())
 }
 
 /// The longest argument text [`integers`] reads from its masks.

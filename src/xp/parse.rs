@@ -83,15 +83,19 @@ fn read_with(doc: &Document, fast: bool) -> Parsed {
             // took this one, while that changes nothing else.
             // The reader marks those that pass the checks validation would
             // make of them, so that it skips them.
-            if let Some((list, bits, known)) = b.run_target() {
-                while let Some(l) = lines.get(next)
-                    && let Some((kind, _)) = super::lane::annotation(src, l.start, l.end)
-                {
-                    next += 1;
-                    if clean_annotation(&kind, &known) {
-                        Clean::mark(bits, list.len());
+            if let Some((list, bits, known)) = b.run_target(lines.len() - next) {
+                let mut run = Run {
+                    list,
+                    bits,
+                    known,
+                    line: 0,
+                };
+                while let Some(l) = lines.get(next) {
+                    run.line = next + 1;
+                    if !super::lane::annotation_into(src, l.start, l.end, &mut run) {
+                        break;
                     }
-                    list.push(Annotation { kind, line: next });
+                    next += 1;
                 }
             }
             continue;
@@ -116,6 +120,28 @@ fn read_with(doc: &Document, fast: bool) -> Parsed {
         asset: b.asset,
         diags: b.diags,
         clean: b.clean,
+    }
+}
+
+/// Where a run of fast-lane lines goes: the list, its clean marks and what
+/// their checks depend on, and the line being read.
+struct Run<'a> {
+    list: &'a mut Vec<Annotation>,
+    bits: &'a mut Vec<u64>,
+    known: Known,
+    line: usize,
+}
+
+impl super::lane::Sink for Run<'_> {
+    #[inline(always)]
+    fn take(&mut self, kind: AnnotationKind, _: &'static str) {
+        if clean_annotation(&kind, &self.known) {
+            Clean::mark(self.bits, self.list.len());
+        }
+        self.list.push(Annotation {
+            kind,
+            line: self.line,
+        });
     }
 }
 
@@ -169,6 +195,8 @@ struct Builder<'d> {
     counts: [usize; 2],
     /// The annotations found to pass validation while reading.
     clean: Clean,
+    /// The list given room by [`Builder::run_target`] (grid or tile, index).
+    reserved: Option<(bool, usize)>,
 }
 
 /// Every directive keyword the model knows (upper case, sorted).
@@ -426,6 +454,7 @@ impl<'d> Builder<'d> {
             named: [HashMap::new(), HashMap::new()],
             counts: [0, 0],
             clean: Clean::default(),
+            reserved: None,
         }
     }
 
@@ -1257,44 +1286,75 @@ impl<'d> Builder<'d> {
     /// annotation is already not a formula (AGB), or the last tile. With it
     /// the list's clean marks and what the checks of its annotations depend
     /// on so far.
-    fn run_target(&mut self) -> Option<(&mut Vec<Annotation>, &mut Vec<u64>, Known)> {
-        let asset = self.asset.as_mut()?;
-        let (objects, vegetation) = (
-            asset.common.objects.len(),
-            asset.common.vegetation.is_some(),
-        );
-        let (list, rect, bits) = if self.kind == Kind::Agb {
-            let grids = &mut asset.block.as_mut()?.grids;
+    ///
+    /// The list is given room for `lines_left` more (the lines after this
+    /// one) the first time, so that it does not grow by doubling and
+    /// copying; the room left over is given back when another list takes
+    /// over and at the end.
+    fn run_target(
+        &mut self,
+        lines_left: usize,
+    ) -> Option<(&mut Vec<Annotation>, &mut Vec<u64>, Known)> {
+        let grid = self.kind == Kind::Agb;
+        let at = if grid {
             let ended = self.grid.as_ref().is_some_and(|g| g.ended);
-            if !ended || self.ann_grid != Some(grids.len()) {
+            let grids = self.asset.as_ref()?.block.as_ref()?.grids.len();
+            if !ended || self.ann_grid != Some(grids) {
                 return None;
             }
-            let at = grids.len().checked_sub(1)?;
-            let rect = grid_rect(&grids[at]);
-            (
-                &mut grids[at].annotations,
-                rect,
-                (&mut self.clean.grids, at),
-            )
+            grids.checked_sub(1)?
         } else {
-            let at = asset.tiles.len().checked_sub(1)?;
-            let t = &mut asset.tiles[at];
+            self.asset.as_ref()?.tiles.len().checked_sub(1)?
+        };
+        let fresh = self.reserved != Some((grid, at));
+        if fresh {
+            self.give_back_room();
+            self.reserved = Some((grid, at));
+        }
+        let asset = self.asset.as_mut()?;
+        let (list, known, all) = if grid {
+            let grids = &asset.block.as_ref()?.grids;
+            let known = Known::new(asset, grid_rect(&grids[at]));
+            let grids = &mut asset.block.as_mut()?.grids;
+            (&mut grids[at].annotations, known, &mut self.clean.grids)
+        } else {
+            let known = Known::new(asset, Some(asset.tiles[at].rect));
             (
-                &mut t.annotations,
-                Some(t.rect),
-                (&mut self.clean.tiles, at),
+                &mut asset.tiles[at].annotations,
+                known,
+                &mut self.clean.tiles,
             )
         };
-        let (all, at) = bits;
+        if fresh {
+            list.reserve(lines_left);
+        }
         if all.len() <= at {
             all.resize_with(at + 1, Vec::new);
         }
-        let known = Known {
-            objects,
-            vegetation,
-            rect,
-        };
         Some((list, &mut all[at], known))
+    }
+
+    /// Gives back the room [`Builder::run_target`] made in a list that
+    /// was not used.
+    fn give_back_room(&mut self) {
+        let Some((grid, at)) = self.reserved.take() else {
+            return;
+        };
+        let Some(asset) = self.asset.as_mut() else {
+            return;
+        };
+        let list = if grid {
+            asset
+                .block
+                .as_mut()
+                .and_then(|b| b.grids.get_mut(at))
+                .map(|g| &mut g.annotations)
+        } else {
+            asset.tiles.get_mut(at).map(|t| &mut t.annotations)
+        };
+        if let Some(list) = list {
+            list.shrink_to_fit();
+        }
     }
 
     /// An AGB annotation before its grid's END_CUTS.
@@ -2000,6 +2060,7 @@ impl<'d> Builder<'d> {
     // ------------------------------------------------------------- end ----
 
     fn finish(&mut self) {
+        self.give_back_room();
         if let Some((_, l)) = self.pending_id.take() {
             self.dangling_id(l);
         }
