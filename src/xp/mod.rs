@@ -43,11 +43,10 @@ pub fn parse_lenient(source: &str) -> (Option<model::Asset>, Vec<Diagnostic>) {
 
 /// [`parse_lenient`] of a document.
 fn lenient(doc: &Document) -> (Option<model::Asset>, Vec<Diagnostic>) {
-    let parsed = parse::read(doc);
-    let mut diags = parsed.diags;
-    if let Some(a) = &parsed.asset {
-        check::validate_unchecked(doc, a, &mut diags, &parsed.clean);
-    }
+    let mut parsed = parse::read(doc);
+    // Validation counts the reader's diagnostics towards its cap.
+    let mut diags = std::mem::take(&mut parsed.diags);
+    parsed.validate(doc, &mut diags);
     stray_boms(doc.source(), &mut diags);
     sort(&mut diags);
     (parsed.asset, diags)

@@ -5,7 +5,7 @@
 //! order, END_CUTS, CORNER_ORDER placement, …). Rules that look at the
 //! finished model live in [`super::check`](mod@super::check).
 
-use super::check::{Clean, Known, clean_annotation, grid_rect};
+use super::check::{Clean, Known, clean_annotation, grid_rect, validate_unchecked};
 use super::doc::{Document, tokens};
 use super::model::*;
 use super::num::{int_at, number_at, parse_number};
@@ -30,6 +30,17 @@ pub struct Parsed {
     pub diags: Vec<Diagnostic>,
     /// The annotations already found to pass validation.
     pub(crate) clean: Clean,
+}
+
+impl Parsed {
+    /// Adds the diagnostics of [`validate`](super::check::validate) of the
+    /// model (if there is one) to `out`: the same ones, sooner, as the
+    /// annotations the reader already found to pass are not checked again.
+    pub fn validate(&self, doc: &Document, out: &mut Vec<Diagnostic>) {
+        if let Some(asset) = &self.asset {
+            validate_unchecked(doc, asset, out, &self.clean);
+        }
+    }
 }
 
 /// The tokens joined by single spaces, in one allocation.
@@ -2110,7 +2121,7 @@ impl<'d> Builder<'d> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::xp::check::{validate, validate_unchecked};
+    use crate::xp::check::validate;
     use proptest::prelude::*;
 
     /// A token an annotation line may hold: mostly plain numbers, sometimes
@@ -2225,7 +2236,7 @@ mod tests {
             prop_assert_eq!(&fast.diags, &general.diags, "{}", src);
             if let Some(asset) = &fast.asset {
                 let (mut skipping, mut full) = (Vec::new(), Vec::new());
-                validate_unchecked(&doc, asset, &mut skipping, &fast.clean);
+                fast.validate(&doc, &mut skipping);
                 validate(&doc, asset, &mut full);
                 prop_assert_eq!(skipping, full, "{}", src);
             }
