@@ -8,7 +8,7 @@
 //! Tokens are whitespace-separated `&str` slices of the source; nothing is
 //! allocated per token.
 
-use super::swar::{eq_bytes, gather, separator_bytes, word};
+use super::swar::{eq_bytes, eq_mask64, gather, separator_bytes, word};
 use std::fmt;
 use std::ops::Range;
 
@@ -177,16 +177,20 @@ impl Document {
         let bytes = source.as_bytes();
         let mut lines = Vec::with_capacity(bytes.len() / 24 + 1);
         let mut start = body;
-        // memchr finds the newlines many bytes at a time.
-        for at in memchr::memchr_iter(b'\n', &bytes[body..]) {
-            let at = body + at;
-            let (end, ending) = if at > start && bytes[at - 1] == b'\r' {
-                (at - 1, LineEnding::CrLf)
-            } else {
-                (at, LineEnding::Lf)
-            };
-            lines.push(Line { start, end, ending });
-            start = at + 1;
+        // 64 bytes at a time: a mask of the newlines, read off bit by bit.
+        for base in (body..bytes.len()).step_by(64) {
+            let mut nl = eq_mask64(bytes, base, b'\n');
+            while nl != 0 {
+                let at = base + nl.trailing_zeros() as usize;
+                nl &= nl - 1;
+                let (end, ending) = if at > start && bytes[at - 1] == b'\r' {
+                    (at - 1, LineEnding::CrLf)
+                } else {
+                    (at, LineEnding::Lf)
+                };
+                lines.push(Line { start, end, ending });
+                start = at + 1;
+            }
         }
         if start < bytes.len() {
             lines.push(Line {

@@ -57,9 +57,74 @@ pub(crate) fn word(src: &[u8], at: usize) -> u64 {
     }
 }
 
+/// Bit `i` set when byte `at + i` of `src` is `c`, for the 64 bytes from
+/// `at` (bytes past the end read as zero). SSE2 (part of every x86-64)
+/// compares sixteen bytes at a time; elsewhere it goes a word at a time.
+#[inline(always)]
+pub(crate) fn eq_mask64(src: &[u8], at: usize, c: u8) -> u64 {
+    match src.get(at..at + 64) {
+        Some(window) => eq_mask_full(window, c),
+        None => {
+            let mut window = [0u8; 64];
+            let rest = src.get(at..).unwrap_or_default();
+            window[..rest.len()].copy_from_slice(rest);
+            eq_mask_full(&window, c)
+        }
+    }
+}
+
+/// [`eq_mask64`] of a window of 64 bytes.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn eq_mask_full(window: &[u8], c: u8) -> u64 {
+    use safe_arch::{
+        cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i, set_splat_i8_m128i,
+    };
+    let needle = set_splat_i8_m128i(c as i8);
+    let mut m = 0;
+    for (k, part) in window.chunks_exact(16).enumerate() {
+        let v = load_unaligned_m128i(part.try_into().unwrap_or(&[0; 16]));
+        m |= (move_mask_i8_m128i(cmp_eq_mask_i8_m128i(v, needle)) as u16 as u64) << (16 * k);
+    }
+    m
+}
+
+/// [`eq_mask64`] of a window of 64 bytes, a word at a time.
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+#[inline(always)]
+fn eq_mask_words(window: &[u8], c: u8) -> u64 {
+    (0..64)
+        .step_by(8)
+        .map(|i| gather(eq_bytes(word(window, i), c)) << i)
+        .fold(0, |m, b| m | b)
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+use eq_mask_words as eq_mask_full;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Both ways of making the mask agree with a byte loop.
+        #[test]
+        fn eq_mask64_matches_a_byte_loop(
+            src in proptest::collection::vec(prop_oneof![Just(b'\n'), Just(b'a'), any::<u8>()], 0..200),
+            at in 0..200usize,
+        ) {
+            let want = (0..64).fold(0u64, |m, i| {
+                m | (u64::from(src.get(at + i) == Some(&b'\n')) << i)
+            });
+            prop_assert_eq!(eq_mask64(&src, at, b'\n'), want);
+            let mut window = [0u8; 64];
+            let rest = src.get(at..).unwrap_or_default();
+            let n = rest.len().min(64);
+            window[..n].copy_from_slice(&rest[..n]);
+            prop_assert_eq!(eq_mask_words(&window, b'\n'), want);
+        }
+    }
 
     #[test]
     fn byte_tests_match_the_scalar_ones() {
