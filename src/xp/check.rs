@@ -87,7 +87,7 @@ pub(crate) fn validate_unchecked(
 
 /// The annotations the reader found clean, one bit per annotation (bit `i`
 /// of a list: its annotation `i`), per list: the tiles', then the grids',
-/// in the model's order. A list without bits has none.
+/// in the model's order. A list without bits has no clean annotation.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Clean {
     /// Per tile.

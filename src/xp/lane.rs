@@ -51,8 +51,9 @@ impl Sink for Option<(AnnotationKind, &'static str)> {
     }
 }
 
-/// [`annotation`] handed to `sink` (made where `sink` uses it, not copied
-/// there); whether the line is one the fast lane takes.
+/// [`annotation`] handed to `sink` (inlined with it, so a run of lines goes
+/// into the model without a call per line); whether the line is one the
+/// fast lane takes.
 #[inline(always)]
 pub(crate) fn annotation_into(src: &[u8], start: usize, end: usize, sink: &mut impl Sink) -> bool {
     let head = word(src, start);
@@ -92,8 +93,7 @@ pub(crate) fn annotation_into(src: &[u8], start: usize, end: usize, sink: &mut i
 /// Hands `sink` the annotation a `hot` directive with `n` arguments makes
 /// (argument `i` read by `v` as a number and by `int` as an integer) and
 /// its keyword; `None` for a count the directive does not take or an
-/// integer argument that is not one. Each kind is made in its own arm, so
-/// that it goes to `sink` field by field.
+/// integer argument that is not one.
 #[inline(always)]
 fn build(
     hot: Hot,
@@ -214,8 +214,8 @@ fn chunk(src: &[u8], at: usize) -> [u8; 32] {
 /// count, or `None` for anything else (left to [`numbers`]).
 ///
 /// Two bit masks of the whole text are made first ([`masks`]): its spaces
-/// and the bytes that are a digit or a space. Every token's
-/// place then follows from the space mask alone, so the tokens are read
+/// and the bytes that are a digit or a space. Every token's place then
+/// follows from the space mask alone, so the tokens are read
 /// independently of one another instead of each waiting for the length of
 /// the one before it; each is read as the word that ends with it, its
 /// digits in the top bytes.

@@ -91,9 +91,9 @@ fn read_with(doc: &Document, fast: bool) -> Parsed {
         if fast && let Some((kind, kw)) = super::lane::annotation(src, line.start, line.end) {
             b.push_annotation(Annotation { kind, line: i + 1 }, kw);
             // The fast-lane lines that follow go straight to the list that
-            // took this one, while that changes nothing else.
-            // The reader marks those that pass the checks validation would
-            // make of them, so that it skips them.
+            // took this one, while that changes nothing else; those that
+            // pass the checks validation would make of them are marked
+            // clean, and validation skips them.
             if let Some((list, bits, known)) = b.run_target(lines.len() - next) {
                 let mut run = Run {
                     list,
@@ -133,6 +133,10 @@ fn read_with(doc: &Document, fast: bool) -> Parsed {
         clean: b.clean,
     }
 }
+
+/// The most annotations [`Builder::run_target`] makes room for at once
+/// (beyond it, the list grows as usual).
+const RUN_ROOM: usize = 1 << 16;
 
 /// Where a run of fast-lane lines goes: the list, its clean marks and what
 /// their checks depend on, and the line being read.
@@ -1299,9 +1303,9 @@ impl<'d> Builder<'d> {
     /// on so far.
     ///
     /// The list is given room for `lines_left` more (the lines after this
-    /// one) the first time, so that it does not grow by doubling and
-    /// copying; the room left over is given back when another list takes
-    /// over and at the end.
+    /// one, at most [`RUN_ROOM`]) the first time, so that it does not grow
+    /// by doubling and copying; the room left over is given back when
+    /// another list takes over and at the end.
     fn run_target(
         &mut self,
         lines_left: usize,
@@ -1337,7 +1341,7 @@ impl<'d> Builder<'d> {
             )
         };
         if fresh {
-            list.reserve(lines_left);
+            list.reserve(lines_left.min(RUN_ROOM));
         }
         if all.len() <= at {
             all.resize_with(at + 1, Vec::new);
