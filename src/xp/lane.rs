@@ -1,7 +1,8 @@
 //! The fast lane: the annotation lines that make up almost all of a large
 //! file (`OBJ_DRAPED`, `OBJ_GRADED`, `TREE` with plain numbers and single
-//! separators) read straight from the bytes, a word at a time, into the
-//! model.
+//! separators) read straight from the bytes into the model: bit masks of a
+//! line's spaces and digits place its tokens ([`integers`]), and each
+//! number is read as one word.
 //!
 //! A line is taken only when the general reader ([`super::parse`]) would
 //! make exactly the same annotation from it and report nothing; anything
