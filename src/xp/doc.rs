@@ -8,7 +8,7 @@
 //! Tokens are whitespace-separated `&str` slices of the source; nothing is
 //! allocated per token.
 
-use super::swar::{Class, mask64};
+use super::swar::{eq_bytes, eq_mask64, gather, separator_bytes, word};
 use std::fmt;
 use std::ops::Range;
 
@@ -75,7 +75,7 @@ pub fn tokens(text: &str) -> Tokens<'_> {
     Tokens {
         text,
         win: 0,
-        space: window_mask(text.as_bytes(), 0, text.len(), Class::Space),
+        space: window_mask(text.as_bytes(), 0, text.len(), space_bytes),
         pos: 0,
     }
 }
@@ -98,12 +98,18 @@ pub struct Tokens<'a> {
     pos: usize,
 }
 
+/// [`separator_bytes`] without `\n`: the bytes [`is_space`] accepts, for
+/// text that is not split into lines first.
+fn space_bytes(x: u64) -> u64 {
+    separator_bytes(x) & !eq_bytes(x, b'\n')
+}
+
 impl<'a> Tokens<'a> {
     /// Moves the window to start at `at` when `at` is past it.
     fn reach(&mut self, at: usize) {
         if at >= self.win + 64 {
             self.win = at;
-            self.space = window_mask(self.text.as_bytes(), at, self.text.len(), Class::Space);
+            self.space = window_mask(self.text.as_bytes(), at, self.text.len(), space_bytes);
         }
     }
 }
@@ -143,12 +149,20 @@ impl<'a> Iterator for Tokens<'a> {
 }
 
 /// The mask of the (at most) 64 bytes of `src` from `base` that come before
-/// `end`: bit `i` set when byte `base + i` is of `class` (see [`mask64`]),
-/// and every bit from `end` on set.
-fn window_mask(src: &[u8], base: usize, end: usize, class: Class) -> u64 {
-    let m = mask64(src, base, class);
-    let n = end - base;
-    if n < 64 { m | !0u64 << n } else { m }
+/// `end`: bit `i` set when `mark` marks byte `base + i` (see
+/// [`separator_bytes`]), and every bit from `end` on set.
+fn window_mask(src: &[u8], base: usize, end: usize, mark: fn(u64) -> u64) -> u64 {
+    let n = (end - base).min(64);
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < n {
+        m |= gather(mark(word(src, base + i))) << i;
+        i += 8;
+    }
+    if n < 64 {
+        m |= !0u64 << n;
+    }
+    m
 }
 
 impl Document {
@@ -165,7 +179,7 @@ impl Document {
         let mut start = body;
         // 64 bytes at a time: a mask of the newlines, read off bit by bit.
         for base in (body..bytes.len()).step_by(64) {
-            let mut nl = mask64(bytes, base, Class::Byte(b'\n'));
+            let mut nl = eq_mask64(bytes, base, b'\n');
             while nl != 0 {
                 let at = base + nl.trailing_zeros() as usize;
                 nl &= nl - 1;
@@ -239,7 +253,7 @@ impl Document {
         let mut after_space = true;
         let src = self.source.as_bytes();
         for base in (s..e).step_by(64) {
-            let m = window_mask(src, base, e, Class::Separator);
+            let m = window_mask(src, base, e, separator_bytes);
             let mut starts = !m & ((m << 1) | u64::from(after_space));
             let mut ends = m & ((!m << 1) | u64::from(!after_space));
             after_space = m >> 63 == 1;
@@ -460,13 +474,13 @@ mod tests {
     }
 
     #[test]
-    fn space_class_is_is_space() {
-        // `swar`'s tests cover the classes; `Space` is exactly `is_space`.
+    fn space_bytes_are_is_space() {
+        // `swar`'s tests cover the separators; without `\n` they are
+        // exactly `is_space`.
         for c in 0..=255u8 {
-            let mut w = [b'x'; 64];
-            w[1] = c;
+            let w = u64::from_le_bytes([b'x', c, b'x', b'x', b'x', b'x', b'x', b'x']);
             let want = if is_space(c) { 2 } else { 0 };
-            assert_eq!(mask64(&w, 0, Class::Space), want, "byte {c:#x}");
+            assert_eq!(gather(space_bytes(w)), want, "byte {c:#x}");
         }
     }
 
