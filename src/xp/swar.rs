@@ -1,7 +1,8 @@
 //! Byte tests on 64-bit words (eight bytes at a time, no loop over the
 //! bytes): the building blocks of the tokenizer and the number reader; and
-//! [`mask64`], one bit per byte for 64 bytes at a time (SSE2 on x86-64,
-//! through the safe wrappers of `safe_arch`; these word tests elsewhere).
+//! [`eq_mask64`], one bit per matching byte for 64 bytes at a time (SSE2 on
+//! x86-64, through the safe wrappers of `safe_arch`; these word tests
+//! elsewhere).
 //!
 //! A "byte mask" has the high bit of each selected byte set; [`gather`]
 //! packs it into one bit per byte.
