@@ -155,7 +155,7 @@ fn masks(src: &[u8], at: usize) -> (u64, u64) {
         cmp_eq_mask_i8_m128i, cmp_gt_mask_i8_m128i, cmp_lt_mask_i8_m128i, load_unaligned_m128i,
         move_mask_i8_m128i, set_splat_i8_m128i,
     };
-    let bytes = chunk(src, at);
+    let bytes: [u8; 32] = super::swar::padded(src, at);
     let (space, before_0, after_9) = (
         set_splat_i8_m128i(b' ' as i8),
         set_splat_i8_m128i(b'0' as i8 - 1),
@@ -193,21 +193,6 @@ fn masks_swar(src: &[u8], at: usize) -> (u64, u64) {
 
 #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
 use masks_swar as masks;
-
-/// The 32 bytes of `src` from `at`, zeros past the end.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[inline(always)]
-fn chunk(src: &[u8], at: usize) -> [u8; 32] {
-    match src.get(at..at + 32) {
-        Some(c) => c.try_into().unwrap_or([0; 32]),
-        None => {
-            let mut c = [0; 32];
-            let rest = src.get(at..).unwrap_or_default();
-            c[..rest.len()].copy_from_slice(rest);
-            c
-        }
-    }
-}
 
 /// Reads `src[at..end]` into `ints` when it is nothing but unsigned whole
 /// numbers of at most eight digits, each followed by one space (the last by

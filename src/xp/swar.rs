@@ -51,11 +51,20 @@ pub(crate) fn low_bytes(n: usize) -> u64 {
 pub(crate) fn word(src: &[u8], at: usize) -> u64 {
     match src.get(at..at + 8) {
         Some(w) => u64::from_le_bytes(w.try_into().unwrap_or([0; 8])),
+        None => u64::from_le_bytes(padded(src, at)),
+    }
+}
+
+/// The `N` bytes of `src` from `at`, zeros past the end.
+#[inline(always)]
+pub(crate) fn padded<const N: usize>(src: &[u8], at: usize) -> [u8; N] {
+    match src.get(at..at + N) {
+        Some(w) => w.try_into().unwrap_or([0; N]),
         None => {
-            let mut w = [0u8; 8];
+            let mut w = [0u8; N];
             let rest = src.get(at..).unwrap_or_default();
             w[..rest.len()].copy_from_slice(rest);
-            u64::from_le_bytes(w)
+            w
         }
     }
 }
@@ -67,12 +76,7 @@ pub(crate) fn word(src: &[u8], at: usize) -> u64 {
 pub(crate) fn eq_mask64(src: &[u8], at: usize, c: u8) -> u64 {
     match src.get(at..at + 64) {
         Some(window) => eq_mask_full(window, c),
-        None => {
-            let mut window = [0u8; 64];
-            let rest = src.get(at..).unwrap_or_default();
-            window[..rest.len()].copy_from_slice(rest);
-            eq_mask_full(&window, c)
-        }
+        None => eq_mask_full(&padded::<64>(src, at), c),
     }
 }
 
