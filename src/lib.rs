@@ -7,6 +7,7 @@
 //! - [`dsf`]: X-Plane DSF tiles (binary, 7z) and DSF2Text;
 //! - [`agn`]: FSX/P3D AGN files and LOD13 cells;
 //! - [`geom`]: local metre frames and plain geometry;
+//! - [`limits`]: one value bounding the work and memory an input may cause;
 //! - [`place`]: the placement engines (point, block, string) producing one
 //!   [`place::Placement`];
 //! - [`out`]: JSON, GeoJSON, DSF2Text, SVG and PNG views of a placement;
@@ -26,6 +27,7 @@ pub mod dsf;
 pub mod fsutil;
 pub mod r#gen;
 pub mod geom;
+pub mod limits;
 pub mod out;
 pub mod overlay;
 pub mod place;

@@ -1,0 +1,76 @@
+//! Limits: one value bounding what agkit allocates or computes for one input.
+//!
+//! Every reader that unpacks (7z, run-length pools), every placement engine
+//! and the previewer take a [`Limits`] and check it *before* allocating or
+//! looping on a count read from input. Exceeding a limit is an ordinary error
+//! ([`LimitExceeded`]) that the caller wraps with the file and place it came
+//! from — never an abort, never memory out of proportion to the input.
+//!
+//! The defaults describe real scenery with a wide margin; tools that serve
+//! many users at once (`agkit serve`) may choose tighter ones.
+
+/// Bounds on the work and memory one input may cause.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limits {
+    /// Most bytes one compressed or run-length-coded input may unpack to.
+    pub max_unpacked_bytes: u64,
+    /// Most bytes unpacked per byte packed (a decompression-bomb guard that
+    /// scales with the input, checked together with the absolute cap).
+    pub max_unpack_ratio: u64,
+    /// Most items (tiles, objects, facades, trees, corners) one placement may
+    /// produce.
+    pub max_placed_items: usize,
+    /// Largest extent of one placement's polygon or point neighbourhood, in
+    /// metres.
+    pub max_extent_m: f64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_unpacked_bytes: 1 << 30,
+            max_unpack_ratio: 1000,
+            max_placed_items: 2_000_000,
+            max_extent_m: 10_000.0,
+        }
+    }
+}
+
+/// A limit of [`Limits`] that an input would exceed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{what}: {needed} exceeds the limit of {limit}")]
+pub struct LimitExceeded {
+    /// What was being counted, e.g. "unpacked bytes of the 7z archive".
+    pub what: String,
+    /// What the input asks for (at least; counting may stop early).
+    pub needed: u64,
+    /// The limit it exceeds.
+    pub limit: u64,
+}
+
+impl LimitExceeded {
+    /// Checks `needed <= limit`, naming `what` in the error.
+    pub fn check(what: impl Into<String>, needed: u64, limit: u64) -> Result<(), LimitExceeded> {
+        if needed <= limit {
+            Ok(())
+        } else {
+            Err(LimitExceeded {
+                what: what.into(),
+                needed,
+                limit,
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_passes_at_the_limit_and_fails_past_it() {
+        assert!(LimitExceeded::check("x", 10, 10).is_ok());
+        let e = LimitExceeded::check("unpacked bytes", 11, 10).unwrap_err();
+        assert_eq!(e.to_string(), "unpacked bytes: 11 exceeds the limit of 10");
+    }
+}
