@@ -241,7 +241,7 @@ test('agkit serve in a browser: place, inspect, reseed, reshape, live reload, er
     fs.writeFileSync(assetPath, 'A\n1000\nAG_STRING\nTILE 0 0 oops\n');
     await page.waitForFunction((r) => window.__agkit.renders > r && document.body.dataset.state === 'error', r0, { timeout: 10000 });
     assert.ok(await page.isVisible('#message'));
-    assert.match(await page.textContent('#message'), /cannot be parsed/);
+    assert.match(await page.textContent('#message'), /has errors \(agkit check\)/);
     assert.ok(await page.locator('#message a').count() > 0, 'the errors link to their lines');
     assert.ok(await page.locator('#l-handles circle').count() > 0, 'the polygon is still drawn');
     assert.equal(await page.locator('#diagnostics li[data-line]').count(), checkJson(served, ASSET).length);

@@ -1,15 +1,48 @@
-//! File-system helpers: atomic writes that never leave a half-written file.
+//! File-system helpers: atomic writes that never leave a half-written file
+//! where a later command would read it, and the directory walk that skips
+//! what an interrupted write may leave behind.
+//!
+//! A write goes to a temporary file beside its destination, named
+//! [`TEMP_PREFIX`] + random letters (hidden, and with no extension), and is
+//! renamed over the destination only once complete. The temporary file is
+//! removed on every error path; only a process killed mid-write (SIGKILL,
+//! power loss) can leave one, and [`walk`] — which every command that
+//! searches a directory uses — never yields it.
 
+use std::ffi::OsStr;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+/// How the name of every temporary file agkit writes begins: a dot (hidden
+/// from listings and from walkers that skip hidden files, such as the
+/// previewer's) and a prefix that says whose it is.
+pub const TEMP_PREFIX: &str = ".agkit-tmp-";
+
+/// True for the file name of one of agkit's temporary files.
+pub fn is_temp_name(name: &OsStr) -> bool {
+    name.as_encoded_bytes().starts_with(TEMP_PREFIX.as_bytes())
+}
+
+/// Walks `dir` recursively (sorted by file name, symbolic links not
+/// followed), skipping agkit's temporary files ([`is_temp_name`]), so a
+/// write killed half-way is never taken for an input.
+pub fn walk(dir: &Path) -> impl Iterator<Item = walkdir::Result<walkdir::DirEntry>> + use<> {
+    walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !is_temp_name(e.file_name()))
+}
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder is
 /// written, flushed and then renamed over `path`.
 ///
-/// If anything fails the original file (if any) is untouched. A replaced
-/// file keeps its permissions; a new file gets the usual `0666` less the
-/// process umask (temporary files are created `0600`, which would otherwise
-/// leak into every output).
+/// If anything fails the original file (if any) is untouched and no
+/// temporary file is left. When `path` is a symbolic link, the file it
+/// points to is replaced and the link stays a link. A replaced file keeps
+/// its permissions; a new file gets the usual `0666` less the process umask
+/// (temporary files are created `0600`, which would otherwise leak into
+/// every output). Errors are the operating system's, without the temporary
+/// file's name: the caller names `path`.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_atomic_with(path, |w| w.write_all(bytes))
 }
@@ -21,24 +54,61 @@ pub fn write_atomic_with<T>(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<T>,
 ) -> std::io::Result<T> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let (tmp, out) = temp_beside(path, dir, fill)?;
-    tmp.persist(path).map_err(|e| e.error)?;
+    let target = write_target(path)?;
+    let (tmp, out) = temp_beside(&target, &parent_dir(&target), fill)?;
+    tmp.persist(&target).map_err(|e| e.error)?;
     Ok(out)
+}
+
+/// The folder a file is in (`.` for a bare file name).
+fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Most symbolic links followed from one path (Linux's own limit).
+const MAX_LINKS: usize = 40;
+
+/// The file a write to `path` replaces: `path` itself or, when it is a
+/// symbolic link, the file the chain of links ends at (which need not exist
+/// yet), so that writing through a link keeps the link.
+fn write_target(path: &Path) -> std::io::Result<PathBuf> {
+    let mut p = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let to = std::fs::read_link(&p)?;
+                // A relative link is relative to the link's folder; joining
+                // an absolute one replaces the folder.
+                p = p.parent().map_or_else(|| to.clone(), |dir| dir.join(&to));
+            }
+            _ => return Ok(p),
+        }
+    }
+    Err(std::io::Error::other("too many levels of symbolic links"))
 }
 
 /// A temporary file in `dir` holding what `fill` wrote (buffered), with the
 /// permissions `path` has (or a new file's default) and synced to disk,
-/// ready to be renamed over `path`.
+/// ready to be renamed over `path`. Dropped on an error, it is removed.
 fn temp_beside<T>(
     path: &Path,
     dir: &Path,
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<T>,
 ) -> std::io::Result<(tempfile::NamedTempFile, T)> {
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    // `make_in` passes the opener's error on as it is; `tempfile_in` would
+    // add the temporary name to it, which means nothing to the user.
+    let mut tmp = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .make_in(dir, |p| {
+            let mut o = std::fs::OpenOptions::new();
+            o.write(true).create_new(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+            o.open(p)
+        })?;
     let mut w = std::io::BufWriter::new(tmp.as_file_mut());
     let out = fill(&mut w)?;
     w.flush()?;
@@ -56,7 +126,9 @@ fn temp_beside<T>(
 
 /// Writes several files as one step: every file is first written in full to
 /// a temporary file beside its destination (creating missing folders), and
-/// only when all of them are written are they renamed into place.
+/// only when all of them are written are they renamed into place. A
+/// destination that is a symbolic link is written through, as by
+/// [`write_atomic`].
 ///
 /// If writing any of them fails, no destination is touched, the temporary
 /// files are removed, and so are the folders this call created (when empty).
@@ -76,24 +148,22 @@ pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> Result<(), (PathBuf, st
             return Err(e);
         }
     };
-    for (tmp, (path, _)) in staged.into_iter().zip(files) {
-        tmp.persist(path).map_err(|e| (path.clone(), e.error))?;
+    for ((tmp, target), (path, _)) in staged.into_iter().zip(files) {
+        tmp.persist(&target).map_err(|e| (path.clone(), e.error))?;
     }
     Ok(())
 }
 
-/// Writes each file's bytes to a temporary file beside it; records the
-/// folders it had to create in `created` (outermost first).
+/// Writes each file's bytes to a temporary file beside the file it replaces;
+/// records the folders it had to create in `created` (outermost first).
 fn stage(
     files: &[(PathBuf, Vec<u8>)],
     created: &mut Vec<PathBuf>,
-) -> Result<Vec<tempfile::NamedTempFile>, (PathBuf, std::io::Error)> {
+) -> Result<Vec<(tempfile::NamedTempFile, PathBuf)>, (PathBuf, std::io::Error)> {
     let mut staged = Vec::with_capacity(files.len());
     for (path, bytes) in files {
-        let dir = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
+        let target = write_target(path).map_err(|e| (path.clone(), e))?;
+        let dir = parent_dir(&target);
         let missing: Vec<PathBuf> = dir
             .ancestors()
             .take_while(|a| !a.as_os_str().is_empty() && !a.exists())
@@ -104,8 +174,8 @@ fn stage(
         created.extend(missing.into_iter().rev());
         std::fs::create_dir_all(&dir).map_err(|e| (dir.clone(), e))?;
         let (tmp, ()) =
-            temp_beside(path, &dir, |w| w.write_all(bytes)).map_err(|e| (path.clone(), e))?;
-        staged.push(tmp);
+            temp_beside(&target, &dir, |w| w.write_all(bytes)).map_err(|e| (path.clone(), e))?;
+        staged.push((tmp, target));
     }
     Ok(staged)
 }
@@ -173,6 +243,118 @@ mod tests {
         for (path, bytes) in &files {
             assert_eq!(&std::fs::read(path).unwrap(), bytes);
         }
+    }
+
+    fn names_in(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn the_temporary_file_is_hidden_named_for_agkit_and_gone_after() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.dsf");
+        let seen = write_atomic_with(&p, |w| {
+            w.write_all(b"XPLNEDSF")?;
+            Ok(names_in(dir.path()))
+        })
+        .unwrap();
+        assert_eq!(seen.len(), 1, "{seen:?}");
+        assert!(seen[0].starts_with(TEMP_PREFIX), "{seen:?}");
+        assert!(is_temp_name(OsStr::new(&seen[0])));
+        assert_eq!(
+            Path::new(&seen[0]).extension(),
+            None,
+            "no extension to match"
+        );
+        assert_eq!(names_in(dir.path()), ["out.dsf"]);
+    }
+
+    #[test]
+    fn a_failed_fill_leaves_the_target_and_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.agb");
+        std::fs::write(&p, b"old").unwrap();
+        let e = write_atomic_with(&p, |w| {
+            w.write_all(b"half of it")?;
+            Err::<(), _>(std::io::Error::other("the input ended"))
+        })
+        .unwrap_err();
+        assert_eq!(e.to_string(), "the input ended");
+        assert_eq!(std::fs::read(&p).unwrap(), b"old");
+        assert_eq!(names_in(dir.path()), ["a.agb"]);
+    }
+
+    #[test]
+    fn errors_never_name_the_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        // A file where the folder should be, and a folder of no files.
+        std::fs::write(dir.path().join("blocker"), b"").unwrap();
+        let mut targets = vec![dir.path().join("blocker/x.png")];
+        if cfg!(target_os = "linux") {
+            targets.push(PathBuf::from("/proc/x.png"));
+        }
+        for p in targets {
+            let e = write_atomic(&p, b"x").unwrap_err().to_string();
+            assert!(!e.contains(TEMP_PREFIX) && !e.contains(".tmp"), "{e}");
+            let (failed, e) = write_all_atomic(&[(p.clone(), b"x".to_vec())]).unwrap_err();
+            assert!(!e.to_string().contains(TEMP_PREFIX), "{e}");
+            assert!(!failed.to_string_lossy().contains(TEMP_PREFIX));
+        }
+    }
+
+    #[test]
+    fn walk_skips_temporary_files_and_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.ags"), b"").unwrap();
+        std::fs::write(dir.path().join(".agkit-tmp-Xy12ab"), b"XPLNEDSF").unwrap();
+        std::fs::create_dir(dir.path().join(".agkit-tmp-dir")).unwrap();
+        std::fs::write(dir.path().join(".agkit-tmp-dir/b.ags"), b"").unwrap();
+        std::fs::write(dir.path().join(".hidden.ags"), b"").unwrap();
+        let found: Vec<String> = walk(dir.path())
+            .skip(1)
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        // Other hidden files are the caller's business.
+        assert_eq!(found, [".hidden.ags", "a.ags"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symbolic_link_is_written_through_and_stays_a_link() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        std::fs::create_dir(&real).unwrap();
+        std::fs::write(real.join("a.agb"), b"old").unwrap();
+        // Relative, absolute, a chain, and a link to a file not made yet.
+        symlink("real/a.agb", dir.path().join("rel.agb")).unwrap();
+        symlink(real.join("a.agb"), dir.path().join("abs.agb")).unwrap();
+        symlink("rel.agb", dir.path().join("chain.agb")).unwrap();
+        symlink("real/new.agb", dir.path().join("dangling.agb")).unwrap();
+        for (link, bytes) in [
+            ("rel.agb", &b"one"[..]),
+            ("abs.agb", b"two"),
+            ("chain.agb", b"three"),
+        ] {
+            write_atomic(&dir.path().join(link), bytes).unwrap();
+            assert_eq!(std::fs::read(real.join("a.agb")).unwrap(), bytes, "{link}");
+        }
+        write_all_atomic(&[(dir.path().join("dangling.agb"), b"four".to_vec())]).unwrap();
+        assert_eq!(std::fs::read(real.join("new.agb")).unwrap(), b"four");
+        for link in ["rel.agb", "abs.agb", "chain.agb", "dangling.agb"] {
+            let m = std::fs::symlink_metadata(dir.path().join(link)).unwrap();
+            assert!(m.file_type().is_symlink(), "{link} is still a link");
+        }
+        assert_eq!(names_in(&real), ["a.agb", "new.agb"]);
+        // A loop is an error, not a hang.
+        symlink("loop2", dir.path().join("loop1")).unwrap();
+        symlink("loop1", dir.path().join("loop2")).unwrap();
+        assert!(write_atomic(&dir.path().join("loop1"), b"x").is_err());
     }
 
     #[cfg(unix)]

@@ -633,7 +633,8 @@ function renderMessage() {
     }
     return;
   }
-  const title = e.stage === 'parse' ? 'The asset cannot be parsed'
+  const title = e.stage === 'check' ? 'The asset has errors (agkit check)'
+    : e.stage === 'parse' ? 'The asset cannot be parsed'
     : e.stage === 'place' ? 'The engine cannot place this asset here'
     : e.stage === 'network' ? 'No connection' : 'Request failed';
   showMessage(title, e.error || 'unknown error');

@@ -34,13 +34,14 @@ const EXTENSIONS: [&str; 5] = ["agp", "agb", "ags", "agn", "dsf"];
 
 /// Expands directories into the files under them that agkit reads: by
 /// extension or, whatever the name, by the first bytes (autogen header or
-/// DSF magic). Named files and `-` (standard input) are taken as they are.
+/// DSF magic), skipping agkit's own temporary files (what a killed write
+/// leaves, see [`agkit::fsutil::walk`]). Named files and `-` (standard
+/// input) are taken as they are.
 pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for p in paths {
         if p.is_dir() {
-            let mut found: Vec<PathBuf> = walkdir::WalkDir::new(p)
-                .into_iter()
+            let mut found: Vec<PathBuf> = agkit::fsutil::walk(p)
                 .filter_map(Result::ok)
                 .filter(|e| e.file_type().is_file())
                 .map(|e| e.into_path())

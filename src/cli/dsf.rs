@@ -104,6 +104,9 @@ fn dsf_files_in(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     while let Some(rel) = stack.pop() {
         for entry in std::fs::read_dir(dir.join(&rel))? {
             let entry = entry?;
+            if agkit::fsutil::is_temp_name(&entry.file_name()) {
+                continue; // what a killed write left
+            }
             let rel = rel.join(entry.file_name());
             let ty = entry.file_type()?;
             if ty.is_dir() {

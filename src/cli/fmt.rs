@@ -28,8 +28,7 @@ fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for p in paths {
         if p.is_dir() {
-            let mut found: Vec<PathBuf> = walkdir::WalkDir::new(p)
-                .into_iter()
+            let mut found: Vec<PathBuf> = agkit::fsutil::walk(p)
                 .filter_map(Result::ok)
                 .filter(|e| e.file_type().is_file())
                 .map(|e| e.into_path())

@@ -367,8 +367,7 @@ const BATCH: usize = 32;
 fn run_dsf_dir(dir: &Path, args: &Args, params: &Params, format: Format) -> u8 {
     use rayon::prelude::*;
     let start = std::time::Instant::now();
-    let mut tiles: Vec<PathBuf> = walkdir::WalkDir::new(dir)
-        .into_iter()
+    let mut tiles: Vec<PathBuf> = agkit::fsutil::walk(dir)
         .filter_map(Result::ok)
         .filter(|e| e.file_type().is_file())
         .map(walkdir::DirEntry::into_path)

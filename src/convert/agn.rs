@@ -616,7 +616,7 @@ pub fn read_inputs(
     let mut errors = Vec::new();
     for p in paths {
         if p.is_dir() {
-            for e in walkdir::WalkDir::new(p).sort_by_file_name() {
+            for e in crate::fsutil::walk(p) {
                 match e {
                     Ok(e)
                         if e.file_type().is_file()

@@ -15,6 +15,7 @@ use super::files::{FileType, Refusal};
 use super::http::{Request, Response};
 use super::polygons::{self, ORIGIN};
 use crate::geom::{LocalFrame, LonLat, Xy};
+use crate::limits::LimitExceeded;
 use crate::place::{self, Params, Placement, Role, TileId, Use};
 use crate::xp::model::{Asset, Px};
 use serde::Deserialize;
@@ -373,6 +374,7 @@ fn resolve_polygon(shared: &Shared, spec: &PolygonSpec) -> Result<Resolved, Resp
             "local coordinates must be finite and within {MAX_LOCAL} m"
         ));
     }
+    extent_within(&local, shared.limits.max_extent_m)?;
     let frame = LocalFrame::new(frame_origin);
     let lonlat = local
         .iter()
@@ -385,6 +387,29 @@ fn resolve_polygon(shared: &Shared, spec: &PolygonSpec) -> Result<Resolved, Resp
     })
 }
 
+/// Refuses a polygon wider or taller than `max` metres (a bounding box in
+/// local metres; non-finite coordinates are refused by the caller).
+fn extent_within(local: &[Vec<Xy>], max: f64) -> Result<(), Response> {
+    let mut lo = [f64::INFINITY; 2];
+    let mut hi = [f64::NEG_INFINITY; 2];
+    for p in local.iter().flatten() {
+        for k in 0..2 {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        }
+    }
+    let span = (hi[0] - lo[0]).max(hi[1] - lo[1]);
+    if span > max {
+        return Err(Response::error(
+            400,
+            &format!(
+                "the polygon spans {span:.0} m; the previewer places at most {max:.0} m across"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 fn place_response(shared: &Shared, req: &PlaceRequest) -> Response {
     let params = match req.params() {
         Ok(p) => p,
@@ -393,6 +418,7 @@ fn place_response(shared: &Shared, req: &PlaceRequest) -> Response {
     let Checked {
         source,
         diagnostics,
+        errors,
         ..
     } = match read_asset(shared, &req.asset) {
         Ok(c) => c,
@@ -444,6 +470,17 @@ fn place_response(shared: &Shared, req: &PlaceRequest) -> Response {
             }),
         )
     };
+    // Defence in depth: whatever `agkit check` calls an error (values no
+    // real scenery has included) never reaches an engine.
+    if errors > 0 {
+        return fail(
+            "check",
+            format!(
+                "{}: agkit check reports {errors} error(s); see the diagnostics",
+                req.asset
+            ),
+        );
+    }
     let asset = match crate::xp::parse(&source) {
         Ok(a) => a,
         Err(diags) => {
@@ -460,11 +497,25 @@ fn place_response(shared: &Shared, req: &PlaceRequest) -> Response {
         }
     };
     let started = std::time::Instant::now();
+    // The engines take no `Limits` yet: when `place::place` does, pass
+    // `shared.limits` here, and the count below becomes a second line.
     let placement = match place::place(&asset, &req.asset, &use_, &params) {
         Ok(p) => p,
         Err(e) => return fail("place", e.to_string()),
     };
     let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let placed = placement.tiles.len()
+        + placement.objects.len()
+        + placement.facades.len()
+        + placement.trees.len()
+        + placement.corners.len();
+    if let Err(e) = LimitExceeded::check(
+        format!("{}: items placed", req.asset),
+        placed as u64,
+        shared.limits.max_placed_items as u64,
+    ) {
+        return fail("place", e.to_string());
+    }
     let pivots = pivots(&asset, &placement);
     Response::json(
         200,

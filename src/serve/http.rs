@@ -1,12 +1,16 @@
 //! A deliberately small HTTP/1.1 layer over `std::net`: read one request
-//! (bounded head and body), write one response, close the connection.
+//! (bounded head and body, by a deadline), write one response, close the
+//! connection.
 //!
 //! Every limit is checked before memory is allocated for it, and every
 //! malformed input becomes an [`HttpError`] with a status code, never a panic.
+//! Reads and writes go through [`Deadline`], so a client that sends or
+//! receives one byte at a time is cut off when its time is up, however
+//! steadily the bytes come.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::time::Duration;
+use std::time::Instant;
 
 /// Largest request head (request line and headers) accepted.
 pub const MAX_HEAD: usize = 16 * 1024;
@@ -69,13 +73,65 @@ impl HttpError {
     }
 }
 
-/// Reads one request from `stream`. `Ok(None)` when the client closed the
-/// connection before sending anything.
-pub fn read_request(stream: &TcpStream) -> Result<Option<Request>, HttpError> {
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .map_err(|e| HttpError::new(500, e.to_string()))?;
-    let mut reader = BufReader::new(stream.take((MAX_HEAD + MAX_BODY + 1) as u64));
+/// A socket read and written only until an instant: each read or write
+/// waits at most for the time left, and none starts after it.
+#[derive(Debug, Clone, Copy)]
+pub struct Deadline<'a> {
+    stream: &'a TcpStream,
+    until: Instant,
+}
+
+impl<'a> Deadline<'a> {
+    /// `stream` until `until`.
+    pub fn new(stream: &'a TcpStream, until: Instant) -> Self {
+        Deadline { stream, until }
+    }
+
+    /// The time left, or a `TimedOut` error when there is none.
+    fn left(&self) -> io::Result<std::time::Duration> {
+        let left = self.until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            Err(io::Error::new(io::ErrorKind::TimedOut, "out of time"))
+        } else {
+            Ok(left)
+        }
+    }
+}
+
+impl Read for Deadline<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.stream.set_read_timeout(Some(self.left()?))?;
+        Read::read(&mut self.stream, buf)
+    }
+}
+
+impl Write for Deadline<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.stream.set_write_timeout(Some(self.left()?))?;
+        Write::write(&mut self.stream, buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Write::flush(&mut self.stream)
+    }
+}
+
+/// Whether an I/O error means the time was up (a socket timeout reports
+/// `WouldBlock` on Unix and `TimedOut` on Windows).
+fn timed_out(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock
+    )
+}
+
+/// Reads one request from `stream`, head and body, all before `until`
+/// (408 after it). `Ok(None)` when the client closed the connection before
+/// sending anything.
+pub fn read_request(stream: &TcpStream, until: Instant) -> Result<Option<Request>, HttpError> {
+    let late = || HttpError::new(408, "the request did not arrive in time");
+    let mut reader =
+        BufReader::new(Deadline::new(stream, until).take((MAX_HEAD + MAX_BODY + 1) as u64));
     let mut head_len = 0usize;
     let mut lines = Vec::new();
     loop {
@@ -83,7 +139,13 @@ pub fn read_request(stream: &TcpStream) -> Result<Option<Request>, HttpError> {
         let n = (&mut reader)
             .take((MAX_HEAD - head_len + 1) as u64)
             .read_until(b'\n', &mut line)
-            .map_err(|e| HttpError::new(408, format!("reading the request: {e}")))?;
+            .map_err(|e| {
+                if timed_out(&e) {
+                    late()
+                } else {
+                    HttpError::new(400, format!("reading the request: {e}"))
+                }
+            })?;
         if n == 0 {
             if lines.is_empty() {
                 return Ok(None);
@@ -134,9 +196,13 @@ pub fn read_request(stream: &TcpStream) -> Result<Option<Request>, HttpError> {
         ));
     }
     let mut body = vec![0; len];
-    reader
-        .read_exact(&mut body)
-        .map_err(|e| HttpError::new(400, format!("reading the body: {e}")))?;
+    reader.read_exact(&mut body).map_err(|e| {
+        if timed_out(&e) {
+            late()
+        } else {
+            HttpError::new(400, format!("reading the body: {e}"))
+        }
+    })?;
     request.body = body;
     Ok(Some(request))
 }
@@ -340,6 +406,28 @@ mod tests {
             head(&["GET / HTTP/1.1", "no colon"]).unwrap_err().status,
             400
         );
+    }
+
+    #[test]
+    fn the_deadline_stops_a_slow_request_and_a_stalled_answer() {
+        use std::net::TcpListener;
+        use std::time::Duration;
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let mut client = TcpStream::connect(l.local_addr().unwrap()).unwrap();
+        let (server, _) = l.accept().unwrap();
+        client.write_all(b"GET / HTTP/1.1\r\nX-Slow: ").unwrap();
+        let e = read_request(&server, Instant::now() + Duration::from_millis(200)).unwrap_err();
+        assert_eq!(e.status, 408, "{e:?}");
+        // A client that reads nothing: once the socket buffers are full the
+        // answer stops at the deadline.
+        let mut w = Deadline::new(&server, Instant::now() + Duration::from_millis(300));
+        let chunk = vec![0u8; 1 << 16];
+        let e = loop {
+            if let Err(e) = w.write_all(&chunk) {
+                break e;
+            }
+        };
+        assert!(timed_out(&e), "{e}");
     }
 
     #[test]

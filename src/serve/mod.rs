@@ -11,6 +11,13 @@
 //! `Host` or `Origin` is not an address the server answers on is refused
 //! with 403 (a guard against DNS rebinding and cross-site requests).
 //!
+//! Staying alive: each request has a deadline for its head and body and
+//! each answer one for being taken in ([`http::Deadline`]); slow or idle
+//! connections give way to new ones, a few workers answer at once and event
+//! streams are capped apart from the rest ([`slots`]); every placement is
+//! held to [`serve_limits`], and an asset `agkit check` finds errors in is
+//! refused before any engine sees it.
+//!
 //! ```no_run
 //! let cfg = agkit::serve::Config::new("examples/");
 //! let server = agkit::serve::Server::bind(&cfg).unwrap();
@@ -22,20 +29,48 @@ pub mod api;
 pub mod files;
 pub mod http;
 pub mod polygons;
+pub mod slots;
 pub mod web;
 
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use crate::limits::Limits;
 use files::{Entry, Root};
-use http::{HttpError, Request, Response};
+use http::{Deadline, HttpError, Request, Response};
+use slots::{Phase, Slot, Slots, Workers};
 
-/// Most connections handled at once (each has a thread); more get 503.
-pub const MAX_CONNECTIONS: usize = 64;
+/// Default of [`Config::max_connections`].
+pub const MAX_CONNECTIONS: usize = 256;
+/// Default of [`Config::max_event_streams`].
+pub const MAX_EVENT_STREAMS: usize = 16;
+/// Default of [`Config::request_timeout`].
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+/// Default of [`Config::response_timeout`].
+pub const RESPONSE_TIMEOUT: Duration = Duration::from_secs(30);
+/// How often an idle event stream sends a comment, to notice a departed
+/// client.
+const EVENT_PING: Duration = Duration::from_secs(15);
+
+/// The limits every placement the server runs is held to: tighter than
+/// [`Limits::default`], because one server answers many requests and holds
+/// each placement in memory twice (as values and as JSON).
+///
+/// The server checks the polygon's extent against them and the placed item
+/// count after placing. The engines do not take a [`Limits`] yet; once
+/// [`crate::place::place`] does, `api::place_response` passes these to it
+/// so an asset is stopped while placing rather than after.
+pub fn serve_limits() -> Limits {
+    Limits {
+        max_unpacked_bytes: 64 << 20,
+        max_unpack_ratio: 100,
+        max_placed_items: 200_000,
+        max_extent_m: 5_000.0,
+    }
+}
 
 /// How the server is set up.
 #[derive(Debug, Clone)]
@@ -51,10 +86,32 @@ pub struct Config {
     pub allow_hosts: Vec<String>,
     /// How often the watcher looks at modification times.
     pub poll: Duration,
+    /// Most connections held at once (each has a thread). When all are
+    /// taken, the oldest connection that is only sending its request or
+    /// receiving its answer is closed to make room (see [`slots`]); must
+    /// exceed `workers + max_event_streams`.
+    pub max_connections: usize,
+    /// Most `/api/events` streams held at once; a new one closes the
+    /// oldest (the page reconnects by itself).
+    pub max_event_streams: usize,
+    /// Requests answered at once; others wait for one (up to
+    /// `request_timeout`, then 503).
+    pub workers: usize,
+    /// Time a client has to send its whole request, head and body (408
+    /// after it).
+    pub request_timeout: Duration,
+    /// Time a client has to take in its whole answer, and an event stream
+    /// each event.
+    pub response_timeout: Duration,
+    /// Bounds of each placement.
+    pub limits: Limits,
 }
 
 impl Config {
-    /// Serve `path` on 127.0.0.1, port 0, polling every 250 ms.
+    /// Serve `path` on 127.0.0.1, port 0, polling every 250 ms, with the
+    /// default capacity: [`MAX_CONNECTIONS`], [`MAX_EVENT_STREAMS`], one
+    /// worker per core (2 to 8), [`REQUEST_TIMEOUT`], [`RESPONSE_TIMEOUT`]
+    /// and [`serve_limits`].
     pub fn new(path: impl Into<PathBuf>) -> Self {
         Config {
             path: path.into(),
@@ -62,6 +119,14 @@ impl Config {
             port: 0,
             allow_hosts: Vec::new(),
             poll: Duration::from_millis(250),
+            max_connections: MAX_CONNECTIONS,
+            max_event_streams: MAX_EVENT_STREAMS,
+            workers: std::thread::available_parallelism()
+                .map_or(2, std::num::NonZero::get)
+                .clamp(2, 8),
+            request_timeout: REQUEST_TIMEOUT,
+            response_timeout: RESPONSE_TIMEOUT,
+            limits: serve_limits(),
         }
     }
 }
@@ -90,7 +155,12 @@ pub struct Shared {
     pub hosts: Vec<String>,
     /// Name shown for the root.
     pub root_label: String,
-    connections: AtomicUsize,
+    /// Bounds of each placement.
+    pub limits: Limits,
+    slots: Arc<Slots>,
+    workers: Workers,
+    request_timeout: Duration,
+    response_timeout: Duration,
 }
 
 impl Shared {
@@ -98,6 +168,12 @@ impl Shared {
     pub fn current(&self) -> (u64, Vec<Entry>) {
         let s = self.snapshot.lock().unwrap_or_else(|p| p.into_inner());
         (s.version, s.entries.clone())
+    }
+
+    /// How many connections are held, and how many of them are event
+    /// streams.
+    pub fn connections(&self) -> (usize, usize) {
+        (self.slots.len(), self.slots.count(Phase::Events))
     }
 
     /// Rescans the tree; bumps the version when anything changed. Returns
@@ -164,6 +240,12 @@ impl Server {
     /// Checks PATH, binds the address and takes a first snapshot of the
     /// files.
     pub fn bind(cfg: &Config) -> std::io::Result<Server> {
+        if cfg.max_connections <= cfg.workers + cfg.max_event_streams {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "max_connections must exceed workers + max_event_streams",
+            ));
+        }
         let root = Root::new(&cfg.path)
             .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", cfg.path.display())))?;
         let listener = TcpListener::bind(SocketAddr::new(cfg.bind, cfg.port))?;
@@ -197,7 +279,11 @@ impl Server {
             changed: Condvar::new(),
             hosts,
             root_label,
-            connections: AtomicUsize::new(0),
+            limits: cfg.limits,
+            slots: Arc::new(Slots::new(cfg.max_connections, cfg.max_event_streams)),
+            workers: Workers::new(cfg.workers),
+            request_timeout: cfg.request_timeout,
+            response_timeout: cfg.response_timeout,
         });
         shared.rescan();
         Ok(Server {
@@ -243,64 +329,102 @@ impl Server {
                 }
             })?;
         for stream in self.listener.incoming() {
-            let Ok(stream) = stream else { continue };
-            let shared = self.shared.clone();
-            if shared.connections.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
-                shared.connections.fetch_sub(1, Ordering::SeqCst);
+            let stream = match stream {
+                Ok(s) => s,
+                Err(_) => {
+                    // Out of file descriptors, say: let connections end
+                    // rather than spin on the error.
+                    std::thread::sleep(Duration::from_millis(10));
+                    continue;
+                }
+            };
+            let Some(slot) = self.shared.slots.admit(&stream) else {
+                // Never waits on this client: the accept loop must go on.
+                let _ = stream.set_nonblocking(true);
                 let _ = Response::error(503, "too many connections").write_to(&stream, false);
                 continue;
-            }
-            let spawned = std::thread::Builder::new()
+            };
+            let shared = self.shared.clone();
+            // When no thread can be made the closure is dropped, and with it
+            // the connection and its slot.
+            let _ = std::thread::Builder::new()
                 .name("agkit-serve-conn".into())
-                .spawn(move || {
-                    handle_connection(&shared, stream);
-                    shared.connections.fetch_sub(1, Ordering::SeqCst);
-                });
-            if spawned.is_err() {
-                self.shared.connections.fetch_sub(1, Ordering::SeqCst);
-            }
+                .spawn(move || handle_connection(&shared, &stream, &slot));
         }
         Ok(())
     }
 }
 
-fn handle_connection(shared: &Arc<Shared>, stream: TcpStream) {
-    let _ = stream.set_write_timeout(Some(Duration::from_secs(30)));
-    let req = match http::read_request(&stream) {
+impl Shared {
+    /// Writes a response, allowing the client [`Config::response_timeout`]
+    /// to take it in; a client that does not is cut off.
+    fn reply(&self, stream: &TcpStream, response: &Response, head_only: bool) {
+        let until = Instant::now() + self.response_timeout;
+        let _ = response.write_to(Deadline::new(stream, until), head_only);
+    }
+}
+
+fn handle_connection(shared: &Shared, stream: &TcpStream, slot: &Slot) {
+    let until = Instant::now() + shared.request_timeout;
+    let req = match http::read_request(stream, until) {
         Ok(Some(r)) => r,
         Ok(None) => return,
         Err(e) => {
-            let _ = Response::error(e.status, &e.message).write_to(&stream, false);
+            shared.reply(stream, &Response::error(e.status, &e.message), false);
             return;
         }
     };
     if let Err(e) = shared.check_origin(&req) {
-        let _ = Response::error(e.status, &e.message).write_to(&stream, false);
+        shared.reply(stream, &Response::error(e.status, &e.message), false);
         return;
     }
     let head_only = req.method == "HEAD";
     if req.path == "/api/events" && matches!(req.method.as_str(), "GET") {
-        serve_events(shared, stream);
+        serve_events(shared, stream, slot);
         return;
     }
-    let shared2 = shared.clone();
-    let response = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
-        api::route(&shared2, &req)
-    }))
-    .unwrap_or_else(|p| {
-        let msg = p
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_else(|| "unknown".into());
-        Response::error(500, &format!("internal error (a panic): {msg}"))
-    });
-    let _ = response.write_to(&stream, head_only);
+    let Some(permit) = shared.workers.acquire(shared.request_timeout) else {
+        let busy = Response::error(503, "the server is busy answering other requests");
+        shared.reply(stream, &busy, false);
+        return;
+    };
+    if !slot.set(Phase::Working) {
+        return; // closed to make room while it waited
+    }
+    let response =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| api::route(shared, &req)))
+            .unwrap_or_else(|p| {
+                let msg = p
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "unknown".into());
+                Response::error(500, &format!("internal error (a panic): {msg}"))
+            });
+    drop(permit);
+    slot.set(Phase::Writing);
+    shared.reply(stream, &response, head_only);
 }
 
 /// The Server-Sent Events stream: one `version` event at once, then one per
-/// change, and a comment every 15 s to notice departed clients.
-fn serve_events(shared: &Shared, mut stream: TcpStream) {
+/// change, and a comment every [`EVENT_PING`] to notice departed clients.
+/// Ends when the client goes, takes longer than
+/// [`Config::response_timeout`] over one event, or the stream is closed to
+/// make room for a newer one.
+fn serve_events(shared: &Shared, stream: &TcpStream, slot: &Slot) {
+    if !slot.set(Phase::Events) {
+        if !slot.evicted() {
+            let off = Response::error(503, "event streams are turned off; poll /api/version");
+            shared.reply(stream, &off, false);
+        }
+        return;
+    }
+    let send = |text: &str| {
+        let mut w = Deadline::new(stream, Instant::now() + shared.response_timeout);
+        w.write_all(text.as_bytes())
+            .and_then(|()| w.flush())
+            .is_ok()
+    };
     let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\
                 Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n\
                 Connection: close\r\n\r\n";
@@ -309,30 +433,36 @@ fn serve_events(shared: &Shared, mut stream: TcpStream) {
         "retry: 1000\nevent: version\ndata: {}\n\n",
         serde_json::json!({ "version": seen, "changed": [] })
     );
-    if stream.write_all(head.as_bytes()).is_err()
-        || stream.write_all(first.as_bytes()).is_err()
-        || stream.flush().is_err()
-    {
+    if !send(head) || !send(&first) {
         return;
     }
+    let mut quiet_since = Instant::now();
     loop {
+        // Wakes every second to see whether the stream was closed to make
+        // room (the socket is shut already; the thread ends here).
         let guard = shared.snapshot.lock().unwrap_or_else(|p| p.into_inner());
         let (guard, _) = shared
             .changed
-            .wait_timeout_while(guard, Duration::from_secs(15), |s| s.version == seen)
+            .wait_timeout_while(guard, Duration::from_secs(1), |s| s.version == seen)
             .unwrap_or_else(|p| p.into_inner());
+        if slot.evicted() {
+            return;
+        }
         let msg = if guard.version != seen {
             seen = guard.version;
             format!(
                 "event: version\ndata: {}\n\n",
                 serde_json::json!({ "version": seen, "changed": guard.changed })
             )
-        } else {
+        } else if quiet_since.elapsed() >= EVENT_PING {
             ": ping\n\n".to_string()
+        } else {
+            continue;
         };
         drop(guard);
-        if stream.write_all(msg.as_bytes()).is_err() || stream.flush().is_err() {
+        if !send(&msg) {
             return;
         }
+        quiet_since = Instant::now();
     }
 }
