@@ -450,8 +450,7 @@ fn dump_tree(a: &DumpArgs) -> u8 {
                 .map_err(|e| format!("{}: {e}", p.display()))
         }
         None => {
-            let stdout = std::io::stdout();
-            let mut w = std::io::BufWriter::new(stdout.lock());
+            let mut w = std::io::BufWriter::new(super::stdout());
             stream_tree(&a.file, &files, &opts, &bar, &mut w)
                 .and_then(|t| std::io::Write::flush(&mut w).map(|()| t))
                 .map_err(|e| format!("standard output: {e}"))

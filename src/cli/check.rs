@@ -162,14 +162,9 @@ fn check_file(file: &Path, format: Format) -> Outcome {
     out
 }
 
-/// The exit status after a failed write to standard output: quiet when the
-/// reader went away (a closed pipe), reported otherwise.
+/// The exit status after a failed write to standard output.
 fn write_failed(e: &std::io::Error) -> u8 {
-    if e.kind() == std::io::ErrorKind::BrokenPipe {
-        EXIT_USAGE
-    } else {
-        super::fail(format!("writing to standard output: {e}"))
-    }
+    super::fail(format!("writing to standard output: {e}"))
 }
 
 fn plural(n: usize) -> &'static str {
@@ -202,8 +197,7 @@ pub fn run(args: Args) -> u8 {
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let stdout = std::io::stdout();
-    let mut stdout = std::io::BufWriter::new(stdout.lock());
+    let mut stdout = std::io::BufWriter::new(super::stdout());
     let mut json = serde_json::Serializer::pretty(Vec::new());
     let mut seq = match args.format {
         Format::Json => match json.serialize_seq(None) {

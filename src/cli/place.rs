@@ -151,7 +151,7 @@ pub fn run(args: Args) -> u8 {
         }
         None => {
             use std::io::Write;
-            let mut so = std::io::stdout().lock();
+            let mut so = super::stdout();
             if let Err(e) = so.write_all(&bytes).and_then(|()| so.flush()) {
                 return super::fail(format!("stdout: {e}"));
             }
@@ -459,7 +459,7 @@ fn run_dsf_dir(dir: &Path, args: &Args, params: &Params, format: Format) -> u8 {
                 .map_err(|e| format!("{}: {e}", path.display()))
         }
         None => {
-            let mut so = std::io::BufWriter::new(std::io::stdout().lock());
+            let mut so = std::io::BufWriter::new(super::stdout());
             place_all(&mut so).map_err(|e| format!("stdout: {e}"))
         }
     };
