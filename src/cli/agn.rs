@@ -156,7 +156,9 @@ fn dump(a: DumpArgs) -> u8 {
         Ok(m) => m,
         Err(e) => {
             let name = a.file.display().to_string();
-            eprint!("{}", diag::render_human(&name, None, &[e.to_diagnostic()]));
+            let mut d = e.to_diagnostic();
+            d.message += &super::kind_hint(&bytes, agkit::check::Contents::Agn);
+            eprint!("{}", diag::render_human(&name, None, &[d]));
             return EXIT_INPUT;
         }
     };

@@ -6,7 +6,7 @@ use clap::ValueEnum;
 use std::path::{Path, PathBuf};
 
 // One implementation, shared with the previewer's diagnostics panel.
-use agkit::check::{FileKind, check_bytes};
+use agkit::check::{FileKind, check_bytes, has_autogen_header};
 
 /// Output style of `check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -73,22 +73,6 @@ fn head(path: &Path) -> Option<Vec<u8>> {
         .read_to_end(&mut bytes)
         .ok()?;
     Some(bytes)
-}
-
-/// True when `bytes` start with the three header lines of an autogen text
-/// file (an optional byte-order mark, then `A` or `I`, `1000` and
-/// `AG_POINT`, `AG_BLOCK` or `AG_STRING`, spaces and CRLF allowed).
-pub fn has_autogen_header(bytes: &[u8]) -> bool {
-    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
-    let mut lines = bytes.split(|&b| b == b'\n').map(|l| l.trim_ascii());
-    matches!(
-        (lines.next(), lines.next(), lines.next()),
-        (
-            Some(b"A" | b"I"),
-            Some(b"1000"),
-            Some(b"AG_POINT" | b"AG_BLOCK" | b"AG_STRING")
-        )
-    )
 }
 
 /// What the first bytes of a file say it is, whatever its name.

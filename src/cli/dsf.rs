@@ -1,6 +1,7 @@
 //! `agkit dsf totext|build|autogen …`
 
 use super::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
+use agkit::check::Contents;
 use agkit::dsf::{self, TextOptions, autogen::AutogenKind};
 use clap::ValueEnum;
 use std::path::{Path, PathBuf};
@@ -75,11 +76,12 @@ fn load(file: &Path) -> Result<dsf::Dsf, u8> {
         }
         Err(e) => {
             eprintln!(
-                "error[{}]: {} @ byte {}: {}",
+                "error[{}]: {} @ byte {}: {}{}",
                 e.code(),
                 file.display(),
                 e.offset,
-                e.kind
+                e.kind,
+                super::kind_hint(&bytes, Contents::Dsf)
             );
             Err(EXIT_INPUT)
         }

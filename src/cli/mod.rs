@@ -157,6 +157,25 @@ pub fn read_input(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
     }
 }
 
+/// The error line refusing an input of a text command (`info`, `fmt`,
+/// `place`) that is not autogen text but, say, a DSF, an AGN or an image:
+/// what it is and which command reads it, instead of a report quoting its
+/// bytes. `None` for text.
+pub fn not_autogen_text(name: &str, bytes: &[u8]) -> Option<String> {
+    agkit::check::not_autogen_text(bytes).map(|why| format!("error: {name}: {why}"))
+}
+
+/// `; it is …, which … read` when `bytes` are not the `expected` kind of
+/// file but one agkit can tell, else nothing: for the end of a reader's
+/// error such as "not a DSF".
+pub fn kind_hint(bytes: &[u8], expected: agkit::check::Contents) -> String {
+    let contents = agkit::check::Contents::of(bytes);
+    match contents.hint() {
+        Some(hint) if contents != expected => format!("; {hint}"),
+        _ => String::new(),
+    }
+}
+
 /// Standard output as the commands use it: a reader that went away ends the
 /// run quietly (see [`ends_on_closed_pipe`]); every other failure is
 /// returned. Line-buffered like std's; wrap it in a `BufWriter` for bulk.

@@ -187,8 +187,11 @@ fn load_asset(path: &Path) -> Result<agkit::xp::model::Asset, u8> {
 fn read_asset(path: &Path) -> Result<agkit::xp::model::Asset, (u8, String)> {
     let bytes = std::fs::read(path)
         .map_err(|e| (EXIT_USAGE, format!("error: {}: {e}\n", path.display())))?;
-    let text = String::from_utf8_lossy(&bytes);
     let name = path.display().to_string();
+    if let Some(refused) = super::not_autogen_text(&name, &bytes) {
+        return Err((EXIT_INPUT, refused + "\n"));
+    }
+    let text = String::from_utf8_lossy(&bytes);
     agkit::xp::parse(&text).map_err(|diags| {
         let mut report = diag::render_human(&name, Some(&text), &diags);
         if diags.is_empty() {
@@ -281,7 +284,8 @@ fn place_tile(dsf: &Path, args: &Args, params: &Params) -> Tile {
     let uses = match dsf_uses(&bytes) {
         Ok(u) => u,
         Err(e) => {
-            let _ = writeln!(tile.report, "error: {}: {e}", dsf.display());
+            let hint = super::kind_hint(&bytes, agkit::check::Contents::Dsf);
+            let _ = writeln!(tile.report, "error: {}: {e}{hint}", dsf.display());
             tile.failed = Some(EXIT_INPUT);
             return tile;
         }
