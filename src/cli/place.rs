@@ -177,28 +177,36 @@ fn placement_report(p: &Placement, explain: bool) -> String {
 
 /// Reads and parses an autogen text file, printing its diagnostics.
 fn load_asset(path: &Path) -> Result<agkit::xp::model::Asset, u8> {
-    read_asset(path).map_err(|(code, report)| {
-        eprint!("{report}");
-        code
-    })
+    let (asset, report) = read_asset(path);
+    eprint!("{report}");
+    asset
 }
 
-/// [`load_asset`] without printing: the exit status and the report.
-fn read_asset(path: &Path) -> Result<agkit::xp::model::Asset, (u8, String)> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| (EXIT_USAGE, format!("error: {}: {e}\n", path.display())))?;
+/// [`load_asset`] without printing: the asset (or the exit status when it
+/// cannot be placed) and its rendered diagnostics, warnings too: placement
+/// ignores a line the checks warn about, such as a misspelt directive, and
+/// the author should hear of it here as from `agkit check`.
+fn read_asset(path: &Path) -> (Result<agkit::xp::model::Asset, u8>, String) {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => return (Err(EXIT_USAGE), format!("error: {}: {e}\n", path.display())),
+    };
     let name = path.display().to_string();
     if let Some(refused) = super::not_autogen_text(&name, &bytes) {
-        return Err((EXIT_INPUT, refused + "\n"));
+        return (Err(EXIT_INPUT), refused + "\n");
     }
     let text = String::from_utf8_lossy(&bytes);
-    agkit::xp::parse(&text).map_err(|diags| {
-        let mut report = diag::render_human(&name, Some(&text), &diags);
-        if diags.is_empty() {
-            report.push_str(&format!("error: {name}: cannot be parsed\n"));
+    let (asset, diags) = agkit::xp::parse_lenient(&text);
+    let mut report = diag::render_human(&name, Some(&text), &diags);
+    match asset {
+        Some(a) if !diags.iter().any(diag::Diagnostic::is_error) => (Ok(a), report),
+        _ => {
+            if diags.is_empty() {
+                report.push_str(&format!("error: {name}: cannot be parsed\n"));
+            }
+            (Err(EXIT_INPUT), report)
         }
-        (EXIT_INPUT, report)
-    })
+    }
 }
 
 /// Placements of one asset: one for --at, one per polygon for --polygon.
@@ -313,15 +321,11 @@ fn place_tile(dsf: &Path, args: &Args, params: &Params) -> Tile {
                 continue;
             }
         };
-        let asset = cache
-            .entry(file.clone())
-            .or_insert_with(|| match read_asset(&file) {
-                Ok(a) => Some(a),
-                Err((_, report)) => {
-                    tile.report.push_str(&report);
-                    None
-                }
-            });
+        let asset = cache.entry(file.clone()).or_insert_with(|| {
+            let (asset, report) = read_asset(&file);
+            tile.report.push_str(&report);
+            asset.ok()
+        });
         let Some(asset) = asset else {
             tile.status = EXIT_INPUT;
             continue;
