@@ -3,6 +3,7 @@
 use super::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use agkit::agn::{self, Cell, ReadOptions};
 use agkit::diag;
+use agkit::out::count;
 use clap::ValueEnum;
 use std::path::{Path, PathBuf};
 
@@ -463,19 +464,13 @@ fn dump_tree(a: &DumpArgs) -> u8 {
         Ok(t) => t,
         Err(e) => return super::fail(e),
     };
-    let s = |n: usize| if n == 1 { "" } else { "s" };
     eprintln!(
-        "dumped {} AGN file{}: {} feature{}, {} error{}, {} warning{} ({} file{} failed) in {:.2} s",
-        files.len(),
-        s(files.len()),
-        t.features,
-        s(t.features),
-        t.errors,
-        s(t.errors),
-        t.warnings,
-        s(t.warnings),
-        t.failed,
-        s(t.failed),
+        "dumped {}: {}, {}, {} ({} failed) in {:.2} s",
+        count(files.len(), "AGN file"),
+        count(t.features, "feature"),
+        count(t.errors, "error"),
+        count(t.warnings, "warning"),
+        count(t.failed, "file"),
         start.elapsed().as_secs_f64()
     );
     if t.io_failed {

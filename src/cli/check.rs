@@ -2,6 +2,7 @@
 
 use super::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use agkit::diag::{self, Severity};
+use agkit::out::count;
 use clap::ValueEnum;
 use std::path::{Path, PathBuf};
 
@@ -151,10 +152,6 @@ fn write_failed(e: &std::io::Error) -> u8 {
     super::fail(format!("writing to standard output: {e}"))
 }
 
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
-}
-
 /// Runs `agkit check`: files are checked in parallel (rayon; set
 /// `RAYON_NUM_THREADS` to limit threads), reported in path order, one bad
 /// file never stops the rest. A progress bar is drawn only when stderr is a
@@ -162,7 +159,7 @@ fn plural(n: usize) -> &'static str {
 pub fn run(args: Args) -> u8 {
     use rayon::prelude::*;
     use serde::ser::{SerializeSeq, Serializer};
-    use std::io::{IsTerminal, Write};
+    use std::io::Write;
 
     let start = std::time::Instant::now();
     let bulk = args.paths.iter().any(|p| p.is_dir());
@@ -170,17 +167,7 @@ pub fn run(args: Args) -> u8 {
         Ok(f) => f,
         Err(e) => return super::fail(e),
     };
-    let bar = if std::io::stderr().is_terminal() && files.len() > 1 {
-        let b = indicatif::ProgressBar::new(files.len() as u64);
-        if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} files ({per_sec}, eta {eta})",
-        ) {
-            b.set_style(style);
-        }
-        b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = super::progress_bar(files.len(), "files");
     let mut stdout = std::io::BufWriter::new(super::stdout());
     let mut json = serde_json::Serializer::pretty(Vec::new());
     let mut seq = match args.format {
@@ -239,17 +226,16 @@ pub fn run(args: Args) -> u8 {
         return write_failed(&e);
     }
     let summary = format!(
-        "checked {} file{}: {errors} error{}, {warnings} warning{}",
-        files.len(),
-        plural(files.len()),
-        plural(errors),
-        plural(warnings),
+        "checked {}: {}, {}",
+        count(files.len(), "file"),
+        count(errors, "error"),
+        count(warnings, "warning"),
     );
     if bulk {
         // Bulk runs also say how many files failed and how long it took.
         eprintln!(
-            "{summary} ({failed} file{} failed) in {:.2} s",
-            plural(failed),
+            "{summary} ({} failed) in {:.2} s",
+            count(failed, "file"),
             start.elapsed().as_secs_f64()
         );
     } else if args.format == Format::Human {

@@ -359,11 +359,6 @@ fn human(uses: &[dsf::autogen::AutogenUse]) -> String {
             }
         }
     }
-    let _ = writeln!(
-        s,
-        "{} autogen use{}",
-        uses.len(),
-        if uses.len() == 1 { "" } else { "s" }
-    );
+    let _ = writeln!(s, "{}", agkit::out::count(uses.len(), "autogen use"));
     s
 }

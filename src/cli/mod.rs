@@ -234,7 +234,8 @@ pub fn emit(bytes: &[u8]) -> Result<(), u8> {
 }
 
 /// A progress bar on stderr counting `unit` (e.g. "files") when stderr is
-/// a terminal and there is more than one, else a hidden one.
+/// a terminal and there is more than one, else a hidden one. The rate is a
+/// whole number per second (`1,748/s`).
 pub fn progress_bar(len: usize, unit: &str) -> indicatif::ProgressBar {
     use std::io::IsTerminal;
     if !std::io::stderr().is_terminal() || len < 2 {
@@ -242,10 +243,22 @@ pub fn progress_bar(len: usize, unit: &str) -> indicatif::ProgressBar {
     }
     let bar = indicatif::ProgressBar::new(len as u64);
     let template = format!(
-        "{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {unit} ({{per_sec}}, eta {{eta}})"
+        "{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {unit} ({{rate}}, eta {{eta}})"
     );
     if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
-        bar.set_style(style);
+        bar.set_style(style.with_key("rate", write_rate));
     }
     bar
+}
+
+/// The `{rate}` of [`progress_bar`]: items per second, rounded, with
+/// thousands separated.
+fn write_rate(state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write) {
+    let rate = state.per_sec();
+    let rate = if rate.is_finite() {
+        rate.round() as u64
+    } else {
+        0
+    };
+    let _ = write!(w, "{}/s", indicatif::HumanCount(rate));
 }

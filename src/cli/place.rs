@@ -30,7 +30,12 @@ pub struct Args {
     asset: Option<PathBuf>,
     /// Where an .agp goes: latitude, longitude and heading (degrees
     /// clockwise from true north, default 0).
-    #[arg(long, value_name = "LAT,LON[,HEADING]", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "LAT,LON[,HEADING]",
+        allow_hyphen_values = true,
+        conflicts_with = "polygon"
+    )]
     at: Option<String>,
     /// The DSF polygon of an .agb/.ags: a GeoJSON Polygon, MultiPolygon,
     /// Feature or FeatureCollection; each polygon is one use, its rings
@@ -38,16 +43,21 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     polygon: Option<PathBuf>,
     /// The raw 16-bit DSF polygon parameter (height/4 << 8 | low byte).
-    #[arg(long, conflicts_with_all = ["height", "spawning", "spelling_set"])]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        conflicts_with_all = ["height", "spawning", "spelling_set"]
+    )]
     param: Option<u16>,
-    /// Building height in metres (AGB/AGS).
-    #[arg(long)]
+    /// Building height in metres (AGB/AGS), 0 to 1020: a DSF stores it / 4
+    /// in 8 bits.
+    #[arg(long, value_name = "METRES", allow_negative_numbers = true, value_parser = parse_height)]
     height: Option<f64>,
     /// Number of tile-spawning contours (AGS).
-    #[arg(long, conflicts_with = "spelling_set")]
+    #[arg(long, allow_negative_numbers = true, conflicts_with = "spelling_set")]
     spawning: Option<u8>,
     /// Spelling set (AGB).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     spelling_set: Option<u8>,
     /// Place every autogen use of this DSF tile (or of every .dsf under a folder).
     #[arg(long, value_name = "TILE.dsf", conflicts_with_all = ["asset", "at", "polygon"])]
@@ -61,10 +71,15 @@ pub struct Args {
     #[arg(long = "library", value_name = "DIR", requires = "dsf")]
     library: Vec<PathBuf>,
     /// Seed of every random choice.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     seed: u64,
     /// Object density setting 1..6.
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=6))]
+    #[arg(
+        long,
+        default_value_t = 6,
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(u8).range(1..=6)
+    )]
     density: u8,
     /// AGP orientation convention.
     #[arg(long, value_enum, default_value_t = Frame::Spec)]
@@ -476,8 +491,11 @@ fn run_dsf_dir(dir: &Path, args: &Args, params: &Params, format: Format) -> u8 {
         return super::fail(e);
     }
     eprintln!(
-        "placed {uses} uses from {} tiles: {warnings} warnings, {failed} tiles with errors, in {:.2} s",
-        tiles.len(),
+        "placed {} from {}: {}, {} with errors, in {:.2} s",
+        out::count(uses, "use"),
+        out::count(tiles.len(), "tile"),
+        out::count(warnings, "warning"),
+        out::count(failed, "tile"),
         start.elapsed().as_secs_f64()
     );
     status
@@ -503,6 +521,19 @@ fn default_package(dsf: &Path) -> PathBuf {
                 .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
         }
         _ => parent.to_path_buf(),
+    }
+}
+
+/// `--height`: metres, 0 to 1020 (the DSF parameter's high byte × 4).
+fn parse_height(s: &str) -> Result<f64, String> {
+    let h: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| "expected a height in metres".to_string())?;
+    if (0.0..=1020.0).contains(&h) {
+        Ok(h)
+    } else {
+        Err("a building height is 0 to 1020 m: a DSF stores height / 4 in 8 bits".to_string())
     }
 }
 
