@@ -61,6 +61,9 @@ fn header_lines(bytes: &[u8]) -> [Option<&[u8]>; 3] {
     [lines.next(), lines.next(), lines.next()]
 }
 
+/// How messages name an autogen text file.
+pub const AUTOGEN_TEXT: &str = "an autogen text file (.agp .agb .ags)";
+
 /// What a file holds, told from its first bytes whatever its name: so that
 /// a command given another command's input says what the file is and which
 /// command reads it, instead of quoting its bytes back as text.
@@ -154,6 +157,17 @@ impl Contents {
         Contents::Text
     }
 
+    /// Why a command reading `what` (any of `accepted`) refuses a file of
+    /// these contents: `not {what}: it is …, which … read`. `None` when the
+    /// contents are accepted or plain [`Contents::Text`], whose problems the
+    /// command's own reader explains line by line.
+    pub fn refusal(self, what: &str, accepted: &[Contents]) -> Option<String> {
+        if accepted.contains(&self) {
+            return None;
+        }
+        self.hint().map(|hint| format!("not {what}: {hint}"))
+    }
+
     /// What the file is and which agkit commands read it, e.g. `it is a DSF
     /// tile, which ... read`, to follow a message saying what it is not.
     /// `None` for [`Contents::Text`], which has nothing more to say.
@@ -186,18 +200,6 @@ impl Contents {
     }
 }
 
-/// Why a command that reads autogen text refuses `bytes`: `not an autogen
-/// text file …: it is a DSF tile, which … read`. `None` for an autogen file
-/// or other text, whose problems the text checks explain line by line.
-pub fn not_autogen_text(bytes: &[u8]) -> Option<String> {
-    let contents = Contents::of(bytes);
-    if matches!(contents, Contents::Autogen | Contents::Text) {
-        return None;
-    }
-    let hint = contents.hint()?;
-    Some(format!("not an autogen text file (.agp .agb .ags): {hint}"))
-}
-
 /// Checks one file's bytes: the diagnostics and, for a text file, the text
 /// they point into (invalid UTF-8 decoded lossily, and reported). A file
 /// taken for text that is something else (an image, GeoJSON, DSF2Text …)
@@ -207,7 +209,7 @@ pub fn check_bytes(path: &Path, bytes: &[u8]) -> (Option<String>, Vec<Diagnostic
         FileKind::Agn => (None, crate::agn::check_bytes(bytes)),
         FileKind::Dsf => (None, crate::dsf::check_bytes(bytes)),
         FileKind::Text => {
-            if let Some(message) = not_autogen_text(bytes) {
+            if let Some(message) = Contents::of(bytes).refusal(AUTOGEN_TEXT, &[Contents::Autogen]) {
                 let d = Diagnostic::new(
                     crate::diag::Severity::Error,
                     crate::xp::rules::codes::HEADER_ORIGIN,
@@ -277,8 +279,13 @@ mod tests {
             "it is a PNG image, which agkit does not read"
         );
         assert_eq!(Contents::Text.hint(), None);
-        assert_eq!(not_autogen_text(b"A\n1000\nAG_POINT\n"), None);
-        assert_eq!(not_autogen_text(b"no header"), None);
+        let refused = |b: &[u8]| Contents::of(b).refusal("DSF2Text", &[Contents::DsfText]);
+        assert_eq!(refused(b"I\n800\nDSF2TEXT\n"), None);
+        assert_eq!(refused(b"no header"), None);
+        assert_eq!(
+            refused(b"A\n1000\nAG_POINT\n").unwrap(),
+            "not DSF2Text: it is an autogen text file, which `agkit check`, `agkit fmt`, `agkit info` and `agkit place` read"
+        );
     }
 
     #[test]

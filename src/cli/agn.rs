@@ -184,9 +184,21 @@ fn dump(a: DumpArgs) -> u8 {
 }
 
 fn build(a: BuildArgs) -> u8 {
-    let text = match std::fs::read_to_string(&a.file) {
-        Ok(t) => t,
+    use agkit::check::Contents;
+    let bytes = match std::fs::read(&a.file) {
+        Ok(b) => b,
         Err(e) => return super::fail(format!("{}: {e}", a.file.display())),
+    };
+    let name = a.file.display().to_string();
+    let forms = "an AGN's JSON, text or GeoJSON form";
+    if let Some(refused) =
+        super::wrong_kind(&name, &bytes, forms, &[Contents::Json, Contents::GeoJson])
+    {
+        eprintln!("{refused}");
+        return EXIT_INPUT;
+    }
+    let Ok(text) = String::from_utf8(bytes) else {
+        return input_error(&a.file, "not UTF-8 text");
     };
     let from = a.from.or_else(|| {
         match a

@@ -263,7 +263,14 @@ fn totext(file: &Path, output: Option<&Path>) -> u8 {
 
 fn build(input: &Path, output: &Path) -> u8 {
     let text = match std::fs::read(input) {
-        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+        Ok(b) => {
+            let name = input.display().to_string();
+            if let Some(refused) = super::wrong_kind(&name, &b, "DSF2Text", &[Contents::DsfText]) {
+                eprintln!("{refused}");
+                return EXIT_INPUT;
+            }
+            String::from_utf8_lossy(&b).into_owned()
+        }
         Err(e) => return super::fail(format!("{}: {e}", input.display())),
     };
     let base = input.parent().map(Path::to_path_buf).unwrap_or_default();

@@ -12,6 +12,7 @@
 //! module's own (below), not std's, which panic on a closed pipe; code that
 //! needs a writer takes [`stdout()`].
 
+use agkit::check::Contents;
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
@@ -157,19 +158,32 @@ pub fn read_input(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
     }
 }
 
-/// The error line refusing an input of a text command (`info`, `fmt`,
-/// `place`) that is not autogen text but, say, a DSF, an AGN or an image:
-/// what it is and which command reads it, instead of a report quoting its
-/// bytes. `None` for text.
+/// The error line refusing an input that is not `what` (any of
+/// `accepted`) but another kind of file agkit can tell, such as a DSF given
+/// to `info`: what it is and which command reads it, instead of a report
+/// quoting its bytes. `None` for accepted contents and plain text.
+pub fn wrong_kind(name: &str, bytes: &[u8], what: &str, accepted: &[Contents]) -> Option<String> {
+    Contents::of(bytes)
+        .refusal(what, accepted)
+        .map(|why| format!("error: {name}: {why}"))
+}
+
+/// [`wrong_kind`] for the commands reading autogen text (`info`, `fmt`,
+/// `place`, `serve`).
 pub fn not_autogen_text(name: &str, bytes: &[u8]) -> Option<String> {
-    agkit::check::not_autogen_text(bytes).map(|why| format!("error: {name}: {why}"))
+    wrong_kind(
+        name,
+        bytes,
+        agkit::check::AUTOGEN_TEXT,
+        &[Contents::Autogen],
+    )
 }
 
 /// `; it is …, which … read` when `bytes` are not the `expected` kind of
 /// file but one agkit can tell, else nothing: for the end of a reader's
 /// error such as "not a DSF".
-pub fn kind_hint(bytes: &[u8], expected: agkit::check::Contents) -> String {
-    let contents = agkit::check::Contents::of(bytes);
+pub fn kind_hint(bytes: &[u8], expected: Contents) -> String {
+    let contents = Contents::of(bytes);
     match contents.hint() {
         Some(hint) if contents != expected => format!("; {hint}"),
         _ => String::new(),
