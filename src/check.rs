@@ -39,13 +39,185 @@ pub fn classify(path: &Path, bytes: &[u8]) -> FileKind {
     }
 }
 
+/// True when `bytes` start with the three header lines of an autogen text
+/// file (an optional byte-order mark, then `A` or `I`, `1000` and
+/// `AG_POINT`, `AG_BLOCK` or `AG_STRING`, spaces and CRLF allowed).
+pub fn has_autogen_header(bytes: &[u8]) -> bool {
+    matches!(
+        header_lines(bytes),
+        [
+            Some(b"A" | b"I"),
+            Some(b"1000"),
+            Some(b"AG_POINT" | b"AG_BLOCK" | b"AG_STRING")
+        ]
+    )
+}
+
+/// The first three lines of `bytes` (after a byte-order mark), trimmed;
+/// an X-Plane text file names its format there.
+fn header_lines(bytes: &[u8]) -> [Option<&[u8]>; 3] {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    let mut lines = bytes.split(|&b| b == b'\n').map(<[u8]>::trim_ascii);
+    [lines.next(), lines.next(), lines.next()]
+}
+
+/// How messages name an autogen text file.
+pub const AUTOGEN_TEXT: &str = "an autogen text file (.agp .agb .ags)";
+
+/// What a file holds, told from its first bytes whatever its name: so that
+/// a command given another command's input says what the file is and which
+/// command reads it, instead of quoting its bytes back as text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Contents {
+    /// An autogen text file (the AGP, AGB or AGS header).
+    Autogen,
+    /// A DSF tile, plain or 7z-compressed.
+    Dsf,
+    /// An FSX/P3D AGN file (RIFF `AGNX`).
+    Agn,
+    /// DSF2Text, the text form of a DSF.
+    DsfText,
+    /// An X-Plane library list (`library.txt`).
+    Library,
+    /// Another X-Plane text format agkit does not read, by its name
+    /// (e.g. `an X-Plane object (.obj)`).
+    XPlane(&'static str),
+    /// GeoJSON.
+    GeoJson,
+    /// Any other JSON.
+    Json,
+    /// An image, compressed file or other binary format, by its name
+    /// (e.g. `a PNG image`).
+    Binary(&'static str),
+    /// Text that is none of the above (such as an autogen file whose header
+    /// is wrong): the text checks say what is wrong with it.
+    Text,
+}
+
+impl Contents {
+    /// How many leading bytes [`Contents::of`] looks at.
+    pub const SNIFF: usize = 4096;
+
+    /// What `bytes` (a whole file or its first [`Contents::SNIFF`] bytes)
+    /// hold.
+    pub fn of(bytes: &[u8]) -> Contents {
+        const MAGIC: &[(&[u8], Contents)] = &[
+            (b"XPLNEDSF", Contents::Dsf),
+            (&[0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C], Contents::Dsf),
+            (b"\x89PNG", Contents::Binary("a PNG image")),
+            (&[0xFF, 0xD8, 0xFF], Contents::Binary("a JPEG image")),
+            (b"DDS ", Contents::Binary("a DDS texture")),
+            (b"GIF8", Contents::Binary("a GIF image")),
+            (b"%PDF", Contents::Binary("a PDF document")),
+            (b"PK\x03\x04", Contents::Binary("a zip archive")),
+            (&[0x1F, 0x8B], Contents::Binary("a gzip file")),
+        ];
+        let head = &bytes[..bytes.len().min(Self::SNIFF)];
+        if let Some((_, c)) = MAGIC.iter().find(|(m, _)| head.starts_with(m)) {
+            return *c;
+        }
+        if head.starts_with(b"RIFF") {
+            return if head.get(8..12) == Some(b"AGNX") {
+                Contents::Agn
+            } else {
+                Contents::Binary("a RIFF file that is not an AGN")
+            };
+        }
+        if has_autogen_header(head) {
+            return Contents::Autogen;
+        }
+        if let [Some(b"A" | b"I"), Some(version), Some(kind)] = header_lines(head)
+            && version.starts_with(b"800")
+        {
+            match kind {
+                b"DSF2TEXT" => return Contents::DsfText,
+                b"LIBRARY" => return Contents::Library,
+                b"OBJ" => return Contents::XPlane("an X-Plane object (.obj)"),
+                b"FACADE" => return Contents::XPlane("an X-Plane facade (.fac)"),
+                b"FOREST" => return Contents::XPlane("an X-Plane forest (.for)"),
+                _ => {}
+            }
+        }
+        if memchr::memchr(0, head).is_some() {
+            return Contents::Binary("a binary file");
+        }
+        let text = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
+        if matches!(text.trim_ascii_start().first(), Some(b'{' | b'[')) {
+            let geo = [
+                &b"\"FeatureCollection\""[..],
+                b"\"Feature\"",
+                b"\"coordinates\"",
+            ];
+            return if geo.iter().any(|k| memchr::memmem::find(text, k).is_some()) {
+                Contents::GeoJson
+            } else {
+                Contents::Json
+            };
+        }
+        Contents::Text
+    }
+
+    /// Why a command reading `what` (any of `accepted`) refuses a file of
+    /// these contents: `not {what}: it is …, which … read`. `None` when the
+    /// contents are accepted or plain [`Contents::Text`], whose problems the
+    /// command's own reader explains line by line.
+    pub fn refusal(self, what: &str, accepted: &[Contents]) -> Option<String> {
+        if accepted.contains(&self) {
+            return None;
+        }
+        self.hint().map(|hint| format!("not {what}: {hint}"))
+    }
+
+    /// What the file is and which agkit commands read it, e.g. `it is a DSF
+    /// tile, which ... read`, to follow a message saying what it is not.
+    /// `None` for [`Contents::Text`], which has nothing more to say.
+    pub fn hint(self) -> Option<String> {
+        let (what, readers): (&str, &[&str]) = match self {
+            Contents::Autogen => ("an autogen text file", &["check", "fmt", "info", "place"]),
+            Contents::Dsf => (
+                "a DSF tile",
+                &["dsf totext", "dsf autogen", "place --dsf", "check"],
+            ),
+            Contents::Agn => ("an FSX/P3D AGN file", &["agn dump", "convert agn", "check"]),
+            Contents::DsfText => ("DSF2Text (a DSF as text)", &["dsf build"]),
+            Contents::Library => ("an X-Plane library list", &["place --dsf --library"]),
+            Contents::GeoJson => (
+                "GeoJSON",
+                &["place --polygon", "overlay build", "agn build"],
+            ),
+            Contents::Json => ("JSON", &[]),
+            Contents::XPlane(what) | Contents::Binary(what) => (what, &[]),
+            Contents::Text => return None,
+        };
+        let commands: Vec<String> = readers.iter().map(|r| format!("`agkit {r}`")).collect();
+        Some(match commands.as_slice() {
+            [] => format!("it is {what}, which agkit does not read"),
+            [one] => format!("it is {what}, which {one} reads"),
+            [first @ .., last] => {
+                format!("it is {what}, which {} and {last} read", first.join(", "))
+            }
+        })
+    }
+}
+
 /// Checks one file's bytes: the diagnostics and, for a text file, the text
-/// they point into (invalid UTF-8 decoded lossily, and reported).
+/// they point into (invalid UTF-8 decoded lossily, and reported). A file
+/// taken for text that is something else (an image, GeoJSON, DSF2Text …)
+/// gets one error saying what it is, never its bytes quoted as text.
 pub fn check_bytes(path: &Path, bytes: &[u8]) -> (Option<String>, Vec<Diagnostic>) {
     match classify(path, bytes) {
         FileKind::Agn => (None, crate::agn::check_bytes(bytes)),
         FileKind::Dsf => (None, crate::dsf::check_bytes(bytes)),
         FileKind::Text => {
+            if let Some(message) = Contents::of(bytes).refusal(AUTOGEN_TEXT, &[Contents::Autogen]) {
+                let d = Diagnostic::new(
+                    crate::diag::Severity::Error,
+                    crate::xp::rules::codes::HEADER_ORIGIN,
+                    message,
+                    crate::diag::Location::File,
+                );
+                return (None, vec![d]);
+            }
             let (text, diags) = crate::xp::check_bytes(bytes);
             (Some(text), diags)
         }
@@ -64,6 +236,69 @@ mod tests {
         assert_eq!(classify(p, b"RIFF\0\0\0\0"), FileKind::Agn);
         assert_eq!(classify(Path::new("x.AGN"), b""), FileKind::Agn);
         assert_eq!(classify(Path::new("x.dsf"), b"junk"), FileKind::Dsf);
+    }
+
+    #[test]
+    fn contents_from_first_bytes() {
+        let c = Contents::of;
+        assert_eq!(c(b"A\r\n1000\r\nAG_BLOCK\r\n"), Contents::Autogen);
+        assert_eq!(c(b"\xef\xbb\xbfI\n1000\nAG_POINT\n"), Contents::Autogen);
+        assert_eq!(c(b"XPLNEDSF\x01\0\0\0"), Contents::Dsf);
+        assert_eq!(c(&[0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C, 0]), Contents::Dsf);
+        assert_eq!(c(b"RIFF\x10\0\0\0AGNXVERS"), Contents::Agn);
+        assert!(matches!(c(b"RIFF\x10\0\0\0WAVEfmt "), Contents::Binary(_)));
+        assert_eq!(c(b"I\n800 written by agkit\nDSF2TEXT\n"), Contents::DsfText);
+        assert_eq!(c(b"A\n800\nLIBRARY\n"), Contents::Library);
+        assert!(matches!(c(b"I\n800\nOBJ\n"), Contents::XPlane(_)));
+        assert_eq!(c(b"\x89PNG\r\n\x1a\n"), Contents::Binary("a PNG image"));
+        assert_eq!(c(b"abc\0def"), Contents::Binary("a binary file"));
+        assert_eq!(c(b" {\"type\": \"FeatureCollection\"}"), Contents::GeoJson);
+        assert_eq!(c(b"[{\"chunks\": []}]"), Contents::Json);
+        // A broken header is still text: the checks explain it.
+        assert_eq!(c(b"A\n1001\nAG_POINT\n"), Contents::Text);
+        assert_eq!(c(b""), Contents::Text);
+        // Only the first bytes count: a NUL far in is the text checks' business.
+        let mut late = b"A\n1000\nAG_POINT\n".to_vec();
+        late.resize(Contents::SNIFF + 10, b' ');
+        late.push(0);
+        assert_eq!(c(&late), Contents::Autogen);
+    }
+
+    #[test]
+    fn hints_name_the_readers() {
+        assert_eq!(
+            Contents::DsfText.hint().unwrap(),
+            "it is DSF2Text (a DSF as text), which `agkit dsf build` reads"
+        );
+        assert_eq!(
+            Contents::Agn.hint().unwrap(),
+            "it is an FSX/P3D AGN file, which `agkit agn dump`, `agkit convert agn` and `agkit check` read"
+        );
+        assert_eq!(
+            Contents::Binary("a PNG image").hint().unwrap(),
+            "it is a PNG image, which agkit does not read"
+        );
+        assert_eq!(Contents::Text.hint(), None);
+        let refused = |b: &[u8]| Contents::of(b).refusal("DSF2Text", &[Contents::DsfText]);
+        assert_eq!(refused(b"I\n800\nDSF2TEXT\n"), None);
+        assert_eq!(refused(b"no header"), None);
+        assert_eq!(
+            refused(b"A\n1000\nAG_POINT\n").unwrap(),
+            "not DSF2Text: it is an autogen text file, which `agkit check`, `agkit fmt`, `agkit info` and `agkit place` read"
+        );
+    }
+
+    #[test]
+    fn text_of_another_kind_is_named_not_quoted() {
+        let (text, diags) = check_bytes(Path::new("x.agp"), b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR");
+        assert!(text.is_none());
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].location, crate::diag::Location::File);
+        assert!(
+            diags[0].message.contains("a PNG image"),
+            "{}",
+            diags[0].message
+        );
     }
 
     #[test]

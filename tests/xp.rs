@@ -1064,7 +1064,7 @@ fn cli_dash_reads_standard_input() {
 }
 
 #[test]
-fn cli_closed_stdout_ends_quietly_with_status_2() {
+fn cli_closed_stdout_ends_quietly_with_status_0() {
     use std::process::Stdio;
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("big.agp");
@@ -1087,7 +1087,8 @@ fn cli_closed_stdout_ends_quietly_with_status_2() {
         drop(child.stdout.take());
         let out = child.wait_with_output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{err}");
+        // As ripgrep does: the reader going away is not a failure.
+        assert_eq!(out.status.code(), Some(0), "{err}");
         assert!(!err.contains("panicked"), "{err}");
         assert!(err.is_empty(), "not quiet: {err}");
     }

@@ -3,6 +3,7 @@
 use super::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use agkit::agn::{self, Cell, ReadOptions};
 use agkit::diag;
+use agkit::out::count;
 use clap::ValueEnum;
 use std::path::{Path, PathBuf};
 
@@ -156,7 +157,9 @@ fn dump(a: DumpArgs) -> u8 {
         Ok(m) => m,
         Err(e) => {
             let name = a.file.display().to_string();
-            eprint!("{}", diag::render_human(&name, None, &[e.to_diagnostic()]));
+            let mut d = e.to_diagnostic();
+            d.message += &super::kind_hint(&bytes, agkit::check::Contents::Agn);
+            eprint!("{}", diag::render_human(&name, None, &[d]));
             return EXIT_INPUT;
         }
     };
@@ -181,9 +184,21 @@ fn dump(a: DumpArgs) -> u8 {
 }
 
 fn build(a: BuildArgs) -> u8 {
-    let text = match std::fs::read_to_string(&a.file) {
-        Ok(t) => t,
+    use agkit::check::Contents;
+    let bytes = match std::fs::read(&a.file) {
+        Ok(b) => b,
         Err(e) => return super::fail(format!("{}: {e}", a.file.display())),
+    };
+    let name = a.file.display().to_string();
+    let forms = "an AGN's JSON, text or GeoJSON form";
+    if let Some(refused) =
+        super::wrong_kind(&name, &bytes, forms, &[Contents::Json, Contents::GeoJson])
+    {
+        eprintln!("{refused}");
+        return EXIT_INPUT;
+    }
+    let Ok(text) = String::from_utf8(bytes) else {
+        return input_error(&a.file, "not UTF-8 text");
     };
     let from = a.from.or_else(|| {
         match a
@@ -450,8 +465,7 @@ fn dump_tree(a: &DumpArgs) -> u8 {
                 .map_err(|e| format!("{}: {e}", p.display()))
         }
         None => {
-            let stdout = std::io::stdout();
-            let mut w = std::io::BufWriter::new(stdout.lock());
+            let mut w = std::io::BufWriter::new(super::stdout());
             stream_tree(&a.file, &files, &opts, &bar, &mut w)
                 .and_then(|t| std::io::Write::flush(&mut w).map(|()| t))
                 .map_err(|e| format!("standard output: {e}"))
@@ -462,19 +476,13 @@ fn dump_tree(a: &DumpArgs) -> u8 {
         Ok(t) => t,
         Err(e) => return super::fail(e),
     };
-    let s = |n: usize| if n == 1 { "" } else { "s" };
     eprintln!(
-        "dumped {} AGN file{}: {} feature{}, {} error{}, {} warning{} ({} file{} failed) in {:.2} s",
-        files.len(),
-        s(files.len()),
-        t.features,
-        s(t.features),
-        t.errors,
-        s(t.errors),
-        t.warnings,
-        s(t.warnings),
-        t.failed,
-        s(t.failed),
+        "dumped {}: {}, {}, {} ({} failed) in {:.2} s",
+        count(files.len(), "AGN file"),
+        count(t.features, "feature"),
+        count(t.errors, "error"),
+        count(t.warnings, "warning"),
+        count(t.failed, "file"),
         start.elapsed().as_secs_f64()
     );
     if t.io_failed {

@@ -2,11 +2,12 @@
 
 use super::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use agkit::diag::{self, Severity};
+use agkit::out::count;
 use clap::ValueEnum;
 use std::path::{Path, PathBuf};
 
 // One implementation, shared with the previewer's diagnostics panel.
-use agkit::check::{FileKind, check_bytes};
+use agkit::check::{FileKind, check_bytes, has_autogen_header};
 
 /// Output style of `check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -74,22 +75,6 @@ fn head(path: &Path) -> Option<Vec<u8>> {
         .read_to_end(&mut bytes)
         .ok()?;
     Some(bytes)
-}
-
-/// True when `bytes` start with the three header lines of an autogen text
-/// file (an optional byte-order mark, then `A` or `I`, `1000` and
-/// `AG_POINT`, `AG_BLOCK` or `AG_STRING`, spaces and CRLF allowed).
-pub fn has_autogen_header(bytes: &[u8]) -> bool {
-    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
-    let mut lines = bytes.split(|&b| b == b'\n').map(|l| l.trim_ascii());
-    matches!(
-        (lines.next(), lines.next(), lines.next()),
-        (
-            Some(b"A" | b"I"),
-            Some(b"1000"),
-            Some(b"AG_POINT" | b"AG_BLOCK" | b"AG_STRING")
-        )
-    )
 }
 
 /// What the first bytes of a file say it is, whatever its name.
@@ -163,18 +148,9 @@ fn check_file(file: &Path, format: Format) -> Outcome {
     out
 }
 
-/// The exit status after a failed write to standard output: quiet when the
-/// reader went away (a closed pipe), reported otherwise.
+/// The exit status after a failed write to standard output.
 fn write_failed(e: &std::io::Error) -> u8 {
-    if e.kind() == std::io::ErrorKind::BrokenPipe {
-        EXIT_USAGE
-    } else {
-        super::fail(format!("writing to standard output: {e}"))
-    }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
+    super::fail(format!("writing to standard output: {e}"))
 }
 
 /// Runs `agkit check`: files are checked in parallel (rayon; set
@@ -184,7 +160,7 @@ fn plural(n: usize) -> &'static str {
 pub fn run(args: Args) -> u8 {
     use rayon::prelude::*;
     use serde::ser::{SerializeSeq, Serializer};
-    use std::io::{IsTerminal, Write};
+    use std::io::Write;
 
     let start = std::time::Instant::now();
     let bulk = args.paths.iter().any(|p| p.is_dir());
@@ -192,19 +168,8 @@ pub fn run(args: Args) -> u8 {
         Ok(f) => f,
         Err(e) => return super::fail(e),
     };
-    let bar = if std::io::stderr().is_terminal() && files.len() > 1 {
-        let b = indicatif::ProgressBar::new(files.len() as u64);
-        if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} files ({per_sec}, eta {eta})",
-        ) {
-            b.set_style(style);
-        }
-        b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    let stdout = std::io::stdout();
-    let mut stdout = std::io::BufWriter::new(stdout.lock());
+    let bar = super::progress_bar(files.len(), "files");
+    let mut stdout = std::io::BufWriter::new(super::stdout());
     let mut json = serde_json::Serializer::pretty(Vec::new());
     let mut seq = match args.format {
         Format::Json => match json.serialize_seq(None) {
@@ -262,17 +227,16 @@ pub fn run(args: Args) -> u8 {
         return write_failed(&e);
     }
     let summary = format!(
-        "checked {} file{}: {errors} error{}, {warnings} warning{}",
-        files.len(),
-        plural(files.len()),
-        plural(errors),
-        plural(warnings),
+        "checked {}: {}, {}",
+        count(files.len(), "file"),
+        count(errors, "error"),
+        count(warnings, "warning"),
     );
     if bulk {
         // Bulk runs also say how many files failed and how long it took.
         eprintln!(
-            "{summary} ({failed} file{} failed) in {:.2} s",
-            plural(failed),
+            "{summary} ({} failed) in {:.2} s",
+            count(failed, "file"),
             start.elapsed().as_secs_f64()
         );
     } else if args.format == Format::Human {

@@ -34,6 +34,9 @@ pub fn run(cmd: Command) -> u8 {
 }
 
 fn convert_agn(a: AgnArgs) -> u8 {
+    if let Some(p) = a.paths.iter().find(|p| !p.exists()) {
+        return super::fail(format!("{}: no such file or directory", p.display()));
+    }
     let map = match &a.map {
         None => Map::bundled(),
         Some(p) => {

@@ -1,6 +1,7 @@
 //! `agkit dsf totext|build|autogen …`
 
 use super::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
+use agkit::check::Contents;
 use agkit::dsf::{self, TextOptions, autogen::AutogenKind};
 use clap::ValueEnum;
 use std::path::{Path, PathBuf};
@@ -75,11 +76,12 @@ fn load(file: &Path) -> Result<dsf::Dsf, u8> {
         }
         Err(e) => {
             eprintln!(
-                "error[{}]: {} @ byte {}: {}",
+                "error[{}]: {} @ byte {}: {}{}",
                 e.code(),
                 file.display(),
                 e.offset,
-                e.kind
+                e.kind,
+                super::kind_hint(&bytes, Contents::Dsf)
             );
             Err(EXIT_INPUT)
         }
@@ -264,7 +266,14 @@ fn totext(file: &Path, output: Option<&Path>) -> u8 {
 
 fn build(input: &Path, output: &Path) -> u8 {
     let text = match std::fs::read(input) {
-        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+        Ok(b) => {
+            let name = input.display().to_string();
+            if let Some(refused) = super::wrong_kind(&name, &b, "DSF2Text", &[Contents::DsfText]) {
+                eprintln!("{refused}");
+                return EXIT_INPUT;
+            }
+            String::from_utf8_lossy(&b).into_owned()
+        }
         Err(e) => return super::fail(format!("{}: {e}", input.display())),
     };
     let base = input.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -360,11 +369,6 @@ fn human(uses: &[dsf::autogen::AutogenUse]) -> String {
             }
         }
     }
-    let _ = writeln!(
-        s,
-        "{} autogen use{}",
-        uses.len(),
-        if uses.len() == 1 { "" } else { "s" }
-    );
+    let _ = writeln!(s, "{}", agkit::out::count(uses.len(), "autogen use"));
     s
 }

@@ -65,6 +65,11 @@ pub fn run(args: Args) -> u8 {
                 continue;
             }
         };
+        if let Some(refused) = super::not_autogen_text(&name, &bytes) {
+            eprintln!("{refused}");
+            bad_input = true;
+            continue;
+        }
         let (text, diags) = agkit::xp::check_bytes(&bytes);
         if diags.iter().any(|d| d.is_error()) {
             eprint!("{}", agkit::diag::render_human(&name, Some(&text), &diags));

@@ -3,6 +3,7 @@
 
 use super::{EXIT_OK, fail};
 use agkit::r#gen::{self as generator, Scale};
+use agkit::out::count;
 use clap::ValueEnum;
 use std::path::PathBuf;
 
@@ -19,7 +20,7 @@ pub enum ScaleArg {
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Seed: the same seed writes the same files.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     seed: u64,
     /// Output directory (created if missing).
     #[arg(short, long)]
@@ -36,15 +37,18 @@ pub fn run(args: Args) -> u8 {
         ScaleArg::Full => Scale::Full,
     };
     let start = std::time::Instant::now();
-    match generator::generate(args.seed, &args.output, scale) {
+    let bar = super::progress_bar(scale.files(), "files");
+    let generated = generator::generate_with(args.seed, &args.output, scale, &mut || bar.inc(1));
+    bar.finish_and_clear();
+    match generated {
         Ok(s) => {
             eprintln!(
-                "wrote {} text files ({:.1} MB), {} DSF tiles ({:.1} MB), {} AGN files ({:.1} MB) to {} in {:.1} s",
-                s.text_files,
+                "wrote {} ({:.1} MB), {} ({:.1} MB), {} ({:.1} MB) to {} in {:.1} s",
+                count(s.text_files, "text file"),
                 s.text_bytes as f64 / 1e6,
-                s.dsf_files,
+                count(s.dsf_files, "DSF tile"),
                 s.dsf_bytes as f64 / 1e6,
-                s.agn_files,
+                count(s.agn_files, "AGN file"),
                 s.agn_bytes as f64 / 1e6,
                 args.output.display(),
                 start.elapsed().as_secs_f64()

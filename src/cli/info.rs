@@ -30,6 +30,10 @@ pub fn run(args: Args) -> u8 {
         Ok(b) => b,
         Err(e) => return super::fail(format!("{name}: {e}")),
     };
+    if let Some(refused) = super::not_autogen_text(&name, &bytes) {
+        eprintln!("{refused}");
+        return EXIT_INPUT;
+    }
     let (text, diags) = agkit::xp::check_bytes(&bytes);
     let Some(summary) = agkit::xp::summary::summarize(&text) else {
         eprint!("{}", agkit::diag::render_human(&name, Some(&text), &diags));

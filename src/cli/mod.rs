@@ -4,9 +4,56 @@
 //!
 //! Exit status: 0 no errors (warnings allowed), 1 the input has errors, 2
 //! usage or I/O failure.
+//!
+//! Output goes through one place, so that every command behaves like a Unix
+//! filter: a reader that goes away (`agkit dsf totext T.dsf | head`) ends the
+//! run at once, quietly and with status 0, as ripgrep does. Inside this
+//! module tree `print!`, `println!`, `eprint!` and `eprintln!` are this
+//! module's own (below), not std's, which panic on a closed pipe; code that
+//! needs a writer takes [`stdout()`].
 
+use agkit::check::Contents;
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::process::ExitCode;
+
+// Textual macro scope: these shadow std's macros of the same names in every
+// module declared after them.
+
+/// `print!` to [`stdout()`]: a closed pipe ends the run quietly.
+macro_rules! print {
+    ($($arg:tt)*) => {
+        $crate::cli::print_out(format_args!($($arg)*))
+    };
+}
+
+/// `println!` to [`stdout()`]: a closed pipe ends the run quietly.
+macro_rules! println {
+    () => {
+        $crate::cli::print_out(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::print_out(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `eprint!` that never panics: a closed or failing stderr loses the message
+/// and the run goes on (its real output may be a file).
+macro_rules! eprint {
+    ($($arg:tt)*) => {
+        $crate::cli::print_err(format_args!($($arg)*))
+    };
+}
+
+/// `eprintln!` that never panics (see `eprint!`).
+macro_rules! eprintln {
+    () => {
+        $crate::cli::print_err(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::print_err(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
 
 mod agn;
 mod check;
@@ -111,21 +158,98 @@ pub fn read_input(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
     }
 }
 
-/// Writes to standard output. A reader that went away (`agkit fmt x | head
-/// -0`) ends the run quietly with [`EXIT_USAGE`]; any other write failure is
-/// reported. `Err` carries the exit status to return.
-pub fn emit(bytes: &[u8]) -> Result<(), u8> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    match out.write_all(bytes).and_then(|()| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(EXIT_USAGE),
-        Err(e) => Err(fail(format!("writing to standard output: {e}"))),
+/// The error line refusing an input that is not `what` (any of
+/// `accepted`) but another kind of file agkit can tell, such as a DSF given
+/// to `info`: what it is and which command reads it, instead of a report
+/// quoting its bytes. `None` for accepted contents and plain text.
+pub fn wrong_kind(name: &str, bytes: &[u8], what: &str, accepted: &[Contents]) -> Option<String> {
+    Contents::of(bytes)
+        .refusal(what, accepted)
+        .map(|why| format!("error: {name}: {why}"))
+}
+
+/// [`wrong_kind`] for the commands reading autogen text (`info`, `fmt`,
+/// `place`, `serve`).
+pub fn not_autogen_text(name: &str, bytes: &[u8]) -> Option<String> {
+    wrong_kind(
+        name,
+        bytes,
+        agkit::check::AUTOGEN_TEXT,
+        &[Contents::Autogen],
+    )
+}
+
+/// `; it is …, which … read` when `bytes` are not the `expected` kind of
+/// file but one agkit can tell, else nothing: for the end of a reader's
+/// error such as "not a DSF".
+pub fn kind_hint(bytes: &[u8], expected: Contents) -> String {
+    let contents = Contents::of(bytes);
+    match contents.hint() {
+        Some(hint) if contents != expected => format!("; {hint}"),
+        _ => String::new(),
     }
 }
 
+/// Standard output as the commands use it: a reader that went away ends the
+/// run quietly (see [`ends_on_closed_pipe`]); every other failure is
+/// returned. Line-buffered like std's; wrap it in a `BufWriter` for bulk.
+pub struct Stdout(std::io::StdoutLock<'static>);
+
+/// Locks standard output for a command's writes.
+pub fn stdout() -> Stdout {
+    Stdout(std::io::stdout().lock())
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        ends_on_closed_pipe(self.0.write(buf))
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        ends_on_closed_pipe(self.0.flush())
+    }
+}
+
+/// Ends the run with status 0 when `result` failed because the reader of
+/// standard output closed the pipe: nobody is left to read the rest, and
+/// that is not the command's failure. Returns any other result unchanged.
+fn ends_on_closed_pipe<T>(result: std::io::Result<T>) -> std::io::Result<T> {
+    if let Err(e) = &result
+        && e.kind() == std::io::ErrorKind::BrokenPipe
+    {
+        std::process::exit(EXIT_OK.into());
+    }
+    result
+}
+
+/// What the `print!` and `println!` of this module tree call: writes to
+/// [`stdout()`]; a write failure other than a closed pipe ends the run with
+/// [`EXIT_USAGE`] and a message.
+pub fn print_out(args: std::fmt::Arguments) {
+    if let Err(e) = stdout().write_fmt(args) {
+        fail(format!("writing to standard output: {e}"));
+        std::process::exit(EXIT_USAGE.into());
+    }
+}
+
+/// What the `eprint!` and `eprintln!` of this module tree call: writes to
+/// standard error, ignoring failures (there is nowhere left to report them).
+pub fn print_err(args: std::fmt::Arguments) {
+    let _ = std::io::stderr().lock().write_fmt(args);
+}
+
+/// Writes to standard output (a closed pipe ends the run quietly). `Err`
+/// carries the exit status to return after any other write failure.
+pub fn emit(bytes: &[u8]) -> Result<(), u8> {
+    let mut out = stdout();
+    out.write_all(bytes)
+        .and_then(|()| out.flush())
+        .map_err(|e| fail(format!("writing to standard output: {e}")))
+}
+
 /// A progress bar on stderr counting `unit` (e.g. "files") when stderr is
-/// a terminal and there is more than one, else a hidden one.
+/// a terminal and there is more than one, else a hidden one. The rate is a
+/// whole number per second (`1,748/s`).
 pub fn progress_bar(len: usize, unit: &str) -> indicatif::ProgressBar {
     use std::io::IsTerminal;
     if !std::io::stderr().is_terminal() || len < 2 {
@@ -133,10 +257,22 @@ pub fn progress_bar(len: usize, unit: &str) -> indicatif::ProgressBar {
     }
     let bar = indicatif::ProgressBar::new(len as u64);
     let template = format!(
-        "{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {unit} ({{per_sec}}, eta {{eta}})"
+        "{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {unit} ({{rate}}, eta {{eta}})"
     );
     if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
-        bar.set_style(style);
+        bar.set_style(style.with_key("rate", write_rate));
     }
     bar
+}
+
+/// The `{rate}` of [`progress_bar`]: items per second, rounded, with
+/// thousands separated.
+fn write_rate(state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write) {
+    let rate = state.per_sec();
+    let rate = if rate.is_finite() {
+        rate.round() as u64
+    } else {
+        0
+    };
+    let _ = write!(w, "{}/s", indicatif::HumanCount(rate));
 }

@@ -30,7 +30,12 @@ pub struct Args {
     asset: Option<PathBuf>,
     /// Where an .agp goes: latitude, longitude and heading (degrees
     /// clockwise from true north, default 0).
-    #[arg(long, value_name = "LAT,LON[,HEADING]", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "LAT,LON[,HEADING]",
+        allow_hyphen_values = true,
+        conflicts_with = "polygon"
+    )]
     at: Option<String>,
     /// The DSF polygon of an .agb/.ags: a GeoJSON Polygon, MultiPolygon,
     /// Feature or FeatureCollection; each polygon is one use, its rings
@@ -38,16 +43,21 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     polygon: Option<PathBuf>,
     /// The raw 16-bit DSF polygon parameter (height/4 << 8 | low byte).
-    #[arg(long, conflicts_with_all = ["height", "spawning", "spelling_set"])]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        conflicts_with_all = ["height", "spawning", "spelling_set"]
+    )]
     param: Option<u16>,
-    /// Building height in metres (AGB/AGS).
-    #[arg(long)]
+    /// Building height in metres (AGB/AGS), 0 to 1020: a DSF stores it / 4
+    /// in 8 bits.
+    #[arg(long, value_name = "METRES", allow_negative_numbers = true, value_parser = parse_height)]
     height: Option<f64>,
     /// Number of tile-spawning contours (AGS).
-    #[arg(long, conflicts_with = "spelling_set")]
+    #[arg(long, allow_negative_numbers = true, conflicts_with = "spelling_set")]
     spawning: Option<u8>,
     /// Spelling set (AGB).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     spelling_set: Option<u8>,
     /// Place every autogen use of this DSF tile (or of every .dsf under a folder).
     #[arg(long, value_name = "TILE.dsf", conflicts_with_all = ["asset", "at", "polygon"])]
@@ -61,10 +71,15 @@ pub struct Args {
     #[arg(long = "library", value_name = "DIR", requires = "dsf")]
     library: Vec<PathBuf>,
     /// Seed of every random choice.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     seed: u64,
     /// Object density setting 1..6.
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=6))]
+    #[arg(
+        long,
+        default_value_t = 6,
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(u8).range(1..=6)
+    )]
     density: u8,
     /// AGP orientation convention.
     #[arg(long, value_enum, default_value_t = Frame::Spec)]
@@ -151,7 +166,7 @@ pub fn run(args: Args) -> u8 {
         }
         None => {
             use std::io::Write;
-            let mut so = std::io::stdout().lock();
+            let mut so = super::stdout();
             if let Err(e) = so.write_all(&bytes).and_then(|()| so.flush()) {
                 return super::fail(format!("stdout: {e}"));
             }
@@ -177,25 +192,36 @@ fn placement_report(p: &Placement, explain: bool) -> String {
 
 /// Reads and parses an autogen text file, printing its diagnostics.
 fn load_asset(path: &Path) -> Result<agkit::xp::model::Asset, u8> {
-    read_asset(path).map_err(|(code, report)| {
-        eprint!("{report}");
-        code
-    })
+    let (asset, report) = read_asset(path);
+    eprint!("{report}");
+    asset
 }
 
-/// [`load_asset`] without printing: the exit status and the report.
-fn read_asset(path: &Path) -> Result<agkit::xp::model::Asset, (u8, String)> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| (EXIT_USAGE, format!("error: {}: {e}\n", path.display())))?;
-    let text = String::from_utf8_lossy(&bytes);
+/// [`load_asset`] without printing: the asset (or the exit status when it
+/// cannot be placed) and its rendered diagnostics, warnings too: placement
+/// ignores a line the checks warn about, such as a misspelt directive, and
+/// the author should hear of it here as from `agkit check`.
+fn read_asset(path: &Path) -> (Result<agkit::xp::model::Asset, u8>, String) {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => return (Err(EXIT_USAGE), format!("error: {}: {e}\n", path.display())),
+    };
     let name = path.display().to_string();
-    agkit::xp::parse(&text).map_err(|diags| {
-        let mut report = diag::render_human(&name, Some(&text), &diags);
-        if diags.is_empty() {
-            report.push_str(&format!("error: {name}: cannot be parsed\n"));
+    if let Some(refused) = super::not_autogen_text(&name, &bytes) {
+        return (Err(EXIT_INPUT), refused + "\n");
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let (asset, diags) = agkit::xp::parse_lenient(&text);
+    let mut report = diag::render_human(&name, Some(&text), &diags);
+    match asset {
+        Some(a) if !diags.iter().any(diag::Diagnostic::is_error) => (Ok(a), report),
+        _ => {
+            if diags.is_empty() {
+                report.push_str(&format!("error: {name}: cannot be parsed\n"));
+            }
+            (Err(EXIT_INPUT), report)
         }
-        (EXIT_INPUT, report)
-    })
+    }
 }
 
 /// Placements of one asset: one for --at, one per polygon for --polygon.
@@ -281,7 +307,8 @@ fn place_tile(dsf: &Path, args: &Args, params: &Params) -> Tile {
     let uses = match dsf_uses(&bytes) {
         Ok(u) => u,
         Err(e) => {
-            let _ = writeln!(tile.report, "error: {}: {e}", dsf.display());
+            let hint = super::kind_hint(&bytes, agkit::check::Contents::Dsf);
+            let _ = writeln!(tile.report, "error: {}: {e}{hint}", dsf.display());
             tile.failed = Some(EXIT_INPUT);
             return tile;
         }
@@ -309,15 +336,11 @@ fn place_tile(dsf: &Path, args: &Args, params: &Params) -> Tile {
                 continue;
             }
         };
-        let asset = cache
-            .entry(file.clone())
-            .or_insert_with(|| match read_asset(&file) {
-                Ok(a) => Some(a),
-                Err((_, report)) => {
-                    tile.report.push_str(&report);
-                    None
-                }
-            });
+        let asset = cache.entry(file.clone()).or_insert_with(|| {
+            let (asset, report) = read_asset(&file);
+            tile.report.push_str(&report);
+            asset.ok()
+        });
         let Some(asset) = asset else {
             tile.status = EXIT_INPUT;
             continue;
@@ -458,7 +481,7 @@ fn run_dsf_dir(dir: &Path, args: &Args, params: &Params, format: Format) -> u8 {
                 .map_err(|e| format!("{}: {e}", path.display()))
         }
         None => {
-            let mut so = std::io::BufWriter::new(std::io::stdout().lock());
+            let mut so = std::io::BufWriter::new(super::stdout());
             place_all(&mut so).map_err(|e| format!("stdout: {e}"))
         }
     };
@@ -467,8 +490,11 @@ fn run_dsf_dir(dir: &Path, args: &Args, params: &Params, format: Format) -> u8 {
         return super::fail(e);
     }
     eprintln!(
-        "placed {uses} uses from {} tiles: {warnings} warnings, {failed} tiles with errors, in {:.2} s",
-        tiles.len(),
+        "placed {} from {}: {}, {} with errors, in {:.2} s",
+        out::count(uses, "use"),
+        out::count(tiles.len(), "tile"),
+        out::count(warnings, "warning"),
+        out::count(failed, "tile"),
         start.elapsed().as_secs_f64()
     );
     status
@@ -494,6 +520,19 @@ fn default_package(dsf: &Path) -> PathBuf {
                 .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
         }
         _ => parent.to_path_buf(),
+    }
+}
+
+/// `--height`: metres, 0 to 1020 (the DSF parameter's high byte × 4).
+fn parse_height(s: &str) -> Result<f64, String> {
+    let h: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| "expected a height in metres".to_string())?;
+    if (0.0..=1020.0).contains(&h) {
+        Ok(h)
+    } else {
+        Err("a building height is 0 to 1020 m: a DSF stores height / 4 in 8 bits".to_string())
     }
 }
 

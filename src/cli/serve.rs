@@ -26,6 +26,18 @@ pub struct Args {
 
 /// Runs `agkit serve` until interrupted.
 pub fn run(args: Args) -> u8 {
+    if args.path.is_file() {
+        let name = args.path.display().to_string();
+        match std::fs::read(&args.path) {
+            Ok(bytes) => {
+                if let Some(refused) = super::not_autogen_text(&name, &bytes) {
+                    eprintln!("{refused}");
+                    return super::EXIT_INPUT;
+                }
+            }
+            Err(e) => return super::fail(format!("{name}: {e}")),
+        }
+    }
     let mut cfg = Config::new(&args.path);
     cfg.port = args.port;
     cfg.bind = args.bind;

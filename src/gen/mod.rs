@@ -72,6 +72,14 @@ struct Counts {
     agn: usize,
 }
 
+impl Scale {
+    /// How many files [`generate`] writes at this scale.
+    pub fn files(self) -> usize {
+        let n = self.counts();
+        n.agp + n.agb + n.ags + n.dsf + n.agn
+    }
+}
+
 /// What [`generate`] wrote.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Summary {
@@ -92,12 +100,24 @@ pub struct Summary {
 /// Writes the input set for `seed` at `scale` under `dir` (created if
 /// missing). The same seed and scale always give the same bytes.
 pub fn generate(seed: u64, dir: &Path, scale: Scale) -> io::Result<Summary> {
+    generate_with(seed, dir, scale, &mut || {})
+}
+
+/// [`generate`], calling `written` after each of the [`Scale::files`]
+/// files (for a progress bar).
+pub fn generate_with(
+    seed: u64,
+    dir: &Path,
+    scale: Scale,
+    written: &mut dyn FnMut(),
+) -> io::Result<Summary> {
     let n = scale.counts();
     let mut s = Summary::default();
-    let put = |sub: &str, name: String, bytes: &[u8]| -> io::Result<u64> {
+    let mut put = |sub: &str, name: String, bytes: &[u8]| -> io::Result<u64> {
         let d = dir.join(sub);
         std::fs::create_dir_all(&d)?;
         crate::fsutil::write_atomic(&d.join(name), bytes)?;
+        written();
         Ok(bytes.len() as u64)
     };
     // Each file kind has its own stream so changing one count keeps the rest.

@@ -15,6 +15,19 @@ pub mod svg;
 use crate::place::Placement;
 use std::path::Path;
 
+/// `n` and a regular noun, plural unless `n` is 1, for messages and
+/// picture labels people read: `count(1, "tile")` is `1 tile`,
+/// `count(0, "tile")` is `0 tiles`.
+///
+/// ```
+/// assert_eq!(agkit::out::count(1, "facade"), "1 facade");
+/// assert_eq!(agkit::out::count(2, "DSF tile"), "2 DSF tiles");
+/// ```
+pub fn count(n: usize, noun: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{n} {noun}{s}")
+}
+
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {

@@ -487,7 +487,13 @@ impl Header {
         let parts = [
             format!("origin {:.6}, {:.6}", o[1], o[0]),
             format!("seed {seed}"),
-            format!("{tiles} tiles, {objects} objects, {facades} facades, {trees} trees"),
+            [
+                super::count(tiles, "tile"),
+                super::count(objects, "object"),
+                super::count(facades, "facade"),
+                super::count(trees, "tree"),
+            ]
+            .join(", "),
         ];
         let sub: Vec<String> = wrap(&parts, " · ", SUB_SIZE, room)
             .into_iter()

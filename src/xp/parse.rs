@@ -358,6 +358,36 @@ fn keyword_tables() -> &'static KeywordTables {
 /// The longest keyword, in bytes (longer tokens are not hashed at all).
 const KW_MAX_LEN: usize = 32;
 
+/// True when a keyword of these [`formats`] is valid in `kind`.
+fn valid_in((agp, agb, ags): (bool, bool, bool), kind: Kind) -> bool {
+    match kind {
+        Kind::Agp => agp,
+        Kind::Agb => agb,
+        Kind::Ags => ags,
+    }
+}
+
+/// The directive valid in `kind` nearest to the unknown `raw` by edit
+/// distance (letters changed, added, dropped or swapped, case ignored), when
+/// it is within a third of the length (at least one edit, as rustc and
+/// cargo suggest names); the first in [`KEYWORDS`] order on a tie.
+fn nearest_keyword(raw: &str, kind: Kind) -> Option<&'static str> {
+    if raw.len() > 2 * KW_MAX_LEN {
+        return None;
+    }
+    let raw = raw.to_ascii_uppercase();
+    let limit = (raw.len() / 3).max(1);
+    let formats = &keyword_tables().formats;
+    KEYWORDS
+        .iter()
+        .zip(formats)
+        .filter(|&(_, &f)| valid_in(f, kind))
+        .map(|(k, _)| (strsim::damerau_levenshtein(&raw, k), *k))
+        .filter(|&(d, _)| d <= limit)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, k)| k)
+}
+
 /// The index in [`KEYWORDS`] of the keyword spelled exactly `kw`.
 fn keyword_index(kw: &str) -> Option<usize> {
     if kw.len() > KW_MAX_LEN {
@@ -749,14 +779,20 @@ impl<'d> Builder<'d> {
                         const { kw_const("DEFINE_SPELLING_T") }
                     }
                 } else {
-                    let span = self.doc.token_span(line, 0);
-                    self.warn(
-                        c::UNKNOWN_DIRECTIVE,
-                        format!(
-                            "unknown directive `{raw}`: it is kept as written; check its spelling"
-                        ),
-                        span,
-                    );
+                    // The suggestion costs a pass over the keywords: only
+                    // for warnings that are kept.
+                    if self.counts[1] < MAX_DIAGNOSTICS {
+                        let span = self.doc.token_span(line, 0);
+                        let msg = match nearest_keyword(raw, self.kind) {
+                            Some(k) => format!(
+                                "unknown directive `{raw}`: did you mean `{k}`? Placement ignores this line (it is kept as written)"
+                            ),
+                            None => format!(
+                                "unknown directive `{raw}`: placement ignores this line (it is kept as written); check its spelling"
+                            ),
+                        };
+                        self.warn(c::UNKNOWN_DIRECTIVE, msg, span);
+                    }
                     let args = join(&toks[1..]);
                     self.asset().unknown.push(Unknown {
                         keyword: raw.to_string(),
@@ -768,13 +804,7 @@ impl<'d> Builder<'d> {
             }
         };
         let kw = KEYWORDS[id];
-        let (p, b, s) = keyword_tables().formats[id];
-        let ok = match self.kind {
-            Kind::Agp => p,
-            Kind::Agb => b,
-            Kind::Ags => s,
-        };
-        if !ok {
+        if !valid_in(keyword_tables().formats[id], self.kind) {
             let span = self.doc.token_span(line, 0);
             let fmt = self.kind.header();
             self.err(
@@ -2245,6 +2275,27 @@ mod tests {
                 prop_assert_eq!(skipping, full, "{}", src);
             }
         }
+    }
+
+    #[test]
+    fn nearest_keyword_suggests_within_a_third_of_the_length() {
+        assert_eq!(
+            nearest_keyword("OBJ_DRAPPED", Kind::Agp),
+            Some("OBJ_DRAPED")
+        );
+        assert_eq!(
+            nearest_keyword("obj_drapped", Kind::Agp),
+            Some("OBJ_DRAPED")
+        );
+        // A swap of two letters is one edit.
+        assert_eq!(nearest_keyword("TIEL", Kind::Agp), Some("TILE"));
+        assert_eq!(nearest_keyword("GLITTER", Kind::Agp), None);
+        assert_eq!(nearest_keyword("", Kind::Agp), None);
+        // Only directives the format accepts: CUT_H is an AGB one.
+        assert_eq!(nearest_keyword("CUT_HH", Kind::Agb), Some("CUT_H"));
+        assert_ne!(nearest_keyword("CUT_HH", Kind::Agp), Some("CUT_H"));
+        // Long tokens are not compared at all.
+        assert_eq!(nearest_keyword(&"TILE".repeat(100), Kind::Agp), None);
     }
 
     #[test]

@@ -40,7 +40,7 @@ rules! {
     NOT_A_NUMBER = "AG0006", Error, "an argument that must be a number is not one";
     NOT_FINITE = "AG0007", Error, "a number is NaN or infinite";
     NOT_INTEGER = "AG0008", Error, "an argument that must be an integer is not one";
-    UNKNOWN_DIRECTIVE = "AG0009", Warning, "unknown directive (kept, but X-Plane ignores or rejects it)";
+    UNKNOWN_DIRECTIVE = "AG0009", Warning, "unknown directive (kept; X-Plane ignores or rejects it, placement ignores it; the nearest known directive is suggested)";
     WRONG_FORMAT = "AG0010", Error, "directive not valid in this format (e.g. CUT_H in an AGP)";
     DUPLICATE = "AG0011", Warning, "a directive that may appear once appears again; the last one wins";
     TWO_VEGETATION = "AG0012", Error, "more than one VEGETATION";

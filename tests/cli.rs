@@ -1,0 +1,947 @@
+//! The `agkit` command line end to end, every subcommand the way a user
+//! meets it: its help, a success on a bundled example, output into a pipe
+//! whose reader has gone, a file of the wrong kind, a missing file and a
+//! typo; then the README's own commands and the example polygons.
+//!
+//! Where the issue that asked for these is silent the expectations are
+//! ripgrep's and cargo's: a closed pipe ends the run quietly with status 0,
+//! a missing file is an I/O failure (status 2), a bad input is status 1, and
+//! a misspelt name gets the nearest real one as a suggestion.
+
+use assert_cmd::Command;
+use assert_cmd::assert::OutputAssertExt;
+use predicates::prelude::*;
+use predicates::str::contains;
+use std::path::{Path, PathBuf};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+const BIN: &str = env!("CARGO_BIN_EXE_agkit");
+
+const DSF: &str = "examples/dsf/autogen_demo.dsf";
+const DSF_TEXT: &str = "examples/dsf/autogen_demo.txt";
+const AGN: &str = "examples/agn/001332223121112an.agn";
+const AGP: &str = "examples/point/plaza.agp";
+const AGB: &str = "examples/block/city_block.agb";
+const AGS: &str = "examples/string/town_edge.ags";
+const FEATURES: &str = "examples/gis/FEATURES.geojson";
+const RULES: &str = "examples/gis/RULES.toml";
+const BLOCK: &str = "examples/polygons/rectangle.geojson";
+const LAKE: &str = "examples/polygons/lake.geojson";
+const PNG: &str = "docs/img/demo.png";
+
+/// `agkit` run from the repository root, so the examples' relative paths
+/// read as the README writes them.
+fn agkit() -> Command {
+    let mut c = Command::new(BIN);
+    c.current_dir(ROOT);
+    c
+}
+
+/// The same as a std command, for what assert_cmd does not set (a
+/// particular stdout or stderr).
+fn std_agkit(args: &[String]) -> std::process::Command {
+    let mut c = std::process::Command::new(BIN);
+    c.current_dir(ROOT).args(args);
+    c
+}
+
+/// Arguments with `{tmp}` standing for a scratch directory.
+fn args(template: &[&str], tmp: &Path) -> Vec<String> {
+    template
+        .iter()
+        .map(|a| a.replace("{tmp}", &tmp.display().to_string()))
+        .collect()
+}
+
+/// All a run printed: standard output, then standard error.
+fn said(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Every subcommand, as typed. `every_subcommand_is_listed_here` keeps it
+/// complete, so a new subcommand cannot miss these tests.
+const SUBCOMMANDS: &[&[&str]] = &[
+    &["check"],
+    &["fmt"],
+    &["info"],
+    &["place"],
+    &["serve"],
+    &["agn", "dump"],
+    &["agn", "build"],
+    &["agn", "name"],
+    &["agn", "locate"],
+    &["dsf", "totext"],
+    &["dsf", "build"],
+    &["dsf", "autogen"],
+    &["gen"],
+    &["overlay", "build"],
+    &["convert", "agn"],
+];
+
+/// The subcommand names listed under "Commands:" in a help text.
+fn listed_commands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        // Two spaces, then the name; wrapped descriptions are indented more.
+        .filter(|l| !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|&n| n != "help")
+        .map(str::to_string)
+        .collect()
+}
+
+fn help_of(path: &[&str]) -> String {
+    let out = agkit().args(path).arg("--help").output().unwrap();
+    assert!(out.status.success(), "{path:?} --help");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn every_subcommand_is_listed_here() {
+    let mut found = Vec::new();
+    for top in listed_commands(&help_of(&[])) {
+        let nested = listed_commands(&help_of(&[top.as_str()]));
+        if nested.is_empty() {
+            found.push(vec![top]);
+        } else {
+            found.extend(nested.into_iter().map(|n| vec![top.clone(), n]));
+        }
+    }
+    let listed: Vec<Vec<String>> = SUBCOMMANDS
+        .iter()
+        .map(|p| p.iter().map(|s| s.to_string()).collect())
+        .collect();
+    found.sort();
+    let mut sorted = listed.clone();
+    sorted.sort();
+    assert_eq!(
+        found, sorted,
+        "add the new subcommand to SUBCOMMANDS and its cases below"
+    );
+}
+
+#[test]
+fn every_subcommand_has_help() {
+    for path in SUBCOMMANDS {
+        let usage = format!("Usage: agkit {}", path.join(" "));
+        agkit()
+            .args(*path)
+            .arg("--help")
+            .assert()
+            .success()
+            .stdout(contains(usage))
+            .stderr("");
+    }
+    // No subcommand at all is a usage error that lists them.
+    agkit()
+        .assert()
+        .code(2)
+        .stderr(contains("Usage: agkit <COMMAND>"));
+}
+
+/// A success on a bundled example per subcommand (serve has its own test):
+/// the arguments and a piece of what it prints (stdout, else stderr).
+const SUCCESSES: &[(&[&str], &str)] = &[
+    (
+        &["check", "examples/"],
+        "checked 8 files: 0 errors, 0 warnings",
+    ),
+    (&["check", "--format", "json", AGP], "[]"),
+    (&["fmt", "--check", "examples/"], ""),
+    (&["fmt", AGP], "AG_POINT"),
+    (&["info", AGB], "autogen block (AGB)"),
+    (&["info", "--format", "json", AGS], "\"format\""),
+    (
+        &["place", AGP, "--at", "47.5,13,30", "-o", "{tmp}/plaza.svg"],
+        "",
+    ),
+    (
+        &[
+            "place",
+            AGB,
+            "--polygon",
+            BLOCK,
+            "--height",
+            "12",
+            "--format",
+            "geojson",
+        ],
+        "FeatureCollection",
+    ),
+    (
+        &[
+            "place",
+            AGS,
+            "--polygon",
+            LAKE,
+            "--height",
+            "8",
+            "--spawning",
+            "1",
+            "-o",
+            "{tmp}/lake.png",
+        ],
+        "",
+    ),
+    (
+        &[
+            "place",
+            "--dsf",
+            DSF,
+            "--scenery",
+            "examples",
+            "-o",
+            "{tmp}/demo.png",
+        ],
+        "",
+    ),
+    (
+        &["place", "--dsf", "examples/dsf", "--scenery", "examples"],
+        "placed 3 uses from 1 tile",
+    ),
+    (&["agn", "dump", AGN], "# agkit agn text v1"),
+    (
+        &["agn", "dump", "--format", "geojson", "examples/agn"],
+        "FeatureCollection",
+    ),
+    (
+        &[
+            "agn",
+            "dump",
+            "--format",
+            "json",
+            AGN,
+            "-o",
+            "{tmp}/cell.json",
+        ],
+        "",
+    ),
+    (&["agn", "name", "--lat", "47.5", "--lon", "13"], "an.agn"),
+    (&["agn", "locate", "001332223121112an.agn"], "level: 15"),
+    (&["dsf", "totext", DSF], "DSF2TEXT"),
+    (&["dsf", "build", DSF_TEXT, "-o", "{tmp}/demo.dsf"], ""),
+    (&["dsf", "autogen", DSF], "3 autogen uses"),
+    (&["dsf", "autogen", "--format", "json", DSF], "\"asset\""),
+    (
+        &[
+            "overlay",
+            "build",
+            FEATURES,
+            "--rules",
+            RULES,
+            "-o",
+            "{tmp}/overlay",
+        ],
+        "wrote",
+    ),
+    (
+        &["convert", "agn", "examples/agn", "-o", "{tmp}/converted"],
+        "1 cell(s) converted",
+    ),
+];
+
+#[test]
+fn every_subcommand_succeeds_on_a_bundled_example() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (template, expect) in SUCCESSES {
+        let a = args(template, tmp.path());
+        let out = agkit().args(&a).output().unwrap();
+        let said = said(&out);
+        assert!(out.status.success(), "{a:?}: {said}");
+        assert!(
+            said.contains(expect),
+            "{a:?} does not say {expect:?}:\n{said}"
+        );
+    }
+    for f in ["plaza.svg", "lake.png", "demo.png", "cell.json", "demo.dsf"] {
+        let len = std::fs::metadata(tmp.path().join(f)).unwrap().len();
+        assert!(len > 100, "{f}: {len} bytes");
+    }
+    // agn build reads what agn dump wrote.
+    let json = tmp.path().join("cell.json");
+    agkit()
+        .args(["agn", "build"])
+        .arg(&json)
+        .arg("-o")
+        .arg(tmp.path().join("cell.agn"))
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read(tmp.path().join("cell.agn")).unwrap(),
+        std::fs::read(Path::new(ROOT).join(AGN)).unwrap()
+    );
+}
+
+#[test]
+fn serve_starts_on_a_bundled_example() {
+    use std::io::BufRead;
+    let mut child = std_agkit(&args(&["serve", "examples", "--port", "0"], Path::new("")))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let url = lines.next().unwrap().unwrap();
+    let files = lines.next().unwrap().unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(url.starts_with("agkit serve: http://127.0.0.1:"), "{url}");
+    assert!(files.starts_with("serving "), "{files}");
+}
+
+/// Every command that writes to standard output, with arguments that make
+/// it write something.
+const WRITERS: &[&[&str]] = &[
+    &["--help"],
+    &["place", "--help"],
+    &["check", "tests/fixtures/xp/AG0009.agp"],
+    &["check", "--format", "json", "tests/fixtures/xp/AG0009.agp"],
+    &["fmt", AGP],
+    &["fmt", "--check", "tests/fixtures/xp/AG0011.agp"],
+    &["info", AGP],
+    &["info", "--format", "json", AGP],
+    &["place", AGP, "--at", "47.5,13"],
+    &["place", AGP, "--at", "47.5,13", "--format", "svg"],
+    &[
+        "place",
+        "--dsf",
+        DSF,
+        "--scenery",
+        "examples",
+        "--format",
+        "dsf-text",
+    ],
+    &[
+        "place",
+        "--dsf",
+        "examples/dsf",
+        "--scenery",
+        "examples",
+        "--format",
+        "geojson",
+    ],
+    &["agn", "dump", AGN],
+    &["agn", "dump", "--format", "json", AGN],
+    &["agn", "dump", "--format", "geojson", "examples/agn"],
+    &["agn", "name", "--lat", "47.5", "--lon", "13"],
+    &["agn", "locate", "001332223121112an.agn"],
+    &["agn", "locate", "--format", "json", "001332223121112an.agn"],
+    &["dsf", "totext", DSF],
+    &["dsf", "autogen", DSF],
+    &["dsf", "autogen", "--format", "json", DSF],
+    &[
+        "overlay",
+        "build",
+        FEATURES,
+        "--rules",
+        RULES,
+        "-o",
+        "{tmp}/overlay",
+    ],
+    &["convert", "agn", "examples/agn", "-o", "{tmp}/converted"],
+];
+
+/// Runs `args` with standard output a pipe whose reader is already gone:
+/// every write fails at once, the way `agkit … | head -0` does.
+fn into_closed_pipe(args: &[String]) -> std::process::Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    std_agkit(args).stdout(writer).output().unwrap()
+}
+
+#[test]
+fn a_closed_pipe_ends_every_writer_quietly() {
+    let tmp = tempfile::tempdir().unwrap();
+    for template in WRITERS {
+        let a = args(template, tmp.path());
+        into_closed_pipe(&a)
+            .assert()
+            .code(0)
+            .stderr(contains("panicked").not())
+            .stderr(contains("Broken pipe").not())
+            .stderr(contains("error").not());
+    }
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_the_run_quietly() {
+    use std::io::Read;
+    // A thousand warnings of JSON, far more than a pipe buffers.
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("many.agp");
+    let mut text = std::fs::read_to_string(Path::new(ROOT).join(AGP)).unwrap();
+    text.push_str(&"OBJ_DRAPPED 1 2 3 4\n".repeat(3000));
+    std::fs::write(&file, text).unwrap();
+    let a = vec![
+        "check".into(),
+        "--format".into(),
+        "json".into(),
+        file.display().to_string(),
+    ];
+    let mut child = std_agkit(&a)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 100];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(first.starts_with(b"[\n  {\n"), "{first:?}");
+}
+
+#[test]
+fn a_closed_stderr_loses_the_messages_not_the_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    let typo = tmp.path().join("typo.agp");
+    let text = std::fs::read_to_string(Path::new(ROOT).join(AGP)).unwrap();
+    std::fs::write(&typo, text.replace("OBJ_DRAPED", "OBJ_DRAPPED")).unwrap();
+    let out = tmp.path().join("out.json");
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let a = args(
+        &[
+            "place",
+            "{tmp}/typo.agp",
+            "--at",
+            "47.5,13",
+            "-o",
+            "{tmp}/out.json",
+        ],
+        tmp.path(),
+    );
+    let status = std_agkit(&a).stderr(writer).status().unwrap();
+    assert_eq!(status.code(), Some(0));
+    assert!(std::fs::metadata(out).unwrap().len() > 100);
+}
+
+/// Each file-reading subcommand given a path that does not exist.
+const MISSING: &[&[&str]] = &[
+    &["check", "nope.agp"],
+    &["fmt", "nope.agp"],
+    &["info", "nope.agp"],
+    &["place", "nope.agp", "--at", "47.5,13"],
+    &["place", AGB, "--polygon", "nope.geojson"],
+    &["place", "--dsf", "nope.dsf"],
+    &["serve", "nope", "--port", "0"],
+    &["agn", "dump", "nope.agn"],
+    &["agn", "build", "nope.json", "-o", "{tmp}/x.agn"],
+    &["dsf", "totext", "nope.dsf"],
+    &["dsf", "build", "nope.txt", "-o", "{tmp}/x.dsf"],
+    &["dsf", "autogen", "nope.dsf"],
+    &[
+        "overlay",
+        "build",
+        "nope.geojson",
+        "--rules",
+        RULES,
+        "-o",
+        "{tmp}/o",
+    ],
+    &[
+        "overlay",
+        "build",
+        FEATURES,
+        "--rules",
+        "nope.toml",
+        "-o",
+        "{tmp}/o",
+    ],
+    &["convert", "agn", "nope.agn", "-o", "{tmp}/c"],
+];
+
+#[test]
+fn a_missing_file_is_named_as_missing() {
+    let tmp = tempfile::tempdir().unwrap();
+    for template in MISSING {
+        let a = args(template, tmp.path());
+        let out = agkit().args(&a).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).to_lowercase();
+        assert_eq!(out.status.code(), Some(2), "{a:?}: {stderr}");
+        assert!(stderr.contains("nope"), "{a:?}: {stderr}");
+        #[cfg(unix)]
+        assert!(stderr.contains("no such file"), "{a:?}: {stderr}");
+    }
+    // Nothing was left behind for the outputs that were never made.
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+}
+
+/// Each reader given another kind of file: the arguments and what the
+/// message must say the file is.
+const WRONG_KIND: &[(&[&str], &str)] = &[
+    (&["info", DSF], "it is a DSF tile, which `agkit dsf totext`"),
+    (
+        &["info", AGN],
+        "it is an FSX/P3D AGN file, which `agkit agn dump`",
+    ),
+    (
+        &["info", PNG],
+        "it is a PNG image, which agkit does not read",
+    ),
+    (
+        &["info", FEATURES],
+        "it is GeoJSON, which `agkit place --polygon`",
+    ),
+    (&["fmt", DSF], "it is a DSF tile"),
+    (
+        &["fmt", DSF_TEXT],
+        "it is DSF2Text (a DSF as text), which `agkit dsf build` reads",
+    ),
+    (
+        &["check", PNG],
+        "error[AG0001]: not an autogen text file (.agp .agb .ags): it is a PNG image",
+    ),
+    (&["check", DSF_TEXT], "which `agkit dsf build` reads"),
+    (
+        &["place", DSF, "--at", "47.5,13"],
+        "not an autogen text file (.agp .agb .ags): it is a DSF tile",
+    ),
+    (
+        &["place", AGN, "--polygon", BLOCK],
+        "it is an FSX/P3D AGN file",
+    ),
+    (
+        &["place", "--dsf", AGP],
+        "not a DSF: the file does not start with XPLNEDSF; it is an autogen text file",
+    ),
+    (
+        &["serve", DSF, "--port", "0"],
+        "not an autogen text file (.agp .agb .ags): it is a DSF tile",
+    ),
+    (
+        &["agn", "dump", DSF],
+        "not an AGN file: starts with `XPLN`, expected `RIFF`; it is a DSF tile",
+    ),
+    (
+        &["agn", "build", DSF, "--from", "json", "-o", "{tmp}/x.agn"],
+        "it is a DSF tile",
+    ),
+    (
+        &["agn", "build", AGP, "--from", "text", "-o", "{tmp}/x.agn"],
+        "it is an autogen text file",
+    ),
+    (
+        &["dsf", "totext", AGP],
+        "not a DSF: the file does not start with XPLNEDSF; it is an autogen text file",
+    ),
+    (&["dsf", "autogen", PNG], "it is a PNG image"),
+    (
+        &["dsf", "build", DSF, "-o", "{tmp}/x.dsf"],
+        "not DSF2Text: it is a DSF tile",
+    ),
+    (
+        &["dsf", "build", AGS, "-o", "{tmp}/x.dsf"],
+        "not DSF2Text: it is an autogen text file",
+    ),
+    (
+        &["convert", "agn", DSF, "-o", "{tmp}/c"],
+        "is not an AGN cell name",
+    ),
+];
+
+#[test]
+fn a_file_of_the_wrong_kind_is_named_not_quoted() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (template, says) in WRONG_KIND {
+        let a = args(template, tmp.path());
+        let out = agkit().args(&a).output().unwrap();
+        // check reports on stdout, the others on stderr.
+        let said = said(&out);
+        assert_eq!(out.status.code(), Some(1), "{a:?}: {said}");
+        assert!(said.contains(says), "{a:?} should say {says:?}:\n{said}");
+        // The first example path is the file of the wrong kind.
+        let file = a
+            .iter()
+            .find(|x| x.starts_with("examples/") || x.starts_with("docs/"))
+            .unwrap();
+        assert!(
+            said.contains(file.as_str()),
+            "{a:?} does not name {file}: {said}"
+        );
+        // A DSF's atom ids and properties, a PNG's chunk, undecodable bytes.
+        for raw in ["DAEH", "sim/west", "IHDR", "\u{fffd}"] {
+            assert!(
+                !said.contains(raw),
+                "{a:?} quotes raw bytes ({raw:?}):\n{said}"
+            );
+        }
+        assert!(a[0] == "check" || out.stdout.is_empty(), "{a:?}");
+    }
+    // Inputs the GeoJSON readers refuse (their status belongs to them):
+    // the file is named and no bytes are quoted.
+    for a in [
+        vec!["place", AGB, "--polygon", DSF],
+        vec!["overlay", "build", DSF, "--rules", RULES, "-o"],
+    ] {
+        let mut a = args(&a, tmp.path());
+        if a[0] == "overlay" {
+            a.push(tmp.path().join("o").display().to_string());
+        }
+        let out = agkit().args(&a).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{a:?}");
+        assert!(stderr.contains(DSF), "{a:?}: {stderr}");
+        assert!(!stderr.contains("DAEH"), "{a:?}: {stderr}");
+    }
+}
+
+/// A misspelt subcommand or flag per subcommand, and the suggestion clap
+/// makes, as cargo does.
+const TYPOS: &[(&[&str], &str)] = &[
+    (
+        &["chek", "examples"],
+        "a similar subcommand exists: 'check'",
+    ),
+    (
+        &["check", "--formt", "json", AGP],
+        "a similar argument exists: '--format'",
+    ),
+    (
+        &["fmt", "--in-plce", AGP],
+        "a similar argument exists: '--in-place'",
+    ),
+    (
+        &["info", "--formt", "json", AGP],
+        "a similar argument exists: '--format'",
+    ),
+    (
+        &["place", AGP, "--att", "47.5,13"],
+        "a similar argument exists: '--at'",
+    ),
+    (
+        &["serve", "examples", "--prot", "0"],
+        "a similar argument exists: '--port'",
+    ),
+    (&["agn", "dmp", AGN], "a similar subcommand exists: 'dump'"),
+    (
+        &["agn", "build", "x.json", "--ouput", "x.agn"],
+        "a similar argument exists: '--output'",
+    ),
+    (
+        &["agn", "name", "--latt", "1", "--lon", "2"],
+        "a similar argument exists: '--lat'",
+    ),
+    (
+        &["agn", "locate", "--fromat", "json", "x"],
+        "a similar argument exists: '--format'",
+    ),
+    (
+        &["dsf", "totxt", DSF],
+        "a similar subcommand exists: 'totext'",
+    ),
+    (
+        &["dsf", "build", DSF_TEXT, "--ouput", "x.dsf"],
+        "a similar argument exists: '--output'",
+    ),
+    (
+        &["dsf", "autogen", "--fromat", "json", DSF],
+        "a similar argument exists: '--format'",
+    ),
+    (
+        &["gen", "--sead", "1", "-o", "x"],
+        "a similar argument exists: '--seed'",
+    ),
+    (
+        &["overlay", "biuld"],
+        "a similar subcommand exists: 'build'",
+    ),
+    (
+        &["convert", "agn", AGN, "--mapp", "m.toml", "-o", "x"],
+        "a similar argument exists: '--map'",
+    ),
+];
+
+#[test]
+fn a_typo_gets_the_nearest_name() {
+    for (a, tip) in TYPOS {
+        agkit()
+            .args(*a)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(contains(*tip));
+    }
+}
+
+/// An autogen file with a misspelt directive: `OBJ_DRAPED` as `OBJ_DRAPPED`.
+fn misspelt_plaza(dir: &Path) -> PathBuf {
+    let text = std::fs::read_to_string(Path::new(ROOT).join(AGP)).unwrap();
+    // The last one, in the tile `--at` places.
+    let at = text.rfind("\nOBJ_DRAPED ").unwrap();
+    let file = dir.join("typo.agp");
+    let typo = format!("{}\nOBJ_DRAPPED {}", &text[..at], &text[at + 12..]);
+    std::fs::write(&file, typo).unwrap();
+    file
+}
+
+#[test]
+fn a_misspelt_directive_gets_a_suggestion_from_check_and_place() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = misspelt_plaza(tmp.path());
+    let warning = "warning[AG0009]: unknown directive `OBJ_DRAPPED`: did you mean `OBJ_DRAPED`? \
+                   Placement ignores this line";
+    agkit()
+        .arg("check")
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(contains(warning));
+    // place says so too, and places the rest.
+    let good = agkit()
+        .args(["place", AGP, "--at", "47.5,13"])
+        .output()
+        .unwrap();
+    let out = agkit()
+        .arg("place")
+        .arg(&file)
+        .args(["--at", "47.5,13"])
+        .assert()
+        .success()
+        .stderr(contains(warning))
+        .stderr(contains("typo.agp:"))
+        .get_output()
+        .clone();
+    let objects = |o: &std::process::Output| {
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["objects"].as_array().unwrap().len()
+    };
+    assert_eq!(
+        objects(&out) + 1,
+        objects(&good),
+        "the misspelt line places nothing"
+    );
+}
+
+#[test]
+fn height_may_be_negative_on_the_command_line_but_not_in_a_dsf() {
+    for bad in ["-5", "1021", "nan"] {
+        agkit()
+            .args(["place", AGB, "--polygon", BLOCK, "--height", bad])
+            .assert()
+            .code(2)
+            .stderr(contains(format!(
+                "invalid value '{bad}' for '--height <METRES>'"
+            )))
+            .stderr(contains("a building height is 0 to 1020 m"));
+    }
+    // A negative number is the flag's value, not a flag.
+    agkit()
+        .args(["place", AGB, "--polygon", BLOCK, "--seed", "-1"])
+        .assert()
+        .code(2)
+        .stderr(contains("invalid value '-1' for '--seed <SEED>'"));
+    agkit()
+        .args([
+            "place",
+            AGB,
+            "--polygon",
+            BLOCK,
+            "--height",
+            "12",
+            "--format",
+            "json",
+        ])
+        .assert()
+        .success();
+    // Negative coordinates are values too.
+    agkit()
+        .args(["place", AGP, "--at", "-47.5,-13,-90"])
+        .assert()
+        .success()
+        .stdout(contains("-47.5"));
+}
+
+#[test]
+fn at_and_polygon_conflict() {
+    agkit()
+        .args(["place", AGP, "--at", "47.5,13", "--polygon", BLOCK])
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "the argument '--at <LAT,LON[,HEADING]>' cannot be used with '--polygon <FILE>'",
+        ));
+}
+
+#[test]
+fn one_is_singular() {
+    // The plaza has one tile and one facade.
+    agkit()
+        .args(["place", AGP, "--at", "47.5,13", "--format", "svg"])
+        .assert()
+        .success()
+        .stdout(contains("1 tile, 3 objects, 1 facade, 2 trees"));
+    agkit()
+        .args(["place", "--dsf", "examples/dsf", "--scenery", "examples"])
+        .assert()
+        .success()
+        .stderr(contains(
+            "placed 3 uses from 1 tile: 0 warnings, 0 tiles with errors",
+        ));
+    agkit()
+        .args(["check", AGP])
+        .assert()
+        .success()
+        .stderr("checked 1 file: 0 errors, 0 warnings\n");
+}
+
+#[test]
+fn gen_draws_no_progress_into_a_pipe() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = agkit()
+        .args(["gen", "-o"])
+        .arg(tmp.path())
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains('\r'), "{stderr:?}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("wrote 80 text files ("), "{stderr}");
+}
+
+// ----------------------------------------------------------------- README --
+
+/// The `agkit` commands of the README's shell blocks (`cargo run --release
+/// -- ARGS`), comments dropped.
+fn readme_commands() -> Vec<Vec<String>> {
+    let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+    readme
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("cargo run --release -- "))
+        .map(|l| {
+            l.split('#')
+                .next()
+                .unwrap()
+                .split_whitespace()
+                .map(str::to_string)
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn readme_starts_with_the_main_job_and_the_tests() {
+    let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+    let block: Vec<&str> = readme
+        .lines()
+        .skip_while(|l| !l.starts_with("```"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("```"))
+        .collect();
+    assert_eq!(block.len(), 2, "{block:?}");
+    assert!(
+        block[0].starts_with("cargo run --release -- place --dsf examples/"),
+        "{}",
+        block[0]
+    );
+    assert!(block[1].starts_with("cargo test "), "{}", block[1]);
+    assert!(readme.contains("cargo install --path ."));
+    assert!(readme.contains("(docs/overlay.md)"));
+}
+
+#[test]
+fn readme_commands_run_and_write_under_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    let commands = readme_commands();
+    assert!(commands.len() >= 6, "{commands:?}");
+    for command in commands {
+        if command[0] == "serve" {
+            continue; // runs until stopped: serve_starts_on_a_bundled_example
+        }
+        // Outputs go under out/, which git ignores; here, a scratch folder.
+        for (i, a) in command.iter().enumerate() {
+            if i > 0 && ["-o", "--output"].contains(&command[i - 1].as_str()) {
+                assert!(a.starts_with("out/"), "{command:?} writes outside out/");
+            }
+        }
+        let a: Vec<String> = command
+            .iter()
+            .map(|a| match a.strip_prefix("out/") {
+                Some(rest) => tmp.path().join(rest).display().to_string(),
+                None => a.clone(),
+            })
+            .collect();
+        let out = agkit().args(&a).output().unwrap();
+        assert!(
+            out.status.success(),
+            "README: agkit {}: {}",
+            command.join(" "),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let ignore = std::fs::read_to_string(Path::new(ROOT).join("out/.gitignore")).unwrap();
+    assert_eq!(
+        ignore.lines().next(),
+        Some("*"),
+        "out/ keeps nothing but its .gitignore"
+    );
+}
+
+// ------------------------------------------------------- example polygons --
+
+/// `examples/polygons/NAME.geojson` is the previewer's bundled polygon NAME
+/// in lon/lat, so `place --polygon examples/polygons/lake.geojson` draws
+/// what choosing "lake" in `agkit serve` does. `AGKIT_BLESS=1` rewrites the
+/// files from the bundled polygons.
+#[test]
+fn example_polygons_are_the_previewers() {
+    use agkit::geom::LocalFrame;
+    for name in ["rectangle", "lake"] {
+        let bundled = agkit::serve::polygons::by_name(name).unwrap();
+        let frame = LocalFrame::new(bundled.origin);
+        let round = |v: f64| (v * 1e8).round() / 1e8;
+        let want: Vec<Vec<[f64; 2]>> = bundled
+            .windings
+            .iter()
+            .map(|w| w.iter().map(|&p| frame.to_lonlat(p).map(round)).collect())
+            .collect();
+        let path = Path::new(ROOT).join(format!("examples/polygons/{name}.geojson"));
+        if std::env::var_os("AGKIT_BLESS").is_some() {
+            std::fs::write(&path, polygon_geojson(name, bundled.label, &want)).unwrap();
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let got = agkit::out::geojson::read_polygons(&text).unwrap();
+        assert_eq!(got.len(), 1, "{name}: one polygon, one use");
+        let got: Vec<Vec<[f64; 2]>> = got[0]
+            .iter()
+            .map(|ring| ring[..ring.len() - 1].to_vec())
+            .collect();
+        assert_eq!(got, want, "{name}: run with AGKIT_BLESS=1 to rewrite it");
+    }
+}
+
+/// A one-feature GeoJSON collection, a position per line, rings closed.
+fn polygon_geojson(name: &str, label: &str, rings: &[Vec<[f64; 2]>]) -> String {
+    let rings: Vec<String> = rings
+        .iter()
+        .map(|r| {
+            let points: Vec<String> = r
+                .iter()
+                .chain(r.first())
+                .map(|p| format!("        [{}, {}]", p[0], p[1]))
+                .collect();
+            format!("      [\n{}\n      ]", points.join(",\n"))
+        })
+        .collect();
+    format!(
+        "{{\"type\": \"FeatureCollection\", \"features\": [{{\n  \"type\": \"Feature\",\n  \
+         \"properties\": {{\"name\": \"{name}\", \"label\": \"{label}\"}},\n  \
+         \"geometry\": {{\"type\": \"Polygon\", \"coordinates\": [\n{}\n  ]}}\n}}]}}\n",
+        rings.join(",\n")
+    )
+}
