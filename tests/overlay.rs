@@ -585,6 +585,64 @@ proptest! {
     }
 }
 
+/// The bundled example shows the assets at their best: the engine places
+/// every use of every tile without a warning.
+#[test]
+fn the_example_assets_fit_their_polygons() {
+    let built = example();
+    let rules = Rules::parse(&std::fs::read_to_string(EXAMPLE_RULES).unwrap()).unwrap();
+    let base = Path::new(EXAMPLE_RULES).parent().unwrap();
+    let (assets, mut warnings) = overlay::preview::load_assets(&rules, base);
+    let placed = overlay::preview::place_overlay(&built, &assets, &mut warnings);
+    assert!(warnings.is_empty(), "{warnings:#?}");
+    let uses: usize = placed.values().map(Vec::len).sum();
+    assert_eq!(uses, built.report.placed.values().sum::<usize>());
+    for p in placed.values().flatten() {
+        assert!(!p.tiles.is_empty(), "{} placed nothing", p.asset);
+    }
+}
+
+/// A block too deep for the city-block asset: the engine's fit warnings
+/// reach the report (and stdout) naming the feature, with or without
+/// previews.
+#[test]
+fn a_misfit_warning_reaches_the_report() {
+    let block = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/block/city_block.agb");
+    let rules = format!(
+        "[[rule]]\nasset = \"a/block.agb\"\nwhere = {{ kind = \"agb\" }}\npreview_file = {block:?}\n"
+    );
+    // 112 m wide, 111 m deep: the asset's rows reach 63 m at most.
+    let deep = square("agb", 12.995, 47.8, 12.9965, 47.801, 12.0).replacen(
+        "\"type\":\"Feature\"",
+        "\"type\":\"Feature\",\"id\":\"deep\"",
+        1,
+    );
+    let features = collection(&[deep]);
+    for extra in [&[][..], &["--preview", "svg"][..]] {
+        let (code, stdout, stderr, dir) = run_build(&features, &rules, extra);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        let report: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.path().join("scenery/overlay-report.json")).unwrap(),
+        )
+        .unwrap();
+        let warnings: Vec<&str> = report["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w.as_str().unwrap())
+            .collect();
+        assert!(
+            warnings.iter().any(|w| w
+                .starts_with("feature 0 (id \"deep\") in +47+012: a/block.agb: no SPELLING_T")
+                && w.contains("EDGE_MIN and EDGE_MAX")),
+            "{warnings:#?}"
+        );
+        for w in &warnings {
+            assert!(stdout.contains(&format!("warning: {w}")), "{stdout}");
+        }
+    }
+}
+
 #[test]
 fn example_report_snapshot() {
     insta::assert_json_snapshot!("overlay_example_report", example().report);
