@@ -300,8 +300,13 @@ fn combined_picture_of_two_origins() {
     .unwrap();
     let svg = String::from_utf8(out::render_all(&[a, b], Format::Svg).unwrap()).unwrap();
     assert!(svg.contains("2 autogen uses"));
-    // Both DSF points are drawn.
-    assert_eq!(svg.matches(r##"r="6" stroke="#111""##).count(), 2);
+    // Both DSF points are drawn (a ⊕ in a close-up, a ring in an overview).
+    let dsf_points = svg
+        .split("<circle ")
+        .skip(1)
+        .filter(|c| c[..c.find('>').unwrap()].contains(r##"stroke="#111""##))
+        .count();
+    assert_eq!(dsf_points, 2);
 }
 
 #[test]

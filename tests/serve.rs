@@ -596,7 +596,7 @@ fn placement_of_an_agp_and_an_agb_matches_the_library() {
     let spec = plaza(agkit::place::FrameConvention::Spec);
     assert_ne!(
         spec, direct,
-        "plaza has ROTATION 2: the frames differ by 180°"
+        "plaza's tiles have ROTATION 0: the frames differ by 180°"
     );
     let (status, s) = f.post(
         "/api/place",
