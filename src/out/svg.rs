@@ -18,6 +18,7 @@
 
 use crate::geom::{LocalFrame, Xy};
 use crate::place::Placement;
+use geo::Area;
 use std::fmt::Write;
 
 /// The largest drawing (the map between header and footer), in pixels.
@@ -268,9 +269,9 @@ pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
     };
     let mut labels = String::new();
     let mut arrows = false;
-    // Tiles big enough for their id get their ground point drawn too; a
-    // label that would overlap one already placed is left out.
-    let mut labelled = Vec::new();
+    // Tiles big enough for an id get their ground point drawn too; an id
+    // that would overlap one already placed is left out.
+    let mut grounds = Vec::new();
     let mut taken = Taken::default();
     for (i, p) in ps.iter().enumerate() {
         for t in &p.tiles {
@@ -280,7 +281,11 @@ pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
             }
             let style = if t.hidden { hidden } else { shown };
             let _ = writeln!(s, r#"<polygon points="{}" {style}/>"#, view.points(&ring));
-            let size = area(&ring).sqrt() * scale;
+            // Its size on the picture: the side of a square of its area.
+            let size = geo::Polygon::new(ring.clone().into(), Vec::new())
+                .unsigned_area()
+                .sqrt()
+                * scale;
             let id = t.id.to_string();
             let n = ring.len() as f64;
             let c = [
@@ -309,11 +314,14 @@ pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
             // marker (often at the centre of an AGP).
             let (x, y) = view.px(c);
             let y = y + if p.kind == "agp" { 18.0 } else { 10.0 };
-            let bbox = [x - text_w / 2.0, y - 7.0, x + text_w / 2.0, y + 7.0];
-            if size < LABEL_MIN_PX.max(text_w + 6.0) || !taken.claim(bbox) {
+            if size < LABEL_MIN_PX {
                 continue;
             }
-            labelled.extend(t.ground_point.map(|g| frames.to_common(i, g)));
+            grounds.extend(t.ground_point.map(|g| frames.to_common(i, g)));
+            let bbox = [x - text_w / 2.0, y - 7.0, x + text_w / 2.0, y + 7.0];
+            if size < text_w + 6.0 || !taken.claim(bbox) {
+                continue;
+            }
             label(
                 &mut labels,
                 mode,
@@ -366,7 +374,7 @@ pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
     s.push_str(r##"<g id="points" stroke-width="1.5" fill="none">"##);
     s.push('\n');
     if detail {
-        for g in labelled {
+        for g in grounds {
             let (x, y) = view.px(g);
             let _ = writeln!(
                 s,
@@ -482,18 +490,6 @@ impl Taken {
         }
         true
     }
-}
-
-/// Area of a ring (any orientation).
-fn area(ring: &[Xy]) -> f64 {
-    let n = ring.len();
-    let twice: f64 = (0..n)
-        .map(|k| {
-            let (a, b) = (ring[k], ring[(k + 1) % n]);
-            a[0] * b[1] - b[0] * a[1]
-        })
-        .sum();
-    twice.abs() / 2.0
 }
 
 /// The unit direction (east, north) of the texture's +v axis over a tile,

@@ -57,15 +57,15 @@ pub fn tile_placements(dsf: &Dsf, assets: &Assets, notes: &mut Vec<String>) -> V
     autogen_uses(dsf)
         .iter()
         .enumerate()
-        .map(|(i, u)| place_use(i, u, assets, notes).0)
+        .map(|(i, u)| place_use(i, u, assets, "", notes).0)
         .collect()
 }
 
 /// The placements of every tile of `overlay` (as [`tile_placements`]),
-/// with every warning of the placement engine added to `warnings`, naming
-/// the feature, the tile and the asset: `feature 0 (id "a") in +47+013:
-/// assets/block.agb: no SPELLING_S …`. Uses whose asset is not loaded add
-/// nothing (no engine ran on them).
+/// with every warning of the placement engine (and every use it could not
+/// place) added to `warnings`, naming the feature, the tile and the asset:
+/// `feature 0 (id "a") in +47+013: assets/block.agb: no SPELLING_S …`.
+/// Uses whose asset is not loaded add nothing (no engine ran on them).
 pub fn place_overlay(
     overlay: &Overlay,
     assets: &Assets,
@@ -76,11 +76,12 @@ pub fn place_overlay(
         let sources = overlay.sources.get(tile).map(Vec::as_slice).unwrap_or(&[]);
         let mut placements = Vec::new();
         for (i, u) in autogen_uses(dsf).iter().enumerate() {
-            let (p, engine) = place_use(i, u, assets, warnings);
+            let from = sources.get(i).map_or("a feature", String::as_str);
+            let from = format!("{from} in {tile}: ");
+            let (p, engine) = place_use(i, u, assets, &from, warnings);
             if engine {
-                let from = sources.get(i).map_or("a feature", String::as_str);
                 for w in &p.warnings {
-                    warnings.push(format!("{from} in {tile}: {}: {w}", u.asset));
+                    warnings.push(format!("{from}{}: {w}", u.asset));
                 }
             }
             placements.push(p);
@@ -91,11 +92,13 @@ pub fn place_overlay(
 }
 
 /// One use's placement (the `i`th of its tile, which seeds it), and
-/// whether the engine placed it (`false`: drawn as the use's outline).
+/// whether the engine placed it (`false`: drawn as the use's outline). An
+/// engine error goes into `notes` after `from` (where the use comes from).
 fn place_use(
     i: usize,
     u: &AutogenUse,
     assets: &Assets,
+    from: &str,
     notes: &mut Vec<String>,
 ) -> (Placement, bool) {
     let use_ = match u.kind {
@@ -115,7 +118,7 @@ fn place_use(
         .with_dsf_param(u.param.unwrap_or(0));
         match place::place(asset, &u.asset, &use_, &params) {
             Ok(p) => return (p, true),
-            Err(e) => notes.push(format!("{}: drawn as an outline: {e}", u.asset)),
+            Err(e) => notes.push(format!("{from}{}: drawn as an outline: {e}", u.asset)),
         }
     }
     (outline(u), false)
