@@ -221,11 +221,12 @@ fn dsf_text_has_header_defs_and_objects() {
     ] {
         assert!(lines.contains(&want), "missing {want}\n{text}");
     }
-    // The fountain is at the tile centre = the DSF point (ROTATION 2, no
-    // anchor) with DSFTool's number formats.
+    // The fountain is at the tile centre = the DSF point (no anchor) with
+    // DSFTool's number formats; ROTATION 2 in the default (WorldEditor)
+    // frame turns texture up to the DSF heading + 180.
     let o = &p.objects[0];
     let line = format!("OBJECT 0 {:.9} {:.9} {:.3}", o.lon, o.lat, o.heading);
-    assert_eq!(line, "OBJECT 0 13.010000000 47.510000000 30.000");
+    assert_eq!(line, "OBJECT 0 13.010000000 47.510000000 210.000");
     assert!(lines.contains(&line.as_str()));
     // The west/east/north/south properties come after every other property.
     let last_other = lines
@@ -299,8 +300,13 @@ fn combined_picture_of_two_origins() {
     .unwrap();
     let svg = String::from_utf8(out::render_all(&[a, b], Format::Svg).unwrap()).unwrap();
     assert!(svg.contains("2 autogen uses"));
-    // Both DSF points are drawn.
-    assert_eq!(svg.matches(r##"r="6" stroke="#111""##).count(), 2);
+    // Both DSF points are drawn (a ⊕ in a close-up, a ring in an overview).
+    let dsf_points = svg
+        .split("<circle ")
+        .skip(1)
+        .filter(|c| c[..c.find('>').unwrap()].contains(r##"stroke="#111""##))
+        .count();
+    assert_eq!(dsf_points, 2);
 }
 
 #[test]

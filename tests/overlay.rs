@@ -4,6 +4,7 @@
 use agkit::dsf::{self, Entity, autogen::AutogenKind, autogen_uses};
 use agkit::overlay::{self, BuildOptions, Rules, TileId, orient};
 use proptest::prelude::*;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -585,6 +586,73 @@ proptest! {
     }
 }
 
+/// What the engine places for every use of `built` with the example
+/// rules' `preview_file` assets, and the warnings it gives.
+fn place_with_example_assets(
+    built: &overlay::Overlay,
+) -> (BTreeMap<TileId, Vec<agkit::place::Placement>>, Vec<String>) {
+    let rules = Rules::parse(&std::fs::read_to_string(EXAMPLE_RULES).unwrap()).unwrap();
+    let base = Path::new(EXAMPLE_RULES).parent().unwrap();
+    let (assets, mut warnings) = overlay::preview::load_assets(&rules, base);
+    let placed = overlay::preview::place_overlay(built, &assets, &mut warnings);
+    (placed, warnings)
+}
+
+/// The bundled example shows the assets at their best: the engine places
+/// every use of every tile without a warning.
+#[test]
+fn the_example_assets_fit_their_polygons() {
+    let built = example();
+    let (placed, warnings) = place_with_example_assets(&built);
+    assert!(warnings.is_empty(), "{warnings:#?}");
+    let uses: usize = placed.values().map(Vec::len).sum();
+    assert_eq!(uses, built.report.placed.values().sum::<usize>());
+    for p in placed.values().flatten() {
+        assert!(!p.tiles.is_empty(), "{} placed nothing", p.asset);
+    }
+}
+
+/// A block too deep for the city-block asset: the engine's fit warnings
+/// reach the report (and stdout) naming the feature, with or without
+/// previews.
+#[test]
+fn a_misfit_warning_reaches_the_report() {
+    let block = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/block/city_block.agb");
+    let rules = format!(
+        "[[rule]]\nasset = \"a/block.agb\"\nwhere = {{ kind = \"agb\" }}\npreview_file = {block:?}\n"
+    );
+    // 112 m wide, 111 m deep: the asset's rows reach 63 m at most.
+    let deep = square("agb", 12.995, 47.8, 12.9965, 47.801, 12.0).replacen(
+        "\"type\":\"Feature\"",
+        "\"type\":\"Feature\",\"id\":\"deep\"",
+        1,
+    );
+    let features = collection(&[deep]);
+    for extra in [&[][..], &["--preview", "svg"][..]] {
+        let (code, stdout, stderr, dir) = run_build(&features, &rules, extra);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        let report: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.path().join("scenery/overlay-report.json")).unwrap(),
+        )
+        .unwrap();
+        let warnings: Vec<&str> = report["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w.as_str().unwrap())
+            .collect();
+        assert!(
+            warnings.iter().any(|w| w
+                .starts_with("feature 0 (id \"deep\") in +47+012: a/block.agb: no SPELLING_T")
+                && w.contains("EDGE_MIN and EDGE_MAX")),
+            "{warnings:#?}"
+        );
+        for w in &warnings {
+            assert!(stdout.contains(&format!("warning: {w}")), "{stdout}");
+        }
+    }
+}
+
 #[test]
 fn example_report_snapshot() {
     insta::assert_json_snapshot!("overlay_example_report", example().report);
@@ -879,4 +947,189 @@ fn a_write_failure_leaves_nothing_half_written() {
         !out.join("preview").exists(),
         "the preview folder was removed"
     );
+}
+
+/// A town of about 1,000 features (990) over about 2.2 km: a street grid (16 m
+/// streets) of blocks 50–150 m wide and 58–120 m deep, most residential,
+/// some commercial, some farmland (no rule), and a kiosk in front of most
+/// blocks. Deterministic: the sizes cycle through co-prime lists.
+fn town() -> String {
+    const M_LON: f64 = 1.0 / 74_776.0; // degrees per metre at 47.8°
+    const M_LAT: f64 = 1.0 / 111_180.0;
+    let (w0, s0) = (13.0, 47.79);
+    let widths = [52.0, 104.0, 150.0, 100.0, 50.0, 108.0, 104.0];
+    let depths = [60.0, 58.0, 62.0, 120.0, 60.0];
+    let ll = |x: f64, y: f64| [w0 + x * M_LON, s0 + y * M_LAT];
+    let mut features = Vec::new();
+    let (mut y, mut n) = (0.0, 0usize);
+    for row in 0.. {
+        if y >= 2200.0 {
+            break;
+        }
+        let depth = depths[row % depths.len()];
+        let mut x = 0.0;
+        while x < 2200.0 {
+            let w = widths[n % widths.len()];
+            let landuse = match n % 10 {
+                0..=5 => "residential",
+                6 | 7 => "commercial",
+                _ => "farmland",
+            };
+            let ring: Vec<[f64; 2]> = [
+                (x, y),
+                (x + w, y),
+                (x + w, y + depth),
+                (x, y + depth),
+                (x, y),
+            ]
+            .iter()
+            .map(|&(a, b)| ll(a, b))
+            .collect();
+            features.push(format!(
+                r#"{{"type":"Feature","properties":{{"landuse":"{landuse}"}},"geometry":{{"type":"Polygon","coordinates":[{}]}}}}"#,
+                serde_json::to_string(&ring).unwrap()
+            ));
+            if n % 10 != 9 {
+                let at = ll(x + w / 2.0, y + depth + 8.0);
+                features.push(format!(
+                    r#"{{"type":"Feature","properties":{{"amenity":"kiosk","heading":{}}},"geometry":{{"type":"Point","coordinates":{}}}}}"#,
+                    (n * 37) % 360,
+                    serde_json::to_string(&at).unwrap()
+                ));
+            }
+            x += w + 16.0;
+            n += 1;
+        }
+        y += depth + 16.0;
+    }
+    collection(&features)
+}
+
+/// For each `<g id=…>` group of a picture, how many elements of each kind
+/// it holds (one element a line, as `out::svg` writes them), and the
+/// legend's words.
+fn svg_structure(svg: &str) -> serde_json::Value {
+    let mut groups = serde_json::Map::new();
+    let mut current: Option<String> = None;
+    let mut legend = Vec::new();
+    for line in svg.lines() {
+        if let Some(rest) = line.strip_prefix("<g id=\"") {
+            let id = &rest[..rest.find('"').unwrap()];
+            if line.ends_with("</g>") {
+                continue;
+            }
+            groups.insert(id.to_string(), serde_json::json!({}));
+            current = Some(id.to_string());
+            continue;
+        }
+        if line == "</g>" {
+            if current.as_deref() != Some("legend") {
+                current = None;
+            }
+            continue;
+        }
+        let Some(id) = &current else { continue };
+        if id == "legend" {
+            if let Some(t) = line.strip_suffix("</text>") {
+                legend.push(t[t.rfind('>').unwrap() + 1..].to_string());
+            }
+            continue;
+        }
+        let tag = line[1..].split([' ', '>']).next().unwrap().to_string();
+        let counts = groups[id].as_object_mut().unwrap();
+        let c = counts.entry(tag).or_insert(serde_json::json!(0));
+        *c = serde_json::json!(c.as_u64().unwrap() + 1);
+    }
+    serde_json::json!({ "groups": groups, "legend": legend })
+}
+
+/// A preview of a whole town is drawn as an overview, the way a map is
+/// drawn at a small scale: objects are points without heading ticks, trees
+/// unoutlined dots, tiles filled areas without ids or arrows, no ground
+/// points — not a mat of markers.
+#[test]
+fn a_town_preview_is_drawn_as_an_overview() {
+    let rules = Rules::parse(&std::fs::read_to_string(EXAMPLE_RULES).unwrap()).unwrap();
+    let features = overlay::read_features(&town()).unwrap();
+    assert!((950..1100).contains(&features.len()), "{}", features.len());
+    let built = overlay::build_overlay(&features, &rules, &BuildOptions::default()).unwrap();
+    let (placed, _) = place_with_example_assets(&built);
+    let ps = &placed[&TileId {
+        south: 47,
+        west: 13,
+    }];
+    assert!(ps.len() > 700, "{} uses", ps.len());
+    let objects: usize = ps.iter().map(|p| p.objects.len()).sum();
+    let tiles: usize = ps.iter().map(|p| p.tiles.len()).sum();
+    assert!(
+        objects > 2000 && tiles > 3000,
+        "{objects} objects, {tiles} tiles"
+    );
+
+    let svg = String::from_utf8(overlay::preview::render(ps, false).unwrap()).unwrap();
+    let v = svg_structure(&svg);
+    let g = &v["groups"];
+    // Every object a point: one circle each, no ticks.
+    assert_eq!(g["objects"]["circle"], objects);
+    assert!(g["objects"].get("line").is_none());
+    assert!(svg.contains(r##"<g id="objects" fill="#c0392b">"##));
+    // Tiles as areas: polygons only, no arrows, no ids, no ground points.
+    assert_eq!(g["tiles"]["polygon"], tiles);
+    assert!(g["tiles"].get("path").is_none(), "no arrows");
+    assert_eq!(g["labels"], serde_json::json!({}), "no tile ids");
+    assert!(g["points"].get("path").is_none(), "no ground points");
+    // Trees a texture of dots (no outline).
+    assert!(svg.contains(r##"<g id="trees" fill="#3f8f33" fill-opacity="0.55">"##));
+    assert_eq!(v["legend"][0], "tile");
+    insta::assert_json_snapshot!("town_overview_structure", v);
+
+    // The same town's PNG (looked at when this was written: a street map
+    // of filled blocks) rasterises.
+    let png = overlay::preview::render(ps, true).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    if let Some(dump) = std::env::var_os("AGKIT_DUMP_PNG") {
+        std::fs::write(dump, &png).unwrap();
+    }
+}
+
+/// The bundled example at its preview's scale (about 1.3 px per metre)
+/// keeps ids and arrows on the tiles big enough for them, and no two ids
+/// overlap.
+#[test]
+fn the_example_preview_labels_only_what_is_legible() {
+    let (placed, _) = place_with_example_assets(&example());
+    for ps in placed.values() {
+        let svg = String::from_utf8(overlay::preview::render(ps, false).unwrap()).unwrap();
+        let v = svg_structure(&svg);
+        let tiles: usize = ps.iter().map(|p| p.tiles.len()).sum();
+        let labels = v["groups"]["labels"]["text"].as_u64().unwrap_or(0) as usize;
+        let arrows = v["groups"]["tiles"]["path"].as_u64().unwrap_or(0) as usize;
+        assert!(
+            labels > 0 && labels < tiles,
+            "{labels} of {tiles} tiles labelled"
+        );
+        assert!(arrows > 0, "big tiles keep their arrows");
+        assert_eq!(v["legend"][0], "tile (arrow: texture up)");
+        // Label boxes (11 px text, centred) do not overlap.
+        let boxes: Vec<[f64; 4]> = svg
+            .lines()
+            .filter(|l| l.starts_with("<text") && l.contains(r##"fill="#2f5d95""##))
+            .map(|l| {
+                let num = |k: &str| -> f64 {
+                    let at = l.find(k).unwrap() + k.len();
+                    l[at..at + l[at..].find('"').unwrap()].parse().unwrap()
+                };
+                let text = &l[l.find('>').unwrap() + 1..l.rfind("</text>").unwrap()];
+                let half = text.chars().count() as f64 * 3.5;
+                let (x, y) = (num(" x=\""), num(" y=\""));
+                [x - half, y - 5.0, x + half, y + 5.0]
+            })
+            .collect();
+        for (i, a) in boxes.iter().enumerate() {
+            for b in &boxes[i + 1..] {
+                let overlap = a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+                assert!(!overlap, "labels at {a:?} and {b:?} overlap");
+            }
+        }
+    }
 }

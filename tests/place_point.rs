@@ -209,6 +209,20 @@ fn wed_frame_agrees_for_odd_and_flips_even_rotations() {
     // Heading 0, no rotation: texture up is north in WED.
     let p = run(&probe(0), 0.0, FrameConvention::Wed);
     assert!(close(p.objects[0].x, 0.0) && close(p.objects[0].y, 20.0));
+    // WED's frame is the default.
+    let default = place::point::place(&probe(0), 0.0, &Params::default()).unwrap();
+    assert_eq!(
+        default,
+        place::point::place(
+            &probe(0),
+            0.0,
+            &Params {
+                frame: FrameConvention::Wed,
+                ..Params::default()
+            }
+        )
+        .unwrap()
+    );
 }
 
 #[test]
@@ -567,9 +581,10 @@ mod corpus {
         assert_eq!(o["mode"], "delta");
         assert_eq!(o["height"], 2.32);
         assert_eq!(o["asset"], "marshaller_ident.obj");
-        // ROTATION 0 in the spec frame: heading = DSF heading + 180.
+        // ROTATION 0 in the default (WorldEditor) frame: heading = DSF
+        // heading (the spec frame would add 180).
         assert!(
-            (o["heading"].as_f64().unwrap() - 247.995).abs() < 1e-3,
+            (o["heading"].as_f64().unwrap() - 67.995).abs() < 1e-3,
             "{o}"
         );
         assert_eq!(p["tiles"][0]["hidden"], true);
@@ -677,22 +692,22 @@ mod corpus {
     }
 
     #[test]
-    fn frame_wed_turns_even_rotations_by_180() {
+    fn frame_wed_is_the_default_and_spec_turns_even_rotations_by_180() {
         let agp = Path::new(OPENSAM).join("dgs/Safedock-T2-24_2.5m_180.agp"); // ROTATION 2
-        let heading = |frame: &str| {
-            let out = agkit(&[
-                agp.as_os_str(),
-                "--at".as_ref(),
-                "47.8,13.01,10".as_ref(),
-                "--frame".as_ref(),
-                frame.as_ref(),
-            ]);
+        let heading = |frame: Option<&str>| {
+            let mut args: Vec<&std::ffi::OsStr> =
+                vec![agp.as_os_str(), "--at".as_ref(), "47.8,13.01,10".as_ref()];
+            if let Some(f) = frame {
+                args.extend::<[&std::ffi::OsStr; 2]>(["--frame".as_ref(), f.as_ref()]);
+            }
+            let out = agkit(&args);
             assert!(out.status.success());
             let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
             v["objects"][0]["heading"].as_f64().unwrap()
         };
-        assert!((heading("spec") - 10.0).abs() < 1e-9);
-        assert!((heading("wed") - 190.0).abs() < 1e-9);
+        assert!((heading(Some("spec")) - 10.0).abs() < 1e-9);
+        assert!((heading(Some("wed")) - 190.0).abs() < 1e-9);
+        assert_eq!(heading(None), heading(Some("wed")));
     }
 
     #[test]

@@ -574,21 +574,20 @@ fn placement_of_an_agp_and_an_agb_matches_the_library() {
         r#"{"asset":"plaza.agp","at":[13.01,47.51],"heading":30,"seed":5,"explain":true}"#,
     );
     assert_eq!(status, 200, "{v}");
-    let params = agkit::place::Params {
-        seed: 5,
-        explain: true,
-        ..Default::default()
-    };
-    let direct = agkit::place::place(
-        &agkit::xp::parse(&agp).unwrap(),
-        "plaza.agp",
-        &agkit::place::Use::Point {
+    let plaza = |frame| {
+        let params = agkit::place::Params {
+            seed: 5,
+            explain: true,
+            frame,
+            ..Default::default()
+        };
+        let at = agkit::place::Use::Point {
             at: [13.01, 47.51],
             heading: 30.0,
-        },
-        &params,
-    )
-    .unwrap();
+        };
+        agkit::place::place(&agkit::xp::parse(&agp).unwrap(), "plaza.agp", &at, &params).unwrap()
+    };
+    let direct = plaza(agkit::place::FrameConvention::default());
     assert!(!direct.tiles.is_empty());
     assert_json_close(
         &v["placement"],
@@ -601,6 +600,30 @@ fn placement_of_an_agp_and_an_agb_matches_the_library() {
         f.get("/api/place?asset=plaza.agp&lon=13.01&lat=47.51&heading=30&seed=5&explain=1");
     assert_eq!(status, 200);
     assert_eq!(g["placement"], v["placement"]);
+    // The spec frame on request, by body or query; a bad name is a 400.
+    let spec = plaza(agkit::place::FrameConvention::Spec);
+    assert_ne!(
+        spec, direct,
+        "plaza's tiles have ROTATION 0: the frames differ by 180°"
+    );
+    let (status, s) = f.post(
+        "/api/place",
+        r#"{"asset":"plaza.agp","at":[13.01,47.51],"heading":30,"seed":5,"explain":true,"frame":"spec"}"#,
+    );
+    assert_eq!(status, 200, "{s}");
+    assert_json_close(
+        &s["placement"],
+        &serde_json::to_value(&spec).unwrap(),
+        "spec",
+    );
+    let (status, g) = f.get(
+        "/api/place?asset=plaza.agp&lon=13.01&lat=47.51&heading=30&seed=5&explain=1&frame=spec",
+    );
+    assert_eq!(status, 200);
+    assert_eq!(g["placement"], s["placement"]);
+    let (status, e) = f.get("/api/place?asset=plaza.agp&frame=north");
+    assert_eq!(status, 400);
+    assert!(error_of(&e).contains("frame"), "{e}");
 
     // AGB on a polygon given in local metres around an origin.
     let body = r#"{"asset":"city.agb","polygon":{"origin":[13.0,47.5],"local":[[[0,0],[110,0],[110,80],[0,80]]]},"seed":9,"height":16,"low":0,"density":4}"#;

@@ -296,8 +296,10 @@ fn resolved_model_values() {
     assert_eq!(cols[1].slop, Some(16.0));
     assert_eq!(cols[1].size(), 128.0);
 
+    let k = xp::parse(&example("point/kiosk_cluster.agp")).unwrap();
+    assert_eq!(k.tiles[0].rotation_quarters(), 1);
     let p = xp::parse(&example("point/plaza.agp")).unwrap();
-    assert_eq!(p.tiles[0].rotation_quarters(), 2);
+    assert_eq!(p.tiles[0].rotation_quarters(), 0);
     assert_eq!(p.tiles[1].ground_px(), [768.0, 256.0]);
     assert_eq!(p.meta[1].key, "object_wed");
 }

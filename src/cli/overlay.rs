@@ -94,28 +94,32 @@ fn build(a: BuildArgs) -> u8 {
         }
         Err(e) => return super::fail(e),
     };
-    // Previews are rendered before anything is written.
+    // The placement engine runs on every use whose rule names a local copy
+    // of the asset (`preview_file`): its warnings (an asset that does not
+    // fit its polygon, …) go into the report, its result into the
+    // previews, all before anything is written.
+    let base = a.rules.parent().unwrap_or(Path::new("."));
+    let (assets, mut notes) = overlay::preview::load_assets(&rules, base);
+    let placed = overlay::preview::place_overlay(&built, &assets, &mut notes);
     let mut previews = Vec::new();
     if let Some(kind) = a.preview {
-        let base = a.rules.parent().unwrap_or(Path::new("."));
-        let (assets, mut notes) = overlay::preview::load_assets(&rules, base);
-        for (tile, dsf) in &built.tiles {
-            let dir = a.output.join("preview");
+        let dir = a.output.join("preview");
+        for (tile, ps) in &placed {
             let mut formats = vec![(false, "svg")];
             if kind == Preview::Png {
                 formats.push((true, "png"));
             }
             for (png, ext) in formats {
-                match overlay::preview::render_tile(dsf, &assets, png, &mut notes) {
+                match overlay::preview::render(ps, png) {
                     Ok(bytes) => previews.push((dir.join(format!("{tile}.{ext}")), bytes)),
                     Err(e) => return super::fail(format!("preview of {tile}: {e}")),
                 }
             }
         }
-        notes.sort();
-        notes.dedup();
-        built.report.warnings.extend(notes);
     }
+    notes.sort();
+    notes.dedup();
+    built.report.warnings.extend(notes);
     // Previews, tiles and the report in one all-or-nothing step (the report
     // last: its presence marks a complete run).
     let n_previews = previews.len();

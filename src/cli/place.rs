@@ -16,10 +16,10 @@ use std::path::{Path, PathBuf};
 /// The AGP orientation convention.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Frame {
-    /// The AGP spec: bottom edge north at heading 0, ROTATION turns CCW.
-    Spec,
     /// WorldEditor's preview: texture up north at heading 0, ROTATION turns CW.
     Wed,
+    /// The AGP spec: bottom edge north at heading 0, ROTATION turns CCW.
+    Spec,
 }
 
 /// Arguments of `agkit place`.
@@ -81,8 +81,9 @@ pub struct Args {
         value_parser = clap::value_parser!(u8).range(1..=6)
     )]
     density: u8,
-    /// AGP orientation convention.
-    #[arg(long, value_enum, default_value_t = Frame::Spec)]
+    /// AGP orientation convention (WorldEditor's, as authors see it, unless
+    /// `spec`).
+    #[arg(long, value_enum, default_value_t = Frame::Wed)]
     frame: Frame,
     /// Print the engine's decisions to stderr.
     #[arg(long)]

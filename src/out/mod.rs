@@ -39,7 +39,8 @@ pub enum Format {
     DsfText,
     /// A top-down SVG picture.
     Svg,
-    /// The SVG picture rasterised (labels are SVG-only).
+    /// The SVG picture rasterised (its words drawn with a built-in stroke
+    /// font).
     Png,
 }
 

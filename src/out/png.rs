@@ -2,7 +2,7 @@
 //!
 //! resvg is built without its text feature (no fonts are loaded), so the
 //! picture given here is drawn with its words as strokes of a small
-//! built-in capitals font ([`super::strokefont`]); any `<text>` left in an
+//! built-in font ([`super::strokefont`]); any `<text>` left in an
 //! SVG passed in is not drawn.
 
 use super::OutError;

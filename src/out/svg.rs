@@ -7,9 +7,18 @@
 //! ground points (grey ×) and
 //! the DSF point (black ⊕). A title, a scale bar, a north arrow and a legend
 //! frame the drawing. Several placements share the first one's origin.
+//!
+//! Drawn by scale, as a map renderer draws by zoom level: a tile's id and
+//! its arrow appear only when the tile is big enough on the picture to hold
+//! them legibly, and below [`DETAIL_SCALE`] pixels per metre (an overview
+//! of a town or a DSF tile) objects are small points without heading
+//! ticks, trees a texture of dots, tiles filled areas with hairline
+//! outlines, and ground points are left out. A close-up (a single asset, a
+//! few blocks) is drawn in full.
 
 use crate::geom::{LocalFrame, Xy};
 use crate::place::Placement;
+use geo::Area;
 use std::fmt::Write;
 
 /// The largest drawing (the map between header and footer), in pixels.
@@ -24,6 +33,18 @@ const MIN_W: f64 = 900.0;
 const LEFT: f64 = 30.0;
 /// Room kept free at the right of the header for the north arrow.
 const NORTH_W: f64 = 60.0;
+/// Pixels per metre from which the picture is a close-up: objects get their
+/// marker and heading tick, trees their outlined disc, tiles their outline
+/// and ground points their ×. Below it the picture is an overview.
+pub const DETAIL_SCALE: f64 = 1.5;
+/// The smallest tile (square root of its area, in pixels) that gets its id
+/// label; the label must also fit across it.
+const LABEL_MIN_PX: f64 = 22.0;
+/// The smallest tile that gets its texture-up arrow; the arrow is 26 px
+/// long, shorter (0.45 × the tile's size) on tiles under 58 px.
+const ARROW_MIN_PX: f64 = 30.0;
+/// Size of the id labels.
+const TILE_LABEL_SIZE: f64 = 11.0;
 
 /// Maps every placement's local metres into the first placement's frame.
 struct Frames {
@@ -83,7 +104,7 @@ impl View {
 pub enum TextMode {
     /// SVG `<text>` elements (selectable, any font).
     Text,
-    /// Strokes of a built-in capitals font (for rasterising without fonts).
+    /// Strokes of a built-in font (for rasterising without fonts).
     Outlined,
 }
 
@@ -206,23 +227,15 @@ pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
         scale,
         top,
     };
-    let has_polygon = ps.iter().any(|p| !p.polygon.is_empty());
-    let footer = Footer::new(scale, w, has_polygon);
-    let footer_top = top + draw_h + 14.0;
-    let h = (footer_top + footer.height).ceil();
-
+    // The drawing first: the legend shows what it holds.
     let mut s = String::new();
+    // DSF polygons.
+    let detail = scale >= DETAIL_SCALE;
     let _ = writeln!(
         s,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.0} {h:.0}" font-family="Helvetica, Arial, sans-serif">"##
+        r##"<g id="dsf-polygon" fill="#ebe3cc" stroke="#9a8f6c" stroke-width="{}" fill-rule="evenodd">"##,
+        if detail { "1.5" } else { "0.8" }
     );
-    s.push_str(r##"<rect width="100%" height="100%" fill="#fbfaf6"/>"##);
-    s.push('\n');
-    header.draw(&mut s, mode);
-
-    // DSF polygons.
-    s.push_str(r##"<g id="dsf-polygon" fill="#ebe3cc" stroke="#9a8f6c" stroke-width="1.5" fill-rule="evenodd">"##);
-    s.push('\n');
     for (i, p) in ps.iter().enumerate() {
         if p.polygon.is_empty() {
             continue;
@@ -236,31 +249,54 @@ pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
     }
     s.push_str("</g>\n");
 
-    // Tiles.
-    s.push_str(r##"<g id="tiles" stroke="#2f5d95" stroke-width="1.2" stroke-linejoin="round">"##);
-    s.push('\n');
+    // Tiles: filled areas; outlines, arrows and ids as far as the scale
+    // lets them be read.
+    let _ = writeln!(
+        s,
+        r##"<g id="tiles" stroke="#2f5d95" stroke-width="{}" stroke-linejoin="round">"##,
+        if detail { "1.2" } else { "0.4" }
+    );
+    let (shown, hidden) = if detail {
+        (
+            r##"fill="#4a7ab5" fill-opacity="0.14""##,
+            r##"fill="#4a7ab5" fill-opacity="0.04" stroke-dasharray="6 4""##,
+        )
+    } else {
+        (
+            r##"fill="#4a7ab5" fill-opacity="0.3""##,
+            r##"fill="#4a7ab5" fill-opacity="0.06" stroke-dasharray="3 2""##,
+        )
+    };
     let mut labels = String::new();
+    let mut arrows = false;
+    // Tiles big enough for an id get their ground point drawn too; an id
+    // that would overlap one already placed is left out.
+    let mut grounds = Vec::new();
+    let mut taken = Taken::default();
     for (i, p) in ps.iter().enumerate() {
         for t in &p.tiles {
             let ring: Vec<Xy> = t.polygon.iter().map(|&q| frames.to_common(i, q)).collect();
             if ring.is_empty() {
                 continue;
             }
-            let style = if t.hidden {
-                r##"fill="#4a7ab5" fill-opacity="0.04" stroke-dasharray="6 4""##
-            } else {
-                r##"fill="#4a7ab5" fill-opacity="0.14""##
-            };
+            let style = if t.hidden { hidden } else { shown };
             let _ = writeln!(s, r#"<polygon points="{}" {style}/>"#, view.points(&ring));
+            // Its size on the picture: the side of a square of its area.
+            let size = geo::Polygon::new(ring.clone().into(), Vec::new())
+                .unsigned_area()
+                .sqrt()
+                * scale;
+            let id = t.id.to_string();
             let n = ring.len() as f64;
             let c = [
                 ring.iter().map(|q| q[0]).sum::<f64>() / n,
                 ring.iter().map(|q| q[1]).sum::<f64>() / n,
             ];
-            if let Some(up) = texture_up(&ring, &t.uv) {
+            if let Some(up) = texture_up(&ring, &t.uv).filter(|_| size >= ARROW_MIN_PX) {
                 // A short arrow from the centre towards texture up (+v).
+                arrows = true;
                 let (cx, cy) = view.px(c);
-                let len = 26.0;
+                let len = (0.45 * size).min(26.0);
                 let (ex, ey) = (cx + len * up[0], cy - len * up[1]);
                 let (bx, by) = (ex - 7.0 * up[0], ey + 7.0 * up[1]);
                 let (nx, ny) = (up[1] * 4.0, up[0] * 4.0);
@@ -273,31 +309,41 @@ pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
                     by - ny
                 );
             }
+            let text_w = text_width(&id, TILE_LABEL_SIZE);
             // Below the centre: clear of the arrow and of the DSF point
             // marker (often at the centre of an AGP).
             let (x, y) = view.px(c);
             let y = y + if p.kind == "agp" { 18.0 } else { 10.0 };
+            if size < LABEL_MIN_PX {
+                continue;
+            }
+            grounds.extend(t.ground_point.map(|g| frames.to_common(i, g)));
+            let bbox = [x - text_w / 2.0, y - 7.0, x + text_w / 2.0, y + 7.0];
+            if size < text_w + 6.0 || !taken.claim(bbox) {
+                continue;
+            }
             label(
                 &mut labels,
                 mode,
                 x,
                 y,
-                11.0,
+                TILE_LABEL_SIZE,
                 Anchor::Middle,
                 true,
                 "#2f5d95",
                 false,
-                &t.id.to_string(),
+                &id,
             );
         }
     }
     s.push_str("</g>\n");
 
     // Facades.
-    s.push_str(
-        r##"<g id="facades" fill="#c8793c" fill-opacity="0.8" stroke="#74421c" stroke-width="1">"##,
+    let _ = writeln!(
+        s,
+        r##"<g id="facades" fill="#c8793c" fill-opacity="0.8" stroke="#74421c" stroke-width="{}">"##,
+        if detail { "1" } else { "0.4" }
     );
-    s.push('\n');
     for (i, p) in ps.iter().enumerate() {
         for f in &p.facades {
             let ring: Vec<Xy> = f.polygon.iter().map(|&q| frames.to_common(i, q)).collect();
@@ -306,15 +352,19 @@ pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
     }
     s.push_str("</g>\n");
 
-    // Trees.
-    s.push_str(
-        r##"<g id="trees" fill="#3f8f33" fill-opacity="0.7" stroke="#25601c" stroke-width="0.8">"##,
-    );
+    // Trees: outlined discs of their width; a texture of dots in an
+    // overview.
+    s.push_str(if detail {
+        r##"<g id="trees" fill="#3f8f33" fill-opacity="0.7" stroke="#25601c" stroke-width="0.8">"##
+    } else {
+        r##"<g id="trees" fill="#3f8f33" fill-opacity="0.55">"##
+    });
     s.push('\n');
+    let min_r = if detail { 2.0 } else { 0.9 };
     for (i, p) in ps.iter().enumerate() {
         for t in &p.trees {
             let (x, y) = view.px(frames.to_common(i, [t.x, t.y]));
-            let r = (t.width / 2.0 * scale).max(2.0);
+            let r = (t.width / 2.0 * scale).max(min_r);
             let _ = writeln!(s, r#"<circle cx="{x:.2}" cy="{y:.2}" r="{r:.2}"/>"#);
         }
     }
@@ -323,9 +373,9 @@ pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
     // Ground points and DSF points.
     s.push_str(r##"<g id="points" stroke-width="1.5" fill="none">"##);
     s.push('\n');
-    for (i, p) in ps.iter().enumerate() {
-        for g in p.tiles.iter().filter_map(|t| t.ground_point) {
-            let (x, y) = view.px(frames.to_common(i, g));
+    if detail {
+        for g in grounds {
+            let (x, y) = view.px(g);
             let _ = writeln!(
                 s,
                 r##"<path d="M{:.2},{:.2}l8,8m0,-8l-8,8" stroke="#666"/>"##,
@@ -333,23 +383,39 @@ pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
                 y - 4.0
             );
         }
-        if p.kind == "agp" {
-            let (x, y) = view.px(frames.to_common(i, [0.0, 0.0]));
+    }
+    for (i, _) in ps.iter().enumerate().filter(|(_, p)| p.kind == "agp") {
+        let (x, y) = view.px(frames.to_common(i, [0.0, 0.0]));
+        if detail {
             let _ = writeln!(
                 s,
                 r##"<circle cx="{x:.2}" cy="{y:.2}" r="6" stroke="#111"/><path d="M{:.2},{y:.2}h16M{x:.2},{:.2}v16" stroke="#111"/>"##,
                 x - 8.0,
                 y - 8.0
             );
+        } else {
+            let _ = writeln!(
+                s,
+                r##"<circle cx="{x:.2}" cy="{y:.2}" r="2.5" stroke="#111" stroke-width="1"/>"##
+            );
         }
     }
     s.push_str("</g>\n");
-    // Objects with a heading tick.
-    s.push_str(r##"<g id="objects">"##);
+    // Objects: a marker with a tick towards the heading; a small point in
+    // an overview.
+    s.push_str(if detail {
+        r##"<g id="objects">"##
+    } else {
+        r##"<g id="objects" fill="#c0392b">"##
+    });
     s.push('\n');
     for (i, p) in ps.iter().enumerate() {
         for o in &p.objects {
             let (x, y) = view.px(frames.to_common(i, [o.x, o.y]));
+            if !detail {
+                let _ = writeln!(s, r#"<circle cx="{x:.2}" cy="{y:.2}" r="1.6"/>"#);
+                continue;
+            }
             let a = o.heading.to_radians();
             let (tx, ty) = (x + 12.0 * a.sin(), y - 12.0 * a.cos());
             let _ = writeln!(
@@ -360,12 +426,70 @@ pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
     }
     s.push_str("</g>\n");
 
+    s.push_str("<g id=\"labels\">\n");
     s.push_str(&labels);
+    s.push_str("</g>\n");
+    let drawing = s;
 
+    let has_polygon = ps.iter().any(|p| !p.polygon.is_empty());
+    let footer = Footer::new(scale, w, legend(arrows, detail, has_polygon));
+    let footer_top = top + draw_h + 14.0;
+    let h = (footer_top + footer.height).ceil();
+    let mut s = String::with_capacity(drawing.len() + 4096);
+    let _ = writeln!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.0} {h:.0}" font-family="Helvetica, Arial, sans-serif">"##
+    );
+    s.push_str(r##"<rect width="100%" height="100%" fill="#fbfaf6"/>"##);
+    s.push('\n');
+    header.draw(&mut s, mode);
+    s.push_str(&drawing);
     north_arrow(&mut s, w, mode);
     footer.draw(&mut s, footer_top, mode);
     s.push_str("</svg>\n");
     s
+}
+
+/// The boxes of the labels placed so far, bucketed in 32-pixel cells.
+#[derive(Default)]
+struct Taken {
+    cells: std::collections::HashMap<(i64, i64), Vec<[f64; 4]>>,
+}
+
+impl Taken {
+    const CELL: f64 = 32.0;
+
+    /// Takes `b` (`[x0, y0, x1, y1]`, pixels) unless it overlaps a box
+    /// taken before; true when taken.
+    fn claim(&mut self, b: [f64; 4]) -> bool {
+        let span = |lo: f64, hi: f64| {
+            let (a, z) = (
+                (lo / Self::CELL).floor() as i64,
+                (hi / Self::CELL).floor() as i64,
+            );
+            // A label is a few cells wide; a non-finite or huge box is
+            // one cell (it cannot be on the picture anyway).
+            if z.saturating_sub(a) > 64 {
+                a..=a
+            } else {
+                a..=z
+            }
+        };
+        let cells: Vec<(i64, i64)> = span(b[0], b[2])
+            .flat_map(|cx| span(b[1], b[3]).map(move |cy| (cx, cy)))
+            .collect();
+        let hit = |o: &[f64; 4]| b[0] < o[2] && o[0] < b[2] && b[1] < o[3] && o[1] < b[3];
+        if cells
+            .iter()
+            .any(|c| self.cells.get(c).is_some_and(|v| v.iter().any(hit)))
+        {
+            return false;
+        }
+        for c in cells {
+            self.cells.entry(c).or_default().push(b);
+        }
+        true
+    }
 }
 
 /// The unit direction (east, north) of the texture's +v axis over a tile,
@@ -559,26 +683,49 @@ fn north_arrow(s: &mut String, w: f64, mode: TextMode) {
     s.push_str("</g>\n");
 }
 
-/// The legend's entries: an icon (drawn in a 12 × 9 box) and a word.
-const LEGEND: [(&str, &str); 5] = [
-    (
-        r##"<rect width="12" height="9" fill="#4a7ab5" fill-opacity="0.3" stroke="#2f5d95"/><path d="M6,8V1M3.5,3.5L6,1L8.5,3.5" fill="none" stroke="#2f5d95"/>"##,
-        "tile (arrow: texture up)",
-    ),
-    (
-        r##"<rect width="12" height="9" fill="#c8793c" stroke="#74421c"/>"##,
-        "facade",
-    ),
-    (r##"<circle cx="6" cy="5" r="5" fill="#3f8f33"/>"##, "tree"),
-    (
-        r##"<circle cx="6" cy="5" r="4.5" fill="#d83a3a"/><line x1="6" y1="5" x2="6" y2="-3" stroke="#8e1b1b" stroke-width="2"/>"##,
-        "object",
-    ),
-    (
-        r##"<rect width="12" height="9" fill="#ebe3cc" stroke="#9a8f6c"/>"##,
-        "DSF polygon",
-    ),
-];
+/// A legend entry: an icon (drawn in a 12 × 9 box) and a word.
+type Entry = (&'static str, &'static str);
+
+/// The legend of a picture: tiles with or without their arrows, objects
+/// as markers (close-up) or points (overview), the DSF polygon when drawn.
+fn legend(arrows: bool, detail: bool, polygon: bool) -> Vec<Entry> {
+    let mut v = vec![
+        if arrows {
+            (
+                r##"<rect width="12" height="9" fill="#4a7ab5" fill-opacity="0.3" stroke="#2f5d95"/><path d="M6,8V1M3.5,3.5L6,1L8.5,3.5" fill="none" stroke="#2f5d95"/>"##,
+                "tile (arrow: texture up)",
+            )
+        } else {
+            (
+                r##"<rect width="12" height="9" fill="#4a7ab5" fill-opacity="0.3" stroke="#2f5d95"/>"##,
+                "tile",
+            )
+        },
+        (
+            r##"<rect width="12" height="9" fill="#c8793c" stroke="#74421c"/>"##,
+            "facade",
+        ),
+        (r##"<circle cx="6" cy="5" r="5" fill="#3f8f33"/>"##, "tree"),
+        if detail {
+            (
+                r##"<circle cx="6" cy="5" r="4.5" fill="#d83a3a"/><line x1="6" y1="5" x2="6" y2="-3" stroke="#8e1b1b" stroke-width="2"/>"##,
+                "object",
+            )
+        } else {
+            (
+                r##"<circle cx="6" cy="5" r="2" fill="#c0392b"/>"##,
+                "object",
+            )
+        },
+    ];
+    if polygon {
+        v.push((
+            r##"<rect width="12" height="9" fill="#ebe3cc" stroke="#9a8f6c"/>"##,
+            "DSF polygon",
+        ));
+    }
+    v
+}
 const LEGEND_SIZE: f64 = 11.0;
 const LEGEND_ROW: f64 = 22.0;
 
@@ -589,13 +736,15 @@ struct Footer {
     bar_m: f64,
     bar_px: f64,
     bar_text: String,
+    /// The legend's entries.
+    entries: Vec<Entry>,
     /// Legend rows: (x of each entry, entry index), right-aligned.
     rows: Vec<Vec<(f64, usize)>>,
     height: f64,
 }
 
 impl Footer {
-    fn new(scale: f64, w: f64, has_polygon: bool) -> Self {
+    fn new(scale: f64, w: f64, entries: Vec<Entry>) -> Self {
         // A bar of a round length (1, 2 or 5 × 10^k m) of at most 1/4 of
         // the picture's inner width.
         let target = (w - 2.0 * LEFT) / 4.0 / scale;
@@ -614,8 +763,8 @@ impl Footer {
         let bar_w = bar_px.max(text_width(&bar_text, 11.0));
         let left = LEFT + bar_w + 30.0;
         let right = w - LEFT;
-        let n = if has_polygon { 5 } else { 4 };
-        let entry = |i: usize| 17.0 + text_width(LEGEND[i].1, LEGEND_SIZE);
+        let n = entries.len();
+        let entry = |i: usize| 17.0 + text_width(entries[i].1, LEGEND_SIZE);
         const GAP: f64 = 16.0;
         // Fill rows left to right, then right-align each.
         let mut rows: Vec<Vec<usize>> = Vec::new();
@@ -653,6 +802,7 @@ impl Footer {
             bar_m,
             bar_px,
             bar_text,
+            entries,
             rows,
             height,
         }
@@ -686,7 +836,7 @@ impl Footer {
         for (r, row) in self.rows.iter().enumerate() {
             let y = top + 4.0 + r as f64 * LEGEND_ROW;
             for &(x, i) in row {
-                let (shape, word) = LEGEND[i];
+                let (shape, word) = self.entries[i];
                 let _ = writeln!(s, r##"<g transform="translate({x:.1},{y:.1})">{shape}"##);
                 label(
                     s,
@@ -784,7 +934,7 @@ mod tests {
     #[test]
     fn legend_wraps_and_stays_inside_the_picture() {
         for w in [MIN_W, 600.0, 420.0] {
-            let f = Footer::new(0.5, w, true);
+            let f = Footer::new(0.5, w, legend(true, true, true));
             let n: usize = f.rows.iter().map(Vec::len).sum();
             assert_eq!(n, 5);
             let left = LEFT + f.bar_px.max(text_width(&f.bar_text, 11.0)) + 30.0;
@@ -792,7 +942,7 @@ mod tests {
                 let &(x0, _) = row.first().unwrap();
                 let &(x1, i) = row.last().unwrap();
                 assert!(x0 >= left - 1e-9, "{w}: {x0} < {left}");
-                let end = x1 + 17.0 + text_width(LEGEND[i].1, LEGEND_SIZE);
+                let end = x1 + 17.0 + text_width(f.entries[i].1, LEGEND_SIZE);
                 assert!(end <= w - LEFT + 1e-9 || row.len() == 1, "{w}: {end}");
             }
             assert!(f.bar_px <= (w - 2.0 * LEFT) / 4.0 + 1e-9);
@@ -803,6 +953,85 @@ mod tests {
             }
             assert!(f.height >= f.rows.len() as f64 * LEGEND_ROW);
         }
+    }
+
+    /// A 24 m grid tile with an object and a ground point at `at`.
+    fn tile_at(at: Xy) -> Placement {
+        use crate::place::{PlacedObject, PlacedTile, Role, TileId};
+        let [x, y] = at;
+        let polygon = vec![[x, y], [x + 24.0, y], [x + 24.0, y + 24.0], [x, y + 24.0]];
+        Placement {
+            kind: "agb".into(),
+            asset: "b.agb".into(),
+            polygon: vec![polygon.clone()],
+            tiles: vec![PlacedTile {
+                id: TileId::Grid(1, 2),
+                polygon,
+                lonlat: Vec::new(),
+                uv: vec![[0.0, 0.0], [64.0, 0.0], [64.0, 64.0], [0.0, 64.0]],
+                order: 0,
+                hidden: false,
+                role: Role::Grid,
+                unit: 0,
+                source_line: 1,
+                stop_points: Vec::new(),
+                ground_point: Some([x + 12.0, y + 12.0]),
+            }],
+            objects: vec![PlacedObject {
+                tile: 0,
+                asset: "o.obj".into(),
+                index: 0,
+                mode: "graded".into(),
+                x: x + 6.0,
+                y: y + 6.0,
+                lon: 0.0,
+                lat: 0.0,
+                heading: 90.0,
+                height: 0.0,
+                show: None,
+                source_line: 2,
+            }],
+            ..Placement::default()
+        }
+    }
+
+    #[test]
+    fn a_close_up_has_ids_arrows_ticks_and_an_overview_does_not() {
+        let near = to_svg(&[tile_at([0.0, 0.0])]);
+        assert!(near.contains(">1,2</text>"), "the id");
+        assert!(near.contains("<line "), "the object's heading tick");
+        assert!(near.contains("l8,8m0,-8l-8,8"), "the ground point");
+        assert!(near.contains("tile (arrow: texture up)"));
+        let arrows = |svg: &str| {
+            let tiles = &svg[svg.find("id=\"tiles\"").unwrap()..];
+            tiles[..tiles.find("</g>").unwrap()]
+                .matches("<path")
+                .count()
+        };
+        assert_eq!(arrows(&near), 1);
+        // The same tile in a 3 km picture: 24 m is about 8 px.
+        let far = to_svg(&[tile_at([0.0, 0.0]), tile_at([3000.0, 1500.0])]);
+        assert!(!far.contains(",2</text>") && !far.contains("<line "));
+        assert!(!far.contains("l8,8m0,-8l-8,8"));
+        assert_eq!(arrows(&far), 0);
+        assert!(far.contains(r##"<g id="objects" fill="#c0392b">"##));
+        assert!(far.contains(r#"r="1.6"/>"#), "objects as points");
+        assert!(
+            !far.contains("(arrow: texture up)"),
+            "the legend says what is drawn"
+        );
+    }
+
+    #[test]
+    fn overlapping_labels_are_left_out() {
+        let mut t = Taken::default();
+        assert!(t.claim([0.0, 0.0, 20.0, 10.0]));
+        assert!(!t.claim([19.0, 9.0, 40.0, 20.0]), "overlaps the first");
+        assert!(t.claim([20.0, 0.0, 40.0, 10.0]), "touching is fine");
+        assert!(t.claim([100.0, 100.0, 120.0, 110.0]));
+        assert!(!t.claim([90.0, 95.0, 130.0, 105.0]), "across cells");
+        assert!(t.claim([f64::NAN, 0.0, f64::NAN, 1.0]), "no panic on NaN");
+        assert!(t.claim([-1e300, 0.0, 1e300, 1.0]), "huge boxes are bounded");
     }
 
     #[test]

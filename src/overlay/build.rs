@@ -95,6 +95,9 @@ pub struct Report {
 pub struct Overlay {
     /// DSF per tile.
     pub tiles: BTreeMap<TileId, Dsf>,
+    /// Per tile, the feature each use came from, in the DSF's entity order
+    /// (as [`Feature::label`] names it: `feature 3 (id "x")`).
+    pub sources: BTreeMap<TileId, Vec<String>>,
     /// The report.
     pub report: Report,
 }
@@ -139,8 +142,14 @@ impl fmt::Display for OverlayError {
 
 impl std::error::Error for OverlayError {}
 
-/// One use waiting for its tile's definition tables.
-enum Pending {
+/// One use waiting for its tile's definition tables, with the label of
+/// the feature it comes from.
+struct Pending {
+    source: String,
+    what: Use,
+}
+
+enum Use {
     Point {
         asset: String,
         at: LonLat,
@@ -224,7 +233,11 @@ pub fn build_overlay(
 
     let order = rules.asset_order();
     let mut tiles = BTreeMap::new();
+    let mut sources = BTreeMap::new();
     for (tile, uses) in pending {
+        let (uses, labels): (Vec<Use>, Vec<String>) =
+            uses.into_iter().map(|p| (p.what, p.source)).unzip();
+        sources.insert(tile, labels);
         let dsf = tile_dsf(tile, uses, &order, &opts.creation_agent, &mut report.placed);
         report.tiles.push(TileReport {
             tile: tile.to_string(),
@@ -233,12 +246,16 @@ pub fn build_overlay(
         });
         tiles.insert(tile, dsf);
     }
-    Ok(Overlay { tiles, report })
+    Ok(Overlay {
+        tiles,
+        sources,
+        report,
+    })
 }
 
 fn tile_dsf(
     tile: TileId,
-    uses: Vec<Pending>,
+    uses: Vec<Use>,
     order: &[String],
     agent: &str,
     placed: &mut BTreeMap<String, usize>,
@@ -246,7 +263,7 @@ fn tile_dsf(
     let used: BTreeSet<&str> = uses
         .iter()
         .map(|u| match u {
-            Pending::Point { asset, .. } | Pending::Poly { asset, .. } => asset.as_str(),
+            Use::Point { asset, .. } | Use::Poly { asset, .. } => asset.as_str(),
         })
         .collect();
     let mut dsf = Dsf::default();
@@ -260,7 +277,7 @@ fn tile_dsf(
     let index = |table: &[String], a: &str| table.iter().position(|d| d == a).unwrap_or(0) as u32;
     for u in uses {
         match u {
-            Pending::Point { asset, at, heading } => {
+            Use::Point { asset, at, heading } => {
                 *placed.entry(asset.clone()).or_default() += 1;
                 dsf.entities.push(Entity::Object(Object {
                     def: index(&dsf.object_defs, &asset),
@@ -271,7 +288,7 @@ fn tile_dsf(
                     mode: ElevationMode::Draped,
                 }));
             }
-            Pending::Poly {
+            Use::Poly {
                 asset,
                 param,
                 windings,
@@ -309,6 +326,15 @@ struct FeatureCtx<'a> {
 }
 
 impl FeatureCtx<'_> {
+    /// Queues one use of this feature in `tile`.
+    fn push(&mut self, out: &mut BTreeMap<TileId, Vec<Pending>>, tile: TileId, what: Use) {
+        out.entry(tile).or_default().push(Pending {
+            source: self.f.label(),
+            what,
+        });
+        self.placed += 1;
+    }
+
     fn skip(&mut self, tile: Option<TileId>, reason: String) {
         self.skipped.push(Skipped {
             feature: self.f.index,
@@ -376,14 +402,12 @@ impl FeatureCtx<'_> {
             return;
         }
         for p in pts {
-            out.entry(TileId::containing(*p))
-                .or_default()
-                .push(Pending::Point {
-                    asset: rule.asset.clone(),
-                    at: *p,
-                    heading,
-                });
-            self.placed += 1;
+            let what = Use::Point {
+                asset: rule.asset.clone(),
+                at: *p,
+                heading,
+            };
+            self.push(out, TileId::containing(*p), what);
         }
     }
 
@@ -474,12 +498,12 @@ impl FeatureCtx<'_> {
         let ags_asset = match rule.kind {
             AutogenKind::Agb => {
                 if let Some(q) = quad(rings) {
-                    out.entry(tile).or_default().push(Pending::Poly {
+                    let what = Use::Poly {
                         asset: rule.asset.clone(),
                         param: high | u16::from(rule.spelling),
                         windings: vec![q.to_vec()],
-                    });
-                    self.placed += 1;
+                    };
+                    self.push(out, tile, what);
                     return;
                 }
                 let why = if rings.len() > 1 {
@@ -523,12 +547,12 @@ impl FeatureCtx<'_> {
             );
             return;
         }
-        out.entry(tile).or_default().push(Pending::Poly {
+        let what = Use::Poly {
             asset: ags_asset,
             param: high | c.spawning as u16,
             windings: c.windings,
-        });
-        self.placed += 1;
+        };
+        self.push(out, tile, what);
     }
 }
 

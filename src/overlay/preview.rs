@@ -1,12 +1,17 @@
-//! Previews of an overlay: one SVG (and optionally PNG) per tile.
+//! Placements and previews of an overlay: one SVG (and optionally PNG) per
+//! tile.
 //!
-//! Each preview draws the tile's autogen uses read back from its DSF model
-//! with [`crate::out`]'s SVG/PNG picture: when the rule names a local copy
-//! of the asset (`preview_file`), what the placement engine lays down for
-//! the use (`place::place`: tiles, facades, objects, trees); otherwise the
-//! use's DSF polygon or point alone.
+//! When a rule names a local copy of its asset (`preview_file`), the
+//! placement engine (`place::place`) runs on each of the rule's uses read
+//! back from the tile's DSF model; [`place_overlay`] carries its warnings
+//! (an asset that does not fit its polygon, …) into the report, naming the
+//! feature. Each preview draws the tile's placements with [`crate::out`]'s
+//! SVG/PNG picture: tiles, facades, objects and trees where the engine ran,
+//! otherwise the use's DSF polygon or point alone.
 
-use crate::dsf::{Dsf, autogen::AutogenKind, autogen_uses};
+use super::{Overlay, TileId};
+use crate::dsf::autogen::{AutogenKind, AutogenUse};
+use crate::dsf::{Dsf, autogen_uses};
 use crate::geom::LocalFrame;
 use crate::out::Format;
 use crate::place::{self, Params, Placement, Use};
@@ -33,12 +38,12 @@ pub fn load_assets(rules: &super::Rules, base: &Path) -> (Assets, Vec<String>) {
                     assets.insert(r.asset.clone(), a);
                 }
                 Err(d) => notes.push(format!(
-                    "{}: not drawn ({} problem(s) parsing it)",
+                    "{}: not placed or drawn ({} problem(s) parsing it)",
                     path.display(),
                     d.len()
                 )),
             },
-            Err(e) => notes.push(format!("{}: not drawn ({e})", path.display())),
+            Err(e) => notes.push(format!("{}: not placed or drawn ({e})", path.display())),
         }
     }
     (assets, notes)
@@ -49,38 +54,78 @@ pub fn load_assets(rules: &super::Rules, base: &Path) -> (Assets, Vec<String>) {
 /// [`load_assets`]), otherwise just the use itself (the DSF polygon or
 /// point, with a warning). `notes` collects engine errors.
 pub fn tile_placements(dsf: &Dsf, assets: &Assets, notes: &mut Vec<String>) -> Vec<Placement> {
-    let mut out = Vec::new();
-    for (i, u) in autogen_uses(dsf).iter().enumerate() {
-        let use_ = match u.kind {
-            AutogenKind::Agp => Use::Point {
-                at: u.point.unwrap_or_default(),
-                heading: u.heading.unwrap_or(0.0),
-            },
-            _ => Use::Polygon {
-                windings: u.windings.clone(),
-            },
-        };
-        if let Some(asset) = assets.get(&u.asset) {
-            let params = Params {
-                seed: i as u64,
-                ..Params::default()
-            }
-            .with_dsf_param(u.param.unwrap_or(0));
-            match place::place(asset, &u.asset, &use_, &params) {
-                Ok(p) => {
-                    out.push(p);
-                    continue;
+    autogen_uses(dsf)
+        .iter()
+        .enumerate()
+        .map(|(i, u)| place_use(i, u, assets, "", notes).0)
+        .collect()
+}
+
+/// The placements of every tile of `overlay` (as [`tile_placements`]),
+/// with every warning of the placement engine (and every use it could not
+/// place) added to `warnings`, naming the feature, the tile and the asset:
+/// `feature 0 (id "a") in +47+013: assets/block.agb: no SPELLING_S …`.
+/// Uses whose asset is not loaded add nothing (no engine ran on them).
+pub fn place_overlay(
+    overlay: &Overlay,
+    assets: &Assets,
+    warnings: &mut Vec<String>,
+) -> BTreeMap<TileId, Vec<Placement>> {
+    let mut out = BTreeMap::new();
+    for (tile, dsf) in &overlay.tiles {
+        let sources = overlay.sources.get(tile).map(Vec::as_slice).unwrap_or(&[]);
+        let mut placements = Vec::new();
+        for (i, u) in autogen_uses(dsf).iter().enumerate() {
+            let from = sources.get(i).map_or("a feature", String::as_str);
+            let from = format!("{from} in {tile}: ");
+            let (p, engine) = place_use(i, u, assets, &from, warnings);
+            if engine {
+                for w in &p.warnings {
+                    warnings.push(format!("{from}{}: {w}", u.asset));
                 }
-                Err(e) => notes.push(format!("{}: drawn as an outline: {e}", u.asset)),
             }
+            placements.push(p);
         }
-        out.push(outline(u));
+        out.insert(*tile, placements);
     }
     out
 }
 
+/// One use's placement (the `i`th of its tile, which seeds it), and
+/// whether the engine placed it (`false`: drawn as the use's outline). An
+/// engine error goes into `notes` after `from` (where the use comes from).
+fn place_use(
+    i: usize,
+    u: &AutogenUse,
+    assets: &Assets,
+    from: &str,
+    notes: &mut Vec<String>,
+) -> (Placement, bool) {
+    let use_ = match u.kind {
+        AutogenKind::Agp => Use::Point {
+            at: u.point.unwrap_or_default(),
+            heading: u.heading.unwrap_or(0.0),
+        },
+        _ => Use::Polygon {
+            windings: u.windings.clone(),
+        },
+    };
+    if let Some(asset) = assets.get(&u.asset) {
+        let params = Params {
+            seed: i as u64,
+            ..Params::default()
+        }
+        .with_dsf_param(u.param.unwrap_or(0));
+        match place::place(asset, &u.asset, &use_, &params) {
+            Ok(p) => return (p, true),
+            Err(e) => notes.push(format!("{from}{}: drawn as an outline: {e}", u.asset)),
+        }
+    }
+    (outline(u), false)
+}
+
 /// A placement holding only the use (no engine run).
-fn outline(u: &crate::dsf::autogen::AutogenUse) -> Placement {
+fn outline(u: &AutogenUse) -> Placement {
     let origin = u
         .point
         .or_else(|| u.windings.first().and_then(|w| w.first().copied()))
@@ -100,15 +145,9 @@ fn outline(u: &crate::dsf::autogen::AutogenUse) -> Placement {
     }
 }
 
-/// The preview of one tile as SVG (or PNG) bytes, drawn by
-/// [`crate::out`].
-pub fn render_tile(
-    dsf: &Dsf,
-    assets: &Assets,
-    png: bool,
-    notes: &mut Vec<String>,
-) -> Result<Vec<u8>, String> {
-    let ps = tile_placements(dsf, assets, notes);
+/// The preview of one tile's placements (from [`place_overlay`] or
+/// [`tile_placements`]) as SVG (or PNG) bytes, drawn by [`crate::out`].
+pub fn render(placements: &[Placement], png: bool) -> Result<Vec<u8>, String> {
     let format = if png { Format::Png } else { Format::Svg };
-    crate::out::render_all(&ps, format).map_err(|e| e.to_string())
+    crate::out::render_all(placements, format).map_err(|e| e.to_string())
 }

@@ -29,14 +29,19 @@ pub fn rng(seed: u64) -> Rng {
     Rng::seed_from_u64(seed)
 }
 
-/// Which convention orients an AGP tile (see `point`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// Which convention orients an AGP tile (see `point` and
+/// docs/placement.md, "Why WorldEditor's frame is the default").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum FrameConvention {
-    /// The AGP spec's rule (the default).
+    /// What Laminar's WorldEditor preview draws, and the Blender and
+    /// OverlayEditor tools with it: texture up is north at heading 0,
+    /// `ROTATION` turns clockwise (the default).
     #[default]
-    Spec,
-    /// What Laminar's WorldEditor preview draws.
     Wed,
+    /// The AGP spec's sentence: the tile's bottom edge faces north at
+    /// heading 0, `ROTATION` turns counter-clockwise.
+    Spec,
 }
 
 /// Settings of one placement run.
@@ -67,7 +72,7 @@ impl Default for Params {
             height: 0.0,
             low: 0,
             density: 6,
-            frame: FrameConvention::Spec,
+            frame: FrameConvention::default(),
             tree_spacing: 10.0,
             explain: false,
         }

@@ -7,10 +7,10 @@
 //! pixel (`ANCHOR_PT`, else the tile centre). The compass heading `U` of the
 //! texture's up direction (+y, towards `TILE`'s top) is
 //!
-//! - spec frame (default): `U = 180 + h − 90·n` — at heading 0 and no
-//!   rotation the tile's bottom edge faces north;
-//! - WorldEditor frame (`--frame wed`): `U = h + 90·n` — texture up is north
-//!   at heading 0 and `ROTATION` turns clockwise.
+//! - WorldEditor frame (default, `--frame wed`): `U = h + 90·n` — texture
+//!   up is north at heading 0 and `ROTATION` turns clockwise;
+//! - spec frame (`--frame spec`): `U = 180 + h − 90·n` — at heading 0 and no
+//!   rotation the tile's bottom edge faces north.
 //!
 //! The two agree for odd `n` and differ by 180° for even `n`. With
 //! `u = (sin U, cos U)` (up, in east/north) and `r = (cos U, −sin U)` (the

@@ -16,7 +16,7 @@ use super::http::{Request, Response};
 use super::polygons::{self, ORIGIN};
 use crate::geom::{LocalFrame, LonLat, Xy};
 use crate::limits::LimitExceeded;
-use crate::place::{self, Params, Placement, Role, TileId, Use};
+use crate::place::{self, FrameConvention, Params, Placement, Role, TileId, Use};
 use crate::xp::model::{Asset, Px};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -230,6 +230,9 @@ pub struct PlaceRequest {
     /// Object density 1..6.
     #[serde(default = "six")]
     pub density: u8,
+    /// AGP orientation convention: `"wed"` (the default) or `"spec"`.
+    #[serde(default)]
+    pub frame: FrameConvention,
     /// Record the engine's reasoning.
     #[serde(default)]
     pub explain: bool,
@@ -242,7 +245,7 @@ fn six() -> u8 {
 impl PlaceRequest {
     /// Reads a request from query parameters: `asset`, `polygon` (a bundled
     /// name or a `.geojson` path), `lon`, `lat`, `heading`, `seed`, `height`,
-    /// `low`, `density`, `explain`.
+    /// `low`, `density`, `frame` (`wed` or `spec`), `explain`.
     pub fn from_query(req: &Request) -> Result<PlaceRequest, String> {
         fn num<T: std::str::FromStr>(req: &Request, k: &str, d: T) -> Result<T, String> {
             match req.param(k) {
@@ -282,6 +285,15 @@ impl PlaceRequest {
             height: num(req, "height", 0.0)?,
             low: num(req, "low", 0)?,
             density: num(req, "density", 6)?,
+            frame: match req.param("frame") {
+                None | Some("" | "wed") => FrameConvention::Wed,
+                Some("spec") => FrameConvention::Spec,
+                Some(v) => {
+                    return Err(format!(
+                        "query parameter `frame`: bad value {v:?} (wed or spec)"
+                    ));
+                }
+            },
             explain: matches!(req.param("explain"), Some("1" | "true" | "yes")),
         })
     }
@@ -301,6 +313,7 @@ impl PlaceRequest {
             height: self.height,
             low: self.low,
             density: self.density,
+            frame: self.frame,
             explain: self.explain,
             ..Params::default()
         })
