@@ -5,7 +5,7 @@ use crate::source::Source;
 use agkit::agn::{self, Cell};
 use pyo3::exceptions::PyAttributeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::PyBytes;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -140,17 +140,16 @@ impl Agn {
     /// its `chunk` id; containers have `children`).
     #[getter]
     fn chunks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        crate::to_py(py, &self.inner.chunks)
+        self.to_dict(py)?.get_item("chunks")
     }
 
-    /// The JSON view as a dict (`format`, `version`, `chunks`), what `agkit
-    /// agn dump --format json` prints; `agkit.agn.write` takes it back.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        d.set_item("format", agn::json::FORMAT)?;
-        d.set_item("version", agn::json::VERSION)?;
-        d.set_item("chunks", crate::to_py(py, &self.inner.chunks)?)?;
-        Ok(d)
+    /// The JSON view as a dict (`format`, `version`, `chunks`): what `agkit
+    /// agn dump --format json` prints, values as it prints them;
+    /// `agkit.agn.write` takes it back.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let model = &self.inner;
+        let text = detached(py, || Ok(agn::json::to_json(model)))?;
+        crate::from_json(py, &text)
     }
 
     /// The text view (`agkit agn dump --format text`).
@@ -175,8 +174,8 @@ impl Agn {
             }
         };
         let model = &self.inner;
-        let fc = detached(py, || Ok(agn::geojson::to_geojson(model, cell)))?;
-        crate::to_py(py, &fc)
+        let text = detached(py, || Ok(agn::geojson::to_geojson_string(model, cell)))?;
+        crate::from_json(py, &text)
     }
 
     /// The GeoJSON view in the file's own cell (absent when the cell is not

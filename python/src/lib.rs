@@ -32,6 +32,15 @@ pub(crate) fn to_py<'py, T: serde::Serialize + ?Sized>(
     Ok(pythonize::pythonize(py, value)?)
 }
 
+/// A JSON text agkit wrote as Python data (`json.loads`): for the views
+/// whose JSON form is the stable interface (AGN's f32 values appear as the
+/// JSON view prints them, e.g. `0.1`, not as the f32's exact binary value).
+pub(crate) fn from_json<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    static LOADS: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+    let loads = LOADS.import(py, "json", "loads")?;
+    loads.call1((text,))
+}
+
 /// A numpy float64 array of `rows` × `cols` from row-major values; numpy is
 /// imported first, so its absence is an `ImportError` saying what to
 /// install.
@@ -50,6 +59,15 @@ pub(crate) fn numpy_rows<'py>(
     let array = numpy::ndarray::Array2::from_shape_vec((rows, cols), flat)
         .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
     Ok(array.into_pyarray(py).into_any())
+}
+
+/// Panics inside agkit's guard: the test that a panic reaches Python as
+/// `agkit.InternalError` (and only so).
+#[pyfunction]
+fn _panic_for_tests(py: Python<'_>) -> PyResult<()> {
+    Ok(error::detached(py, || -> Result<(), error::Error> {
+        panic!("a deliberate panic (agkit._agkit._panic_for_tests)")
+    })?)
 }
 
 /// The extension module.
@@ -74,5 +92,6 @@ fn _agkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(agn::agn_write, m)?)?;
     m.add_function(wrap_pyfunction!(agn::cell_name, m)?)?;
     m.add_function(wrap_pyfunction!(agn::cell_bounds, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     Ok(())
 }
