@@ -119,7 +119,7 @@ def place(
     param: Optional[int] = None,
     spawning: Optional[int] = None,
     spelling_set: Optional[int] = None,
-    frame: Literal["spec", "wed"] = "spec",
+    frame: Optional[Literal["wed", "spec"]] = None,
     explain: bool = False,
 ) -> Placement: ...
 

@@ -73,7 +73,8 @@ def script_args() -> list[str]:
 def create_empties(asset_path: str, heading: float) -> list:
     """Places the AGP at (0, 0) with `heading` and links one empty per
     placed object; returns the empties."""
-    placement = agkit.place(asset_path, at=(0.0, 0.0, heading))
+    # WorldEditor's frame: the tile as authors see it in WED and Blender.
+    placement = agkit.place(asset_path, at=(0.0, 0.0, heading), frame="wed")
     empties = []
     for obj in placement.objects:
         name = Path(obj["asset"]).stem

@@ -33,15 +33,17 @@ pub struct Placement {
 /// `density` is X-Plane's object density 1..6; `height` is the building
 /// height in metres; `param` is the raw 16-bit DSF polygon parameter
 /// (height / 4 in its high byte), instead of `height` and `spawning` (AGS:
-/// the number of tile-spawning rings) or `spelling_set` (AGB); `frame` is
-/// `"spec"` (the AGP spec's orientation) or `"wed"` (WorldEditor's preview);
-/// `explain` records the engine's decisions in `Placement.explain`.
+/// the number of tile-spawning rings) or `spelling_set` (AGB); `frame`
+/// orients an AGP tile: `"wed"` (WorldEditor's preview, as Blender and
+/// OverlayEditor show it) or `"spec"` (the AGP spec's sentence), by default
+/// the convention `agkit place` uses; `explain` records the engine's
+/// decisions in `Placement.explain`.
 ///
 /// Raises `agkit.PlaceError` (also a `ValueError`) when the asset cannot be
 /// placed there, `ValueError` for bad arguments.
 #[pyfunction]
 #[pyo3(signature = (asset, *, at=None, polygon=None, seed=0, density=6, height=None,
-    param=None, spawning=None, spelling_set=None, frame="spec", explain=false))]
+    param=None, spawning=None, spelling_set=None, frame=None, explain=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn place(
     py: Python<'_>,
@@ -54,7 +56,7 @@ pub fn place(
     param: Option<u16>,
     spawning: Option<u8>,
     spelling_set: Option<u8>,
-    frame: &str,
+    frame: Option<&str>,
     explain: bool,
 ) -> PyResult<Placement> {
     let use_ = match (at, polygon) {
@@ -98,16 +100,17 @@ fn params(
     height: Option<f64>,
     param: Option<u16>,
     low: Option<u8>,
-    frame: &str,
+    frame: Option<&str>,
     explain: bool,
 ) -> Result<Params, Error> {
     if !(1..=6).contains(&density) {
         return Err(Error::value(format!("density {density} is not 1..6")));
     }
     let frame = match frame {
-        "spec" => FrameConvention::Spec,
-        "wed" => FrameConvention::Wed,
-        other => {
+        None => FrameConvention::default(),
+        Some("spec") => FrameConvention::Spec,
+        Some("wed") => FrameConvention::Wed,
+        Some(other) => {
             return Err(Error::value(format!(
                 "frame {other:?} is not \"spec\" or \"wed\""
             )));

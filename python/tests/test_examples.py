@@ -33,13 +33,13 @@ def test_blender_script_runs_outside_blender() -> None:
         text=True,
         check=True,
     )
-    n = len(agkit.place(EXAMPLES / "point" / "plaza.agp", at=(0, 0, 30)).objects)
+    n = len(agkit.place(EXAMPLES / "point" / "plaza.agp", at=(0, 0, 30), frame="wed").objects)
     assert out.stdout.strip().endswith(f"{n} empties created in the stand-in scene")
 
 
 def test_blender_empties_sit_at_the_placed_objects() -> None:
     script = load("blender_place_agp")
-    placed = agkit.place(EXAMPLES / "point" / "kiosk_cluster.agp", at=(0, 0, 90)).objects
+    placed = agkit.place(EXAMPLES / "point" / "kiosk_cluster.agp", at=(0, 0, 90), frame="wed").objects
     empties = script.create_empties(str(EXAMPLES / "point" / "kiosk_cluster.agp"), 90.0)
     assert len(empties) == len(placed) > 0
     for e, o in zip(empties, placed):

@@ -141,9 +141,11 @@ def test_density_only_removes_objects() -> None:
 
 def test_frame_and_explain() -> None:
     a = agkit.read_asset(PLAZA)
-    spec = agkit.place(a, at=(47.5, 13.0))
+    spec = agkit.place(a, at=(47.5, 13.0), frame="spec")
     wed = agkit.place(a, at=(47.5, 13.0), frame="wed")
     assert spec.tiles[0]["lonlat"] != wed.tiles[0]["lonlat"]
+    # The default is one of the two: the one `agkit place` uses.
+    assert agkit.place(a, at=(47.5, 13.0)).to_dict() in (spec.to_dict(), wed.to_dict())
     assert spec.explain == []
     assert agkit.place(a, at=(47.5, 13.0), explain=True).explain
 
