@@ -1,0 +1,528 @@
+//! `agkit.dsf`: X-Plane DSF tiles (binary, plain or 7z) and DSF2Text.
+
+use crate::error::{Class, Error, detached};
+use crate::source::Source;
+use agkit::dsf::{self, Entity};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A decoded DSF tile: properties, definition tables, point pools, rasters
+/// and the command stream's objects, polygons, terrain patches and network
+/// chains.
+#[pyclass(frozen, name = "Dsf", module = "agkit.dsf")]
+pub struct Dsf {
+    inner: Arc<dsf::Dsf>,
+    name: String,
+}
+
+/// Reads a DSF's bytes, naming `name` in the error.
+fn decode(name: &str, bytes: &[u8]) -> Result<dsf::Dsf, Error> {
+    dsf::read(bytes)
+        .map_err(|e| Error::at_offset(Class::Parse, name, e.offset, e.code(), e.kind.to_string()))
+}
+
+/// The tile a `source` argument names: a `Dsf` as it is, else read from a
+/// path or bytes (with the GIL released).
+fn tile(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<(Arc<dsf::Dsf>, String)> {
+    if let Ok(d) = source.cast::<Dsf>() {
+        let d = d.get();
+        return Ok((d.inner.clone(), d.name.clone()));
+    }
+    let src = Source::extract(source)?;
+    let name = src.name();
+    let model = detached(py, || decode(&name, &src.bytes()?))?;
+    Ok((Arc::new(model), name))
+}
+
+/// Reads a DSF tile (plain or 7z-compressed) from a path or its `bytes`.
+///
+/// Raises `agkit.ParseError` with the byte `offset` and `code` (`DSF001`…)
+/// when the file is not a readable DSF, `OSError` when it cannot be read.
+#[pyfunction]
+pub fn dsf_read(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Dsf> {
+    let (inner, name) = tile(py, source)?;
+    Ok(Dsf { inner, name })
+}
+
+/// The DSF2Text (DSFTool's text form) of a tile: a `Dsf`, a path or bytes.
+#[pyfunction]
+pub fn dsf_to_text(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<String> {
+    let (inner, name) = tile(py, source)?;
+    to_text(py, &inner, Some(name))
+}
+
+/// Builds a binary DSF from DSF2Text (a path, the text, or its bytes) or
+/// from a `Dsf`, and returns its bytes; with `output`, also writes them
+/// there (atomically: a temporary file renamed into place).
+///
+/// `RASTER_DATA` files named in a text are read relative to the text
+/// file's folder. Raises `agkit.ParseError` (`DSF030`, with the `line`) for
+/// a text DSFTool would refuse, `agkit.BuildError` (`DSF031`) for a model
+/// that cannot be written.
+#[pyfunction]
+#[pyo3(signature = (source, output=None))]
+pub fn dsf_build<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    output: Option<PathBuf>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let bytes = if let Ok(d) = source.cast::<Dsf>() {
+        let d = d.get();
+        let (model, name) = (&d.inner, &d.name);
+        detached(py, || build(name, model, &dsf::BuildOptions::default()))?
+    } else {
+        let src = Source::extract(source)?;
+        let name = src.name();
+        detached(py, || {
+            let bytes = src.bytes()?;
+            let text = String::from_utf8_lossy(&bytes);
+            let base = src.path().and_then(Path::parent).unwrap_or(Path::new(""));
+            let mut load = |file: &str| -> Result<Vec<u8>, String> {
+                let p = Path::new(file);
+                let p = if p.is_relative() {
+                    base.join(p)
+                } else {
+                    p.to_path_buf()
+                };
+                std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))
+            };
+            let (model, opts) = dsf::from_text(&text, &mut load)
+                .map_err(|e| Error::at_line(&name, e.line, "DSF030", e.message))?;
+            build(&name, &model, &opts)
+        })?
+    };
+    if let Some(out) = output {
+        detached(py, || {
+            agkit::fsutil::write_atomic(&out, &bytes).map_err(|e| Error::io(&out, e))
+        })?;
+    }
+    Ok(PyBytes::new(py, &bytes))
+}
+
+/// [`dsf::build`] with its error named.
+fn build(name: &str, model: &dsf::Dsf, opts: &dsf::BuildOptions) -> Result<Vec<u8>, Error> {
+    dsf::build(model, opts).map_err(|e| Error::coded(Class::Build, name, "DSF031", e.to_string()))
+}
+
+/// The autogen uses of a tile (a `Dsf`, a path or bytes) as a GeoJSON
+/// FeatureCollection in lon/lat: a Point per `.agp` object, a Polygon per
+/// `.agb`/`.ags` polygon (its windings as rings, closed). Properties:
+/// `index`, `kind`, `asset` (the definition path), `def`, `heading` (AGP),
+/// `param`, `height` and `low` (AGB/AGS).
+///
+/// `geopandas.GeoDataFrame.from_features(agkit.dsf.autogen(path))` loads
+/// them.
+#[pyfunction]
+pub fn dsf_autogen<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (inner, _) = tile(py, source)?;
+    autogen(py, &inner)
+}
+
+/// [`dsf_autogen`] of a decoded tile.
+fn autogen<'py>(py: Python<'py>, tile: &dsf::Dsf) -> PyResult<Bound<'py, PyAny>> {
+    let fc = detached(py, || {
+        let features: Vec<Value> = dsf::autogen_uses(tile)
+            .into_iter()
+            .enumerate()
+            .map(|(i, u)| {
+                let geometry = match u.point {
+                    Some(p) => json!({"type": "Point", "coordinates": p}),
+                    None => {
+                        let rings: Vec<Vec<[f64; 2]>> = u
+                            .windings
+                            .iter()
+                            .map(|w| {
+                                let mut r = w.clone();
+                                if let (Some(&first), Some(&last)) = (w.first(), w.last())
+                                    && first != last
+                                {
+                                    r.push(first);
+                                }
+                                r
+                            })
+                            .collect();
+                        json!({"type": "Polygon", "coordinates": rings})
+                    }
+                };
+                json!({
+                    "type": "Feature",
+                    "geometry": geometry,
+                    "properties": {
+                        "index": i,
+                        "kind": u.kind.as_str(),
+                        "asset": u.asset,
+                        "def": u.def,
+                        "heading": u.heading,
+                        "param": u.param,
+                        "height": u.height,
+                        "low": u.low,
+                    },
+                })
+            })
+            .collect();
+        Ok(json!({"type": "FeatureCollection", "features": features}))
+    })?;
+    crate::to_py(py, &fc)
+}
+
+/// [`dsf::to_text`] with the GIL released.
+fn to_text(py: Python<'_>, tile: &dsf::Dsf, source_name: Option<String>) -> PyResult<String> {
+    let opts = dsf::TextOptions {
+        source_name,
+        raster_base: None,
+    };
+    Ok(detached(py, || Ok(dsf::to_text(tile, &opts)))?)
+}
+
+/// Which entities an [`Entities`] iterator yields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Which {
+    Objects,
+    Polygons,
+    Patches,
+    Chains,
+}
+
+/// An iterator over one kind of entity of a tile, in command-stream order,
+/// each as a dict.
+#[pyclass(module = "agkit.dsf")]
+pub struct Entities {
+    tile: Arc<dsf::Dsf>,
+    which: Which,
+    at: usize,
+}
+
+#[pymethods]
+impl Entities {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        while let Some(e) = self.tile.entities.get(self.at) {
+            self.at += 1;
+            let t = &self.tile;
+            let d = PyDict::new(py);
+            match (self.which, e) {
+                (Which::Objects, Entity::Object(o)) => {
+                    d.set_item("def", o.def)?;
+                    d.set_item("asset", t.object_defs.get(o.def as usize))?;
+                    d.set_item("lon", o.lon)?;
+                    d.set_item("lat", o.lat)?;
+                    d.set_item("heading", o.heading)?;
+                    d.set_item("elevation", o.elevation)?;
+                    d.set_item(
+                        "mode",
+                        match o.mode {
+                            dsf::ElevationMode::Draped => "draped",
+                            dsf::ElevationMode::Msl => "msl",
+                            dsf::ElevationMode::Agl => "agl",
+                        },
+                    )?;
+                }
+                (Which::Polygons, Entity::Polygon(p)) => {
+                    d.set_item("def", p.def)?;
+                    d.set_item("asset", t.polygon_defs.get(p.def as usize))?;
+                    d.set_item("param", p.param)?;
+                    d.set_item("depth", p.depth)?;
+                    let rings = PyList::empty(py);
+                    for k in 0..p.windings.len() {
+                        rings.append(points(py, p.points(k))?)?;
+                    }
+                    d.set_item("windings", rings)?;
+                }
+                (Which::Patches, Entity::Patch(p)) => {
+                    d.set_item("def", p.def)?;
+                    d.set_item("terrain", t.terrain_defs.get(p.def as usize))?;
+                    d.set_item("flags", p.flags)?;
+                    d.set_item("lod_near", p.lod_near)?;
+                    d.set_item("lod_far", p.lod_far)?;
+                    d.set_item("depth", p.depth)?;
+                    let prims = PyList::empty(py);
+                    for prim in &p.primitives {
+                        let pd = PyDict::new(py);
+                        pd.set_item(
+                            "kind",
+                            match prim.kind {
+                                dsf::PrimitiveKind::Triangles => "triangles",
+                                dsf::PrimitiveKind::Strip => "strip",
+                                dsf::PrimitiveKind::Fan => "fan",
+                            },
+                        )?;
+                        pd.set_item(
+                            "vertices",
+                            points(py, prim.vertices.chunks_exact(p.depth.max(1)))?,
+                        )?;
+                        prims.append(pd)?;
+                    }
+                    d.set_item("primitives", prims)?;
+                }
+                (Which::Chains, Entity::Network(c)) => {
+                    d.set_item("def", c.def)?;
+                    d.set_item("network", t.network_defs.get(c.def as usize))?;
+                    d.set_item("subtype", c.subtype)?;
+                    d.set_item("depth", c.depth)?;
+                    d.set_item("points", points(py, c.points())?)?;
+                }
+                _ => continue,
+            }
+            return Ok(Some(d));
+        }
+        Ok(None)
+    }
+}
+
+/// Points (each a slice of its planes) as a list of tuples.
+fn points<'py, 'a>(
+    py: Python<'py>,
+    pts: impl Iterator<Item = &'a [f64]>,
+) -> PyResult<Bound<'py, PyList>> {
+    let out = PyList::empty(py);
+    for p in pts {
+        out.append(PyTuple::new(py, p)?)?;
+    }
+    Ok(out)
+}
+
+impl Dsf {
+    fn entities(&self, which: Which) -> Entities {
+        Entities {
+            tile: self.inner.clone(),
+            which,
+            at: 0,
+        }
+    }
+}
+
+#[pymethods]
+impl Dsf {
+    /// The file name, or `<bytes>`.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// `PROP` name/value pairs in file order (names may repeat, e.g.
+    /// `sim/exclude_obj`).
+    #[getter]
+    fn properties(&self) -> Vec<(String, String)> {
+        self.inner.properties.clone()
+    }
+
+    /// The value of the first property called `name`, or `None`.
+    fn property(&self, name: &str) -> Option<&str> {
+        self.inner.property(name)
+    }
+
+    /// `TERT`: terrain definitions.
+    #[getter]
+    fn terrain_defs(&self) -> Vec<String> {
+        self.inner.terrain_defs.clone()
+    }
+
+    /// `OBJT`: object definitions (`.obj`, `.agp`).
+    #[getter]
+    fn object_defs(&self) -> Vec<String> {
+        self.inner.object_defs.clone()
+    }
+
+    /// `POLY`: polygon definitions (`.fac .for .pol .agb .ags` ...).
+    #[getter]
+    fn polygon_defs(&self) -> Vec<String> {
+        self.inner.polygon_defs.clone()
+    }
+
+    /// `NETW`: network definitions.
+    #[getter]
+    fn network_defs(&self) -> Vec<String> {
+        self.inner.network_defs.clone()
+    }
+
+    /// `DEMN`: raster layer names.
+    #[getter]
+    fn raster_defs(&self) -> Vec<String> {
+        self.inner.raster_defs.clone()
+    }
+
+    /// True when the file was a 7z archive holding the DSF.
+    #[getter]
+    fn compressed(&self) -> bool {
+        self.inner.compressed
+    }
+
+    /// The MD5 footer: `"valid"`, `"mismatch"` or `"not_checked"`.
+    #[getter]
+    fn md5(&self) -> &'static str {
+        match self.inner.md5 {
+            dsf::Md5Status::Valid => "valid",
+            dsf::Md5Status::Mismatch { .. } => "mismatch",
+            dsf::Md5Status::NotChecked => "not_checked",
+        }
+    }
+
+    /// How many objects, polygons, patches, chains, pools (16- and
+    /// 32-bit) and rasters the tile holds.
+    #[getter]
+    fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let t = &self.inner;
+        let d = PyDict::new(py);
+        d.set_item("objects", t.objects().count())?;
+        d.set_item("polygons", t.polygons().count())?;
+        d.set_item("patches", t.patches().count())?;
+        d.set_item("chains", t.chains().count())?;
+        d.set_item("pools", t.pools.len())?;
+        d.set_item("pools32", t.pools32.len())?;
+        d.set_item("rasters", t.rasters.len())?;
+        Ok(d)
+    }
+
+    /// The objects in stream order: dicts of `def`, `asset` (its
+    /// definition), `lon`, `lat`, `heading`, `elevation` and `mode`
+    /// (`draped`, `msl`, `agl`).
+    fn objects(&self) -> Entities {
+        self.entities(Which::Objects)
+    }
+
+    /// The polygons in stream order: dicts of `def`, `asset`, `param`,
+    /// `depth` and `windings` (lists of point tuples, `depth` values each:
+    /// lon, lat, ...).
+    fn polygons(&self) -> Entities {
+        self.entities(Which::Polygons)
+    }
+
+    /// The terrain patches in stream order: dicts of `def`, `terrain`,
+    /// `flags`, `lod_near`, `lod_far`, `depth` and `primitives` (each a
+    /// `kind` — triangles, strip, fan — and its `vertices`).
+    fn patches(&self) -> Entities {
+        self.entities(Which::Patches)
+    }
+
+    /// The network chains in stream order: dicts of `def`, `network`,
+    /// `subtype`, `depth` and `points`.
+    fn chains(&self) -> Entities {
+        self.entities(Which::Chains)
+    }
+
+    /// Every object as one row `(def, lon, lat, heading)` of a numpy
+    /// array. Needs numpy.
+    fn object_array<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let flat: Vec<f64> = self
+            .inner
+            .objects()
+            .flat_map(|o| [f64::from(o.def), o.lon, o.lat, o.heading])
+            .collect();
+        crate::numpy_rows(py, flat.len() / 4, 4, flat)
+    }
+
+    /// The point pools: dicts of `index`, `wide` (a 32-bit pool), `offset`
+    /// (of the atom in the file), `count` and `depth` (planes per point).
+    #[getter]
+    fn pools<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let out = PyList::empty(py);
+        let t = &self.inner;
+        for (wide, pools) in [(false, &t.pools), (true, &t.pools32)] {
+            for (i, p) in pools.iter().enumerate() {
+                let d = PyDict::new(py);
+                d.set_item("index", i)?;
+                d.set_item("wide", wide)?;
+                d.set_item("offset", p.offset)?;
+                d.set_item("count", p.count)?;
+                d.set_item("depth", p.depth())?;
+                out.append(d)?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// The decoded points of pool `index` (of the 32-bit pools with
+    /// `wide=True`) as a numpy array of `count` rows and `depth` columns.
+    /// Needs numpy.
+    #[pyo3(signature = (index, *, wide=false))]
+    fn pool_points<'py>(
+        &self,
+        py: Python<'py>,
+        index: usize,
+        wide: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let pools = if wide {
+            &self.inner.pools32
+        } else {
+            &self.inner.pools
+        };
+        let Some(pool) = pools.get(index) else {
+            return Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                "pool {index} does not exist ({} {}-bit pools)",
+                pools.len(),
+                if wide { 32 } else { 16 }
+            )));
+        };
+        let flat = detached(py, || {
+            let mut flat = Vec::with_capacity(pool.count * pool.depth());
+            for i in 0..pool.count {
+                pool.point_into(i, &mut flat);
+            }
+            Ok(flat)
+        })?;
+        crate::numpy_rows(py, pool.count, pool.depth(), flat)
+    }
+
+    /// The raster layers: dicts of `name`, `version`, `bpp`, `flags`,
+    /// `width`, `height`, `scale`, `offset` and `data` (the raw
+    /// little-endian samples, first row south).
+    #[getter]
+    fn rasters<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let out = PyList::empty(py);
+        for r in &self.inner.rasters {
+            let d = PyDict::new(py);
+            d.set_item("name", &r.name)?;
+            d.set_item("version", r.version)?;
+            d.set_item("bpp", r.bpp)?;
+            d.set_item("flags", r.flags)?;
+            d.set_item("width", r.width)?;
+            d.set_item("height", r.height)?;
+            d.set_item("scale", r.scale)?;
+            d.set_item("offset", r.offset)?;
+            d.set_item("data", PyBytes::new(py, &r.data))?;
+            out.append(d)?;
+        }
+        Ok(out)
+    }
+
+    /// The autogen uses as a GeoJSON FeatureCollection (see
+    /// `agkit.dsf.autogen`).
+    fn autogen<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        autogen(py, &self.inner)
+    }
+
+    /// The tile as DSF2Text; `source_name` is printed in its header.
+    #[pyo3(signature = (source_name=None))]
+    fn to_text(&self, py: Python<'_>, source_name: Option<String>) -> PyResult<String> {
+        to_text(py, &self.inner, source_name)
+    }
+
+    /// The tile written again as a binary DSF (pools rebuilt from the
+    /// entities in a `divisions` × `divisions` grid, 1..64).
+    #[pyo3(signature = (divisions=8))]
+    fn build<'py>(&self, py: Python<'py>, divisions: u32) -> PyResult<Bound<'py, PyBytes>> {
+        let (model, name) = (&self.inner, &self.name);
+        let bytes = detached(py, || build(name, model, &dsf::BuildOptions { divisions }))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    fn __repr__(&self) -> String {
+        let t = &self.inner;
+        format!(
+            "<agkit.dsf.Dsf {:?}: {} object(s), {} polygon(s), {} patch(es)>",
+            self.name,
+            t.objects().count(),
+            t.polygons().count(),
+            t.patches().count()
+        )
+    }
+}

@@ -1,0 +1,429 @@
+//! `agkit.place` and the `agkit.Placement` it returns.
+
+use crate::asset::Asset;
+use crate::error::{Class, Error, detached};
+use agkit::geom::LonLat;
+use agkit::out::Format;
+use agkit::place::{self as engine, FrameConvention, Params, Use};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyMapping};
+
+/// What one autogen use places: tiles, objects, facades, trees (and, for
+/// an AGS, the corners), each in local metres (x east, y north of
+/// `origin`) and in lon/lat.
+///
+/// `__geo_interface__` is its GeoJSON FeatureCollection, so shapely and
+/// geopandas take it directly.
+#[pyclass(frozen, module = "agkit")]
+pub struct Placement {
+    inner: engine::Placement,
+}
+
+/// Places an autogen asset: what the simulator lays down for it.
+///
+/// `asset` is an `agkit.Asset` or a source `agkit.read_asset` takes. An AGP
+/// goes `at=(lat, lon)` or `at=(lat, lon, heading)` (degrees, heading
+/// clockwise from true north); an AGB or AGS goes on `polygon=`: a GeoJSON
+/// Polygon (a dict, a Feature, a one-polygon collection, or any object with
+/// `__geo_interface__` such as a shapely Polygon) or a list of rings of
+/// `(lon, lat)` pairs, the first ring the outline and the others holes (for
+/// an AGS, the first `spawning` rings spawn tiles).
+///
+/// `seed` drives every random choice (same inputs and seed, same result);
+/// `density` is X-Plane's object density 1..6; `height` is the building
+/// height in metres; `param` is the raw 16-bit DSF polygon parameter
+/// (height / 4 in its high byte), instead of `height` and `spawning` (AGS:
+/// the number of tile-spawning rings) or `spelling_set` (AGB); `frame`
+/// orients an AGP tile: `"wed"` (WorldEditor's preview, as Blender and
+/// OverlayEditor show it) or `"spec"` (the AGP spec's sentence), by default
+/// the convention `agkit place` uses; `explain` records the engine's
+/// decisions in `Placement.explain`.
+///
+/// Raises `agkit.PlaceError` (also a `ValueError`) when the asset cannot be
+/// placed there, `ValueError` for bad arguments.
+#[pyfunction]
+#[pyo3(signature = (asset, *, at=None, polygon=None, seed=0, density=6, height=None,
+    param=None, spawning=None, spelling_set=None, frame=None, explain=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn place(
+    py: Python<'_>,
+    asset: &Bound<'_, PyAny>,
+    at: Option<&Bound<'_, PyAny>>,
+    polygon: Option<&Bound<'_, PyAny>>,
+    seed: u64,
+    density: u8,
+    height: Option<f64>,
+    param: Option<u16>,
+    spawning: Option<u8>,
+    spelling_set: Option<u8>,
+    frame: Option<&str>,
+    explain: bool,
+) -> PyResult<Placement> {
+    let use_ = match (at, polygon) {
+        (Some(at), None) => point_use(at)?,
+        (None, Some(p)) => Use::Polygon {
+            windings: windings(py, p)?,
+        },
+        _ => {
+            return Err(Error::value(
+                "give at=(lat, lon[, heading]) for an AGP or polygon=... for an AGB/AGS",
+            )
+            .into());
+        }
+    };
+    let params = params(
+        seed,
+        density,
+        height,
+        param,
+        spawning.or(spelling_set),
+        frame,
+        explain,
+    )?;
+    let asset = match asset.cast::<Asset>() {
+        Ok(a) => a.clone(),
+        Err(_) => Bound::new(py, Asset::read(py, asset)?)?,
+    };
+    let a = asset.get();
+    let (model, name) = (&a.model, &a.name);
+    let inner = detached(py, || {
+        engine::place(model, name, &use_, &params)
+            .map_err(|e| Error::plain(Class::Place, Some(name), e.to_string()))
+    })?;
+    Ok(Placement { inner })
+}
+
+/// The settings of a run, checked.
+fn params(
+    seed: u64,
+    density: u8,
+    height: Option<f64>,
+    param: Option<u16>,
+    low: Option<u8>,
+    frame: Option<&str>,
+    explain: bool,
+) -> Result<Params, Error> {
+    if !(1..=6).contains(&density) {
+        return Err(Error::value(format!("density {density} is not 1..6")));
+    }
+    let frame = match frame {
+        None => FrameConvention::default(),
+        Some("spec") => FrameConvention::Spec,
+        Some("wed") => FrameConvention::Wed,
+        Some(other) => {
+            return Err(Error::value(format!(
+                "frame {other:?} is not \"spec\" or \"wed\""
+            )));
+        }
+    };
+    let mut p = Params {
+        seed,
+        density,
+        frame,
+        explain,
+        ..Params::default()
+    };
+    if let Some(param) = param {
+        if height.is_some() || low.is_some() {
+            return Err(Error::value(
+                "param is the height and the low byte together: give param, or height and spawning/spelling_set",
+            ));
+        }
+        p = p.with_dsf_param(param);
+    }
+    if let Some(h) = height {
+        if !(h.is_finite() && h >= 0.0) {
+            return Err(Error::value(format!(
+                "height {h} is not a finite number of metres >= 0"
+            )));
+        }
+        p.height = h;
+    }
+    if let Some(low) = low {
+        p.low = low;
+    }
+    Ok(p)
+}
+
+/// `at=(lat, lon[, heading])`.
+fn point_use(at: &Bound<'_, PyAny>) -> Result<Use, PyErr> {
+    let v: Vec<f64> = at
+        .extract()
+        .map_err(|_| Error::value("at must be (lat, lon) or (lat, lon, heading) in degrees"))?;
+    let (lat, lon, heading) = match v[..] {
+        [lat, lon] => (lat, lon, 0.0),
+        [lat, lon, h] => (lat, lon, h),
+        _ => {
+            return Err(
+                Error::value("at must be (lat, lon) or (lat, lon, heading) in degrees").into(),
+            );
+        }
+    };
+    check_position([lon, lat])?;
+    if !heading.is_finite() {
+        return Err(Error::value(format!("heading {heading} is not finite")).into());
+    }
+    Ok(Use::Point {
+        at: [lon, lat],
+        heading,
+    })
+}
+
+/// A longitude/latitude inside the world.
+fn check_position([lon, lat]: LonLat) -> Result<(), Error> {
+    if (-90.0..=90.0).contains(&lat) && (-180.0..=180.0).contains(&lon) {
+        Ok(())
+    } else {
+        Err(Error::value(format!(
+            "({lon}, {lat}) is not a (longitude, latitude) in degrees"
+        )))
+    }
+}
+
+/// The DSF windings of `polygon=` (see [`place`]).
+fn windings(py: Python<'_>, polygon: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<LonLat>>> {
+    let geo = if polygon.hasattr("__geo_interface__")? && !polygon.is_instance_of::<PyDict>() {
+        Some(polygon.getattr("__geo_interface__")?)
+    } else if polygon.cast::<PyMapping>().is_ok() {
+        Some(polygon.clone())
+    } else {
+        None
+    };
+    let rings: Vec<Vec<LonLat>> = match geo {
+        Some(g) => {
+            let json: serde_json::Value = pythonize::depythonize(&g)?;
+            let text = json.to_string();
+            let mut polys = detached(py, || {
+                agkit::out::geojson::read_polygons(&text)
+                    .map_err(|e| Error::value(format!("polygon: {e}")))
+            })?;
+            if polys.len() != 1 {
+                return Err(Error::value(format!(
+                    "polygon holds {} polygons: place them one at a time",
+                    polys.len()
+                ))
+                .into());
+            }
+            polys.remove(0)
+        }
+        None => polygon.extract().map_err(|_| {
+            Error::value(
+                "polygon must be GeoJSON (a dict or an object with __geo_interface__) or a list of rings of (lon, lat)",
+            )
+        })?,
+    };
+    if rings.first().is_none_or(|r| r.is_empty()) {
+        return Err(Error::value("polygon has no vertices").into());
+    }
+    for p in rings.iter().flatten() {
+        check_position(*p)?;
+    }
+    Ok(rings)
+}
+
+/// The placed items as records, each with its `kind`.
+fn push_records<'py, T: serde::Serialize>(
+    py: Python<'py>,
+    out: &Bound<'py, PyList>,
+    kind: &str,
+    items: &[T],
+) -> PyResult<()> {
+    for item in items {
+        let d = crate::to_py(py, item)?;
+        d.set_item("kind", kind)?;
+        out.append(d)?;
+    }
+    Ok(())
+}
+
+#[pymethods]
+impl Placement {
+    /// `agp`, `agb` or `ags`.
+    #[getter]
+    fn kind(&self) -> &str {
+        &self.inner.kind
+    }
+
+    /// The asset's name (its path as given).
+    #[getter]
+    fn asset(&self) -> &str {
+        &self.inner.asset
+    }
+
+    /// The seed the random choices were drawn from.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.inner.seed
+    }
+
+    /// `(lon, lat)` of the local frame's origin: the AGP point, or the first
+    /// vertex of the polygon.
+    #[getter]
+    fn origin(&self) -> (f64, f64) {
+        let [lon, lat] = self.inner.origin;
+        (lon, lat)
+    }
+
+    /// The polygon's rings in local metres (empty for an AGP).
+    #[getter]
+    fn polygon<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::to_py(py, &self.inner.polygon)
+    }
+
+    /// Placed tiles in draw order, as dicts.
+    #[getter]
+    fn tiles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::to_py(py, &self.inner.tiles)
+    }
+
+    /// Placed objects (OBJ path, mode, x, y, lon, lat, heading, height,
+    /// show levels, source line), as dicts.
+    #[getter]
+    fn objects<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::to_py(py, &self.inner.objects)
+    }
+
+    /// Placed facades, as dicts.
+    #[getter]
+    fn facades<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::to_py(py, &self.inner.facades)
+    }
+
+    /// Placed trees, as dicts.
+    #[getter]
+    fn trees<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::to_py(py, &self.inner.trees)
+    }
+
+    /// Vertices treated as corners (AGS), as dicts.
+    #[getter]
+    fn corners<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::to_py(py, &self.inner.corners)
+    }
+
+    /// Problems met while placing.
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.inner.warnings.clone()
+    }
+
+    /// The engine's decisions (with `explain=True`).
+    #[getter]
+    fn explain(&self) -> Vec<String> {
+        self.inner.explain.clone()
+    }
+
+    /// The placement as a dict: the JSON of `agkit place --format json`.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::to_py(py, &self.inner)
+    }
+
+    /// Every placed tile, object, facade and tree as one flat record (a
+    /// dict with its `kind`), ready for `pandas.DataFrame`.
+    fn to_records<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let out = PyList::empty(py);
+        let p = &self.inner;
+        push_records(py, &out, "tile", &p.tiles)?;
+        push_records(py, &out, "object", &p.objects)?;
+        push_records(py, &out, "facade", &p.facades)?;
+        push_records(py, &out, "tree", &p.trees)?;
+        Ok(out)
+    }
+
+    /// The GeoJSON FeatureCollection of `agkit place --format geojson`: one
+    /// feature per tile, object, facade and tree, in lon/lat.
+    fn to_geojson<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let p = &self.inner;
+        let features = detached(py, || {
+            agkit::out::geojson::features(std::slice::from_ref(p), 0)
+                .map_err(|e| Error::plain(Class::Internal, Some(&p.asset), e.to_string()))
+        })?;
+        let fc = PyDict::new(py);
+        fc.set_item("type", "FeatureCollection")?;
+        fc.set_item("features", crate::to_py(py, &features)?)?;
+        Ok(fc)
+    }
+
+    /// The GeoJSON FeatureCollection (`to_geojson()`), for shapely,
+    /// geopandas and any reader of the geo interface.
+    #[getter]
+    fn __geo_interface__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.to_geojson(py)
+    }
+
+    /// A numpy array of the placed objects or trees, one row each:
+    /// `(lon, lat, heading)`, or `(x, y, heading)` in local metres with
+    /// `local=True`. Needs numpy.
+    #[pyo3(signature = (what="objects", *, local=false))]
+    fn array<'py>(&self, py: Python<'py>, what: &str, local: bool) -> PyResult<Bound<'py, PyAny>> {
+        let p = &self.inner;
+        let rows: Vec<[f64; 3]> = match what {
+            "objects" => p
+                .objects
+                .iter()
+                .map(|o| {
+                    if local {
+                        [o.x, o.y, o.heading]
+                    } else {
+                        [o.lon, o.lat, o.heading]
+                    }
+                })
+                .collect(),
+            "trees" => p
+                .trees
+                .iter()
+                .map(|t| {
+                    if local {
+                        [t.x, t.y, t.heading]
+                    } else {
+                        [t.lon, t.lat, t.heading]
+                    }
+                })
+                .collect(),
+            other => {
+                return Err(Error::value(format!(
+                    "what={other:?}: arrays are made of \"objects\" or \"trees\""
+                ))
+                .into());
+            }
+        };
+        crate::numpy_rows(py, rows.len(), 3, rows.concat())
+    }
+
+    /// The placement drawn or written as `agkit place --format FORMAT`
+    /// would: `"json"`, `"geojson"`, `"dsf-text"`, `"svg"` or `"png"`.
+    fn render<'py>(&self, py: Python<'py>, format: &str) -> PyResult<Bound<'py, PyBytes>> {
+        let format = match format {
+            "json" => Format::Json,
+            "geojson" => Format::Geojson,
+            "dsf-text" => Format::DsfText,
+            "svg" => Format::Svg,
+            "png" => Format::Png,
+            other => {
+                return Err(Error::value(format!(
+                    "format {other:?} is not json, geojson, dsf-text, svg or png"
+                ))
+                .into());
+            }
+        };
+        let p = &self.inner;
+        let bytes = detached(py, || {
+            agkit::out::render(p, format)
+                .map_err(|e| Error::plain(Class::Build, Some(&p.asset), e.to_string()))
+        })?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    fn __repr__(&self) -> String {
+        let p = &self.inner;
+        format!(
+            "<agkit.Placement {} {:?}: {} tile(s), {} object(s), {} facade(s), {} tree(s)>",
+            p.kind,
+            p.asset,
+            p.tiles.len(),
+            p.objects.len(),
+            p.facades.len(),
+            p.trees.len()
+        )
+    }
+}

@@ -1,0 +1,76 @@
+//! What a function reads: a file path, the file's bytes, or its text.
+//!
+//! One rule for every function that takes a "source": `bytes` (or
+//! `bytearray`) are the file's content; an `os.PathLike` is a path; a `str`
+//! is the file's text when it holds a line break (every autogen, DSF2Text
+//! and JSON file has several lines) and a path otherwise.
+
+use crate::error::Error;
+use pyo3::prelude::*;
+use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
+use pyo3::types::{PyByteArray, PyBytes, PyString};
+use std::borrow::Cow;
+use std::path::PathBuf;
+
+/// A source taken from a Python argument; `Send`, so it can be read with
+/// the GIL released.
+pub enum Source {
+    /// A file to read.
+    Path(PathBuf),
+    /// The content itself.
+    Bytes(PyBackedBytes),
+    /// The content as text.
+    Text(PyBackedStr),
+}
+
+impl Source {
+    /// Takes a source from `obj` (see the module documentation).
+    pub fn extract(obj: &Bound<'_, PyAny>) -> PyResult<Source> {
+        if obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() {
+            return Ok(Source::Bytes(obj.extract().map_err(PyErr::from)?));
+        }
+        if obj.is_instance_of::<PyString>() {
+            let s: PyBackedStr = obj.extract()?;
+            return Ok(if s.contains('\n') {
+                Source::Text(s)
+            } else {
+                Source::Path(PathBuf::from(&*s))
+            });
+        }
+        match obj.extract::<PathBuf>() {
+            Ok(p) => Ok(Source::Path(p)),
+            Err(_) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "expected a path (str or os.PathLike), bytes or text, not {}",
+                obj.get_type().name()?
+            ))),
+        }
+    }
+
+    /// The name errors and diagnostics use: the path, `<bytes>` or `<text>`.
+    pub fn name(&self) -> String {
+        match self {
+            Source::Path(p) => p.display().to_string(),
+            Source::Bytes(_) => "<bytes>".into(),
+            Source::Text(_) => "<text>".into(),
+        }
+    }
+
+    /// The path, when the source is a file.
+    pub fn path(&self) -> Option<&std::path::Path> {
+        match self {
+            Source::Path(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The content (a file is read here: call it with the GIL released).
+    pub fn bytes(&self) -> Result<Cow<'_, [u8]>, Error> {
+        match self {
+            Source::Path(p) => std::fs::read(p)
+                .map(Cow::Owned)
+                .map_err(|e| Error::io(p, e)),
+            Source::Bytes(b) => Ok(Cow::Borrowed(b)),
+            Source::Text(s) => Ok(Cow::Borrowed(s.as_bytes())),
+        }
+    }
+}

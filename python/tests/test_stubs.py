@@ -1,0 +1,71 @@
+"""The .pyi stubs describe exactly what the extension has, every public
+item has a docstring, and the package's modules export what they say."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import agkit
+from agkit import _agkit
+
+STUB = Path(_agkit.__file__).with_name("_agkit.pyi")
+if not STUB.is_file():  # an installed wheel keeps it beside the package
+    STUB = Path(agkit.__file__).with_name("_agkit.pyi")
+
+ALIASES = {"Source", "GeoJSON", "Record", "FloatArray"}
+
+
+def stub_items() -> dict[str, set[str] | None]:
+    """Top-level names of the stub: a class maps to its member names."""
+    tree = ast.parse(STUB.read_text(encoding="utf-8"))
+    out: dict[str, set[str] | None] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            out[node.name] = None
+        elif isinstance(node, ast.ClassDef):
+            members = set()
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef):
+                    members.add(item.name)
+                elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                    members.add(item.target.id)
+            out[node.name] = members
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            out[node.target.id] = None
+    return {k: v for k, v in out.items() if k not in ALIASES}
+
+
+def public(names: list[str]) -> set[str]:
+    return {n for n in names if not n.startswith("_")}
+
+
+def test_stubs_name_exactly_the_extension() -> None:
+    stubs = stub_items()
+    runtime = public(dir(_agkit)) | {"__version__"}
+    assert set(stubs) == runtime
+    for name, members in stubs.items():
+        obj = getattr(_agkit, name)
+        if members is None:
+            continue
+        have = public(dir(obj)) | {m for m in ("__geo_interface__", "__iter__", "__next__") if m in dir(obj)}
+        assert members == have, name
+
+
+def test_every_public_item_is_documented() -> None:
+    for name in public(dir(_agkit)):
+        obj = getattr(_agkit, name)
+        assert inspect.getdoc(obj), name
+        if inspect.isclass(obj):
+            for m in public(dir(obj)) - {"count", "index"}:
+                assert inspect.getdoc(getattr(obj, m)), f"{name}.{m}"
+
+
+def test_the_modules_export_what_they_list() -> None:
+    for module in (agkit, agkit.dsf, agkit.agn):
+        for name in module.__all__:
+            assert getattr(module, name) is not None, f"{module.__name__}.{name}"
+    assert agkit.dsf.read is _agkit.dsf_read and agkit.agn.write is _agkit.agn_write
+    assert agkit.__version__ == "0.1.0"
+    assert (Path(agkit.__file__).parent / "py.typed").is_file()
