@@ -553,7 +553,7 @@ fn place_over_a_tree_of_tiles_streams_every_tile_and_survives_a_bad_one() {
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("bad.dsf"), "{err}");
     assert!(
-        err.contains("from 3 tiles") && err.contains("1 tiles with errors"),
+        err.contains("from 3 tiles") && err.contains("1 tile with errors"),
         "{err}"
     );
     let single = one("json");
