@@ -670,12 +670,21 @@ fn expand(
             )
         } else {
             let r = index.resolve(definition, tile, &opts.conditions);
+            let rule = if r.is_resolved() {
+                rule_text(&r)
+            } else {
+                format!(
+                    "unresolved: not a file beside {} and {}",
+                    relative(file, &inst.root),
+                    r.why_unresolved()
+                )
+            };
             (
                 r.pick(opts.params.seed).map(|c| Resolved {
                     package: c.package.clone(),
                     file: relative(&c.file, &inst.root),
                 }),
-                rule_text(&r),
+                rule,
             )
         };
         let at = representative(&shape);

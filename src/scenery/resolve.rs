@@ -202,19 +202,19 @@ impl LibraryIndex {
         })
     }
 
-    /// Every export of `virtual_path`: (package, export), highest priority
-    /// package first, lines in order.
+    /// Every export of `virtual_path`: (package index, package, export),
+    /// highest priority package first, lines in order.
     pub fn exports_of<'a>(
         &'a self,
         virtual_path: &str,
-    ) -> impl Iterator<Item = (&'a LibPackage, &'a Export)> + 'a {
+    ) -> impl Iterator<Item = (usize, &'a LibPackage, &'a Export)> + 'a {
         self.by_path
             .get(virtual_path)
             .into_iter()
             .flatten()
             .map(|&(p, e)| {
                 let pkg = &self.packages[p as usize];
-                (pkg, &pkg.library.exports[e as usize])
+                (p as usize, pkg, &pkg.library.exports[e as usize])
             })
     }
 
@@ -464,7 +464,8 @@ pub fn resolve(
         rule: String::new(),
         shadowed: Vec::new(),
     };
-    let exports: Vec<(&LibPackage, &Export)> = index.exports_of(&vpath).collect();
+    let exports: Vec<(&LibPackage, &Export)> =
+        index.exports_of(&vpath).map(|(_, p, e)| (p, e)).collect();
     let candidate = |pkg: &LibPackage, e: &Export, conditions: Vec<String>| {
         let file = find_file(&pkg.root, &e.real_path);
         Candidate {

@@ -13,6 +13,7 @@
 //! the report lists each asset once with its count and the reason.
 
 use agkit::scenery::install::{Installation, folder_name};
+pub use agkit::scenery::report::{count as plural, thousands};
 use agkit::scenery::resolve::{self, Conditions, LibraryIndex, Resolution, Tile};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -228,24 +229,6 @@ impl Unresolved {
         }
         out
     }
-}
-
-/// `114,000`.
-pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut s = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            s.push(',');
-        }
-        s.push(c);
-    }
-    s
-}
-
-/// `1 use`, `2 uses`, with thousands separated.
-pub fn plural(n: usize, what: &str) -> String {
-    format!("{} {what}{}", thousands(n), if n == 1 { "" } else { "s" })
 }
 
 /// Repeated warning lines counted instead of printed one per line.
