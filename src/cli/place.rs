@@ -460,14 +460,7 @@ fn run_dsf_dir(
 ) -> u8 {
     use rayon::prelude::*;
     let start = std::time::Instant::now();
-    let mut tiles: Vec<PathBuf> = walkdir::WalkDir::new(dir)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .map(walkdir::DirEntry::into_path)
-        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("dsf")))
-        .collect();
-    tiles.sort();
+    let tiles = agkit::scenery::install::dsf_files(dir);
     let bar = super::progress_bar(tiles.len(), "tiles");
     let mut status = EXIT_OK;
     let (mut uses, mut failed, mut all_uses) = (0usize, 0usize, 0usize);

@@ -113,19 +113,9 @@ fn finding(
 
 /// The `.dsf` files under a package's `Earth nav data`, sorted.
 pub fn package_dsfs(pkg: &Path) -> Vec<PathBuf> {
-    let Some(end) = super::install::child_ci(pkg, "Earth nav data") else {
-        return Vec::new();
-    };
-    let mut v: Vec<PathBuf> = walkdir::WalkDir::new(end)
-        .max_depth(2)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .map(walkdir::DirEntry::into_path)
-        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("dsf")))
-        .collect();
-    v.sort();
-    v
+    super::install::child_ci(pkg, "Earth nav data")
+        .map(|end| super::install::dsf_files(&end))
+        .unwrap_or_default()
 }
 
 /// The packages whose DSFs `check` reads: the enabled ones outside the

@@ -158,6 +158,20 @@ pub fn child_ci(dir: &Path, name: &str) -> Option<PathBuf> {
         .map(|e| e.path())
 }
 
+/// Every `.dsf` file under `dir` (any depth, extension in any case),
+/// sorted by path.
+pub fn dsf_files(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(walkdir::DirEntry::into_path)
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("dsf")))
+        .collect();
+    v.sort();
+    v
+}
+
 /// True when a folder looks like a scenery package.
 fn is_package(dir: &Path) -> bool {
     dir.join("library.txt").is_file()
