@@ -280,9 +280,10 @@ pub fn check(
             "SCN001",
             Some(&pkg.name),
             format!(
-                "{}: {} resolve nowhere",
+                "{}: {} {} nowhere",
                 pkg.name,
-                count(defs.len(), "path")
+                count(defs.len(), "path"),
+                agree(defs.len(), "resolves", "resolve")
             ),
             details,
         ));
@@ -345,6 +346,11 @@ pub fn check(
         findings: out,
         stats,
     }
+}
+
+/// The verb form for a count.
+fn agree<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
 }
 
 /// SCN006, SCN007, SCN008, SCN012.
@@ -416,7 +422,7 @@ fn diag_lines(file: &str, text: &str, diags: &[crate::diag::Diagnostic]) -> Vec<
         .map(|d| {
             let at = match &d.location {
                 Location::Span(s) => {
-                    let (l, c) = crate::diag::line_col(text, s.start);
+                    let (l, c) = super::library::line_col(text, s.start);
                     format!("{file}:{l}:{c}")
                 }
                 _ => file.to_string(),
@@ -471,9 +477,10 @@ fn library_findings(index: &LibraryIndex, out: &mut Vec<Finding>) {
                 "SCN005",
                 Some(&p.name),
                 format!(
-                    "{file}: {} reach outside the package with `../`; Laminar says never to \
+                    "{file}: {} {} outside the package with `../`; Laminar says never to \
                      reference another library by file path (export the virtual path instead)",
-                    count(up.len(), "export")
+                    count(up.len(), "export"),
+                    agree(up.len(), "reaches", "reach")
                 ),
                 details,
             ));
@@ -493,8 +500,9 @@ fn library_findings(index: &LibraryIndex, out: &mut Vec<Finding>) {
                 "SCN002",
                 Some(&p.name),
                 format!(
-                    "{file}: {} name files missing from the package",
-                    count(missing.len(), "export")
+                    "{file}: {} {} missing from the package",
+                    count(missing.len(), "export"),
+                    agree(missing.len(), "names a file", "name files")
                 ),
                 missing,
             ));

@@ -218,6 +218,10 @@ impl Installation {
         let on_disk = subfolders(&self.custom);
         let mut listed: Vec<PathBuf> = Vec::new();
         let mut out: Vec<Package> = Vec::new();
+        let same = |a: &Path, b: &Path| {
+            a == b
+                || folder_name(a).eq_ignore_ascii_case(&folder_name(b)) && a.parent() == b.parent()
+        };
         if let Some(ini) = &self.ini {
             for e in &ini.entries {
                 let path = if e.is_global_airports() {
@@ -225,6 +229,11 @@ impl Installation {
                 } else {
                     self.entry_path(&e.path)
                 };
+                // A pack listed again is loaded once, where it is first
+                // listed (`scenery check` reports the repeat).
+                if listed.iter().any(|l| same(l, &path)) {
+                    continue;
+                }
                 listed.push(path.clone());
                 out.push(Package {
                     name: if e.is_global_airports() {
@@ -239,11 +248,6 @@ impl Installation {
                     origin: Origin::Ini { line: e.line },
                 });
             }
-            let same = |a: &Path, b: &Path| {
-                a == b
-                    || folder_name(a).eq_ignore_ascii_case(&folder_name(b))
-                        && a.parent() == b.parent()
-            };
             let new: Vec<Package> = on_disk
                 .iter()
                 .filter(|p| !listed.iter().any(|l| same(l, p)))

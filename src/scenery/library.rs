@@ -303,6 +303,49 @@ pub fn leaves_root(path: &str) -> bool {
     path.starts_with('/')
 }
 
+/// The lines of a text file (after a byte-order mark), each with the byte
+/// offset where it starts. Lines end in LF, CR LF or a lone CR: old Mac
+/// files (one of the corpus libraries) use CR alone.
+pub fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let bytes = text.as_bytes();
+    let mut at = start;
+    std::iter::from_fn(move || {
+        if at >= bytes.len() {
+            return None;
+        }
+        let s = at;
+        let mut e = s;
+        while e < bytes.len() && bytes[e] != b'\n' && bytes[e] != b'\r' {
+            e += 1;
+        }
+        at = e;
+        if at < bytes.len() && bytes[at] == b'\r' {
+            at += 1;
+        }
+        if at < bytes.len() && bytes[at] == b'\n' && (at == e || bytes[at - 1] == b'\r') {
+            at += 1;
+        }
+        Some((s, &text[s..e]))
+    })
+}
+
+/// 1-based line and column of a byte offset, counting lines as [`lines`]
+/// does.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut last = (1, 0);
+    for (i, (start, _)) in lines(text).enumerate() {
+        if start > offset {
+            break;
+        }
+        last = (i + 1, start);
+    }
+    let col = text
+        .get(last.1..offset.min(text.len()))
+        .map_or(1, |t| t.chars().count() + 1);
+    (last.0, col)
+}
+
 /// Splits off the first whitespace-separated token: (token, its byte range
 /// in `line` from `at`, the rest after the separating blanks).
 fn token(line: &str, at: usize) -> Option<(&str, Range<usize>, usize)> {
@@ -330,14 +373,8 @@ pub fn parse(text: &str) -> LibraryFile {
         region: None,
         status: Status::Public,
     };
-    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let bom = text.len() - body.len();
     let mut header: Vec<(usize, Range<usize>, &str)> = Vec::new();
-    let mut offset = 0;
-    for (i, raw) in body.split_inclusive('\n').enumerate() {
-        let start = offset + bom;
-        offset += raw.len();
-        let line = raw.trim_end_matches(['\n', '\r']);
+    for (i, (start, line)) in lines(text).enumerate() {
         let span = start..start + line.len();
         if header.len() < 3 {
             if line.trim().is_empty() {
@@ -540,6 +577,15 @@ impl Parser {
             "PRIVATE" => self.status = Status::Private,
             "DEPRECATED" => self.status = Status::Deprecated,
             "SEMI_DEPRECATED" => self.status = Status::SemiDeprecated,
+            "A" | "I" | "800" | "1200" | "LIBRARY" => self.diag(
+                Severity::Warning,
+                "LIB004",
+                format!(
+                    "`{word}` repeats a header line inside the file (two libraries pasted \
+                     together?); X-Plane ignores the line"
+                ),
+                abs(wspan),
+            ),
             _ => self.diag(
                 Severity::Warning,
                 "LIB004",
@@ -575,7 +621,16 @@ impl Parser {
         };
         let real = line[after..].trim();
         if real.is_empty() {
-            return self.too_few(kind.as_str(), "a virtual path and a file", whole);
+            return self.diag(
+                Severity::Error,
+                "LIB002",
+                format!(
+                    "{} `{vpath}` names no file after the virtual path (a space missing?); \
+                     the line is ignored",
+                    kind.as_str()
+                ),
+                whole,
+            );
         }
         let real_at = start + after + (line[after..].len() - line[after..].trim_start().len());
         let export = Export {
@@ -784,6 +839,31 @@ mod tests {
         assert_eq!(f.diagnostics.len(), 2);
         let f = parse("I\n800\n");
         assert!(f.header_rejected() && f.has_errors());
+    }
+
+    #[test]
+    fn lines_end_in_lf_crlf_or_cr() {
+        let t = "A\r800\r\nLIBRARY\n\rEXPORT a b\r";
+        let v: Vec<(usize, &str)> = lines(t).collect();
+        assert_eq!(
+            v,
+            [
+                (0, "A"),
+                (2, "800"),
+                (7, "LIBRARY"),
+                (15, ""),
+                (16, "EXPORT a b")
+            ]
+        );
+        assert_eq!(line_col(t, 16), (5, 1));
+        assert_eq!(line_col(t, 23), (5, 8));
+        let f = parse("A\r800\rLIBRARY\rEXPORT a b\rEXPORT c d\r");
+        assert_eq!(f.exports.len(), 2);
+        assert_eq!(f.exports[1].line, 5);
+        assert_eq!(
+            lines("\u{feff}x\ny").collect::<Vec<_>>(),
+            [(3, "x"), (5, "y")]
+        );
     }
 
     #[test]

@@ -50,13 +50,8 @@ pub struct PacksIni {
 /// Reads a `scenery_packs.ini`; what cannot be read is a diagnostic.
 pub fn parse(text: &str) -> PacksIni {
     let mut ini = PacksIni::default();
-    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut offset = text.len() - body.len();
     let mut header = 0;
-    for (i, raw) in body.split_inclusive('\n').enumerate() {
-        let start = offset;
-        offset += raw.len();
-        let line = raw.trim_end_matches(['\n', '\r']);
+    for (i, (start, line)) in super::library::lines(text).enumerate() {
         let trimmed = line.trim();
         let span = start..start + line.len();
         if trimmed.is_empty() || trimmed.starts_with('#') {

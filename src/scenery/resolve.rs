@@ -246,6 +246,9 @@ pub struct Candidate {
     pub priority: usize,
     /// The file.
     pub file: PathBuf,
+    /// The file as the export (or the DSF) names it, relative to the
+    /// package.
+    pub relative: String,
     /// The export line (`None` for a file of the DSF's own package).
     pub line: Option<usize>,
     /// The export directive (`None` for a file of the DSF's own package).
@@ -356,7 +359,7 @@ impl Resolution {
             let missing: Vec<String> = self
                 .candidates
                 .iter()
-                .map(|c| format!("{} ({})", c.file.display(), c.place()))
+                .map(|c| format!("{}/{} ({})", c.package, c.relative, c.place()))
                 .collect();
             return format!("exported, but the file is missing: {}", missing.join(", "));
         }
@@ -473,6 +476,7 @@ pub fn resolve(
             priority: pkg.priority,
             exists: file.is_some(),
             file: file.unwrap_or_else(|| pkg.root.join(&e.real_path)),
+            relative: e.real_path.clone(),
             line: Some(e.line),
             kind: Some(e.kind),
             weight: e.weight,
@@ -489,6 +493,7 @@ pub fn resolve(
             package: name.to_string(),
             priority: 0,
             file,
+            relative: vpath.clone(),
             line: None,
             kind: None,
             weight: 1.0,
@@ -590,8 +595,16 @@ pub fn resolve(
             ));
             set.extend(plain);
         }
-        if !extend.is_empty() && winner.is_none() {
-            winner = Some(format!("EXPORT_EXTEND in {}", pkg.name));
+        if let Some(first) = extend.first() {
+            let by = format!(
+                "EXPORT_EXTEND in {} (line {})",
+                pkg.name,
+                first.line.unwrap_or(0)
+            );
+            winner = Some(match winner {
+                Some(w) => format!("{w}, with {by}"),
+                None => by,
+            });
         }
         set.extend(extend);
         backups.push(backup);
