@@ -269,6 +269,17 @@ fn write(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
+/// A library package: its `library.txt` (header added) and empty files.
+fn library_package(dir: &Path, exports: &str, files: &[&str]) {
+    write(
+        &dir.join("library.txt"),
+        &format!("A\n800\nLIBRARY\n{exports}"),
+    );
+    for f in files {
+        write(&dir.join(f), "");
+    }
+}
+
 /// Builds a DSF from DSF2Text with agkit's writer.
 fn write_dsf(path: &Path, body: &str, overlay: bool) {
     let text = format!(
@@ -327,11 +338,11 @@ fn installation() -> tempfile::TempDir {
          SCENERY_PACK Custom Scenery/Gone/\nSCENERY_PACK Custom Scenery/D Lib Low/\n\
          SCENERY_PACK Custom Scenery/Z Mesh/\n",
     );
-    write(
-        &cs.join("N New/library.txt"),
-        "A\n800\nLIBRARY\nEXPORT lib/new.obj new.obj\n",
+    library_package(
+        &cs.join("N New"),
+        "EXPORT lib/new.obj new.obj\n",
+        &["new.obj"],
     );
-    write(&cs.join("N New/new.obj"), "");
     let a = cs.join("A Airport");
     write(&a.join("objects/hangar.obj"), "");
     write_dsf(
@@ -398,28 +409,25 @@ fn installation() -> tempfile::TempDir {
         c.join("ag/plaza.agp"),
     )
     .unwrap();
-    let d = cs.join("D Lib Low");
-    write(
-        &d.join("library.txt"),
-        "A\n800\nLIBRARY\nEXPORT lib/tower.obj low/tower.obj\nEXPORT lib/car.obj low/car.obj\n\
+    library_package(
+        &cs.join("D Lib Low"),
+        "EXPORT lib/tower.obj low/tower.obj\nEXPORT lib/car.obj low/car.obj\n\
          EXPORT lib/house.fac low/house.fac\nEXPORT lib/trees.for low/trees.for\n\
          EXPORT lib/summer.fac low/summer.fac\nEXPORT_BACKUP lib/backup_only.obj backup/d.obj\n",
+        &[
+            "low/tower.obj",
+            "low/car.obj",
+            "low/house.fac",
+            "low/trees.for",
+            "low/summer.fac",
+            "backup/d.obj",
+        ],
     );
-    for f in [
-        "low/tower.obj",
-        "low/car.obj",
-        "low/house.fac",
-        "low/trees.for",
-        "low/summer.fac",
-        "backup/d.obj",
-    ] {
-        write(&d.join(f), "");
-    }
-    write(
-        &cs.join("E Disabled/library.txt"),
-        "A\n800\nLIBRARY\nEXPORT lib/needed.obj needed.obj\n",
+    library_package(
+        &cs.join("E Disabled"),
+        "EXPORT lib/needed.obj needed.obj\n",
+        &["needed.obj"],
     );
-    write(&cs.join("E Disabled/needed.obj"), "");
     write_dsf(
         &cs.join("Z Mesh/Earth nav data").join(TILE),
         "OBJECT_DEF lib/car.obj\nOBJECT 0 13.040000000 47.799500000 0.000\n",
@@ -838,11 +846,7 @@ fn scenery_check_finds_planted_mistakes() {
 fn scenery_check_clean_installation() {
     let t = tempfile::tempdir().unwrap();
     let cs = t.path().join("Custom Scenery");
-    write(
-        &cs.join("L/library.txt"),
-        "A\n800\nLIBRARY\nEXPORT lib/a.obj a.obj\n",
-    );
-    write(&cs.join("L/a.obj"), "");
+    library_package(&cs.join("L"), "EXPORT lib/a.obj a.obj\n", &["a.obj"]);
     write_dsf(
         &cs.join("P/Earth nav data").join(TILE),
         "OBJECT_DEF lib/a.obj\nOBJECT 0 13.5 47.5 0\n",
