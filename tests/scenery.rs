@@ -1010,7 +1010,8 @@ mod props {
     /// only the package's EXPORT_EXCLUDE lines; otherwise EXPORT/RATIO
     /// lines are its plain exports and EXTEND lines its extensions. The
     /// highest-priority enabled package with plain exports wins; extensions
-    /// of packages at or above it add; backups only when nothing else.
+    /// of packages at or above it add; the first backup of the highest
+    /// package with one only when nothing else.
     fn oracle(pkgs: &[(bool, Vec<usize>)]) -> Vec<(usize, usize)> {
         let mut plain: Vec<Vec<(usize, usize)>> = Vec::new();
         let mut extend: Vec<Vec<(usize, usize)>> = Vec::new();
@@ -1054,7 +1055,7 @@ mod props {
         if out.is_empty()
             && let Some(b) = backup.iter().find(|b| !b.is_empty())
         {
-            out = b.clone();
+            out = vec![b[0]];
         }
         out.sort();
         out

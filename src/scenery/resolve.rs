@@ -13,8 +13,10 @@
 //! - across packages, a package with an `EXPORT`/`EXPORT_EXCLUDE`/
 //!   `EXPORT_RATIO` of the path replaces what every lower-priority package
 //!   exports; `EXPORT_EXTEND` adds to the lower packages' exports instead;
-//! - `EXPORT_BACKUP` counts only when no package exports the path at all
-//!   (the highest-priority package with a backup wins);
+//! - `EXPORT_BACKUP` counts only when no package exports the path at all;
+//!   then the first backup line of the highest-priority package with one
+//!   is the file (backups are not alternatives: WorldEditor's library
+//!   manager keeps only the first);
 //! - an export under a `REGION` counts only on the tiles of that region,
 //!   and only while its `REGION_DREF` conditions hold; a seasonal export
 //!   only in its seasons. Conditions agkit cannot evaluate (a dataref with
@@ -612,18 +614,23 @@ pub fn resolve(
     // `backups` runs lowest priority first.
     if set.is_empty() {
         if let Some(k) = backups.iter().rposition(|b| !b.is_empty()) {
-            let chosen = std::mem::take(&mut backups[k]);
+            // The first backup line of the highest-priority package: backups
+            // are not alternatives (WorldEditor's library reads them so).
+            let chosen = backups[k].remove(0);
             res.rule = format!(
                 "EXPORT_BACKUP in {} (line {}): no package exports the path",
-                chosen[0].package,
-                chosen[0].line.unwrap_or(0)
+                chosen.package,
+                chosen.line.unwrap_or(0)
             );
             res.source = Source::Backup;
-            set = chosen;
+            let by = chosen.place();
+            set = vec![chosen];
             for b in backups.into_iter().flatten() {
                 res.shadowed.push(Shadowed {
                     candidate: b,
-                    why: format!("a higher-priority EXPORT_BACKUP ({}) wins", set[0].place()),
+                    why: format!(
+                        "the first EXPORT_BACKUP of the highest-priority package ({by}) wins"
+                    ),
                 });
             }
         }
