@@ -841,6 +841,59 @@ fn scenery_check_finds_planted_mistakes() {
     assert_eq!(v["stats"]["dsfs"], 3);
 }
 
+/// A damaged DSF and a binary library.txt are reported, never fatal to
+/// `scenery at`; `scenery check` makes them errors.
+#[test]
+fn hostile_files_are_reported() {
+    let t = installation();
+    let cs = t.path().join("Custom Scenery");
+    std::fs::write(
+        cs.join("B Overlay/Earth nav data").join(TILE),
+        b"XPLNEDSF\x01\0\0\0\xff\xff\xff\x7fjunk",
+    )
+    .unwrap();
+    std::fs::write(
+        cs.join("N New/library.txt"),
+        [0u8, 159, 146, 150, 13, 10, 255],
+    )
+    .unwrap();
+    let o = agkit(&[
+        os("scenery"),
+        os("at"),
+        os("47.8000,13.0400"),
+        os("--xplane"),
+        t.path().as_os_str(),
+        os("--no-autogen"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o)
+            .contains("warning: Custom Scenery/B Overlay/Earth nav data/+40+010/+47+013.dsf:"),
+        "{}",
+        stderr(&o)
+    );
+    let o = agkit(&[
+        os("scenery"),
+        os("check"),
+        os("--xplane"),
+        t.path().as_os_str(),
+        os("--format"),
+        os("json"),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let f = v["findings"].as_array().unwrap();
+    let of = |code: &str| f.iter().find(|x| x["code"] == code).cloned().unwrap();
+    assert_eq!(of("SCN010")["package"], "B Overlay");
+    assert_eq!(of("SCN009")["severity"], "error");
+    assert!(
+        of("SCN009")["message"]
+            .as_str()
+            .unwrap()
+            .contains("X-Plane ignores the whole file")
+    );
+}
+
 /// A clean installation checks clean (exit 0).
 #[test]
 fn scenery_check_clean_installation() {

@@ -296,6 +296,15 @@ fn inside(ring: &[Xy], p: Xy) -> bool {
     c
 }
 
+/// True when every coordinate of a shape is a finite number (a DSF's pools
+/// can decode to anything).
+fn finite(shape: &[Vec<LonLat>]) -> bool {
+    shape
+        .iter()
+        .flatten()
+        .all(|p| p[0].is_finite() && p[1].is_finite())
+}
+
 /// The mean of the outer winding's vertices (the point for point items).
 fn representative(shape: &[Vec<LonLat>]) -> LonLat {
     let Some(w) = shape.first().filter(|w| !w.is_empty()) else {
@@ -489,6 +498,15 @@ pub fn at(
                 }
                 _ => continue,
             };
+            if !finite(&shape) {
+                report.warnings.push(format!(
+                    "{}/{}: a {} of {def} has a coordinate that is not a number; skipped",
+                    l.pkg.name,
+                    l.rel,
+                    kind.as_str()
+                ));
+                continue;
+            }
             if distance(&frame, &shape, kind.is_area()) > opts.radius_m {
                 continue;
             }
@@ -754,6 +772,13 @@ mod tests {
         );
         assert_eq!(ItemKind::of_definition("a/b", false), ItemKind::Polygon);
         assert_eq!(ItemKind::Forest.exclusion(), Some(ExclusionKind::For));
+    }
+
+    #[test]
+    fn non_finite_shapes_are_refused() {
+        assert!(finite(&[vec![[13.0, 47.0], [13.1, 47.1]]]));
+        assert!(!finite(&[vec![[13.0, 47.0]], vec![[f64::NAN, 47.0]]]));
+        assert!(!finite(&[vec![[f64::INFINITY, 47.0]]]));
     }
 
     #[test]

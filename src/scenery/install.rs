@@ -429,6 +429,19 @@ mod tests {
     }
 
     #[test]
+    fn reads_are_bounded() {
+        let t = tempfile::tempdir().unwrap();
+        let f = t.path().join("library.txt");
+        std::fs::write(&f, vec![b'x'; 100]).unwrap();
+        assert_eq!(read_text(&f, 100).unwrap().len(), 100);
+        let e = read_text(&f, 99).unwrap_err();
+        assert!(
+            e.to_string().contains("100 bytes is more than the 99"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn alphabetical_without_ini_and_refuses_other_folders() {
         let t = tempfile::tempdir().unwrap();
         mkdirs(t.path(), &["b/Earth nav data", "A"]);
