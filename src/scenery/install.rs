@@ -334,17 +334,25 @@ impl Installation {
         self.packages.iter().filter(|p| p.enabled && p.exists)
     }
 
-    /// The package holding `file` (the deepest package folder above it).
+    /// The package holding `file` (the deepest package folder above it),
+    /// by the paths as given, else by their canonical forms (links,
+    /// `..`).
     pub fn package_of(&self, file: &Path) -> Option<&Package> {
+        let deepest = |root: &dyn Fn(&Package) -> bool| {
+            self.packages
+                .iter()
+                .filter(|p| root(p))
+                .max_by_key(|p| p.path.components().count())
+        };
+        if let Some(p) = deepest(&|p| file.starts_with(&p.path)) {
+            return Some(p);
+        }
         let file = file.canonicalize().ok()?;
-        self.packages
-            .iter()
-            .filter(|p| {
-                p.path
-                    .canonicalize()
-                    .is_ok_and(|root| file.starts_with(&root))
-            })
-            .max_by_key(|p| p.path.components().count())
+        deepest(&|p| {
+            p.path
+                .canonicalize()
+                .is_ok_and(|root| file.starts_with(&root))
+        })
     }
 
     /// A package's path shown relative to the X-Plane folder when it is
