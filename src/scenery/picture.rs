@@ -101,6 +101,11 @@ pub fn to_svg(report: &AtReport, words: Words) -> String {
         c + 8.0
     );
 
+    // Items are clipped to the map square, clear of the legend.
+    let _ = writeln!(
+        svg,
+        r#"<clipPath id="map"><rect width="{MAP}" height="{MAP}"/></clipPath><g clip-path="url(#map)">"#
+    );
     // Lowest priority first, so higher packages are drawn on top; excluded
     // items first of all, under everything that stays.
     let mut order: Vec<(usize, &Item)> = report.items.iter().enumerate().collect();
@@ -113,10 +118,18 @@ pub fn to_svg(report: &AtReport, words: Words) -> String {
     };
     order.sort_by_key(|(k, i)| (i.excluded_by.is_none(), std::cmp::Reverse(rank(i)), *k));
     for (_, item) in order {
+        // Ground cover (draped polygons, forests, beaches) lighter than
+        // buildings, so that what stands on it stays visible.
+        let ground = matches!(
+            item.kind,
+            ItemKind::Polygon | ItemKind::Forest | ItemKind::Beach
+        );
         let (stroke, fill_opacity, dash) = if item.excluded_by.is_some() {
             (EXCLUDED, 0.15, r#" stroke-dasharray="3 3""#)
+        } else if ground {
+            (colour(report, &item.package), 0.12, "")
         } else {
-            (colour(report, &item.package), 0.3, "")
+            (colour(report, &item.package), 0.35, "")
         };
         let width = if item.placed_by.is_some() { 0.8 } else { 1.6 };
         let path = |ring: &[[f64; 2]], close: bool| {
@@ -176,6 +189,7 @@ pub fn to_svg(report: &AtReport, words: Words) -> String {
         }
     }
 
+    svg.push_str("</g>\n");
     // Legend: the title, the packages with items here, excluded grey.
     let x0 = MAP + 10.0;
     let mut y = 30.0;

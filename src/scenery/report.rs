@@ -17,21 +17,20 @@ pub fn at_text(r: &AtReport) -> String {
         r.center[1],
         r.center[0]
     );
-    let _ = writeln!(s, "\npackages, highest priority first:");
-    for p in &r.packages {
-        let n = r.items.iter().filter(|i| i.package == p.name).count();
-        let _ = writeln!(
-            s,
-            "  #{:<3} {}{}{}",
-            p.priority,
-            p.path,
-            if p.enabled { "" } else { "  (disabled)" },
-            if n > 0 {
-                format!("  {}", count(n, "item"))
-            } else {
-                String::new()
-            }
-        );
+    let placing: Vec<_> = r
+        .packages
+        .iter()
+        .map(|p| (p, r.items.iter().filter(|i| i.package == p.name).count()))
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    let _ = writeln!(
+        s,
+        "\npackages placing something here: {} of {} (#0 is the highest priority)",
+        placing.len(),
+        r.packages.len()
+    );
+    for (p, n) in placing {
+        let _ = writeln!(s, "  #{:<3} {}  {}", p.priority, p.path, count(n, "item"));
     }
     let mut last: Option<(&str, &str)> = None;
     for (k, i) in r.items.iter().enumerate() {
