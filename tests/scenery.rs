@@ -841,6 +841,47 @@ fn scenery_check_finds_planted_mistakes() {
     assert_eq!(v["stats"]["dsfs"], 3);
 }
 
+/// `scenery resolve` says which file wins at a tile and why the others
+/// lost; exit 1 when nothing resolves.
+#[test]
+fn scenery_resolve_explains() {
+    let t = installation();
+    let run = |path: &str, extra: &[&str]| {
+        let mut args = vec![
+            os("scenery"),
+            os("resolve"),
+            os(path),
+            os("--tile"),
+            os("47.8,13.04"),
+            os("--xplane"),
+            t.path().as_os_str(),
+        ];
+        args.extend(extra.iter().map(|s| os(s)));
+        agkit(&args)
+    };
+    let mut out = String::new();
+    for (path, extra) in [
+        ("lib/tower.obj", &[][..]),
+        (
+            "lib/summer.fac",
+            &["--dref", "sim/time/local_date_days=20"][..],
+        ),
+        ("lib/backup_only.obj", &[][..]),
+        ("lib/needed.obj", &[][..]),
+    ] {
+        let o = run(path, extra);
+        let want = if path == "lib/needed.obj" { 1 } else { 0 };
+        assert_eq!(o.status.code(), Some(want), "{path}: {}", stderr(&o));
+        out.push_str(&String::from_utf8_lossy(&o.stdout));
+    }
+    insta::assert_snapshot!("resolve_text", out);
+    let o = run("lib/tower.obj", &["--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["source"], "library");
+    assert_eq!(v["candidates"].as_array().unwrap().len(), 2);
+    assert_eq!(v["shadowed"][0]["candidate"]["package"], "D Lib Low");
+}
+
 /// A damaged DSF and a binary library.txt are reported, never fatal to
 /// `scenery at`; `scenery check` makes them errors.
 #[test]

@@ -4,7 +4,10 @@
 //!   what every enabled package places near a point, with the package and
 //!   file each item resolves to and the exclusions that remove it;
 //! - `agkit scenery check --xplane DIR`: what does not resolve, what is
-//!   shadowed, what is misconfigured; exit 1 when something cannot resolve.
+//!   shadowed, what is misconfigured; exit 1 when something cannot resolve;
+//! - `agkit scenery resolve PATH --tile LAT,LON --xplane DIR`: the files a
+//!   library path resolves to at a tile, and every export that lost, with
+//!   why; exit 1 when it resolves nowhere.
 
 use super::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use agkit::scenery::at::{self, AtOptions};
@@ -22,6 +25,9 @@ pub enum Command {
     /// Check an installation: unresolved paths, shadowed exports, `../`
     /// library paths, disabled packs others need, duplicate pack lines.
     Check(CheckArgs),
+    /// The files a library path resolves to at a tile, the package of each,
+    /// the rule that won and why every other export lost.
+    Resolve(ResolveArgs),
 }
 
 /// Output of `scenery at`.
@@ -103,11 +109,28 @@ pub struct CheckArgs {
     format: CheckFormat,
 }
 
+/// Arguments of `agkit scenery resolve`.
+#[derive(Debug, clap::Args)]
+pub struct ResolveArgs {
+    /// The virtual path, as a DSF names it (e.g. lib/g10/autogen/plaza.agp).
+    path: String,
+    /// A point of the tile to resolve at: latitude,longitude in degrees
+    /// (regions select by tile).
+    #[arg(long, value_name = "LAT,LON", allow_hyphen_values = true)]
+    tile: String,
+    #[command(flatten)]
+    install: Install,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    format: CheckFormat,
+}
+
 /// Runs `agkit scenery`.
 pub fn run(cmd: Command) -> u8 {
     match cmd {
         Command::At(a) => run_at(a),
         Command::Check(a) => run_check(a),
+        Command::Resolve(a) => run_resolve(a),
     }
 }
 
@@ -255,4 +278,36 @@ fn run_check(a: CheckArgs) -> u8 {
         return code.max(EXIT_USAGE);
     }
     if r.has_errors() { EXIT_INPUT } else { EXIT_OK }
+}
+
+fn run_resolve(a: ResolveArgs) -> u8 {
+    let (lat, lon) = match parse_point(&a.tile) {
+        Ok(p) if (-90.0..=90.0).contains(&p.0) && (-180.0..=180.0).contains(&p.1) => p,
+        Ok(_) => return super::fail(format!("--tile {}: out of range", a.tile)),
+        Err(e) => return super::fail(format!("--tile {e}")),
+    };
+    let (_, index, errors, cond) = match open(&a.install) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    for e in &errors {
+        eprintln!("warning: {}: {}", e.package, e.error);
+    }
+    let tile = agkit::scenery::resolve::Tile::of(lon, lat);
+    let r = index.resolve(&a.path, tile, &cond);
+    let bytes = match a.format {
+        CheckFormat::Text => report::resolution_text(&r).into_bytes(),
+        CheckFormat::Json => match serde_json::to_vec_pretty(&r) {
+            Ok(mut v) => {
+                v.push(b'\n');
+                v
+            }
+            Err(e) => return super::fail(e),
+        },
+    };
+    let code = write_out(None, &bytes);
+    if code != EXIT_OK {
+        return code;
+    }
+    if r.is_resolved() { EXIT_OK } else { EXIT_INPUT }
 }

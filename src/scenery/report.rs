@@ -3,6 +3,7 @@
 
 use super::at::{AtReport, Item};
 use super::check::CheckReport;
+use super::resolve::Resolution;
 use std::fmt::Write as _;
 
 /// `scenery at` for people: the packages, then the items of each package
@@ -117,6 +118,46 @@ pub fn at_geojson(r: &AtReport) -> Result<Vec<u8>, serde_json::Error> {
     let mut v = serde_json::to_vec_pretty(&fc)?;
     v.push(b'\n');
     Ok(v)
+}
+
+/// `scenery resolve` for people: the winners with the rule, then every
+/// export that lost and why.
+pub fn resolution_text(r: &Resolution) -> String {
+    let mut s = format!("{} at tile {}: {}\n", r.path, r.tile, r.rule);
+    for c in &r.candidates {
+        let _ = write!(
+            s,
+            "  {} {}/{} ({}{}, weight {})",
+            if c.exists { "->" } else { "!!" },
+            c.package,
+            c.relative,
+            c.kind.map_or("a file of the package", |k| k.as_str()),
+            c.line.map_or(String::new(), |l| format!(" line {l}")),
+            c.weight
+        );
+        if !c.exists {
+            s.push_str(", file missing");
+        }
+        if !c.conditions.is_empty() {
+            let _ = write!(s, ", assuming {}", c.conditions.join(" and "));
+        }
+        s.push('\n');
+    }
+    if !r.is_resolved() {
+        let _ = writeln!(s, "  unresolved: {}", r.why_unresolved());
+    }
+    for x in &r.shadowed {
+        let _ = writeln!(
+            s,
+            "  not used: {} {}/{} ({}): {}",
+            x.candidate.kind.map_or("", |k| k.as_str()),
+            x.candidate.package,
+            x.candidate.relative,
+            x.candidate.place(),
+            x.why
+        );
+    }
+    s
 }
 
 /// `scenery check` for people: one block per finding, then a summary.
