@@ -9,7 +9,7 @@
 //!   library path resolves to at a tile, and every export that lost, with
 //!   why; exit 1 when it resolves nowhere.
 
-use super::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
+use super::{EXIT_INPUT, EXIT_OK};
 use agkit::scenery::at::{self, AtOptions};
 use agkit::scenery::install::Installation;
 use agkit::scenery::resolve::{Conditions, LibraryIndex, LoadError};
@@ -233,10 +233,7 @@ fn run_at(a: AtArgs) -> u8 {
     }
     let bytes = match format {
         AtFormat::Text => Ok(report::at_text(&r).into_bytes()),
-        AtFormat::Json => serde_json::to_vec_pretty(&r).map(|mut v| {
-            v.push(b'\n');
-            v
-        }),
+        AtFormat::Json => json(&r),
         AtFormat::Geojson => report::at_geojson(&r),
         AtFormat::Svg => Ok(picture::to_svg(&r, picture::Words::Text).into_bytes()),
         AtFormat::Png => {
@@ -263,21 +260,7 @@ fn run_check(a: CheckArgs) -> u8 {
     let bar = super::progress_bar(dsfs, "DSFs");
     let r = check::check(&inst, &index, &errors, &cond, &|| bar.inc(1));
     bar.finish_and_clear();
-    let bytes = match a.format {
-        CheckFormat::Text => report::check_text(&r).into_bytes(),
-        CheckFormat::Json => match serde_json::to_vec_pretty(&r) {
-            Ok(mut v) => {
-                v.push(b'\n');
-                v
-            }
-            Err(e) => return super::fail(e),
-        },
-    };
-    let code = write_out(None, &bytes);
-    if code != EXIT_OK {
-        return code.max(EXIT_USAGE);
-    }
-    if r.has_errors() { EXIT_INPUT } else { EXIT_OK }
+    finish(a.format, &r, report::check_text, r.has_errors())
 }
 
 fn run_resolve(a: ResolveArgs) -> u8 {
@@ -295,19 +278,32 @@ fn run_resolve(a: ResolveArgs) -> u8 {
     }
     let tile = agkit::scenery::resolve::Tile::of(lon, lat);
     let r = index.resolve(&a.path, tile, &cond);
-    let bytes = match a.format {
-        CheckFormat::Text => report::resolution_text(&r).into_bytes(),
-        CheckFormat::Json => match serde_json::to_vec_pretty(&r) {
-            Ok(mut v) => {
-                v.push(b'\n');
-                v
-            }
+    finish(a.format, &r, report::resolution_text, !r.is_resolved())
+}
+
+/// Pretty JSON with a final newline.
+fn json<T: serde::Serialize>(v: &T) -> Result<Vec<u8>, serde_json::Error> {
+    let mut b = serde_json::to_vec_pretty(v)?;
+    b.push(b'\n');
+    Ok(b)
+}
+
+/// Prints a report to stdout, as text or JSON; exit 1 when `failed`.
+fn finish<T: serde::Serialize>(
+    format: CheckFormat,
+    value: &T,
+    text: impl FnOnce(&T) -> String,
+    failed: bool,
+) -> u8 {
+    let bytes = match format {
+        CheckFormat::Text => text(value).into_bytes(),
+        CheckFormat::Json => match json(value) {
+            Ok(b) => b,
             Err(e) => return super::fail(e),
         },
     };
-    let code = write_out(None, &bytes);
-    if code != EXIT_OK {
-        return code;
+    match write_out(None, &bytes) {
+        EXIT_OK if failed => EXIT_INPUT,
+        code => code,
     }
-    if r.is_resolved() { EXIT_OK } else { EXIT_INPUT }
 }
