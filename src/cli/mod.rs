@@ -17,6 +17,7 @@ mod r#gen;
 mod info;
 mod overlay;
 mod place;
+mod place_resolution;
 mod scenery;
 mod serve;
 

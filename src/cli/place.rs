@@ -6,15 +6,13 @@
 //!   --spawning K | --spelling-set S]`
 //! - `agkit place --dsf TILE.dsf [--scenery DIR] [--library DIR]... | [--xplane DIR]`
 
+use super::place_resolution::{self as resolution, Repeats, Resolver, Unresolved, plural};
 use super::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use agkit::diag;
 use agkit::out::{self, Format};
 use agkit::place::{self, FrameConvention, Params, Placement, Use};
 use agkit::scenery::resolve::{Conditions, Tile as TileId};
-use resolution::{Repeats, Resolver, Unresolved, plural};
 use std::path::{Path, PathBuf};
-
-mod resolution;
 
 /// The AGP orientation convention.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -622,7 +620,7 @@ fn dsf_uses(bytes: &[u8]) -> Result<(TileId, Vec<agkit::dsf::autogen::AutogenUse
 
 /// The package folder of a DSF at `<package>/Earth nav data/<dir>/<tile>.dsf`,
 /// else the DSF's own folder.
-fn default_package(dsf: &Path) -> PathBuf {
+pub(super) fn default_package(dsf: &Path) -> PathBuf {
     let parent = dsf.parent().unwrap_or(Path::new("."));
     let end = parent.parent();
     match end {

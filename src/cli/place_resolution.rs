@@ -74,7 +74,7 @@ impl Resolver {
         if let Some(p) = self.inst.as_ref().and_then(|i| i.package_of(dsf)) {
             return (p.name.clone(), p.path.clone());
         }
-        let p = super::default_package(dsf);
+        let p = super::place::default_package(dsf);
         (folder_name(&p), p)
     }
 
