@@ -188,11 +188,17 @@ fn placement_report(p: &Placement, explain: bool) -> String {
         report.push_str(&format!("warning: {}: {w}\n", p.asset));
     }
     if explain {
-        for e in &p.explain {
-            report.push_str(&format!("explain: {}: {e}\n", p.asset));
-        }
+        report.push_str(&explain_report(p));
     }
     report
+}
+
+/// The engine's decisions for a placement (`--explain`).
+fn explain_report(p: &Placement) -> String {
+    p.explain
+        .iter()
+        .map(|e| format!("explain: {}: {e}\n", p.asset))
+        .collect()
 }
 
 /// Reads and parses an autogen text file, printing its diagnostics.
@@ -515,13 +521,9 @@ fn run_dsf_dir(
                         for w in &p.warnings {
                             repeats.add(format!("{}: {w}", p.asset));
                         }
-                        report.push_str(&placement_report(
-                            &Placement {
-                                warnings: Vec::new(),
-                                ..p.clone()
-                            },
-                            args.explain,
-                        ));
+                        if args.explain {
+                            report.push_str(&explain_report(p));
+                        }
                     }
                     for (_, w) in tile.use_warnings {
                         repeats.add(w);
