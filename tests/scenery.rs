@@ -799,6 +799,14 @@ fn scenery_at_bad_input_is_a_usage_error() {
         "{}",
         stderr(&o)
     );
+    let o = agkit(&[
+        os("scenery"),
+        os("check"),
+        os("--xplane"),
+        empty.path().join("nope").as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("nope: No such file"), "{}", stderr(&o));
 }
 
 /// `scenery check` finds every planted mistake and exits 1.
@@ -1034,7 +1042,7 @@ fn place_library_without_library_txt_says_why() {
         assert_eq!(o.status.code(), Some(2));
         let err = stderr(&o);
         assert!(
-            err.contains("no library.txt in it") || err.contains("no such folder"),
+            err.contains("no library.txt in it") || err.contains("No such file"),
             "{err}"
         );
     }

@@ -140,8 +140,8 @@ impl Resolver {
 fn libraries(dirs: &[PathBuf], warnings: &mut Vec<String>) -> Result<LibraryIndex, String> {
     let mut index = LibraryIndex::default();
     for dir in dirs {
-        if !dir.is_dir() {
-            return Err(format!("--library {}: no such folder", dir.display()));
+        if let Err(e) = std::fs::metadata(dir) {
+            return Err(format!("--library {}: {e}", dir.display()));
         }
         if dir.join("library.txt").is_file() {
             let p = LibraryIndex::load_package(dir, 0)

@@ -182,6 +182,9 @@ fn is_package(dir: &Path) -> bool {
 impl Installation {
     /// Opens the X-Plane folder or `Custom Scenery` folder `dir`.
     pub fn open(dir: &Path) -> Result<Installation, InstallError> {
+        if let Err(e) = std::fs::metadata(dir) {
+            return Err(InstallError::Io(dir.to_path_buf(), e));
+        }
         let (root, custom) = if let Some(c) = child_ci(dir, "Custom Scenery").filter(|c| c.is_dir())
         {
             (dir.to_path_buf(), c)
