@@ -972,6 +972,77 @@ fn scenery_check_clean_installation() {
     );
 }
 
+/// The small installation in tests/fixtures/xplane (for the command-line
+/// suite): its DSFs are what their DSF2Text sources say, it checks clean,
+/// and `scenery at` sees its exclusion.
+#[test]
+fn fixture_installation_is_current_and_clean() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/xplane");
+    for (text, pack) in [("airport.txt", "Airport"), ("town.txt", "Town")] {
+        let (want, _) = agkit::dsf::from_text(
+            &std::fs::read_to_string(root.join(text)).unwrap(),
+            &mut |_| Err("no rasters".to_string()),
+        )
+        .unwrap();
+        let dsf = root
+            .join("Custom Scenery")
+            .join(pack)
+            .join("Earth nav data")
+            .join(TILE);
+        let got = agkit::dsf::read(&std::fs::read(dsf).unwrap()).unwrap();
+        assert_eq!(got.properties, want.properties, "{text}");
+        assert_eq!(got.object_defs, want.object_defs, "{text}");
+        let (a, b): (Vec<_>, Vec<_>) = (got.objects().collect(), want.objects().collect());
+        assert_eq!(a.len(), b.len(), "{text}");
+        for (a, b) in a.iter().zip(&b) {
+            assert!(
+                (a.lon - b.lon).abs() < 1e-6 && (a.lat - b.lat).abs() < 1e-6,
+                "{text}"
+            );
+            assert!((a.heading - b.heading).abs() < 1e-2, "{text}");
+        }
+    }
+    let o = agkit(&[os("scenery"), os("check"), os("--xplane"), root.as_os_str()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let o = agkit(&[
+        os("scenery"),
+        os("at"),
+        os("47.5,13.5"),
+        os("--xplane"),
+        root.as_os_str(),
+        os("--format"),
+        os("json"),
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let excluded: Vec<&serde_json::Value> = v["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| !i["excluded_by"].is_null())
+        .collect();
+    assert_eq!(excluded.len(), 1);
+    assert_eq!(excluded[0]["package"], "Town");
+    assert_eq!(excluded[0]["excluded_by"], "Airport");
+    // A file where the installation folder is wanted.
+    let o = agkit(&[
+        os("scenery"),
+        os("check"),
+        os("--xplane"),
+        root.join("airport.txt").as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("a file, not a folder"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 // ------------------------------------------------------------------ place
 
 fn a_dsf(t: &tempfile::TempDir) -> PathBuf {

@@ -74,6 +74,9 @@ pub enum InstallError {
          (no `scenery_packs.ini` and no scenery package in it)"
     )]
     NotAnInstallation(PathBuf),
+    /// A file was given where a folder is wanted.
+    #[error("{0}: a file, not a folder; give the X-Plane folder or its Custom Scenery folder")]
+    NotAFolder(PathBuf),
     /// A file could not be read.
     #[error("{0}: {1}")]
     Io(PathBuf, std::io::Error),
@@ -182,8 +185,10 @@ fn is_package(dir: &Path) -> bool {
 impl Installation {
     /// Opens the X-Plane folder or `Custom Scenery` folder `dir`.
     pub fn open(dir: &Path) -> Result<Installation, InstallError> {
-        if let Err(e) = std::fs::metadata(dir) {
-            return Err(InstallError::Io(dir.to_path_buf(), e));
+        match std::fs::metadata(dir) {
+            Err(e) => return Err(InstallError::Io(dir.to_path_buf(), e)),
+            Ok(m) if !m.is_dir() => return Err(InstallError::NotAFolder(dir.to_path_buf())),
+            Ok(_) => {}
         }
         let (root, custom) = if let Some(c) = child_ci(dir, "Custom Scenery").filter(|c| c.is_dir())
         {
