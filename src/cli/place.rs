@@ -590,12 +590,15 @@ fn run_dsf_dir(
         eprint!("{}", unresolved.report(&head, true));
     }
     eprintln!(
-        "placed {} from {}: {}, {} unresolved, {} with errors, in {:.2} s",
+        "placed {} from {}: {}, {} with errors{}, in {:.2} s",
         plural(uses, "use"),
         plural(tiles.len(), "tile"),
         plural(repeats.total(), "warning"),
-        plural(unresolved.uses(), "use"),
         plural(failed, "tile"),
+        match unresolved.uses() {
+            0 => String::new(),
+            n => format!(", {} unresolved", plural(n, "use")),
+        },
         start.elapsed().as_secs_f64()
     );
     status
