@@ -526,22 +526,29 @@ mod corpus {
 
     #[test]
     fn library_resolves_the_dsf_asset() {
+        use agkit::scenery::{install::Installation, resolve};
         let cs = custom_scenery();
-        let mut lib = agkit::scenery::Library::default();
-        assert!(lib.add_dir(cs.path()).is_empty());
-        let f = agkit::scenery::resolve(
-            "openSAM/dgs/marshaller_high.agp",
-            Path::new(OPENSAM)
-                .join("dev-tools/OSJW_openSAM_demo_airport")
-                .as_path(),
+        let inst = Installation::open(cs.path()).unwrap();
+        let (lib, errors) = resolve::LibraryIndex::from_installation(&inst);
+        assert!(errors.is_empty());
+        let tile = resolve::Tile::of(13.01, 47.8);
+        let own = Path::new(OPENSAM).join("dev-tools/OSJW_openSAM_demo_airport");
+        let r = resolve::resolve(
             &lib,
-            0,
-        )
-        .unwrap();
+            Some(("OSJW_openSAM_demo_airport", own.as_path())),
+            "openSAM/dgs/marshaller_high.agp",
+            tile,
+            &resolve::Conditions::default(),
+        );
+        let f = &r.pick(0).unwrap().file;
         assert!(f.ends_with("openSAM_Library/dgs/marshaller_high.agp"));
-        let e = agkit::scenery::resolve("openSAM/dgs/nothing.agp", Path::new(OPENSAM), &lib, 0)
-            .unwrap_err();
-        assert!(e.contains("openSAM/dgs/nothing.agp"), "{e}");
+        let r = lib.resolve(
+            "openSAM/dgs/nothing.agp",
+            tile,
+            &resolve::Conditions::default(),
+        );
+        assert!(!r.is_resolved());
+        assert!(r.why_unresolved().contains("no enabled package exports it"));
     }
 
     #[test]
@@ -591,21 +598,25 @@ mod corpus {
     }
 
     #[test]
-    fn unresolvable_dsf_asset_is_a_warning() {
+    fn unresolvable_dsf_asset_is_an_error() {
         let out = Command::new(env!("CARGO_BIN_EXE_agkit"))
             .arg("place")
             .arg("--dsf")
             .arg(dsf())
             .output()
             .unwrap();
-        assert!(out.status.success());
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "nothing resolves: nothing placed"
+        );
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
-            err.contains("warning") && err.contains("openSAM/dgs/marshaller_high.agp"),
+            err.contains("error: none of the 1 autogen use")
+                && err.contains("openSAM/dgs/marshaller_high.agp (1 use)"),
             "{err}"
         );
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(v, serde_json::json!([]));
+        assert!(out.stdout.is_empty(), "no blank output on error");
     }
 
     #[test]

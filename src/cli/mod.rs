@@ -64,6 +64,8 @@ mod r#gen;
 mod info;
 mod overlay;
 mod place;
+mod place_resolution;
+mod scenery;
 mod serve;
 
 /// Exit status when everything was fine.
@@ -107,6 +109,10 @@ enum Command {
     /// Convert other simulators' scenery (FSX AGN) to X-Plane.
     #[command(subcommand)]
     Convert(convert::Command),
+    /// Resolve scenery across an X-Plane installation: what is placed
+    /// where, by which package, and what does not resolve.
+    #[command(subcommand)]
+    Scenery(scenery::Command),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -123,6 +129,7 @@ pub fn run() -> ExitCode {
         Command::Gen(a) => r#gen::run(a),
         Command::Overlay(c) => overlay::run(c),
         Command::Convert(c) => convert::run(c),
+        Command::Scenery(c) => scenery::run(c),
     };
     ExitCode::from(code)
 }

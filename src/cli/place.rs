@@ -4,13 +4,14 @@
 //! - `agkit place A.agp --at LAT,LON[,HEADING]`
 //! - `agkit place A.agb|A.ags --polygon P.geojson [--param N | --height M
 //!   --spawning K | --spelling-set S]`
-//! - `agkit place --dsf TILE.dsf [--scenery DIR] [--library DIR]...`
+//! - `agkit place --dsf TILE.dsf [--scenery DIR] [--library DIR]... | [--xplane DIR]`
 
+use super::place_resolution::{self as resolution, Repeats, Resolver, Unresolved, plural};
 use super::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use agkit::diag;
 use agkit::out::{self, Format};
 use agkit::place::{self, FrameConvention, Params, Placement, Use};
-use agkit::scenery::{self, Library};
+use agkit::scenery::resolve::{Conditions, Tile as TileId};
 use std::path::{Path, PathBuf};
 
 /// The AGP orientation convention.
@@ -70,6 +71,18 @@ pub struct Args {
     /// in (repeatable; searched in order).
     #[arg(long = "library", value_name = "DIR", requires = "dsf")]
     library: Vec<PathBuf>,
+    /// Resolve library paths across this X-Plane installation (the X-Plane
+    /// folder or its Custom Scenery folder), in scenery_packs.ini order,
+    /// as the simulator does.
+    #[arg(long, value_name = "DIR", requires = "dsf", conflicts_with = "library")]
+    xplane: Option<PathBuf>,
+    /// A dataref value for libraries' REGION_DREF conditions (repeatable);
+    /// conditions on datarefs not given are assumed to hold.
+    #[arg(long = "dref", value_name = "NAME=VALUE", requires = "dsf")]
+    dref: Vec<String>,
+    /// The season for X-Plane 12 seasonal exports (e.g. sum, win).
+    #[arg(long, value_name = "SEASON", requires = "dsf")]
+    season: Option<String>,
     /// Seed of every random choice.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     seed: u64,
@@ -131,12 +144,19 @@ pub fn run(args: Args) -> u8 {
         params.low = k;
     }
 
-    if let Some(dir) = args.dsf.as_ref().filter(|d| d.is_dir()) {
+    let resolver = match &args.dsf {
+        Some(_) => match dsf_resolver(&args) {
+            Ok(r) => Some(r),
+            Err(code) => return code,
+        },
+        None => None,
+    };
+    if let (Some(dir), Some(r)) = (args.dsf.as_ref().filter(|d| d.is_dir()), &resolver) {
         // Bulk: every tile under the folder, in parallel, streamed.
-        return run_dsf_dir(dir, &args, &params, format);
+        return run_dsf_dir(dir, &args, &params, format, r);
     }
-    let (placements, status, combined) = if let Some(dsf) = &args.dsf {
-        match place_dsf(dsf, &args, &params) {
+    let (placements, status, combined) = if let (Some(dsf), Some(r)) = (&args.dsf, &resolver) {
+        match place_dsf(dsf, &params, r) {
             Ok((p, s)) => (p, s, true),
             Err(code) => return code,
         }
@@ -184,11 +204,17 @@ fn placement_report(p: &Placement, explain: bool) -> String {
         report.push_str(&format!("warning: {}: {w}\n", p.asset));
     }
     if explain {
-        for e in &p.explain {
-            report.push_str(&format!("explain: {}: {e}\n", p.asset));
-        }
+        report.push_str(&explain_report(p));
     }
     report
+}
+
+/// The engine's decisions for a placement (`--explain`).
+fn explain_report(p: &Placement) -> String {
+    p.explain
+        .iter()
+        .map(|e| format!("explain: {}: {e}\n", p.asset))
+        .collect()
 }
 
 /// Reads and parses an autogen text file, printing its diagnostics.
@@ -266,15 +292,68 @@ fn place_asset(args: &Args, params: &Params) -> Result<(Vec<Placement>, bool), u
     Ok((out, combined))
 }
 
-/// Every autogen use of a DSF tile; unresolvable or unplaceable assets are
-/// warnings. Status 1 when an asset file has errors.
-fn place_dsf(dsf: &Path, args: &Args, params: &Params) -> Result<(Vec<Placement>, u8), u8> {
-    let tile = place_tile(dsf, args, params);
-    eprint!("{}", tile.report);
-    match tile.failed {
-        Some(code) => Err(code),
-        None => Ok((tile.placements, tile.status)),
+/// The resolution context of `--dsf`, its warnings printed.
+fn dsf_resolver(args: &Args) -> Result<Resolver, u8> {
+    let cond = Conditions::from_args(&args.dref, args.season.as_deref()).map_err(super::fail)?;
+    let (r, warnings) = Resolver::new(
+        args.xplane.as_deref(),
+        &args.library,
+        args.scenery.as_deref(),
+        cond,
+    )
+    .map_err(super::fail)?;
+    for w in warnings {
+        eprintln!("warning: {w}");
     }
+    Ok(r)
+}
+
+/// Every autogen use of a DSF tile; unplaceable assets are warnings,
+/// unresolved ones one grouped warning. Status 1 when an asset file has
+/// errors, or when the tile has uses and none of them resolves (nothing
+/// would be placed).
+fn place_dsf(dsf: &Path, params: &Params, resolver: &Resolver) -> Result<(Vec<Placement>, u8), u8> {
+    let tile = place_tile(dsf, params, resolver);
+    eprint!("{}", tile.report);
+    for (i, w) in &tile.use_warnings {
+        eprintln!("warning: use {i}: {w}");
+    }
+    if let Some(code) = tile.failed {
+        return Err(code);
+    }
+    if !tile.unresolved.is_empty() {
+        let skipped = tile.unresolved.uses();
+        if skipped == tile.uses {
+            eprint!(
+                "{}",
+                tile.unresolved.report(
+                    &format!(
+                        "error: none of the {} of {} resolves, so nothing is placed:",
+                        plural(tile.uses, "autogen use"),
+                        dsf.display()
+                    ),
+                    false
+                )
+            );
+            eprintln!(
+                "help: give the package the DSF belongs to (--scenery DIR), its libraries \
+                 (--library DIR) or the whole X-Plane installation (--xplane DIR)"
+            );
+            return Err(EXIT_INPUT);
+        }
+        eprint!(
+            "{}",
+            tile.unresolved.report(
+                &format!(
+                    "warning: {} of {} skipped: their assets resolve nowhere",
+                    plural(skipped, "use"),
+                    tile.uses
+                ),
+                false
+            )
+        );
+    }
+    Ok((tile.placements, tile.status))
 }
 
 /// What placing one DSF tile gave: its placements, the messages to print
@@ -285,17 +364,26 @@ struct Tile {
     report: String,
     status: u8,
     failed: Option<u8>,
+    /// Autogen uses in the tile.
+    uses: usize,
+    /// Uses whose asset resolved nowhere, per asset.
+    unresolved: Unresolved,
+    /// Uses the engine could not place: (use index, message).
+    use_warnings: Vec<(usize, String)>,
 }
 
 /// Places every autogen use of one tile without printing (safe to run on
 /// several tiles at once).
-fn place_tile(dsf: &Path, args: &Args, params: &Params) -> Tile {
+fn place_tile(dsf: &Path, params: &Params, resolver: &Resolver) -> Tile {
     use std::fmt::Write as _;
     let mut tile = Tile {
         placements: Vec::new(),
         report: String::new(),
         status: EXIT_OK,
         failed: None,
+        uses: 0,
+        unresolved: Unresolved::default(),
+        use_warnings: Vec::new(),
     };
     let bytes = match std::fs::read(dsf) {
         Ok(b) => b,
@@ -305,7 +393,7 @@ fn place_tile(dsf: &Path, args: &Args, params: &Params) -> Tile {
             return tile;
         }
     };
-    let uses = match dsf_uses(&bytes) {
+    let (at, uses) = match dsf_uses(&bytes) {
         Ok(u) => u,
         Err(e) => {
             let hint = super::kind_hint(&bytes, agkit::check::Contents::Dsf);
@@ -314,28 +402,26 @@ fn place_tile(dsf: &Path, args: &Args, params: &Params) -> Tile {
             return tile;
         }
     };
-    let package = match &args.scenery {
-        Some(s) => s.clone(),
-        None => default_package(dsf),
-    };
-    let mut library = Library::default();
-    for dir in std::iter::once(&package).chain(&args.library) {
-        if dir == &package && !dir.join("library.txt").is_file() {
-            continue;
-        }
-        for w in library.add_dir(dir) {
-            let _ = writeln!(tile.report, "warning: {w}");
+    tile.uses = uses.len();
+    let resolved = resolver.resolve_all(dsf, at, uses.iter().map(|u| u.asset.as_str()));
+    let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for u in &uses {
+        *counts.entry(u.asset.as_str()).or_insert(0) += 1;
+    }
+    for (asset, r) in &resolved {
+        if !r.is_resolved() {
+            tile.unresolved
+                .add(asset, counts[asset.as_str()], resolver.why(dsf, r));
         }
     }
     let mut cache: std::collections::HashMap<PathBuf, Option<agkit::xp::model::Asset>> =
         std::collections::HashMap::new();
     for (i, u) in uses.iter().enumerate() {
-        let file = match scenery::resolve(&u.asset, &package, &library, params.seed) {
-            Ok(f) => f,
-            Err(e) => {
-                let _ = writeln!(tile.report, "warning: use {i}: {e}");
-                continue;
-            }
+        let Some(file) = resolved[&u.asset]
+            .pick(params.seed ^ i as u64)
+            .map(|c| c.file.clone())
+        else {
+            continue;
         };
         let asset = cache.entry(file.clone()).or_insert_with(|| {
             let (asset, report) = read_asset(&file);
@@ -362,14 +448,19 @@ fn place_tile(dsf: &Path, args: &Args, params: &Params) -> Tile {
         match place::place(asset, &u.asset, &use_, &p) {
             Ok(mut pl) => {
                 if params.explain {
-                    pl.explain
-                        .insert(0, format!("resolved to {}", file.display()));
+                    let r = &resolved[&u.asset];
+                    let mut line = format!("resolved to {} ({})", file.display(), r.rule);
+                    let conds: Vec<&String> =
+                        r.candidates.iter().flat_map(|c| &c.conditions).collect();
+                    if !conds.is_empty() {
+                        let conds: Vec<&str> = conds.iter().map(|c| c.as_str()).collect();
+                        line.push_str(&format!(", assuming {}", conds.join(" and ")));
+                    }
+                    pl.explain.insert(0, line);
                 }
                 tile.placements.push(pl);
             }
-            Err(e) => {
-                let _ = writeln!(tile.report, "warning: use {i}: {}: {e}", u.asset);
-            }
+            Err(e) => tile.use_warnings.push((i, format!("{}: {e}", u.asset))),
         }
     }
     tile
@@ -388,26 +479,30 @@ const BATCH: usize = 32;
 /// parallel, streaming the placements to the output as one JSON array or
 /// GeoJSON collection. A tile that cannot be read is reported and skipped;
 /// the status is the worst seen.
-fn run_dsf_dir(dir: &Path, args: &Args, params: &Params, format: Format) -> u8 {
+fn run_dsf_dir(
+    dir: &Path,
+    args: &Args,
+    params: &Params,
+    format: Format,
+    resolver: &Resolver,
+) -> u8 {
     use rayon::prelude::*;
     let start = std::time::Instant::now();
-    let mut tiles: Vec<PathBuf> = agkit::fsutil::walk(dir)
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .map(walkdir::DirEntry::into_path)
-        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("dsf")))
-        .collect();
-    tiles.sort();
+    let tiles = agkit::scenery::install::dsf_files(dir);
     let bar = super::progress_bar(tiles.len(), "tiles");
     let mut status = EXIT_OK;
-    let (mut uses, mut warnings, mut failed) = (0usize, 0usize, 0usize);
+    let (mut uses, mut failed, mut all_uses) = (0usize, 0usize, 0usize);
+    // Repeated warnings and unresolved assets are counted, not printed one
+    // per use: a tree of tiles can repeat one message thousands of times.
+    let mut repeats = Repeats::default();
+    let mut unresolved = Unresolved::default();
     // Places one batch in parallel, then renders its tiles in parallel, the
     // placements numbered on from `placed`.
     let compute = |batch: &[PathBuf], placed: usize| -> Computed {
         let done: Vec<Tile> = batch
             .par_iter()
             .map(|t| {
-                let tile = place_tile(t, args, params);
+                let tile = place_tile(t, params, resolver);
                 bar.inc(1);
                 tile
             })
@@ -447,12 +542,21 @@ fn run_dsf_dir(dir: &Path, args: &Args, params: &Params, format: Format) -> u8 {
                 {
                     let mut report = tile.report;
                     for p in &tile.placements {
-                        warnings += p.warnings.len();
-                        report.push_str(&placement_report(p, args.explain));
+                        for w in &p.warnings {
+                            repeats.add(format!("{}: {w}", p.asset));
+                        }
+                        if args.explain {
+                            report.push_str(&explain_report(p));
+                        }
+                    }
+                    for (_, w) in tile.use_warnings {
+                        repeats.add(w);
                     }
                     if !report.is_empty() {
                         bar.suspend(|| eprint!("{report}"));
                     }
+                    unresolved.merge(tile.unresolved);
+                    all_uses += tile.uses;
                     uses += tile.placements.len();
                     status = status.max(tile.status).max(tile.failed.unwrap_or(EXIT_OK));
                     failed += usize::from(tile.failed.is_some() || tile.status != EXIT_OK);
@@ -490,26 +594,62 @@ fn run_dsf_dir(dir: &Path, args: &Args, params: &Params, format: Format) -> u8 {
     if let Err(e) = written {
         return super::fail(e);
     }
+    eprint!("{}", repeats.report());
+    if !unresolved.is_empty() {
+        let skipped = unresolved.uses();
+        let head = if skipped == all_uses {
+            status = status.max(EXIT_INPUT);
+            format!(
+                "error: none of the {} under {} resolves, so nothing is placed:",
+                plural(all_uses, "autogen use"),
+                dir.display()
+            )
+        } else {
+            format!(
+                "warning: {} of {} skipped: their assets resolve nowhere",
+                plural(skipped, "use"),
+                resolution::thousands(all_uses)
+            )
+        };
+        eprint!("{}", unresolved.report(&head, true));
+    }
     eprintln!(
-        "placed {} from {}: {}, {} with errors, in {:.2} s",
-        out::count(uses, "use"),
-        out::count(tiles.len(), "tile"),
-        out::count(warnings, "warning"),
-        out::count(failed, "tile"),
+        "placed {} from {}: {}, {} with errors{}, in {:.2} s",
+        plural(uses, "use"),
+        plural(tiles.len(), "tile"),
+        plural(repeats.total(), "warning"),
+        plural(failed, "tile"),
+        match unresolved.uses() {
+            0 => String::new(),
+            n => format!(", {} unresolved", plural(n, "use")),
+        },
         start.elapsed().as_secs_f64()
     );
     status
 }
 
-/// The autogen uses of a DSF tile.
-fn dsf_uses(bytes: &[u8]) -> Result<Vec<agkit::dsf::autogen::AutogenUse>, String> {
+/// The tile (from `sim/west` and `sim/south`, else the first use) and the
+/// autogen uses of a DSF.
+fn dsf_uses(bytes: &[u8]) -> Result<(TileId, Vec<agkit::dsf::autogen::AutogenUse>), String> {
     let dsf = agkit::dsf::read(bytes).map_err(|e| e.to_string())?;
-    Ok(agkit::dsf::autogen_uses(&dsf))
+    let uses = agkit::dsf::autogen_uses(&dsf);
+    let prop = |n: &str| dsf.property(n).and_then(|v| v.trim().parse::<i32>().ok());
+    let tile = match (prop("sim/west"), prop("sim/south")) {
+        (Some(west), Some(south)) => TileId { west, south },
+        _ => {
+            let first = uses
+                .first()
+                .and_then(|u| u.point.or_else(|| u.windings.first()?.first().copied()))
+                .unwrap_or([0.0, 0.0]);
+            TileId::of(first[0], first[1])
+        }
+    };
+    Ok((tile, uses))
 }
 
 /// The package folder of a DSF at `<package>/Earth nav data/<dir>/<tile>.dsf`,
 /// else the DSF's own folder.
-fn default_package(dsf: &Path) -> PathBuf {
+pub(super) fn default_package(dsf: &Path) -> PathBuf {
     let parent = dsf.parent().unwrap_or(Path::new("."));
     let end = parent.parent();
     match end {

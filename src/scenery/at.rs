@@ -1,0 +1,813 @@
+//! "What is placed here, and by which package?": every item the enabled
+//! packages' DSFs place within a radius of a point, with the package and
+//! file the simulator would use and the exclusions it would apply.
+//!
+//! For each 1°×1° tile the circle touches, the packages are visited in
+//! priority order and each one's DSF of the tile is read. The first DSF that
+//! is not an overlay is the tile's base mesh: the simulator loads nothing of
+//! that tile from lower-priority packages, so their items are reported as
+//! excluded by the mesh's package. Every other item is excluded by the
+//! highest-priority package whose `sim/exclude_*` zone of the item's kind
+//! holds one of its vertices. Autogen points, blocks and strings whose asset
+//! resolves are placed through agkit's engines, and what they place
+//! (objects, facades, trees) is listed after them.
+
+use super::exclude::{self, Exclusion, ExclusionKind};
+use super::install::{Installation, Package, child_ci};
+use super::resolve::{self, Conditions, LibraryIndex, Resolution, Tile};
+use crate::dsf::{Dsf, Entity};
+use crate::geom::{LocalFrame, LonLat, Xy};
+use crate::limits::{LimitExceeded, Limits};
+use crate::place::{self, Params, Use};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// The largest radius `scenery at` accepts, in metres.
+pub const MAX_RADIUS_M: f64 = 20_000.0;
+
+/// What an item is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ItemKind {
+    /// An object (`.obj` in the object table).
+    Object,
+    /// An autogen point (`.agp`).
+    AutogenPoint,
+    /// A facade (`.fac`).
+    Facade,
+    /// A forest (`.for`).
+    Forest,
+    /// A painted line (`.lin`).
+    Line,
+    /// A draped polygon (`.pol`).
+    Polygon,
+    /// An object string (`.str`).
+    String,
+    /// A beach (`.bch`).
+    Beach,
+    /// An autogen block (`.agb`).
+    AutogenBlock,
+    /// An autogen string (`.ags`).
+    AutogenString,
+    /// A network chain (roads, railways, power lines).
+    Network,
+    /// A tree an autogen asset places.
+    Tree,
+}
+
+impl ItemKind {
+    /// The kind of a definition by its table and extension.
+    pub fn of_definition(path: &str, object_table: bool) -> ItemKind {
+        let ext = path
+            .rsplit_once('.')
+            .map(|(_, e)| e.to_ascii_lowercase())
+            .unwrap_or_default();
+        if object_table {
+            return match ext.as_str() {
+                "agp" => ItemKind::AutogenPoint,
+                _ => ItemKind::Object,
+            };
+        }
+        match ext.as_str() {
+            "fac" => ItemKind::Facade,
+            "for" => ItemKind::Forest,
+            "lin" => ItemKind::Line,
+            "str" => ItemKind::String,
+            "bch" => ItemKind::Beach,
+            "agb" => ItemKind::AutogenBlock,
+            "ags" => ItemKind::AutogenString,
+            _ => ItemKind::Polygon,
+        }
+    }
+
+    /// The exclusion that removes this kind. Autogen points sit in the
+    /// object table (`sim/exclude_obj`); agkit takes autogen blocks and
+    /// strings, which the simulator builds from facades, to fall under
+    /// `sim/exclude_fac` (no Laminar document names their kind). Trees an
+    /// autogen asset places go with their asset.
+    pub fn exclusion(self) -> Option<ExclusionKind> {
+        Some(match self {
+            ItemKind::Object | ItemKind::AutogenPoint => ExclusionKind::Obj,
+            ItemKind::Facade | ItemKind::AutogenBlock | ItemKind::AutogenString => {
+                ExclusionKind::Fac
+            }
+            ItemKind::Forest => ExclusionKind::For,
+            ItemKind::Line => ExclusionKind::Lin,
+            ItemKind::Polygon => ExclusionKind::Pol,
+            ItemKind::String => ExclusionKind::Str,
+            ItemKind::Beach => ExclusionKind::Bch,
+            ItemKind::Network => ExclusionKind::Net,
+            ItemKind::Tree => return None,
+        })
+    }
+
+    /// True for kinds whose shape is an area (the point is inside it when
+    /// it lies within the outer winding).
+    pub fn is_area(self) -> bool {
+        matches!(
+            self,
+            ItemKind::Facade
+                | ItemKind::Forest
+                | ItemKind::Polygon
+                | ItemKind::Beach
+                | ItemKind::AutogenBlock
+        )
+    }
+
+    /// The name used in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ItemKind::Object => "object",
+            ItemKind::AutogenPoint => "autogen_point",
+            ItemKind::Facade => "facade",
+            ItemKind::Forest => "forest",
+            ItemKind::Line => "line",
+            ItemKind::Polygon => "polygon",
+            ItemKind::String => "string",
+            ItemKind::Beach => "beach",
+            ItemKind::AutogenBlock => "autogen_block",
+            ItemKind::AutogenString => "autogen_string",
+            ItemKind::Network => "network",
+            ItemKind::Tree => "tree",
+        }
+    }
+}
+
+/// A package as `scenery at` lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PackageInfo {
+    /// The folder name.
+    pub name: String,
+    /// The folder, relative to the X-Plane folder when inside it.
+    pub path: String,
+    /// Rank: 0 is the highest priority.
+    pub priority: usize,
+    /// False when disabled in `scenery_packs.ini`.
+    pub enabled: bool,
+}
+
+/// The file an item resolves to.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Resolved {
+    /// The package the file belongs to.
+    pub package: String,
+    /// The file, relative to the X-Plane folder when inside it.
+    pub file: String,
+}
+
+/// One thing placed near the point.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Item {
+    /// The package whose DSF places it.
+    pub package: String,
+    /// That DSF, relative to the package.
+    pub dsf: String,
+    /// What it is.
+    pub kind: ItemKind,
+    /// The definition as the DSF (or the autogen asset) names it.
+    pub definition: String,
+    /// The file the simulator would use, or `null` when none exists.
+    pub resolved: Option<Resolved>,
+    /// Longitude of the item (the point, or the mean of the outer
+    /// winding's vertices).
+    pub lon: f64,
+    /// Latitude.
+    pub lat: f64,
+    /// The package whose exclusion (or base mesh) removes it, if any.
+    pub excluded_by: Option<String>,
+    /// How the definition resolved (or why it did not).
+    pub rule: String,
+    /// Conditions assumed to hold for the resolution (datarefs, season).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<String>,
+    /// The exclusion zone or base mesh that removes it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exclusion: Option<String>,
+    /// Index of the autogen item that placed this one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placed_by: Option<usize>,
+    /// The shape (windings, lon/lat; one point for point items).
+    #[serde(skip)]
+    pub shape: Vec<Vec<LonLat>>,
+}
+
+/// The answer of `scenery at`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AtReport {
+    /// Every package of the installation, highest priority first.
+    pub packages: Vec<PackageInfo>,
+    /// The items within the radius: by package priority, DSF, stream
+    /// order; what an autogen item places follows it.
+    pub items: Vec<Item>,
+    /// The query point (lon, lat).
+    #[serde(skip)]
+    pub center: LonLat,
+    /// The radius in metres.
+    #[serde(skip)]
+    pub radius_m: f64,
+    /// Problems met (unreadable DSFs, assets that could not be placed).
+    #[serde(skip)]
+    pub warnings: Vec<String>,
+}
+
+/// What to ask.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AtOptions {
+    /// Longitude of the point.
+    pub lon: f64,
+    /// Latitude of the point.
+    pub lat: f64,
+    /// Radius in metres.
+    pub radius_m: f64,
+    /// Dataref values and season for conditional exports.
+    pub conditions: Conditions,
+    /// Seed, density and frame for the autogen engines and random picks.
+    pub params: Params,
+    /// Place autogen assets through the engines and list what they place.
+    pub expand_autogen: bool,
+    /// Bounds on the work.
+    pub limits: Limits,
+}
+
+/// Why `scenery at` could not answer.
+#[derive(Debug, thiserror::Error)]
+pub enum AtError {
+    /// The point or radius is out of range.
+    #[error("{0}")]
+    Query(String),
+    /// Too many items.
+    #[error(transparent)]
+    Limit(#[from] LimitExceeded),
+}
+
+/// Distance in metres from the origin of `frame` to a shape: 0 inside an
+/// area, else to its nearest vertex or edge.
+fn distance(frame: &LocalFrame, shape: &[Vec<LonLat>], area: bool) -> f64 {
+    let local: Vec<Vec<Xy>> = shape
+        .iter()
+        .map(|w| w.iter().map(|&p| frame.to_local(p)).collect())
+        .collect();
+    if area
+        && let Some(outer) = local.first().filter(|w| w.len() >= 3)
+        && inside(outer, [0.0, 0.0])
+    {
+        return 0.0;
+    }
+    let mut best = f64::INFINITY;
+    for w in &local {
+        for (k, p) in w.iter().enumerate() {
+            best = best.min(p[0].hypot(p[1]));
+            if let Some(q) = w
+                .get(k + 1)
+                .or(if area && w.len() > 2 { w.first() } else { None })
+            {
+                best = best.min(segment_distance(*p, *q));
+            }
+        }
+    }
+    best
+}
+
+/// Distance from the origin to the segment `a`–`b`.
+fn segment_distance(a: Xy, b: Xy) -> f64 {
+    let d = [b[0] - a[0], b[1] - a[1]];
+    let len2 = d[0] * d[0] + d[1] * d[1];
+    let t = if len2 > 0.0 {
+        (-(a[0] * d[0] + a[1] * d[1]) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (a[0] + t * d[0]).hypot(a[1] + t * d[1])
+}
+
+/// Even-odd point in polygon.
+fn inside(ring: &[Xy], p: Xy) -> bool {
+    let mut c = false;
+    let n = ring.len();
+    for i in 0..n {
+        let (a, b) = (ring[i], ring[(i + n - 1) % n]);
+        if (a[1] > p[1]) != (b[1] > p[1])
+            && p[0] < (b[0] - a[0]) * (p[1] - a[1]) / (b[1] - a[1]) + a[0]
+        {
+            c = !c;
+        }
+    }
+    c
+}
+
+/// True when every coordinate of a shape is a finite number (a DSF's pools
+/// can decode to anything).
+fn finite(shape: &[Vec<LonLat>]) -> bool {
+    shape
+        .iter()
+        .flatten()
+        .all(|p| p[0].is_finite() && p[1].is_finite())
+}
+
+/// The mean of the outer winding's vertices (the point for point items).
+fn representative(shape: &[Vec<LonLat>]) -> LonLat {
+    let Some(w) = shape.first().filter(|w| !w.is_empty()) else {
+        return [f64::NAN, f64::NAN];
+    };
+    let n = w.len() as f64;
+    [
+        w.iter().map(|p| p[0]).sum::<f64>() / n,
+        w.iter().map(|p| p[1]).sum::<f64>() / n,
+    ]
+}
+
+/// The tiles a circle touches.
+fn tiles_near(lon: f64, lat: f64, radius_m: f64) -> Vec<Tile> {
+    let dlat = radius_m / 111_320.0;
+    let dlon = radius_m / (111_320.0 * lat.to_radians().cos().max(0.01));
+    let (w, e) = ((lon - dlon).max(-180.0), (lon + dlon).min(179.999_999));
+    let (s, n) = ((lat - dlat).max(-90.0), (lat + dlat).min(89.999_999));
+    let mut out = Vec::new();
+    let (w0, s0) = (Tile::of(w, s).west, Tile::of(w, s).south);
+    let (e0, n0) = (Tile::of(e, n).west, Tile::of(e, n).south);
+    for south in s0..=n0 {
+        for west in w0..=e0 {
+            out.push(Tile { west, south });
+        }
+    }
+    out
+}
+
+/// The DSF of `tile` in a package, if it has one.
+pub fn dsf_path(pkg: &Path, tile: Tile) -> Option<PathBuf> {
+    let (folder, file) = tile.file_names();
+    let end = child_ci(pkg, "Earth nav data")?;
+    let f = child_ci(&child_ci(&end, &folder)?, &file)?;
+    f.is_file().then_some(f)
+}
+
+/// A path shown relative to `root` when inside it, with `/`.
+pub fn relative(path: &Path, root: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .display()
+        .to_string()
+        .replace('\\', "/")
+}
+
+/// One loaded DSF.
+struct Loaded<'a> {
+    pkg: &'a Package,
+    rel: String,
+    tile: Tile,
+    dsf: Dsf,
+    /// The package whose base mesh hides this DSF.
+    below_mesh: Option<String>,
+}
+
+/// Answers `scenery at` for an installation and its library index.
+pub fn at(
+    inst: &Installation,
+    index: &LibraryIndex,
+    opts: &AtOptions,
+) -> Result<AtReport, AtError> {
+    if !(-90.0..=90.0).contains(&opts.lat) || !(-180.0..=180.0).contains(&opts.lon) {
+        return Err(AtError::Query(format!(
+            "{},{}: latitude must be in -90..90 and longitude in -180..180",
+            opts.lat, opts.lon
+        )));
+    }
+    if !(opts.radius_m > 0.0 && opts.radius_m <= MAX_RADIUS_M) {
+        return Err(AtError::Query(format!(
+            "radius {} m: give more than 0 and at most {MAX_RADIUS_M} m",
+            opts.radius_m
+        )));
+    }
+    let mut report = AtReport {
+        packages: inst
+            .packages
+            .iter()
+            .map(|p| PackageInfo {
+                name: p.name.clone(),
+                path: inst.display_path(p),
+                priority: p.priority,
+                enabled: p.enabled,
+            })
+            .collect(),
+        items: Vec::new(),
+        center: [opts.lon, opts.lat],
+        radius_m: opts.radius_m,
+        warnings: Vec::new(),
+    };
+    let frame = LocalFrame::new([opts.lon, opts.lat]);
+
+    // Load every enabled package's DSF of each tile, noting base meshes.
+    let mut loaded: Vec<Loaded> = Vec::new();
+    for tile in tiles_near(opts.lon, opts.lat, opts.radius_m) {
+        let mut mesh: Option<String> = None;
+        for pkg in inst.enabled() {
+            let Some(path) = dsf_path(&pkg.path, tile) else {
+                continue;
+            };
+            let rel = relative(&path, &pkg.path);
+            let dsf = match std::fs::read(&path)
+                .map_err(|e| e.to_string())
+                .and_then(|b| crate::dsf::read(&b).map_err(|e| e.to_string()))
+            {
+                Ok(d) => d,
+                Err(e) => {
+                    report
+                        .warnings
+                        .push(format!("{}: {e}", relative(&path, &inst.root)));
+                    continue;
+                }
+            };
+            let overlay = exclude::is_overlay(&dsf);
+            loaded.push(Loaded {
+                pkg,
+                rel,
+                tile,
+                dsf,
+                below_mesh: mesh.clone(),
+            });
+            if !overlay && mesh.is_none() {
+                mesh = Some(pkg.name.clone());
+            }
+        }
+    }
+
+    // Exclusion zones of every loaded DSF, with its package's rank.
+    let mut zones: Vec<(usize, &str, Exclusion)> = Vec::new();
+    for l in &loaded {
+        let (x, problems) = exclude::exclusions(&l.dsf);
+        for p in problems {
+            report
+                .warnings
+                .push(format!("{}/{}: {p}", l.pkg.name, l.rel));
+        }
+        zones.extend(
+            x.into_iter()
+                .map(|z| (l.pkg.priority, l.pkg.name.as_str(), z)),
+        );
+    }
+    zones.sort_by_key(|z| z.0);
+
+    let mut cache: HashMap<(usize, Tile, String), Resolution> = HashMap::new();
+    let mut assets: HashMap<PathBuf, Result<crate::xp::model::Asset, String>> = HashMap::new();
+    for l in &loaded {
+        for e in &l.dsf.entities {
+            let (def, kind, shape, heading, param) = match e {
+                Entity::Object(o) => {
+                    let Some(def) = l.dsf.object_defs.get(o.def as usize) else {
+                        continue;
+                    };
+                    (
+                        def,
+                        ItemKind::of_definition(def, true),
+                        vec![vec![[o.lon, o.lat]]],
+                        o.heading,
+                        None,
+                    )
+                }
+                Entity::Polygon(p) => {
+                    let Some(def) = l.dsf.polygon_defs.get(p.def as usize) else {
+                        continue;
+                    };
+                    let shape: Vec<Vec<LonLat>> = (0..p.windings.len())
+                        .map(|k| {
+                            p.points(k)
+                                .filter(|q| q.len() >= 2)
+                                .map(|q| [q[0], q[1]])
+                                .collect()
+                        })
+                        .collect();
+                    (
+                        def,
+                        ItemKind::of_definition(def, false),
+                        shape,
+                        0.0,
+                        Some(p.param),
+                    )
+                }
+                Entity::Network(c) => {
+                    let Some(def) = l.dsf.network_defs.get(c.def as usize) else {
+                        continue;
+                    };
+                    let pts = c
+                        .points()
+                        .filter(|q| q.len() >= 2)
+                        .map(|q| [q[0], q[1]])
+                        .collect();
+                    (def, ItemKind::Network, vec![pts], 0.0, None)
+                }
+                _ => continue,
+            };
+            if !finite(&shape) {
+                report.warnings.push(format!(
+                    "{}/{}: a {} of {def} has a coordinate that is not a number; skipped",
+                    l.pkg.name,
+                    l.rel,
+                    kind.as_str()
+                ));
+                continue;
+            }
+            if distance(&frame, &shape, kind.is_area()) > opts.radius_m {
+                continue;
+            }
+            let res = cache
+                .entry((l.pkg.priority, l.tile, def.clone()))
+                .or_insert_with(|| {
+                    resolve::resolve(
+                        index,
+                        Some((&l.pkg.name, &l.pkg.path)),
+                        def,
+                        l.tile,
+                        &opts.conditions,
+                    )
+                });
+            let points: Vec<LonLat> = shape.iter().flatten().copied().collect();
+            let (excluded_by, exclusion) = match &l.below_mesh {
+                Some(m) => (
+                    Some(m.clone()),
+                    Some(format!(
+                        "below the base mesh of {m}, so X-Plane does not load this DSF"
+                    )),
+                ),
+                None => kind
+                    .exclusion()
+                    .and_then(|k| {
+                        zones
+                            .iter()
+                            .find(|(p, _, z)| *p < l.pkg.priority && z.kind == k && z.hits(&points))
+                    })
+                    .map_or((None, None), |(_, name, z)| {
+                        (Some(name.to_string()), Some(z.describe()))
+                    }),
+            };
+            let picked = res.pick(opts.params.seed);
+            let at = representative(&shape);
+            let item = Item {
+                package: l.pkg.name.clone(),
+                dsf: l.rel.clone(),
+                kind,
+                definition: def.clone(),
+                resolved: picked.map(|c| Resolved {
+                    package: c.package.clone(),
+                    file: relative(&c.file, &inst.root),
+                }),
+                lon: at[0],
+                lat: at[1],
+                excluded_by,
+                rule: rule_text(res),
+                conditions: res
+                    .candidates
+                    .iter()
+                    .flat_map(|c| c.conditions.iter().cloned())
+                    .collect(),
+                exclusion,
+                placed_by: None,
+                shape,
+            };
+            LimitExceeded::check(
+                "items within the radius",
+                report.items.len() as u64 + 1,
+                opts.limits.max_placed_items as u64,
+            )?;
+            let parent = report.items.len();
+            report.items.push(item);
+            let autogen = matches!(
+                kind,
+                ItemKind::AutogenPoint | ItemKind::AutogenBlock | ItemKind::AutogenString
+            );
+            if opts.expand_autogen
+                && autogen
+                && let Some(c) = picked
+            {
+                let children = expand(
+                    &report.items[parent],
+                    parent,
+                    &c.file,
+                    heading,
+                    param,
+                    l.tile,
+                    (inst, index, opts, &frame),
+                    &mut assets,
+                    &mut report.warnings,
+                );
+                LimitExceeded::check(
+                    "items within the radius",
+                    (report.items.len() + children.len()) as u64,
+                    opts.limits.max_placed_items as u64,
+                )?;
+                report.items.extend(children);
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// How a resolution reads in a report.
+fn rule_text(r: &Resolution) -> String {
+    if !r.is_resolved() {
+        return format!("unresolved: {}", r.why_unresolved());
+    }
+    let n = r.usable().count();
+    if n > 1 {
+        format!("{} (one of {n} alternatives)", r.rule)
+    } else {
+        r.rule.clone()
+    }
+}
+
+/// What an autogen item places, as items.
+#[allow(clippy::too_many_arguments)]
+fn expand(
+    parent: &Item,
+    parent_index: usize,
+    file: &Path,
+    heading: f64,
+    param: Option<u16>,
+    tile: Tile,
+    (inst, index, opts, frame): (&Installation, &LibraryIndex, &AtOptions, &LocalFrame),
+    assets: &mut HashMap<PathBuf, Result<crate::xp::model::Asset, String>>,
+    warnings: &mut Vec<String>,
+) -> Vec<Item> {
+    let asset = assets.entry(file.to_path_buf()).or_insert_with(|| {
+        let text = super::install::read_text(file, 64 << 20).map_err(|e| e.to_string())?;
+        crate::xp::parse(&text).map_err(|d| {
+            format!(
+                "{}: {} errors",
+                relative(file, &inst.root),
+                d.iter().filter(|d| d.is_error()).count()
+            )
+        })
+    });
+    let asset = match asset {
+        Ok(a) => a,
+        Err(e) => {
+            warnings.push(format!(
+                "{}: cannot place {}: {e}",
+                parent.package, parent.definition
+            ));
+            return Vec::new();
+        }
+    };
+    let use_ = match parent.kind {
+        ItemKind::AutogenPoint => Use::Point {
+            at: parent.shape[0][0],
+            heading,
+        },
+        _ => Use::Polygon {
+            windings: parent.shape.clone(),
+        },
+    };
+    let mut params = opts.params.clone();
+    if let Some(p) = param {
+        params = params.with_dsf_param(p);
+    }
+    let placed = match place::place(asset, &parent.definition, &use_, &params) {
+        Ok(p) => p,
+        Err(e) => {
+            warnings.push(format!(
+                "{}: cannot place {}: {e}",
+                parent.package, parent.definition
+            ));
+            return Vec::new();
+        }
+    };
+    let dir = file.parent().unwrap_or(Path::new("."));
+    let child = |kind: ItemKind, definition: &str, shape: Vec<Vec<LonLat>>| {
+        let (resolved, rule) = if definition.is_empty() {
+            (None, "placed by the autogen asset".to_string())
+        } else if let Some(f) = resolve::find_file(dir, &super::library::normalize(definition)) {
+            (
+                Some(Resolved {
+                    package: parent
+                        .resolved
+                        .as_ref()
+                        .map_or_else(|| parent.package.clone(), |r| r.package.clone()),
+                    file: relative(&f, &inst.root),
+                }),
+                "a file beside the autogen asset".to_string(),
+            )
+        } else {
+            let r = index.resolve(definition, tile, &opts.conditions);
+            let rule = if r.is_resolved() {
+                rule_text(&r)
+            } else {
+                format!(
+                    "unresolved: not a file beside {} and {}",
+                    relative(file, &inst.root),
+                    r.why_unresolved()
+                )
+            };
+            (
+                r.pick(opts.params.seed).map(|c| Resolved {
+                    package: c.package.clone(),
+                    file: relative(&c.file, &inst.root),
+                }),
+                rule,
+            )
+        };
+        let at = representative(&shape);
+        Item {
+            package: parent.package.clone(),
+            dsf: parent.dsf.clone(),
+            kind,
+            definition: definition.to_string(),
+            resolved,
+            lon: at[0],
+            lat: at[1],
+            excluded_by: parent.excluded_by.clone(),
+            rule,
+            conditions: Vec::new(),
+            exclusion: parent.exclusion.clone(),
+            placed_by: Some(parent_index),
+            shape,
+        }
+    };
+    let mut out = Vec::new();
+    let mut keep = |item: Item, area: bool| {
+        if distance(frame, &item.shape, area) <= opts.radius_m {
+            out.push(item);
+        }
+    };
+    for o in &placed.objects {
+        keep(
+            child(ItemKind::Object, &o.asset, vec![vec![[o.lon, o.lat]]]),
+            false,
+        );
+    }
+    for f in &placed.facades {
+        keep(
+            child(ItemKind::Facade, &f.asset, vec![f.lonlat.clone()]),
+            true,
+        );
+    }
+    let vegetation = asset
+        .common
+        .vegetation
+        .as_ref()
+        .map_or(String::new(), |v| v.value.clone());
+    for t in &placed.trees {
+        keep(
+            child(ItemKind::Tree, &vegetation, vec![vec![[t.lon, t.lat]]]),
+            false,
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_by_table_and_extension() {
+        assert_eq!(
+            ItemKind::of_definition("a/b.AGP", true),
+            ItemKind::AutogenPoint
+        );
+        assert_eq!(ItemKind::of_definition("a/b.obj", true), ItemKind::Object);
+        assert_eq!(ItemKind::of_definition("a/b.fac", false), ItemKind::Facade);
+        assert_eq!(
+            ItemKind::of_definition("a/b.ags", false),
+            ItemKind::AutogenString
+        );
+        assert_eq!(ItemKind::of_definition("a/b", false), ItemKind::Polygon);
+        assert_eq!(ItemKind::Forest.exclusion(), Some(ExclusionKind::For));
+    }
+
+    #[test]
+    fn non_finite_shapes_are_refused() {
+        assert!(finite(&[vec![[13.0, 47.0], [13.1, 47.1]]]));
+        assert!(!finite(&[vec![[13.0, 47.0]], vec![[f64::NAN, 47.0]]]));
+        assert!(!finite(&[vec![[f64::INFINITY, 47.0]]]));
+    }
+
+    #[test]
+    fn distances_and_tiles() {
+        let f = LocalFrame::new([13.0, 47.0]);
+        let sq = vec![vec![
+            [12.99, 46.99],
+            [13.01, 46.99],
+            [13.01, 47.01],
+            [12.99, 47.01],
+        ]];
+        assert_eq!(distance(&f, &sq, true), 0.0);
+        let d = distance(&f, &sq, false);
+        assert!((700.0..1200.0).contains(&d), "{d}");
+        let line = vec![vec![[13.001, 46.99], [13.001, 47.01]]];
+        let d = distance(&f, &line, false);
+        assert!((70.0..80.0).contains(&d), "{d}");
+        assert_eq!(
+            tiles_near(13.5, 47.5, 1000.0),
+            vec![Tile {
+                west: 13,
+                south: 47
+            }]
+        );
+        assert_eq!(tiles_near(13.001, 47.5, 1000.0).len(), 2);
+        assert_eq!(
+            tiles_near(179.999, 0.0, 5000.0).len(),
+            2,
+            "no tile past 180"
+        );
+    }
+}

@@ -1,0 +1,555 @@
+//! `scenery check`: what in an installation does not resolve or does not
+//! work the way its author meant.
+//!
+//! | Code | Severity | Finding |
+//! |---|---|---|
+//! | SCN001 | error | paths a package's DSFs name that resolve nowhere |
+//! | SCN002 | warning | exports naming files missing from their package |
+//! | SCN003 | note | exports a higher-priority package shadows |
+//! | SCN004 | warning | a disabled pack that enabled packs depend on |
+//! | SCN005 | warning | exports reaching outside their package with `../` |
+//! | SCN006 | warning | a pack listed twice in `scenery_packs.ini` |
+//! | SCN007 | warning | a pack listed in `scenery_packs.ini` that does not exist |
+//! | SCN008 | note | packs `scenery_packs.ini` does not list (X-Plane adds them on top) |
+//! | SCN009 | error or warning | problems in a `library.txt` (the `LIB` diagnostics) |
+//! | SCN010 | error | a DSF that cannot be read |
+//! | SCN011 | warning | an overlay DSF below another package's base mesh of its tile |
+//! | SCN012 | warning | problems in `scenery_packs.ini` (the `INI` diagnostics) |
+//! | SCN013 | error | a `library.txt` that cannot be read |
+//!
+//! Only the DSFs of the `Custom Scenery` packages are read (the default
+//! scenery's base meshes are large and Laminar's own); the libraries of
+//! every package take part in the resolution.
+
+use super::exclude;
+use super::install::{Installation, Origin, Package};
+use super::library::ExportKind;
+use super::report::count;
+use super::resolve::{self, Conditions, LibraryIndex, LoadError, Tile};
+use crate::diag::{Location, Severity};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+/// Details listed per finding at most.
+pub const MAX_DETAILS: usize = 25;
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    /// How serious it is.
+    pub severity: Severity,
+    /// Stable code (`SCN001`…).
+    pub code: &'static str,
+    /// The package it is about, if one.
+    pub package: Option<String>,
+    /// What is wrong, in one line.
+    pub message: String,
+    /// The instances (at most [`MAX_DETAILS`], then a count of the rest).
+    pub details: Vec<String>,
+}
+
+/// What was checked.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Stats {
+    /// Packages in the installation.
+    pub packages: usize,
+    /// Enabled packages that exist.
+    pub enabled: usize,
+    /// Packages with a `library.txt`.
+    pub libraries: usize,
+    /// Export lines in those.
+    pub exports: usize,
+    /// DSFs read.
+    pub dsfs: usize,
+    /// Definitions resolved (per DSF).
+    pub definitions: usize,
+    /// Of those, resolving nowhere.
+    pub unresolved: usize,
+}
+
+/// The result of `scenery check`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct CheckReport {
+    /// The findings, most serious first, then by code.
+    pub findings: Vec<Finding>,
+    /// What was checked.
+    pub stats: Stats,
+}
+
+impl CheckReport {
+    /// True when a finding is an error (something cannot resolve or be
+    /// read).
+    pub fn has_errors(&self) -> bool {
+        self.findings.iter().any(|f| f.severity == Severity::Error)
+    }
+}
+
+/// Details capped at [`MAX_DETAILS`] with a last line counting the rest.
+fn capped(mut v: Vec<String>) -> Vec<String> {
+    if v.len() > MAX_DETAILS {
+        let rest = v.len() - MAX_DETAILS;
+        v.truncate(MAX_DETAILS);
+        v.push(format!("… and {rest} more"));
+    }
+    v
+}
+
+fn finding(
+    severity: Severity,
+    code: &'static str,
+    package: Option<&str>,
+    message: String,
+    details: Vec<String>,
+) -> Finding {
+    Finding {
+        severity,
+        code,
+        package: package.map(str::to_string),
+        message,
+        details: capped(details),
+    }
+}
+
+/// The `.dsf` files under a package's `Earth nav data`, sorted.
+pub fn package_dsfs(pkg: &Path) -> Vec<PathBuf> {
+    super::install::child_ci(pkg, "Earth nav data")
+        .map(|end| super::install::dsf_files(&end))
+        .unwrap_or_default()
+}
+
+/// The packages whose DSFs `check` reads: the enabled ones outside the
+/// default scenery.
+pub fn scanned_packages(inst: &Installation) -> impl Iterator<Item = &Package> {
+    inst.enabled()
+        .filter(|p| !matches!(p.origin, Origin::Default | Origin::Global))
+}
+
+/// What one DSF contributes to the check.
+struct DsfFacts {
+    rel: String,
+    tile: Tile,
+    overlay: bool,
+    defs: Vec<String>,
+}
+
+/// Reads one DSF's tile, overlay flag and definitions.
+fn dsf_facts(path: &Path, pkg: &Package) -> Result<DsfFacts, String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let dsf = crate::dsf::read(&bytes).map_err(|e| e.to_string())?;
+    let prop = |n: &str| dsf.property(n).and_then(|v| v.trim().parse::<i32>().ok());
+    let tile = match (prop("sim/west"), prop("sim/south")) {
+        (Some(west), Some(south)) => Tile { west, south },
+        _ => return Err("no sim/west and sim/south properties".into()),
+    };
+    let defs = dsf
+        .object_defs
+        .iter()
+        .chain(&dsf.polygon_defs)
+        .chain(&dsf.network_defs)
+        .chain(
+            dsf.terrain_defs
+                .iter()
+                .filter(|t| t.as_str() != "terrain_Water"),
+        )
+        .cloned()
+        .collect();
+    Ok(DsfFacts {
+        rel: super::at::relative(path, &pkg.path),
+        tile,
+        overlay: exclude::is_overlay(&dsf),
+        defs,
+    })
+}
+
+/// Checks an installation. `progress` is called once per DSF read.
+pub fn check(
+    inst: &Installation,
+    index: &LibraryIndex,
+    load_errors: &[LoadError],
+    cond: &Conditions,
+    progress: &(dyn Fn() + Sync),
+) -> CheckReport {
+    use rayon::prelude::*;
+    let mut out: Vec<Finding> = Vec::new();
+    let mut stats = Stats {
+        packages: inst.packages.len(),
+        enabled: inst.enabled().count(),
+        libraries: index.packages.len(),
+        exports: index.packages.iter().map(|p| p.library.exports.len()).sum(),
+        ..Stats::default()
+    };
+
+    ini_findings(inst, &mut out);
+    for e in load_errors {
+        out.push(finding(
+            Severity::Error,
+            "SCN013",
+            Some(&e.package),
+            format!("{}", e.error),
+            Vec::new(),
+        ));
+    }
+    library_findings(index, &mut out);
+
+    // Read the DSFs of every enabled Custom Scenery package.
+    let custom: Vec<&Package> = scanned_packages(inst).collect();
+    let jobs: Vec<(&Package, PathBuf)> = custom
+        .iter()
+        .flat_map(|p| package_dsfs(&p.path).into_iter().map(move |d| (*p, d)))
+        .collect();
+    let read: Vec<(&Package, PathBuf, Result<DsfFacts, String>)> = jobs
+        .into_par_iter()
+        .map(|(p, d)| {
+            let f = dsf_facts(&d, p);
+            progress();
+            (p, d, f)
+        })
+        .collect();
+    stats.dsfs = read.len();
+
+    // Unresolved paths per package; which disabled packs would have helped.
+    let mut unresolved: BTreeMap<usize, BTreeMap<String, (Vec<String>, String)>> = BTreeMap::new();
+    let mut needs_disabled: BTreeMap<String, BTreeMap<String, Vec<String>>> = BTreeMap::new();
+    let mut meshes: HashMap<Tile, &Package> = HashMap::new();
+    for (p, d, f) in &read {
+        match f {
+            Err(e) => out.push(finding(
+                Severity::Error,
+                "SCN010",
+                Some(&p.name),
+                format!("{}: {e}", super::at::relative(d, &inst.root)),
+                Vec::new(),
+            )),
+            Ok(f) => {
+                if !f.overlay {
+                    meshes.entry(f.tile).or_insert(p);
+                }
+                for def in &f.defs {
+                    stats.definitions += 1;
+                    let r = resolve::resolve(index, Some((&p.name, &p.path)), def, f.tile, cond);
+                    if r.is_resolved() {
+                        continue;
+                    }
+                    stats.unresolved += 1;
+                    let mut why = r.why_unresolved();
+                    if let Some(v) = index.case_variant(def) {
+                        why.push_str(&format!(
+                            "; `{v}` is exported (X-Plane compares virtual paths with their case)"
+                        ));
+                    }
+                    for s in r.shadowed.iter().filter(|s| {
+                        index
+                            .packages
+                            .iter()
+                            .any(|l| !l.enabled && l.name == s.candidate.package)
+                    }) {
+                        needs_disabled
+                            .entry(s.candidate.package.clone())
+                            .or_default()
+                            .entry(p.name.clone())
+                            .or_default()
+                            .push(def.clone());
+                    }
+                    unresolved
+                        .entry(p.priority)
+                        .or_default()
+                        .entry(def.clone())
+                        .or_insert_with(|| (Vec::new(), why))
+                        .0
+                        .push(f.rel.clone());
+                }
+            }
+        }
+    }
+    for (prio, defs) in &unresolved {
+        let pkg = &inst.packages[*prio];
+        let details = defs
+            .iter()
+            .map(|(def, (dsfs, why))| {
+                let at = if dsfs.len() == 1 {
+                    dsfs[0].clone()
+                } else {
+                    format!("{} DSFs, e.g. {}", dsfs.len(), dsfs[0])
+                };
+                format!("{def} ({at}): {why}")
+            })
+            .collect();
+        out.push(finding(
+            Severity::Error,
+            "SCN001",
+            Some(&pkg.name),
+            format!(
+                "{}: {} {} nowhere",
+                pkg.name,
+                count(defs.len(), "path"),
+                agree(defs.len(), "resolves", "resolve")
+            ),
+            details,
+        ));
+    }
+    for (disabled, users) in &needs_disabled {
+        let line = inst
+            .packages
+            .iter()
+            .find(|p| &p.name == disabled)
+            .and_then(|p| match p.origin {
+                Origin::Ini { line } => Some(format!(" (scenery_packs.ini:{line})")),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let mut details = Vec::new();
+        for (user, defs) in users {
+            let mut defs = defs.clone();
+            defs.sort();
+            defs.dedup();
+            details.push(format!(
+                "{user} uses {}: {}",
+                count(defs.len(), "path"),
+                defs.join(", ")
+            ));
+        }
+        out.push(finding(
+            Severity::Warning,
+            "SCN004",
+            Some(disabled),
+            format!(
+                "{disabled} is disabled{line} but enabled packs use paths only it exports; \
+                 enable it or remove what needs it"
+            ),
+            details,
+        ));
+    }
+    // Overlays below a base mesh of their tile.
+    for (p, _, f) in &read {
+        let Ok(f) = f else { continue };
+        if let Some(m) = meshes.get(&f.tile)
+            && f.overlay
+            && m.priority < p.priority
+        {
+            out.push(finding(
+                Severity::Warning,
+                "SCN011",
+                Some(&p.name),
+                format!(
+                    "{}: {} is below the base mesh of {} for tile {}, so X-Plane does not load it; \
+                     move {} above {} in scenery_packs.ini",
+                    p.name, f.rel, m.name, f.tile, p.name, m.name
+                ),
+                Vec::new(),
+            ));
+        }
+    }
+    shadow_findings(index, &mut out);
+    out.sort_by(|a, b| a.severity.cmp(&b.severity).then(a.code.cmp(b.code)));
+    CheckReport {
+        findings: out,
+        stats,
+    }
+}
+
+/// The verb form for a count.
+fn agree<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
+}
+
+/// SCN006, SCN007, SCN008, SCN012.
+fn ini_findings(inst: &Installation, out: &mut Vec<Finding>) {
+    let Some(ini) = &inst.ini else {
+        return;
+    };
+    let name = "scenery_packs.ini";
+    if !ini.diagnostics.is_empty() {
+        let text = std::fs::read_to_string(&inst.ini_path).unwrap_or_default();
+        out.push(finding(
+            Severity::Warning,
+            "SCN012",
+            None,
+            format!("{name}: {}", count(ini.diagnostics.len(), "problem")),
+            diag_lines(name, &text, &ini.diagnostics),
+        ));
+    }
+    for (first, again) in super::packs::duplicates(ini) {
+        out.push(finding(
+            Severity::Warning,
+            "SCN006",
+            Some(again.name()),
+            format!(
+                "{name}:{}: {} is listed again (first at line {}); keep one line",
+                again.line, again.path, first.line
+            ),
+            Vec::new(),
+        ));
+    }
+    for p in inst.packages.iter().filter(|p| !p.exists) {
+        if let Origin::Ini { line } = p.origin {
+            out.push(finding(
+                Severity::Warning,
+                "SCN007",
+                Some(&p.name),
+                format!(
+                    "{name}:{line}: {} does not exist (X-Plane drops the line when it starts)",
+                    inst.display_path(p)
+                ),
+                Vec::new(),
+            ));
+        }
+    }
+    let new: Vec<String> = inst
+        .packages
+        .iter()
+        .filter(|p| p.origin == Origin::NotListed)
+        .map(|p| p.name.clone())
+        .collect();
+    if !new.is_empty() {
+        out.push(finding(
+            Severity::Note,
+            "SCN008",
+            None,
+            format!(
+                "{} not in {name}: X-Plane adds them at the top (highest priority) when it starts",
+                count(new.len(), "pack")
+            ),
+            new,
+        ));
+    }
+}
+
+/// `file:line:col: code: message` lines for diagnostics.
+fn diag_lines(file: &str, text: &str, diags: &[crate::diag::Diagnostic]) -> Vec<String> {
+    diags
+        .iter()
+        .map(|d| {
+            let at = match &d.location {
+                Location::Span(s) => {
+                    let (l, c) = super::library::line_col(text, s.start);
+                    format!("{file}:{l}:{c}")
+                }
+                _ => file.to_string(),
+            };
+            format!("{at}: {}[{}]: {}", d.severity.as_str(), d.code, d.message)
+        })
+        .collect()
+}
+
+/// SCN002, SCN005, SCN009.
+fn library_findings(index: &LibraryIndex, out: &mut Vec<Finding>) {
+    for p in index.packages.iter().filter(|p| p.enabled) {
+        let file = format!("{}/library.txt", p.name);
+        let lib = &p.library;
+        let (up, other): (Vec<_>, Vec<_>) = lib
+            .diagnostics
+            .iter()
+            .cloned()
+            .partition(|d| d.code == "LIB005");
+        if !other.is_empty() {
+            let text = std::fs::read_to_string(p.root.join("library.txt")).unwrap_or_default();
+            let worst = other
+                .iter()
+                .map(|d| d.severity)
+                .min()
+                .unwrap_or(Severity::Warning);
+            out.push(finding(
+                worst,
+                "SCN009",
+                Some(&p.name),
+                format!(
+                    "{file}: {}{}",
+                    count(other.len(), "problem"),
+                    if lib.header_rejected() {
+                        "; X-Plane ignores the whole file"
+                    } else {
+                        ""
+                    }
+                ),
+                diag_lines(&file, &text, &other),
+            ));
+        }
+        if !up.is_empty() {
+            let details = lib
+                .exports
+                .iter()
+                .filter(|e| e.leaves_package())
+                .map(|e| format!("{file}:{}: {} → {}", e.line, e.virtual_path, e.real_path))
+                .collect();
+            out.push(finding(
+                Severity::Warning,
+                "SCN005",
+                Some(&p.name),
+                format!(
+                    "{file}: {} {} outside the package with `../`; Laminar says never to \
+                     reference another library by file path (export the virtual path instead)",
+                    count(up.len(), "export"),
+                    agree(up.len(), "reaches", "reach")
+                ),
+                details,
+            ));
+        }
+        if lib.header_rejected() {
+            continue;
+        }
+        let missing: Vec<String> = lib
+            .exports
+            .iter()
+            .filter(|e| !e.leaves_package() && resolve::find_file(&p.root, &e.real_path).is_none())
+            .map(|e| format!("{file}:{}: {} → {}", e.line, e.virtual_path, e.real_path))
+            .collect();
+        if !missing.is_empty() {
+            out.push(finding(
+                Severity::Warning,
+                "SCN002",
+                Some(&p.name),
+                format!(
+                    "{file}: {} {} missing from the package",
+                    count(missing.len(), "export"),
+                    agree(missing.len(), "names a file", "name files")
+                ),
+                missing,
+            ));
+        }
+    }
+}
+
+/// SCN003: for each pair of packages, the exports the higher one replaces
+/// (counting only exports not limited to a region, which replace the lower
+/// package on every tile).
+fn shadow_findings(index: &LibraryIndex, out: &mut Vec<Finding>) {
+    let mut pairs: BTreeMap<(usize, usize), Vec<String>> = BTreeMap::new();
+    let mut paths: Vec<&str> = index.virtual_paths().collect();
+    paths.sort_unstable();
+    for v in paths {
+        // Per package (highest priority first): does it export the path on
+        // every tile, and does it export it at all (backups aside)?
+        let mut per: Vec<(usize, bool)> = Vec::new();
+        for (k, p, e) in index.exports_of(v) {
+            if !p.enabled || e.kind == ExportKind::ExportBackup {
+                continue;
+            }
+            let everywhere = e.kind != ExportKind::ExportExtend
+                && e.seasons.is_none()
+                && e.region.is_none_or(|r| {
+                    let r = &p.library.regions[r];
+                    r.is_global() && r.drefs.is_empty()
+                });
+            match per.last_mut() {
+                Some((last, all)) if *last == k => *all |= everywhere,
+                _ => per.push((k, everywhere)),
+            }
+        }
+        if let Some(w) = per.iter().position(|(_, all)| *all) {
+            for (l, _) in &per[w + 1..] {
+                pairs.entry((per[w].0, *l)).or_default().push(v.to_string());
+            }
+        }
+    }
+    for ((w, l), v) in pairs {
+        let (w, l) = (&index.packages[w].name, &index.packages[l].name);
+        out.push(finding(
+            Severity::Note,
+            "SCN003",
+            Some(l),
+            format!("{w} shadows {} of {l}", count(v.len(), "export")),
+            v,
+        ));
+    }
+}

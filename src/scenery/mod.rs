@@ -1,0 +1,52 @@
+//! Scenery resolution across an X-Plane installation, the way the simulator
+//! does it: which packages load in which order, what every path a DSF names
+//! resolves to and why, and what higher-priority packages exclude.
+//!
+//! - [`packs`]: the `scenery_packs.ini` reader;
+//! - [`install`]: the installation model — every package in the simulator's
+//!   priority order;
+//! - [`library`]: the `library.txt` reader, every directive, problems as
+//!   diagnostics `LIB001`…;
+//! - [`resolve`]: the library index of an installation and the resolver,
+//!   which returns for a path at a tile the candidate files, the package of
+//!   each and the rule that made them win (and why the others lost);
+//! - [`exclude`]: the `sim/exclude_*` zones of DSF overlays;
+//! - [`at`]: every item the enabled packages place near a point, resolved,
+//!   with the exclusions that remove it (`agkit scenery at`);
+//! - [`check`]: what in an installation does not resolve or is
+//!   misconfigured (`agkit scenery check`);
+//! - [`report`], [`picture`]: the text, GeoJSON and SVG forms.
+//!
+//! The rules and their sources are in `docs/scenery.md`.
+//!
+//! ```
+//! use agkit::scenery::library;
+//! use agkit::scenery::resolve::{Conditions, LibPackage, LibraryIndex, Tile};
+//!
+//! let mut index = LibraryIndex::default();
+//! for (name, text) in [
+//!     ("High", "A\n800\nLIBRARY\nEXPORT_EXTEND lib/tree.obj big.obj\n"),
+//!     ("Low", "A\n800\nLIBRARY\nEXPORT lib/tree.obj small.obj\n"),
+//! ] {
+//!     index.push(LibPackage {
+//!         name: name.into(),
+//!         root: name.into(),
+//!         priority: 0,
+//!         enabled: true,
+//!         library: library::parse(text),
+//!     });
+//! }
+//! let r = index.resolve("lib/tree.obj", Tile { west: 13, south: 47 }, &Conditions::default());
+//! let from: Vec<&str> = r.candidates.iter().map(|c| c.package.as_str()).collect();
+//! assert_eq!(from, ["High", "Low"], "EXPORT_EXTEND adds to the lower export");
+//! ```
+
+pub mod at;
+pub mod check;
+pub mod exclude;
+pub mod install;
+pub mod library;
+pub mod packs;
+pub mod picture;
+pub mod report;
+pub mod resolve;

@@ -1,0 +1,203 @@
+//! The text and GeoJSON forms of `scenery at` and the text form of
+//! `scenery check` (the JSON forms are the reports serialized).
+
+use super::at::{AtReport, Item};
+use super::check::CheckReport;
+use super::resolve::Resolution;
+use std::fmt::Write as _;
+
+/// `scenery at` for people: the packages, then the items of each package
+/// with their definition, the file they resolve to and any exclusion.
+pub fn at_text(r: &AtReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} within {} m of {:.6}, {:.6}",
+        count(r.items.len(), "item"),
+        r.radius_m,
+        r.center[1],
+        r.center[0]
+    );
+    let placing: Vec<_> = r
+        .packages
+        .iter()
+        .map(|p| (p, r.items.iter().filter(|i| i.package == p.name).count()))
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    let _ = writeln!(
+        s,
+        "\npackages placing something here: {} of {} (#0 is the highest priority)",
+        placing.len(),
+        r.packages.len()
+    );
+    for (p, n) in placing {
+        let _ = writeln!(s, "  #{:<3} {}  {}", p.priority, p.path, count(n, "item"));
+    }
+    let mut last: Option<(&str, &str)> = None;
+    for (k, i) in r.items.iter().enumerate() {
+        if last != Some((&i.package, &i.dsf)) {
+            let _ = writeln!(s, "\n{} — {}", i.package, i.dsf);
+            last = Some((&i.package, &i.dsf));
+        }
+        item_line(&mut s, k, i);
+    }
+    s
+}
+
+fn item_line(s: &mut String, k: usize, i: &Item) {
+    let indent = if i.placed_by.is_some() { "    " } else { "  " };
+    let _ = writeln!(
+        s,
+        "{indent}[{k}] {} {} at {:.6}, {:.6}",
+        i.kind.as_str(),
+        i.definition,
+        i.lat,
+        i.lon
+    );
+    match &i.resolved {
+        Some(f) => {
+            let _ = writeln!(s, "{indent}      -> {} ({})", f.file, i.rule);
+        }
+        None => {
+            let _ = writeln!(s, "{indent}      -> {}", i.rule);
+        }
+    }
+    if !i.conditions.is_empty() {
+        let _ = writeln!(s, "{indent}      assuming {}", i.conditions.join(" and "));
+    }
+    if let Some(by) = &i.excluded_by {
+        let _ = writeln!(
+            s,
+            "{indent}      EXCLUDED by {by}: {}",
+            i.exclusion.as_deref().unwrap_or("")
+        );
+    }
+}
+
+/// `scenery at` as a GeoJSON FeatureCollection: one feature per item,
+/// its shape as geometry (Point, LineString or Polygon) and its JSON
+/// fields as properties.
+pub fn at_geojson(r: &AtReport) -> Result<Vec<u8>, serde_json::Error> {
+    use geojson::{Feature, FeatureCollection, Geometry, GeometryValue, JsonValue};
+    let mut features = Vec::new();
+    for (k, i) in r.items.iter().enumerate() {
+        let shape = &i.shape;
+        let g = if shape.len() == 1 && shape[0].len() == 1 {
+            GeometryValue::new_point(shape[0][0])
+        } else if i.kind.is_area() && shape.iter().all(|w| w.len() >= 3) {
+            GeometryValue::new_polygon(shape.iter().map(|w| {
+                let mut w = w.clone();
+                if w.first() != w.last() {
+                    w.push(w[0]);
+                }
+                w
+            }))
+        } else if shape.len() == 1 {
+            GeometryValue::new_line_string(shape[0].clone())
+        } else {
+            GeometryValue::new_multi_line_string(shape.clone())
+        };
+        let mut props = match serde_json::to_value(i)? {
+            JsonValue::Object(m) => m,
+            _ => geojson::JsonObject::new(),
+        };
+        props.insert("index".into(), JsonValue::from(k));
+        features.push(Feature {
+            bbox: None,
+            geometry: Some(Geometry::new(g)),
+            id: None,
+            properties: Some(props),
+            foreign_members: None,
+        });
+    }
+    let fc = FeatureCollection {
+        bbox: None,
+        features,
+        foreign_members: None,
+    };
+    let mut v = serde_json::to_vec_pretty(&fc)?;
+    v.push(b'\n');
+    Ok(v)
+}
+
+/// `scenery resolve` for people: the winners with the rule, then every
+/// export that lost and why.
+pub fn resolution_text(r: &Resolution) -> String {
+    let mut s = format!("{} at tile {}: {}\n", r.path, r.tile, r.rule);
+    for c in &r.candidates {
+        let _ = write!(
+            s,
+            "  {} {}/{} ({}{}, weight {})",
+            if c.exists { "->" } else { "!!" },
+            c.package,
+            c.relative,
+            c.kind.map_or("a file of the package", |k| k.as_str()),
+            c.line.map_or(String::new(), |l| format!(" line {l}")),
+            c.weight
+        );
+        if !c.exists {
+            s.push_str(", file missing");
+        }
+        if !c.conditions.is_empty() {
+            let _ = write!(s, ", assuming {}", c.conditions.join(" and "));
+        }
+        s.push('\n');
+    }
+    if !r.is_resolved() {
+        let _ = writeln!(s, "  unresolved: {}", r.why_unresolved());
+    }
+    for x in &r.shadowed {
+        let _ = writeln!(
+            s,
+            "  not used: {} {}/{} ({}): {}",
+            x.candidate.kind.map_or("", |k| k.as_str()),
+            x.candidate.package,
+            x.candidate.relative,
+            x.candidate.place(),
+            x.why
+        );
+    }
+    s
+}
+
+/// `scenery check` for people: one block per finding, then a summary.
+pub fn check_text(r: &CheckReport) -> String {
+    let mut s = String::new();
+    for f in &r.findings {
+        let _ = writeln!(s, "{}[{}]: {}", f.severity.as_str(), f.code, f.message);
+        for d in &f.details {
+            let _ = writeln!(s, "  {d}");
+        }
+    }
+    let st = &r.stats;
+    let _ = writeln!(
+        s,
+        "checked {} ({} enabled, {} with a library.txt, {}), {}, {}: {} unresolved",
+        count(st.packages, "package"),
+        st.enabled,
+        st.libraries,
+        count(st.exports, "export"),
+        count(st.dsfs, "DSF"),
+        count(st.definitions, "definition"),
+        st.unresolved
+    );
+    s
+}
+
+/// `114,000`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut s = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            s.push(',');
+        }
+        s.push(c);
+    }
+    s
+}
+
+/// `1 item`, `2,000 items`.
+pub fn count(n: usize, what: &str) -> String {
+    format!("{} {what}{}", thousands(n), if n == 1 { "" } else { "s" })
+}
