@@ -12,8 +12,8 @@
 //! Paths that resolve nowhere are counted per asset, not printed per use:
 //! the report lists each asset once with its count and the reason.
 
+pub use agkit::out::{count as plural, thousands};
 use agkit::scenery::install::{Installation, folder_name};
-pub use agkit::scenery::report::{count as plural, thousands};
 use agkit::scenery::resolve::{self, Conditions, LibraryIndex, Resolution, Tile};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};

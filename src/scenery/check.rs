@@ -24,9 +24,9 @@
 use super::exclude;
 use super::install::{Installation, Origin, Package};
 use super::library::ExportKind;
-use super::report::count;
 use super::resolve::{self, Conditions, LibraryIndex, LoadError, Tile};
 use crate::diag::{Location, Severity};
+use crate::out::count;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};

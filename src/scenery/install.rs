@@ -164,8 +164,7 @@ pub fn child_ci(dir: &Path, name: &str) -> Option<PathBuf> {
 /// Every `.dsf` file under `dir` (any depth, extension in any case),
 /// sorted by path.
 pub fn dsf_files(dir: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = walkdir::WalkDir::new(dir)
-        .into_iter()
+    let mut v: Vec<PathBuf> = crate::fsutil::walk(dir)
         .filter_map(Result::ok)
         .filter(|e| e.file_type().is_file())
         .map(walkdir::DirEntry::into_path)

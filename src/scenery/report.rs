@@ -4,6 +4,7 @@
 use super::at::{AtReport, Item};
 use super::check::CheckReport;
 use super::resolve::Resolution;
+use crate::out::count;
 use std::fmt::Write as _;
 
 /// `scenery at` for people: the packages, then the items of each package
@@ -182,22 +183,4 @@ pub fn check_text(r: &CheckReport) -> String {
         st.unresolved
     );
     s
-}
-
-/// `114,000`.
-pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut s = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            s.push(',');
-        }
-        s.push(c);
-    }
-    s
-}
-
-/// `1 item`, `2,000 items`.
-pub fn count(n: usize, what: &str) -> String {
-    format!("{} {what}{}", thousands(n), if n == 1 { "" } else { "s" })
 }
