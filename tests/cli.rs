@@ -28,6 +28,7 @@ const RULES: &str = "examples/gis/RULES.toml";
 const BLOCK: &str = "examples/polygons/rectangle.geojson";
 const LAKE: &str = "examples/polygons/lake.geojson";
 const PNG: &str = "docs/img/demo.png";
+const XPLANE: &str = "tests/fixtures/xplane";
 
 /// `agkit` run from the repository root, so the examples' relative paths
 /// read as the README writes them.
@@ -80,6 +81,9 @@ const SUBCOMMANDS: &[&[&str]] = &[
     &["gen"],
     &["overlay", "build"],
     &["convert", "agn"],
+    &["scenery", "at"],
+    &["scenery", "check"],
+    &["scenery", "resolve"],
 ];
 
 /// The subcommand names listed under "Commands:" in a help text.
@@ -148,6 +152,35 @@ fn every_subcommand_has_help() {
 /// A success on a bundled example per subcommand (serve has its own test):
 /// the arguments and a piece of what it prints (stdout, else stderr).
 const SUCCESSES: &[(&[&str], &str)] = &[
+    (
+        &["scenery", "at", "47.5,13.5", "--xplane", XPLANE],
+        "EXCLUDED by Airport",
+    ),
+    (
+        &[
+            "scenery",
+            "at",
+            "47.5,13.5",
+            "--xplane",
+            XPLANE,
+            "-o",
+            "{tmp}/here.png",
+        ],
+        "",
+    ),
+    (&["scenery", "check", "--xplane", XPLANE], "0 unresolved"),
+    (
+        &[
+            "scenery",
+            "resolve",
+            "lib/fixture/tower.obj",
+            "--tile",
+            "47.5,13.5",
+            "--xplane",
+            XPLANE,
+        ],
+        "EXPORT in Library",
+    ),
     (
         &["check", "examples/"],
         "checked 8 files: 0 errors, 0 warnings",
@@ -298,6 +331,25 @@ fn serve_starts_on_a_bundled_example() {
 /// Every command that writes to standard output, with arguments that make
 /// it write something.
 const WRITERS: &[&[&str]] = &[
+    &[
+        "scenery",
+        "at",
+        "47.5,13.5",
+        "--xplane",
+        XPLANE,
+        "--format",
+        "json",
+    ],
+    &["scenery", "check", "--xplane", XPLANE],
+    &[
+        "scenery",
+        "resolve",
+        "lib/fixture/tower.obj",
+        "--tile",
+        "47.5,13.5",
+        "--xplane",
+        XPLANE,
+    ],
     &["--help"],
     &["place", "--help"],
     &["check", "tests/fixtures/xp/AG0009.agp"],
@@ -431,6 +483,9 @@ fn a_closed_stderr_loses_the_messages_not_the_output() {
 
 /// Each file-reading subcommand given a path that does not exist.
 const MISSING: &[&[&str]] = &[
+    &["scenery", "at", "47.5,13.5", "--xplane", "nope"],
+    &["scenery", "check", "--xplane", "nope"],
+    &["place", "--dsf", DSF, "--xplane", "nope"],
     &["check", "nope.agp"],
     &["fmt", "nope.agp"],
     &["info", "nope.agp"],
