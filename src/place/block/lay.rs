@@ -14,6 +14,7 @@ use super::ground::ground_point;
 use super::measure::Block;
 use crate::geom::Xy;
 use crate::place::annotate::{Affine, Context, annotate};
+use crate::place::budget::Budget;
 use crate::place::{Params, PlacedTile, Placement, Rng, Role, TileId};
 use crate::xp::model::{Annotation, AnnotationKind, Asset, Band, Grid, Px};
 use std::collections::HashMap;
@@ -40,6 +41,8 @@ pub(crate) struct Input<'a> {
     pub t: &'a AxisRun,
     pub crop: bool,
     pub params: &'a Params,
+    /// What laying may place and cost.
+    pub budget: &'a Budget,
 }
 
 const TOL: f64 = 1e-9;
@@ -155,6 +158,9 @@ pub(crate) fn lay(out: &mut Placement, inp: &Input, rng: &mut Rng) {
     for (j, lr) in tr.iter().enumerate() {
         let row = &grid.rows[lr.band];
         for (i, lc) in sr.iter().enumerate() {
+            if !inp.budget.work(1) {
+                return;
+            }
             if lc.drawn <= TOL || lr.drawn <= TOL {
                 continue;
             }
@@ -184,6 +190,9 @@ pub(crate) fn lay(out: &mut Placement, inp: &Input, rng: &mut Rng) {
             };
             if pieces.is_empty() {
                 continue;
+            }
+            if !inp.budget.items(pieces.len()) {
+                return;
             }
             let key = (lc.band, lr.band);
             let centre = inp.world([(x0 + x1) / 2.0, (y0 + y1) / 2.0]);
@@ -215,6 +224,11 @@ pub(crate) fn lay(out: &mut Placement, inp: &Input, rng: &mut Rng) {
             };
             let later_cols = &sr[i + 1..];
             let later_rows = &tr[j + 1..];
+            // Each annotation's test looks at the later columns and rows.
+            let per = 1 + (later_cols.len() + later_rows.len()) as u64;
+            if !inp.budget.work(per.saturating_mul(anns.len() as u64)) {
+                return;
+            }
             let keep = |px: Px| {
                 let (dx, dy) = (px[0] - col.start, px[1] - row.start);
                 if dx < -TOL || dx > lc.drawn + TOL || dy < -TOL || dy > lr.drawn + TOL {
@@ -250,7 +264,7 @@ pub(crate) fn lay(out: &mut Placement, inp: &Input, rng: &mut Rng) {
                     tree_spacing: inp.params.tree_spacing,
                     keep: &keep_k,
                 };
-                annotate(out, first + k, anns, &ctx, rng);
+                annotate(out, first + k, anns, &ctx, rng, inp.budget);
             }
         }
     }

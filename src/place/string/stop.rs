@@ -28,6 +28,9 @@ pub struct Region {
     min: Xy,
     max: Xy,
     grid: Grid,
+    /// Ring segments visited by ray casts and cuts since the last
+    /// [`Region::take_work`].
+    work: std::cell::Cell<u64>,
 }
 
 impl Region {
@@ -59,7 +62,19 @@ impl Region {
             min,
             max,
             grid,
+            work: std::cell::Cell::new(0),
         }
+    }
+
+    /// The ring segments visited by ray casts ([`Region::locate`]'s
+    /// fallback) and cuts ([`Region::clip`]) since the last call: the work
+    /// a caller charges to its budget.
+    pub fn take_work(&self) -> u64 {
+        self.work.take()
+    }
+
+    fn add_work(&self, n: usize) {
+        self.work.set(self.work.get().saturating_add(n as u64));
     }
 
     /// The bounding box `(min, max)`.
@@ -131,7 +146,9 @@ impl Region {
         let pt = t(p);
         let ray = AABB::from_corners(p, end);
         let mut inside = false;
+        let mut visited = 0;
         for seg in self.segments.locate_in_envelope_intersecting(&ray) {
+            visited += 1;
             let (a, b) = (seg.geom().from, seg.geom().to);
             // On the edge: outside.
             let cross = (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
@@ -141,6 +158,7 @@ impl Region {
                 && p[1] >= a[1].min(b[1])
                 && p[1] <= a[1].max(b[1])
             {
+                self.add_work(visited);
                 return None;
             }
             let (a, b) = (t(a), t(b));
@@ -151,6 +169,7 @@ impl Region {
                 }
             }
         }
+        self.add_work(visited);
         Some(inside)
     }
 }
@@ -563,12 +582,15 @@ impl Region {
         };
         let query = AABB::from_corners(win.min, win.max);
         let mut hits: HashMap<(usize, usize), (f64, f64)> = HashMap::new();
+        let mut visited = 0;
         for seg in self.segments.locate_in_envelope_intersecting(&query) {
+            visited += 1;
             let l = seg.geom();
             if let Some(t) = win.clip(l.from, l.to) {
                 hits.insert(seg.data, t);
             }
         }
+        self.add_work(visited);
         let inner = |p: Xy| match self.locate(p) {
             Some(false) => Clipped::Outside,
             _ => Clipped::Whole,
