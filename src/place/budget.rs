@@ -75,11 +75,6 @@ impl Budget {
         self.over.borrow().is_some()
     }
 
-    /// Work charged so far.
-    pub fn work_done(&self) -> u64 {
-        self.work.get()
-    }
-
     /// The first limit passed, if any.
     pub fn finish(self) -> Result<(), LimitExceeded> {
         match self.over.into_inner() {
