@@ -319,13 +319,13 @@ fn wide_tiles_refused_everywhere_slide_in_a_bounded_number_of_steps() {
     // position of every slide is refused. On each side of the 9 km square
     // one tile slides through 4 km: at the old 2 m step that was 2,000
     // positions a side, 8,000 in all; now the step is 5000 / 256 m, about
-    // 205 positions a side (each refused at its stop point, one unit of
-    // work).
+    // 205 positions a side, 820 in all (each costs its 5 points and one
+    // check refused at the stop point: 6 units).
     let text = "A\n1000\nAG_STRING\nTEXTURE t.png\nTEXTURE_SCALE 512 512\nTEXTURE_WIDTH 10000\n\
                 HIDE_TILE\nTILE 0 0 256 32\nSTOP_PT -2000 -2000\nSPELLING 0\nCAPS 0\n";
     let asset = agkit::xp::parse(text).unwrap();
     let big = polygon(&[square(9_000.0)]);
-    let p = place::place(&asset, "wide.ags", &big, &limited(usize::MAX, 2_000)).unwrap();
+    let p = place::place(&asset, "wide.ags", &big, &limited(usize::MAX, 10_000)).unwrap();
     assert!(p.tiles.is_empty());
     assert!(
         p.warnings.iter().any(|w| w.contains("tile 0 dropped")),

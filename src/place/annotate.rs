@@ -112,8 +112,9 @@ pub struct Context<'a> {
 }
 
 /// Places the annotations of tile number `tile` into `out`, charging one
-/// unit of `budget`'s work per annotation and tree-line point and one item
-/// per placed item; stops once the budget is spent (the engine then fails).
+/// unit of `budget`'s work per annotation, tree-line point and facade
+/// vertex and one item per placed item; stops once the budget is spent
+/// (the engine then fails).
 pub fn annotate(
     out: &mut Placement,
     tile: usize,
@@ -168,7 +169,8 @@ pub fn annotate(
                 if !(ctx.keep)(*first) {
                     continue;
                 }
-                if !budget.items(1) {
+                // Its outline is copied for every copy of the tile.
+                if !budget.items(1) || !budget.work(f.points.len() as u64) {
                     return;
                 }
                 let asset = usize::try_from(f.index)

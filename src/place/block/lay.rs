@@ -73,12 +73,14 @@ impl Input<'_> {
 }
 
 /// The band of `bands` a pixel coordinate falls in (`start ≤ x < end`; the
-/// last band includes its end).
+/// last band includes its end). A binary search: the bands of a valid grid
+/// follow each other (its cuts increase), so the first band ending after
+/// `x` is the only one that can hold it.
 fn locate(bands: &[Band], x: f64) -> Option<usize> {
     let n = bands.len();
-    bands
-        .iter()
-        .position(|b| b.start <= x && x < b.end)
+    let k = bands.partition_point(|b| b.end <= x);
+    (k < n && bands[k].start <= x)
+        .then_some(k)
         .or_else(|| (n > 0 && x == bands[n - 1].end).then(|| n - 1))
 }
 
@@ -191,7 +193,8 @@ pub(crate) fn lay(out: &mut Placement, inp: &Input, rng: &mut Rng) {
             if pieces.is_empty() {
                 continue;
             }
-            if !inp.budget.items(pieces.len()) {
+            let vertices: usize = pieces.iter().map(|(ring, _)| ring.len()).sum();
+            if !inp.budget.items(pieces.len()) || !inp.budget.work(vertices as u64) {
                 return;
             }
             let key = (lc.band, lr.band);
@@ -295,4 +298,40 @@ fn ring_contains(ring: &[Xy], p: Xy) -> bool {
         }
     }
     winding != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// The binary search finds the band the scan of every band finds,
+        /// on the increasing cuts of a valid grid (empty bands included).
+        #[test]
+        fn locate_agrees_with_a_scan(
+            steps in proptest::collection::vec(0u8..4, 1..40),
+            xs in proptest::collection::vec(-2.0f64..120.0, 1..40),
+        ) {
+            let mut cut = 0.0;
+            let bands: Vec<Band> = steps
+                .iter()
+                .map(|&s| {
+                    let start = cut;
+                    cut += f64::from(s);
+                    Band { start, end: cut, slop: None, antislop: 0.0, line: 1 }
+                })
+                .collect();
+            let n = bands.len();
+            let scan = |x: f64| {
+                bands
+                    .iter()
+                    .position(|b| b.start <= x && x < b.end)
+                    .or_else(|| (x == bands[n - 1].end).then(|| n - 1))
+            };
+            let cuts = bands.iter().map(|b| b.start).chain([cut]);
+            for x in xs.into_iter().chain(cuts) {
+                proptest::prop_assert_eq!(locate(&bands, x), scan(x), "{}", x);
+            }
+        }
+    }
 }

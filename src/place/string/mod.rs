@@ -546,9 +546,12 @@ impl<'a> Engine<'a> {
         self.cand(t, Affine::from_frame([r[0], r[1]], origin, dir, self.mpp))
     }
 
-    /// The candidate of tile `t` under pixel map `map`.
+    /// The candidate of tile `t` under pixel map `map` (its outline's
+    /// vertices are charged as work).
     pub fn cand(&self, t: usize, map: Affine) -> Cand {
         let tile: &Tile = &self.asset.tiles[t];
+        let crop = tile.crop_poly.as_ref().map_or(0, |c| c.value.len());
+        self.budget.work((4 + crop + tile.stop_pts.len()) as u64);
         let uv: Vec<Px> = match &tile.crop_poly {
             Some(c) if c.value.len() >= 3 => {
                 let mut v = c.value.clone();
