@@ -77,9 +77,8 @@ pub fn place(
         )));
     }
     let (rings, outer) = check_windings(windings)?;
-    let spawning = spawning(params.low, windings.len());
-    edge_tiles_fit(asset, props, mpp, &rings, spawning, &params.limits)?;
     let mut eng = Engine::new(asset, props, mpp, params, windings, rings, outer);
+    eng.edge_tiles_fit()?;
     eng.run();
     eng.finish(windings)
 }
@@ -91,49 +90,6 @@ fn spawning(low: u8, contours: usize) -> usize {
         0 => contours,
         k => usize::from(k).min(contours),
     }
-}
-
-/// Refuses a polygon whose spawning sides would take more edge tiles than
-/// `limits` allow: their length over the narrowest tile of a usable
-/// spelling (a bound on what the edge step can lay).
-fn edge_tiles_fit(
-    asset: &Asset,
-    props: &StringProps,
-    mpp: [f64; 2],
-    rings: &[Assembled],
-    spawning: usize,
-    limits: &crate::limits::Limits,
-) -> Result<(), PlaceError> {
-    let narrowest = props
-        .spellings
-        .iter()
-        .flat_map(|s| &s.tiles)
-        .filter_map(|id| asset.tiles.iter().find(|t| t.id == *id))
-        .map(|t| t.size_px()[0] * mpp[0])
-        .filter(|w| *w > 1e-6 && w.is_finite())
-        .fold(f64::INFINITY, f64::min);
-    if !narrowest.is_finite() {
-        return Ok(());
-    }
-    let sides: f64 = rings
-        .iter()
-        .flat_map(|a| {
-            (0..a.ring.len())
-                .filter(|&i| a.owner[i] < spawning)
-                .map(|i| a.ring.seg_len(i))
-        })
-        .sum();
-    let tiles = sides / narrowest;
-    if tiles > limits.max_placed_items as f64 {
-        return Err(PlaceError::Limit(crate::limits::LimitExceeded {
-            what: format!(
-                "edge tiles along {sides:.0} m of spawning sides at {narrowest:.3} m (the narrowest spelling tile)"
-            ),
-            needed: tiles.min(u64::MAX as f64) as u64,
-            limit: limits.max_placed_items as u64,
-        }));
-    }
-    Ok(())
 }
 
 /// Checks every contour, assembles the rings ([`contours`]) and finds the
@@ -505,6 +461,41 @@ impl<'a> Engine<'a> {
         self.budget.finish()?;
         self.out.polygon = windings.to_vec();
         Ok(self.out)
+    }
+
+    /// Refuses a polygon whose spawning sides would take more edge tiles
+    /// than the limits allow: their length over the narrowest tile of a
+    /// spelling (a bound on what the edge step can lay), before anything is
+    /// placed.
+    fn edge_tiles_fit(&self) -> Result<(), PlaceError> {
+        let narrowest = (self.props.spellings.iter())
+            .flat_map(|s| &s.tiles)
+            .filter_map(|&id| self.tile(id))
+            .map(|t| self.size_m(t)[0])
+            .filter(|w| *w > 1e-6 && w.is_finite())
+            .fold(f64::INFINITY, f64::min);
+        if !narrowest.is_finite() {
+            return Ok(());
+        }
+        let sides: f64 = (self.rings.iter().zip(&self.spawn))
+            .flat_map(|(ring, spawn)| {
+                (0..ring.len())
+                    .filter(|&i| spawn[i])
+                    .map(|i| ring.seg_len(i))
+            })
+            .sum();
+        let tiles = sides / narrowest;
+        let limit = self.params.limits.max_placed_items;
+        if tiles > limit as f64 {
+            return Err(PlaceError::Limit(crate::limits::LimitExceeded {
+                what: format!(
+                    "edge tiles along {sides:.0} m of spawning sides at {narrowest:.3} m (the narrowest spelling tile)"
+                ),
+                needed: tiles.min(u64::MAX as f64) as u64,
+                limit: limit as u64,
+            }));
+        }
+        Ok(())
     }
 
     /// The `Asset::tiles` index of tile id `id`.
