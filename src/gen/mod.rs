@@ -472,9 +472,10 @@ fn fuzz_ring(bytes: &[u8], n: usize, scale: f64) -> Option<(Vec<Xy>, &[u8])> {
 /// a byte `0xFF` (which no asset text starts with): a byte of flags (bits
 /// 0–3 the number of further windings, bit 4 "place the model read
 /// leniently", i.e. even with errors), a byte choosing the coordinate scale
-/// (×10^(b % 7)), the frame's origin ([`FUZZ_ORIGINS`], b % 8) and a
+/// (×10^(b % 7)), the frame's origin (one of eight, b % 8: 8 E 47 N, the
+/// antimeridian, near either pole, off the Earth) and a
 /// byte choosing the density (1 + b % 6) and the tree spacing
-/// ([`FUZZ_SPACINGS`], b / 32); then each further winding as a count byte
+/// (one of eight from 10 m to NaN, b / 32); then each further winding as a count byte
 /// and its pairs. Every run places under [`fuzz_limits`].
 pub fn fuzz_case(data: &[u8]) -> Option<FuzzCase> {
     let (head, rest) = data.split_at_checked(4)?;

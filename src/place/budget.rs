@@ -1,5 +1,5 @@
 //! What one placement may still spend: the items and the work of
-//! [`Limits`](crate::limits::Limits), counted as an engine goes.
+//! [`Limits`], counted as an engine goes.
 //!
 //! Engines charge through a shared reference (the counters are cells), so
 //! the checks sit in the loops that spend without a `&mut` threaded through

@@ -149,7 +149,7 @@ fn successors(windings: &[Vec<Xy>], open: &[bool]) -> Vec<Option<usize>> {
 /// chain that does not close are `PlaceError::Polygon`.
 ///
 /// Near-linear in the number of contours: the successor of a contour is
-/// looked up among the starts near its end ([`Starts`]).
+/// looked up among the starts near its end (an index of starts by cell).
 pub fn assemble(windings: &[Vec<Xy>]) -> Result<Vec<Assembled>, PlaceError> {
     let n = windings.len();
     let open: Vec<bool> = windings

@@ -48,7 +48,8 @@ fn spelling_name(s: &EdgeSpelling) -> &'static str {
 }
 
 /// Most steps a tile, a spelling or a cap slides: a run slides at most its
-/// own length, in steps of [`step_for`] it.
+/// own length, in steps of an eighth of it (0.25–2 m, at least its length
+/// over this).
 pub const MAX_SLIDES: usize = 256;
 
 /// Slide step for a run of length `w`: an eighth of it, between 0.25 and
