@@ -605,3 +605,28 @@ fn place_over_a_tree_of_tiles_streams_every_tile_and_survives_a_bad_one() {
         2 * single.len()
     );
 }
+
+#[test]
+fn centimetre_tiles_around_ten_kilometres_are_refused_without_allocating_them() {
+    // The smallest tile the sanity rules allow (1 cm) along the sides of a
+    // 9.9 km square: 3,960,000 edge tiles, more than a placement may have.
+    let text = "A\n1000\nAG_STRING\nTEXTURE t.png\nTEXTURE_SCALE 1024 1024\n\
+                TEXTURE_WIDTH 10.24\nHIDE_TILE\nTILE 0 0 1 8\nSPELLING 0\n";
+    let asset = agkit::xp::parse(text).unwrap();
+    let frame = agkit::geom::LocalFrame::new([13.0, 47.5]);
+    let side = 9_900.0;
+    let ring = [[0.0, 0.0], [side, 0.0], [side, side], [0.0, side]];
+    let use_ = agkit::place::Use::Polygon {
+        windings: vec![ring.iter().map(|&p| frame.to_lonlat(p)).collect()],
+    };
+    let params = agkit::place::Params::default();
+    let (r, peak) = peak_of(|| agkit::place::place(&asset, "cm.ags", &use_, &params));
+    match r {
+        Err(agkit::place::PlaceError::Limit(l)) => {
+            assert!(l.what.starts_with("edge tiles along 39600 m"), "{l:?}");
+            assert!((3_959_000..=3_960_000).contains(&l.needed), "{l:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(peak < 1 << 20, "peak {peak} bytes");
+}

@@ -40,16 +40,7 @@ fn dsf_read(data: &[u8]) {
 
 /// `fuzz/fuzz_targets/place.rs`; true when a placement was made.
 fn place(data: &[u8]) -> bool {
-    let Some(case) = agkit::r#gen::fuzz_case(data) else {
-        return false;
-    };
-    match agkit::place::place(&case.asset, "fuzz", &case.use_, &case.params) {
-        Ok(p) => {
-            assert!(agkit::r#gen::placement_is_finite(&p), "non-finite output");
-            true
-        }
-        Err(_) => false,
-    }
+    agkit::r#gen::fuzz_case(data).is_some_and(|case| agkit::r#gen::fuzz_place(&case))
 }
 
 fn replay(dir: &str, f: impl Fn(&[u8])) -> usize {
@@ -80,6 +71,30 @@ fn fuzz_seeds_satisfy_the_fuzz_properties() {
         placed += usize::from(place(&std::fs::read(e.unwrap().path()).unwrap()));
     }
     assert!(placed >= 6, "only {placed} seeds placed");
+}
+
+#[test]
+fn extension_seeds_place_holes_and_odd_places_and_refuse_what_they_must() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/place");
+    let seed = |name: &str| place(&std::fs::read(dir.join(name)).unwrap());
+    for placed in [
+        "town_edge.ags_lake",
+        "town_edge.ags_lake_spacing",
+        "town_edge.ags_square_hole",
+        "garden_fence.ags_pole",
+        "city_block.agb_antimeridian",
+    ] {
+        assert!(seed(placed), "{placed}");
+    }
+    // 120 km wide; an AG0080 model read leniently; a point whose
+    // longitude is NaN.
+    for refused in [
+        "garden_fence.ags_x1000",
+        "town_edge.ags_scale_0.0001_lenient",
+        "plaza.agp_off_earth",
+    ] {
+        assert!(!seed(refused), "{refused}");
+    }
 }
 
 #[test]

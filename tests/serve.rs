@@ -923,7 +923,7 @@ fn placements_are_held_to_the_servers_limits() {
     );
     assert_eq!(status, 422, "{v}");
     assert_eq!(v["stage"], "place");
-    assert!(error_of(&v).contains("items placed"), "{v}");
+    assert!(error_of(&v).contains("exceeds the limit of 3"), "{v}");
     // A polygon 1.5 km across is refused before any engine runs.
     let (status, v) = f.post(
         "/api/place",
@@ -948,7 +948,6 @@ fn a_bad_config_is_refused_at_bind() {
 /// abort, which no `catch_unwind` stops. Run against the real binary so
 /// the test survives if the server does not.
 #[test]
-#[ignore = "needs the sanity rules and engine budgets of branch `harden`"]
 fn posting_an_asset_that_once_aborted_the_server_leaves_it_answering() {
     let dir = tempfile::tempdir().unwrap();
     let town = std::fs::read_to_string(concat!(

@@ -9,6 +9,7 @@
 use super::place_resolution::{self as resolution, Repeats, Resolver, Unresolved, plural};
 use super::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use agkit::diag;
+use agkit::limits::Limits;
 use agkit::out::{self, Format};
 use agkit::place::{self, FrameConvention, Params, Placement, Use};
 use agkit::scenery::resolve::{Conditions, Tile as TileId};
@@ -101,6 +102,11 @@ pub struct Args {
     /// Print the engine's decisions to stderr.
     #[arg(long)]
     explain: bool,
+    /// Largest extent of one polygon in metres (the larger side of its
+    /// bounding box); a wider one is refused before placing.
+    #[arg(long, value_name = "METRES", default_value_t = Limits::default().max_extent_m,
+          value_parser = positive_metres)]
+    max_extent: f64,
     /// Output format (default: from the -o extension, else json).
     #[arg(long, value_enum)]
     format: Option<Format>,
@@ -132,6 +138,10 @@ pub fn run(args: Args) -> u8 {
             Frame::Wed => FrameConvention::Wed,
         },
         explain: args.explain,
+        limits: Limits {
+            max_extent_m: args.max_extent,
+            ..Limits::default()
+        },
         ..Params::default()
     };
     if let Some(p) = args.param {
@@ -160,18 +170,31 @@ pub fn run(args: Args) -> u8 {
             Ok((p, s)) => (p, s, true),
             Err(code) => return code,
         }
+    } else if let (Some(poly), None) = (&args.polygon, &args.at) {
+        return run_polygons(poly, &args, &params, format);
     } else {
         match place_asset(&args, &params) {
             Ok((p, combined)) => (p, EXIT_OK, combined),
             Err(code) => return code,
         }
     };
-
     for p in &placements {
         eprint!("{}", placement_report(p, args.explain));
     }
+    write_placements(&placements, combined, format, &args, status)
+}
+
+/// Renders `placements` (one, or the `combined` array form) and writes them
+/// to `-o` or stdout; `status` when that succeeds.
+fn write_placements(
+    placements: &[Placement],
+    combined: bool,
+    format: Format,
+    args: &Args,
+    status: u8,
+) -> u8 {
     let bytes = if combined {
-        out::render_all(&placements, format)
+        out::render_all(placements, format)
     } else {
         out::render(&placements[0], format)
     };
@@ -251,22 +274,12 @@ fn read_asset(path: &Path) -> (Result<agkit::xp::model::Asset, u8>, String) {
     }
 }
 
-/// Placements of one asset: one for --at, one per polygon for --polygon.
-/// The flag says whether the output is the combined (array) form.
+/// The placement of one asset at `--at`. The flag says whether the output
+/// is the combined (array) form.
 fn place_asset(args: &Args, params: &Params) -> Result<(Vec<Placement>, bool), u8> {
     let path = args.asset.as_ref().ok_or(EXIT_USAGE)?;
-    let uses: Vec<Use> = match (&args.at, &args.polygon) {
-        (Some(at), None) => vec![parse_at(at).map_err(super::fail)?],
-        (None, Some(poly)) => {
-            let text = std::fs::read_to_string(poly)
-                .map_err(|e| super::fail(format!("{}: {e}", poly.display())))?;
-            let polys = agkit::out::geojson::read_polygons(&text)
-                .map_err(|e| super::fail(format!("{}: {e}", poly.display())))?;
-            polys
-                .into_iter()
-                .map(|windings| Use::Polygon { windings })
-                .collect()
-        }
+    let use_ = match (&args.at, &args.polygon) {
+        (Some(at), None) => parse_at(at).map_err(super::fail)?,
         _ => {
             return Err(super::fail(
                 "give --at LAT,LON[,HEADING] for an .agp or --polygon FILE.geojson for an .agb/.ags",
@@ -275,21 +288,130 @@ fn place_asset(args: &Args, params: &Params) -> Result<(Vec<Placement>, bool), u
     };
     let asset = load_asset(path)?;
     let name = path.display().to_string();
-    let mut out = Vec::new();
-    for u in &uses {
-        match place::place(&asset, &name, u, params) {
-            Ok(p) => out.push(p),
-            Err(e @ place::PlaceError::Mismatch(_)) => {
-                return Err(super::fail(format!("{name}: {e}")));
-            }
-            Err(e) => {
-                eprintln!("error: {name}: {e}");
-                return Err(EXIT_INPUT);
-            }
+    match place::place(&asset, &name, &use_, params) {
+        Ok(p) => Ok((vec![p], false)),
+        Err(e @ place::PlaceError::Mismatch(_)) => Err(super::fail(format!("{name}: {e}"))),
+        Err(e) => {
+            eprintln!("error: {name}: {e}");
+            Err(EXIT_INPUT)
         }
     }
-    let combined = out.len() != 1;
-    Ok((out, combined))
+}
+
+/// The polygons of `--polygon`, each ready to place and named for messages
+/// (`lake.geojson feature 3 (id "x")`), all checked before any engine runs:
+/// finite positions on Earth, no polygon wider than `limits` allow. An
+/// unreadable file is exit 2; a file that is not GeoJSON or has a bad
+/// polygon is exit 1, the message naming the file and the feature.
+fn load_polygons(path: &Path, limits: &Limits) -> Result<Vec<(String, Use)>, u8> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| super::fail(format!("{file}: {e}")))?;
+    let bad = |msg: String| {
+        eprintln!("error: {file}: {msg}");
+        EXIT_INPUT
+    };
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|e| bad(format!("not GeoJSON: not UTF-8 text ({e})")))?;
+    let polys = agkit::out::geojson::read_polygon_features(text).map_err(bad)?;
+    drop(bytes);
+    polys
+        .into_iter()
+        .map(|p| {
+            let own = p.label();
+            let use_ = Use::Polygon {
+                windings: p.windings,
+            };
+            place::check_use(&use_, limits).map_err(|e| bad(format!("{own}: {e}")))?;
+            // A bare geometry is named by its file alone.
+            let label = match (p.feature, &p.id, p.part) {
+                (None, None, None) => file.clone(),
+                _ => format!("{file} {own}"),
+            };
+            Ok((label, use_))
+        })
+        .collect()
+}
+
+/// `agkit place ASSET --polygon FILE`: one placement per polygon. Several
+/// polygons in `json` or `geojson` are streamed (one placement in memory at
+/// a time, the layout of `--dsf DIR`); the other formats hold them all,
+/// up to the limit of items one placement may have.
+fn run_polygons(poly: &Path, args: &Args, params: &Params, format: Format) -> u8 {
+    let uses = match load_polygons(poly, &params.limits) {
+        Ok(u) => u,
+        Err(code) => return code,
+    };
+    let Some(path) = args.asset.as_ref() else {
+        return EXIT_USAGE;
+    };
+    let asset = match load_asset(path) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    let name = path.display().to_string();
+    let place_one = |label: &str, u: &Use| -> Result<Placement, u8> {
+        let p = place::place(&asset, &name, u, params).map_err(|e| match e {
+            place::PlaceError::Mismatch(_) => super::fail(format!("{name}: {e}")),
+            _ => {
+                eprintln!("error: {name}: {label}: {e}");
+                EXIT_INPUT
+            }
+        })?;
+        eprint!("{}", placement_report(&p, args.explain));
+        Ok(p)
+    };
+    if uses.len() > 1 && matches!(format, Format::Json | Format::Geojson) {
+        return stream_polygons(&uses, place_one, args, format);
+    }
+    let mut placements = Vec::with_capacity(uses.len());
+    let mut items = 0usize;
+    for (label, u) in &uses {
+        let p = match place_one(label, u) {
+            Ok(p) => p,
+            Err(code) => return code,
+        };
+        items += p.items();
+        if items > params.limits.max_placed_items {
+            eprintln!(
+                "error: {name}: {}: the placements up to {label} hold {items} items, more than the {} one picture or DSF2Text file may hold; --format json or geojson writes any number",
+                poly.display(),
+                params.limits.max_placed_items
+            );
+            return EXIT_INPUT;
+        }
+        placements.push(p);
+    }
+    write_placements(&placements, uses.len() != 1, format, args, EXIT_OK)
+}
+
+/// Places and writes the polygons one at a time as one JSON array or
+/// GeoJSON collection ([`out::Stream`]). A placement that fails ends the
+/// run: the `-o` file is left as it was; stdout has what came before.
+fn stream_polygons(
+    uses: &[(String, Use)],
+    place_one: impl Fn(&str, &Use) -> Result<Placement, u8>,
+    args: &Args,
+    format: Format,
+) -> u8 {
+    let mut failed = None;
+    let mut place_all = |w: &mut dyn std::io::Write| -> Result<(), out::OutError> {
+        let mut stream = out::Stream::new(w, format)?;
+        for (i, (label, u)) in uses.iter().enumerate() {
+            let p = place_one(label, u).map_err(|code| {
+                failed = Some(code);
+                out::OutError::Io(std::io::Error::other("placement failed"))
+            })?;
+            stream.push_part(&out::render_part(std::slice::from_ref(&p), i, format)?)?;
+        }
+        stream.finish()?.flush()?;
+        Ok(())
+    };
+    let written = write_to(args.output.as_deref(), &mut place_all);
+    match (failed, written) {
+        (Some(code), _) => code,
+        (None, Err(e)) => super::fail(e),
+        (None, Ok(())) => EXIT_OK,
+    }
 }
 
 /// The resolution context of `--dsf`, its warnings printed.
@@ -580,16 +702,7 @@ fn run_dsf_dir(
         stream.finish()?.flush()?;
         Ok(())
     };
-    let written = match &args.output {
-        Some(path) => {
-            agkit::fsutil::write_atomic_with(path, |w| place_all(w).map_err(std::io::Error::other))
-                .map_err(|e| format!("{}: {e}", path.display()))
-        }
-        None => {
-            let mut so = std::io::BufWriter::new(super::stdout());
-            place_all(&mut so).map_err(|e| format!("stdout: {e}"))
-        }
-    };
+    let written = write_to(args.output.as_deref(), &mut place_all);
     bar.finish_and_clear();
     if let Err(e) = written {
         return super::fail(e);
@@ -626,6 +739,24 @@ fn run_dsf_dir(
         start.elapsed().as_secs_f64()
     );
     status
+}
+
+/// Runs `write` on the `-o` file (atomically: nothing is replaced when it
+/// fails) or on stdout (buffered); the error names where.
+fn write_to(
+    output: Option<&Path>,
+    write: &mut dyn FnMut(&mut dyn std::io::Write) -> Result<(), out::OutError>,
+) -> Result<(), String> {
+    match output {
+        Some(path) => {
+            agkit::fsutil::write_atomic_with(path, |w| write(w).map_err(std::io::Error::other))
+                .map_err(|e| format!("{}: {e}", path.display()))
+        }
+        None => {
+            let mut so = std::io::BufWriter::new(super::stdout());
+            write(&mut so).map_err(|e| format!("stdout: {e}"))
+        }
+    }
 }
 
 /// The tile (from `sim/west` and `sim/south`, else the first use) and the
@@ -674,6 +805,14 @@ fn parse_height(s: &str) -> Result<f64, String> {
         Ok(h)
     } else {
         Err("a building height is 0 to 1020 m: a DSF stores height / 4 in 8 bits".to_string())
+    }
+}
+
+/// A `--max-extent` value: a positive number of metres.
+fn positive_metres(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
+        _ => Err(format!("`{s}` is not a positive number of metres")),
     }
 }
 

@@ -13,7 +13,7 @@
 //!
 //! It also builds the geometry the placement benchmarks need
 //! ([`wiggly_comb`]) and the framing the placement fuzz target uses
-//! ([`fuzz_case`], [`placement_is_finite`]).
+//! ([`fuzz_case`], [`fuzz_place`]).
 
 use crate::agn::{self, A2ge, A2geRecords, Agn, Cell, Chunk, Gblr, Group, Guid, Prde, Quad, Rect};
 use crate::dsf::{self, Dsf, ElevationMode, Entity, Object, Polygon};
@@ -437,6 +437,49 @@ pub struct FuzzCase {
     pub params: Params,
 }
 
+/// Where the extension block of [`fuzz_case`] may put the polygon's local
+/// frame (lon, lat): ordinary places, the antimeridian, near the poles, and
+/// off the Earth (which placement must refuse).
+const FUZZ_ORIGINS: [[f64; 2]; 8] = [
+    [8.0, 47.0],
+    [179.9995, 0.0],
+    [-179.9995, -60.0],
+    [0.0, 89.9995],
+    [13.0, -89.9995],
+    [190.0, 10.0],
+    [0.0, 91.0],
+    [f64::NAN, 0.0],
+];
+
+/// Tree spacings (metres) the extension block may choose.
+const FUZZ_SPACINGS: [f64; 8] = [10.0, 0.1, 1e-9, 1000.0, 0.0, -1.0, f64::NAN, 1e300];
+
+/// The limits the fuzz target places under: tight, as a server would pass,
+/// so that a run stays well inside libFuzzer's time and memory limits
+/// whatever it is fed — a run that does not is a finding.
+pub fn fuzz_limits() -> crate::limits::Limits {
+    crate::limits::Limits {
+        max_placed_items: 100_000,
+        max_work: 1_000_000,
+        ..crate::limits::Limits::default()
+    }
+}
+
+/// Reads `n` little-endian i16 pairs (decimetres) from the front of
+/// `bytes`, each scaled by `scale`; the rest.
+fn fuzz_ring(bytes: &[u8], n: usize, scale: f64) -> Option<(Vec<Xy>, &[u8])> {
+    let (coords, rest) = bytes.split_at_checked(4 * n)?;
+    let ring = coords
+        .chunks_exact(4)
+        .map(|c| {
+            let x = i16::from_le_bytes([c[0], c[1]]);
+            let y = i16::from_le_bytes([c[2], c[3]]);
+            [f64::from(x) / 10.0 * scale, f64::from(y) / 10.0 * scale]
+        })
+        .collect();
+    Some((ring, rest))
+}
+
 /// Decodes fuzzer bytes into a placement run, or `None` when they do not
 /// make one (too short, or the asset text does not parse).
 ///
@@ -444,32 +487,60 @@ pub struct FuzzCase {
 /// (and the AGP heading), byte 2 the seed, byte 3 the vertex count `n`
 /// (3 + byte), then `n` pairs of little-endian i16 in decimetres (local
 /// metres around 8 E 47 N), then the asset text (lossy UTF-8).
+///
+/// Between the pairs and the text an extension block may come, marked by
+/// a byte `0xFF` (which no asset text starts with): a byte of flags (bits
+/// 0–3 the number of further windings, bit 4 "place the model read
+/// leniently", i.e. even with errors), a byte choosing the coordinate scale
+/// (×10^(b % 7)), the frame's origin (one of eight, b % 8: 8 E 47 N, the
+/// antimeridian, near either pole, off the Earth) and a
+/// byte choosing the density (1 + b % 6) and the tree spacing
+/// (one of eight from 10 m to NaN, b / 32); then each further winding as a count byte
+/// and its pairs. Every run places under [`fuzz_limits`].
 pub fn fuzz_case(data: &[u8]) -> Option<FuzzCase> {
     let (head, rest) = data.split_at_checked(4)?;
     let n = 3 + usize::from(head[3]);
-    let (coords, text) = rest.split_at_checked(4 * n)?;
-    let text = String::from_utf8_lossy(text);
-    let asset = crate::xp::parse(&text).ok()?;
-    let ring: Vec<Xy> = coords
-        .chunks_exact(4)
-        .map(|c| {
-            let x = i16::from_le_bytes([c[0], c[1]]);
-            let y = i16::from_le_bytes([c[2], c[3]]);
-            [f64::from(x) / 10.0, f64::from(y) / 10.0]
-        })
-        .collect();
-    let params = Params {
+    let (first, mut rest) = fuzz_ring(rest, n, 1.0)?;
+    let mut windings = vec![first];
+    let (mut origin, mut lenient) = (FUZZ_ORIGINS[0], false);
+    let mut params = Params {
         seed: u64::from(head[2]),
+        limits: fuzz_limits(),
         ..Params::default()
     }
     .with_dsf_param(u16::from(head[1]) << 8 | u16::from(head[0]));
+    if let [0xFF, flags, scale, at, knobs, more @ ..] = rest {
+        let scale = 10f64.powi(i32::from(*scale % 7));
+        windings[0].iter_mut().flatten().for_each(|v| *v *= scale);
+        origin = FUZZ_ORIGINS[usize::from(*at % 8)];
+        lenient = flags & 0x10 != 0;
+        params.density = 1 + knobs % 6;
+        params.tree_spacing = FUZZ_SPACINGS[usize::from(knobs / 32)];
+        rest = more;
+        for _ in 0..(flags & 0x0F) {
+            let (count, more) = rest.split_first()?;
+            let (ring, more) = fuzz_ring(more, 3 + usize::from(*count), scale)?;
+            windings.push(ring);
+            rest = more;
+        }
+    }
+    let text = String::from_utf8_lossy(rest);
+    let asset = if lenient {
+        crate::xp::parse_lenient(&text).0?
+    } else {
+        crate::xp::parse(&text).ok()?
+    };
+    let frame = LocalFrame::new(origin);
     let use_ = match asset.kind {
         crate::xp::model::Kind::Agp => Use::Point {
-            at: [8.0, 47.0],
+            at: origin,
             heading: f64::from(head[1]) * 360.0 / 256.0,
         },
         _ => Use::Polygon {
-            windings: vec![to_lonlat(&ring)],
+            windings: windings
+                .iter()
+                .map(|w| w.iter().map(|&p| frame.to_lonlat(p)).collect())
+                .collect(),
         },
     };
     Some(FuzzCase {
@@ -482,8 +553,65 @@ pub fn fuzz_case(data: &[u8]) -> Option<FuzzCase> {
 /// Frames `text` (an asset) and a ring (local metres) as [`fuzz_case`]
 /// input: seeds for the fuzz corpus and regression tests.
 pub fn fuzz_input(low: u8, height: u8, seed: u8, ring: &[Xy], text: &str) -> Vec<u8> {
+    let mut out = vec![low, height, seed];
+    push_ring(&mut out, ring);
+    out.extend_from_slice(text.as_bytes());
+    out
+}
+
+/// The extension block of [`fuzz_case`]: everything but the windings it
+/// adds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FuzzExtension {
+    /// Place the model read leniently (with its errors).
+    pub lenient: bool,
+    /// Coordinates × 10^(scale % 7).
+    pub scale: u8,
+    /// Index into the origins (mod 8): 0 is 8 E 47 N.
+    pub origin: u8,
+    /// Density (1 + knobs % 6) and tree spacing (knobs / 32).
+    pub knobs: u8,
+}
+
+/// [`fuzz_input`] with the extension block: further windings (up to 15,
+/// local metres before scaling) and its settings.
+pub fn fuzz_input_ext(
+    head: [u8; 3],
+    windings: &[Vec<Xy>],
+    ext: FuzzExtension,
+    text: &str,
+) -> Vec<u8> {
+    let mut out = head.to_vec();
+    let (first, more) = windings
+        .split_first()
+        .map_or((&[][..], &[][..]), |(f, m)| (f.as_slice(), m));
+    push_ring(&mut out, first);
+    let more = &more[..more.len().min(15)];
+    out.extend_from_slice(&[
+        0xFF,
+        more.len() as u8 | if ext.lenient { 0x10 } else { 0 },
+        ext.scale,
+        ext.origin,
+        ext.knobs,
+    ]);
+    for w in more {
+        let n = w.len().clamp(3, 258);
+        out.push((n - 3) as u8);
+        push_pairs(&mut out, w, n);
+    }
+    out.extend_from_slice(text.as_bytes());
+    out
+}
+
+/// A count byte (3 + byte vertices) and the pairs of `ring`.
+fn push_ring(out: &mut Vec<u8>, ring: &[Xy]) {
     let n = ring.len().clamp(3, 258);
-    let mut out = vec![low, height, seed, (n - 3) as u8];
+    out.push((n - 3) as u8);
+    push_pairs(out, ring, n);
+}
+
+/// `n` vertices of `ring` (padded with the origin) as i16 decimetres.
+fn push_pairs(out: &mut Vec<u8>, ring: &[Xy], n: usize) {
     for i in 0..n {
         let p = ring.get(i).copied().unwrap_or([0.0, 0.0]);
         for v in p {
@@ -491,8 +619,34 @@ pub fn fuzz_input(low: u8, height: u8, seed: u8, ring: &[Xy], text: &str) -> Vec
             out.extend_from_slice(&d.to_le_bytes());
         }
     }
-    out.extend_from_slice(text.as_bytes());
-    out
+}
+
+/// Runs one fuzz case through [`crate::place::place`] and checks what the
+/// placement fuzz target holds it to: no panic, every coordinate finite,
+/// no more items than [`fuzz_limits`] allow, and a polygon refused before
+/// any engine runs when [`crate::place::check_use`] refuses it. True when a
+/// placement was made.
+///
+/// # Panics
+/// When a property does not hold (that is the finding).
+pub fn fuzz_place(case: &FuzzCase) -> bool {
+    let checked = crate::place::check_use(&case.use_, &case.params.limits);
+    match crate::place::place(&case.asset, "fuzz", &case.use_, &case.params) {
+        Ok(p) => {
+            assert!(
+                checked.is_ok(),
+                "placed a use check_use refuses: {checked:?}"
+            );
+            assert!(placement_is_finite(&p), "non-finite output: {p:?}");
+            assert!(
+                p.items() <= case.params.limits.max_placed_items,
+                "{} items",
+                p.items()
+            );
+            true
+        }
+        Err(_) => false,
+    }
 }
 
 /// True when every coordinate, height and heading in `p` is finite.
@@ -561,6 +715,45 @@ mod tests {
             Use::Polygon { windings } => assert_eq!(windings[0].len(), 4),
             u => panic!("{u:?}"),
         }
+    }
+
+    #[test]
+    fn fuzz_extension_frames_holes_scale_origin_and_knobs() {
+        let outer = vec![[0.0, 0.0], [100.0, 0.0], [100.0, 80.0], [0.0, 80.0]];
+        let hole = vec![[10.0, 10.0], [10.0, 20.0], [20.0, 20.0]];
+        let ext = FuzzExtension {
+            lenient: true,
+            scale: 2,
+            origin: 3,
+            knobs: 3 * 32 + 4,
+        };
+        let text = STRING_EXAMPLE.replace("TEXTURE_WIDTH 128", "TEXTURE_WIDTH 1e9");
+        let bytes = fuzz_input_ext([0, 0, 9], &[outer, hole.clone(), hole], ext, &text);
+        let case = fuzz_case(&bytes).expect("frames");
+        assert_eq!((case.params.seed, case.params.density), (9, 5));
+        assert_eq!(case.params.tree_spacing, FUZZ_SPACINGS[3]);
+        assert_eq!(case.params.limits, fuzz_limits());
+        // Read leniently: the absurd width is in the model.
+        assert_eq!(case.asset.common.texture_width.as_ref().unwrap().value, 1e9);
+        let Use::Polygon { windings } = &case.use_ else {
+            panic!("{:?}", case.use_)
+        };
+        assert_eq!(windings.len(), 3);
+        let frame = LocalFrame::new(FUZZ_ORIGINS[3]);
+        let far = frame.to_local(windings[0][1]);
+        assert!(
+            (far[0] - 10_000.0).abs() < 0.1 && far[1].abs() < 0.1,
+            "{far:?}"
+        );
+        // Without the extension the same ring decodes as before.
+        let plain = fuzz_input(
+            0,
+            0,
+            9,
+            &[[0.0, 0.0], [100.0, 0.0], [100.0, 80.0]],
+            STRING_EXAMPLE,
+        );
+        assert!(fuzz_case(&plain).is_some());
     }
 
     #[test]

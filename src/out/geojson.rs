@@ -116,50 +116,147 @@ fn feature<T: Serialize>(
     })
 }
 
+/// One polygon of a GeoJSON document ([`read_polygon_features`]) and
+/// where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputPolygon {
+    /// The 0-based index of its feature in a FeatureCollection (`None` for
+    /// a bare geometry or a single Feature).
+    pub feature: Option<usize>,
+    /// The feature's `id` (a string as is, a number as its text), if any.
+    pub id: Option<String>,
+    /// The 0-based index of the polygon in its MultiPolygon (`None` for a
+    /// Polygon).
+    pub part: Option<usize>,
+    /// Its rings in lon/lat, closing vertices kept: the DSF windings of one
+    /// use.
+    pub windings: Vec<Vec<LonLat>>,
+}
+
+impl InputPolygon {
+    /// How messages name it: `feature 3 (id "lake"), polygon 2`, `the
+    /// polygon`.
+    pub fn label(&self) -> String {
+        let mut s = match (self.feature, &self.id) {
+            (Some(i), Some(id)) => format!("feature {i} (id {id:?})"),
+            (Some(i), None) => format!("feature {i}"),
+            (None, Some(id)) => format!("the feature (id {id:?})"),
+            (None, None) => "the polygon".to_string(),
+        };
+        if let Some(k) = self.part {
+            s.push_str(&format!(", polygon {k}"));
+        }
+        s
+    }
+}
+
 /// The polygons of a GeoJSON document (a Polygon, MultiPolygon, Feature or
 /// FeatureCollection of those), each as its rings in lon/lat — the DSF
 /// windings of one use, in order. Closing vertices are kept (placement drops
 /// them).
 pub fn read_polygons(text: &str) -> Result<Vec<Vec<Vec<LonLat>>>, String> {
+    Ok(read_polygon_features(text)?
+        .into_iter()
+        .map(|p| p.windings)
+        .collect())
+}
+
+/// [`read_polygons`] with where each polygon came from. Every position
+/// must be a finite longitude in −180..180 and latitude in −90..90; an
+/// error names the feature (index and id), the polygon of a MultiPolygon,
+/// the ring and the position (all 0-based). Features without a geometry
+/// are skipped; any other geometry than Polygon or MultiPolygon is an
+/// error.
+pub fn read_polygon_features(text: &str) -> Result<Vec<InputPolygon>, String> {
     use geojson::GeoJson;
     let gj: GeoJson = text.parse().map_err(|e| format!("not GeoJSON: {e}"))?;
-    let mut geoms = Vec::new();
+    // (feature index, id, geometry)
+    let mut geoms: Vec<(Option<usize>, Option<String>, Geometry)> = Vec::new();
+    let id_of = |id: Option<geojson::feature::Id>| {
+        id.map(|id| match id {
+            geojson::feature::Id::String(s) => s,
+            geojson::feature::Id::Number(n) => n.to_string(),
+        })
+    };
     match gj {
-        GeoJson::Geometry(g) => geoms.push(g),
-        GeoJson::Feature(f) => geoms.extend(f.geometry),
+        GeoJson::Geometry(g) => geoms.push((None, None, g)),
+        GeoJson::Feature(f) => {
+            let id = id_of(f.id);
+            geoms.extend(f.geometry.map(|g| (None, id, g)));
+        }
         GeoJson::FeatureCollection(fc) => {
-            geoms.extend(fc.features.into_iter().filter_map(|f| f.geometry))
+            for (i, f) in fc.features.into_iter().enumerate() {
+                let id = id_of(f.id);
+                geoms.extend(f.geometry.map(|g| (Some(i), id, g)));
+            }
         }
     }
-    let ring = |r: &Vec<geojson::Position>| -> Result<Vec<LonLat>, String> {
-        r.iter()
-            .map(|p| match p.as_slice() {
-                [lon, lat, ..] if lon.is_finite() && lat.is_finite() => Ok([*lon, *lat]),
-                _ => Err("a position needs a finite longitude and latitude".to_string()),
-            })
-            .collect()
-    };
     let mut out = Vec::new();
-    for g in geoms {
-        match &g.value {
-            GeometryValue::Polygon { coordinates } => {
-                out.push(coordinates.iter().map(ring).collect::<Result<_, _>>()?)
+    for (feature, id, g) in geoms {
+        let label = |part| {
+            InputPolygon {
+                feature,
+                id: id.clone(),
+                part,
+                windings: Vec::new(),
             }
-            GeometryValue::MultiPolygon { coordinates } => {
-                for poly in coordinates {
-                    out.push(poly.iter().map(ring).collect::<Result<_, _>>()?);
-                }
-            }
+            .label()
+        };
+        let polys = match g.value {
+            GeometryValue::Polygon { coordinates } => vec![(None, coordinates)],
+            GeometryValue::MultiPolygon { coordinates } => coordinates
+                .into_iter()
+                .enumerate()
+                .map(|(k, p)| (Some(k), p))
+                .collect(),
             other => {
                 return Err(format!(
-                    "expected Polygon or MultiPolygon, found {}",
+                    "{}: expected Polygon or MultiPolygon, found {}",
+                    label(None),
                     other.type_name()
                 ));
             }
+        };
+        for (part, rings) in polys {
+            let windings = rings
+                .iter()
+                .enumerate()
+                .map(|(r, ring)| {
+                    ring.iter()
+                        .enumerate()
+                        .map(|(k, p)| {
+                            position(p).map_err(|e| {
+                                format!("{}, ring {r}, position {k}: {e}", label(part))
+                            })
+                        })
+                        .collect()
+                })
+                .collect::<Result<_, _>>()?;
+            out.push(InputPolygon {
+                feature,
+                id: id.clone(),
+                part,
+                windings,
+            });
         }
     }
     if out.is_empty() {
         return Err("no polygon found".into());
     }
     Ok(out)
+}
+
+/// A GeoJSON position as lon/lat, on Earth.
+fn position(p: &geojson::Position) -> Result<LonLat, String> {
+    let [lon, lat] = match p.as_slice() {
+        [lon, lat, ..] if lon.is_finite() && lat.is_finite() => [*lon, *lat],
+        _ => return Err("a position needs a finite longitude and latitude".into()),
+    };
+    if !(-180.0..=180.0).contains(&lon) {
+        return Err(format!("longitude {lon} is outside -180..180"));
+    }
+    if !(-90.0..=90.0).contains(&lat) {
+        return Err(format!("latitude {lat} is outside -90..90"));
+    }
+    Ok([lon, lat])
 }

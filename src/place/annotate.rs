@@ -13,6 +13,7 @@
 //! [`TREE_LINE_WIDTH`] × the spacing wide (6 m at the default 10 m), so that
 //! neighbouring crowns stand apart as in a planted row.
 
+use super::budget::Budget;
 use super::{PlacedFacade, PlacedObject, PlacedTree, Placement, Rng};
 use crate::geom::Xy;
 use crate::xp::model::{Annotation, AnnotationKind, Common, ObjMode, Px};
@@ -110,19 +111,29 @@ pub struct Context<'a> {
     pub keep: &'a dyn Fn(Px) -> bool,
 }
 
-/// Places the annotations of tile number `tile` into `out`.
+/// Places the annotations of tile number `tile` into `out`, charging one
+/// unit of `budget`'s work per annotation, tree-line point and facade
+/// vertex and one item per placed item; stops once the budget is spent
+/// (the engine then fails).
 pub fn annotate(
     out: &mut Placement,
     tile: usize,
     anns: &[Annotation],
     ctx: &Context,
     rng: &mut Rng,
+    budget: &Budget,
 ) {
     for ann in anns {
+        if !budget.work(1) {
+            return;
+        }
         match &ann.kind {
             AnnotationKind::Object(o) => {
                 if !(ctx.keep)(o.at) || !shown(o.show, ctx.density, rng) {
                     continue;
+                }
+                if !budget.items(1) {
+                    return;
                 }
                 let [x, y] = ctx.map.apply(o.at);
                 let height = match o.mode {
@@ -158,6 +169,10 @@ pub fn annotate(
                 if !(ctx.keep)(*first) {
                     continue;
                 }
+                // Its outline is copied for every copy of the tile.
+                if !budget.items(1) || !budget.work(f.points.len() as u64) {
+                    return;
+                }
                 let asset = usize::try_from(f.index)
                     .ok()
                     .and_then(|i| ctx.common.facades.get(i))
@@ -175,6 +190,9 @@ pub fn annotate(
             AnnotationKind::Tree(t) => {
                 if !(ctx.keep)(t.at) {
                     continue;
+                }
+                if !budget.items(1) {
+                    return;
                 }
                 let [x, y] = ctx.map.apply(t.at);
                 out.trees.push(PlacedTree {
@@ -194,7 +212,13 @@ pub fn annotate(
                 let b = ctx.map.apply(l.to);
                 let len = ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2)).sqrt();
                 let spacing = ctx.tree_spacing.max(0.1);
-                let gaps = (len / spacing).ceil().max(1.0) as usize;
+                let gaps = (len / spacing).ceil().max(1.0);
+                // One unit per point, charged before the loop: a line too
+                // long for the budget costs nothing to refuse.
+                if !gaps.is_finite() || !budget.work(gaps as u64) {
+                    return;
+                }
+                let gaps = gaps as usize;
                 for k in 0..=gaps {
                     let t = k as f64 / gaps as f64;
                     let px = [
@@ -203,6 +227,9 @@ pub fn annotate(
                     ];
                     if !(ctx.keep)(px) {
                         continue;
+                    }
+                    if !budget.items(1) {
+                        return;
                     }
                     let [x, y] = ctx.map.apply(px);
                     out.trees.push(PlacedTree {

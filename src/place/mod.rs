@@ -6,9 +6,17 @@
 //! lon/lat. Engines share the annotation step ([`annotate`]). Random choices
 //! come from a [`Rng`] seeded from [`Params::seed`], so the same inputs and
 //! seed give the same output.
+//!
+//! Every run is bounded: [`place`] checks the use first ([`check_use`]:
+//! coordinates in range, a polygon no wider than
+//! [`Limits::max_extent_m`]), each engine refuses an asset that breaks a
+//! sanity rule ([`crate::xp::sanity`]) and counts what it places and what
+//! it tries against [`Params::limits`] ([`budget`]); passing a limit is a
+//! [`PlaceError::Limit`], never an allocation or a hang.
 
 pub mod annotate;
 pub mod block;
+pub mod budget;
 pub mod model;
 pub mod point;
 pub mod string;
@@ -18,6 +26,7 @@ pub use model::{
 };
 
 use crate::geom::{LocalFrame, LonLat, Xy};
+use crate::limits::{LimitExceeded, Limits};
 use crate::xp::model::{Asset, Kind};
 
 /// The deterministic random generator every engine draws from.
@@ -63,6 +72,9 @@ pub struct Params {
     pub tree_spacing: f64,
     /// Record the engine's decisions in [`Placement::explain`].
     pub explain: bool,
+    /// What one run may place and spend, and how wide its polygon may be
+    /// (a previewer serving many users passes tighter ones).
+    pub limits: Limits,
 }
 
 impl Default for Params {
@@ -75,6 +87,7 @@ impl Default for Params {
             frame: FrameConvention::default(),
             tree_spacing: 10.0,
             explain: false,
+            limits: Limits::default(),
         }
     }
 }
@@ -114,12 +127,20 @@ pub enum PlaceError {
     /// counter-clockwise, …).
     #[error("invalid polygon: {0}")]
     Polygon(String),
+    /// The DSF point of an AGP is not a place on Earth, or its heading is
+    /// not a number.
+    #[error("invalid point: {0}")]
+    Point(String),
     /// The asset cannot be placed (no tiles, missing TEXTURE_SCALE, …).
     #[error("asset cannot be placed: {0}")]
     Asset(String),
     /// A point asset given a polygon or the other way round.
     #[error("{0}")]
     Mismatch(String),
+    /// The use, the asset or both ask for more than [`Params::limits`]
+    /// allow (a polygon too wide, too many tiles, too much work).
+    #[error("too large to place: {0}")]
+    Limit(#[from] LimitExceeded),
 }
 
 /// Places `asset` (named `name` in the output) at `use_`.
@@ -133,6 +154,7 @@ pub fn place(
     use_: &Use,
     params: &Params,
 ) -> Result<Placement, PlaceError> {
+    check_use(use_, &params.limits)?;
     let (frame, mut placement) = match (asset.kind, use_) {
         (Kind::Agp, Use::Point { at, heading }) => {
             let frame = LocalFrame::new(*at);
@@ -174,11 +196,154 @@ pub fn place(
     Ok(placement)
 }
 
+/// Checks a use before any engine runs: finite coordinates, longitudes in
+/// −180..180 and latitudes in −90..90, a finite heading, and a polygon
+/// whose extent (the larger side of its bounding box in metres, measured
+/// in the frame of its first vertex) is at most `limits.max_extent_m`.
+/// Winding and vertex numbers in messages are 1-based.
+pub fn check_use(use_: &Use, limits: &Limits) -> Result<(), PlaceError> {
+    let where_ = |what: &str, p: LonLat| -> Result<(), String> {
+        let (lon, lat) = (p[0], p[1]);
+        if !(lon.is_finite() && lat.is_finite()) {
+            Err(format!(
+                "{what} ({lon}, {lat}) is not a finite longitude and latitude"
+            ))
+        } else if !(-180.0..=180.0).contains(&lon) {
+            Err(format!("{what} has longitude {lon}, outside -180..180"))
+        } else if !(-90.0..=90.0).contains(&lat) {
+            Err(format!("{what} has latitude {lat}, outside -90..90"))
+        } else {
+            Ok(())
+        }
+    };
+    match use_ {
+        Use::Point { at, heading } => {
+            where_("the point", *at).map_err(PlaceError::Point)?;
+            if !heading.is_finite() {
+                return Err(PlaceError::Point(format!(
+                    "the heading {heading} is not a number"
+                )));
+            }
+            Ok(())
+        }
+        Use::Polygon { windings } => {
+            for (i, w) in windings.iter().enumerate() {
+                for (j, &p) in w.iter().enumerate() {
+                    where_(&format!("winding {}, vertex {}", i + 1, j + 1), p)
+                        .map_err(PlaceError::Polygon)?;
+                }
+            }
+            let Some(&first) = windings.iter().flatten().next() else {
+                return Ok(());
+            };
+            let frame = LocalFrame::new(first);
+            let (mut min, mut max) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+            for &p in windings.iter().flatten() {
+                let q = frame.to_local(p);
+                for k in 0..2 {
+                    min[k] = min[k].min(q[k]);
+                    max[k] = max[k].max(q[k]);
+                }
+            }
+            let extent = (max[0] - min[0]).max(max[1] - min[1]);
+            if extent > limits.max_extent_m || !extent.is_finite() {
+                return Err(PlaceError::Limit(LimitExceeded {
+                    what: "extent of the polygon in metres".into(),
+                    needed: extent.min(u64::MAX as f64).ceil() as u64,
+                    limit: limits.max_extent_m as u64,
+                }));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Refuses an asset that breaks a sanity rule (see
+/// [`crate::xp::sanity`]), with the rule's code and message.
+pub(crate) fn sane(asset: &Asset) -> Result<(), PlaceError> {
+    match crate::xp::sanity::first(asset) {
+        Some(a) => Err(PlaceError::Asset(format!(
+            "line {}: {} [{}]",
+            a.line, a.message, a.code
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Drops a repeated closing vertex.
 fn open_ring(w: &[LonLat]) -> &[LonLat] {
     if w.len() > 1 && w.first() == w.last() {
         &w[..w.len() - 1]
     } else {
         w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn poly(pts: &[LonLat]) -> Use {
+        Use::Polygon {
+            windings: vec![pts.to_vec()],
+        }
+    }
+
+    fn square(lon: f64, lat: f64, deg: f64) -> Use {
+        poly(&[
+            [lon, lat],
+            [lon + deg, lat],
+            [lon + deg, lat + deg],
+            [lon, lat + deg],
+        ])
+    }
+
+    #[test]
+    fn uses_off_the_earth_are_refused_naming_the_vertex() {
+        let l = Limits::default();
+        let e = check_use(&poly(&[[13.0, 47.0], [913.0, 47.0], [13.0, 47.1]]), &l);
+        let e = e.unwrap_err().to_string();
+        assert!(
+            e.contains("winding 1, vertex 2") && e.contains("longitude 913"),
+            "{e}"
+        );
+        let e = check_use(&poly(&[[13.0, 47.0], [13.1, 91.0], [13.0, 47.1]]), &l);
+        assert!(e.unwrap_err().to_string().contains("latitude 91"));
+        let e = check_use(&poly(&[[13.0, 47.0], [f64::NAN, 47.0], [13.0, 47.1]]), &l);
+        assert!(e.unwrap_err().to_string().contains("not a finite"));
+        let at = |at, heading| Use::Point { at, heading };
+        assert!(matches!(
+            check_use(&at([13.0, -91.0], 0.0), &l),
+            Err(PlaceError::Point(_))
+        ));
+        assert!(matches!(
+            check_use(&at([13.0, 47.0], f64::NAN), &l),
+            Err(PlaceError::Point(_))
+        ));
+        assert!(check_use(&at([-180.0, 90.0], 359.0), &l).is_ok());
+    }
+
+    #[test]
+    fn extent_is_limited_and_the_limit_can_be_raised() {
+        // 0.1° of latitude is about 11 km.
+        let wide = square(13.0, 47.0, 0.1);
+        let e = check_use(&wide, &Limits::default()).unwrap_err();
+        let PlaceError::Limit(l) = &e else {
+            panic!("{e}")
+        };
+        assert!(
+            (11_000..11_300).contains(&l.needed) && l.limit == 10_000,
+            "{l:?}"
+        );
+        let roomy = Limits {
+            max_extent_m: 12_000.0,
+            ..Limits::default()
+        };
+        assert!(check_use(&wide, &roomy).is_ok());
+        assert!(check_use(&square(13.0, 47.0, 0.05), &Limits::default()).is_ok());
+        // Measured on the ground, not in degrees: 2 km across the
+        // antimeridian is 2 km.
+        let across = poly(&[[179.99, 0.0], [-179.99, 0.0], [-179.99, 0.01]]);
+        assert!(check_use(&across, &Limits::default()).is_ok());
     }
 }

@@ -197,6 +197,13 @@ pub struct PlacedCorner {
 }
 
 impl Placement {
+    /// The items placed: tiles, objects, facades and trees (what
+    /// [`Limits::max_placed_items`](crate::limits::Limits::max_placed_items)
+    /// counts).
+    pub fn items(&self) -> usize {
+        self.tiles.len() + self.objects.len() + self.facades.len() + self.trees.len()
+    }
+
     /// Fills every lon/lat field from the local coordinates in `frame`.
     pub fn georeference(&mut self, frame: &LocalFrame) {
         self.origin = frame.origin();

@@ -61,8 +61,12 @@ fn snap(v: [f64; 2]) -> [f64; 2] {
 /// is the local origin.
 ///
 /// One tile is picked at random (seeded) among the asset's tiles; objects
-/// with show levels are thinned for [`Params::density`].
+/// with show levels are thinned for [`Params::density`]. What the
+/// annotations place is bounded by [`Params::limits`] ([`PlaceError::Limit`]
+/// past it).
 pub fn place(asset: &Asset, heading: f64, params: &Params) -> Result<Placement, PlaceError> {
+    super::sane(asset)?;
+    let budget = super::budget::Budget::new(&params.limits);
     let mpp = asset.common.metres_per_pixel().ok_or_else(|| {
         PlaceError::Asset("TEXTURE_SCALE and TEXTURE_WIDTH are required and non-zero".into())
     })?;
@@ -171,7 +175,9 @@ pub fn place(asset: &Asset, heading: f64, params: &Params) -> Result<Placement, 
         .iter()
         .filter(|a| matches!(a.kind, crate::xp::model::AnnotationKind::Object(_)))
         .count();
-    annotate::annotate(&mut out, 0, &tile.annotations, &ctx, &mut rng);
+    budget.items(1);
+    annotate::annotate(&mut out, 0, &tile.annotations, &ctx, &mut rng, &budget);
+    budget.finish()?;
     if params.explain {
         out.explain.push(format!(
             "{} of {before} objects shown at density {}; {} facades, {} trees",

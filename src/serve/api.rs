@@ -15,7 +15,6 @@ use super::files::{FileType, Refusal};
 use super::http::{Request, Response};
 use super::polygons::{self, ORIGIN};
 use crate::geom::{LocalFrame, LonLat, Xy};
-use crate::limits::LimitExceeded;
 use crate::place::{self, FrameConvention, Params, Placement, Role, TileId, Use};
 use crate::xp::model::{Asset, Px};
 use serde::Deserialize;
@@ -510,25 +509,15 @@ fn place_response(shared: &Shared, req: &PlaceRequest) -> Response {
         }
     };
     let started = std::time::Instant::now();
-    // The engines take no `Limits` yet: when `place::place` does, pass
-    // `shared.limits` here, and the count below becomes a second line.
+    let params = Params {
+        limits: shared.limits,
+        ..params
+    };
     let placement = match place::place(&asset, &req.asset, &use_, &params) {
         Ok(p) => p,
         Err(e) => return fail("place", e.to_string()),
     };
     let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
-    let placed = placement.tiles.len()
-        + placement.objects.len()
-        + placement.facades.len()
-        + placement.trees.len()
-        + placement.corners.len();
-    if let Err(e) = LimitExceeded::check(
-        format!("{}: items placed", req.asset),
-        placed as u64,
-        shared.limits.max_placed_items as u64,
-    ) {
-        return fail("place", e.to_string());
-    }
     let pivots = pivots(&asset, &placement);
     Response::json(
         200,

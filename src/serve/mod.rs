@@ -59,15 +59,16 @@ const EVENT_PING: Duration = Duration::from_secs(15);
 /// [`Limits::default`], because one server answers many requests and holds
 /// each placement in memory twice (as values and as JSON).
 ///
-/// The server checks the polygon's extent against them and the placed item
-/// count after placing. The engines do not take a [`Limits`] yet; once
-/// [`crate::place::place`] does, `api::place_response` passes these to it
-/// so an asset is stopped while placing rather than after.
+/// The server checks the polygon's extent against them before placing (a
+/// 400 naming the previewer's limit), and every placement runs with them
+/// ([`crate::place::Params::limits`]), so an asset that asks for too much is
+/// stopped while placing, never after allocating it.
 pub fn serve_limits() -> Limits {
     Limits {
         max_unpacked_bytes: 64 << 20,
         max_unpack_ratio: 100,
         max_placed_items: 200_000,
+        max_work: 2_000_000,
         max_extent_m: 5_000.0,
     }
 }

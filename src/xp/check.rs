@@ -68,6 +68,7 @@ pub(crate) fn validate_unchecked(
     let counts = [errors, out.len() - errors];
     let mut cx = Ctx { doc, out, counts };
     common(&mut cx, asset);
+    absurd(&mut cx, asset);
     annotations(&mut cx, asset, clean);
     match asset.kind {
         Kind::Agp => tiles(&mut cx, asset, clean),
@@ -291,6 +292,22 @@ fn common(cx: &mut Ctx, a: &Asset) {
             cx.tok(f.line, 0),
         );
     }
+}
+
+/// The sanity rules ([`super::sanity`]), at most [`MAX_DIAGNOSTICS`] of
+/// them.
+fn absurd(cx: &mut Ctx, a: &Asset) {
+    let mut left = MAX_DIAGNOSTICS;
+    super::sanity::each(a, &mut |v| {
+        let span = cx.toks(v.line, v.tokens[0], v.tokens[1]);
+        cx.err(v.code, v.message, span);
+        left -= 1;
+        if left == 0 {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    });
 }
 
 /// The first point of an annotation that lies outside `rect`, with the

@@ -12,6 +12,7 @@ pub mod model;
 mod num;
 pub mod parse;
 pub mod rules;
+pub mod sanity;
 pub mod summary;
 mod swar;
 pub mod write;

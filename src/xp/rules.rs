@@ -111,6 +111,11 @@ rules! {
     INVALID_UTF8 = "AG0077", Error, "file is not valid UTF-8 text";
     NEGATIVE_LENGTH = "AG0078", Error, "a length range is negative";
     STRAY_BOM = "AG0079", Error, "a byte-order mark (U+FEFF) after the start of the file";
+    TEXTURE_PX_RANGE = "AG0080", Error, "TEXTURE_SCALE size outside 1..1,048,576 pixels";
+    TEXTURE_M_RANGE = "AG0081", Error, "TEXTURE_WIDTH or TEXTURE_HEIGHT outside 0.01..10,000 metres";
+    METRES_PER_PX_RANGE = "AG0082", Error, "metres per pixel outside 0.00001..1,000";
+    TILE_SIZE_RANGE = "AG0083", Error, "tile or AGB grid width or height outside 0.01..10,000 metres";
+    FAR_OFF_TEXTURE = "AG0084", Error, "a pixel coordinate more than 10 texture sizes off the texture";
 }
 
 /// The rule with `code`.

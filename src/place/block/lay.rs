@@ -14,6 +14,7 @@ use super::ground::ground_point;
 use super::measure::Block;
 use crate::geom::Xy;
 use crate::place::annotate::{Affine, Context, annotate};
+use crate::place::budget::Budget;
 use crate::place::{Params, PlacedTile, Placement, Rng, Role, TileId};
 use crate::xp::model::{Annotation, AnnotationKind, Asset, Band, Grid, Px};
 use std::collections::HashMap;
@@ -40,6 +41,8 @@ pub(crate) struct Input<'a> {
     pub t: &'a AxisRun,
     pub crop: bool,
     pub params: &'a Params,
+    /// What laying may place and cost.
+    pub budget: &'a Budget,
 }
 
 const TOL: f64 = 1e-9;
@@ -70,12 +73,14 @@ impl Input<'_> {
 }
 
 /// The band of `bands` a pixel coordinate falls in (`start ≤ x < end`; the
-/// last band includes its end).
+/// last band includes its end). A binary search: the bands of a valid grid
+/// follow each other (its cuts increase), so the first band ending after
+/// `x` is the only one that can hold it.
 fn locate(bands: &[Band], x: f64) -> Option<usize> {
     let n = bands.len();
-    bands
-        .iter()
-        .position(|b| b.start <= x && x < b.end)
+    let k = bands.partition_point(|b| b.end <= x);
+    (k < n && bands[k].start <= x)
+        .then_some(k)
         .or_else(|| (n > 0 && x == bands[n - 1].end).then(|| n - 1))
 }
 
@@ -155,6 +160,9 @@ pub(crate) fn lay(out: &mut Placement, inp: &Input, rng: &mut Rng) {
     for (j, lr) in tr.iter().enumerate() {
         let row = &grid.rows[lr.band];
         for (i, lc) in sr.iter().enumerate() {
+            if !inp.budget.work(1) {
+                return;
+            }
             if lc.drawn <= TOL || lr.drawn <= TOL {
                 continue;
             }
@@ -184,6 +192,10 @@ pub(crate) fn lay(out: &mut Placement, inp: &Input, rng: &mut Rng) {
             };
             if pieces.is_empty() {
                 continue;
+            }
+            let vertices: usize = pieces.iter().map(|(ring, _)| ring.len()).sum();
+            if !inp.budget.items(pieces.len()) || !inp.budget.work(vertices as u64) {
+                return;
             }
             let key = (lc.band, lr.band);
             let centre = inp.world([(x0 + x1) / 2.0, (y0 + y1) / 2.0]);
@@ -215,6 +227,11 @@ pub(crate) fn lay(out: &mut Placement, inp: &Input, rng: &mut Rng) {
             };
             let later_cols = &sr[i + 1..];
             let later_rows = &tr[j + 1..];
+            // Each annotation's test looks at the later columns and rows.
+            let per = 1 + (later_cols.len() + later_rows.len()) as u64;
+            if !inp.budget.work(per.saturating_mul(anns.len() as u64)) {
+                return;
+            }
             let keep = |px: Px| {
                 let (dx, dy) = (px[0] - col.start, px[1] - row.start);
                 if dx < -TOL || dx > lc.drawn + TOL || dy < -TOL || dy > lr.drawn + TOL {
@@ -250,7 +267,7 @@ pub(crate) fn lay(out: &mut Placement, inp: &Input, rng: &mut Rng) {
                     tree_spacing: inp.params.tree_spacing,
                     keep: &keep_k,
                 };
-                annotate(out, first + k, anns, &ctx, rng);
+                annotate(out, first + k, anns, &ctx, rng, inp.budget);
             }
         }
     }
@@ -281,4 +298,40 @@ fn ring_contains(ring: &[Xy], p: Xy) -> bool {
         }
     }
     winding != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// The binary search finds the band the scan of every band finds,
+        /// on the increasing cuts of a valid grid (empty bands included).
+        #[test]
+        fn locate_agrees_with_a_scan(
+            steps in proptest::collection::vec(0u8..4, 1..40),
+            xs in proptest::collection::vec(-2.0f64..120.0, 1..40),
+        ) {
+            let mut cut = 0.0;
+            let bands: Vec<Band> = steps
+                .iter()
+                .map(|&s| {
+                    let start = cut;
+                    cut += f64::from(s);
+                    Band { start, end: cut, slop: None, antislop: 0.0, line: 1 }
+                })
+                .collect();
+            let n = bands.len();
+            let scan = |x: f64| {
+                bands
+                    .iter()
+                    .position(|b| b.start <= x && x < b.end)
+                    .or_else(|| (x == bands[n - 1].end).then(|| n - 1))
+            };
+            let cuts = bands.iter().map(|b| b.start).chain([cut]);
+            for x in xs.into_iter().chain(cuts) {
+                proptest::prop_assert_eq!(locate(&bands, x), scan(x), "{}", x);
+            }
+        }
+    }
 }

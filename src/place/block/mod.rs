@@ -23,6 +23,7 @@ mod lay;
 mod measure;
 
 use crate::geom::Xy;
+use crate::place::budget::Budget;
 use crate::place::{Params, PlaceError, Placement, rng};
 use crate::xp::model::{Asset, Band, Grid, Spelling};
 use fit::{AxisFit, Insets, Sides};
@@ -46,12 +47,15 @@ pub const MAX_TILES: usize = 65_536;
 /// ([`PlaceError::Asset`]). A block no spelling fits is placed with the
 /// closest spelling and a warning when it is within [`MAX_MISFIT`] of it;
 /// a block further off, a set without usable spellings or a layout of more
-/// than [`MAX_TILES`] tiles places nothing, with a warning.
+/// than [`MAX_TILES`] tiles places nothing, with a warning. What the tiles
+/// and their annotations place and cost is bounded by [`Params::limits`]
+/// ([`PlaceError::Limit`] past it).
 pub fn place(
     asset: &Asset,
     windings: &[Vec<Xy>],
     params: &Params,
 ) -> Result<Placement, PlaceError> {
+    crate::place::sane(asset)?;
     let block = measure::measure(windings)?;
     let props = asset
         .block
@@ -260,6 +264,7 @@ pub fn place(
         ));
         return Ok(out);
     }
+    let budget = Budget::new(&params.limits);
     lay::lay(
         &mut out,
         &lay::Input {
@@ -273,9 +278,11 @@ pub fn place(
             t: &t_run,
             crop: props.crops(),
             params,
+            budget: &budget,
         },
         &mut rng,
     );
+    budget.finish()?;
     Ok(out)
 }
 

@@ -10,37 +10,47 @@
 //! at the last tile's end otherwise. A cap refused by a stop point slides
 //! back along the side, up to its width, or is not placed.
 
-use super::spell::step_for;
+use super::spell::{MAX_SLIDES, step_for};
 use super::{Engine, UnitKind};
 use crate::place::Role;
 use rand::RngExt;
 
-/// Caps side `s`.
-pub(crate) fn cap_side(eng: &mut Engine, s: usize) {
-    let Some((last_end, b)) = eng.last_edge[s] else {
-        return;
-    };
-    if eng.full() {
-        return;
-    }
-    let name = eng.side_name(s);
-    let gap = (b - last_end).max(0.0);
-    // (tile index, width, CAPS line)
-    let mut caps: Vec<(usize, f64, usize)> = Vec::new();
+/// A tile `CAPS` lists that can be used: its index, width in metres and
+/// the line of the first `CAPS` naming it.
+pub(crate) type Cap = (usize, f64, usize);
+
+/// The usable caps, each once, in file order.
+pub(crate) fn usable(eng: &Engine) -> Vec<Cap> {
+    let mut seen = std::collections::HashSet::new();
+    let mut caps = Vec::new();
     for line in &eng.props.caps {
         for &id in &line.value {
             if let Ok((ts, w)) = eng.resolve(&[id])
-                && !caps.iter().any(|c| c.0 == ts[0])
+                && seen.insert(ts[0])
             {
                 caps.push((ts[0], w, line.line));
             }
         }
     }
-    if caps.is_empty() {
+    caps
+}
+
+/// Caps side `s` with one of `caps` ([`usable`]).
+pub(crate) fn cap_side(eng: &mut Engine, s: usize, caps: &[Cap]) {
+    let Some((last_end, b)) = eng.last_edge[s] else {
+        return;
+    };
+    if caps.is_empty() || eng.full() || !eng.budget.work(caps.len() as u64) {
         return;
     }
-    let wide: Vec<&(usize, f64, usize)> = caps.iter().filter(|c| c.1 >= gap - 1e-9).collect();
-    let pool: Vec<&(usize, f64, usize)> = if wide.is_empty() {
+    let name = if eng.params.explain {
+        eng.side_name(s)
+    } else {
+        String::new()
+    };
+    let gap = (b - last_end).max(0.0);
+    let wide: Vec<&Cap> = caps.iter().filter(|c| c.1 >= gap - 1e-9).collect();
+    let pool: Vec<&Cap> = if wide.is_empty() {
         let max = caps.iter().map(|c| c.1).fold(0.0, f64::max);
         caps.iter().filter(|c| c.1 >= max - 1e-9).collect()
     } else {
@@ -50,7 +60,7 @@ pub(crate) fn cap_side(eng: &mut Engine, s: usize) {
     let &(t, w, line) = pool[eng.rng.random_range(0..pool.len())];
     let start = if gap <= w { b - w } else { last_end };
     let step = step_for(w);
-    let n = (w / step).floor() as usize;
+    let n = ((w / step).floor() as usize).min(MAX_SLIDES);
     let mut err = None;
     for k in 0..=n {
         let at = start - k as f64 * step;

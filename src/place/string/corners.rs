@@ -34,10 +34,11 @@
 //! fill what is left.
 
 use super::sides::{add, dot, left, rotate, scale, sub};
+use super::spell::{MAX_SLIDES, step_for};
 use super::{Cand, Engine, UnitKind, shuffle, within};
 use crate::geom::Xy;
 use crate::place::Role;
-use crate::xp::model::{CornerKind, CornerRule, Px};
+use crate::xp::model::{CornerKind, CornerRule, Px, StringProps};
 
 /// A corner vertex of a spawning winding.
 #[derive(Debug, Clone)]
@@ -72,10 +73,26 @@ pub fn rule_name(r: &CornerRule) -> &'static str {
     }
 }
 
+/// The corner rules by `PRIORITY_MARKER_CORNER` group, lowest first (the
+/// order inside a group is drawn per corner).
+pub(crate) fn rule_groups(props: &StringProps) -> Vec<Vec<usize>> {
+    let mut by: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    for (i, r) in props.corners.iter().enumerate() {
+        by.entry(r.priority).or_default().push(i);
+    }
+    by.into_values().collect()
+}
+
 /// Places the corners of ring `w` at `cs`: (vertex, index of the side
 /// ending there, index of the side starting there), in vertex order — the
-/// corners whose both sides spawn tiles.
-pub(crate) fn place_winding(eng: &mut Engine, w: usize, cs: &[(usize, usize, usize)]) {
+/// corners whose both sides spawn tiles. `groups` are the rules by
+/// priority ([`rule_groups`]).
+pub(crate) fn place_winding(
+    eng: &mut Engine,
+    w: usize,
+    cs: &[(usize, usize, usize)],
+    groups: &[Vec<usize>],
+) {
     let m = cs.len();
     let label = eng.labels[w].clone();
     if m == 0 {
@@ -98,18 +115,6 @@ pub(crate) fn place_winding(eng: &mut Engine, w: usize, cs: &[(usize, usize, usi
             side_out,
         })
         .collect();
-    // Rules by priority group; the order inside a group is drawn per corner.
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut prios: Vec<usize> = eng.props.corners.iter().map(|r| r.priority).collect();
-    prios.sort_unstable();
-    prios.dedup();
-    for p in prios {
-        groups.push(
-            (0..eng.props.corners.len())
-                .filter(|&i| eng.props.corners[i].priority == p)
-                .collect(),
-        );
-    }
     let mut prev: Option<Vec<i64>> = None;
     let mut placed = vec![false; m];
     let mut k = 0;
@@ -125,10 +130,15 @@ pub(crate) fn place_winding(eng: &mut Engine, w: usize, cs: &[(usize, usize, usi
         let next =
             Some(&sites[j]).filter(|s| m > 1 && !placed[j] && s.vertex == (site.vertex + 1) % n);
         let mut order = Vec::new();
-        for g in &groups {
+        for g in groups {
             let mut g = g.clone();
             shuffle(&mut g, &mut eng.rng);
             order.extend(g);
+        }
+        // One unit per rule weighed here (those that reach the geometry
+        // pay for their candidates too).
+        if !eng.budget.work(order.len() as u64) {
+            return;
         }
         let mut used = None;
         for ri in order {
@@ -184,7 +194,8 @@ pub(crate) fn place_winding(eng: &mut Engine, w: usize, cs: &[(usize, usize, usi
 
 /// Tries one rule at `site` (`next` is the following corner when it ends
 /// the single segment leaving `site`). On success returns the placed tile
-/// ids.
+/// ids; a refusal says why when the run explains (it is empty otherwise:
+/// most rules are refused at most corners, and nobody reads why).
 fn try_rule(
     eng: &mut Engine,
     rule: &CornerRule,
@@ -192,29 +203,34 @@ fn try_rule(
     next: Option<&Site>,
     prev: Option<&[i64]>,
 ) -> Result<Vec<i64>, String> {
+    let say = eng.params.explain;
+    let why = |msg: &dyn Fn() -> String| if say { msg() } else { String::new() };
     let group_ok = |g: i64| -> Result<(), String> {
         match prev {
             _ if g == 0 => Ok(()),
             None => Ok(()),
             Some(ids) if ids.iter().any(|&t| eng.props.in_group(g, t)) => Ok(()),
-            Some(ids) => Err(format!("the previous corner {ids:?} is not in group {g}")),
+            Some(ids) => Err(why(&|| {
+                format!("the previous corner {ids:?} is not in group {g}")
+            })),
         }
     };
     let angle_ok = |t: f64, r: [f64; 2], what: &str| -> Result<(), String> {
         if within(t, r) {
             Ok(())
         } else {
-            Err(format!("{what}turn {t:.1}° not in [{}, {}]", r[0], r[1]))
+            Err(why(&|| {
+                format!("{what}turn {t:.1}° not in [{}, {}]", r[0], r[1])
+            }))
         }
     };
     let len_ok = |l: f64, r: [f64; 2], what: &str| -> Result<(), String> {
         if within(l, r) {
             Ok(())
         } else {
-            Err(format!(
-                "{what} segment {l:.1} m not in [{}, {}]",
-                r[0], r[1]
-            ))
+            Err(why(&|| {
+                format!("{what} segment {l:.1} m not in [{}, {}]", r[0], r[1])
+            }))
         }
     };
     let mut atomic = false;
@@ -303,13 +319,15 @@ fn try_rule(
         return Err(format!("no tile could be placed ({})", why.join("; ")));
     }
     for w in why {
-        eng.out.warnings.push(format!(
-            "corner at ({:.1}, {:.1}), {} line {}: {w}",
-            site.pos[0],
-            site.pos[1],
-            rule_name(rule),
-            rule.line
-        ));
+        eng.warn(|| {
+            format!(
+                "corner at ({:.1}, {:.1}), {} line {}: {w}",
+                site.pos[0],
+                site.pos[1],
+                rule_name(rule),
+                rule.line
+            )
+        });
     }
     // What the corner takes of its sides.
     let all: Vec<Xy> = placed.iter().flat_map(|c| c.poly.iter().copied()).collect();
@@ -337,11 +355,11 @@ fn project(pts: &[Xy], from: Xy, dir: Xy) -> f64 {
 }
 
 /// The single-tile corner slid back along the arriving side in steps, up to
-/// its width (the unslid pose first).
+/// its width (the unslid pose first; at most [`MAX_SLIDES`] steps).
 fn slides(eng: &Engine, c: &Cand, site: &Site) -> Vec<Cand> {
     let w = eng.size_m(c.tile)[0];
-    let step = (w / 8.0).clamp(0.25, 2.0);
-    let n = (w / step).floor() as usize;
+    let step = step_for(w);
+    let n = ((w / step).floor() as usize).min(MAX_SLIDES);
     (0..=n)
         .map(|k| {
             let mut m = c.map;

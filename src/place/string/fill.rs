@@ -23,9 +23,9 @@ pub(crate) fn fill(eng: &mut Engine) {
     };
     let mut spacing = eng.params.tree_spacing;
     if !(spacing.is_finite() && spacing > 0.0) {
-        eng.out.warnings.push(format!(
-            "FILL_LAYER {layer}: tree spacing {spacing} is not positive; no fill trees"
-        ));
+        eng.warn(|| {
+            format!("FILL_LAYER {layer}: tree spacing {spacing} is not positive; no fill trees")
+        });
         return;
     }
     let (min, max) = eng.region.bbox();
@@ -33,10 +33,12 @@ pub(crate) fn fill(eng: &mut Engine) {
     let points = (w / spacing).ceil() * (h / spacing).ceil();
     if points > MAX_FILL_POINTS {
         let wider = spacing * (points / MAX_FILL_POINTS).sqrt() * 1.001;
-        eng.out.warnings.push(format!(
-            "FILL_LAYER {layer}: the polygon is too large to fill at {spacing:.1} m spacing; \
-             fill trees are {wider:.1} m apart"
-        ));
+        eng.warn(|| {
+            format!(
+                "FILL_LAYER {layer}: the polygon is too large to fill at {spacing:.1} m spacing; \
+                 fill trees are {wider:.1} m apart"
+            )
+        });
         spacing = wider;
     }
     let tiles = TileIndex::new(eng.out.tiles.iter().map(|t| t.polygon.as_slice()));
@@ -45,8 +47,11 @@ pub(crate) fn fill(eng: &mut Engine) {
         (h / spacing).ceil().max(1.0) as usize,
     );
     let before = eng.out.trees.len();
-    for j in 0..ny {
+    'rows: for j in 0..ny {
         for i in 0..nx {
+            if !eng.budget.work(1 + eng.region.take_work()) {
+                break 'rows;
+            }
             let jx: f64 = eng.rng.random();
             let jy: f64 = eng.rng.random();
             let p = [
@@ -55,6 +60,9 @@ pub(crate) fn fill(eng: &mut Engine) {
             ];
             if !eng.region.contains(p) || tiles.covers(p) {
                 continue;
+            }
+            if !eng.budget.items(1) {
+                break 'rows;
             }
             let heading = normalize_heading(eng.rng.random::<f64>() * 360.0);
             eng.out.trees.push(PlacedTree {

@@ -35,16 +35,13 @@ use std::collections::HashMap;
 
 use crate::geom::Xy;
 use crate::place::annotate::{self, Affine, Context};
+use crate::place::budget::Budget;
 use crate::place::{Params, PlaceError, PlacedTile, Placement, Rng, Role, TileId};
 use crate::xp::model::{Asset, Px, StringProps, Tile};
 use contours::Assembled;
 use geo::Area;
 use sides::{Ring, Side};
 use stop::{Clipped, Region, StopIndex};
-
-/// Most tiles one placement may produce; beyond it the engine stops with a
-/// warning (a guard against absurd inputs, not a limit met in practice).
-pub const MAX_TILES: usize = 2_000_000;
 
 /// Places an AGS on its polygon windings (local metres, DSF order): closed
 /// rings (closing vertex implied) and/or open contours chained end to start
@@ -54,11 +51,18 @@ pub const MAX_TILES: usize = 2_000_000;
 /// them); the rest only constrain (stop points, fill). The outer ring is
 /// found by geometry (the counter-clockwise ring; holes are clockwise and
 /// inside it), so it may come after holes in DSF order.
+///
+/// Bounded by `params.limits`: a polygon whose spawning sides would take
+/// more edge tiles than a placement may have (their length over the
+/// narrowest tile of a spelling) is refused before anything is placed, and
+/// the run stops with [`PlaceError::Limit`] when what it places or tries
+/// passes a limit.
 pub fn place(
     asset: &Asset,
     windings: &[Vec<Xy>],
     params: &Params,
 ) -> Result<Placement, PlaceError> {
+    crate::place::sane(asset)?;
     let props = asset
         .string
         .as_ref()
@@ -74,8 +78,18 @@ pub fn place(
     }
     let (rings, outer) = check_windings(windings)?;
     let mut eng = Engine::new(asset, props, mpp, params, windings, rings, outer);
+    eng.edge_tiles_fit()?;
     eng.run();
-    Ok(eng.finish(windings))
+    eng.finish(windings)
+}
+
+/// The number of tile-spawning contours (the first ones): the DSF
+/// parameter's low byte, 0 meaning all.
+fn spawning(low: u8, contours: usize) -> usize {
+    match low {
+        0 => contours,
+        k => usize::from(k).min(contours),
+    }
 }
 
 /// Checks every contour, assembles the rings ([`contours`]) and finds the
@@ -192,6 +206,8 @@ pub(crate) enum Refusal {
     /// No part of the tile is inside the polygon (it has no stop points
     /// and lies in a hole or outside the outer ring).
     Outside,
+    /// The run's budget is spent (the placement fails).
+    Spent,
 }
 
 impl std::fmt::Display for Refusal {
@@ -208,6 +224,7 @@ impl std::fmt::Display for Refusal {
                 p[0], p[1]
             ),
             Refusal::Outside => write!(f, "it would lie wholly in a hole or outside the polygon"),
+            Refusal::Spent => write!(f, "the placement's budget is spent"),
         }
     }
 }
@@ -258,7 +275,8 @@ pub(crate) struct Engine<'a> {
     /// Placed tiles cut at the polygon's rings.
     pub clipped: usize,
     warned: std::collections::HashSet<String>,
-    stopped: bool,
+    /// What the run may still place and try.
+    pub budget: Budget,
 }
 
 impl<'a> Engine<'a> {
@@ -275,10 +293,7 @@ impl<'a> Engine<'a> {
         for (i, t) in asset.tiles.iter().enumerate() {
             tile_index.entry(t.id).or_insert(i);
         }
-        let spawning = match params.low {
-            0 => windings.len(),
-            k => usize::from(k).min(windings.len()),
-        };
+        let spawning = spawning(params.low, windings.len());
         let spawn = assembled
             .iter()
             .map(|a| a.owner.iter().map(|&c| c < spawning).collect())
@@ -309,7 +324,7 @@ impl<'a> Engine<'a> {
             outer,
             clipped: 0,
             warned: Default::default(),
-            stopped: false,
+            budget: Budget::new(&params.limits),
         }
     }
 
@@ -370,16 +385,18 @@ impl<'a> Engine<'a> {
         }
         self.taken = vec![[0.0, 0.0]; self.sides.len()];
         self.last_edge = vec![None; self.sides.len()];
+        let groups = corners::rule_groups(self.props);
         for (w, sites) in site_lists.iter().enumerate() {
             if let Some(sites) = sites {
-                corners::place_winding(self, w, sites);
+                corners::place_winding(self, w, sites, &groups);
             }
         }
         for s in 0..self.sides.len() {
             spell::fill_side(self, s);
         }
+        let caps = caps::usable(self);
         for s in 0..self.sides.len() {
-            caps::cap_side(self, s);
+            caps::cap_side(self, s, &caps);
         }
         let clipped = self.clipped;
         if clipped > 0 {
@@ -388,11 +405,17 @@ impl<'a> Engine<'a> {
         fill::fill(self);
     }
 
-    fn finish(mut self, windings: &[Vec<Xy>]) -> Placement {
+    /// Annotates the placed tiles; the placement, or the limit the run
+    /// passed.
+    fn finish(mut self, windings: &[Vec<Xy>]) -> Result<Placement, PlaceError> {
         // Annotations, in draw order.
         let maps = std::mem::take(&mut self.maps);
         let mut dropped = 0usize;
         for (i, (t, map)) in maps.iter().enumerate() {
+            // The point tests of the tile before this one.
+            if !self.budget.work(self.region.take_work()) {
+                break;
+            }
             let tile = &self.asset.tiles[*t];
             // Objects, facades and trees only inside the polygon: not in a
             // hole, not past the outer ring (a tile may overhang either).
@@ -415,7 +438,14 @@ impl<'a> Engine<'a> {
                 keep: &keep,
             };
             let facades = self.out.facades.len();
-            annotate::annotate(&mut self.out, i, &tile.annotations, &ctx, &mut self.rng);
+            annotate::annotate(
+                &mut self.out,
+                i,
+                &tile.annotations,
+                &ctx,
+                &mut self.rng,
+                &self.budget,
+            );
             // A facade is kept whole or not at all: every corner inside.
             let mut new = self.out.facades.split_off(facades);
             let before = new.len();
@@ -428,8 +458,44 @@ impl<'a> Engine<'a> {
                 format!("annotations: {dropped} left out, outside the polygon or in a hole")
             });
         }
+        self.budget.finish()?;
         self.out.polygon = windings.to_vec();
-        self.out
+        Ok(self.out)
+    }
+
+    /// Refuses a polygon whose spawning sides would take more edge tiles
+    /// than the limits allow: their length over the narrowest tile of a
+    /// spelling (a bound on what the edge step can lay), before anything is
+    /// placed.
+    fn edge_tiles_fit(&self) -> Result<(), PlaceError> {
+        let narrowest = (self.props.spellings.iter())
+            .flat_map(|s| &s.tiles)
+            .filter_map(|&id| self.tile(id))
+            .map(|t| self.size_m(t)[0])
+            .filter(|w| *w > 1e-6 && w.is_finite())
+            .fold(f64::INFINITY, f64::min);
+        if !narrowest.is_finite() {
+            return Ok(());
+        }
+        let sides: f64 = (self.rings.iter().zip(&self.spawn))
+            .flat_map(|(ring, spawn)| {
+                (0..ring.len())
+                    .filter(|&i| spawn[i])
+                    .map(|i| ring.seg_len(i))
+            })
+            .sum();
+        let tiles = sides / narrowest;
+        let limit = self.params.limits.max_placed_items;
+        if tiles > limit as f64 {
+            return Err(PlaceError::Limit(crate::limits::LimitExceeded {
+                what: format!(
+                    "edge tiles along {sides:.0} m of spawning sides at {narrowest:.3} m (the narrowest spelling tile)"
+                ),
+                needed: tiles.min(u64::MAX as f64) as u64,
+                limit: limit as u64,
+            }));
+        }
+        Ok(())
     }
 
     /// The `Asset::tiles` index of tile id `id`.
@@ -471,9 +537,12 @@ impl<'a> Engine<'a> {
         self.cand(t, Affine::from_frame([r[0], r[1]], origin, dir, self.mpp))
     }
 
-    /// The candidate of tile `t` under pixel map `map`.
+    /// The candidate of tile `t` under pixel map `map` (its outline's
+    /// vertices are charged as work).
     pub fn cand(&self, t: usize, map: Affine) -> Cand {
         let tile: &Tile = &self.asset.tiles[t];
+        let crop = tile.crop_poly.as_ref().map_or(0, |c| c.value.len());
+        self.budget.work((4 + crop + tile.stop_pts.len()) as u64);
         let uv: Vec<Px> = match &tile.crop_poly {
             Some(c) if c.value.len() >= 3 => {
                 let mut v = c.value.clone();
@@ -500,7 +569,20 @@ impl<'a> Engine<'a> {
 
     /// Checks a candidate against the polygon and the stop points placed so
     /// far, plus those of `pending` tiles of the same unit placed before it.
+    /// Charges the work (one, plus the ring segments visited); a candidate
+    /// checked once the budget is spent is refused as [`Refusal::Spent`].
     pub fn check(&self, c: &Cand, pending: &[Cand]) -> Result<(), Refusal> {
+        if self.budget.spent() {
+            return Err(Refusal::Spent);
+        }
+        let r = self.check_unbilled(c, pending);
+        if !self.budget.work(1 + self.region.take_work()) {
+            return Err(Refusal::Spent);
+        }
+        r
+    }
+
+    fn check_unbilled(&self, c: &Cand, pending: &[Cand]) -> Result<(), Refusal> {
         if let Some(&p) = c.stops.iter().find(|&&p| !self.region.contains(p)) {
             return Err(Refusal::StopOutside(p));
         }
@@ -528,20 +610,18 @@ impl<'a> Engine<'a> {
         self.units - 1
     }
 
-    /// Whether the tile budget is spent (warns once).
-    pub fn full(&mut self) -> bool {
-        if self.out.tiles.len() >= MAX_TILES && !self.stopped {
-            self.stopped = true;
-            self.out.warnings.push(format!(
-                "stopped after {MAX_TILES} tiles; the rest of the polygon is left empty"
-            ));
-        }
-        self.stopped
+    /// Whether the budget is spent: the run stops (and fails).
+    pub fn full(&self) -> bool {
+        self.budget.spent()
     }
 
-    /// Places the tiles of one unit, in the given order.
+    /// Places the tiles of one unit, in the given order (none when they
+    /// would pass the budget's items).
     pub fn commit(&mut self, tiles: Vec<Cand>, role: Role, kind: UnitKind, line: usize) -> usize {
         let unit = self.new_unit();
+        if !self.budget.items(tiles.len()) {
+            return unit;
+        }
         let share = self.props.share_y.is_some()
             && matches!(kind, UnitKind::AtomicSpelling | UnitKind::Corner);
         let mut shared: Option<Xy> = None;
@@ -582,17 +662,24 @@ impl<'a> Engine<'a> {
         unit
     }
 
-    /// Records an explanation line (only with `--explain`).
+    /// Records an explanation line (only with `--explain`; after
+    /// [`MAX_NOTES`] lines one more says that the rest is left out).
     pub fn explain(&mut self, msg: impl FnOnce() -> String) {
         if self.params.explain {
-            self.out.explain.push(msg());
+            note(&mut self.out.explain, msg);
         }
+    }
+
+    /// Records a warning (after [`MAX_NOTES`] of them one more says that
+    /// the rest is left out).
+    pub fn warn(&mut self, msg: impl FnOnce() -> String) {
+        note(&mut self.out.warnings, msg);
     }
 
     /// Records a warning once.
     pub fn warn_once(&mut self, msg: String) {
-        if self.warned.insert(msg.clone()) {
-            self.out.warnings.push(msg);
+        if self.warned.len() < MAX_NOTES && self.warned.insert(msg.clone()) {
+            self.warn(|| msg);
         }
     }
 
@@ -641,6 +728,22 @@ impl<'a> Engine<'a> {
                 if side.segments() == 1 { "" } else { "s" }
             )
         }
+    }
+}
+
+/// Most warnings, and most explanation lines, one placement records: a
+/// long polygon can refuse a tile at every step.
+pub const MAX_NOTES: usize = 10_000;
+
+/// Appends `msg()` to `list` unless it holds [`MAX_NOTES`] lines; the line
+/// past the cap says that the rest is left out.
+fn note(list: &mut Vec<String>, msg: impl FnOnce() -> String) {
+    match list.len().cmp(&MAX_NOTES) {
+        std::cmp::Ordering::Less => list.push(msg()),
+        std::cmp::Ordering::Equal => {
+            list.push(format!("… more left out (at most {MAX_NOTES} are kept)"))
+        }
+        std::cmp::Ordering::Greater => {}
     }
 }
 

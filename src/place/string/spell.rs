@@ -33,6 +33,9 @@ use rand::RngExt;
 /// How a spelling fared at one position.
 enum Verdict {
     Fits(Vec<usize>, f64),
+    /// Its length (metres) is more than what is left of the side.
+    TooLong(f64),
+    /// Why, when the run explains (empty otherwise).
     Refused(String),
 }
 
@@ -44,9 +47,16 @@ fn spelling_name(s: &EdgeSpelling) -> &'static str {
     }
 }
 
-/// Slide step for a run of length `w`.
+/// Most steps a tile, a spelling or a cap slides: a run slides at most its
+/// own length, in steps of an eighth of it (0.25–2 m, at least its length
+/// over this).
+pub const MAX_SLIDES: usize = 256;
+
+/// Slide step for a run of length `w`: an eighth of it, between 0.25 and
+/// 2 m, but never less than `w / MAX_SLIDES` (so a run wider than 512 m
+/// takes coarser steps rather than more of them).
 pub(crate) fn step_for(w: f64) -> f64 {
-    (w / 8.0).clamp(0.25, 2.0)
+    (w / 8.0).clamp(0.25, 2.0).max(w / MAX_SLIDES as f64)
 }
 
 /// Fills side `s` with edge spellings.
@@ -54,19 +64,27 @@ pub(crate) fn fill_side(eng: &mut Engine, s: usize) {
     let side_len = eng.sides[s].len();
     let a = eng.taken[s][0];
     let b = side_len - eng.taken[s][1];
-    let name = eng.side_name(s);
+    // Named in explanations and warnings only.
+    let name = if eng.params.explain {
+        eng.side_name(s)
+    } else {
+        String::new()
+    };
     if b - a <= 1e-6 || b.is_nan() {
         eng.explain(|| format!("{name}: no room left by the corners"));
         return;
     }
     eng.explain(|| format!("{name}: edge from {a:.1} m to {b:.1} m"));
     let spellings = &eng.props.spellings;
+    // What weighing every spelling at one cursor costs (each resolves its
+    // tiles).
+    let weigh: u64 = spellings.iter().map(|sp| 1 + sp.tiles.len() as u64).sum();
     let mut cursor = a;
     let mut last_tile: Option<i64> = None;
     let mut last_end: Option<f64> = None;
-    let mut excluded: Vec<usize> = Vec::new();
+    let mut excluded: std::collections::BTreeSet<usize> = Default::default();
     loop {
-        if eng.full() {
+        if !eng.budget.work(weigh) {
             break;
         }
         let rem = b - cursor;
@@ -79,6 +97,13 @@ pub(crate) fn fill_side(eng: &mut Engine, s: usize) {
             .iter()
             .enumerate()
             .map(|(i, sp)| {
+                let why = |msg: &dyn Fn() -> String| {
+                    Verdict::Refused(if eng.params.explain {
+                        msg()
+                    } else {
+                        String::new()
+                    })
+                };
                 if excluded.contains(&i) {
                     return Verdict::Refused("refused here already".into());
                 }
@@ -88,39 +113,45 @@ pub(crate) fn fill_side(eng: &mut Engine, s: usize) {
                 };
                 if let Some(at) = &sp.atomic {
                     if !super::within(seg_len, at.length) {
-                        return Verdict::Refused(format!(
-                            "segment {seg_len:.1} m not in [{}, {}]",
-                            at.length[0], at.length[1]
-                        ));
+                        return why(&|| {
+                            format!(
+                                "segment {seg_len:.1} m not in [{}, {}]",
+                                at.length[0], at.length[1]
+                            )
+                        });
                     }
                     if at.group != 0
                         && let Some(t) = last_tile
                         && !eng.props.in_group(at.group, t)
                     {
-                        return Verdict::Refused(format!(
-                            "the previous tile {t} is not in group {}",
-                            at.group
-                        ));
+                        return why(&|| {
+                            format!("the previous tile {t} is not in group {}", at.group)
+                        });
                     }
                 }
                 if len > rem + 1e-9 {
-                    return Verdict::Refused(format!(
-                        "{len:.1} m is longer than the {rem:.1} m left"
-                    ));
+                    return Verdict::TooLong(len);
                 }
                 Verdict::Fits(ts, len)
             })
             .collect();
         if eng.params.explain {
             for (i, v) in verdicts.iter().enumerate() {
-                if let Verdict::Refused(why) = v {
-                    let sp = &spellings[i];
-                    eng.out.explain.push(format!(
+                let why = match v {
+                    Verdict::Fits(..) => continue,
+                    Verdict::TooLong(len) => {
+                        format!("{len:.1} m is longer than the {rem:.1} m left")
+                    }
+                    Verdict::Refused(why) => why.clone(),
+                };
+                let sp = &spellings[i];
+                eng.explain(|| {
+                    format!(
                         "{name} at {cursor:.1} m: {} line {} refused: {why}",
                         spelling_name(sp),
                         sp.line
-                    ));
-                }
+                    )
+                });
             }
         }
         let fits: Vec<usize> = (0..spellings.len())
@@ -154,14 +185,12 @@ pub(crate) fn fill_side(eng: &mut Engine, s: usize) {
             .collect();
         let len_of = |i: usize| match &verdicts[i] {
             Verdict::Fits(_, l) => *l,
-            Verdict::Refused(_) => 0.0,
+            Verdict::TooLong(_) | Verdict::Refused(_) => 0.0,
         };
         // The tail: some spelling of this priority (one that could be used
         // here but for its length) no longer fits → best fit.
-        let tail = (0..spellings.len()).any(|i| {
-            spellings[i].priority == prio
-                && matches!(&verdicts[i], Verdict::Refused(w) if w.contains("longer than"))
-        });
+        let tail = (0..spellings.len())
+            .any(|i| spellings[i].priority == prio && matches!(verdicts[i], Verdict::TooLong(_)));
         let pool: Vec<usize> = if tail {
             let best = group.iter().map(|&i| len_of(i)).fold(0.0, f64::max);
             group
@@ -207,7 +236,7 @@ pub(crate) fn fill_side(eng: &mut Engine, s: usize) {
                             sp.line
                         )
                     });
-                    excluded.push(pick);
+                    excluded.insert(pick);
                 }
             }
         } else {
@@ -221,10 +250,11 @@ pub(crate) fn fill_side(eng: &mut Engine, s: usize) {
                     dropped.len()
                 )
             });
-            for d in dropped {
-                eng.out
-                    .warnings
-                    .push(format!("{name}: SPELLING line {}: {d}", sp.line));
+            if !dropped.is_empty() {
+                let side = eng.side_name(s);
+                for d in dropped {
+                    eng.warn(|| format!("{side}: SPELLING line {}: {d}", sp.line));
+                }
             }
             if let Some(c) = tiles.last() {
                 last_tile = Some(eng.asset.tiles[c.tile].id);
@@ -354,4 +384,19 @@ fn place_loose(
         }
     }
     (placed, end, dropped)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slides_take_at_most_max_slides_steps_and_keep_their_step_up_to_512_m() {
+        for w in [0.1, 1.0, 8.0, 16.0, 100.0, 512.0] {
+            assert_eq!(step_for(w), (w / 8.0).clamp(0.25, 2.0), "{w}");
+        }
+        for w in [0.01, 3.0, 513.0, 5_000.0, 10_000.0, 1e9] {
+            assert!((w / step_for(w)).floor() as usize <= MAX_SLIDES, "{w}");
+        }
+    }
 }

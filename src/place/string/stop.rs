@@ -15,7 +15,7 @@ use crate::geom::Xy;
 use geo::{Area, BooleanOps, Contains, Coord, LineString, MultiPolygon, Point, Polygon};
 use rstar::primitives::{GeomWithData, Line, Rectangle};
 use rstar::{AABB, RTree};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 /// A ring segment: ring number and the index of its start vertex.
 type Seg = GeomWithData<Line<[f64; 2]>, (usize, usize)>;
@@ -28,6 +28,9 @@ pub struct Region {
     min: Xy,
     max: Xy,
     grid: Grid,
+    /// Ring segments visited by ray casts and cuts since the last
+    /// [`Region::take_work`].
+    work: std::cell::Cell<u64>,
 }
 
 impl Region {
@@ -59,7 +62,19 @@ impl Region {
             min,
             max,
             grid,
+            work: std::cell::Cell::new(0),
         }
+    }
+
+    /// The ring segments visited by ray casts ([`Region::locate`]'s
+    /// fallback) and cuts ([`Region::clip`]) since the last call: the work
+    /// a caller charges to its budget.
+    pub fn take_work(&self) -> u64 {
+        self.work.take()
+    }
+
+    fn add_work(&self, n: usize) {
+        self.work.set(self.work.get().saturating_add(n as u64));
     }
 
     /// The bounding box `(min, max)`.
@@ -131,7 +146,9 @@ impl Region {
         let pt = t(p);
         let ray = AABB::from_corners(p, end);
         let mut inside = false;
+        let mut visited = 0;
         for seg in self.segments.locate_in_envelope_intersecting(&ray) {
+            visited += 1;
             let (a, b) = (seg.geom().from, seg.geom().to);
             // On the edge: outside.
             let cross = (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
@@ -141,6 +158,7 @@ impl Region {
                 && p[1] >= a[1].min(b[1])
                 && p[1] <= a[1].max(b[1])
             {
+                self.add_work(visited);
                 return None;
             }
             let (a, b) = (t(a), t(b));
@@ -151,6 +169,7 @@ impl Region {
                 }
             }
         }
+        self.add_work(visited);
         Some(inside)
     }
 }
@@ -563,12 +582,15 @@ impl Region {
         };
         let query = AABB::from_corners(win.min, win.max);
         let mut hits: HashMap<(usize, usize), (f64, f64)> = HashMap::new();
+        let mut visited = 0;
         for seg in self.segments.locate_in_envelope_intersecting(&query) {
+            visited += 1;
             let l = seg.geom();
             if let Some(t) = win.clip(l.from, l.to) {
                 hits.insert(seg.data, t);
             }
         }
+        self.add_work(visited);
         let inner = |p: Xy| match self.locate(p) {
             Some(false) => Clipped::Outside,
             _ => Clipped::Whole,
@@ -689,24 +711,35 @@ impl Region {
         let per = 2.0 * (w + h);
         let corners = win.corners();
         let mut outers: Vec<Vec<Xy>> = Vec::new();
-        let mut used = vec![false; paths.len()];
+        // The paths not yet joined, by entry (positions along the outline
+        // are never negative, so their bits sort as they do): the nearest
+        // entry after an exit is a range query, and joining all the runs
+        // costs O(p log p), however many cross the window.
+        let key = |t: f64| (t + 0.0).to_bits();
+        let mut unused: BTreeSet<(u64, usize)> = (paths.iter().enumerate())
+            .map(|(j, p)| (key(p.entry), j))
+            .collect();
         for start in 0..paths.len() {
-            if used[start] {
+            if !unused.remove(&(key(paths[start].entry), start)) {
                 continue;
             }
             let mut ring: Vec<Xy> = Vec::new();
             let mut cur = start;
-            for _ in 0..=paths.len() {
-                used[cur] = true;
+            // Each turn joins one more path, or closes the ring.
+            loop {
                 ring.extend_from_slice(&paths[cur].pts);
                 let e = paths[cur].exit;
-                let Some((d, j)) = (0..paths.len())
-                    .filter(|&j| !used[j] || j == start)
-                    .map(|j| ((paths[j].entry - e).rem_euclid(per), j))
-                    .min_by(|a, b| a.0.total_cmp(&b.0))
-                else {
-                    break;
+                let dist = |j: usize| (paths[j].entry - e).rem_euclid(per);
+                let next = (unused.range((key(e), 0)..).next())
+                    .or_else(|| unused.iter().next())
+                    .map(|&(_, j)| j);
+                // The nearest entry, the lower index on a tie; the ring's
+                // own start counts.
+                let j = match next {
+                    Some(n) if dist(n) < dist(start) || (dist(n) == dist(start) && n < start) => n,
+                    _ => start,
                 };
+                let d = dist(j);
                 let mut between: Vec<(f64, Xy)> = corners
                     .iter()
                     .map(|&(s, c)| ((s - e).rem_euclid(per), c))
@@ -717,6 +750,7 @@ impl Region {
                 if j == start {
                     break;
                 }
+                unused.remove(&(key(paths[j].entry), j));
                 cur = j;
             }
             outers.push(ring);
@@ -742,9 +776,12 @@ impl Region {
         }
         let mut polys: Vec<(Polygon<f64>, Vec<LineString<f64>>)> =
             outers.iter().map(|o| (footprint(o), Vec::new())).collect();
+        // A hole lies in the polygon and in the window, so in one of its
+        // pieces here: the only one when there is one.
+        let single = polys.len() == 1;
         for hole in holes {
             let p = Point::new(hole[0][0], hole[0][1]);
-            if let Some((_, hs)) = polys.iter_mut().find(|(o, _)| o.contains(&p)) {
+            if let Some((_, hs)) = polys.iter_mut().find(|(o, _)| single || o.contains(&p)) {
                 hs.push(footprint(&hole).exterior().clone());
             }
         }
@@ -964,6 +1001,53 @@ mod tests {
             }
         }
         assert!(checked > 50, "{checked}");
+    }
+
+    /// A wide tile across every tooth of a comb (runs of the ring enter
+    /// and leave its window 200 times, and holes sit in it): the
+    /// cut is the full boolean intersection's largest piece.
+    #[test]
+    fn a_tile_across_hundreds_of_runs_is_cut_like_a_full_intersection() {
+        let comb = crate::r#gen::wiggly_comb(7, 40_000);
+        let (lo, hi) = comb
+            .iter()
+            .fold(([f64::MAX; 2], [f64::MIN; 2]), |(l, h), p| {
+                (
+                    [l[0].min(p[0]), l[1].min(p[1])],
+                    [h[0].max(p[0]), h[1].max(p[1])],
+                )
+            });
+        // Square holes in the teeth (each tooth spans x = 80 t .. 80 t + 40).
+        let mut rings = vec![comb.clone()];
+        let mut holes = Vec::new();
+        for t in 0..((hi[0] - lo[0]) / 80.0) as usize {
+            let x = t as f64 * 80.0 + 15.0;
+            let h = vec![[x, 100.0], [x, 110.0], [x + 10.0, 110.0], [x + 10.0, 100.0]];
+            holes.push(footprint(&h).exterior().clone());
+            rings.push(h);
+        }
+        let region = Region::new(&rings);
+        // Across all teeth, over the holes, not reaching the comb's back.
+        let t = vec![
+            [lo[0] - 10.0, 50.0],
+            [hi[0] + 10.0, 50.0],
+            [hi[0] + 10.0, 150.0],
+            [lo[0] - 10.0, 150.0],
+        ];
+        let full = Polygon::new(footprint(&comb).exterior().clone(), holes);
+        // The largest piece, reported by its outline (a cut tile has no
+        // holes).
+        let cut = footprint(&t).intersection(&full);
+        let best = cut
+            .0
+            .iter()
+            .max_by(|a, b| a.unsigned_area().total_cmp(&b.unsigned_area()))
+            .unwrap();
+        let want = Polygon::new(best.exterior().clone(), vec![]).unsigned_area();
+        assert!(cut.0.len() >= 100, "{} pieces", cut.0.len());
+        assert!(want > 0.0);
+        let got = area(&region.clip(&t), &t);
+        assert!((got - want).abs() < 1e-3 * want, "{got} vs {want}");
     }
 
     /// The grid answers for nearly every point of a comb and agrees with
