@@ -9,6 +9,9 @@ use agkit::dsf::{
 use proptest::prelude::*;
 use std::path::PathBuf;
 
+mod dsf_support;
+use dsf_support::{Rng, assert_same_within, close};
+
 const ELEV_DSF: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../shared/corpus/X-Plane__xptools/test/dsftool_elevations/+47+012.dsf"
@@ -38,10 +41,6 @@ fn parse_text(t: &str) -> (Dsf, BuildOptions) {
 
 fn text_of(d: &Dsf) -> String {
     dsf::to_text(d, &TextOptions::default())
-}
-
-fn close(a: f64, b: f64, tol: f64) -> bool {
-    (a - b).abs() <= tol
 }
 
 // ---------------------------------------------------------------- corpus
@@ -207,7 +206,7 @@ fn every_corpus_tile_round_trips_through_text_within_a_micro_degree() {
         assert_eq!(a.properties, r.properties);
         assert_eq!(a.object_defs, r.object_defs);
         assert_eq!(a.polygon_defs, r.polygon_defs);
-        assert_same_within(&a, &r, 1e-6);
+        assert_same_within(&a, &r, &r, Some(1e-6));
         // The rebuilt tile's text is a fixed point: text -> binary -> text
         // gives it back.
         let t2 = text_of(&r);
@@ -393,130 +392,6 @@ fn generated(seed: &[f64]) -> Dsf {
     d
 }
 
-/// The triangles of a patch, in order, each as its three vertices' values
-/// (so that splitting a long primitive does not change them).
-fn triangles(p: &Patch) -> Vec<Vec<f64>> {
-    let d = p.depth;
-    let mut out = Vec::new();
-    for pr in &p.primitives {
-        let v: Vec<&[f64]> = pr.vertices.chunks_exact(d).collect();
-        let tri = |a: &[f64], b: &[f64], c: &[f64]| [a, b, c].concat();
-        match pr.kind {
-            PrimitiveKind::Triangles => {
-                out.extend(v.chunks_exact(3).map(|t| tri(t[0], t[1], t[2])));
-            }
-            PrimitiveKind::Strip => {
-                for i in 0..v.len().saturating_sub(2) {
-                    out.push(if i % 2 == 0 {
-                        tri(v[i], v[i + 1], v[i + 2])
-                    } else {
-                        tri(v[i + 1], v[i], v[i + 2])
-                    });
-                }
-            }
-            PrimitiveKind::Fan => {
-                for i in 1..v.len().saturating_sub(1) {
-                    out.push(tri(v[0], v[i], v[i + 1]));
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Half a step of the coarsest plane `plane` among `b`'s pools of `depth`
-/// planes (16-bit, or 32-bit with `wide`): the most a value of that plane
-/// may move when quantised.
-fn half_step(b: &Dsf, depth: usize, plane: usize, wide: bool) -> f64 {
-    let (pools, max) = if wide {
-        (&b.pools32, 4_294_967_295.0)
-    } else {
-        (&b.pools, 65535.0)
-    };
-    pools
-        .iter()
-        .filter(|p| p.depth() == depth)
-        .map(|p| f64::from(p.planes[plane].scale) / max / 2.0)
-        .fold(0.0, f64::max)
-        * 1.000_001
-}
-
-/// Asserts that `b` (a tile read back) holds the same entities as `a`, in
-/// the same order: lon/lat within `deg` degrees, every other value within
-/// half a step of `b`'s pools plus what DSF2Text's decimals round off
-/// (headings print 3, object elevations 5, everything else 9), patches
-/// triangle by triangle.
-fn assert_same_within(a: &Dsf, b: &Dsf, deg: f64) {
-    let heading = 360.0 / 65535.0 / 2.0 * 1.000_001 + 5e-4;
-    // Flat points of `depth` values from 16-bit pools.
-    let same_points = |u: &[f64], v: &[f64], depth: usize| {
-        for (k, (x, y)) in u.iter().zip(v).enumerate() {
-            let plane = k % depth;
-            let tol = if plane < 2 {
-                deg
-            } else {
-                half_step(b, depth, plane, false) + 5e-10
-            };
-            assert!(close(*x, *y, tol), "{x} {y} (plane {plane})");
-        }
-    };
-    assert_eq!(a.entities.len(), b.entities.len());
-    for (x, y) in a.entities.iter().zip(&b.entities) {
-        match (x, y) {
-            (Entity::Filter(p), Entity::Filter(q)) => assert_eq!(p, q),
-            (Entity::Object(p), Entity::Object(q)) => {
-                assert_eq!((p.def, p.mode), (q.def, q.mode));
-                assert!(
-                    close(p.lon, q.lon, deg) && close(p.lat, q.lat, deg),
-                    "{p:?} {q:?}"
-                );
-                let dh = (p.heading - q.heading).rem_euclid(360.0);
-                assert!(dh.min(360.0 - dh) <= heading, "{p:?} {q:?}");
-                match (p.elevation, q.elevation) {
-                    (None, None) => {}
-                    (Some(e), Some(f)) => {
-                        let tol = half_step(b, 4, 3, false) + 5e-6;
-                        assert!(close(e, f, tol), "{p:?} {q:?}");
-                    }
-                    _ => panic!("elevation presence differs"),
-                }
-            }
-            (Entity::Polygon(p), Entity::Polygon(q)) => {
-                assert_eq!((p.def, p.param, p.depth), (q.def, q.param, q.depth));
-                assert_eq!(p.windings.len(), q.windings.len());
-                for (w, v) in p.windings.iter().zip(&q.windings) {
-                    assert_eq!(w.len(), v.len());
-                    same_points(w, v, p.depth);
-                }
-            }
-            (Entity::Patch(p), Entity::Patch(q)) => {
-                assert_eq!((p.def, p.flags, p.depth), (q.def, q.flags, q.depth));
-                assert_eq!((p.lod_near, p.lod_far), (q.lod_near, q.lod_far));
-                let (s, t) = (triangles(p), triangles(q));
-                assert_eq!(s.len(), t.len());
-                for (u, v) in s.iter().zip(&t) {
-                    same_points(u, v, p.depth);
-                }
-            }
-            (Entity::Network(p), Entity::Network(q)) => {
-                assert_eq!((p.def, p.subtype, p.depth), (q.def, q.subtype, q.depth));
-                assert_eq!(p.points.len(), q.points.len());
-                for (u, v) in p.points().zip(q.points()) {
-                    for k in 0..p.depth {
-                        let tol = if k == 3 {
-                            0.0
-                        } else {
-                            half_step(b, p.depth, k, true) + 5e-10
-                        };
-                        assert!(close(u[k], v[k], tol), "{} {} (plane {k})", u[k], v[k]);
-                    }
-                }
-            }
-            _ => panic!("entity kinds differ: {x:?} / {y:?}"),
-        }
-    }
-}
-
 #[test]
 fn generated_tile_round_trips() {
     let d = generated(&[0.3, 0.7, 0.1, 0.9, 0.5]);
@@ -524,7 +399,7 @@ fn generated_tile_round_trips() {
     let r = dsf::read(&b1).unwrap();
     assert_eq!(r.md5, Md5Status::Valid);
     assert_eq!(r.properties, d.properties);
-    assert_same_within(&d, &r, 2.4e-7);
+    assert_same_within(&d, &r, &r, Some(2.4e-7));
     // Every plane is in the shortest of modes 0, 2 and 3; junction IDs use
     // scale 0.
     assert!(
@@ -567,7 +442,7 @@ proptest! {
         let d = generated(&seed);
         let b1 = dsf::build(&d, &BuildOptions::default()).unwrap();
         let r1 = dsf::read(&b1).unwrap();
-        assert_same_within(&d, &r1, 4.8e-7);
+        assert_same_within(&d, &r1, &r1, Some(4.8e-7));
         // text -> binary -> text is a fixed point once the values are on the
         // pools' grids.
         let t1 = text_of(&r1);
@@ -633,6 +508,96 @@ fn seven_zip_copy_reads_the_same() {
     let e = dsf::read(&packed[..packed.len() / 2]).unwrap_err();
     assert!(matches!(e.kind, ErrorKind::SevenZ(_)), "{e}");
     assert_eq!(e.code(), "DSF016");
+}
+
+/// A 32-bit pool payload of `n` points of one plane, all 7, in RLE repeat
+/// runs (5 bytes per 127 values).
+fn rle_pool(n: u32) -> Vec<u8> {
+    let mut p = n.to_le_bytes().to_vec();
+    p.extend_from_slice(&[1, 2]);
+    let mut left = n;
+    while left > 0 {
+        let c = left.min(127);
+        p.push(0x80 | c as u8);
+        p.extend_from_slice(&7u32.to_le_bytes());
+        left -= c;
+    }
+    p
+}
+
+/// A DSF whose one 32-bit pool claims `n` values ([`rle_pool`]): tiny
+/// once compressed.
+fn rle_bomb(n: u32) -> Vec<u8> {
+    let mut g = atom(*b"PO32", &rle_pool(n));
+    g.extend(atom(*b"SC32", &[0u8; 8]));
+    assemble(&g, &[], &["x.obj"])
+}
+
+#[test]
+fn seven_zip_bombs_are_refused_relative_to_the_archive() {
+    use agkit::limits::Limits;
+    // 40 M values (160 MB of u32) in a 1.6 MB DSF, a few KB once packed.
+    let plain = rle_bomb(40_000_000);
+    let packed = seven_zip(&plain);
+    assert!(packed.len() * 100 < plain.len(), "{} bytes", packed.len());
+    let plane_at = plain.windows(4).position(|w| w == b"23OP").unwrap() + 8 + 5;
+    // Refused with the default limits: by the archive's ratio, or at the
+    // pool.
+    let e = dsf::read(&packed).unwrap_err();
+    assert_eq!(e.code(), "DSF015", "{e}");
+    assert!([0, plane_at as u64].contains(&e.offset), "{e}");
+    // With a ratio that lets the DSF unpack, its pool may still decode to
+    // only a quarter of the same bytes (4 bytes a value): refused at the
+    // plane.
+    let ratio = Limits {
+        max_unpack_ratio: plain.len().div_ceil(packed.len()) as u64,
+        ..Limits::default()
+    };
+    let e = dsf::read::read_with(&packed, &ratio).unwrap_err();
+    assert_eq!((e.code(), e.offset), ("DSF015", plane_at as u64), "{e}");
+    // Read plain, the same pool exceeds its budget of 8 values a byte of
+    // DSF.
+    let e = dsf::read(&plain).unwrap_err();
+    assert_eq!((e.code(), e.offset), ("DSF015", plane_at as u64), "{e}");
+    // A tighter ratio refuses the archive itself, before unpacking, naming
+    // the entry and the sizes.
+    let tight = Limits {
+        max_unpack_ratio: 10,
+        ..Limits::default()
+    };
+    let e = dsf::read::read_with(&packed, &tight).unwrap_err();
+    assert_eq!((e.code(), e.offset), ("DSF015", 0), "{e}");
+    let m = e.to_string();
+    assert!(
+        m.contains("+47+013.dsf") && m.contains(&plain.len().to_string()),
+        "{m}"
+    );
+    // So does the absolute cap.
+    let capped = Limits {
+        max_unpacked_bytes: 1 << 20,
+        ..Limits::default()
+    };
+    let e = dsf::read::read_with(&packed, &capped).unwrap_err();
+    assert_eq!((e.code(), e.offset), ("DSF015", 0), "{e}");
+
+    // The CLI names the file and the offset, with exit status 1.
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("bomb.dsf");
+    std::fs::write(&f, &packed).unwrap();
+    for args in [
+        ["check", path(&f)].as_slice(),
+        ["dsf", "totext", path(&f)].as_slice(),
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let out = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(out.contains("DSF015") && out.contains("bomb.dsf"), "{out}");
+        assert!(out.contains("byte"), "{out}");
+    }
 }
 
 // -------------------------------------------------------------- hostile
@@ -873,15 +838,7 @@ fn rle_pool_amplification_is_capped() {
     // 1.2 million values exceed the budget of a 47 KB file (1 Mi values):
     // the second pool's plane is refused.
     let n = 600_000u32;
-    let mut p = n.to_le_bytes().to_vec();
-    p.extend_from_slice(&[1, 2]);
-    let mut left = n;
-    while left > 0 {
-        let c = left.min(127);
-        p.push(0x80 | c as u8);
-        p.extend_from_slice(&7u32.to_le_bytes());
-        left -= c;
-    }
+    let p = rle_pool(n);
     let mut g = atom(*b"PO32", &p);
     g.extend(atom(*b"SC32", &[0u8; 8]));
     let one = assemble(&g, &[], &["x.obj"]);
@@ -1432,22 +1389,6 @@ fn lint_warnings_for_autogen_shapes_bounds_and_filters() {
 }
 
 // ---------------------------------------------------------- every command
-
-/// A small deterministic generator for the details of one block.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 const N: u16 = 16;
 

@@ -37,8 +37,10 @@ pub const MAX32: f64 = 4_294_967_295.0;
 /// Smallest step of a 16-bit plane: finer than the 9 decimals DSF2Text
 /// prints, so text never loses a step; tinier values quantise to 0.
 pub const MIN_STEP: f64 = 1.0 / (1u64 << 30) as f64;
-/// Largest magnitude any plane may hold (larger values are refused).
-pub const MAX_VALUE: f64 = 1e15;
+/// Largest magnitude any plane may hold (2^50, about 1.1e15; larger values
+/// are refused). A value within it quantises to one within it too, so a
+/// built tile's text always builds again.
+pub const MAX_VALUE: f64 = 1_125_899_906_842_624.0;
 
 /// The smallest power of two at or above `x` (`x` positive and finite).
 pub fn pow2_ceil(x: f64) -> f64 {
