@@ -348,3 +348,20 @@ fn base_mesh_tiles_are_what_users_ship_and_read_back_within_quantisation() {
         .sum();
     assert!(points * 2 < refs, "{points} points for {refs} references");
 }
+
+#[test]
+fn a_nul_in_a_string_is_an_error_not_a_lost_byte() {
+    // Found by the dsf_build fuzz target: a property name of NUL bytes was
+    // written without them (an empty name), whose text no longer parsed.
+    let crash = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/crashers/dsf_build/nul_in_property_name"
+    ))
+    .unwrap();
+    let (m, o) = parse(&String::from_utf8_lossy(&crash));
+    let e = dsf::build(&m, &o).unwrap_err();
+    assert!(e.message.contains("NUL"), "{e}");
+    let mut m = Dsf::default();
+    m.object_defs.push("a\0b.obj".into());
+    assert!(dsf::build(&m, &BuildOptions::default()).is_err());
+}

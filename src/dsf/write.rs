@@ -991,8 +991,8 @@ fn assemble(dsf: &Dsf, mut geod: Vec<u8>, cmds: &[u8]) -> Result<Vec<u8>, BuildE
 
     let mut prop = Vec::new();
     for (n, v) in &dsf.properties {
-        push_string(&mut prop, n);
-        push_string(&mut prop, v);
+        push_string(&mut prop, n)?;
+        push_string(&mut prop, v)?;
     }
     let mut head = atom(PROP, &prop);
     extra_atoms(&mut head, dsf, HEAD);
@@ -1008,7 +1008,7 @@ fn assemble(dsf: &Dsf, mut geod: Vec<u8>, cmds: &[u8]) -> Result<Vec<u8>, BuildE
     ] {
         let mut s = Vec::new();
         for d in table {
-            push_string(&mut s, d);
+            push_string(&mut s, d)?;
         }
         defn.extend(atom(id, &s));
     }
@@ -1054,9 +1054,18 @@ fn extra_atoms(out: &mut Vec<u8>, dsf: &Dsf, parent: u32) {
     }
 }
 
-fn push_string(out: &mut Vec<u8>, s: &str) {
-    out.extend(s.bytes().filter(|&b| b != 0));
+/// Appends `s` and its NUL terminator; a NUL inside `s` cannot be held by
+/// a string table.
+fn push_string(out: &mut Vec<u8>, s: &str) -> Result<(), BuildError> {
+    if s.contains('\0') {
+        return Err(err(
+            None,
+            format!("{s:?} holds a NUL byte, which a DSF string table cannot hold"),
+        ));
+    }
+    out.extend_from_slice(s.as_bytes());
     out.push(0);
+    Ok(())
 }
 
 fn atom(id: u32, payload: &[u8]) -> Vec<u8> {
