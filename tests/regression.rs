@@ -60,7 +60,11 @@ fn dsf_build(data: &[u8]) {
         return;
     };
     for group in [false, true] {
-        let opts = BuildOptions { group, ..opts };
+        let opts = BuildOptions {
+            group,
+            strip: group,
+            ..opts
+        };
         let Ok(bytes) = dsf::build(&model, &opts) else {
             continue;
         };

@@ -29,7 +29,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     for group in [false, true] {
-        let opts = BuildOptions { group, ..opts };
+        let opts = BuildOptions {
+            group,
+            strip: group,
+            ..opts
+        };
         let Ok(bytes) = dsf::build(&model, &opts) else {
             continue;
         };

@@ -37,7 +37,8 @@ pub enum Command {
     /// Build a binary DSF from DSF2Text.
     ///
     /// Entities are grouped as DSFTool groups them (by filter, kind,
-    /// definition and pool), so they read back in that order.
+    /// definition and pool), so they read back in that order, and loose
+    /// terrain triangles are joined into strips, as DSFTool does.
     Build {
         /// The DSF2Text file.
         input: PathBuf,
@@ -329,6 +330,7 @@ fn build(input: &Path, output: &Path) -> u8 {
     // The text is no longer needed: free it before encoding.
     drop(text);
     opts.group = true;
+    opts.strip = true;
     let bytes = match dsf::build(&model, &opts) {
         Ok(b) => b,
         Err(e) => {

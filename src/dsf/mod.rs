@@ -18,6 +18,7 @@ pub mod lint;
 pub mod planar;
 pub mod quant;
 pub mod read;
+pub mod strip;
 pub mod text;
 pub mod write;
 

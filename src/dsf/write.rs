@@ -40,7 +40,7 @@ use super::read::{
     CMDS, DEFN, DEMD, DEMI, DEMN, DEMS, GEOD, HEAD, MAGIC, NETW, OBJT, PO32, POLY, POOL, PROP,
     SC32, SCAL, TERT,
 };
-use super::{Dsf, ElevationMode, Entity, PrimitiveKind};
+use super::{Dsf, ElevationMode, Entity, Patch, Primitive, PrimitiveKind};
 use md5::{Digest, Md5};
 use std::collections::HashMap;
 use std::fmt;
@@ -60,6 +60,11 @@ pub struct BuildOptions {
     /// is smaller (consecutive objects become ranges), but its entities
     /// read back in that order. Off by default: the model's order is kept.
     pub group: bool,
+    /// Turn each patch's loose triangles into triangle strips, as DSFTool
+    /// does ([`super::strip`]): the same triangles, with their
+    /// orientation, in fewer bytes, but read back as other primitives. Off
+    /// by default.
+    pub strip: bool,
 }
 
 impl Default for BuildOptions {
@@ -67,6 +72,7 @@ impl Default for BuildOptions {
         BuildOptions {
             divisions: 32,
             group: false,
+            strip: false,
         }
     }
 }
@@ -223,6 +229,8 @@ fn object_point(o: &super::Object) -> ([f64; 4], usize) {
 /// went.
 struct Layout<'a> {
     dsf: &'a Dsf,
+    /// The entities to write (a patch possibly re-stripped).
+    entities: &'a [&'a Entity],
     n: u32,
     pools: Vec<Plan>,
     pools32: Vec<Plan>,
@@ -293,9 +301,87 @@ impl<'a> Layout<'a> {
         }
     }
 
+    /// Places one primitive's vertices (flat, `d` values each), sharing
+    /// equal ones. A primitive that fits one box of one or two cells at
+    /// level `n/2` or finer goes to a pool of that box, so it is one
+    /// indexed (or range) command; a wider one goes vertex by vertex to the
+    /// cells' pools (the cell of its first vertex when the vertex lies on
+    /// its edge) and becomes cross-pool commands.
+    fn place_primitive(&mut self, vertices: &'a [f64], d: usize) -> Result<(), BuildError> {
+        let m = vertices.len() / d;
+        let (mut w, mut s, mut e, mut nn) = (
+            f64::INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+        );
+        for v in vertices.chunks_exact(d) {
+            (w, s, e, nn) = (w.min(v[0]), s.min(v[1]), e.max(v[0]), nn.max(v[1]));
+        }
+        let boxed = quant::poly_box(w, s, e, nn, self.n);
+        if boxed.n >= (self.n / 2).max(1) && boxed.w <= 2 && boxed.h <= 2 && m <= POOL_CAP as usize
+        {
+            let key = Key {
+                family: Family::Patch,
+                depth: d,
+                cells: boxed,
+            };
+            // Room for every vertex being new, so that all of them are in
+            // one pool.
+            let p = self.room(key, m as u32)?;
+            for v in vertices.chunks_exact(d) {
+                let at = self.share(key, v, Some(p))?;
+                self.refs.push(at);
+            }
+            return Ok(());
+        }
+        let home = quant::cell(vertices[0], vertices[1], self.n);
+        for v in vertices.chunks_exact(d) {
+            let cells = if quant::in_box(&home, v[0], v[1]) {
+                home
+            } else {
+                quant::cell(v[0], v[1], self.n)
+            };
+            let key = Key {
+                family: Family::Patch,
+                depth: d,
+                cells,
+            };
+            let at = self.share(key, v, None)?;
+            self.refs.push(at);
+        }
+        Ok(())
+    }
+
+    /// The point of vertex `v` in a pool of `key`: an equal vertex already
+    /// there (in pool `only`, when given), else a new point (in `only`, or
+    /// in the open pool of `key`).
+    fn share(
+        &mut self,
+        key: Key,
+        v: &'a [f64],
+        only: Option<u32>,
+    ) -> Result<(u32, u16), BuildError> {
+        if let Some(&at) = self.shared.get(&(key, Vertex(v)))
+            && only.is_none_or(|p| p == at.0)
+        {
+            return Ok(at);
+        }
+        let p = match only {
+            Some(p) => p,
+            None => self.room(key, 1)?,
+        };
+        let plan = &mut self.pools[p as usize];
+        plan.see(v);
+        let at = (p, plan.count as u16);
+        plan.count += 1;
+        self.shared.insert((key, Vertex(v)), at);
+        Ok(at)
+    }
+
     fn place(&mut self, i: usize) -> Result<(), BuildError> {
         let dsf = self.dsf;
-        match &dsf.entities[i] {
+        match self.entities[i] {
             Entity::Filter(_) => {}
             Entity::Object(o) => {
                 check_def(o.def, &dsf.object_defs, "OBJT", i)?;
@@ -393,34 +479,11 @@ impl<'a> Layout<'a> {
                             "a primitive's values are not a whole number of vertices",
                         ));
                     }
-                    let home = quant::cell(prim.vertices[0], prim.vertices[1], self.n);
                     for v in prim.vertices.chunks_exact(d) {
                         check(i, v)?;
                         check_lonlat(i, v[0], v[1])?;
-                        let cells = if quant::in_box(&home, v[0], v[1]) {
-                            home
-                        } else {
-                            quant::cell(v[0], v[1], self.n)
-                        };
-                        let key = Key {
-                            family: Family::Patch,
-                            depth: d,
-                            cells,
-                        };
-                        let at = match self.shared.get(&(key, Vertex(v))) {
-                            Some(&at) => at,
-                            None => {
-                                let p = self.room(key, 1)?;
-                                let plan = &mut self.pools[p as usize];
-                                plan.see(v);
-                                let at = (p, plan.count as u16);
-                                plan.count += 1;
-                                self.shared.insert((key, Vertex(v)), at);
-                                at
-                            }
-                        };
-                        self.refs.push(at);
                     }
+                    self.place_primitive(&prim.vertices, d)?;
                 }
             }
             Entity::Network(c) => {
@@ -543,6 +606,70 @@ impl Raws {
     }
 }
 
+/// `p` with its loose triangles turned into strips ([`super::strip`]) and
+/// the triangles left loose in groups of 85, after its strips and fans (as
+/// DSFTool orders them); `None` when it has no loose triangles. Vertices
+/// are the same when their values are, bit for bit.
+fn restrip(p: &Patch) -> Option<Patch> {
+    if !p
+        .primitives
+        .iter()
+        .any(|pr| pr.kind == PrimitiveKind::Triangles)
+    {
+        return None;
+    }
+    let d = p.depth.max(1);
+    let mut ids: HashMap<Vertex<'_>, u32> = HashMap::new();
+    let mut verts: Vec<&[f64]> = Vec::new();
+    let mut tris = Vec::new();
+    let mut out = Vec::new();
+    for pr in &p.primitives {
+        if pr.kind != PrimitiveKind::Triangles {
+            out.push(pr.clone());
+            continue;
+        }
+        let whole = pr.vertices.len() / (3 * d) * 3 * d;
+        for t in pr.vertices[..whole].chunks_exact(3 * d) {
+            let mut tri = [0u32; 3];
+            for (k, v) in t.chunks_exact(d).enumerate() {
+                tri[k] = *ids.entry(Vertex(v)).or_insert_with(|| {
+                    verts.push(v);
+                    verts.len() as u32 - 1
+                });
+            }
+            tris.push(tri);
+        }
+        if whole < pr.vertices.len() {
+            // Vertices that make no triangle stay as they are.
+            out.push(Primitive {
+                kind: PrimitiveKind::Triangles,
+                vertices: pr.vertices[whole..].to_vec(),
+            });
+        }
+    }
+    let flat = |ids: &mut dyn Iterator<Item = u32>| -> Vec<f64> {
+        ids.flat_map(|k| verts[k as usize].iter().copied())
+            .collect()
+    };
+    let (strips, loose) = super::strip::stripify(&tris);
+    for st in strips {
+        out.push(Primitive {
+            kind: PrimitiveKind::Strip,
+            vertices: flat(&mut st.into_iter()),
+        });
+    }
+    for group in loose.chunks(85) {
+        out.push(Primitive {
+            kind: PrimitiveKind::Triangles,
+            vertices: flat(&mut group.iter().flatten().copied()),
+        });
+    }
+    Some(Patch {
+        primitives: out,
+        ..*p
+    })
+}
+
 /// The order [`build`] writes the entities in (indices into
 /// [`Dsf::entities`]) and, when grouped, the filter each one is under.
 fn write_order(dsf: &Dsf, opts: &BuildOptions, n: u32) -> (Vec<u32>, Option<Vec<i32>>) {
@@ -595,8 +722,24 @@ fn write_order(dsf: &Dsf, opts: &BuildOptions, n: u32) -> (Vec<u32>, Option<Vec<
 pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
     let n = opts.divisions.clamp(1, 64).next_power_of_two();
     let (order, filters) = write_order(dsf, opts, n);
+    let restripped: Vec<(usize, Entity)> = if opts.strip {
+        let patches = dsf.entities.iter().enumerate();
+        patches
+            .filter_map(|(i, e)| match e {
+                Entity::Patch(p) => restrip(p).map(|q| (i, Entity::Patch(q))),
+                _ => None,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut view: Vec<&Entity> = dsf.entities.iter().collect();
+    for (i, e) in &restripped {
+        view[*i] = e;
+    }
     let mut lay = Layout {
         dsf,
+        entities: &view,
         n,
         pools: Vec::new(),
         pools32: Vec::new(),
@@ -617,7 +760,7 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
     let mut r32 = Raws::new(&lay.pools32, true);
     let (mut slot, mut vref) = (0usize, 0usize);
     for &i in &order {
-        match &dsf.entities[i as usize] {
+        match view[i as usize] {
             Entity::Filter(_) => {}
             Entity::Object(o) => {
                 let (p, at) = lay.slots[slot];
@@ -681,7 +824,7 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
     c.push(Command::JunctionOffset(0))?;
     let (mut slot, mut vref) = (0usize, 0usize);
     for &i in &order {
-        let e = &dsf.entities[i as usize];
+        let e = view[i as usize];
         if !matches!(e, Entity::Object(_)) {
             c.flush()?;
         }
