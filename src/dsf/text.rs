@@ -59,8 +59,11 @@ pub fn write_text(dsf: &Dsf, opts: &TextOptions, w: &mut dyn Write) -> io::Resul
     for e in &dsf.entities {
         entity(w, e)?;
     }
-    Ok(())
+    w.write_all(RESULT)
 }
+
+/// DSFTool's last line for a file it read without error.
+const RESULT: &[u8] = b"# Result code: 0\n";
 
 /// Streams a binary DSF as DSF2Text: the header of `dsf`, then each entity
 /// as its command is decoded. Entities that come while a patch is open are
@@ -81,7 +84,8 @@ pub fn write_stream(
         }
         Event::Primitive(pr) => primitive(w, &pr, depth),
         Event::EndPatch => w.write_all(b"END_PATCH\n"),
-    })
+    })?;
+    w.write_all(RESULT).map_err(StreamError::Sink)
 }
 
 /// The header: cookie lines, source, DSFTool's pool summary (for a model
