@@ -890,3 +890,56 @@ fn a_write_failure_leaves_nothing_half_written() {
         "the preview folder was removed"
     );
 }
+
+#[test]
+fn tiles_in_all_four_hemispheres_and_on_the_zero_lines_read_back() {
+    // A string across (0, 0) (four tiles, edges on lon 0 and lat 0), a
+    // block in each hemisphere, and points on either side of the zero lines.
+    let point = |lon: f64, lat: f64| {
+        format!(
+            r#"{{"type":"Feature","properties":{{"kind":"agp","heading":"10"}},"geometry":{{"type":"Point","coordinates":[{lon},{lat}]}}}}"#
+        )
+    };
+    let features = [
+        square("ags", -0.01, -0.01, 0.02, 0.015, 12.0),
+        square("agb", 13.4, 52.5, 13.401, 52.501, 8.0),
+        square("agb", -122.68, 45.52, -122.679, 45.521, 8.0),
+        square("agb", 151.2, -33.87, 151.201, -33.869, 8.0),
+        square("agb", -58.38, -34.61, -58.379, -34.609, 8.0),
+        point(-0.000_000_1, 0.000_000_1),
+        point(0.000_000_1, -0.000_000_1),
+        point(-179.999_9, -89.5),
+        point(179.999_9, 89.5),
+    ];
+    let o = build(&features);
+    let mut quadrants = std::collections::BTreeSet::new();
+    for (tile, d) in &o.tiles {
+        quadrants.insert((tile.west < 0, tile.south < 0));
+        let want = autogen_uses(d);
+        let got = uses_through_binary(d);
+        assert_eq!(want.len(), got.len(), "{tile}");
+        for (w, g) in want.iter().zip(&got) {
+            let pts = |u: &dsf::autogen::AutogenUse| -> Vec<[f64; 2]> {
+                u.point
+                    .into_iter()
+                    .chain(u.windings.iter().flatten().copied())
+                    .collect()
+            };
+            for (a, b) in pts(w).iter().zip(pts(g)) {
+                assert!(tile.covers(b), "{b:?} outside {tile}");
+                assert!(
+                    (a[0] - b[0]).abs() < 1e-6 && (a[1] - b[1]).abs() < 1e-6,
+                    "{a:?} {b:?}"
+                );
+            }
+        }
+    }
+    assert_eq!(quadrants.len(), 4, "{quadrants:?}");
+    // The string across (0, 0) is cut into the four tiles around it.
+    for (west, south) in [(-1, -1), (-1, 0), (0, -1), (0, 0)] {
+        assert!(
+            o.tiles.contains_key(&TileId { south, west }),
+            "{west} {south}"
+        );
+    }
+}

@@ -72,7 +72,7 @@ impl Scale {
                 dsf: 300,
                 agn: 10_000,
                 meshes: 2,
-                mesh_grid: 318,
+                mesh_grid: 480,
                 dense: Some((2_000_000, 200_000)),
             },
         }
