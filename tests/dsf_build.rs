@@ -368,3 +368,33 @@ fn a_nul_in_a_string_is_an_error_not_a_lost_byte() {
     m.object_defs.push("a\0b.obj".into());
     assert!(dsf::build(&m, &BuildOptions::default()).is_err());
 }
+
+#[test]
+fn a_lod_beyond_a_32_bit_float_is_an_error_not_infinity() {
+    // Found by the dsf_build fuzz target: LOD -1.1e40 became -inf in the
+    // f32 of the patch command, whose text no longer parsed.
+    let crash = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/crashers/dsf_build/lod_beyond_f32"
+    ))
+    .unwrap();
+    let e = dsf::from_text(
+        &String::from_utf8_lossy(&crash),
+        &mut |_| Err("none".into()),
+    )
+    .unwrap_err();
+    assert!(e.message.contains("32-bit float"), "{e}");
+    let t = "TERRAIN_DEF t.ter\nBEGIN_PATCH 0 0 -1e39 1 5\nEND_PATCH\n";
+    assert_eq!(
+        dsf::from_text(t, &mut |_| Err("none".into()))
+            .unwrap_err()
+            .line,
+        2
+    );
+    // A model holding an infinite LOD (as a binary may) does not build.
+    let mut m = parse("TERRAIN_DEF t.ter\nBEGIN_PATCH 0 0 -1 1 5\nEND_PATCH\n").0;
+    if let Some(Entity::Patch(p)) = m.entities.first_mut() {
+        p.lod_far = f32::INFINITY;
+    }
+    assert!(dsf::build(&m, &BuildOptions::default()).is_err());
+}

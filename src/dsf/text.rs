@@ -639,6 +639,9 @@ pub fn from_text(
                 let [d] = l.ints::<1>(&a)?;
                 let def = def_index(&l, d, &dsf.terrain_defs, "TERRAIN_DEF")?;
                 let lod = l.floats(&a[1..3])?;
+                if let Some(v) = lod.iter().find(|v| !(**v as f32).is_finite()) {
+                    return Err(l.err(format!("LOD {v} does not fit a 32-bit float")));
+                }
                 let flags = l.ints::<1>(&a[3..])?[0];
                 let depth = l.ints::<1>(&a[4..])?[0];
                 let flags = u8::try_from(flags).map_err(|_| l.err("patch flags are not 0..255"))?;

@@ -454,6 +454,12 @@ impl<'a> Layout<'a> {
                 if !(2..=255).contains(&d) {
                     return Err(err(Some(i), format!("patch depth {d} is not 2..255")));
                 }
+                if !(patch.lod_near.is_finite() && patch.lod_far.is_finite()) {
+                    return Err(err(
+                        Some(i),
+                        format!("LOD {} .. {} is not finite", patch.lod_near, patch.lod_far),
+                    ));
+                }
                 if patch.primitives.is_empty() {
                     // The reader takes a patch's depth from the pool current
                     // when it opens: an empty patch needs a pool of its
