@@ -180,6 +180,24 @@ impl Plan {
     }
 }
 
+/// Gives every patch pool of a depth the elevation range (plane 2) of all
+/// of them, so that any one of them holds every elevation of the tile:
+/// DSFTool suggests `HEIGHTS` from the pools current when patches open
+/// only, and its text2dsf refuses a vertex outside `HEIGHTS`.
+fn share_patch_elevations(pools: &mut [Plan]) {
+    let mut range: HashMap<usize, (f64, f64)> = HashMap::new();
+    let patch = |p: &Plan| p.depth > 2 && p.key.is_some_and(|k| k.family == Family::Patch);
+    for p in pools.iter().filter(|p| patch(p)) {
+        let r = range
+            .entry(p.depth)
+            .or_insert((f64::INFINITY, f64::NEG_INFINITY));
+        *r = (r.0.min(p.min[2]), r.1.max(p.max[2]));
+    }
+    for p in pools.iter_mut().filter(|p| patch(p)) {
+        (p.min[2], p.max[2]) = range[&p.depth];
+    }
+}
+
 /// A patch vertex, hashed and compared by its bits.
 #[derive(Clone, Copy)]
 struct Vertex<'a>(&'a [f64]);
@@ -762,6 +780,7 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
     lay.open = HashMap::new();
 
     // Pass 2: scales and raw values.
+    share_patch_elevations(&mut lay.pools);
     let mut r16 = Raws::new(&lay.pools, false);
     let mut r32 = Raws::new(&lay.pools32, true);
     let (mut slot, mut vref) = (0usize, 0usize);
