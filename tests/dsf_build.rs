@@ -324,6 +324,22 @@ fn base_mesh_tiles_are_what_users_ship_and_read_back_within_quantisation() {
     };
     let (back, _) = dsf::from_text(&text, &mut raster).unwrap();
     assert_same_within(&m, &back, &read, None);
+    // DSFTool suggests HEIGHTS from the pools current when patches open;
+    // its text2dsf refuses a vertex outside them, so they cover them all.
+    let (scale, offset) = dsf::text::dsftool_heights(&read);
+    for p in read.patches() {
+        for v in p
+            .primitives
+            .iter()
+            .flat_map(|pr| pr.vertices.chunks_exact(p.depth))
+        {
+            assert!(
+                (offset..=offset + scale).contains(&v[2]),
+                "{} outside HEIGHTS",
+                v[2]
+            );
+        }
+    }
     let corner = read
         .patches()
         .flat_map(|p| {
