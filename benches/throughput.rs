@@ -9,7 +9,9 @@
 //!   same in-memory bytes (`wc -l`);
 //! - AGN `fs::read` + `agn::read` vs `fs::read`; `agn::write` + `fs::write`
 //!   vs `fs::write` of the same bytes;
-//! - DSF `fs::read` + `dsf::read` vs `fs::read`;
+//! - DSF `fs::read` + `dsf::read` vs `fs::read`; for the base-mesh and
+//!   dense-overlay tiles, streamed `totext` vs `fs::read` and `build` from
+//!   their text vs counting its newlines (`--dsf` runs only these);
 //! - AGS placement time per vertex at 1k/10k/100k vertices (a wiggly comb);
 //! - AGB blocks placed per second;
 //! - peak RSS (VmHWM) before/after a streaming pass over every file.
@@ -159,6 +161,10 @@ fn main() {
             _tmp.path().to_path_buf()
         }
     };
+    if std::env::args().any(|a| a == "--dsf") {
+        dsf_tiles(&dir);
+        return;
+    }
     let text_only = std::env::args().any(|a| a == "--text");
     if std::env::args().any(|a| a == "--check-only") {
         check_only(&dir);
@@ -174,6 +180,64 @@ fn main() {
         return;
     }
     rest(&dir);
+}
+
+/// The production-scale DSF rows: for each base-mesh tile (`basemesh/`) and
+/// the dense overlay (`dense/`), streamed `totext` (to a sink) against
+/// `fs::read` of the DSF, and `from_text` + `build` (grouped and stripped,
+/// as `dsf build`) against counting the text's newlines, with the sizes.
+fn dsf_tiles(dir: &Path) {
+    use agkit::dsf::{self, BuildOptions, TextOptions};
+    let mut tiles = files(&dir.join("basemesh"), &["dsf"]);
+    tiles.extend(files(&dir.join("dense"), &["dsf"]));
+    for p in tiles {
+        let name = p.strip_prefix(dir).unwrap_or(&p).display().to_string();
+        let bytes = std::fs::read(&p).unwrap();
+        let read_raw = best(|| std::fs::read(&p).unwrap().len());
+        let limits = agkit::limits::Limits::default();
+        let totext = best(|| {
+            let d = dsf::read::decode(&bytes, &limits).unwrap();
+            let mut sink = std::io::BufWriter::new(std::io::sink());
+            dsf::text::write_stream(&d, &TextOptions::default(), &mut sink).unwrap();
+        });
+        row(
+            &format!("dsf totext (streamed) {name}"),
+            bytes.len() as u64,
+            totext,
+            read_raw,
+            "fs::read",
+        );
+        let model = dsf::read(&bytes).unwrap();
+        let text = dsf::to_text(&model, &TextOptions::default());
+        let lines = best(|| memchr::memchr_iter(b'\n', text.as_bytes()).count());
+        let mut out = 0;
+        let build = best(|| {
+            // The rasters' sidecar files are the tile's own rasters, in order.
+            let mut next = model.rasters.iter().map(|r| r.data.clone());
+            let (m, o) =
+                dsf::from_text(&text, &mut |_| next.next().ok_or("no raster".into())).unwrap();
+            let opts = BuildOptions {
+                group: true,
+                strip: true,
+                ..o
+            };
+            out = dsf::build(&m, &opts).unwrap().len();
+        });
+        drop(model);
+        row(
+            &format!("dsf build (as dsf build) {name}"),
+            text.len() as u64,
+            build,
+            lines,
+            "count newlines",
+        );
+        println!(
+            "  {name}: DSF {:.1} MB, its text {:.1} MB, rebuilt {:.1} MB",
+            bytes.len() as f64 / 1e6,
+            text.len() as f64 / 1e6,
+            out as f64 / 1e6
+        );
+    }
 }
 
 /// Streaming pass first (before anything is held in memory): one file at a
@@ -437,6 +501,7 @@ fn rest(dir: &Path) {
         read_raw,
         "fs::read",
     );
+    dsf_tiles(dir);
 
     // AGS per vertex.
     ags();

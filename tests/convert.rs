@@ -794,3 +794,47 @@ fn fs2004_forest_density_comes_from_vgrd_and_the_rest_from_the_map() {
         );
     }
 }
+
+#[test]
+fn cells_in_all_four_hemispheres_convert_inside_their_tiles() {
+    let dir = tempfile::tempdir().unwrap();
+    for (lat, lon) in [
+        (52.5, 13.4),
+        (45.52, -122.68),
+        (-33.87, 151.2),
+        (-34.61, -58.38),
+        (0.0, 0.0),
+        (-0.01, -0.01),
+    ] {
+        let cell = Cell::containing(lat, lon).unwrap();
+        let cells = vec![(cell, every_section())];
+        let out = agn::convert_cells(&cells, &full_map(), "agkit test", &|| {});
+        assert!(!out.tiles.is_empty(), "{lat} {lon}");
+        let outdir = dir.path().join(cell.name());
+        agkit::overlay::build::write_tiles(&out.tiles, &outdir, "r.json", b"{}").unwrap();
+        let b = cell.bounds();
+        for (tile, model) in &out.tiles {
+            let back =
+                dsf::read(&std::fs::read(outdir.join(tile.relative_path())).unwrap()).unwrap();
+            assert_eq!(back.entities.len(), model.entities.len(), "{tile}");
+            for (e, m) in back.entities.iter().zip(&model.entities) {
+                let pts = |e: &Entity| -> Vec<[f64; 2]> {
+                    match e {
+                        Entity::Object(o) => vec![[o.lon, o.lat]],
+                        Entity::Polygon(p) => p
+                            .windings
+                            .iter()
+                            .flat_map(|w| w.chunks(p.depth))
+                            .map(|q| [q[0], q[1]])
+                            .collect(),
+                        _ => Vec::new(),
+                    }
+                };
+                for (p, q) in pts(e).into_iter().zip(pts(m)) {
+                    assert!(inside(&b, p) && tile.covers(p), "{p:?} outside {tile}");
+                    assert!((p[0] - q[0]).abs() < TOL && (p[1] - q[1]).abs() < TOL);
+                }
+            }
+        }
+    }
+}

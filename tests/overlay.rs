@@ -837,9 +837,19 @@ fn the_written_tiles_reload_identically_through_the_cli() {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let again = dsf::read(&std::fs::read(&rebuilt).unwrap()).unwrap();
         assert_eq!(again.properties, original.properties);
-        let back = autogen_uses(&again);
+        let mut back = autogen_uses(&again);
         assert_eq!(back.len(), uses.len());
-        for (a, b) in uses.iter().zip(&back) {
+        // `dsf build` groups the uses by kind, definition and pool (as
+        // DSFTool does): compare them in one order.
+        let key = |u: &dsf::autogen::AutogenUse| {
+            let p = u.point.or_else(|| u.windings.first()?.first().copied());
+            let micro = p.map(|p| [(p[0] * 1e6).round() as i64, (p[1] * 1e6).round() as i64]);
+            (u.asset.clone(), u.param, micro)
+        };
+        let mut sorted = uses.clone();
+        sorted.sort_by_key(key);
+        back.sort_by_key(key);
+        for (a, b) in sorted.iter().zip(&back) {
             assert_eq!((a.kind, &a.asset, a.param), (b.kind, &b.asset, b.param));
             assert_eq!(a.windings.len(), b.windings.len());
             for (wa, wb) in a.windings.iter().zip(&b.windings) {
@@ -1131,5 +1141,58 @@ fn the_example_preview_labels_only_what_is_legible() {
                 assert!(!overlap, "labels at {a:?} and {b:?} overlap");
             }
         }
+    }
+}
+
+#[test]
+fn tiles_in_all_four_hemispheres_and_on_the_zero_lines_read_back() {
+    // A string across (0, 0) (four tiles, edges on lon 0 and lat 0), a
+    // block in each hemisphere, and points on either side of the zero lines.
+    let point = |lon: f64, lat: f64| {
+        format!(
+            r#"{{"type":"Feature","properties":{{"kind":"agp","heading":"10"}},"geometry":{{"type":"Point","coordinates":[{lon},{lat}]}}}}"#
+        )
+    };
+    let features = [
+        square("ags", -0.01, -0.01, 0.02, 0.015, 12.0),
+        square("agb", 13.4, 52.5, 13.401, 52.501, 8.0),
+        square("agb", -122.68, 45.52, -122.679, 45.521, 8.0),
+        square("agb", 151.2, -33.87, 151.201, -33.869, 8.0),
+        square("agb", -58.38, -34.61, -58.379, -34.609, 8.0),
+        point(-0.000_000_1, 0.000_000_1),
+        point(0.000_000_1, -0.000_000_1),
+        point(-179.999_9, -89.5),
+        point(179.999_9, 89.5),
+    ];
+    let o = build(&features);
+    let mut quadrants = std::collections::BTreeSet::new();
+    for (tile, d) in &o.tiles {
+        quadrants.insert((tile.west < 0, tile.south < 0));
+        let want = autogen_uses(d);
+        let got = uses_through_binary(d);
+        assert_eq!(want.len(), got.len(), "{tile}");
+        for (w, g) in want.iter().zip(&got) {
+            let pts = |u: &dsf::autogen::AutogenUse| -> Vec<[f64; 2]> {
+                u.point
+                    .into_iter()
+                    .chain(u.windings.iter().flatten().copied())
+                    .collect()
+            };
+            for (a, b) in pts(w).iter().zip(pts(g)) {
+                assert!(tile.covers(b), "{b:?} outside {tile}");
+                assert!(
+                    (a[0] - b[0]).abs() < 1e-6 && (a[1] - b[1]).abs() < 1e-6,
+                    "{a:?} {b:?}"
+                );
+            }
+        }
+    }
+    assert_eq!(quadrants.len(), 4, "{quadrants:?}");
+    // The string across (0, 0) is cut into the four tiles around it.
+    for (west, south) in [(-1, -1), (-1, 0), (0, -1), (0, 0)] {
+        assert!(
+            o.tiles.contains_key(&TileId { south, west }),
+            "{west} {south}"
+        );
     }
 }

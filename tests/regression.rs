@@ -38,6 +38,44 @@ fn dsf_read(data: &[u8]) {
     }
 }
 
+/// `fuzz/fuzz_targets/dsf_build.rs`.
+fn dsf_build(data: &[u8]) {
+    use agkit::dsf::{self, BuildOptions, Entity};
+    let census = |d: &dsf::Dsf| {
+        let mut c = [0; 4];
+        for e in &d.entities {
+            match e {
+                Entity::Filter(_) => {}
+                Entity::Object(_) => c[0] += 1,
+                Entity::Polygon(_) => c[1] += 1,
+                Entity::Patch(_) => c[2] += 1,
+                Entity::Network(_) => c[3] += 1,
+            }
+        }
+        c
+    };
+    let text = String::from_utf8_lossy(data);
+    let mut no_raster = |_: &str| -> Result<Vec<u8>, String> { Err("no rasters".into()) };
+    let Ok((model, opts)) = dsf::from_text(&text, &mut no_raster) else {
+        return;
+    };
+    for group in [false, true] {
+        let opts = BuildOptions {
+            group,
+            strip: group,
+            ..opts
+        };
+        let Ok(bytes) = dsf::build(&model, &opts) else {
+            continue;
+        };
+        let back = dsf::read(&bytes).expect("a built DSF reads");
+        assert_eq!(census(&back), census(&model), "entities lost or made");
+        let t = dsf::to_text(&back, &dsf::TextOptions::default());
+        let (again, o) = dsf::from_text(&t, &mut no_raster).expect("its text parses");
+        dsf::build(&again, &o).expect("and builds again");
+    }
+}
+
 /// `fuzz/fuzz_targets/place.rs`; true when a placement was made.
 fn place(data: &[u8]) -> bool {
     agkit::r#gen::fuzz_case(data).is_some_and(|case| agkit::r#gen::fuzz_place(&case))
@@ -64,6 +102,7 @@ fn fuzz_seeds_satisfy_the_fuzz_properties() {
     assert!(replay("fuzz/seeds/xp_text", xp_text) >= 6);
     assert!(replay("fuzz/seeds/agn_read", agn_read) >= 1);
     assert!(replay("fuzz/seeds/dsf_read", dsf_read) >= 1);
+    assert!(replay("fuzz/seeds/dsf_build", dsf_build) >= 4);
     // The framed examples do place (the harness is not vacuous).
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/seeds/place");
     let mut placed = 0;
@@ -102,6 +141,7 @@ fn kept_crashers_no_longer_crash() {
     replay("tests/fixtures/crashers/xp_text", xp_text);
     replay("tests/fixtures/crashers/agn_read", agn_read);
     replay("tests/fixtures/crashers/dsf_read", dsf_read);
+    replay("tests/fixtures/crashers/dsf_build", dsf_build);
     replay("tests/fixtures/crashers/place", |d| {
         place(d);
     });

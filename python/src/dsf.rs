@@ -89,8 +89,10 @@ pub fn dsf_build<'py>(
                 };
                 std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))
             };
-            let (model, opts) = dsf::from_text(&text, &mut load)
+            let (model, mut opts) = dsf::from_text(&text, &mut load)
                 .map_err(|e| Error::at_line(&name, e.line, "DSF030", e.message))?;
+            // Grouped and stripped, as `agkit dsf build` writes a text.
+            (opts.group, opts.strip) = (true, true);
             build(&name, &model, &opts)
         })?
     };
@@ -506,12 +508,17 @@ impl Dsf {
         to_text(py, &self.inner, source_name)
     }
 
-    /// The tile written again as a binary DSF (pools rebuilt from the
-    /// entities in a `divisions` × `divisions` grid, 1..64).
-    #[pyo3(signature = (divisions=8))]
+    /// The tile written again as a binary DSF, its entities in their order
+    /// (pools rebuilt from the entities in a `divisions` × `divisions`
+    /// grid, 1..64).
+    #[pyo3(signature = (divisions=32))]
     fn build<'py>(&self, py: Python<'py>, divisions: u32) -> PyResult<Bound<'py, PyBytes>> {
         let (model, name) = (&self.inner, &self.name);
-        let bytes = detached(py, || build(name, model, &dsf::BuildOptions { divisions }))?;
+        let opts = dsf::BuildOptions {
+            divisions,
+            ..dsf::BuildOptions::default()
+        };
+        let bytes = detached(py, || build(name, model, &opts))?;
         Ok(PyBytes::new(py, &bytes))
     }
 

@@ -36,6 +36,10 @@ pub enum Command {
         output: Option<PathBuf>,
     },
     /// Build a binary DSF from DSF2Text.
+    ///
+    /// Entities are grouped as DSFTool groups them (by filter, kind,
+    /// definition and pool), so they read back in that order, and loose
+    /// terrain triangles are joined into strips, as DSFTool does.
     Build {
         /// The DSF2Text file.
         input: PathBuf,
@@ -66,26 +70,34 @@ fn load(file: &Path) -> Result<dsf::Dsf, u8> {
     let bytes = std::fs::read(file).map_err(|e| super::fail(format!("{}: {e}", file.display())))?;
     match dsf::read(&bytes) {
         Ok(d) => {
-            if let dsf::Md5Status::Mismatch { offset, .. } = d.md5 {
-                eprintln!(
-                    "warning[DSF020]: {} @ byte {offset}: the MD5 footer does not match the file",
-                    file.display()
-                );
-            }
+            md5_warning(file, &d);
             Ok(d)
         }
-        Err(e) => {
-            eprintln!(
-                "error[{}]: {} @ byte {}: {}{}",
-                e.code(),
-                file.display(),
-                e.offset,
-                e.kind,
-                super::kind_hint(&bytes, Contents::Dsf)
-            );
-            Err(EXIT_INPUT)
-        }
+        Err(e) => Err(dsf_error(file, &e, &bytes)),
     }
+}
+
+/// Warns when the MD5 footer does not match.
+fn md5_warning(file: &Path, d: &dsf::Dsf) {
+    if let dsf::Md5Status::Mismatch { offset, .. } = d.md5 {
+        eprintln!(
+            "warning[DSF020]: {} @ byte {offset}: the MD5 footer does not match the file",
+            file.display()
+        );
+    }
+}
+
+/// Reports a read error with the file and byte offset.
+fn dsf_error(file: &Path, e: &dsf::DsfError, bytes: &[u8]) -> u8 {
+    eprintln!(
+        "error[{}]: {} @ byte {}: {}{}",
+        e.code(),
+        file.display(),
+        e.offset,
+        e.kind,
+        super::kind_hint(bytes, Contents::Dsf)
+    );
+    EXIT_INPUT
 }
 
 /// One DSF to convert and where its text goes (`None` = stdout).
@@ -229,20 +241,40 @@ fn totext_all(files: &[PathBuf], output: Option<&Path>) -> u8 {
     status
 }
 
+/// Streams one DSF's text (the text is written as the commands are
+/// decoded, never held whole): to `output` atomically, or to stdout.
 fn totext(file: &Path, output: Option<&Path>) -> u8 {
-    let d = match load(file) {
-        Ok(d) => d,
-        Err(c) => return c,
+    use dsf::read::StreamError;
+    let bytes = match std::fs::read(file) {
+        Ok(b) => b,
+        Err(e) => return super::fail(format!("{}: {e}", file.display())),
     };
+    let decoded = match dsf::read::decode(&bytes, &agkit::limits::Limits::default()) {
+        Ok(d) => d,
+        Err(e) => return dsf_error(file, &e, &bytes),
+    };
+    md5_warning(file, &decoded.head);
     let opts = TextOptions {
         source_name: Some(file.display().to_string()),
         raster_base: output.map(|o| o.display().to_string()),
     };
-    let text = dsf::to_text(&d, &opts);
-    match output {
+    // A read error found while streaming is reported after the fact; the
+    // I/O error handed to the writer only stops it.
+    let mut bad: Option<dsf::DsfError> = None;
+    let mut stream = |w: &mut dyn std::io::Write| -> std::io::Result<()> {
+        match dsf::text::write_stream(&decoded, &opts, w) {
+            Ok(()) => Ok(()),
+            Err(StreamError::Sink(e)) => Err(e),
+            Err(StreamError::Dsf(e)) => {
+                bad = Some(e);
+                Err(std::io::Error::other("the DSF is malformed"))
+            }
+        }
+    };
+    let written = match output {
         None => {
-            print!("{text}");
-            EXIT_OK
+            let mut out = std::io::BufWriter::new(super::stdout());
+            stream(&mut out).and_then(|()| std::io::Write::flush(&mut out))
         }
         Some(out) => {
             if let Some(dir) = out.parent().filter(|p| !p.as_os_str().is_empty())
@@ -250,20 +282,28 @@ fn totext(file: &Path, output: Option<&Path>) -> u8 {
             {
                 return super::fail(format!("{}: {}: {e}", file.display(), dir.display()));
             }
-            for (k, r) in d.rasters.iter().enumerate() {
+            for (k, r) in decoded.head.rasters.iter().enumerate() {
                 let name = dsf::text::raster_file_name(&opts, k, r);
                 if let Err(e) = agkit::fsutil::write_atomic(Path::new(&name), &r.data) {
                     return super::fail(format!("{}: {name}: {e}", file.display()));
                 }
             }
-            match agkit::fsutil::write_atomic(out, text.as_bytes()) {
-                Ok(()) => EXIT_OK,
-                Err(e) => super::fail(format!("{}: {}: {e}", file.display(), out.display())),
-            }
+            agkit::fsutil::write_atomic_with(out, |w| stream(w))
         }
+    };
+    match (written, bad) {
+        (_, Some(e)) => dsf_error(file, &e, &bytes),
+        (Ok(()), None) => EXIT_OK,
+        (Err(e), None) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_USAGE,
+        (Err(e), None) => super::fail(format!(
+            "{}: {}: {e}",
+            file.display(),
+            output.map_or("standard output".into(), |o| o.display().to_string())
+        )),
     }
 }
 
+/// Builds a DSF from DSF2Text, grouping entities as DSFTool does.
 fn build(input: &Path, output: &Path) -> u8 {
     let text = match std::fs::read(input) {
         Ok(b) => {
@@ -272,7 +312,9 @@ fn build(input: &Path, output: &Path) -> u8 {
                 eprintln!("{refused}");
                 return EXIT_INPUT;
             }
-            String::from_utf8_lossy(&b).into_owned()
+            // Valid UTF-8 is taken as it is, without a copy.
+            String::from_utf8(b)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
         }
         Err(e) => return super::fail(format!("{}: {e}", input.display())),
     };
@@ -286,7 +328,7 @@ fn build(input: &Path, output: &Path) -> u8 {
         };
         std::fs::read(&p).map_err(|e| e.to_string())
     };
-    let (model, opts) = match dsf::from_text(&text, &mut load) {
+    let (model, mut opts) = match dsf::from_text(&text, &mut load) {
         Ok(x) => x,
         Err(e) => {
             let d = agkit::diag::Diagnostic::error("DSF030", e.message.clone(), e.span.clone());
@@ -297,6 +339,10 @@ fn build(input: &Path, output: &Path) -> u8 {
             return EXIT_INPUT;
         }
     };
+    // The text is no longer needed: free it before encoding.
+    drop(text);
+    opts.group = true;
+    opts.strip = true;
     let bytes = match dsf::build(&model, &opts) {
         Ok(b) => b,
         Err(e) => {
@@ -304,6 +350,7 @@ fn build(input: &Path, output: &Path) -> u8 {
             return EXIT_INPUT;
         }
     };
+    drop(model);
     match agkit::fsutil::write_atomic(output, &bytes) {
         Ok(()) => EXIT_OK,
         Err(e) => {

@@ -15,13 +15,16 @@
 pub mod autogen;
 pub mod cmd;
 pub mod lint;
+pub mod planar;
+pub mod quant;
 pub mod read;
+pub mod strip;
 pub mod text;
 pub mod write;
 
 pub use autogen::autogen_uses;
 pub use cmd::Command;
-pub use read::{DsfError, ErrorKind, read, read_plain};
+pub use read::{Decoded, DsfError, ErrorKind, Event, read, read_plain, read_with};
 pub use text::{TextError, TextOptions, from_text, to_text};
 pub use write::{BuildError, BuildOptions, build, write_raw};
 
@@ -52,6 +55,11 @@ pub struct Dsf {
     /// Byte offset of the command that produced each entity (parallel to
     /// `entities`; empty for a model read from text).
     pub entity_offsets: Vec<u64>,
+    /// The 16-bit pools whose elevation plane DSFTool's dsf2text reads to
+    /// suggest `HEIGHTS` (pools of patches for a base mesh, of objects for
+    /// an overlay; see [`read::Decoded`]). Empty for a model read from
+    /// text.
+    pub elevation_pools: Vec<u16>,
     /// Rasters (`DEMI`/`DEMD` pairs), named by `DEMN`.
     pub rasters: Vec<Raster>,
     /// Atoms the reader does not know, kept as they are.

@@ -12,6 +12,7 @@ use super::{
     Primitive, PrimitiveKind, Raster, UnknownAtom, atom_name,
 };
 use crate::diag::{Diagnostic, Location, Severity};
+use crate::limits::{LimitExceeded, Limits};
 use md5::{Digest, Md5};
 use std::fmt;
 
@@ -343,22 +344,37 @@ fn require<'a>(
 }
 
 /// Reads a DSF from its bytes: a plain DSF or a 7z archive holding one
-/// (detected by its signature).
+/// (detected by its signature), within the default [`Limits`].
 pub fn read(bytes: &[u8]) -> Result<Dsf, DsfError> {
-    if bytes.starts_with(&SEVENZ_MAGIC) {
-        let inner = unpack_7z(bytes)?;
-        let mut dsf = read_plain(&inner)?;
-        dsf.compressed = true;
-        Ok(dsf)
-    } else {
-        read_plain(bytes)
-    }
+    read_with(bytes, &Limits::default())
 }
 
-/// Extracts the first file of a 7z archive, refusing more than
-/// [`MAX_UNPACKED`] bytes.
+/// [`read`] within `limits`: a 7z archive may unpack to at most
+/// [`Limits::max_unpack_ratio`] times its size (and never more than
+/// [`Limits::max_unpacked_bytes`]), and so may the run-length-coded pools
+/// and the commands (see [`Decoded`]).
+pub fn read_with(bytes: &[u8], limits: &Limits) -> Result<Dsf, DsfError> {
+    decode(bytes, limits)?.into_model()
+}
+
+/// Extracts the first file of a 7z archive within the default [`Limits`]
+/// (at most [`Limits::max_unpack_ratio`] times the archive's size, and
+/// [`MAX_UNPACKED`] bytes).
 pub fn unpack_7z(bytes: &[u8]) -> Result<Vec<u8>, DsfError> {
-    unpack_7z_limited(bytes, MAX_UNPACKED)
+    unpack_7z_limited(bytes, unpack_limit(bytes.len(), &Limits::default()))
+}
+
+/// Most bytes an input of `len` bytes may unpack to under `limits`: the
+/// ratio times its size, and never more than the absolute cap.
+pub fn unpack_limit(len: usize, limits: &Limits) -> u64 {
+    limits
+        .max_unpacked_bytes
+        .min(limits.max_unpack_ratio.saturating_mul(len as u64))
+}
+
+/// A [`LimitExceeded`] as a read error at `offset`.
+fn too_large(offset: u64, e: LimitExceeded) -> DsfError {
+    DsfError::new(offset, ErrorKind::TooLarge(e.to_string()))
 }
 
 /// Extracts the first file of a 7z archive, refusing more than `limit`
@@ -375,19 +391,17 @@ pub fn unpack_7z_limited(bytes: &[u8], limit: u64) -> Result<Vec<u8>, DsfError> 
         .iter()
         .find(|f| !f.is_directory && f.has_stream)
         .ok_or_else(|| DsfError::new(0, ErrorKind::SevenZ("the archive holds no file".into())))?;
-    if entry.size > limit {
-        return Err(DsfError::new(
-            0,
-            ErrorKind::TooLarge(format!(
-                "the 7z entry {} unpacks to {} bytes (limit {limit})",
-                entry.name, entry.size
-            )),
-        ));
-    }
+    let what = |name: &str| {
+        format!(
+            "bytes the 7z entry {name} unpacks to (at most {} per byte of the {}-byte archive)",
+            limit.div_ceil(bytes.len().max(1) as u64),
+            bytes.len()
+        )
+    };
+    LimitExceeded::check(what(&entry.name), entry.size, limit).map_err(|e| too_large(0, e))?;
     let name = entry.name.clone();
     let size = entry.size;
     let mut out: Option<Vec<u8>> = None;
-    let mut too_big = false;
     reader
         .for_each_entries(|e, rd| {
             if e.name != name || e.is_directory {
@@ -395,27 +409,159 @@ pub fn unpack_7z_limited(bytes: &[u8], limit: u64) -> Result<Vec<u8>, DsfError> 
             }
             let mut buf = Vec::with_capacity(size.min(64 << 20) as usize);
             rd.take(limit.saturating_add(1)).read_to_end(&mut buf)?;
-            too_big = buf.len() as u64 > limit;
             out = Some(buf);
             Ok(false)
         })
         .map_err(err)?;
-    if too_big {
-        return Err(DsfError::new(
-            0,
-            ErrorKind::TooLarge(format!("the 7z entry unpacks to more than {limit} bytes")),
-        ));
-    }
-    out.ok_or_else(|| {
+    let out = out.ok_or_else(|| {
         DsfError::new(
             0,
             ErrorKind::SevenZ("the first file could not be read".into()),
         )
-    })
+    })?;
+    LimitExceeded::check(what(&name), out.len() as u64, limit).map_err(|e| too_large(0, e))?;
+    Ok(out)
 }
 
-/// Reads an uncompressed DSF.
+/// Reads an uncompressed DSF within the default [`Limits`].
 pub fn read_plain(bytes: &[u8]) -> Result<Dsf, DsfError> {
+    decode_plain(
+        std::borrow::Cow::Borrowed(bytes),
+        bytes.len(),
+        &Limits::default(),
+    )?
+    .into_model()
+}
+
+/// A DSF whose header, definitions, pools and rasters are read, with its
+/// command stream still to run: [`Decoded::events`] walks the commands
+/// and hands each entity to a sink as soon as it is decoded (what
+/// `dsf totext` streams), [`Decoded::into_model`] collects them into a
+/// [`Dsf`].
+///
+/// Budgets: the pools may decode to at most [`value_budget`] values and
+/// at most a quarter of [`unpack_limit`] of the input (4 bytes each); the
+/// commands to at most [`value_budget`] values and an eighth of the
+/// input's size times [`Limits::max_unpack_ratio`] (8 bytes each). For a
+/// 7z input, the input's size is the archive's, so a small archive cannot
+/// unpack to a large DSF nor to large pools.
+#[derive(Debug)]
+pub struct Decoded<'a> {
+    /// Everything but the entities (`entities` and `entity_offsets` are
+    /// empty; `elevation_pools` is filled).
+    pub head: Dsf,
+    data: std::borrow::Cow<'a, [u8]>,
+    cmds: std::ops::Range<usize>,
+    budget: u64,
+}
+
+/// What [`Decoded::events`] hands to its sink, in command-stream order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// A filter change, object, polygon or network chain.
+    Entity(Entity),
+    /// A terrain patch opens (its `primitives` are empty; they follow as
+    /// [`Event::Primitive`] until [`Event::EndPatch`], possibly with other
+    /// entities in between, as in the file).
+    BeginPatch(Patch),
+    /// A primitive of the open patch.
+    Primitive(Primitive),
+    /// The open patch closes (a new patch opens, or the stream ends).
+    EndPatch,
+}
+
+/// Why [`Decoded::events`] stopped: the file is bad, or the sink failed.
+#[derive(Debug)]
+pub enum StreamError<E> {
+    /// The command stream is malformed.
+    Dsf(DsfError),
+    /// The sink returned an error.
+    Sink(E),
+}
+
+impl<E> From<DsfError> for StreamError<E> {
+    fn from(e: DsfError) -> Self {
+        StreamError::Dsf(e)
+    }
+}
+
+/// Reads `bytes` (a plain DSF or a 7z archive holding one) up to its
+/// command stream, within `limits`.
+pub fn decode<'a>(bytes: &'a [u8], limits: &Limits) -> Result<Decoded<'a>, DsfError> {
+    if bytes.starts_with(&SEVENZ_MAGIC) {
+        let inner = unpack_7z_limited(bytes, unpack_limit(bytes.len(), limits))?;
+        let mut d = decode_plain(std::borrow::Cow::Owned(inner), bytes.len(), limits)?;
+        d.head.compressed = true;
+        Ok(d)
+    } else {
+        decode_plain(std::borrow::Cow::Borrowed(bytes), bytes.len(), limits)
+    }
+}
+
+impl Decoded<'_> {
+    /// Runs the command stream, calling `sink` with each event and the
+    /// byte offset of the command that produced it.
+    pub fn events<E>(
+        &self,
+        sink: impl FnMut(Event, u64) -> Result<(), E>,
+    ) -> Result<(), StreamError<E>> {
+        let base = self.cmds.start as u64;
+        commands(
+            &self.head,
+            &self.data[self.cmds.clone()],
+            base,
+            self.budget,
+            sink,
+        )
+    }
+
+    /// Runs the command stream into the model's `entities` (a patch is
+    /// listed where it opens and gathers every primitive until it closes)
+    /// and `entity_offsets`.
+    pub fn into_model(self) -> Result<Dsf, DsfError> {
+        let mut entities = Vec::new();
+        let mut offsets = Vec::new();
+        let mut open: Option<usize> = None;
+        let run = self.events(|ev, at| {
+            match ev {
+                Event::Entity(e) => {
+                    entities.push(e);
+                    offsets.push(at);
+                }
+                Event::BeginPatch(p) => {
+                    open = Some(entities.len());
+                    entities.push(Entity::Patch(p));
+                    offsets.push(at);
+                }
+                Event::Primitive(pr) => {
+                    if let Some(Entity::Patch(p)) = open.and_then(|i| entities.get_mut(i)) {
+                        p.primitives.push(pr);
+                    }
+                }
+                Event::EndPatch => open = None,
+            }
+            Ok::<(), std::convert::Infallible>(())
+        });
+        match run {
+            Ok(()) => {}
+            Err(StreamError::Dsf(e)) => return Err(e),
+            Err(StreamError::Sink(never)) => match never {},
+        }
+        let mut dsf = self.head;
+        dsf.entities = entities;
+        dsf.entity_offsets = offsets;
+        Ok(dsf)
+    }
+}
+
+/// Reads an uncompressed DSF (`data`) up to its command stream; `disk_len`
+/// is the size of the input as given (the archive's for 7z).
+fn decode_plain<'a>(
+    data: std::borrow::Cow<'a, [u8]>,
+    disk_len: usize,
+    limits: &Limits,
+) -> Result<Decoded<'a>, DsfError> {
+    let bytes: &[u8] = &data;
     let mut cur = Cursor::new(bytes, 0);
     let magic = cur
         .bytes(8, "the header")
@@ -493,8 +639,10 @@ pub fn read_plain(bytes: &[u8]) -> Result<Dsf, DsfError> {
 
     let geod_atoms = atoms(geod.payload, geod.payload_offset())?;
     // RLE lets 3 bytes claim 127 values: cap the decoded pool values so a
-    // small file cannot make the reader allocate gigabytes.
-    let mut pool_budget = value_budget(bytes.len());
+    // small file (or a small archive) cannot make the reader allocate
+    // gigabytes. Values are held as u32.
+    let unpack = unpack_limit(disk_len, limits);
+    let mut pool_budget = value_budget(bytes.len()).min(unpack / 4);
     dsf.pools = pools(&geod_atoms, POOL, SCAL, false, &mut pool_budget)?;
     dsf.pools32 = pools(&geod_atoms, PO32, SC32, true, &mut pool_budget)?;
     keep_unknown(&mut dsf, &geod_atoms, Some(GEOD), &[POOL, SCAL, PO32, SC32]);
@@ -505,11 +653,73 @@ pub fn read_plain(bytes: &[u8]) -> Result<Dsf, DsfError> {
         keep_unknown(&mut dsf, &dem_atoms, Some(DEMS), &[DEMI, DEMD]);
     }
     keep_unknown(&mut dsf, &top, None, &[HEAD, DEFN, GEOD, CMDS, DEMS]);
+    dsf.elevation_pools = elevation_pools(&dsf, cmds.payload, cmds.payload_offset());
 
     // Decoded values may not exceed this budget either: a range command
     // can name up to 65535 points in 5 bytes.
-    (dsf.entities, dsf.entity_offsets) = commands(&dsf, cmds, value_budget(bytes.len()))?;
-    Ok(dsf)
+    let budget =
+        value_budget(bytes.len()).min(limits.max_unpack_ratio.saturating_mul(disk_len as u64) / 8);
+    let start = cmds.payload_offset() as usize;
+    let cmds = start..start + cmds.payload.len();
+    Ok(Decoded {
+        head: dsf,
+        data,
+        cmds,
+        budget,
+    })
+}
+
+/// The 16-bit pools whose elevation plane DSFTool's dsf2text reads to
+/// suggest `HEIGHTS`: for a base mesh (no `sim/overlay 1`), the pools
+/// current when a patch opens and those named by cross-pool vertices; for
+/// an overlay, the pools current at object commands (and, as DSFTool does,
+/// at `SetDefinition16`). The scan stops at the first command it cannot
+/// parse, as DSFTool's does; pools that do not exist are left out.
+fn elevation_pools(dsf: &Dsf, cmds: &[u8], base: u64) -> Vec<u16> {
+    let overlay = super::text::is_overlay(dsf);
+    let mut set = std::collections::BTreeSet::new();
+    let mut pool = u16::MAX;
+    let mut c = Cursor::new(cmds, base);
+    while !c.is_empty() {
+        let Ok(cmd) = Command::parse(&mut c) else {
+            break;
+        };
+        match cmd {
+            Command::PoolSelect(p) => pool = p,
+            Command::Object(_) | Command::ObjectRange(..) | Command::SetDefinition16(_)
+                if overlay =>
+            {
+                set.insert(pool);
+            }
+            Command::TerrainPatch
+            | Command::TerrainPatchFlags(_)
+            | Command::TerrainPatchFlagsLod { .. }
+                if !overlay =>
+            {
+                set.insert(pool);
+            }
+            Command::PrimitiveCrossPool(_, v) if !overlay => set.extend(v.iter().map(|p| p.0)),
+            _ => {}
+        }
+    }
+    set.into_iter()
+        .filter(|&p| (p as usize) < dsf.pools.len())
+        .collect()
+}
+
+/// C's `atoi`: optional spaces, a sign and the leading digits (0 if none).
+pub(crate) fn c_atoi(s: &str) -> i64 {
+    let t = s.trim_start();
+    let (neg, digits) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let mut v: i64 = 0;
+    for b in digits.bytes().take_while(u8::is_ascii_digit) {
+        v = v.saturating_mul(10).saturating_add(i64::from(b - b'0'));
+    }
+    if neg { -v } else { v }
 }
 
 /// Most values a file of `len` bytes may decode to, for its pools and
@@ -769,8 +979,9 @@ fn rasters(list: &[Atom<'_>], names: &[String]) -> Result<Vec<Raster>, DsfError>
 /// small file: 16 exceeds the 8 values a byte of input may decode to.
 const ENTITY_COST: u64 = 16;
 
-/// The command-stream state machine.
-struct State<'d> {
+/// The command-stream state machine; entities go to `sink` as they are
+/// decoded.
+struct State<'d, F> {
     dsf: &'d Dsf,
     pool: u32,
     junction: u32,
@@ -779,13 +990,20 @@ struct State<'d> {
     flags: u8,
     lod: (f32, f32),
     agl: bool,
-    /// Index in `out` of the open patch.
+    /// Depth of the open patch (0 until a pool gives it one).
     patch: Option<usize>,
+    /// A patch opened before any pool was selected: its event waits for
+    /// the first primitive to tell its depth.
+    pending: Option<(Patch, u64)>,
     budget: u64,
-    out: Vec<Entity>,
+    sink: F,
 }
 
-impl<'d> State<'d> {
+impl<'d, E, F: FnMut(Event, u64) -> Result<(), E>> State<'d, F> {
+    fn emit(&mut self, ev: Event, at: u64) -> Result<(), StreamError<E>> {
+        (self.sink)(ev, at).map_err(StreamError::Sink)
+    }
+
     fn spend(&mut self, values: u64, at: u64) -> Result<(), DsfError> {
         if values > self.budget {
             return Err(DsfError::new(
@@ -838,14 +1056,7 @@ impl<'d> State<'d> {
         }
     }
 
-    fn open(&self) -> Option<&Patch> {
-        match self.patch.map(|i| &self.out[i]) {
-            Some(Entity::Patch(p)) => Some(p),
-            _ => None,
-        }
-    }
-
-    fn objects(&mut self, first: u64, last: u64, at: u64) -> Result<(), DsfError> {
+    fn objects(&mut self, first: u64, last: u64, at: u64) -> Result<(), StreamError<E>> {
         let def = self.def("OBJT", self.dsf.object_defs.len(), at)?;
         let pool = self.pool16(self.pool, at)?;
         check_range(pool, first, last, at)?;
@@ -854,7 +1065,8 @@ impl<'d> State<'d> {
             return Err(DsfError::new(
                 at,
                 ErrorKind::BadGeometry(format!("objects need a pool of 3 or 4 planes, not {d}")),
-            ));
+            )
+            .into());
         }
         let mode = if d == 3 {
             ElevationMode::Draped
@@ -864,23 +1076,27 @@ impl<'d> State<'d> {
             ElevationMode::Msl
         };
         self.spend((last - first) * ENTITY_COST, at)?;
-        let mut list = Vec::with_capacity((last - first) as usize);
         for i in first..last {
             let i = i as usize;
-            list.push(Entity::Object(Object {
+            let o = Object {
                 def,
                 lon: pool.value(i, 0),
                 lat: pool.value(i, 1),
                 heading: pool.value(i, 2),
                 elevation: (d >= 4).then(|| pool.value(i, 3)),
                 mode,
-            }));
+            };
+            self.emit(Event::Entity(Entity::Object(o)), at)?;
         }
-        self.out.extend(list);
         Ok(())
     }
 
-    fn polygon(&mut self, param: u16, windings: Vec<Vec<u64>>, at: u64) -> Result<(), DsfError> {
+    fn polygon(
+        &mut self,
+        param: u16,
+        windings: Vec<Vec<u64>>,
+        at: u64,
+    ) -> Result<(), StreamError<E>> {
         let def = self.def("POLY", self.dsf.polygon_defs.len(), at)?;
         let pool = self.pool16(self.pool, at)?;
         let d = pool.depth();
@@ -898,16 +1114,16 @@ impl<'d> State<'d> {
             }
             ws.push(flat);
         }
-        self.out.push(Entity::Polygon(Polygon {
+        let p = Polygon {
             def,
             param,
             depth: d,
             windings: ws,
-        }));
-        Ok(())
+        };
+        self.emit(Event::Entity(Entity::Polygon(p)), at)
     }
 
-    fn chain(&mut self, indices: Vec<u64>, at: u64) -> Result<(), DsfError> {
+    fn chain(&mut self, indices: Vec<u64>, at: u64) -> Result<(), StreamError<E>> {
         let def = self.def("NETW", self.dsf.network_defs.len(), at)?;
         let pool = self.pool32(at)?;
         let d = pool.depth();
@@ -917,7 +1133,8 @@ impl<'d> State<'d> {
                 ErrorKind::BadGeometry(format!(
                     "network chains need a 32-bit pool of at least 4 planes, not {d}"
                 )),
-            ));
+            )
+            .into());
         }
         self.spend(ENTITY_COST + indices.len() as u64 * d as u64, at)?;
         let mut points = Vec::with_capacity(indices.len() * d);
@@ -925,14 +1142,13 @@ impl<'d> State<'d> {
             check_index(pool, i, at)?;
             pool.point_into(i as usize, &mut points);
         }
-        let subtype = self.subtype;
-        self.out.push(Entity::Network(NetworkChain {
+        let c = NetworkChain {
             def,
-            subtype,
+            subtype: self.subtype,
             depth: d,
             points,
-        }));
-        Ok(())
+        };
+        self.emit(Event::Entity(Entity::Network(c)), at)
     }
 
     fn primitive(
@@ -940,12 +1156,13 @@ impl<'d> State<'d> {
         kind: PrimitiveKind,
         vertices: Vec<(u32, u64)>,
         at: u64,
-    ) -> Result<(), DsfError> {
-        let Some(mut depth) = self.open().map(|p| p.depth) else {
+    ) -> Result<(), StreamError<E>> {
+        let Some(mut depth) = self.patch else {
             return Err(DsfError::new(
                 at,
                 ErrorKind::BadGeometry("triangle command outside a terrain patch".into()),
-            ));
+            )
+            .into());
         };
         self.spend(
             ENTITY_COST + vertices.len() as u64 * depth.max(1) as u64,
@@ -964,41 +1181,61 @@ impl<'d> State<'d> {
                         "a patch of depth {depth} uses a pool of depth {}",
                         pool.depth()
                     )),
-                ));
+                )
+                .into());
             }
             if flat.is_empty() {
                 flat.reserve(vertices.len() * depth);
             }
             pool.point_into(*i as usize, &mut flat);
         }
-        if let Some(Entity::Patch(p)) = self.patch.map(|i| &mut self.out[i]) {
+        self.patch = Some(depth);
+        if let Some((mut p, opened)) = self.pending.take() {
             p.depth = depth;
-            p.primitives.push(Primitive {
-                kind,
-                vertices: flat,
-            });
+            self.emit(Event::BeginPatch(p), opened)?;
+        }
+        let pr = Primitive {
+            kind,
+            vertices: flat,
+        };
+        self.emit(Event::Primitive(pr), at)
+    }
+
+    /// Closes the open patch, if any.
+    fn close_patch(&mut self, at: u64) -> Result<(), StreamError<E>> {
+        if let Some((p, opened)) = self.pending.take() {
+            self.emit(Event::BeginPatch(p), opened)?;
+        }
+        if self.patch.take().is_some() {
+            self.emit(Event::EndPatch, at)?;
         }
         Ok(())
     }
 
-    fn open_patch(&mut self, at: u64) -> Result<(), DsfError> {
+    fn open_patch(&mut self, at: u64) -> Result<(), StreamError<E>> {
         let def = self.def("TERT", self.dsf.terrain_defs.len(), at)?;
         self.spend(ENTITY_COST, at)?;
+        self.close_patch(at)?;
         let depth = self
             .dsf
             .pools
             .get(self.pool as usize)
             .map_or(0, Pool::depth);
-        self.patch = Some(self.out.len());
-        self.out.push(Entity::Patch(Patch {
+        let p = Patch {
             def,
             flags: self.flags,
             lod_near: self.lod.0,
             lod_far: self.lod.1,
             depth,
             primitives: Vec::new(),
-        }));
-        Ok(())
+        };
+        self.patch = Some(depth);
+        if depth == 0 {
+            self.pending = Some((p, at));
+            Ok(())
+        } else {
+            self.emit(Event::BeginPatch(p), at)
+        }
     }
 }
 
@@ -1045,7 +1282,13 @@ fn range(first: u64, last: u64, at: u64) -> Result<Vec<u64>, DsfError> {
     Ok((first..last).collect())
 }
 
-fn commands(dsf: &Dsf, cmds: Atom<'_>, budget: u64) -> Result<(Vec<Entity>, Vec<u64>), DsfError> {
+fn commands<E>(
+    dsf: &Dsf,
+    payload: &[u8],
+    base: u64,
+    budget: u64,
+    sink: impl FnMut(Event, u64) -> Result<(), E>,
+) -> Result<(), StreamError<E>> {
     let mut st = State {
         dsf,
         pool: u32::from(u16::MAX),
@@ -1056,22 +1299,25 @@ fn commands(dsf: &Dsf, cmds: Atom<'_>, budget: u64) -> Result<(Vec<Entity>, Vec<
         lod: (-1.0, -1.0),
         agl: false,
         patch: None,
+        pending: None,
         budget,
-        out: Vec::new(),
+        sink,
     };
-    let mut c = Cursor::new(cmds.payload, cmds.payload_offset());
-    let mut offsets = Vec::new();
+    let mut c = Cursor::new(payload, base);
     while !c.is_empty() {
         let at = c.offset();
         let cmd = Command::parse(&mut c)?;
         run(&mut st, cmd, at)?;
-        offsets.resize(st.out.len(), at);
     }
-    Ok((st.out, offsets))
+    st.close_patch(c.offset())
 }
 
 /// Runs one parsed command against the state.
-fn run(st: &mut State<'_>, cmd: Command, at: u64) -> Result<(), DsfError> {
+fn run<E, F: FnMut(Event, u64) -> Result<(), E>>(
+    st: &mut State<'_, F>,
+    cmd: Command,
+    at: u64,
+) -> Result<(), StreamError<E>> {
     match cmd {
         Command::PoolSelect(p) => {
             if p as usize >= st.dsf.pools.len() && p as usize >= st.dsf.pools32.len() {
@@ -1081,7 +1327,8 @@ fn run(st: &mut State<'_>, cmd: Command, at: u64) -> Result<(), DsfError> {
                         pool: u32::from(p),
                         count: st.dsf.pools.len().max(st.dsf.pools32.len()),
                     },
-                ));
+                )
+                .into());
             }
             st.pool = u32::from(p);
         }
@@ -1163,7 +1410,7 @@ fn run(st: &mut State<'_>, cmd: Command, at: u64) -> Result<(), DsfError> {
                 match kind {
                     1 => {
                         st.spend(ENTITY_COST, at)?;
-                        st.out.push(Entity::Filter(v));
+                        st.emit(Event::Entity(Entity::Filter(v)), at)?;
                     }
                     2 => st.agl = v != 0,
                     _ => {}

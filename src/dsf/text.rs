@@ -3,16 +3,20 @@
 //! with line numbers where DSFTool would silently drop a line).
 //!
 //! Decisions (see docs/dsf.md): `OBJECT_MSL`/`OBJECT_AGL` print the elevation
-//! before the heading (as DSFTool's code and sample files do); `DIVISIONS 8`
-//! is always printed; `HEIGHTS` is derived from the elevations present;
-//! raster sidecar paths are resolved by the caller.
+//! before the heading (as DSFTool's code and sample files do); `DIVISIONS`
+//! and `HEIGHTS` are derived from the pools as DSFTool's dsf2text derives
+//! them; raster sidecar paths are resolved by the caller. [`write_stream`]
+//! prints a binary DSF's entities as its commands are decoded, so the text
+//! never has to be held in memory.
 
+use super::read::{Decoded, Event, StreamError};
 use super::write::BuildOptions;
 use super::{
-    Dsf, ElevationMode, Entity, NetworkChain, Object, Patch, Polygon, Primitive, PrimitiveKind,
-    Raster,
+    Dsf, ElevationMode, Entity, Md5Status, NetworkChain, Object, Patch, Polygon, Primitive,
+    PrimitiveKind, Raster,
 };
-use std::fmt::{self, Write as _};
+use std::fmt;
+use std::io::{self, Write};
 
 /// Options of [`to_text`].
 #[derive(Debug, Clone, Default)]
@@ -40,17 +44,90 @@ pub fn raster_file_name(opts: &TextOptions, k: usize, r: &Raster) -> String {
 
 /// Writes `dsf` as DSF2Text.
 pub fn to_text(dsf: &Dsf, opts: &TextOptions) -> String {
-    let mut s = String::new();
-    s.push_str("I\n800 written by agkit\nDSF2TEXT\n\n");
+    let mut out = Vec::new();
+    // Writing into a Vec cannot fail.
+    let _ = write_text(dsf, opts, &mut out);
+    match String::from_utf8(out) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    }
+}
+
+/// Writes `dsf` as DSF2Text to `w`.
+pub fn write_text(dsf: &Dsf, opts: &TextOptions, w: &mut dyn Write) -> io::Result<()> {
+    header(dsf, opts, w)?;
+    for e in &dsf.entities {
+        entity(w, e)?;
+    }
+    w.write_all(RESULT)
+}
+
+/// DSFTool's last line for a file it read without error.
+const RESULT: &[u8] = b"# Result code: 0\n";
+
+/// Streams a binary DSF as DSF2Text: the header of `dsf`, then each entity
+/// as its command is decoded. Entities that come while a patch is open are
+/// printed inside its `BEGIN_PATCH`…`END_PATCH` block, as DSFTool prints
+/// them (the text reader accepts that).
+pub fn write_stream(
+    dsf: &Decoded<'_>,
+    opts: &TextOptions,
+    w: &mut dyn Write,
+) -> Result<(), StreamError<io::Error>> {
+    header(&dsf.head, opts, w).map_err(StreamError::Sink)?;
+    let mut depth = 0;
+    dsf.events(|ev, _| match ev {
+        Event::Entity(e) => entity(w, &e),
+        Event::BeginPatch(p) => {
+            depth = p.depth;
+            begin_patch(w, &p)
+        }
+        Event::Primitive(pr) => primitive(w, &pr, depth),
+        Event::EndPatch => w.write_all(b"END_PATCH\n"),
+    })?;
+    w.write_all(RESULT).map_err(StreamError::Sink)
+}
+
+/// The header: cookie lines, source, DSFTool's pool summary (for a model
+/// read from a binary), `DIVISIONS`, `HEIGHTS`, properties, definitions
+/// and `RASTER_DATA` lines.
+fn header(dsf: &Dsf, opts: &TextOptions, w: &mut dyn Write) -> io::Result<()> {
+    w.write_all(b"I\n800 written by agkit\nDSF2TEXT\n\n")?;
     if let Some(n) = &opts.source_name {
-        let _ = writeln!(s, "# file: {n}\n");
+        writeln!(w, "# file: {n}\n")?;
     }
-    s.push_str("DIVISIONS 8\n");
-    if let Some((res, min)) = heights(dsf) {
-        let _ = writeln!(s, "HEIGHTS {res:.5} {min:.1}");
+    let from_binary = dsf.md5 != Md5Status::NotChecked;
+    if from_binary {
+        for (k, p) in dsf.pools.iter().enumerate() {
+            write!(w, "# pool {k:2}: p={} s={:5}", p.depth(), p.count)?;
+            for pl in &p.planes {
+                write!(w, "  {:.5} {:.5}", pl.scale, pl.offset)?;
+            }
+            w.write_all(b"\n")?;
+        }
+        let kind = if is_overlay(dsf) { "obj" } else { "ter" };
+        writeln!(
+            w,
+            "# pool {:2}: # {kind}_pools found: {}\n",
+            dsf.pools.len(),
+            dsf.elevation_pools.len()
+        )?;
     }
+    let divisions = if from_binary {
+        dsftool_divisions(dsf)
+    } else {
+        BuildOptions::default().divisions
+    };
+    writeln!(w, "DIVISIONS {divisions}")?;
+    let (scale, offset) = dsftool_heights(dsf);
+    writeln!(
+        w,
+        "HEIGHTS {:.5} {offset:.1}  # max encodeable {:.5}",
+        scale / 65535.0,
+        offset + scale
+    )?;
     for (n, v) in &dsf.properties {
-        let _ = writeln!(s, "PROPERTY {n} {v}");
+        writeln!(w, "PROPERTY {n} {v}")?;
     }
     for (kw, table) in [
         ("TERRAIN_DEF", &dsf.terrain_defs),
@@ -60,12 +137,12 @@ pub fn to_text(dsf: &Dsf, opts: &TextOptions) -> String {
         ("RASTER_DEF", &dsf.raster_defs),
     ] {
         for d in table {
-            let _ = writeln!(s, "{kw} {d}");
+            writeln!(w, "{kw} {d}")?;
         }
     }
     for (k, r) in dsf.rasters.iter().enumerate() {
-        let _ = writeln!(
-            s,
+        writeln!(
+            w,
             "RASTER_DATA version={} bpp={} flags={} width={} height={} scale={:.6} offset={:.6} {}",
             r.version,
             r.bpp,
@@ -75,63 +152,140 @@ pub fn to_text(dsf: &Dsf, opts: &TextOptions) -> String {
             r.scale,
             r.offset,
             raster_file_name(opts, k, r)
-        );
+        )?;
     }
-    for e in &dsf.entities {
-        match e {
-            Entity::Filter(f) => {
-                let _ = writeln!(s, "FILTER {f}");
-            }
-            Entity::Object(o) => object(&mut s, o),
-            Entity::Polygon(p) => polygon(&mut s, p),
-            Entity::Patch(p) => patch(&mut s, p),
-            Entity::Network(n) => chain(&mut s, n),
-        }
-    }
-    s
+    Ok(())
 }
 
-/// `HEIGHTS` from the elevations of 4-plane objects and patch vertices.
-fn heights(dsf: &Dsf) -> Option<(f64, f64)> {
-    let mut lo = f64::INFINITY;
-    let mut hi = f64::NEG_INFINITY;
-    for e in &dsf.entities {
-        match e {
-            Entity::Object(o) => {
-                if let Some(z) = o.elevation {
-                    lo = lo.min(z);
-                    hi = hi.max(z);
-                }
+/// True when `sim/overlay` is 1 (read as C's `atoi`, as DSFTool does).
+pub fn is_overlay(dsf: &Dsf) -> bool {
+    dsf.properties
+        .iter()
+        .any(|(n, v)| n == "sim/overlay" && super::read::c_atoi(v) == 1)
+}
+
+/// `DIVISIONS` as DSFTool's dsf2text derives it from the 16-bit pools: 2,
+/// raised to the rounded inverse of any pool's lon or lat scale that
+/// exceeds it by more than a half, at most 32. (Pools of fewer than two
+/// planes, and raw planes of scale 0, which DSFTool would read past or
+/// divide by, are skipped.)
+pub fn dsftool_divisions(dsf: &Dsf) -> u32 {
+    let mut divisions = 2.0f64;
+    for p in &dsf.pools {
+        let [Some(a), Some(b)] = [p.planes.first(), p.planes.get(1)] else {
+            continue;
+        };
+        let inv = |s: f32| {
+            if s == 0.0 {
+                f64::NEG_INFINITY
+            } else {
+                1.0 / f64::from(s)
             }
-            Entity::Patch(p) if p.depth >= 3 => {
-                for pr in &p.primitives {
-                    for v in pr.vertices.chunks_exact(p.depth) {
-                        lo = lo.min(v[2]);
-                        hi = hi.max(v[2]);
+        };
+        let (x, y) = (inv(a.scale), inv(b.scale));
+        if x > 0.5 + divisions || y > 0.5 + divisions {
+            divisions = (x.max(y) + 0.5).trunc().min(32.0);
+        }
+    }
+    divisions as u32
+}
+
+/// `HEIGHTS` as DSFTool's dsf2text suggests it: `(scale, offset)` with
+/// `scale` = 65535 × a resolution of 1 m halved up to five times. For a
+/// model read from a binary it takes the elevation planes (3 for an
+/// overlay's objects, 2 for a base mesh's patches) of
+/// [`Dsf::elevation_pools`] — a pool without that plane counts as scale 0
+/// and offset 0, which is what DSFTool reads there in practice. For a model
+/// from text, the elevations of those entities stand in for the pools.
+pub fn dsftool_heights(dsf: &Dsf) -> (f64, f64) {
+    let overlay = is_overlay(dsf);
+    let plane = if overlay { 3 } else { 2 };
+    let mut lo = 32767.0f64;
+    let mut hi = -32768.0f64;
+    let mut rng = 65535.0f64;
+    if dsf.md5 != Md5Status::NotChecked {
+        for &p in &dsf.elevation_pools {
+            let (s, o) = dsf
+                .pools
+                .get(usize::from(p))
+                .and_then(|p| p.planes.get(plane))
+                .map_or((0.0, 0.0), |pl| (f64::from(pl.scale), f64::from(pl.offset)));
+            lo = lo.min(o);
+            hi = hi.max(o + s);
+            rng = rng.min(s);
+        }
+    } else {
+        let (mut a, mut b) = (f64::INFINITY, f64::NEG_INFINITY);
+        for e in &dsf.entities {
+            match e {
+                Entity::Object(o) if overlay => {
+                    let z = o.elevation.unwrap_or(0.0);
+                    (a, b) = (a.min(z), b.max(z));
+                }
+                Entity::Patch(p) if !overlay && p.depth > 2 => {
+                    for v in p
+                        .primitives
+                        .iter()
+                        .flat_map(|pr| pr.vertices.chunks_exact(p.depth))
+                    {
+                        (a, b) = (a.min(v[2]), b.max(v[2]));
                     }
                 }
+                _ => {}
             }
-            _ => {}
+        }
+        if a <= b {
+            (lo, hi, rng) = (lo.min(a), hi.max(b), rng.min(b - a));
         }
     }
-    if !lo.is_finite() {
-        return None;
-    }
-    let min = lo.floor();
-    let range = (hi.ceil() - min).max(1.0);
-    let res = (range / 65535.0 * 1e5).ceil() / 1e5;
-    Some((res, min))
+    guess_good_heights(lo, hi, rng)
 }
 
-fn object(s: &mut String, o: &Object) {
-    let _ = match (o.mode, o.elevation) {
+/// DSFTool's choice of an elevation range: offset the floor of the lowest
+/// value (0 when the range fits above 0 anyway), scale 65535 m halved while
+/// the highest value still fits and the narrowest pool keeps more than 70 %
+/// of a step, at most five times.
+fn guess_good_heights(lo: f64, hi: f64, min_range: f64) -> (f64, f64) {
+    let mut offset = lo.floor();
+    let top = hi - offset;
+    let mut scale = 65535.0;
+    for _ in 0..5 {
+        if top > scale * 0.5 || min_range * 0.7 >= scale {
+            break;
+        }
+        scale *= 0.5;
+    }
+    if hi <= scale && offset > 0.0 {
+        offset = 0.0;
+    }
+    (scale, offset)
+}
+
+fn entity(w: &mut dyn Write, e: &Entity) -> io::Result<()> {
+    match e {
+        Entity::Filter(f) => writeln!(w, "FILTER {f}"),
+        Entity::Object(o) => object(w, o),
+        Entity::Polygon(p) => polygon(w, p),
+        Entity::Network(n) => chain(w, n),
+        Entity::Patch(p) => {
+            begin_patch(w, p)?;
+            for pr in &p.primitives {
+                primitive(w, pr, p.depth)?;
+            }
+            w.write_all(b"END_PATCH\n")
+        }
+    }
+}
+
+fn object(w: &mut dyn Write, o: &Object) -> io::Result<()> {
+    match (o.mode, o.elevation) {
         (ElevationMode::Draped, _) | (_, None) => writeln!(
-            s,
+            w,
             "OBJECT {} {:.9} {:.9} {:.3}",
             o.def, o.lon, o.lat, o.heading
         ),
         (m, Some(z)) => writeln!(
-            s,
+            w,
             "{} {} {:.9} {:.9} {:.5} {:.3}",
             if m == ElevationMode::Agl {
                 "OBJECT_AGL"
@@ -144,86 +298,90 @@ fn object(s: &mut String, o: &Object) {
             z,
             o.heading
         ),
-    };
+    }
 }
 
-fn values(s: &mut String, kw: &str, v: &[f64]) {
-    s.push_str(kw);
+fn values(w: &mut dyn Write, kw: &str, v: &[f64]) -> io::Result<()> {
+    w.write_all(kw.as_bytes())?;
     for x in v {
-        let _ = write!(s, " {x:.9}");
+        write!(w, " {x:.9}")?;
     }
-    s.push('\n');
+    w.write_all(b"\n")
 }
 
-fn polygon(s: &mut String, p: &Polygon) {
-    let _ = writeln!(s, "BEGIN_POLYGON {} {} {}", p.def, p.param, p.depth);
+fn polygon(w: &mut dyn Write, p: &Polygon) -> io::Result<()> {
+    writeln!(w, "BEGIN_POLYGON {} {} {}", p.def, p.param, p.depth)?;
     for k in 0..p.windings.len() {
-        s.push_str("BEGIN_WINDING\n");
+        w.write_all(b"BEGIN_WINDING\n")?;
         for pt in p.points(k) {
-            values(s, "POLYGON_POINT", pt);
+            values(w, "POLYGON_POINT", pt)?;
         }
-        s.push_str("END_WINDING\n");
+        w.write_all(b"END_WINDING\n")?;
     }
-    s.push_str("END_POLYGON\n");
+    w.write_all(b"END_POLYGON\n")
 }
 
-fn patch(s: &mut String, p: &Patch) {
-    let _ = writeln!(
-        s,
+fn begin_patch(w: &mut dyn Write, p: &Patch) -> io::Result<()> {
+    writeln!(
+        w,
         "BEGIN_PATCH {} {:.6} {:.6} {} {}",
         p.def, p.lod_near, p.lod_far, p.flags, p.depth
-    );
-    for pr in &p.primitives {
-        let _ = writeln!(s, "BEGIN_PRIMITIVE {}", pr.kind.code());
-        for v in pr.vertices.chunks_exact(p.depth.max(1)) {
-            values(s, "PATCH_VERTEX", v);
-        }
-        s.push_str("END_PRIMITIVE\n");
-    }
-    s.push_str("END_PATCH\n");
+    )
 }
 
-fn chain(s: &mut String, n: &NetworkChain) {
+fn primitive(w: &mut dyn Write, pr: &Primitive, depth: usize) -> io::Result<()> {
+    writeln!(w, "BEGIN_PRIMITIVE {}", pr.kind.code())?;
+    for v in pr.vertices.chunks_exact(depth.max(1)) {
+        values(w, "PATCH_VERTEX", v)?;
+    }
+    w.write_all(b"END_PRIMITIVE\n")
+}
+
+fn chain(w: &mut dyn Write, n: &NetworkChain) -> io::Result<()> {
     let pts: Vec<&[f64]> = n.points().collect();
     if pts.is_empty() {
-        return;
+        return Ok(());
     }
     let curved = n.depth >= 7;
-    let geo = |p: &[f64]| -> String {
-        let take = if curved {
-            [0, 1, 2, 4, 5, 6].as_slice()
-        } else {
-            &[0, 1, 2]
-        };
-        take.iter().map(|&i| format!(" {:.9}", p[i])).collect()
+    let take: &[usize] = if curved {
+        &[0, 1, 2, 4, 5, 6]
+    } else {
+        &[0, 1, 2]
+    };
+    let geo = |w: &mut dyn Write, p: &[f64]| -> io::Result<()> {
+        for &i in take {
+            write!(w, " {:.9}", p[i])?;
+        }
+        w.write_all(b"\n")
     };
     let suffix = if curved { "_CURVED" } else { "" };
-    let begin = |s: &mut String, p: &[f64]| {
-        let _ = writeln!(
-            s,
-            "BEGIN_SEGMENT{suffix} {} {} {}{}",
-            n.def,
-            n.subtype,
-            p[3] as u64,
-            geo(p)
-        );
+    let begin = |w: &mut dyn Write, p: &[f64]| -> io::Result<()> {
+        write!(
+            w,
+            "BEGIN_SEGMENT{suffix} {} {} {}",
+            n.def, n.subtype, p[3] as u64
+        )?;
+        geo(w, p)
     };
-    begin(s, pts[0]);
+    begin(w, pts[0])?;
     if pts.len() == 1 {
-        let _ = writeln!(s, "END_SEGMENT{suffix} {}{}", pts[0][3] as u64, geo(pts[0]));
-        return;
+        write!(w, "END_SEGMENT{suffix} {}", pts[0][3] as u64)?;
+        return geo(w, pts[0]);
     }
     for (i, p) in pts.iter().enumerate().skip(1) {
         let last = i + 1 == pts.len();
         if p[3] != 0.0 || last {
-            let _ = writeln!(s, "END_SEGMENT{suffix} {}{}", p[3] as u64, geo(p));
+            write!(w, "END_SEGMENT{suffix} {}", p[3] as u64)?;
+            geo(w, p)?;
             if !last {
-                begin(s, p);
+                begin(w, p)?;
             }
         } else {
-            let _ = writeln!(s, "SHAPE_POINT{suffix}{}", geo(p));
+            write!(w, "SHAPE_POINT{suffix}")?;
+            geo(w, p)?;
         }
     }
+    Ok(())
 }
 
 /// A DSF2Text parse error.
@@ -305,28 +463,30 @@ impl Line<'_> {
     }
 }
 
-fn lines(text: &str) -> Vec<Line<'_>> {
-    let mut out = Vec::new();
+/// The non-blank lines of `text`, comments cut, split into keyword and
+/// rest (lazily: the text is walked twice without holding its lines).
+fn lines(text: &str) -> impl Iterator<Item = Line<'_>> {
     let mut start = 0;
-    for (no, raw) in text.split_inclusive('\n').enumerate() {
-        let span = start..start + raw.len();
-        start += raw.len();
-        let body = raw.split('#').next().unwrap_or("").trim();
-        if body.is_empty() {
-            continue;
-        }
-        let (keyword, rest) = match body.find(char::is_whitespace) {
-            Some(i) => (&body[..i], body[i..].trim()),
-            None => (body, ""),
-        };
-        out.push(Line {
-            no: no + 1,
-            span,
-            keyword,
-            rest,
-        });
-    }
-    out
+    text.split_inclusive('\n')
+        .enumerate()
+        .filter_map(move |(no, raw)| {
+            let span = start..start + raw.len();
+            start += raw.len();
+            let body = raw.split('#').next().unwrap_or("").trim();
+            if body.is_empty() {
+                return None;
+            }
+            let (keyword, rest) = match body.find(char::is_whitespace) {
+                Some(i) => (&body[..i], body[i..].trim()),
+                None => (body, ""),
+            };
+            Some(Line {
+                no: no + 1,
+                span,
+                keyword,
+                rest,
+            })
+        })
 }
 
 fn def_index(l: &Line<'_>, v: i64, table: &[String], name: &str) -> Result<u32, TextError> {
@@ -340,25 +500,30 @@ fn def_index(l: &Line<'_>, v: i64, table: &[String], name: &str) -> Result<u32, 
     }
 }
 
-/// What is open while reading geometry.
+/// What is open while reading geometry (besides a patch, which other
+/// entities may interleave, as DSFTool prints them).
 enum Open {
     None,
     Polygon(Polygon, Option<Vec<f64>>),
-    Patch(Patch, Option<Primitive>),
+    Primitive(Primitive),
     Segment(NetworkChain),
 }
 
 /// Reads DSF2Text into a model plus the build options it asks for
 /// (`DIVISIONS`). `load_raster` returns the bytes of a `RASTER_DATA` file.
+///
+/// A patch is listed where its `BEGIN_PATCH` is; objects, polygons,
+/// segments and filters between its primitives (DSFTool prints the
+/// entities that follow a base mesh's last patch inside it) are read as
+/// they come, and the primitives after them still belong to the patch.
 pub fn from_text(
     text: &str,
     load_raster: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
 ) -> Result<(Dsf, BuildOptions), TextError> {
-    let all = lines(text);
     let mut dsf = Dsf::default();
     let mut opts = BuildOptions::default();
     // Pass 1: header lines, wherever they are.
-    for l in &all {
+    for l in lines(text) {
         match l.keyword {
             "PROPERTY" => {
                 let (n, v) = match l.rest.find(char::is_whitespace) {
@@ -395,10 +560,14 @@ pub fn from_text(
     }
     // Pass 2: rasters and geometry, in order.
     let mut open = Open::None;
-    for l in &all {
+    // Index in `dsf.entities` of the open patch.
+    let mut patch: Option<usize> = None;
+    let mut last_line = 0;
+    for l in lines(text) {
+        last_line = l.no;
         let a = l.args();
         match (l.keyword, &mut open) {
-            ("RASTER_DATA", _) => dsf.rasters.push(raster(l, &a, &dsf, load_raster)?),
+            ("RASTER_DATA", _) => dsf.rasters.push(raster(&l, &a, &dsf, load_raster)?),
             ("FILTER", Open::None) => {
                 let [f] = l.ints::<1>(&a)?;
                 let f = i32::try_from(f).map_err(|_| l.err("filter index out of range"))?;
@@ -406,7 +575,7 @@ pub fn from_text(
             }
             ("OBJECT" | "OBJECT_MSL" | "OBJECT_AGL", Open::None) => {
                 let [d] = l.ints::<1>(&a)?;
-                let def = def_index(l, d, &dsf.object_defs, "OBJECT_DEF")?;
+                let def = def_index(&l, d, &dsf.object_defs, "OBJECT_DEF")?;
                 let draped = l.keyword == "OBJECT";
                 l.exact(&a, if draped { 4 } else { 5 })?;
                 let v = l.floats(&a[1..])?;
@@ -425,7 +594,7 @@ pub fn from_text(
             }
             ("BEGIN_POLYGON", Open::None) => {
                 let [d, param] = l.ints::<2>(&a)?;
-                let def = def_index(l, d, &dsf.polygon_defs, "POLYGON_DEF")?;
+                let def = def_index(&l, d, &dsf.polygon_defs, "POLYGON_DEF")?;
                 let depth = if a.len() >= 3 { l.ints::<3>(&a)?[2] } else { 2 };
                 if !(2..=255).contains(&depth) {
                     return Err(l.err(format!("polygon depth {depth} is not 2..255")));
@@ -448,72 +617,83 @@ pub fn from_text(
                 w.extend(l.floats(&a)?);
             }
             ("END_WINDING", Open::Polygon(p, w @ Some(_))) => {
-                p.windings.extend(w.take());
+                if let Some(mut w) = w.take() {
+                    w.shrink_to_fit();
+                    p.windings.push(w);
+                }
             }
             ("END_POLYGON", Open::Polygon(_, None)) => {
-                if let Open::Polygon(p, _) = std::mem::replace(&mut open, Open::None) {
+                if let Open::Polygon(mut p, _) = std::mem::replace(&mut open, Open::None) {
                     if p.windings.is_empty() {
                         return Err(l.err("polygon without windings"));
                     }
+                    p.windings.shrink_to_fit();
                     dsf.entities.push(Entity::Polygon(p));
                 }
             }
             ("BEGIN_PATCH", Open::None) => {
+                if patch.is_some() {
+                    return Err(l.err("BEGIN_PATCH before the open patch's END_PATCH"));
+                }
                 l.exact(&a, 5)?;
                 let [d] = l.ints::<1>(&a)?;
-                let def = def_index(l, d, &dsf.terrain_defs, "TERRAIN_DEF")?;
+                let def = def_index(&l, d, &dsf.terrain_defs, "TERRAIN_DEF")?;
                 let lod = l.floats(&a[1..3])?;
+                if let Some(v) = lod.iter().find(|v| !(**v as f32).is_finite()) {
+                    return Err(l.err(format!("LOD {v} does not fit a 32-bit float")));
+                }
                 let flags = l.ints::<1>(&a[3..])?[0];
                 let depth = l.ints::<1>(&a[4..])?[0];
                 let flags = u8::try_from(flags).map_err(|_| l.err("patch flags are not 0..255"))?;
                 if !(2..=255).contains(&depth) {
                     return Err(l.err(format!("patch depth {depth} is not 2..255")));
                 }
-                open = Open::Patch(
-                    Patch {
-                        def,
-                        flags,
-                        lod_near: lod[0] as f32,
-                        lod_far: lod[1] as f32,
-                        depth: depth as usize,
-                        primitives: Vec::new(),
-                    },
-                    None,
-                );
+                patch = Some(dsf.entities.len());
+                dsf.entities.push(Entity::Patch(Patch {
+                    def,
+                    flags,
+                    lod_near: lod[0] as f32,
+                    lod_far: lod[1] as f32,
+                    depth: depth as usize,
+                    primitives: Vec::new(),
+                }));
             }
-            ("BEGIN_PRIMITIVE", Open::Patch(_, pr @ None)) => {
+            ("BEGIN_PRIMITIVE", Open::None) if patch.is_some() => {
                 let [t] = l.ints::<1>(&a)?;
                 let kind = PrimitiveKind::from_code(t)
                     .ok_or_else(|| l.err(format!("primitive type {t} is not 0, 1 or 2")))?;
-                *pr = Some(Primitive {
+                open = Open::Primitive(Primitive {
                     kind,
                     vertices: Vec::new(),
                 });
             }
-            ("PATCH_VERTEX", Open::Patch(p, Some(pr))) => {
-                l.exact(&a, p.depth)?;
+            ("PATCH_VERTEX", Open::Primitive(pr)) => {
+                let depth = match patch.and_then(|i| dsf.entities.get(i)) {
+                    Some(Entity::Patch(p)) => p.depth,
+                    _ => 0,
+                };
+                l.exact(&a, depth)?;
                 pr.vertices.extend(l.floats(&a)?);
             }
-            ("END_PRIMITIVE", Open::Patch(p, pr @ Some(_))) => {
-                if let Some(pr) = pr.take() {
+            ("END_PRIMITIVE", Open::Primitive(_)) => {
+                if let Open::Primitive(mut pr) = std::mem::replace(&mut open, Open::None) {
                     if pr.vertices.is_empty() {
                         return Err(l.err("primitive without vertices"));
                     }
-                    p.primitives.push(pr);
+                    pr.vertices.shrink_to_fit();
+                    if let Some(Entity::Patch(p)) = patch.and_then(|i| dsf.entities.get_mut(i)) {
+                        p.primitives.push(pr);
+                    }
                 }
             }
-            ("END_PATCH", Open::Patch(_, None)) => {
-                if let Open::Patch(p, _) = std::mem::replace(&mut open, Open::None) {
-                    dsf.entities.push(Entity::Patch(p));
-                }
-            }
+            ("END_PATCH", Open::None) if patch.is_some() => patch = None,
             ("BEGIN_SEGMENT" | "BEGIN_SEGMENT_CURVED", Open::None) => {
                 let curved = l.keyword.ends_with("_CURVED");
                 l.exact(&a, if curved { 9 } else { 6 })?;
                 let [d, sub, node] = l.ints::<3>(&a)?;
-                let def = def_index(l, d, &dsf.network_defs, "NETWORK_DEF")?;
+                let def = def_index(&l, d, &dsf.network_defs, "NETWORK_DEF")?;
                 let subtype = u32::try_from(sub).map_err(|_| l.err("road subtype is negative"))?;
-                let pt = net_point(l, node, &l.floats(&a[3..])?)?;
+                let pt = net_point(&l, node, &l.floats(&a[3..])?)?;
                 let depth = pt.len();
                 // Continue the previous chain when this segment starts where
                 // it ended.
@@ -526,18 +706,14 @@ pub fn from_text(
                     }
                     _ => false,
                 };
-                let chain = if cont {
-                    match dsf.entities.pop() {
-                        Some(Entity::Network(c)) => c,
-                        _ => unreachable!("checked above"),
-                    }
-                } else {
-                    NetworkChain {
+                let chain = match dsf.entities.pop_if(|_| cont) {
+                    Some(Entity::Network(c)) => c,
+                    _ => NetworkChain {
                         def,
                         subtype,
                         depth,
                         points: pt,
-                    }
+                    },
                 };
                 open = Open::Segment(chain);
             }
@@ -547,7 +723,7 @@ pub fn from_text(
                     return Err(l.err("curved and plain network points are mixed"));
                 }
                 l.exact(&a, if curved { 6 } else { 3 })?;
-                let pt = net_point(l, 0, &l.floats(&a)?)?;
+                let pt = net_point(&l, 0, &l.floats(&a)?)?;
                 c.points.extend(pt);
             }
             ("END_SEGMENT" | "END_SEGMENT_CURVED", Open::Segment(c)) => {
@@ -557,9 +733,10 @@ pub fn from_text(
                 }
                 l.exact(&a, if curved { 7 } else { 4 })?;
                 let [node] = l.ints::<1>(&a)?;
-                let pt = net_point(l, node, &l.floats(&a[1..])?)?;
+                let pt = net_point(&l, node, &l.floats(&a[1..])?)?;
                 c.points.extend(pt);
-                if let Open::Segment(c) = std::mem::replace(&mut open, Open::None) {
+                if let Open::Segment(mut c) = std::mem::replace(&mut open, Open::None) {
+                    c.points.shrink_to_fit();
                     dsf.entities.push(Entity::Network(c));
                 }
             }
@@ -591,10 +768,10 @@ pub fn from_text(
             _ => {}
         }
     }
-    match open {
-        Open::None => Ok((dsf, opts)),
+    match (open, patch) {
+        (Open::None, None) => Ok((dsf, opts)),
         _ => Err(TextError {
-            line: text.lines().count(),
+            line: last_line.max(1),
             span: text.len()..text.len(),
             message: "the text ends inside a polygon, patch or segment".into(),
         }),

@@ -1,37 +1,79 @@
-//! Binary DSF builder.
+//! Binary DSF writer: one encoder for every command family.
 //!
-//! [`build`] turns a [`Dsf`]'s definitions and entities into a DSF: it packs
-//! the points into 16-bit pools (objects, polygons, patches) and 32-bit pools
-//! (networks), grouped by entity kind, depth and a `divisions × divisions`
-//! grid cell of the entity's first point. Each plane gets power-of-two
-//! bounds fitted to its data (or, for integer-only planes past lon/lat, the
-//! raw integers with scale 0; headings use the fixed range 0..360), values
-//! are rounded to the nearest step, and every plane is written with mode 3
-//! (RLE + differences). Commands use range forms, so each polygon, patch
-//! primitive and chain reads consecutive pool points. The existing pools of
-//! the input are ignored: the output depends only on the entities.
+//! [`build`] writes a [`Dsf`]'s properties, definitions, entities, rasters
+//! and unknown atoms. It makes three passes over the entities, in the
+//! order it writes them (the model's order, or grouped by filter, kind,
+//! definition and pool with [`BuildOptions::group`]):
+//!
+//! 1. **Pools.** Every point goes to a 16-bit pool of its kind and depth
+//!    covering a box of `1/n`-degree cells (`n` = `DIVISIONS` rounded up to
+//!    a power of two): objects and patch vertices the cell they lie in,
+//!    polygons the box DSFTool would give them (one or two cells of the
+//!    finest level that fits the polygon). Patch vertices are shared:
+//!    equal vertices of any patch of the same depth in the same cell are
+//!    one pool point. Network points go to a 32-bit pool per depth. A pool
+//!    holds at most 65535 points; a full one is followed by another.
+//! 2. **Scales** (see [`super::quant`]), computed per pool in closed form:
+//!    lon/lat from the box, headings 0–360, integer planes of polygons and
+//!    junction IDs raw, every other 16-bit plane a power-of-two step fitted
+//!    to its values, every other 32-bit plane a power-of-two range. Values
+//!    are rounded to the nearest step; each plane is written in the
+//!    shortest of the planar encodings ([`super::planar`]).
+//! 3. **Commands.** Definitions, pools, road subtypes, the junction offset,
+//!    patch flags/LOD and the AGL state are written only when they change;
+//!    consecutive objects of one definition on consecutive pool points are
+//!    one `ObjectRange`; a polygon is one `PolygonRange` (or
+//!    `NestedPolygonRange`); a primitive whose vertices are consecutive new
+//!    points of one pool is a range, otherwise an indexed primitive (one
+//!    pool) or a cross-pool primitive (several), split at 255 vertices so
+//!    that the triangles stay the same; a chain is one `NetworkChainRange`.
+//!
+//! The input's own pools are ignored: the output depends only on the
+//! entities. [`write_raw`] writes a model's own pools with any command list.
 
 use super::cmd::{self, Command};
+use super::planar::encode_best;
+pub use super::planar::encode_plane;
+use super::quant::{self, CellBox};
+pub use super::quant::{PlaneScale, encode_value};
 use super::read::{
     CMDS, DEFN, DEMD, DEMI, DEMN, DEMS, GEOD, HEAD, MAGIC, NETW, OBJT, PO32, POLY, POOL, PROP,
     SC32, SCAL, TERT,
 };
-use super::{Dsf, ElevationMode, Entity};
+use super::{Dsf, ElevationMode, Entity, Patch, Primitive, PrimitiveKind};
 use md5::{Digest, Md5};
 use std::collections::HashMap;
 use std::fmt;
 
 /// Options of [`build`].
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BuildOptions {
-    /// Pools split the tile into `divisions × divisions` cells (1..=64;
-    /// default 8, as DSFTool).
+    /// Each degree is split into `divisions × divisions` cells for the
+    /// pools (1..=64, rounded up to a power of two). Default 32, as
+    /// WorldEditor writes (DSFTool defaults to 8 when a text has no
+    /// `DIVISIONS` line). Cells of 1/32° keep objects within 2.4e-7° and
+    /// polygons within 4.8e-7°.
     pub divisions: u32,
+    /// Write the entities grouped, as DSFTool does: by filter, then
+    /// objects (draped, MSL, AGL), polygons, patches and networks, each
+    /// kind by definition and pool (patches keep their order). The output
+    /// is smaller (consecutive objects become ranges), but its entities
+    /// read back in that order. Off by default: the model's order is kept.
+    pub group: bool,
+    /// Turn each patch's loose triangles into triangle strips, as DSFTool
+    /// does ([`super::strip`]): the same triangles, with their
+    /// orientation, in fewer bytes, but read back as other primitives. Off
+    /// by default.
+    pub strip: bool,
 }
 
 impl Default for BuildOptions {
     fn default() -> Self {
-        BuildOptions { divisions: 8 }
+        BuildOptions {
+            divisions: 32,
+            group: false,
+            strip: false,
+        }
     }
 }
 
@@ -62,163 +104,187 @@ fn err(entity: Option<usize>, message: impl Into<String>) -> BuildError {
     }
 }
 
-/// The entity families; each gets its own pools.
+/// Points per pool: 16-bit indices with an exclusive end that must fit u16.
+const POOL_CAP: u32 = 65535;
+
+/// The kinds of 16-bit pool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Family {
     Object,
     Polygon,
     Patch,
-    Network,
 }
 
+/// Which pools a point may go to: kind, depth and lon/lat box.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Key {
     family: Family,
     depth: usize,
-    cell: (i64, i64),
+    cells: CellBox,
 }
 
-/// A pool being filled.
-struct PoolBuf {
-    family: Family,
+/// A pool being planned: its points are counted, their value ranges kept.
+struct Plan {
+    /// `None` for a 32-bit (network) pool.
+    key: Option<Key>,
     depth: usize,
-    wide: bool,
-    /// Flat values, `depth` per point.
-    values: Vec<f64>,
+    count: u32,
+    min: Vec<f64>,
+    max: Vec<f64>,
+    /// True while every value of the plane is an integer in 0..=65535.
+    ints: Vec<bool>,
 }
 
-impl PoolBuf {
-    fn count(&self) -> usize {
-        self.values.len() / self.depth.max(1)
-    }
-}
-
-/// Points per pool: 16-bit indices with an exclusive end that must fit u16.
-const POOL_CAP: usize = 65535;
-
-struct Pools {
-    divisions: f64,
-    bufs16: Vec<PoolBuf>,
-    bufs32: Vec<PoolBuf>,
-    open: HashMap<Key, usize>,
-}
-
-impl Pools {
-    /// Appends `points` (flat, `depth` each) to one pool of `family`; returns
-    /// the pool number and the index of the first point.
-    fn add(
-        &mut self,
-        family: Family,
-        depth: usize,
-        points: &[f64],
-        entity: usize,
-    ) -> Result<(usize, usize), BuildError> {
-        let n = points.len() / depth;
-        if n > POOL_CAP {
-            return Err(err(
-                Some(entity),
-                format!("{n} points do not fit one pool (at most {POOL_CAP})"),
-            ));
-        }
-        if let Some(v) = points.iter().find(|v| !v.is_finite() || v.abs() > 1e15) {
-            return Err(err(
-                Some(entity),
-                format!("coordinate {v} cannot be encoded"),
-            ));
-        }
-        let cell = if points.len() >= 2 {
-            (
-                (points[0] * self.divisions).floor() as i64,
-                (points[1] * self.divisions).floor() as i64,
-            )
-        } else {
-            (0, 0)
-        };
-        let key = Key {
-            family,
+impl Plan {
+    fn new(key: Option<Key>, depth: usize) -> Plan {
+        Plan {
+            key,
             depth,
-            cell,
-        };
-        let wide = family == Family::Network;
-        let bufs = if wide {
-            &mut self.bufs32
-        } else {
-            &mut self.bufs16
-        };
-        let idx = match self.open.get(&key) {
-            Some(&i) if bufs[i].count() + n <= POOL_CAP => i,
-            _ => {
-                bufs.push(PoolBuf {
-                    family,
-                    depth,
-                    wide,
-                    values: Vec::new(),
-                });
-                self.open.insert(key, bufs.len() - 1);
-                bufs.len() - 1
-            }
-        };
-        let first = bufs[idx].count();
-        bufs[idx].values.extend_from_slice(points);
-        Ok((idx, first))
+            count: 0,
+            min: vec![f64::INFINITY; depth],
+            max: vec![f64::NEG_INFINITY; depth],
+            ints: vec![true; depth],
+        }
+    }
+
+    fn see(&mut self, point: &[f64]) {
+        for (k, &v) in point.iter().enumerate() {
+            self.min[k] = self.min[k].min(v);
+            self.max[k] = self.max[k].max(v);
+            self.ints[k] &= v.fract() == 0.0 && (0.0..=quant::MAX16).contains(&v);
+        }
+    }
+
+    /// The scale of each plane (pass 2).
+    fn scales(&self) -> Vec<PlaneScale> {
+        (0..self.depth)
+            .map(|k| {
+                let (lo, hi) = if self.min[k] <= self.max[k] {
+                    (self.min[k], self.max[k])
+                } else {
+                    (0.0, 0.0)
+                };
+                match self.key {
+                    None if k == 3 => quant::RAW,
+                    None => quant::range32(lo, hi),
+                    Some(key) => match (key.family, k) {
+                        (_, 0) => key.cells.lon(),
+                        (_, 1) => key.cells.lat(),
+                        (Family::Object, 2) => quant::HEADING,
+                        (Family::Polygon, _) if self.ints[k] => quant::RAW,
+                        _ => quant::step16(lo, hi),
+                    },
+                }
+            })
+            .collect()
     }
 }
 
-/// Command-stream writer that remembers the state to skip redundant
-/// selections and to pick the shortest patch opcode.
-struct Cmds {
-    out: Vec<Command>,
-    pool: Option<usize>,
-    def: Option<u32>,
-    subtype: Option<u32>,
-    agl: bool,
-    /// Patch flags and LOD in force (`None` before the first patch).
-    patch_state: Option<(u8, u32, u32)>,
-}
-
-impl Cmds {
-    fn push(&mut self, c: Command) {
-        self.out.push(c);
+/// Gives every patch pool of a depth the elevation range (plane 2) of all
+/// of them, so that any one of them holds every elevation of the tile:
+/// DSFTool suggests `HEIGHTS` from the pools current when patches open
+/// only, and its text2dsf refuses a vertex outside `HEIGHTS`.
+fn share_patch_elevations(pools: &mut [Plan]) {
+    let mut range: HashMap<usize, (f64, f64)> = HashMap::new();
+    let patch = |p: &Plan| p.depth > 2 && p.key.is_some_and(|k| k.family == Family::Patch);
+    for p in pools.iter().filter(|p| patch(p)) {
+        let r = range
+            .entry(p.depth)
+            .or_insert((f64::INFINITY, f64::NEG_INFINITY));
+        *r = (r.0.min(p.min[2]), r.1.max(p.max[2]));
     }
-    fn pool(&mut self, p: usize) {
-        if self.pool != Some(p) {
-            self.push(Command::PoolSelect(p as u16));
-            self.pool = Some(p);
-        }
-    }
-    fn def(&mut self, d: u32) {
-        if self.def != Some(d) {
-            self.push(Command::set_definition(d));
-            self.def = Some(d);
-        }
-    }
-    /// Opens a patch: opcode 16 when flags and LOD are those in force, 17
-    /// when only the flags differ, 18 otherwise (always for the first).
-    fn open_patch(&mut self, flags: u8, near: f32, far: f32) {
-        let lod = (near.to_bits(), far.to_bits());
-        let cmd = match self.patch_state {
-            Some((f, n, x)) if (n, x) == lod && f == flags => Command::TerrainPatch,
-            Some((_, n, x)) if (n, x) == lod => Command::TerrainPatchFlags(flags),
-            _ => Command::TerrainPatchFlagsLod { flags, near, far },
-        };
-        self.push(cmd);
-        self.patch_state = Some((flags, lod.0, lod.1));
+    for p in pools.iter_mut().filter(|p| patch(p)) {
+        (p.min[2], p.max[2]) = range[&p.depth];
     }
 }
 
-/// Pending `ObjectRange`: (def, pool, first, last).
-type ObjRun = Option<(u32, usize, usize, usize)>;
+/// A patch vertex, hashed and compared by its bits.
+#[derive(Clone, Copy)]
+struct Vertex<'a>(&'a [f64]);
 
-fn flush_objects(c: &mut Cmds, run: &mut ObjRun) {
-    if let Some((def, pool, first, last)) = run.take() {
-        c.def(def);
-        c.pool(pool);
-        if last == first + 1 {
-            c.push(Command::Object(first as u16));
-        } else {
-            c.push(Command::ObjectRange(first as u16, last as u16));
+impl PartialEq for Vertex<'_> {
+    fn eq(&self, o: &Self) -> bool {
+        self.0.len() == o.0.len()
+            && self
+                .0
+                .iter()
+                .zip(o.0)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
+    }
+}
+
+impl Eq for Vertex<'_> {}
+
+impl std::hash::Hash for Vertex<'_> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        for v in self.0 {
+            h.write_u64(v.to_bits());
         }
     }
+}
+
+/// A heading in 0..=360 (360 itself kept, so a decoded 360 re-encodes to
+/// the same raw value).
+fn heading(h: f64) -> f64 {
+    if (0.0..=360.0).contains(&h) {
+        h
+    } else {
+        h.rem_euclid(360.0)
+    }
+}
+
+/// An object's point: lon, lat, heading[, elevation].
+fn object_point(o: &super::Object) -> ([f64; 4], usize) {
+    let h = heading(o.heading);
+    if o.mode == ElevationMode::Draped {
+        ([o.lon, o.lat, h, 0.0], 3)
+    } else {
+        ([o.lon, o.lat, h, o.elevation.unwrap_or(0.0)], 4)
+    }
+}
+
+/// The pass-1 state: pools planned so far and where each entity's points
+/// went.
+struct Layout<'a> {
+    dsf: &'a Dsf,
+    /// The entities to write (a patch possibly re-stripped).
+    entities: &'a [&'a Entity],
+    n: u32,
+    pools: Vec<Plan>,
+    pools32: Vec<Plan>,
+    open: HashMap<Key, u32>,
+    open32: HashMap<usize, u32>,
+    shared: HashMap<(Key, Vertex<'a>), (u32, u16)>,
+    /// (pool, first point) of each object, polygon, chain and empty patch,
+    /// in write order.
+    slots: Vec<(u32, u32)>,
+    /// (pool, point) of every patch vertex, in write order.
+    refs: Vec<(u32, u16)>,
+}
+
+fn check(i: usize, v: &[f64]) -> Result<(), BuildError> {
+    match v
+        .iter()
+        .find(|x| !x.is_finite() || x.abs() > quant::MAX_VALUE)
+    {
+        Some(x) => Err(err(Some(i), format!("coordinate {x} cannot be encoded"))),
+        None => Ok(()),
+    }
+}
+
+fn check_lonlat(i: usize, lon: f64, lat: f64) -> Result<(), BuildError> {
+    for v in [lon, lat] {
+        if v.is_nan() || v.abs() > quant::MAX_DEGREES {
+            return Err(err(
+                Some(i),
+                format!(
+                    "longitude/latitude {v} is outside ±{} degrees",
+                    quant::MAX_DEGREES
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn check_def(def: u32, table: &[String], name: &str, i: usize) -> Result<(), BuildError> {
@@ -235,196 +301,799 @@ fn check_def(def: u32, table: &[String], name: &str, i: usize) -> Result<(), Bui
     }
 }
 
-/// Builds a binary DSF (with its MD5 footer) from `dsf`'s properties,
-/// definitions, entities, rasters and unknown top-level atoms.
-pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
-    let divisions = opts.divisions.clamp(1, 64);
-    let mut pools = Pools {
-        divisions: f64::from(divisions),
-        bufs16: Vec::new(),
-        bufs32: Vec::new(),
-        open: HashMap::new(),
-    };
-    let mut c = Cmds {
-        out: Vec::new(),
-        pool: None,
-        def: None,
-        subtype: None,
-        agl: false,
-        patch_state: None,
-    };
-    // Junction offset 0, as the xptools writer.
-    c.push(Command::JunctionOffset(0));
-    let mut run: ObjRun = None;
-    for (i, e) in dsf.entities.iter().enumerate() {
-        if !matches!(e, Entity::Object(_)) {
-            flush_objects(&mut c, &mut run);
+impl<'a> Layout<'a> {
+    /// A pool of `key` with room for `n` more points (opening one if
+    /// needed).
+    fn room(&mut self, key: Key, n: u32) -> Result<u32, BuildError> {
+        match self.open.get(&key) {
+            Some(&p) if self.pools[p as usize].count + n <= POOL_CAP => Ok(p),
+            _ => {
+                let p = u32::try_from(self.pools.len())
+                    .ok()
+                    .filter(|&p| p < 65535)
+                    .ok_or_else(|| err(None, "more than 65535 point pools"))?;
+                self.pools.push(Plan::new(Some(key), key.depth));
+                self.open.insert(key, p);
+                Ok(p)
+            }
         }
-        match e {
-            Entity::Filter(f) => c.push(Command::typed_comment(1, *f)),
+    }
+
+    /// Places one primitive's vertices (flat, `d` values each), sharing
+    /// equal ones. A primitive that fits one box of one or two cells at
+    /// level `n/2` or finer goes to a pool of that box, so it is one
+    /// indexed (or range) command; a wider one goes vertex by vertex to the
+    /// cells' pools (the cell of its first vertex when the vertex lies on
+    /// its edge) and becomes cross-pool commands.
+    fn place_primitive(&mut self, vertices: &'a [f64], d: usize) -> Result<(), BuildError> {
+        let m = vertices.len() / d;
+        let (mut w, mut s, mut e, mut nn) = (
+            f64::INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+        );
+        for v in vertices.chunks_exact(d) {
+            (w, s, e, nn) = (w.min(v[0]), s.min(v[1]), e.max(v[0]), nn.max(v[1]));
+        }
+        let boxed = quant::poly_box(w, s, e, nn, self.n);
+        if boxed.n >= (self.n / 2).max(1) && boxed.w <= 2 && boxed.h <= 2 && m <= POOL_CAP as usize
+        {
+            let key = Key {
+                family: Family::Patch,
+                depth: d,
+                cells: boxed,
+            };
+            // Room for every vertex being new, so that all of them are in
+            // one pool.
+            let p = self.room(key, m as u32)?;
+            for v in vertices.chunks_exact(d) {
+                let at = self.share(key, v, Some(p))?;
+                self.refs.push(at);
+            }
+            return Ok(());
+        }
+        let home = quant::cell(vertices[0], vertices[1], self.n);
+        for v in vertices.chunks_exact(d) {
+            let cells = if quant::in_box(&home, v[0], v[1]) {
+                home
+            } else {
+                quant::cell(v[0], v[1], self.n)
+            };
+            let key = Key {
+                family: Family::Patch,
+                depth: d,
+                cells,
+            };
+            let at = self.share(key, v, None)?;
+            self.refs.push(at);
+        }
+        Ok(())
+    }
+
+    /// The point of vertex `v` in a pool of `key`: an equal vertex already
+    /// there (in pool `only`, when given), else a new point (in `only`, or
+    /// in the open pool of `key`).
+    fn share(
+        &mut self,
+        key: Key,
+        v: &'a [f64],
+        only: Option<u32>,
+    ) -> Result<(u32, u16), BuildError> {
+        if let Some(&at) = self.shared.get(&(key, Vertex(v)))
+            && only.is_none_or(|p| p == at.0)
+        {
+            return Ok(at);
+        }
+        let p = match only {
+            Some(p) => p,
+            None => self.room(key, 1)?,
+        };
+        let plan = &mut self.pools[p as usize];
+        plan.see(v);
+        let at = (p, plan.count as u16);
+        plan.count += 1;
+        self.shared.insert((key, Vertex(v)), at);
+        Ok(at)
+    }
+
+    fn place(&mut self, i: usize) -> Result<(), BuildError> {
+        let dsf = self.dsf;
+        match self.entities[i] {
+            Entity::Filter(_) => {}
             Entity::Object(o) => {
                 check_def(o.def, &dsf.object_defs, "OBJT", i)?;
-                // Keep 360 itself (raw 65535) so decoded headings re-encode
-                // to the same raw value.
-                let heading = if (0.0..=360.0).contains(&o.heading) {
-                    o.heading
-                } else {
-                    o.heading.rem_euclid(360.0)
+                let (pt, depth) = object_point(o);
+                check(i, &pt)?;
+                check_lonlat(i, o.lon, o.lat)?;
+                let key = Key {
+                    family: Family::Object,
+                    depth,
+                    cells: quant::cell(o.lon, o.lat, self.n),
                 };
-                let mut pt = vec![o.lon, o.lat, heading];
-                if o.mode != ElevationMode::Draped {
-                    pt.push(o.elevation.unwrap_or(0.0));
-                    let agl = o.mode == ElevationMode::Agl;
-                    if agl != c.agl {
-                        flush_objects(&mut c, &mut run);
-                        c.push(Command::typed_comment(2, i32::from(agl)));
-                        c.agl = agl;
-                    }
-                }
-                let (pool, idx) = pools.add(Family::Object, pt.len(), &pt, i)?;
-                match &mut run {
-                    Some((d, p, _, last)) if *d == o.def && *p == pool && *last == idx => {
-                        *last += 1;
-                    }
-                    _ => {
-                        flush_objects(&mut c, &mut run);
-                        run = Some((o.def, pool, idx, idx + 1));
-                    }
-                }
+                let p = self.room(key, 1)?;
+                let plan = &mut self.pools[p as usize];
+                plan.see(&pt[..depth]);
+                self.slots.push((p, plan.count));
+                plan.count += 1;
             }
-            Entity::Polygon(p) => {
-                check_def(p.def, &dsf.polygon_defs, "POLY", i)?;
-                if p.depth == 0 || p.depth > 255 {
-                    return Err(err(
-                        Some(i),
-                        format!("polygon depth {} is not 1..255", p.depth),
-                    ));
+            Entity::Polygon(poly) => {
+                check_def(poly.def, &dsf.polygon_defs, "POLY", i)?;
+                let d = poly.depth;
+                if !(2..=255).contains(&d) {
+                    return Err(err(Some(i), format!("polygon depth {d} is not 2..255")));
                 }
-                if p.windings.len() > 255 {
+                if poly.windings.len() > 255 {
                     return Err(err(Some(i), "a polygon has more than 255 windings"));
                 }
-                let mut flat = Vec::new();
-                let mut bounds = vec![0usize];
-                for w in &p.windings {
-                    if w.len() % p.depth != 0 {
-                        return Err(err(
-                            Some(i),
-                            "a winding's values are not a whole number of points",
-                        ));
-                    }
-                    flat.extend_from_slice(w);
-                    bounds.push(flat.len() / p.depth);
-                }
-                if flat.is_empty() {
-                    return Err(err(Some(i), "a polygon without points"));
-                }
-                let (pool, first) = pools.add(Family::Polygon, p.depth, &flat, i)?;
-                c.def(p.def);
-                c.pool(pool);
-                if p.windings.len() == 1 {
-                    c.push(Command::PolygonRange {
-                        param: p.param,
-                        first: first as u16,
-                        last: (first + bounds[1]) as u16,
-                    });
-                } else {
-                    c.push(Command::NestedPolygonRange {
-                        param: p.param,
-                        bounds: bounds.iter().map(|b| (first + b) as u16).collect(),
-                    });
-                }
-            }
-            Entity::Patch(p) => {
-                check_def(p.def, &dsf.terrain_defs, "TERT", i)?;
-                if p.depth < 2 || p.depth > 255 {
+                if poly.windings.iter().any(|w| w.len() % d != 0) {
                     return Err(err(
                         Some(i),
-                        format!("patch depth {} is not 2..255", p.depth),
+                        "a winding's values are not a whole number of points",
                     ));
                 }
-                let mut placed = Vec::with_capacity(p.primitives.len());
-                for prim in &p.primitives {
-                    if prim.vertices.len() % p.depth != 0 || prim.vertices.is_empty() {
+                let total: usize = poly.windings.iter().map(|w| w.len() / d).sum();
+                if total == 0 {
+                    return Err(err(Some(i), "a polygon without points"));
+                }
+                if total > POOL_CAP as usize {
+                    return Err(err(
+                        Some(i),
+                        format!("{total} points do not fit one pool (at most {POOL_CAP})"),
+                    ));
+                }
+                let (mut w, mut s, mut e, mut nn) = (
+                    f64::INFINITY,
+                    f64::INFINITY,
+                    f64::NEG_INFINITY,
+                    f64::NEG_INFINITY,
+                );
+                for pt in poly.windings.iter().flat_map(|w| w.chunks_exact(d)) {
+                    check(i, pt)?;
+                    check_lonlat(i, pt[0], pt[1])?;
+                    (w, s, e, nn) = (w.min(pt[0]), s.min(pt[1]), e.max(pt[0]), nn.max(pt[1]));
+                }
+                let key = Key {
+                    family: Family::Polygon,
+                    depth: d,
+                    cells: quant::poly_box(w, s, e, nn, self.n),
+                };
+                let p = self.room(key, total as u32)?;
+                let plan = &mut self.pools[p as usize];
+                for pt in poly.windings.iter().flat_map(|w| w.chunks_exact(d)) {
+                    plan.see(pt);
+                }
+                self.slots.push((p, plan.count));
+                plan.count += total as u32;
+            }
+            Entity::Patch(patch) => {
+                check_def(patch.def, &dsf.terrain_defs, "TERT", i)?;
+                let d = patch.depth;
+                if !(2..=255).contains(&d) {
+                    return Err(err(Some(i), format!("patch depth {d} is not 2..255")));
+                }
+                if !(patch.lod_near.is_finite() && patch.lod_far.is_finite()) {
+                    return Err(err(
+                        Some(i),
+                        format!("LOD {} .. {} is not finite", patch.lod_near, patch.lod_far),
+                    ));
+                }
+                if patch.primitives.is_empty() {
+                    // The reader takes a patch's depth from the pool current
+                    // when it opens: an empty patch needs a pool of its
+                    // depth, even an empty one.
+                    let key = Key {
+                        family: Family::Patch,
+                        depth: d,
+                        cells: CellBox {
+                            n: 0,
+                            x: 0,
+                            y: 0,
+                            w: 0,
+                            h: 0,
+                        },
+                    };
+                    let p = self.room(key, 0)?;
+                    self.slots.push((p, 0));
+                }
+                for prim in &patch.primitives {
+                    if prim.vertices.len() % d != 0 || prim.vertices.is_empty() {
                         return Err(err(
                             Some(i),
                             "a primitive's values are not a whole number of vertices",
                         ));
                     }
-                    let (pool, first) = pools.add(Family::Patch, p.depth, &prim.vertices, i)?;
-                    placed.push((pool, first, prim.vertices.len() / p.depth, prim.kind));
-                }
-                // The patch takes its depth from the pool current when it
-                // opens, so select the first primitive's pool before it.
-                c.def(p.def);
-                if let Some(&(pool, ..)) = placed.first() {
-                    c.pool(pool);
-                }
-                c.open_patch(p.flags, p.lod_near, p.lod_far);
-                for (pool, first, n, kind) in placed {
-                    c.pool(pool);
-                    c.push(Command::PrimitiveRange(
-                        kind,
-                        first as u16,
-                        (first + n) as u16,
-                    ));
+                    for v in prim.vertices.chunks_exact(d) {
+                        check(i, v)?;
+                        check_lonlat(i, v[0], v[1])?;
+                    }
+                    self.place_primitive(&prim.vertices, d)?;
                 }
             }
-            Entity::Network(n) => {
-                check_def(n.def, &dsf.network_defs, "NETW", i)?;
-                if n.depth < 4 || n.depth > 255 {
+            Entity::Network(c) => {
+                check_def(c.def, &dsf.network_defs, "NETW", i)?;
+                let d = c.depth;
+                if !(4..=255).contains(&d) {
+                    return Err(err(Some(i), format!("network depth {d} is not 4..255")));
+                }
+                if c.subtype > 255 {
                     return Err(err(
                         Some(i),
-                        format!("network depth {} is not 4..255", n.depth),
+                        format!("road subtype {} does not fit a byte", c.subtype),
                     ));
                 }
-                if n.subtype > 255 {
-                    return Err(err(
-                        Some(i),
-                        format!("road subtype {} does not fit a byte", n.subtype),
-                    ));
-                }
-                if n.points.len() % n.depth != 0 || n.points.is_empty() {
+                if c.points.len() % d != 0 || c.points.is_empty() {
                     return Err(err(
                         Some(i),
                         "a chain's values are not a whole number of points",
                     ));
                 }
-                for pt in n.points() {
+                let n = c.points.len() / d;
+                if n > POOL_CAP as usize {
+                    return Err(err(
+                        Some(i),
+                        format!(
+                            "a chain of {n} points does not fit one command (at most {POOL_CAP})"
+                        ),
+                    ));
+                }
+                for pt in c.points() {
+                    check(i, pt)?;
                     let j = pt[3];
-                    if j.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&j) {
+                    if j.fract() != 0.0 || !(0.0..=quant::MAX32).contains(&j) {
                         return Err(err(Some(i), format!("junction ID {j} is not a u32")));
                     }
                 }
-                let (pool, first) = pools.add(Family::Network, n.depth, &n.points, i)?;
-                c.def(n.def);
-                if c.subtype != Some(n.subtype) {
-                    c.push(Command::RoadSubtype(n.subtype as u8));
-                    c.subtype = Some(n.subtype);
+                let p = match self.open32.get(&d) {
+                    Some(&p)
+                        if u64::from(self.pools32[p as usize].count) + (n as u64)
+                            < u64::from(u32::MAX) =>
+                    {
+                        p
+                    }
+                    _ => {
+                        let p = u32::try_from(self.pools32.len())
+                            .ok()
+                            .filter(|&p| p < 65535)
+                            .ok_or_else(|| err(None, "more than 65535 32-bit point pools"))?;
+                        self.pools32.push(Plan::new(None, d));
+                        self.open32.insert(d, p);
+                        p
+                    }
+                };
+                let plan = &mut self.pools32[p as usize];
+                for pt in c.points() {
+                    plan.see(pt);
                 }
-                c.pool(pool);
-                c.push(Command::NetworkChainRange(
-                    first as u16,
-                    (first + n.points.len() / n.depth) as u16,
-                ));
+                self.slots.push((p, plan.count));
+                plan.count += n as u32;
             }
         }
+        Ok(())
     }
-    flush_objects(&mut c, &mut run);
-    if pools.bufs16.len() > 65535 || pools.bufs32.len() > 65535 {
-        return Err(err(None, "too many pools"));
+}
+
+/// The pools of one width in pass 2: each plane's scale and raw values.
+struct Raws {
+    wide: bool,
+    depths: Vec<usize>,
+    counts: Vec<u32>,
+    scales: Vec<Vec<PlaneScale>>,
+    /// Per pool, plane after plane.
+    raw: Vec<Vec<u32>>,
+}
+
+impl Raws {
+    fn new(plans: &[Plan], wide: bool) -> Raws {
+        Raws {
+            wide,
+            depths: plans.iter().map(|p| p.depth).collect(),
+            counts: plans.iter().map(|p| p.count).collect(),
+            scales: plans.iter().map(Plan::scales).collect(),
+            raw: plans
+                .iter()
+                .map(|p| vec![0; p.count as usize * p.depth])
+                .collect(),
+        }
     }
 
-    let mut geod = Vec::new();
-    for bufs in [&pools.bufs16, &pools.bufs32] {
-        for p in bufs {
-            let (pool, scal) = encode_pool(p);
-            let (pid, sid) = if p.wide { (PO32, SC32) } else { (POOL, SCAL) };
+    /// Quantises point `at` of pool `pool`.
+    fn store(&mut self, pool: u32, at: u32, pt: &[f64]) {
+        let p = pool as usize;
+        let (count, scales, raw) = (self.counts[p] as usize, &self.scales[p], &mut self.raw[p]);
+        for (k, &v) in pt.iter().enumerate() {
+            raw[k * count + at as usize] = encode_value(v, scales[k], self.wide);
+        }
+    }
+
+    /// Appends each pool's atom and scale atom.
+    fn write(&self, geod: &mut Vec<u8>) {
+        let (pid, sid) = if self.wide {
+            (PO32, SC32)
+        } else {
+            (POOL, SCAL)
+        };
+        for (p, raw) in self.raw.iter().enumerate() {
+            let (count, depth) = (self.counts[p], self.depths[p]);
+            let mut pool = count.to_le_bytes().to_vec();
+            pool.push(depth as u8);
+            let mut scal = Vec::with_capacity(8 * depth);
+            for (k, s) in self.scales[p].iter().enumerate() {
+                let c = count as usize;
+                encode_best(&mut pool, &raw[k * c..(k + 1) * c], self.wide);
+                scal.extend_from_slice(&s.scale.to_le_bytes());
+                scal.extend_from_slice(&s.offset.to_le_bytes());
+            }
             geod.extend(atom(pid, &pool));
             geod.extend(atom(sid, &scal));
         }
     }
-    let cmds = cmd::encode_all(&c.out).map_err(|e| err(None, e.to_string()))?;
-    assemble(dsf, geod, &cmds)
+}
+
+/// `p` with its loose triangles turned into strips ([`super::strip`]) and
+/// the triangles left loose in groups of 85, after its strips and fans (as
+/// DSFTool orders them); `None` when it has no loose triangles. Vertices
+/// are the same when their values are, bit for bit.
+fn restrip(p: &Patch) -> Option<Patch> {
+    if !p
+        .primitives
+        .iter()
+        .any(|pr| pr.kind == PrimitiveKind::Triangles)
+    {
+        return None;
+    }
+    let d = p.depth.max(1);
+    let mut ids: HashMap<Vertex<'_>, u32> = HashMap::new();
+    let mut verts: Vec<&[f64]> = Vec::new();
+    let mut tris = Vec::new();
+    let mut out = Vec::new();
+    for pr in &p.primitives {
+        if pr.kind != PrimitiveKind::Triangles {
+            out.push(pr.clone());
+            continue;
+        }
+        let whole = pr.vertices.len() / (3 * d) * 3 * d;
+        for t in pr.vertices[..whole].chunks_exact(3 * d) {
+            let mut tri = [0u32; 3];
+            for (k, v) in t.chunks_exact(d).enumerate() {
+                tri[k] = *ids.entry(Vertex(v)).or_insert_with(|| {
+                    verts.push(v);
+                    verts.len() as u32 - 1
+                });
+            }
+            tris.push(tri);
+        }
+        if whole < pr.vertices.len() {
+            // Vertices that make no triangle stay as they are.
+            out.push(Primitive {
+                kind: PrimitiveKind::Triangles,
+                vertices: pr.vertices[whole..].to_vec(),
+            });
+        }
+    }
+    let flat = |ids: &mut dyn Iterator<Item = u32>| -> Vec<f64> {
+        ids.flat_map(|k| verts[k as usize].iter().copied())
+            .collect()
+    };
+    let (strips, loose) = super::strip::stripify(&tris);
+    for st in strips {
+        out.push(Primitive {
+            kind: PrimitiveKind::Strip,
+            vertices: flat(&mut st.into_iter()),
+        });
+    }
+    for group in loose.chunks(85) {
+        out.push(Primitive {
+            kind: PrimitiveKind::Triangles,
+            vertices: flat(&mut group.iter().flatten().copied()),
+        });
+    }
+    Some(Patch {
+        primitives: out,
+        ..*p
+    })
+}
+
+/// The order [`build`] writes the entities in (indices into
+/// [`Dsf::entities`]) and, when grouped, the filter each one is under.
+fn write_order(dsf: &Dsf, opts: &BuildOptions, n: u32) -> (Vec<u32>, Option<Vec<i32>>) {
+    let all = (0..dsf.entities.len() as u32).collect::<Vec<_>>();
+    if !opts.group {
+        return (all, None);
+    }
+    let mut filter = -1;
+    let eff: Vec<i32> = dsf
+        .entities
+        .iter()
+        .map(|e| {
+            if let Entity::Filter(f) = e {
+                filter = *f;
+            }
+            filter
+        })
+        .collect();
+    let mut order: Vec<u32> = all
+        .into_iter()
+        .filter(|&i| !matches!(dsf.entities[i as usize], Entity::Filter(_)))
+        .collect();
+    order.sort_by_cached_key(|&i| {
+        let f = eff[i as usize];
+        match &dsf.entities[i as usize] {
+            Entity::Object(o) => {
+                let c = quant::cell(o.lon, o.lat, n);
+                let mode = match o.mode {
+                    ElevationMode::Draped => 0u8,
+                    ElevationMode::Msl => 1,
+                    ElevationMode::Agl => 2,
+                };
+                (f, 0u8, mode, o.def, c.x, c.y)
+            }
+            Entity::Polygon(p) => {
+                let first = p.windings.iter().find(|w| w.len() >= 2);
+                let c = first.map_or(quant::cell(0.0, 0.0, n), |w| quant::cell(w[0], w[1], n));
+                (f, 1, 0, p.def, c.x, c.y)
+            }
+            Entity::Patch(_) => (f, 2, 0, 0, 0, 0),
+            Entity::Network(c) => (f, 3, 0, c.def, c.subtype as i32, 0),
+            Entity::Filter(_) => (f, 4, 0, 0, 0, 0),
+        }
+    });
+    (order, Some(eff))
+}
+
+/// Builds a binary DSF (with its MD5 footer) from `dsf`'s properties,
+/// definitions, entities, rasters and unknown atoms.
+pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
+    let n = opts.divisions.clamp(1, 64).next_power_of_two();
+    let (order, filters) = write_order(dsf, opts, n);
+    let restripped: Vec<(usize, Entity)> = if opts.strip {
+        let patches = dsf.entities.iter().enumerate();
+        patches
+            .filter_map(|(i, e)| match e {
+                Entity::Patch(p) => restrip(p).map(|q| (i, Entity::Patch(q))),
+                _ => None,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut view: Vec<&Entity> = dsf.entities.iter().collect();
+    for (i, e) in &restripped {
+        view[*i] = e;
+    }
+    let mut lay = Layout {
+        dsf,
+        entities: &view,
+        n,
+        pools: Vec::new(),
+        pools32: Vec::new(),
+        open: HashMap::new(),
+        open32: HashMap::new(),
+        shared: HashMap::new(),
+        slots: Vec::new(),
+        refs: Vec::new(),
+    };
+    for &i in &order {
+        lay.place(i as usize)?;
+    }
+    lay.shared = HashMap::new();
+    lay.open = HashMap::new();
+
+    // Pass 2: scales and raw values.
+    share_patch_elevations(&mut lay.pools);
+    let mut r16 = Raws::new(&lay.pools, false);
+    let mut r32 = Raws::new(&lay.pools32, true);
+    let (mut slot, mut vref) = (0usize, 0usize);
+    for &i in &order {
+        match view[i as usize] {
+            Entity::Filter(_) => {}
+            Entity::Object(o) => {
+                let (p, at) = lay.slots[slot];
+                slot += 1;
+                let (pt, depth) = object_point(o);
+                r16.store(p, at, &pt[..depth]);
+            }
+            Entity::Polygon(poly) => {
+                let (p, first) = lay.slots[slot];
+                slot += 1;
+                let pts = poly
+                    .windings
+                    .iter()
+                    .flat_map(|w| w.chunks_exact(poly.depth));
+                for (j, pt) in pts.enumerate() {
+                    r16.store(p, first + j as u32, pt);
+                }
+            }
+            Entity::Patch(patch) => {
+                if patch.primitives.is_empty() {
+                    slot += 1;
+                }
+                let d = patch.depth;
+                for v in patch
+                    .primitives
+                    .iter()
+                    .flat_map(|pr| pr.vertices.chunks_exact(d))
+                {
+                    let (p, at) = lay.refs[vref];
+                    vref += 1;
+                    r16.store(p, u32::from(at), v);
+                }
+            }
+            Entity::Network(c) => {
+                let (p, first) = lay.slots[slot];
+                slot += 1;
+                for (j, pt) in c.points().enumerate() {
+                    r32.store(p, first + j as u32, pt);
+                }
+            }
+        }
+    }
+    let mut geod = Vec::new();
+    r16.write(&mut geod);
+    r32.write(&mut geod);
+    drop((r16, r32));
+
+    // Pass 3: commands.
+    let mut c = Cmds {
+        out: Vec::new(),
+        pool: None,
+        def: None,
+        subtype: None,
+        junction: 0,
+        agl: false,
+        patch_state: None,
+        filter: -1,
+        run: None,
+    };
+    // Junction offset 0, as the xptools writer.
+    c.push(Command::JunctionOffset(0))?;
+    let (mut slot, mut vref) = (0usize, 0usize);
+    for &i in &order {
+        let e = view[i as usize];
+        if !matches!(e, Entity::Object(_)) {
+            c.flush()?;
+        }
+        if let Some(f) = filters.as_ref().map(|f| f[i as usize])
+            && f != c.filter
+        {
+            c.flush()?;
+            c.push(Command::typed_comment(1, f))?;
+            c.filter = f;
+        }
+        match e {
+            Entity::Filter(f) => {
+                c.push(Command::typed_comment(1, *f))?;
+                c.filter = *f;
+            }
+            Entity::Object(o) => {
+                let (p, at) = lay.slots[slot];
+                slot += 1;
+                if o.mode != ElevationMode::Draped {
+                    let agl = o.mode == ElevationMode::Agl;
+                    if agl != c.agl {
+                        c.flush()?;
+                        c.push(Command::typed_comment(2, i32::from(agl)))?;
+                        c.agl = agl;
+                    }
+                }
+                match &mut c.run {
+                    Some((d, q, _, last)) if *d == o.def && *q == p && *last == at => *last += 1,
+                    _ => {
+                        c.flush()?;
+                        c.run = Some((o.def, p, at, at + 1));
+                    }
+                }
+            }
+            Entity::Polygon(poly) => {
+                let (p, first) = lay.slots[slot];
+                slot += 1;
+                c.def(poly.def)?;
+                c.pool(p)?;
+                let mut bounds = vec![first as u16];
+                for w in &poly.windings {
+                    let b = bounds[bounds.len() - 1] + (w.len() / poly.depth) as u16;
+                    bounds.push(b);
+                }
+                if bounds.len() == 2 {
+                    c.push(Command::PolygonRange {
+                        param: poly.param,
+                        first: bounds[0],
+                        last: bounds[1],
+                    })?;
+                } else {
+                    c.push(Command::NestedPolygonRange {
+                        param: poly.param,
+                        bounds,
+                    })?;
+                }
+            }
+            Entity::Patch(patch) => {
+                c.def(patch.def)?;
+                // The patch takes its depth from the pool current when it
+                // opens.
+                let first = if patch.primitives.is_empty() {
+                    slot += 1;
+                    lay.slots[slot - 1].0
+                } else {
+                    lay.refs[vref].0
+                };
+                c.pool(first)?;
+                c.open_patch(patch.flags, patch.lod_near, patch.lod_far)?;
+                for prim in &patch.primitives {
+                    let m = prim.vertices.len() / patch.depth;
+                    let refs = &lay.refs[vref..vref + m];
+                    vref += m;
+                    c.primitive(prim.kind, refs)?;
+                }
+            }
+            Entity::Network(chain) => {
+                let (p, first) = lay.slots[slot];
+                slot += 1;
+                let len = (chain.points.len() / chain.depth) as u32;
+                c.def(chain.def)?;
+                if c.subtype != Some(chain.subtype) {
+                    c.push(Command::RoadSubtype(chain.subtype as u8))?;
+                    c.subtype = Some(chain.subtype);
+                }
+                c.pool(p)?;
+                if first < c.junction || first + len - c.junction > POOL_CAP {
+                    c.push(Command::JunctionOffset(first))?;
+                    c.junction = first;
+                }
+                let a = (first - c.junction) as u16;
+                c.push(Command::NetworkChainRange(a, a + len as u16))?;
+            }
+        }
+    }
+    c.flush()?;
+    assemble(dsf, geod, &c.out)
+}
+
+/// The command stream being written, with the state a reader would have,
+/// so that selections are written only when they change.
+struct Cmds {
+    out: Vec<u8>,
+    pool: Option<u32>,
+    def: Option<u32>,
+    subtype: Option<u32>,
+    junction: u32,
+    agl: bool,
+    /// Patch flags and LOD in force (`None` before the first patch).
+    patch_state: Option<(u8, u32, u32)>,
+    filter: i32,
+    /// Objects not yet written: (def, pool, first, last).
+    run: Option<(u32, u32, u32, u32)>,
+}
+
+impl Cmds {
+    fn push(&mut self, c: Command) -> Result<(), BuildError> {
+        c.encode(&mut self.out)
+            .map_err(|e| err(None, e.to_string()))
+    }
+
+    fn pool(&mut self, p: u32) -> Result<(), BuildError> {
+        if self.pool != Some(p) {
+            self.push(Command::PoolSelect(p as u16))?;
+            self.pool = Some(p);
+        }
+        Ok(())
+    }
+
+    fn def(&mut self, d: u32) -> Result<(), BuildError> {
+        if self.def != Some(d) {
+            self.push(Command::set_definition(d))?;
+            self.def = Some(d);
+        }
+        Ok(())
+    }
+
+    /// Writes the pending objects.
+    fn flush(&mut self) -> Result<(), BuildError> {
+        if let Some((def, pool, first, last)) = self.run.take() {
+            self.def(def)?;
+            self.pool(pool)?;
+            if last == first + 1 {
+                self.push(Command::Object(first as u16))?;
+            } else {
+                self.push(Command::ObjectRange(first as u16, last as u16))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Opens a patch: opcode 16 when flags and LOD are those in force, 17
+    /// when only the flags differ, 18 otherwise (always for the first).
+    fn open_patch(&mut self, flags: u8, near: f32, far: f32) -> Result<(), BuildError> {
+        let lod = (near.to_bits(), far.to_bits());
+        let cmd = match self.patch_state {
+            Some((f, n, x)) if (n, x) == lod && f == flags => Command::TerrainPatch,
+            Some((_, n, x)) if (n, x) == lod => Command::TerrainPatchFlags(flags),
+            _ => Command::TerrainPatchFlagsLod { flags, near, far },
+        };
+        self.patch_state = Some((flags, lod.0, lod.1));
+        self.push(cmd)
+    }
+
+    /// Writes one primitive whose vertices are the pool points `refs`: a
+    /// range when they are consecutive points of one pool, else indexed
+    /// (one pool) or cross-pool commands of at most 255 vertices.
+    fn primitive(&mut self, kind: PrimitiveKind, refs: &[(u32, u16)]) -> Result<(), BuildError> {
+        let pool = refs[0].0;
+        let one_pool = refs.iter().all(|r| r.0 == pool);
+        let consecutive = refs
+            .iter()
+            .enumerate()
+            .all(|(j, r)| usize::from(r.1) == usize::from(refs[0].1) + j);
+        if one_pool {
+            self.pool(pool)?;
+            if consecutive {
+                let first = refs[0].1;
+                return self.push(Command::PrimitiveRange(
+                    kind,
+                    first,
+                    first + refs.len() as u16,
+                ));
+            }
+        }
+        for part in chunks(kind, refs.len()) {
+            let cmd = if one_pool {
+                Command::Primitive(kind, part.iter().map(|&j| refs[j].1).collect())
+            } else {
+                let v = part
+                    .iter()
+                    .map(|&j| (refs[j].0 as u16, refs[j].1))
+                    .collect();
+                Command::PrimitiveCrossPool(kind, v)
+            };
+            self.push(cmd)?;
+        }
+        Ok(())
+    }
+}
+
+/// The vertex positions of the commands a primitive of `m` vertices is
+/// split into so that each holds at most 255 and the triangles stay the
+/// same: triangles in groups of 85; strips in pieces of 254 overlapping by
+/// two (each starting on an even vertex, so the winding is kept); fans in
+/// pieces of 255 that repeat the centre and overlap by one.
+fn chunks(kind: PrimitiveKind, m: usize) -> Vec<Vec<usize>> {
+    const MAX: usize = 255;
+    if m <= MAX {
+        return vec![(0..m).collect()];
+    }
+    let mut out = Vec::new();
+    match kind {
+        PrimitiveKind::Triangles => {
+            let mut a = 0;
+            while a < m {
+                out.push((a..(a + MAX).min(m)).collect());
+                a += MAX;
+            }
+        }
+        PrimitiveKind::Strip => {
+            let mut a = 0;
+            loop {
+                let b = (a + MAX - 1).min(m);
+                out.push((a..b).collect());
+                if b == m {
+                    break;
+                }
+                a = b - 2;
+            }
+        }
+        PrimitiveKind::Fan => {
+            let mut a = 1;
+            loop {
+                let b = (a + MAX - 1).min(m);
+                out.push(std::iter::once(0).chain(a..b).collect());
+                if b == m {
+                    break;
+                }
+                a = b - 1;
+            }
+        }
+    }
+    out
 }
 
 /// Writes `dsf` with its own point pools (`pools`, `pools32`: raw values,
@@ -490,8 +1159,8 @@ fn assemble(dsf: &Dsf, mut geod: Vec<u8>, cmds: &[u8]) -> Result<Vec<u8>, BuildE
 
     let mut prop = Vec::new();
     for (n, v) in &dsf.properties {
-        push_string(&mut prop, n);
-        push_string(&mut prop, v);
+        push_string(&mut prop, n)?;
+        push_string(&mut prop, v)?;
     }
     let mut head = atom(PROP, &prop);
     extra_atoms(&mut head, dsf, HEAD);
@@ -507,7 +1176,7 @@ fn assemble(dsf: &Dsf, mut geod: Vec<u8>, cmds: &[u8]) -> Result<Vec<u8>, BuildE
     ] {
         let mut s = Vec::new();
         for d in table {
-            push_string(&mut s, d);
+            push_string(&mut s, d)?;
         }
         defn.extend(atom(id, &s));
     }
@@ -553,9 +1222,18 @@ fn extra_atoms(out: &mut Vec<u8>, dsf: &Dsf, parent: u32) {
     }
 }
 
-fn push_string(out: &mut Vec<u8>, s: &str) {
-    out.extend(s.bytes().filter(|&b| b != 0));
+/// Appends `s` and its NUL terminator; a NUL inside `s` cannot be held by
+/// a string table.
+fn push_string(out: &mut Vec<u8>, s: &str) -> Result<(), BuildError> {
+    if s.contains('\0') {
+        return Err(err(
+            None,
+            format!("{s:?} holds a NUL byte, which a DSF string table cannot hold"),
+        ));
+    }
+    out.extend_from_slice(s.as_bytes());
     out.push(0);
+    Ok(())
 }
 
 fn atom(id: u32, payload: &[u8]) -> Vec<u8> {
@@ -566,158 +1244,9 @@ fn atom(id: u32, payload: &[u8]) -> Vec<u8> {
     a
 }
 
-/// How one plane is quantized.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PlaneScale {
-    /// Range (0 = raw integers).
-    pub scale: f32,
-    /// Lowest value.
-    pub offset: f32,
-}
-
-/// Smallest power-of-two range `s` (at least `min_size`) and an offset that
-/// is a multiple of `s`, both exact in f32, with `[offset, offset + s]`
-/// covering `[min, max]`.
-pub fn dyadic_bounds(min: f64, max: f64, min_size: f64) -> PlaneScale {
-    let span = (max - min).max(min_size);
-    let mut k = span.log2().ceil() as i32;
-    loop {
-        let s = 2f64.powi(k);
-        let lo = (min / s).floor() * s;
-        if lo + s >= max && f64::from(lo as f32) == lo && f64::from(s as f32) == s {
-            return PlaneScale {
-                scale: s as f32,
-                offset: lo as f32,
-            };
-        }
-        k += 1;
-    }
-}
-
-/// Chooses the scale of plane `plane` of a pool from its values.
-fn plane_scale(family: Family, wide: bool, plane: usize, values: &[f64]) -> PlaneScale {
-    let max_raw = if wide { f64::from(u32::MAX) } else { 65535.0 };
-    if family == Family::Object && plane == 2 {
-        return PlaneScale {
-            scale: 360.0,
-            offset: 0.0,
-        };
-    }
-    let integers = values
-        .iter()
-        .all(|v| v.fract() == 0.0 && (0.0..=max_raw).contains(v));
-    if plane >= 2 && integers && (family != Family::Network || plane == 3) {
-        return PlaneScale {
-            scale: 0.0,
-            offset: 0.0,
-        };
-    }
-    if values.is_empty() {
-        return PlaneScale {
-            scale: 1.0,
-            offset: 0.0,
-        };
-    }
-    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
-    let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let min_size = if plane < 2 {
-        2f64.powi(-12)
-    } else {
-        2f64.powi(-10)
-    };
-    dyadic_bounds(min, max, min_size)
-}
-
-/// Quantizes `v` to the nearest raw value (clamped).
-pub fn encode_value(v: f64, s: PlaneScale, wide: bool) -> u32 {
-    let max_raw = if wide { f64::from(u32::MAX) } else { 65535.0 };
-    let raw = if s.scale == 0.0 {
-        v.round()
-    } else {
-        ((v - f64::from(s.offset)) * max_raw / f64::from(s.scale)).round()
-    };
-    raw.clamp(0.0, max_raw) as u32
-}
-
-fn encode_pool(p: &PoolBuf) -> (Vec<u8>, Vec<u8>) {
-    let n = p.count();
-    let mut pool = Vec::new();
-    pool.extend_from_slice(&(n as u32).to_le_bytes());
-    pool.push(p.depth as u8);
-    let mut scal = Vec::new();
-    let mut plane = Vec::with_capacity(n);
-    for k in 0..p.depth {
-        plane.clear();
-        plane.extend(p.values.iter().skip(k).step_by(p.depth).copied());
-        let s = plane_scale(p.family, p.wide, k, &plane);
-        scal.extend_from_slice(&s.scale.to_le_bytes());
-        scal.extend_from_slice(&s.offset.to_le_bytes());
-        let raw: Vec<u32> = plane.iter().map(|&v| encode_value(v, s, p.wide)).collect();
-        pool.push(3);
-        encode_plane(&mut pool, &raw, p.wide, 3);
-    }
-    (pool, scal)
-}
-
 /// Encodes values with mode 3: wrapping differences, then RLE.
 pub fn rle_diff(out: &mut Vec<u8>, raw: &[u32], wide: bool) {
     encode_plane(out, raw, wide, 3);
-}
-
-/// Encodes one plane's values (without the mode byte) with `mode`: 0 raw,
-/// 1 wrapping differences, 2 RLE, 3 differences then RLE.
-pub fn encode_plane(out: &mut Vec<u8>, raw: &[u32], wide: bool, mode: u8) {
-    let mask = if wide { u32::MAX } else { 0xFFFF };
-    let mut prev = 0u32;
-    let diffs: Vec<u32> = raw
-        .iter()
-        .map(|&v| {
-            if mode & 1 == 0 {
-                return v & mask;
-            }
-            let d = v.wrapping_sub(prev) & mask;
-            prev = v;
-            d
-        })
-        .collect();
-    let put = |out: &mut Vec<u8>, v: u32| {
-        if wide {
-            out.extend_from_slice(&v.to_le_bytes());
-        } else {
-            out.extend_from_slice(&(v as u16).to_le_bytes());
-        }
-    };
-    if mode & 2 == 0 {
-        for &d in &diffs {
-            put(out, d);
-        }
-        return;
-    }
-    let run_at = |i: usize| {
-        let mut r = 1;
-        while i + r < diffs.len() && r < 127 && diffs[i + r] == diffs[i] {
-            r += 1;
-        }
-        r
-    };
-    let mut i = 0;
-    while i < diffs.len() {
-        let r = run_at(i);
-        if r >= 3 {
-            out.push(0x80 | r as u8);
-            put(out, diffs[i]);
-            i += r;
-            continue;
-        }
-        let start = i;
-        while i < diffs.len() && i - start < 127 && run_at(i) < 3 {
-            i += 1;
-        }
-        out.push((i - start) as u8);
-        for &d in &diffs[start..i] {
-            put(out, d);
-        }
-    }
 }
 
 #[cfg(test)]
@@ -725,37 +1254,36 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dyadic_bounds_are_powers_of_two_and_cover() {
-        let s = dyadic_bounds(12.97, 12.999, 2f64.powi(-12));
-        assert_eq!((s.scale, s.offset), (0.03125, 12.96875));
-        // A tile edge encodes exactly.
-        let s = dyadic_bounds(12.9, 13.0, 2f64.powi(-12));
-        assert_eq!(f64::from(s.offset) + f64::from(s.scale), 13.0);
-        let raw = encode_value(13.0, s, false);
-        assert_eq!(crate::dsf::decode(raw, s.scale, s.offset, false), 13.0);
-        // Negative ranges and large magnitudes stay exact in f32.
-        let s = dyadic_bounds(-179.99999, -179.9, 2f64.powi(-12));
-        assert!(f64::from(s.offset) <= -179.99999);
-        assert!(f64::from(s.offset) + f64::from(s.scale) >= -179.9);
-    }
-
-    #[test]
-    fn encoding_rounds_to_nearest() {
-        let s = PlaneScale {
-            scale: 65535.0,
-            offset: 0.0,
+    fn long_primitives_split_keeping_their_triangles() {
+        let tris = |kind: PrimitiveKind, v: &[usize]| -> Vec<[usize; 3]> {
+            match kind {
+                PrimitiveKind::Triangles => v.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect(),
+                PrimitiveKind::Strip => (0..v.len().saturating_sub(2))
+                    .map(|i| {
+                        if i % 2 == 0 {
+                            [v[i], v[i + 1], v[i + 2]]
+                        } else {
+                            [v[i + 1], v[i], v[i + 2]]
+                        }
+                    })
+                    .collect(),
+                PrimitiveKind::Fan => (1..v.len().saturating_sub(1))
+                    .map(|i| [v[0], v[i], v[i + 1]])
+                    .collect(),
+            }
         };
-        assert_eq!(encode_value(1.4, s, false), 1);
-        assert_eq!(encode_value(1.6, s, false), 2);
-        assert_eq!(encode_value(-3.0, s, false), 0);
-        assert_eq!(encode_value(1e9, s, false), 65535);
-    }
-
-    #[test]
-    fn rle_uses_repeat_runs() {
-        let mut out = Vec::new();
-        rle_diff(&mut out, &[5, 5, 5, 5, 5, 5], false);
-        // Differences 5,0,0,0,0,0: one literal then a repeat run of 5 zeros.
-        assert_eq!(out, [1, 5, 0, 0x85, 0, 0]);
+        for kind in [
+            PrimitiveKind::Triangles,
+            PrimitiveKind::Strip,
+            PrimitiveKind::Fan,
+        ] {
+            for m in [3, 254, 255, 256, 509, 600, 1000] {
+                let all: Vec<usize> = (0..m).collect();
+                let parts = chunks(kind, m);
+                assert!(parts.iter().all(|p| p.len() <= 255), "{kind:?} {m}");
+                let split: Vec<[usize; 3]> = parts.iter().flat_map(|p| tris(kind, p)).collect();
+                assert_eq!(split, tris(kind, &all), "{kind:?} {m}");
+            }
+        }
     }
 }

@@ -8,6 +8,11 @@
 //!   extra annotations at random positions inside their tiles;
 //! - `dsf/+DD+DDD.dsf`: DSF tiles (built with [`dsf::build`]) holding AGB and
 //!   AGS polygons and AGP points;
+//! - `basemesh/+DD+DDD.dsf`: base-mesh tiles ([`base_mesh_tile`]: a terrain
+//!   mesh with negative elevations and real normals, roads, a raster and
+//!   overlay content; over 200,000 triangles each at full scale);
+//! - `dense/+47+008.dsf` (full scale only): an overlay of 2,000,000 objects
+//!   and 200,000 polygons ([`dense_overlay_tile`]);
 //! - `agn/<cell>an.agn`: AGN files (written with [`agn::write`](fn@crate::agn::write)) of generic
 //!   buildings, vegetation polygons and library objects.
 //!
@@ -16,7 +21,10 @@
 //! ([`fuzz_case`], [`fuzz_place`]).
 
 use crate::agn::{self, A2ge, A2geRecords, Agn, Cell, Chunk, Gblr, Group, Guid, Prde, Quad, Rect};
-use crate::dsf::{self, Dsf, ElevationMode, Entity, Object, Polygon};
+use crate::dsf::{
+    self, Dsf, ElevationMode, Entity, NetworkChain, Object, Patch, Polygon, Primitive,
+    PrimitiveKind, Raster,
+};
 use crate::geom::{LocalFrame, LonLat, Xy};
 use crate::place::{Params, Placement, Use};
 use crate::xp::model::Asset;
@@ -39,7 +47,8 @@ pub const POINT_EXAMPLE: &str = include_str!("../../examples/point/plaza.agp");
 pub enum Scale {
     /// A few MB: quick runs and tests.
     Small,
-    /// ≥ 100 MB of text, 300 DSF tiles, 10,000 AGN files.
+    /// ≥ 100 MB of text, 300 DSF tiles, 10,000 AGN files, two base-mesh
+    /// tiles and a dense overlay.
     Full,
 }
 
@@ -52,6 +61,9 @@ impl Scale {
                 ags: 20,
                 dsf: 6,
                 agn: 200,
+                meshes: 1,
+                mesh_grid: 64,
+                dense: None,
             },
             Scale::Full => Counts {
                 agp: 3000,
@@ -59,6 +71,9 @@ impl Scale {
                 ags: 1500,
                 dsf: 300,
                 agn: 10_000,
+                meshes: 2,
+                mesh_grid: 480,
+                dense: Some((2_000_000, 200_000)),
             },
         }
     }
@@ -70,6 +85,11 @@ struct Counts {
     ags: usize,
     dsf: usize,
     agn: usize,
+    /// Base-mesh tiles and their vertices per side.
+    meshes: usize,
+    mesh_grid: usize,
+    /// Objects and polygons of the dense overlay tile, if any.
+    dense: Option<(usize, usize)>,
 }
 
 impl Scale {
@@ -150,6 +170,23 @@ pub fn generate_with(
         let bytes = dsf::build(&dsf, &dsf::BuildOptions::default())
             .map_err(|e| io::Error::other(format!("building a DSF: {e:?}")))?;
         s.dsf_bytes += put("dsf", format!("{lat:+03}{lon:+04}.dsf"), &bytes)?;
+        s.dsf_files += 1;
+    }
+    let mut rng = Rng::seed_from_u64(seed ^ 0xBA5E);
+    for i in 0..n.meshes {
+        let (lat, lon) = (-34 - i as i32, -58 + i as i32);
+        let d = base_mesh_tile(&mut rng, lat, lon, n.mesh_grid, 150);
+        let bytes = dsf::build(&d, &dsf::BuildOptions::default())
+            .map_err(|e| io::Error::other(format!("building a base mesh: {e:?}")))?;
+        s.dsf_bytes += put("basemesh", format!("{lat:+03}{lon:+04}.dsf"), &bytes)?;
+        s.dsf_files += 1;
+    }
+    if let Some((objects, polygons)) = n.dense {
+        let mut rng = Rng::seed_from_u64(seed ^ 0xDE45);
+        let d = dense_overlay_tile(&mut rng, 47, 8, objects, polygons);
+        let bytes = dsf::build(&d, &dsf::BuildOptions::default())
+            .map_err(|e| io::Error::other(format!("building the dense overlay: {e:?}")))?;
+        s.dsf_bytes += put("dense", "+47+008.dsf".into(), &bytes)?;
         s.dsf_files += 1;
     }
     let mut rng = Rng::seed_from_u64(seed ^ 0xA61);
@@ -238,20 +275,26 @@ pub fn agp_text(rng: &mut Rng, bytes: usize) -> String {
     insert_after(POINT_EXAMPLE, "TREE_LINE 464 96 464 384 1", &lines)
 }
 
+/// The bounds of the tile at `lat`, `lon` (first, as X-Plane wants), the
+/// planet and the creation agent.
+fn tile_properties(lat: i32, lon: i32, agent: &str) -> Vec<(String, String)> {
+    vec![
+        ("sim/west".into(), lon.to_string()),
+        ("sim/south".into(), lat.to_string()),
+        ("sim/east".into(), (lon + 1).to_string()),
+        ("sim/north".into(), (lat + 1).to_string()),
+        ("sim/planet".into(), "earth".into()),
+        ("sim/creation_agent".into(), agent.into()),
+    ]
+}
+
 /// A DSF tile at `lat`, `lon` (south-west corner) with `polygons` AGB
 /// rectangles and AGS polygons (4–12 vertices, 30–200 m across) and half as many AGP
 /// points.
 pub fn dsf_tile(rng: &mut Rng, lat: i32, lon: i32, polygons: usize) -> Dsf {
     let (w, s) = (f64::from(lon), f64::from(lat));
     let mut dsf = Dsf {
-        properties: vec![
-            ("sim/west".into(), lon.to_string()),
-            ("sim/south".into(), lat.to_string()),
-            ("sim/east".into(), (lon + 1).to_string()),
-            ("sim/north".into(), (lat + 1).to_string()),
-            ("sim/planet".into(), "earth".into()),
-            ("sim/creation_agent".into(), "agkit gen".into()),
-        ],
+        properties: tile_properties(lat, lon, "agkit gen"),
         object_defs: vec!["lib/g10/autogen/plaza.agp".into()],
         polygon_defs: vec![
             "lib/g10/autogen/city_block.agb".into(),
@@ -304,6 +347,326 @@ pub fn dsf_tile(rng: &mut Rng, lat: i32, lon: i32, polygons: usize) -> Dsf {
             elevation: None,
             mode: ElevationMode::Draped,
         }));
+    }
+    dsf
+}
+
+/// Triangles of the terrain mesh of [`base_mesh_tile`] at `grid` vertices
+/// per side: `2 (grid - 1)²`.
+pub fn mesh_triangles(grid: usize) -> usize {
+    2 * grid.saturating_sub(1).pow(2)
+}
+
+/// The synthetic landscape of a base-mesh tile, in metres above sea level
+/// at `(x, y)` in 0..1 across the tile: rolling hills, a ridge, and a sea
+/// basin below 0 m in the south-west corner.
+fn landscape(x: f64, y: f64, phase: f64) -> f64 {
+    use std::f64::consts::TAU;
+    let hills = 180.0 * (TAU * (1.3 * x + phase)).sin() * (TAU * (0.9 * y - phase)).cos()
+        + 60.0 * (TAU * (4.1 * x + 2.7 * y + phase)).sin()
+        + 18.0 * (TAU * (11.0 * x - 9.0 * y)).sin();
+    let ridge = 900.0 * (-((x - 0.7).powi(2) + (y - 0.65).powi(2)) * 18.0).exp();
+    let basin = 260.0 * (-((x * x + y * y) * 9.0)).exp();
+    hills + ridge + 250.0 - basin * 2.0
+}
+
+/// A base-mesh tile at `lat`, `lon` (south-west corner), as a global
+/// scenery tile is made: a terrain mesh of `grid × grid` vertices (see
+/// [`mesh_triangles`]; 318 gives over 200,000 triangles) whose elevations
+/// go below sea level in a basin and whose normals follow the slopes,
+/// split into blocks of 16 × 16 cells drawn as triangle strips (edge
+/// blocks as loose triangles, peaks as fans), one patch per terrain type
+/// (water below 0 m, then grass, forest and rock by height), plus an
+/// overlay patch of depth 7 with texture coordinates; a road network of
+/// chains with junctions and shape points; an `elevation` raster; and the
+/// AGP/AGB/AGS content of [`dsf_tile`] (`polygons` polygons).
+pub fn base_mesh_tile(rng: &mut Rng, lat: i32, lon: i32, grid: usize, polygons: usize) -> Dsf {
+    let grid = grid.max(2);
+    let mut dsf = dsf_tile(rng, lat, lon, polygons);
+    dsf.properties = tile_properties(lat, lon, "agkit gen (base mesh)");
+    dsf.terrain_defs = ["water", "grass", "forest", "rock", "shore_overlay"]
+        .iter()
+        .map(|t| format!("lib/g10/terrain10/{t}.ter"))
+        .collect();
+    dsf.network_defs = vec!["lib/g10/roads.net".into()];
+    dsf.raster_defs = vec!["elevation".into()];
+    let (w, s) = (f64::from(lon), f64::from(lat));
+    let phase = rng.random_range(0.0..1.0);
+    let last = (grid - 1) as f64;
+    let height = |i: usize, j: usize| landscape(i as f64 / last, j as f64 / last, phase);
+    // Metres per grid step east and north (for the normals).
+    let step_y = 111_320.0 / last;
+    let step_x = step_y * (s + 0.5).to_radians().cos();
+    let vertex = |i: usize, j: usize| -> [f64; 5] {
+        let h = height(i, j);
+        let dx =
+            (height((i + 1).min(grid - 1), j) - height(i.saturating_sub(1), j)) / (2.0 * step_x);
+        let dy =
+            (height(i, (j + 1).min(grid - 1)) - height(i, j.saturating_sub(1))) / (2.0 * step_y);
+        let len = (dx * dx + 1.0 + dy * dy).sqrt();
+        // X points east, Z south (DSF notes §2.5).
+        [
+            w + i as f64 / last,
+            s + j as f64 / last,
+            h,
+            -dx / len,
+            dy / len,
+        ]
+    };
+    let terrain = |h: f64, i: usize, j: usize| -> u32 {
+        let wobble = 40.0 * ((i * 7 + j * 13) % 11) as f64 / 11.0;
+        if h < 0.0 {
+            0
+        } else if h + wobble < 280.0 {
+            1
+        } else if h + wobble < 600.0 {
+            2
+        } else {
+            3
+        }
+    };
+    // Blocks of 16 x 16 cells, grouped by terrain.
+    const BLOCK: usize = 16;
+    let cells = grid - 1;
+    let mut by_terrain: Vec<Vec<Primitive>> = vec![Vec::new(); 4];
+    let mut bj = 0;
+    while bj < cells {
+        let mut bi = 0;
+        while bi < cells {
+            let (i1, j1) = ((bi + BLOCK).min(cells), (bj + BLOCK).min(cells));
+            let (ci, cj) = ((bi + i1) / 2, (bj + j1) / 2);
+            let t = terrain(height(ci, cj), ci, cj) as usize;
+            let edge = bi == 0 || bj == 0 || i1 == cells || j1 == cells;
+            let prims = &mut by_terrain[t];
+            if edge {
+                // Loose triangles, 85 per primitive.
+                let mut v = Vec::new();
+                for j in bj..j1 {
+                    for i in bi..i1 {
+                        // Two counter-clockwise triangles split by the
+                        // south-west to north-east diagonal.
+                        for tri in [
+                            [(i, j), (i + 1, j), (i + 1, j + 1)],
+                            [(i, j), (i + 1, j + 1), (i, j + 1)],
+                        ] {
+                            for (x, y) in tri {
+                                v.extend_from_slice(&vertex(x, y));
+                            }
+                        }
+                        if v.len() >= 5 * 3 * 84 {
+                            prims.push(Primitive {
+                                kind: PrimitiveKind::Triangles,
+                                vertices: std::mem::take(&mut v),
+                            });
+                        }
+                    }
+                }
+                if !v.is_empty() {
+                    prims.push(Primitive {
+                        kind: PrimitiveKind::Triangles,
+                        vertices: v,
+                    });
+                }
+            } else {
+                // One strip per row of cells (north vertex first, so the
+                // triangles are counter-clockwise).
+                for j in bj..j1 {
+                    let mut v = Vec::with_capacity(5 * 2 * (i1 - bi + 1));
+                    for i in bi..=i1 {
+                        v.extend_from_slice(&vertex(i, j + 1));
+                        v.extend_from_slice(&vertex(i, j));
+                    }
+                    prims.push(Primitive {
+                        kind: PrimitiveKind::Strip,
+                        vertices: v,
+                    });
+                }
+            }
+            bi = i1;
+        }
+        bj = (bj + BLOCK).min(cells);
+    }
+    for (t, prims) in by_terrain.into_iter().enumerate() {
+        if !prims.is_empty() {
+            dsf.entities.push(Entity::Patch(Patch {
+                def: t as u32,
+                flags: 1,
+                lod_near: 0.0,
+                lod_far: -1.0,
+                depth: 5,
+                primitives: prims,
+            }));
+        }
+    }
+    // An overlay patch (depth 7: s, t) of fans around a few grid points.
+    let mut fans = Vec::new();
+    for _ in 0..12 {
+        let (ci, cj) = (rng.random_range(1..grid - 1), rng.random_range(1..grid - 1));
+        let ring = [
+            (1, 0),
+            (1, 1),
+            (0, 1),
+            (-1, 1),
+            (-1, 0),
+            (-1, -1),
+            (0, -1),
+            (1, -1),
+            (1, 0),
+        ];
+        let mut v = Vec::new();
+        for (di, dj) in std::iter::once((0, 0)).chain(ring) {
+            let (i, j) = ((ci as i64 + di) as usize, (cj as i64 + dj) as usize);
+            v.extend_from_slice(&vertex(i, j));
+            v.extend_from_slice(&[(di + 1) as f64 / 2.0, (dj + 1) as f64 / 2.0]);
+        }
+        fans.push(Primitive {
+            kind: PrimitiveKind::Fan,
+            vertices: v,
+        });
+    }
+    dsf.entities.push(Entity::Patch(Patch {
+        def: 4,
+        flags: 2,
+        lod_near: 0.0,
+        lod_far: 20_000.0,
+        depth: 7,
+        primitives: fans,
+    }));
+    // Roads: polylines across the tile with a junction every few points.
+    let mut node = 1u32;
+    for _ in 0..40 {
+        let (mut x, mut y) = (rng.random_range(0.05..0.95), rng.random_range(0.05..0.95));
+        let dir = rng.random_range(0.0..std::f64::consts::TAU);
+        let mut points = Vec::new();
+        let n = rng.random_range(20..120);
+        for k in 0..n {
+            let junction = k == 0 || k + 1 == n || k % 9 == 0;
+            let h = landscape(x, y, phase).max(0.0);
+            points.extend_from_slice(&[
+                w + x,
+                s + y,
+                h,
+                if junction { f64::from(node) } else { 0.0 },
+            ]);
+            if junction {
+                node += 1;
+            }
+            let turn = dir + rng.random_range(-0.3..0.3);
+            x = (x + 0.004 * turn.cos()).clamp(0.0, 1.0);
+            y = (y + 0.004 * turn.sin()).clamp(0.0, 1.0);
+        }
+        dsf.entities.push(Entity::Network(NetworkChain {
+            def: 0,
+            subtype: rng.random_range(1..6),
+            depth: 4,
+            points,
+        }));
+    }
+    // The elevation raster: 16-bit signed, post-centred, south row first.
+    let side = 201u32;
+    let mut data = Vec::with_capacity((side * side * 2) as usize);
+    for j in 0..side {
+        for i in 0..side {
+            let h = landscape(
+                f64::from(i) / f64::from(side - 1),
+                f64::from(j) / f64::from(side - 1),
+                phase,
+            );
+            data.extend_from_slice(&(h.round() as i16).to_le_bytes());
+        }
+    }
+    dsf.rasters.push(Raster {
+        name: "elevation".into(),
+        version: 1,
+        bpp: 2,
+        flags: 1 | 4,
+        width: side,
+        height: side,
+        scale: 1.0,
+        offset: 0.0,
+        data,
+    });
+    dsf
+}
+
+/// A dense overlay tile at `lat`, `lon`: `objects` objects of 40
+/// definitions and `polygons` AGB/AGS/facade/forest polygons of 12
+/// definitions, clustered around towns, in the mixed order a naive writer
+/// would list them (what `dsf build` groups). 2,000,000 and 200,000 make
+/// a DSF2Text of about 150 MB.
+pub fn dense_overlay_tile(
+    rng: &mut Rng,
+    lat: i32,
+    lon: i32,
+    objects: usize,
+    polygons: usize,
+) -> Dsf {
+    let (w, s) = (f64::from(lon), f64::from(lat));
+    let mut properties = tile_properties(lat, lon, "agkit gen (dense overlay)");
+    properties.push(("sim/overlay".into(), "1".into()));
+    let mut dsf = Dsf {
+        properties,
+        object_defs: (0..40)
+            .map(|k| format!("lib/g10/objects/building_{k:02}.obj"))
+            .collect(),
+        polygon_defs: ["agb", "ags", "fac", "for"]
+            .iter()
+            .flat_map(|e| (0..3).map(move |k| format!("lib/g10/polygons/p{k}.{e}")))
+            .collect(),
+        ..Dsf::default()
+    };
+    let towns: Vec<[f64; 3]> = (0..60)
+        .map(|_| {
+            [
+                rng.random_range(0.05..0.95),
+                rng.random_range(0.05..0.95),
+                rng.random_range(0.005..0.05),
+            ]
+        })
+        .collect();
+    let near = |rng: &mut Rng| {
+        let t = towns[rng.random_range(0..towns.len())];
+        let (a, r) = (
+            rng.random_range(0.0..std::f64::consts::TAU),
+            t[2] * rng.random_range(0.0f64..1.0).sqrt(),
+        );
+        [
+            w + (t[0] + r * a.cos()).clamp(0.0, 1.0),
+            s + (t[1] + r * a.sin()).clamp(0.0, 1.0),
+        ]
+    };
+    let every = (objects / polygons.max(1)).max(1);
+    let mut made = 0;
+    for k in 0..objects {
+        let p = near(rng);
+        dsf.entities.push(Entity::Object(Object {
+            def: rng.random_range(0..40),
+            lon: p[0],
+            lat: p[1],
+            heading: rng.random_range(0.0..360.0),
+            elevation: None,
+            mode: ElevationMode::Draped,
+        }));
+        if k % every == 0 && made < polygons {
+            made += 1;
+            let c = near(rng);
+            let frame = LocalFrame::new(c);
+            let def = rng.random_range(0..12u32);
+            let n = if def < 3 { 4 } else { rng.random_range(4..13) };
+            let r = rng.random_range(10.0..60.0);
+            let ring: Vec<f64> = (0..n)
+                .flat_map(|j| {
+                    let a = std::f64::consts::TAU * j as f64 / n as f64;
+                    frame.to_lonlat([r * a.cos(), r * a.sin()])
+                })
+                .collect();
+            dsf.entities.push(Entity::Polygon(Polygon {
+                def,
+                param: rng.random_range(0..2048),
+                depth: 2,
+                windings: vec![ring],
+            }));
+        }
     }
     dsf
 }
