@@ -943,6 +943,92 @@ fn hostile_files_are_reported() {
     );
 }
 
+/// The findings of `scenery check --format json` on an installation.
+fn check_findings(root: &Path) -> Vec<serde_json::Value> {
+    let o = agkit(&[
+        os("scenery"),
+        os("check"),
+        os("--xplane"),
+        root.as_os_str(),
+        os("--format"),
+        os("json"),
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    v["findings"].as_array().unwrap().clone()
+}
+
+/// The details of the finding with `code` about `package` (or the
+/// installation when `None`).
+fn details(findings: &[serde_json::Value], code: &str, package: Option<&str>) -> Vec<String> {
+    let f = findings
+        .iter()
+        .find(|f| f["code"] == code && f["package"].as_str() == package)
+        .unwrap_or_else(|| panic!("no {code} for {package:?} in {findings:#?}"));
+    f["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Found by the first outside test: a `library.txt` or `scenery_packs.ini`
+/// that is not valid UTF-8 had every problem reported at line 1:1 (the
+/// report re-read the file as UTF-8 and got nothing); a binary one had its
+/// bytes quoted on the terminal, line by line; a megabyte line was quoted
+/// whole. Now the lines are right, a binary file is one error saying what
+/// it is, and quoted text is cut short.
+#[test]
+fn odd_library_and_pack_files_are_reported_by_line_not_quoted() {
+    let t = tempfile::tempdir().unwrap();
+    let cs = t.path().join("Custom Scenery");
+    library_package(&cs.join("Latin"), "# caf\u{e9}\nFOO bar\n", &[]);
+    // The comment as Latin-1 (one byte 0xE9, invalid UTF-8).
+    let latin = std::fs::read(cs.join("Latin/library.txt")).unwrap();
+    let latin: Vec<u8> = String::from_utf8(latin)
+        .unwrap()
+        .chars()
+        .map(|c| c as u32 as u8)
+        .collect();
+    std::fs::write(cs.join("Latin/library.txt"), latin).unwrap();
+    write(
+        &cs.join("Long/library.txt"),
+        &format!("A\n800\nLIBRARY\nBOGUS{}\n", "y".repeat(100_000)),
+    );
+    let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    png.extend((0..2000u32).map(|i| (i * 7919 % 251) as u8));
+    write(&cs.join("Picture/library.txt"), "");
+    std::fs::write(cs.join("Picture/library.txt"), &png).unwrap();
+    std::fs::write(cs.join("scenery_packs.ini"), &png).unwrap();
+
+    let f = check_findings(t.path());
+    assert_eq!(
+        details(&f, "SCN009", Some("Latin")),
+        [
+            "Latin/library.txt:5:1: warning[LIB004]: unknown directive `FOO`; X-Plane ignores the line"
+        ]
+    );
+    let long = details(&f, "SCN009", Some("Long"));
+    assert!(
+        long[0].starts_with("Long/library.txt:4:1: warning[LIB004]: unknown directive `BOGUSyyy")
+    );
+    assert!(long[0].len() < 400, "{}", long[0]);
+    assert_eq!(
+        details(&f, "SCN009", Some("Picture")),
+        [
+            "Picture/library.txt: error[LIB001]: not a library list (library.txt): it is a binary \
+          file, which agkit does not read; X-Plane ignores it"
+        ]
+    );
+    assert_eq!(
+        details(&f, "SCN012", None),
+        [
+            "scenery_packs.ini: warning[INI001]: not a scenery_packs.ini: it is a binary file, \
+          which agkit does not read; X-Plane cannot use it"
+        ]
+    );
+}
+
 /// A clean installation checks clean (exit 0).
 #[test]
 fn scenery_check_clean_installation() {
