@@ -280,11 +280,27 @@ fn library_package(dir: &Path, exports: &str, files: &[&str]) {
     }
 }
 
-/// Builds a DSF from DSF2Text with agkit's writer.
+/// Builds a DSF of tile +47+013 from DSF2Text with agkit's writer.
 fn write_dsf(path: &Path, body: &str, overlay: bool) {
+    write_tile_dsf(
+        path,
+        Tile {
+            west: 13,
+            south: 47,
+        },
+        body,
+        overlay,
+    );
+}
+
+/// Builds a DSF of `tile` from DSF2Text with agkit's writer.
+fn write_tile_dsf(path: &Path, tile: Tile, body: &str, overlay: bool) {
+    let (w, s) = (tile.west, tile.south);
     let text = format!(
-        "I\n800 written by agkit\nDSF2TEXT\n\nDIVISIONS 8\nPROPERTY sim/west 13\n\
-         PROPERTY sim/south 47\nPROPERTY sim/east 14\nPROPERTY sim/north 48\n{}{body}",
+        "I\n800 written by agkit\nDSF2TEXT\n\nDIVISIONS 8\nPROPERTY sim/west {w}\n\
+         PROPERTY sim/south {s}\nPROPERTY sim/east {}\nPROPERTY sim/north {}\n{}{body}",
+        w + 1,
+        s + 1,
         if overlay {
             "PROPERTY sim/overlay 1\n"
         } else {
@@ -523,20 +539,26 @@ fn installation_resolves_by_every_rule() {
     );
 }
 
-fn at_json(t: &tempfile::TempDir, extra: &[&str]) -> serde_json::Value {
+/// `agkit scenery at AT --xplane ROOT --radius RADIUS EXTRA…`.
+fn scenery_at(root: &Path, at: &str, radius: &str, extra: &[&str]) -> Output {
     let mut args = vec![
         os("scenery"),
         os("at"),
-        os("47.8000,13.0400"),
+        os(at),
         os("--xplane"),
-        t.path().as_os_str(),
+        root.as_os_str(),
         os("--radius"),
-        os("300"),
-        os("--format"),
-        os("json"),
+        os(radius),
     ];
     args.extend(extra.iter().map(|s| os(s)));
-    let o = agkit(&args);
+    agkit(&args)
+}
+
+/// `scenery at` of the test installation as JSON.
+fn at_json(t: &tempfile::TempDir, extra: &[&str]) -> serde_json::Value {
+    let mut extra = extra.to_vec();
+    extra.extend(["--format", "json"]);
+    let o = scenery_at(t.path(), "47.8000,13.0400", "300", &extra);
     assert!(o.status.success(), "{}", stderr(&o));
     serde_json::from_slice(&o.stdout).unwrap()
 }
@@ -770,20 +792,20 @@ fn scenery_at_bad_input_is_a_usage_error() {
         ("47.8,13", "-5"),
         ("47.8,13", "NaN"),
         ("47.8,13", "1e9"),
+        ("47.8,13", "1e308"),
+        ("47.8,13", "-inf"),
         ("47.8", "100"),
         ("x,y", "100"),
+        ("NaN,13", "100"),
+        ("47.8,inf", "100"),
+        ("-90.5,13", "100"),
+        ("47.8,180.5", "100"),
     ] {
-        let o = agkit(&[
-            os("scenery"),
-            os("at"),
-            os(at),
-            os("--xplane"),
-            t.path().as_os_str(),
-            os("--radius"),
-            os(radius),
-        ]);
+        let o = scenery_at(t.path(), at, radius, &[]);
         assert_eq!(o.status.code(), Some(2), "{at} {radius}: {}", stderr(&o));
         assert!(stderr(&o).starts_with("error:"), "{}", stderr(&o));
+        // One short line (a radius of 1e308 was written with 309 digits).
+        assert!(stderr(&o).len() < 120, "{}", stderr(&o));
     }
     let empty = tempfile::tempdir().unwrap();
     let o = agkit(&[
@@ -1027,6 +1049,69 @@ fn odd_library_and_pack_files_are_reported_by_line_not_quoted() {
           which agkit does not read; X-Plane cannot use it"
         ]
     );
+}
+
+/// Found by the first outside test: `scenery at` listed the tiles a circle
+/// touches without wrapping at ±180° and with the span of longitude of its
+/// centre, so an object 60 m away across the antimeridian, or 20 m away
+/// across the north pole, was not reported.
+#[test]
+fn scenery_at_reaches_across_the_antimeridian_and_the_poles() {
+    let t = tempfile::tempdir().unwrap();
+    let cs = t.path().join("Custom Scenery");
+    let pack = cs.join("Far/Earth nav data");
+    for (tile, lon, lat) in [
+        (
+            Tile {
+                west: 179,
+                south: 10,
+            },
+            179.9995,
+            10.0005,
+        ),
+        (
+            Tile {
+                west: -180,
+                south: 10,
+            },
+            -179.9995,
+            10.0005,
+        ),
+        (
+            Tile {
+                west: 179,
+                south: 89,
+            },
+            179.9999,
+            89.9999,
+        ),
+    ] {
+        let (folder, file) = tile.file_names();
+        write_tile_dsf(
+            &pack.join(folder).join(file),
+            tile,
+            &format!("OBJECT_DEF far.obj\nOBJECT 0 {lon} {lat} 0\n"),
+            true,
+        );
+    }
+    let near = |at: &str| -> Vec<(f64, f64)> {
+        let o = scenery_at(t.path(), at, "500", &["--format", "json"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            // DSF coordinates are quantized: compare to a micro-degree.
+            .map(|i| ["lat", "lon"].map(|k| (i[k].as_f64().unwrap() * 1e6).round() / 1e6))
+            .map(|[lat, lon]| (lat, lon))
+            .collect()
+    };
+    let east = (10.0005, 179.9995);
+    let west = (10.0005, -179.9995);
+    assert_eq!(near("10.0005,179.9999"), [west, east]);
+    assert_eq!(near("10.0005,-180"), [west, east]);
+    assert_eq!(near("89.9999,0"), [(89.9999, 179.9999)]);
 }
 
 /// A clean installation checks clean (exit 0).
