@@ -910,6 +910,21 @@ fn scenery_resolve_explains() {
     assert_eq!(v["source"], "library");
     assert_eq!(v["candidates"].as_array().unwrap().len(), 2);
     assert_eq!(v["shadowed"][0]["candidate"]["package"], "D Lib Low");
+    // Found by the first outside test: only `scenery check` said that a path
+    // is exported with other letter case; `resolve` (and `at`) say it too.
+    let o = run("lib/Tower.obj", &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains(
+            "unresolved: no enabled package exports it; `lib/tower.obj` is exported \
+             (X-Plane compares virtual paths with their case)"
+        ),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let o = run("lib/Tower.obj", &["--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["case_variant"], "lib/tower.obj");
 }
 
 /// A damaged DSF and a binary library.txt are reported, never fatal to

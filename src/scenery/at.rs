@@ -576,7 +576,7 @@ pub fn at(
                 lon: at[0],
                 lat: at[1],
                 excluded_by,
-                rule: rule_text(res),
+                rule: rule_text(res, Some(&l.pkg.name)),
                 conditions: res
                     .candidates
                     .iter()
@@ -625,9 +625,13 @@ pub fn at(
 }
 
 /// How a resolution reads in a report.
-fn rule_text(r: &Resolution) -> String {
+fn rule_text(r: &Resolution, own: Option<&str>) -> String {
     if !r.is_resolved() {
-        return format!("unresolved: {}", r.why_unresolved());
+        let why = match own {
+            Some(own) => r.why_unresolved_in(own),
+            None => r.why_unresolved(),
+        };
+        return format!("unresolved: {why}");
     }
     let n = r.usable().count();
     if n > 1 {
@@ -711,7 +715,7 @@ fn expand(
         } else {
             let r = index.resolve(definition, tile, &opts.conditions);
             let rule = if r.is_resolved() {
-                rule_text(&r)
+                rule_text(&r, None)
             } else {
                 format!(
                     "unresolved: not a file beside {} and {}",

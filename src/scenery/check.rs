@@ -232,12 +232,7 @@ pub fn check(
                         continue;
                     }
                     stats.unresolved += 1;
-                    let mut why = r.why_unresolved();
-                    if let Some(v) = index.case_variant(def) {
-                        why.push_str(&format!(
-                            "; `{v}` is exported (X-Plane compares virtual paths with their case)"
-                        ));
-                    }
+                    let why = r.why_unresolved_in(&p.name);
                     for s in r.shadowed.iter().filter(|s| {
                         index
                             .packages
