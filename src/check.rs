@@ -79,6 +79,9 @@ pub enum Contents {
     DsfText,
     /// An X-Plane library list (`library.txt`).
     Library,
+    /// X-Plane's list of scenery packs in priority order
+    /// (`scenery_packs.ini`).
+    SceneryPacks,
     /// Another X-Plane text format agkit does not read, by its name
     /// (e.g. `an X-Plane object (.obj)`).
     XPlane(&'static str),
@@ -125,6 +128,11 @@ impl Contents {
         }
         if has_autogen_header(head) {
             return Contents::Autogen;
+        }
+        if let [Some(b"A" | b"I"), Some(version), Some(b"SCENERY")] = header_lines(head)
+            && version.starts_with(b"1000")
+        {
+            return Contents::SceneryPacks;
         }
         if let [Some(b"A" | b"I"), Some(version), Some(kind)] = header_lines(head)
             && version.starts_with(b"800")
@@ -180,7 +188,14 @@ impl Contents {
             ),
             Contents::Agn => ("an FSX/P3D AGN file", &["agn dump", "convert agn", "check"]),
             Contents::DsfText => ("DSF2Text (a DSF as text)", &["dsf build"]),
-            Contents::Library => ("an X-Plane library list", &["place --dsf --library"]),
+            Contents::Library => (
+                "an X-Plane library list",
+                &["scenery check --xplane", "place --dsf --library"],
+            ),
+            Contents::SceneryPacks => (
+                "X-Plane's scenery pack list (scenery_packs.ini)",
+                &["scenery check --xplane"],
+            ),
             Contents::GeoJson => (
                 "GeoJSON",
                 &["place --polygon", "overlay build", "agn build"],
@@ -200,6 +215,21 @@ impl Contents {
     }
 }
 
+/// The one error (AG0001, for the whole file) for bytes that are not an
+/// autogen text file but something agkit can name — a DSF, an AGN, an
+/// image, GeoJSON, a library list: it says what the file is and which
+/// command reads it, and quotes none of it. `None` for an autogen text file
+/// and for other text, whose problems the text checks explain line by line.
+pub fn not_autogen_text(bytes: &[u8]) -> Option<Diagnostic> {
+    let message = Contents::of(bytes).refusal(AUTOGEN_TEXT, &[Contents::Autogen])?;
+    Some(Diagnostic::new(
+        crate::diag::Severity::Error,
+        crate::xp::rules::codes::HEADER_ORIGIN,
+        message,
+        crate::diag::Location::File,
+    ))
+}
+
 /// Checks one file's bytes: the diagnostics and, for a text file, the text
 /// they point into (invalid UTF-8 decoded lossily, and reported). A file
 /// taken for text that is something else (an image, GeoJSON, DSF2Text …)
@@ -209,13 +239,7 @@ pub fn check_bytes(path: &Path, bytes: &[u8]) -> (Option<String>, Vec<Diagnostic
         FileKind::Agn => (None, crate::agn::check_bytes(bytes)),
         FileKind::Dsf => (None, crate::dsf::check_bytes(bytes)),
         FileKind::Text => {
-            if let Some(message) = Contents::of(bytes).refusal(AUTOGEN_TEXT, &[Contents::Autogen]) {
-                let d = Diagnostic::new(
-                    crate::diag::Severity::Error,
-                    crate::xp::rules::codes::HEADER_ORIGIN,
-                    message,
-                    crate::diag::Location::File,
-                );
+            if let Some(d) = not_autogen_text(bytes) {
                 return (None, vec![d]);
             }
             let (text, diags) = crate::xp::check_bytes(bytes);
@@ -249,6 +273,10 @@ mod tests {
         assert!(matches!(c(b"RIFF\x10\0\0\0WAVEfmt "), Contents::Binary(_)));
         assert_eq!(c(b"I\n800 written by agkit\nDSF2TEXT\n"), Contents::DsfText);
         assert_eq!(c(b"A\n800\nLIBRARY\n"), Contents::Library);
+        assert_eq!(
+            c(b"I\r\n1000 Version\r\nSCENERY\r\n"),
+            Contents::SceneryPacks
+        );
         assert!(matches!(c(b"I\n800\nOBJ\n"), Contents::XPlane(_)));
         assert_eq!(c(b"\x89PNG\r\n\x1a\n"), Contents::Binary("a PNG image"));
         assert_eq!(c(b"abc\0def"), Contents::Binary("a binary file"));

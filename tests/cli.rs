@@ -29,6 +29,8 @@ const BLOCK: &str = "examples/polygons/rectangle.geojson";
 const LAKE: &str = "examples/polygons/lake.geojson";
 const PNG: &str = "docs/img/demo.png";
 const XPLANE: &str = "tests/fixtures/xplane";
+const PACKS_INI: &str = "tests/fixtures/xplane/Custom Scenery/scenery_packs.ini";
+const LIBRARY: &str = "tests/fixtures/xplane/Custom Scenery/Library/library.txt";
 
 /// `agkit` run from the repository root, so the examples' relative paths
 /// read as the README writes them.
@@ -562,6 +564,16 @@ const WRONG_KIND: &[(&[&str], &str)] = &[
     ),
     (&["check", DSF_TEXT], "which `agkit dsf build` reads"),
     (
+        &["check", PACKS_INI],
+        "it is X-Plane's scenery pack list (scenery_packs.ini), which `agkit scenery check \
+         --xplane` reads",
+    ),
+    (
+        &["info", LIBRARY],
+        "it is an X-Plane library list, which `agkit scenery check --xplane` and `agkit \
+         place --dsf --library` read",
+    ),
+    (
         &["place", DSF, "--at", "47.5,13"],
         "not an autogen text file (.agp .agb .ags): it is a DSF tile",
     ),
@@ -621,7 +633,11 @@ fn a_file_of_the_wrong_kind_is_named_not_quoted() {
         // The first example path is the file of the wrong kind.
         let file = a
             .iter()
-            .find(|x| x.starts_with("examples/") || x.starts_with("docs/"))
+            .find(|x| {
+                ["examples/", "docs/", "tests/"]
+                    .iter()
+                    .any(|d| x.starts_with(d))
+            })
             .unwrap();
         assert!(
             said.contains(file.as_str()),

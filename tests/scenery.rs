@@ -280,11 +280,27 @@ fn library_package(dir: &Path, exports: &str, files: &[&str]) {
     }
 }
 
-/// Builds a DSF from DSF2Text with agkit's writer.
+/// Builds a DSF of tile +47+013 from DSF2Text with agkit's writer.
 fn write_dsf(path: &Path, body: &str, overlay: bool) {
+    write_tile_dsf(
+        path,
+        Tile {
+            west: 13,
+            south: 47,
+        },
+        body,
+        overlay,
+    );
+}
+
+/// Builds a DSF of `tile` from DSF2Text with agkit's writer.
+fn write_tile_dsf(path: &Path, tile: Tile, body: &str, overlay: bool) {
+    let (w, s) = (tile.west, tile.south);
     let text = format!(
-        "I\n800 written by agkit\nDSF2TEXT\n\nDIVISIONS 8\nPROPERTY sim/west 13\n\
-         PROPERTY sim/south 47\nPROPERTY sim/east 14\nPROPERTY sim/north 48\n{}{body}",
+        "I\n800 written by agkit\nDSF2TEXT\n\nDIVISIONS 8\nPROPERTY sim/west {w}\n\
+         PROPERTY sim/south {s}\nPROPERTY sim/east {}\nPROPERTY sim/north {}\n{}{body}",
+        w + 1,
+        s + 1,
         if overlay {
             "PROPERTY sim/overlay 1\n"
         } else {
@@ -523,20 +539,26 @@ fn installation_resolves_by_every_rule() {
     );
 }
 
-fn at_json(t: &tempfile::TempDir, extra: &[&str]) -> serde_json::Value {
+/// `agkit scenery at AT --xplane ROOT --radius RADIUS EXTRA…`.
+fn scenery_at(root: &Path, at: &str, radius: &str, extra: &[&str]) -> Output {
     let mut args = vec![
         os("scenery"),
         os("at"),
-        os("47.8000,13.0400"),
+        os(at),
         os("--xplane"),
-        t.path().as_os_str(),
+        root.as_os_str(),
         os("--radius"),
-        os("300"),
-        os("--format"),
-        os("json"),
+        os(radius),
     ];
     args.extend(extra.iter().map(|s| os(s)));
-    let o = agkit(&args);
+    agkit(&args)
+}
+
+/// `scenery at` of the test installation as JSON.
+fn at_json(t: &tempfile::TempDir, extra: &[&str]) -> serde_json::Value {
+    let mut extra = extra.to_vec();
+    extra.extend(["--format", "json"]);
+    let o = scenery_at(t.path(), "47.8000,13.0400", "300", &extra);
     assert!(o.status.success(), "{}", stderr(&o));
     serde_json::from_slice(&o.stdout).unwrap()
 }
@@ -770,20 +792,20 @@ fn scenery_at_bad_input_is_a_usage_error() {
         ("47.8,13", "-5"),
         ("47.8,13", "NaN"),
         ("47.8,13", "1e9"),
+        ("47.8,13", "1e308"),
+        ("47.8,13", "-inf"),
         ("47.8", "100"),
         ("x,y", "100"),
+        ("NaN,13", "100"),
+        ("47.8,inf", "100"),
+        ("-90.5,13", "100"),
+        ("47.8,180.5", "100"),
     ] {
-        let o = agkit(&[
-            os("scenery"),
-            os("at"),
-            os(at),
-            os("--xplane"),
-            t.path().as_os_str(),
-            os("--radius"),
-            os(radius),
-        ]);
+        let o = scenery_at(t.path(), at, radius, &[]);
         assert_eq!(o.status.code(), Some(2), "{at} {radius}: {}", stderr(&o));
         assert!(stderr(&o).starts_with("error:"), "{}", stderr(&o));
+        // One short line (a radius of 1e308 was written with 309 digits).
+        assert!(stderr(&o).len() < 120, "{}", stderr(&o));
     }
     let empty = tempfile::tempdir().unwrap();
     let o = agkit(&[
@@ -888,6 +910,21 @@ fn scenery_resolve_explains() {
     assert_eq!(v["source"], "library");
     assert_eq!(v["candidates"].as_array().unwrap().len(), 2);
     assert_eq!(v["shadowed"][0]["candidate"]["package"], "D Lib Low");
+    // Found by the first outside test: only `scenery check` said that a path
+    // is exported with other letter case; `resolve` (and `at`) say it too.
+    let o = run("lib/Tower.obj", &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains(
+            "unresolved: no enabled package exports it; `lib/tower.obj` is exported \
+             (X-Plane compares virtual paths with their case)"
+        ),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let o = run("lib/Tower.obj", &["--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["case_variant"], "lib/tower.obj");
 }
 
 /// A damaged DSF and a binary library.txt are reported, never fatal to
@@ -941,6 +978,155 @@ fn hostile_files_are_reported() {
             .unwrap()
             .contains("X-Plane ignores the whole file")
     );
+}
+
+/// The findings of `scenery check --format json` on an installation.
+fn check_findings(root: &Path) -> Vec<serde_json::Value> {
+    let o = agkit(&[
+        os("scenery"),
+        os("check"),
+        os("--xplane"),
+        root.as_os_str(),
+        os("--format"),
+        os("json"),
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    v["findings"].as_array().unwrap().clone()
+}
+
+/// The details of the finding with `code` about `package` (or the
+/// installation when `None`).
+fn details(findings: &[serde_json::Value], code: &str, package: Option<&str>) -> Vec<String> {
+    let f = findings
+        .iter()
+        .find(|f| f["code"] == code && f["package"].as_str() == package)
+        .unwrap_or_else(|| panic!("no {code} for {package:?} in {findings:#?}"));
+    f["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Found by the first outside test: a `library.txt` or `scenery_packs.ini`
+/// that is not valid UTF-8 had every problem reported at line 1:1 (the
+/// report re-read the file as UTF-8 and got nothing); a binary one had its
+/// bytes quoted on the terminal, line by line; a megabyte line was quoted
+/// whole. Now the lines are right, a binary file is one error saying what
+/// it is, and quoted text is cut short.
+#[test]
+fn odd_library_and_pack_files_are_reported_by_line_not_quoted() {
+    let t = tempfile::tempdir().unwrap();
+    let cs = t.path().join("Custom Scenery");
+    library_package(&cs.join("Latin"), "# caf\u{e9}\nFOO bar\n", &[]);
+    // The comment as Latin-1 (one byte 0xE9, invalid UTF-8).
+    let latin = std::fs::read(cs.join("Latin/library.txt")).unwrap();
+    let latin: Vec<u8> = String::from_utf8(latin)
+        .unwrap()
+        .chars()
+        .map(|c| c as u32 as u8)
+        .collect();
+    std::fs::write(cs.join("Latin/library.txt"), latin).unwrap();
+    write(
+        &cs.join("Long/library.txt"),
+        &format!("A\n800\nLIBRARY\nBOGUS{}\n", "y".repeat(100_000)),
+    );
+    let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    png.extend((0..2000u32).map(|i| (i * 7919 % 251) as u8));
+    write(&cs.join("Picture/library.txt"), "");
+    std::fs::write(cs.join("Picture/library.txt"), &png).unwrap();
+    std::fs::write(cs.join("scenery_packs.ini"), &png).unwrap();
+
+    let f = check_findings(t.path());
+    assert_eq!(
+        details(&f, "SCN009", Some("Latin")),
+        [
+            "Latin/library.txt:5:1: warning[LIB004]: unknown directive `FOO`; X-Plane ignores the line"
+        ]
+    );
+    let long = details(&f, "SCN009", Some("Long"));
+    assert!(
+        long[0].starts_with("Long/library.txt:4:1: warning[LIB004]: unknown directive `BOGUSyyy")
+    );
+    assert!(long[0].len() < 400, "{}", long[0]);
+    assert_eq!(
+        details(&f, "SCN009", Some("Picture")),
+        [
+            "Picture/library.txt: error[LIB001]: not a library list (library.txt): it is a binary \
+          file, which agkit does not read; X-Plane ignores it"
+        ]
+    );
+    assert_eq!(
+        details(&f, "SCN012", None),
+        [
+            "scenery_packs.ini: warning[INI001]: not a scenery_packs.ini: it is a binary file, \
+          which agkit does not read; X-Plane cannot use it"
+        ]
+    );
+}
+
+/// Found by the first outside test: `scenery at` listed the tiles a circle
+/// touches without wrapping at ±180° and with the span of longitude of its
+/// centre, so an object 60 m away across the antimeridian, or 20 m away
+/// across the north pole, was not reported.
+#[test]
+fn scenery_at_reaches_across_the_antimeridian_and_the_poles() {
+    let t = tempfile::tempdir().unwrap();
+    let cs = t.path().join("Custom Scenery");
+    let pack = cs.join("Far/Earth nav data");
+    for (tile, lon, lat) in [
+        (
+            Tile {
+                west: 179,
+                south: 10,
+            },
+            179.9995,
+            10.0005,
+        ),
+        (
+            Tile {
+                west: -180,
+                south: 10,
+            },
+            -179.9995,
+            10.0005,
+        ),
+        (
+            Tile {
+                west: 179,
+                south: 89,
+            },
+            179.9999,
+            89.9999,
+        ),
+    ] {
+        let (folder, file) = tile.file_names();
+        write_tile_dsf(
+            &pack.join(folder).join(file),
+            tile,
+            &format!("OBJECT_DEF far.obj\nOBJECT 0 {lon} {lat} 0\n"),
+            true,
+        );
+    }
+    let near = |at: &str| -> Vec<(f64, f64)> {
+        let o = scenery_at(t.path(), at, "500", &["--format", "json"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            // DSF coordinates are quantized: compare to a micro-degree.
+            .map(|i| ["lat", "lon"].map(|k| (i[k].as_f64().unwrap() * 1e6).round() / 1e6))
+            .map(|[lat, lon]| (lat, lon))
+            .collect()
+    };
+    let east = (10.0005, 179.9995);
+    let west = (10.0005, -179.9995);
+    assert_eq!(near("10.0005,179.9999"), [west, east]);
+    assert_eq!(near("10.0005,-180"), [west, east]);
+    assert_eq!(near("89.9999,0"), [(89.9999, 179.9999)]);
 }
 
 /// A clean installation checks clean (exit 0).

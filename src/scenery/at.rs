@@ -317,21 +317,37 @@ fn representative(shape: &[Vec<LonLat>]) -> LonLat {
     ]
 }
 
-/// The tiles a circle touches.
+/// Fewest metres in a degree of latitude, and in a degree of longitude at
+/// the equator (WGS 84 gives 110,574 and 111,320; rounded down, so the
+/// spans below err on the side of one tile too many).
+const METRES_PER_DEGREE: f64 = 110_000.0;
+
+/// The tiles a circle touches: the rows from its south to its north edge
+/// and, in each, the columns its span of longitude covers, wrapping at
+/// ±180°. The span is widest at the circle's poleward edge; a circle
+/// reaching a pole covers every column.
 fn tiles_near(lon: f64, lat: f64, radius_m: f64) -> Vec<Tile> {
-    let dlat = radius_m / 111_320.0;
-    let dlon = radius_m / (111_320.0 * lat.to_radians().cos().max(0.01));
-    let (w, e) = ((lon - dlon).max(-180.0), (lon + dlon).min(179.999_999));
-    let (s, n) = ((lat - dlat).max(-90.0), (lat + dlat).min(89.999_999));
-    let mut out = Vec::new();
-    let (w0, s0) = (Tile::of(w, s).west, Tile::of(w, s).south);
-    let (e0, n0) = (Tile::of(e, n).west, Tile::of(e, n).south);
-    for south in s0..=n0 {
-        for west in w0..=e0 {
-            out.push(Tile { west, south });
-        }
-    }
-    out
+    let dlat = radius_m / METRES_PER_DEGREE;
+    let (s, n) = (lat - dlat, lat + dlat);
+    let edge = s.abs().max(n.abs());
+    let dlon = if edge < 90.0 {
+        radius_m / (METRES_PER_DEGREE * edge.to_radians().cos())
+    } else {
+        f64::INFINITY
+    };
+    let columns: Vec<i32> = if dlon >= 180.0 {
+        (-180..180).collect()
+    } else {
+        let mut v: Vec<i32> = ((lon - dlon).floor() as i32..=(lon + dlon).floor() as i32)
+            .map(|west| (west + 180).rem_euclid(360) - 180)
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let rows = Tile::of(lon, s).south..=Tile::of(lon, n).south;
+    rows.flat_map(|south| columns.iter().map(move |&west| Tile { west, south }))
+        .collect()
 }
 
 /// The DSF of `tile` in a package, if it has one.
@@ -374,9 +390,15 @@ pub fn at(
         )));
     }
     if !(opts.radius_m > 0.0 && opts.radius_m <= MAX_RADIUS_M) {
+        // `{}` writes 1e308 with all its 309 digits.
+        let r = opts.radius_m;
+        let shown = if r.abs() < 1e7 {
+            r.to_string()
+        } else {
+            format!("{r:e}")
+        };
         return Err(AtError::Query(format!(
-            "radius {} m: give more than 0 and at most {MAX_RADIUS_M} m",
-            opts.radius_m
+            "radius {shown} m: give more than 0 and at most {MAX_RADIUS_M} m"
         )));
     }
     let mut report = AtReport {
@@ -554,7 +576,7 @@ pub fn at(
                 lon: at[0],
                 lat: at[1],
                 excluded_by,
-                rule: rule_text(res),
+                rule: rule_text(res, Some(&l.pkg.name)),
                 conditions: res
                     .candidates
                     .iter()
@@ -603,9 +625,13 @@ pub fn at(
 }
 
 /// How a resolution reads in a report.
-fn rule_text(r: &Resolution) -> String {
+fn rule_text(r: &Resolution, own: Option<&str>) -> String {
     if !r.is_resolved() {
-        return format!("unresolved: {}", r.why_unresolved());
+        let why = match own {
+            Some(own) => r.why_unresolved_in(own),
+            None => r.why_unresolved(),
+        };
+        return format!("unresolved: {why}");
     }
     let n = r.usable().count();
     if n > 1 {
@@ -689,7 +715,7 @@ fn expand(
         } else {
             let r = index.resolve(definition, tile, &opts.conditions);
             let rule = if r.is_resolved() {
-                rule_text(&r)
+                rule_text(&r, None)
             } else {
                 format!(
                     "unresolved: not a file beside {} and {}",
@@ -804,10 +830,43 @@ mod tests {
             }]
         );
         assert_eq!(tiles_near(13.001, 47.5, 1000.0).len(), 2);
+        // Across the antimeridian: the columns +179 and -180.
+        let t = |west, south| Tile { west, south };
         assert_eq!(
-            tiles_near(179.999, 0.0, 5000.0).len(),
-            2,
-            "no tile past 180"
+            tiles_near(179.999, 10.5, 5000.0),
+            vec![t(-180, 10), t(179, 10)]
         );
+        assert_eq!(
+            tiles_near(-180.0, 10.5, 500.0),
+            vec![t(-180, 10), t(179, 10)]
+        );
+        // Over a pole: every column of the last row.
+        let polar = tiles_near(0.0, 89.9999, 500.0);
+        assert_eq!(polar.len(), 360);
+        assert!(polar.iter().all(|t| t.south == 89));
+    }
+
+    proptest::proptest! {
+        /// Every point of the circle lies in one of the tiles listed, at
+        /// any latitude, and (drawn often) across the antimeridian and over
+        /// the poles.
+        #[test]
+        fn the_tiles_cover_the_circle(
+            lon in proptest::prop_oneof![-180.0..=180.0f64, 179.8..=180.0f64, -180.0..=-179.8f64],
+            lat in proptest::prop_oneof![-90.0..=90.0f64, 89.8..=90.0f64, -90.0..=-89.8f64],
+            radius in 1.0..=MAX_RADIUS_M,
+            bearing in 0.0..360.0f64,
+            frac in 0.0..=1.0f64,
+        ) {
+            let frame = LocalFrame::new([lon, lat]);
+            let (sin, cos) = bearing.to_radians().sin_cos();
+            let p = frame.to_lonlat([radius * frac * sin, radius * frac * cos]);
+            let local = frame.to_local(p);
+            // The tangent plane and the ellipsoid part a little far out.
+            proptest::prop_assume!(local[0].hypot(local[1]) <= radius);
+            let tile = Tile::of(p[0], p[1]);
+            let tiles = tiles_near(lon, lat, radius);
+            proptest::prop_assert!(tiles.contains(&tile), "{p:?} in {tile} not in {tiles:?}");
+        }
     }
 }

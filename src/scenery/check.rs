@@ -232,12 +232,7 @@ pub fn check(
                         continue;
                     }
                     stats.unresolved += 1;
-                    let mut why = r.why_unresolved();
-                    if let Some(v) = index.case_variant(def) {
-                        why.push_str(&format!(
-                            "; `{v}` is exported (X-Plane compares virtual paths with their case)"
-                        ));
-                    }
+                    let why = r.why_unresolved_in(&p.name);
                     for s in r.shadowed.iter().filter(|s| {
                         index
                             .packages
@@ -360,7 +355,8 @@ fn ini_findings(inst: &Installation, out: &mut Vec<Finding>) {
     };
     let name = "scenery_packs.ini";
     if !ini.diagnostics.is_empty() {
-        let text = std::fs::read_to_string(&inst.ini_path).unwrap_or_default();
+        let text = super::install::read_text(&inst.ini_path, super::packs::MAX_INI_BYTES)
+            .unwrap_or_default();
         out.push(finding(
             Severity::Warning,
             "SCN012",
@@ -432,6 +428,17 @@ fn diag_lines(file: &str, text: &str, diags: &[crate::diag::Diagnostic]) -> Vec<
         .collect()
 }
 
+/// `file:line: virtual → real` for an export in a finding's details.
+fn export_line(file: &str, e: &super::library::Export) -> String {
+    use super::library::quote;
+    format!(
+        "{file}:{}: {} → {}",
+        e.line,
+        quote(&e.virtual_path),
+        quote(&e.real_path)
+    )
+}
+
 /// SCN002, SCN005, SCN009.
 fn library_findings(index: &LibraryIndex, out: &mut Vec<Finding>) {
     for p in index.packages.iter().filter(|p| p.enabled) {
@@ -443,7 +450,13 @@ fn library_findings(index: &LibraryIndex, out: &mut Vec<Finding>) {
             .cloned()
             .partition(|d| d.code == "LIB005");
         if !other.is_empty() {
-            let text = std::fs::read_to_string(p.root.join("library.txt")).unwrap_or_default();
+            // The text the diagnostics' spans point into, read as the index
+            // read it (bounded, invalid UTF-8 replaced).
+            let text = super::install::read_text(
+                &p.root.join("library.txt"),
+                super::library::MAX_LIBRARY_BYTES,
+            )
+            .unwrap_or_default();
             let worst = other
                 .iter()
                 .map(|d| d.severity)
@@ -470,7 +483,7 @@ fn library_findings(index: &LibraryIndex, out: &mut Vec<Finding>) {
                 .exports
                 .iter()
                 .filter(|e| e.leaves_package())
-                .map(|e| format!("{file}:{}: {} → {}", e.line, e.virtual_path, e.real_path))
+                .map(|e| export_line(&file, e))
                 .collect();
             out.push(finding(
                 Severity::Warning,
@@ -492,7 +505,7 @@ fn library_findings(index: &LibraryIndex, out: &mut Vec<Finding>) {
             .exports
             .iter()
             .filter(|e| !e.leaves_package() && resolve::find_file(&p.root, &e.real_path).is_none())
-            .map(|e| format!("{file}:{}: {} → {}", e.line, e.virtual_path, e.real_path))
+            .map(|e| export_line(&file, e))
             .collect();
         if !missing.is_empty() {
             out.push(finding(

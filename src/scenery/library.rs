@@ -27,6 +27,7 @@
 //! [`Diagnostic`]s with codes `LIB001`… and byte spans, so they print as
 //! `file:line:column` like every other agkit report.
 
+use crate::check::Contents;
 use crate::diag::{Diagnostic, Severity};
 use std::ops::Range;
 
@@ -346,6 +347,26 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (last.0, col)
 }
 
+/// Why `text` is not `what` when its first bytes show it to be another kind
+/// of file agkit can name (a DSF, an image, binary data …): `not {what}: it
+/// is …`. `None` for `own` and for any other text, which the reader
+/// explains line by line.
+pub(crate) fn foreign(text: &str, what: &str, own: Contents) -> Option<String> {
+    Contents::of(text.as_bytes()).refusal(what, &[own])
+}
+
+/// Most characters of a file's text quoted in a message.
+const QUOTED_CHARS: usize = 200;
+
+/// File text as a message quotes it: a damaged file's "line" can be
+/// megabytes, so at most [`QUOTED_CHARS`] characters, then `…`.
+pub(crate) fn quote(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(QUOTED_CHARS) {
+        Some((end, _)) => format!("{}…", &text[..end]).into(),
+        None => text.into(),
+    }
+}
+
 /// Splits off the first whitespace-separated token: (token, its byte range
 /// in `line` from `at`, the rest after the separating blanks).
 fn token(line: &str, at: usize) -> Option<(&str, Range<usize>, usize)> {
@@ -367,6 +388,16 @@ fn token(line: &str, at: usize) -> Option<(&str, Range<usize>, usize)> {
 /// Reads a `library.txt`. It never fails: what cannot be read is a
 /// diagnostic, and the rest is kept.
 pub fn parse(text: &str) -> LibraryFile {
+    if let Some(why) = foreign(text, "a library list (library.txt)", Contents::Library) {
+        let mut file = LibraryFile::default();
+        file.diagnostics.push(Diagnostic::new(
+            Severity::Error,
+            "LIB001",
+            format!("{why}; X-Plane ignores it"),
+            crate::diag::Location::File,
+        ));
+        return file;
+    }
     let mut p = Parser {
         file: LibraryFile::default(),
         define: None,
@@ -429,7 +460,10 @@ impl Parser {
             self.diag(
                 Severity::Error,
                 "LIB001",
-                format!("line 1 must be `A` or `I`, not `{l1}`; X-Plane ignores this library"),
+                format!(
+                    "line 1 must be `A` or `I`, not `{}`; X-Plane ignores this library",
+                    quote(l1)
+                ),
                 s1.clone(),
             );
             ok = false;
@@ -444,7 +478,7 @@ impl Parser {
                 self.diag(
                     Severity::Error,
                     "LIB001",
-                    format!("line 2 must be the version `800` (or `1200`), not `{l2}`; X-Plane ignores this library"),
+                    format!("line 2 must be the version `800` (or `1200`), not `{}`; X-Plane ignores this library", quote(l2)),
                     s2.clone(),
                 );
                 ok = false;
@@ -454,7 +488,10 @@ impl Parser {
             self.diag(
                 Severity::Error,
                 "LIB001",
-                format!("line 3 must be `LIBRARY`, not `{l3}`; X-Plane ignores this library"),
+                format!(
+                    "line 3 must be `LIBRARY`, not `{}`; X-Plane ignores this library",
+                    quote(l3)
+                ),
                 s3.clone(),
             );
             ok = false;
@@ -520,7 +557,10 @@ impl Parser {
                     _ => self.diag(
                         Severity::Error,
                         "LIB003",
-                        format!("EXPORT_RATIO needs a positive number, not `{ratio}`; the line is ignored"),
+                        format!(
+                            "EXPORT_RATIO needs a positive number, not `{}`; the line is ignored",
+                            quote(ratio)
+                        ),
                         abs(rspan),
                     ),
                 }
@@ -558,7 +598,7 @@ impl Parser {
                             self.diag(
                                 Severity::Warning,
                                 "LIB008",
-                                format!("REGION `{name}` was not defined by a REGION_DEFINE above; the exports below it apply nowhere"),
+                                format!("REGION `{}` was not defined by a REGION_DEFINE above; the exports below it apply nowhere", quote(name)),
                                 abs(nspan),
                             );
                             self.file.regions.push(Region {
@@ -589,7 +629,10 @@ impl Parser {
             _ => self.diag(
                 Severity::Warning,
                 "LIB004",
-                format!("unknown directive `{word}`; X-Plane ignores the line"),
+                format!(
+                    "unknown directive `{}`; X-Plane ignores the line",
+                    quote(word)
+                ),
                 abs(wspan),
             ),
         }
@@ -625,9 +668,10 @@ impl Parser {
                 Severity::Error,
                 "LIB002",
                 format!(
-                    "{} `{vpath}` names no file after the virtual path (a space missing?); \
+                    "{} `{}` names no file after the virtual path (a space missing?); \
                      the line is ignored",
-                    kind.as_str()
+                    kind.as_str(),
+                    quote(vpath)
                 ),
                 whole,
             );
@@ -651,7 +695,7 @@ impl Parser {
                 format!(
                     "`{}` leaves the package: a library must export only its own files \
                      (Laminar: \"do not reference libraries by file path\")",
-                    export.real_path
+                    quote(&export.real_path)
                 ),
                 real_at..real_at + real.len(),
             );
@@ -697,7 +741,7 @@ impl Parser {
                         format!(
                             "REGION_RECT needs 4 whole degrees west south east north \
                              (west <= east, south <= north), not `{}`; the line is ignored",
-                            args.join(" ")
+                            quote(&args.join(" "))
                         ),
                         whole,
                     ),
@@ -727,7 +771,7 @@ impl Parser {
                         format!(
                             "REGION_DREF needs `dataref op value` with op one of == != < <= > >=, \
                              not `{}`; the line is ignored",
-                            args.join(" ")
+                            quote(&args.join(" "))
                         ),
                         whole,
                     ),
@@ -864,6 +908,30 @@ mod tests {
             lines("\u{feff}x\ny").collect::<Vec<_>>(),
             [(3, "x"), (5, "y")]
         );
+    }
+
+    #[test]
+    fn quoted_text_is_cut_on_a_character() {
+        assert_eq!(quote("abc"), "abc");
+        let exact = "é".repeat(QUOTED_CHARS);
+        assert_eq!(quote(&exact), exact);
+        let q = quote(&"é".repeat(QUOTED_CHARS + 1)).into_owned();
+        assert_eq!(q.chars().count(), QUOTED_CHARS + 1);
+        assert!(q.ends_with("é…"));
+    }
+
+    #[test]
+    fn another_kind_of_file_is_one_error() {
+        for bytes in [
+            &b"XPLNEDSF\x01\0\0\0"[..],
+            b"A\n1000\nAG_POINT\n",
+            b"ab\0cd",
+        ] {
+            let f = parse(&String::from_utf8_lossy(bytes));
+            assert!(f.header_rejected() && f.exports.is_empty());
+            assert_eq!(f.diagnostics.len(), 1, "{:?}", f.diagnostics);
+            assert!(f.diagnostics[0].message.starts_with("not a library list"));
+        }
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! X-Plane 12 writes the placeholder `*GLOBAL_AIRPORTS*` where the global
 //! airports pack ranks.
 
+use super::library::quote;
 use crate::diag::Diagnostic;
 
 /// Most bytes of a `scenery_packs.ini` read.
@@ -50,6 +51,19 @@ pub struct PacksIni {
 /// Reads a `scenery_packs.ini`; what cannot be read is a diagnostic.
 pub fn parse(text: &str) -> PacksIni {
     let mut ini = PacksIni::default();
+    if let Some(why) = super::library::foreign(
+        text,
+        "a scenery_packs.ini",
+        crate::check::Contents::SceneryPacks,
+    ) {
+        ini.diagnostics.push(Diagnostic::new(
+            crate::diag::Severity::Warning,
+            "INI001",
+            format!("{why}; X-Plane cannot use it"),
+            crate::diag::Location::File,
+        ));
+        return ini;
+    }
     let mut header = 0;
     for (i, (start, line)) in super::library::lines(text).enumerate() {
         let trimmed = line.trim();
@@ -68,7 +82,10 @@ pub fn parse(text: &str) -> PacksIni {
             if !ok {
                 ini.diagnostics.push(Diagnostic::warning(
                     "INI001",
-                    format!("header line {header} should be `{want}`, not `{trimmed}`"),
+                    format!(
+                        "header line {header} should be `{want}`, not `{}`",
+                        quote(trimmed)
+                    ),
                     span,
                 ));
             }
@@ -81,7 +98,10 @@ pub fn parse(text: &str) -> PacksIni {
         } else {
             ini.diagnostics.push(Diagnostic::warning(
                 "INI002",
-                format!("`{trimmed}` is not a SCENERY_PACK line; X-Plane ignores it"),
+                format!(
+                    "`{}` is not a SCENERY_PACK line; X-Plane ignores it",
+                    quote(trimmed)
+                ),
                 span,
             ));
             continue;
@@ -89,7 +109,7 @@ pub fn parse(text: &str) -> PacksIni {
         if !rest.starts_with([' ', '\t']) || rest.trim().is_empty() {
             ini.diagnostics.push(Diagnostic::warning(
                 "INI002",
-                format!("`{trimmed}` names no pack; X-Plane ignores it"),
+                format!("`{}` names no pack; X-Plane ignores it", quote(trimmed)),
                 span,
             ));
             continue;

@@ -312,6 +312,10 @@ pub struct Resolution {
     pub rule: String,
     /// Exports that do not count here, each with its reason.
     pub shadowed: Vec<Shadowed>,
+    /// When nothing exports the path: the same path exported with other
+    /// letter case (X-Plane compares virtual paths exactly).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub case_variant: Option<String>,
 }
 
 impl Resolution {
@@ -376,7 +380,22 @@ impl Resolution {
                 why.push_str(&format!(" (and {} more)", self.shadowed.len() - 1));
             }
         }
+        if let Some(v) = &self.case_variant {
+            why.push_str(&format!(
+                "; `{v}` is exported (X-Plane compares virtual paths with their case)"
+            ));
+        }
         why
+    }
+
+    /// [`Resolution::why_unresolved`] for a path named by a DSF of the
+    /// package `own`, whose own files are searched first.
+    pub fn why_unresolved_in(&self, own: &str) -> String {
+        if self.candidates.is_empty() {
+            format!("not a file of {own} and {}", self.why_unresolved())
+        } else {
+            self.why_unresolved()
+        }
     }
 }
 
@@ -468,6 +487,7 @@ pub fn resolve(
         candidates: Vec::new(),
         rule: String::new(),
         shadowed: Vec::new(),
+        case_variant: None,
     };
     let exports: Vec<(&LibPackage, &Export)> =
         index.exports_of(&vpath).map(|(_, p, e)| (p, e)).collect();
@@ -649,6 +669,7 @@ pub fn resolve(
     res.candidates = set;
     if res.candidates.is_empty() {
         res.rule = "nothing exports the path".to_string();
+        res.case_variant = index.case_variant(&vpath).map(str::to_string);
     }
     res
 }
