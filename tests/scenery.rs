@@ -297,7 +297,7 @@ fn write_dsf(path: &Path, body: &str, overlay: bool) {
 fn write_tile_dsf(path: &Path, tile: Tile, body: &str, overlay: bool) {
     let (w, s) = (tile.west, tile.south);
     let text = format!(
-        "I\n800 written by agkit\nDSF2TEXT\n\nDIVISIONS 8\nPROPERTY sim/west {w}\n\
+        "I\n800 written by agkit\nDSF2TEXT\n\nDIVISIONS 32\nPROPERTY sim/west {w}\n\
          PROPERTY sim/south {s}\nPROPERTY sim/east {}\nPROPERTY sim/north {}\n{}{body}",
         w + 1,
         s + 1,
@@ -446,7 +446,7 @@ fn installation() -> tempfile::TempDir {
     );
     write_dsf(
         &cs.join("Z Mesh/Earth nav data").join(TILE),
-        "OBJECT_DEF lib/car.obj\nOBJECT 0 13.040000000 47.799500000 0.000\n",
+        "OBJECT_DEF lib/car.obj\nOBJECT 0 13.040000000 47.799000000 0.000\n",
         false,
     );
     t
@@ -673,7 +673,7 @@ fn scenery_at_json_contract() {
     let mesh = find("Z Mesh", "lib/car.obj");
     assert!(
         mesh[0]["excluded_by"].is_null(),
-        "the mesh is the lowest pack"
+        "outside every exclusion zone (the mesh is the lowest pack)"
     );
     let fac = find("A Airport", "lib/house.fac");
     assert_eq!(fac[0]["kind"], "facade");
