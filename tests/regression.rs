@@ -31,49 +31,12 @@ fn agn_read(data: &[u8]) {
 
 /// `fuzz/fuzz_targets/dsf_read.rs`.
 fn dsf_read(data: &[u8]) {
-    let _ = agkit::dsf::check_bytes(data);
-    if let Ok(dsf) = agkit::dsf::read(data) {
-        let _ = agkit::dsf::to_text(&dsf, &agkit::dsf::TextOptions::default());
-        let _ = agkit::dsf::autogen_uses(&dsf);
-    }
+    agkit::r#gen::fuzz_dsf_read(data);
 }
 
 /// `fuzz/fuzz_targets/dsf_build.rs`.
 fn dsf_build(data: &[u8]) {
-    use agkit::dsf::{self, BuildOptions, Entity};
-    let census = |d: &dsf::Dsf| {
-        let mut c = [0; 4];
-        for e in &d.entities {
-            match e {
-                Entity::Filter(_) => {}
-                Entity::Object(_) => c[0] += 1,
-                Entity::Polygon(_) => c[1] += 1,
-                Entity::Patch(_) => c[2] += 1,
-                Entity::Network(_) => c[3] += 1,
-            }
-        }
-        c
-    };
-    let text = String::from_utf8_lossy(data);
-    let mut no_raster = |_: &str| -> Result<Vec<u8>, String> { Err("no rasters".into()) };
-    let Ok((model, opts)) = dsf::from_text(&text, &mut no_raster) else {
-        return;
-    };
-    for group in [false, true] {
-        let opts = BuildOptions {
-            group,
-            strip: group,
-            ..opts
-        };
-        let Ok(bytes) = dsf::build(&model, &opts) else {
-            continue;
-        };
-        let back = dsf::read(&bytes).expect("a built DSF reads");
-        assert_eq!(census(&back), census(&model), "entities lost or made");
-        let t = dsf::to_text(&back, &dsf::TextOptions::default());
-        let (again, o) = dsf::from_text(&t, &mut no_raster).expect("its text parses");
-        dsf::build(&again, &o).expect("and builds again");
-    }
+    agkit::r#gen::fuzz_dsf_build(data);
 }
 
 /// `fuzz/fuzz_targets/place.rs`; true when a placement was made.

@@ -1012,6 +1012,81 @@ pub fn fuzz_place(case: &FuzzCase) -> bool {
     }
 }
 
+/// What the `dsf_read` fuzz target holds any bytes to: reading and checking
+/// never panic; a tile that reads converts to DSF2Text, lists its autogen
+/// uses, and goes back through the text reader and the builder; and the raw
+/// command parser's commands encode back to the very bytes they came from.
+///
+/// # Panics
+/// When a property does not hold (that is the finding).
+pub fn fuzz_dsf_read(data: &[u8]) {
+    let _ = crate::dsf::check_bytes(data);
+    if let Ok(dsf) = crate::dsf::read(data) {
+        let text = crate::dsf::to_text(&dsf, &crate::dsf::TextOptions::default());
+        let _ = crate::dsf::autogen_uses(&dsf);
+        if let Ok((model, opts)) = crate::dsf::from_text(&text, &mut no_raster)
+            && let Ok(bytes) = crate::dsf::build(&model, &opts)
+        {
+            let _ = crate::dsf::read(&bytes);
+        }
+    }
+    if let Ok(cmds) = crate::dsf::cmd::parse_all(data, 0) {
+        let cmds: Vec<_> = cmds.into_iter().map(|(_, c)| c).collect();
+        let encoded = crate::dsf::cmd::encode_all(&cmds).expect("parsed commands encode");
+        assert_eq!(encoded, data, "commands do not encode back to their bytes");
+    }
+}
+
+/// What the `dsf_build` fuzz target holds any DSF2Text to: parsing and
+/// building end with a model or an error; a model that builds, kept in
+/// order or grouped and stripped as `dsf build` writes it, reads back with
+/// as many objects, polygons, patches and chains, and the text of what was
+/// built parses and builds again.
+///
+/// # Panics
+/// When a property does not hold (that is the finding).
+pub fn fuzz_dsf_build(data: &[u8]) {
+    use crate::dsf::{self, BuildOptions, Dsf, Entity};
+    // Objects, polygons, patches and chains.
+    let census = |d: &Dsf| {
+        let mut c = [0usize; 4];
+        for e in &d.entities {
+            match e {
+                Entity::Filter(_) => {}
+                Entity::Object(_) => c[0] += 1,
+                Entity::Polygon(_) => c[1] += 1,
+                Entity::Patch(_) => c[2] += 1,
+                Entity::Network(_) => c[3] += 1,
+            }
+        }
+        c
+    };
+    let text = String::from_utf8_lossy(data);
+    let Ok((model, opts)) = dsf::from_text(&text, &mut no_raster) else {
+        return;
+    };
+    for group in [false, true] {
+        let opts = BuildOptions {
+            group,
+            strip: group,
+            ..opts
+        };
+        let Ok(bytes) = dsf::build(&model, &opts) else {
+            continue;
+        };
+        let back = dsf::read(&bytes).expect("a built DSF reads");
+        assert_eq!(census(&back), census(&model), "entities lost or made");
+        let t = dsf::to_text(&back, &dsf::TextOptions::default());
+        let (again, o) = dsf::from_text(&t, &mut no_raster).expect("its text parses");
+        dsf::build(&again, &o).expect("and builds again");
+    }
+}
+
+/// The raster loader of the DSF fuzz properties: no raster files exist.
+fn no_raster(_: &str) -> Result<Vec<u8>, String> {
+    Err("no rasters".into())
+}
+
 /// True when every coordinate, height and heading in `p` is finite.
 pub fn placement_is_finite(p: &Placement) -> bool {
     let pts = |v: &[[f64; 2]]| v.iter().flatten().all(|c| c.is_finite());
