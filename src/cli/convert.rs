@@ -40,9 +40,9 @@ fn convert_agn(a: AgnArgs) -> u8 {
     let map = match &a.map {
         None => Map::bundled(),
         Some(p) => {
-            let text = match std::fs::read_to_string(p) {
+            let text = match super::read_text(p, "a mapping file (TOML)") {
                 Ok(t) => t,
-                Err(e) => return super::fail(format!("{}: {e}", p.display())),
+                Err(code) => return code,
             };
             match Map::bundled().overlaid(&text) {
                 Ok(m) => m,
