@@ -871,6 +871,18 @@ fn height_may_be_negative_on_the_command_line_but_not_in_a_dsf() {
 }
 
 #[test]
+fn a_previewer_polygon_name_points_to_the_example_files() {
+    agkit()
+        .args(["place", AGS, "--polygon", "lake"])
+        .assert()
+        .code(2)
+        .stderr(contains("lake: no such file"))
+        .stderr(contains(
+            "`--polygon` takes a GeoJSON file (examples/polygons/ holds",
+        ));
+}
+
+#[test]
 fn at_and_polygon_conflict() {
     agkit()
         .args(["place", AGP, "--at", "47.5,13", "--polygon", BLOCK])

@@ -305,6 +305,14 @@ fn place_asset(args: &Args, params: &Params) -> Result<(Vec<Placement>, bool), u
 /// polygon is exit 1, the message naming the file and the feature.
 fn load_polygons(path: &Path, limits: &Limits) -> Result<Vec<(String, Use)>, u8> {
     let file = path.display().to_string();
+    // The previewer's polygons go by name; here they are files.
+    if !path.exists() && agkit::serve::polygons::by_name(&file).is_some() {
+        return Err(super::fail(format!(
+            "{file}: no such file; `{file}` names a polygon of `agkit serve`, and \
+             `--polygon` takes a GeoJSON file (examples/polygons/ holds rectangle.geojson \
+             and lake.geojson)"
+        )));
+    }
     let text = super::read_text(path, "GeoJSON")?;
     let bad = |msg: String| {
         eprintln!("error: {file}: {msg}");
