@@ -519,6 +519,10 @@ const MISSING: &[&[&str]] = &[
         "{tmp}/o",
     ],
     &["convert", "agn", "nope.agn", "-o", "{tmp}/c"],
+    &["convert", "agn", AGN, "--map", "nope.toml", "-o", "{tmp}/c"],
+    &[
+        "scenery", "resolve", "x.obj", "--tile", "47,13", "--xplane", "nope",
+    ],
 ];
 
 #[test]
@@ -618,6 +622,36 @@ const WRONG_KIND: &[(&[&str], &str)] = &[
         &["convert", "agn", DSF, "-o", "{tmp}/c"],
         "is not an AGN cell name",
     ),
+    (
+        &[
+            "convert",
+            "agn",
+            "--map",
+            AGN,
+            "examples/agn",
+            "-o",
+            "{tmp}/c",
+        ],
+        "not a mapping file (TOML): it is an FSX/P3D AGN file",
+    ),
+    (
+        &["place", "--polygon", DSF, AGB],
+        "not GeoJSON: it is a DSF tile",
+    ),
+    (
+        &["place", "--polygon", AGP, AGB],
+        "not GeoJSON: it is an autogen text file",
+    ),
+    (
+        &["overlay", "build", DSF, "--rules", RULES, "-o", "{tmp}/o"],
+        "not GeoJSON: it is a DSF tile",
+    ),
+    (
+        &[
+            "overlay", "build", "--rules", PNG, FEATURES, "-o", "{tmp}/o",
+        ],
+        "not a rules file (TOML): it is a PNG image",
+    ),
 ];
 
 #[test]
@@ -651,22 +685,6 @@ fn a_file_of_the_wrong_kind_is_named_not_quoted() {
             );
         }
         assert!(a[0] == "check" || out.stdout.is_empty(), "{a:?}");
-    }
-    // Inputs the GeoJSON readers refuse (their status belongs to them):
-    // the file is named and no bytes are quoted.
-    for a in [
-        vec!["place", AGB, "--polygon", DSF],
-        vec!["overlay", "build", DSF, "--rules", RULES, "-o"],
-    ] {
-        let mut a = args(&a, tmp.path());
-        if a[0] == "overlay" {
-            a.push(tmp.path().join("o").display().to_string());
-        }
-        let out = agkit().args(&a).output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{a:?}");
-        assert!(stderr.contains(DSF), "{a:?}: {stderr}");
-        assert!(!stderr.contains("DAEH"), "{a:?}: {stderr}");
     }
 }
 
@@ -733,6 +751,22 @@ const TYPOS: &[(&[&str], &str)] = &[
     (
         &["convert", "agn", AGN, "--mapp", "m.toml", "-o", "x"],
         "a similar argument exists: '--map'",
+    ),
+    (
+        &["convert", "agnn", AGN],
+        "a similar subcommand exists: 'agn'",
+    ),
+    (
+        &["scenery", "chek", "--xplane", XPLANE],
+        "a similar subcommand exists: 'check'",
+    ),
+    (
+        &["scenery", "at", "47.5,13.5", "--xplan", XPLANE],
+        "a similar argument exists: '--xplane'",
+    ),
+    (
+        &["scenery", "resolve", "x.obj", "--til", "47,13"],
+        "a similar argument exists: '--tile'",
     ),
 ];
 
@@ -834,6 +868,18 @@ fn height_may_be_negative_on_the_command_line_but_not_in_a_dsf() {
         .assert()
         .success()
         .stdout(contains("-47.5"));
+}
+
+#[test]
+fn a_previewer_polygon_name_points_to_the_example_files() {
+    agkit()
+        .args(["place", AGS, "--polygon", "lake"])
+        .assert()
+        .code(2)
+        .stderr(contains("lake: no such file"))
+        .stderr(contains(
+            "`--polygon` takes a GeoJSON file (examples/polygons/ holds",
+        ));
 }
 
 #[test]

@@ -4,7 +4,7 @@ agkit.agn)."""
 from __future__ import annotations
 
 import os
-from typing import Any, Iterator, Literal, Mapping, Optional, Sequence, Union
+from typing import Any, Iterator, Literal, Mapping, Optional, Sequence, Union, final
 
 import numpy
 import numpy.typing
@@ -19,6 +19,7 @@ GeoJSON = Any
 Record = dict[str, Any]
 FloatArray = numpy.typing.NDArray[numpy.float64]
 
+@final
 class Diagnostic:
     """One problem found in an input, as `agkit check --format json`
     reports it."""
@@ -34,6 +35,7 @@ class Diagnostic:
     def is_error(self) -> bool: ...
     def to_dict(self) -> Record: ...
 
+@final
 class Asset:
     """A parsed autogen asset (.agp, .agb, .ags) without errors."""
 
@@ -66,6 +68,7 @@ class Asset:
     def to_dict(self) -> Record: ...
     def to_text(self) -> str: ...
 
+@final
 class Placement:
     """What one autogen use places, in local metres and lon/lat."""
 
@@ -123,12 +126,14 @@ def place(
     explain: bool = False,
 ) -> Placement: ...
 
+@final
 class Entities(Iterator[Record]):
     """Entities of one kind of a DSF tile, in stream order."""
 
     def __iter__(self) -> Entities: ...
     def __next__(self) -> Record: ...
 
+@final
 class Dsf:
     """A decoded DSF tile."""
 
@@ -136,7 +141,6 @@ class Dsf:
     def name(self) -> str: ...
     @property
     def properties(self) -> list[tuple[str, str]]: ...
-    def property(self, name: str) -> Optional[str]: ...
     @property
     def terrain_defs(self) -> list[str]: ...
     @property
@@ -166,6 +170,9 @@ class Dsf:
     def autogen(self) -> Record: ...
     def to_text(self, source_name: Optional[str] = None) -> str: ...
     def build(self, divisions: int = 32) -> bytes: ...
+    # Last: a method named `property` would hide the decorator from the
+    # members after it.
+    def property(self, name: str) -> Optional[str]: ...
 
 def dsf_read(source: Union[Dsf, Source]) -> Dsf: ...
 def dsf_to_text(source: Union[Dsf, Source]) -> str: ...
@@ -174,6 +181,7 @@ def dsf_build(
 ) -> bytes: ...
 def dsf_autogen(source: Union[Dsf, Source]) -> Record: ...
 
+@final
 class Agn:
     """An FSX/P3D AGN file (lossless)."""
 

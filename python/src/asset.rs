@@ -24,6 +24,10 @@ pub struct Asset {
 /// Parses one asset's bytes: the model and its warnings, or a `ParseError`
 /// with every diagnostic when there are errors.
 pub fn parse(name: &str, bytes: &[u8]) -> Result<(model::Asset, Vec<Diagnostic>), Error> {
+    // A DSF, an AGN, an image …: what it is, not its bytes quoted as text.
+    if let Some(d) = agkit::check::not_autogen_text(bytes) {
+        return Err(Error::diagnostics(name, None, &[d]));
+    }
     match std::str::from_utf8(bytes) {
         Ok(text) => match xp::parse_lenient(text) {
             (Some(a), diags) if !diags.iter().any(|d| d.is_error()) => {

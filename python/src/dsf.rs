@@ -60,8 +60,9 @@ pub fn dsf_to_text(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<String
 ///
 /// `RASTER_DATA` files named in a text are read relative to the text
 /// file's folder. Raises `agkit.ParseError` (`DSF030`, with the `line`) for
-/// a text DSFTool would refuse, `agkit.BuildError` (`DSF031`) for a model
-/// that cannot be written.
+/// a text DSFTool would refuse or for a file of another kind (a binary DSF:
+/// pass `agkit.dsf.read(path)` instead), `agkit.BuildError` (`DSF031`) for a
+/// model that cannot be written.
 #[pyfunction]
 #[pyo3(signature = (source, output=None))]
 pub fn dsf_build<'py>(
@@ -78,6 +79,12 @@ pub fn dsf_build<'py>(
         let name = src.name();
         detached(py, || {
             let bytes = src.bytes()?;
+            // A binary DSF, an image … would read as text without a
+            // command and build an empty tile: refused for what it is.
+            use agkit::check::Contents;
+            if let Some(why) = Contents::of(&bytes).refusal("DSF2Text", &[Contents::DsfText]) {
+                return Err(Error::plain(Class::Parse, Some(&name), why));
+            }
             let text = String::from_utf8_lossy(&bytes);
             let base = src.path().and_then(Path::parent).unwrap_or(Path::new(""));
             let mut load = |file: &str| -> Result<Vec<u8>, String> {

@@ -31,13 +31,13 @@ pub struct Placement {
 ///
 /// `seed` drives every random choice (same inputs and seed, same result);
 /// `density` is X-Plane's object density 1..6; `height` is the building
-/// height in metres; `param` is the raw 16-bit DSF polygon parameter
-/// (height / 4 in its high byte), instead of `height` and `spawning` (AGS:
-/// the number of tile-spawning rings) or `spelling_set` (AGB); `frame`
-/// orients an AGP tile: `"wed"` (WorldEditor's preview, as Blender and
-/// OverlayEditor show it) or `"spec"` (the AGP spec's sentence), by default
-/// the convention `agkit place` uses; `explain` records the engine's
-/// decisions in `Placement.explain`.
+/// height in metres (0 to 1020); `param` is the raw 16-bit DSF polygon
+/// parameter (height / 4 in its high byte), instead of `height` and
+/// `spawning` (AGS: the number of tile-spawning rings) or `spelling_set`
+/// (AGB); `frame` orients an AGP tile: `"wed"` (WorldEditor's preview, as
+/// Blender and OverlayEditor show it) or `"spec"` (the AGP spec's
+/// sentence), by default the convention `agkit place` uses; `explain`
+/// records the engine's decisions in `Placement.explain`.
 ///
 /// Raises `agkit.PlaceError` (also a `ValueError`) when the asset cannot be
 /// placed there, `ValueError` for bad arguments.
@@ -132,9 +132,10 @@ fn params(
         p = p.with_dsf_param(param);
     }
     if let Some(h) = height {
-        if !(h.is_finite() && h >= 0.0) {
+        // As `agkit place --height`: what a DSF parameter can hold.
+        if !(0.0..=1020.0).contains(&h) {
             return Err(Error::value(format!(
-                "height {h} is not a finite number of metres >= 0"
+                "height {h} is not 0 to 1020 m: a DSF stores height / 4 in 8 bits"
             )));
         }
         p.height = h;

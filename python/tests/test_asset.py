@@ -193,3 +193,8 @@ def test_read_asset_errors() -> None:
         agkit.read_asset(b"A\n1000\nAG_POINT\n\xff\xfe\n")
     assert "AG0077" in {d.code for d in e.value.diagnostics}
     assert "error[" in str(e.value)
+    # Another kind of file is named for what it is, none of its bytes quoted.
+    with pytest.raises(agkit.ParseError) as e:
+        agkit.read_asset(EXAMPLES / "dsf" / "autogen_demo.dsf")
+    assert e.value.code == "AG0001" and len(e.value.diagnostics) == 1
+    assert "it is a DSF tile" in str(e.value) and "DAEH" not in str(e.value)

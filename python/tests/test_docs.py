@@ -44,3 +44,14 @@ def test_shown_script_outputs_are_what_the_scripts_print() -> None:
         assert out.stdout.splitlines() == lines[1:]
         shown += 1
     assert shown == 2
+
+
+def test_the_rust_version_named_is_the_crates() -> None:
+    """python/README.md names the Rust the crates say they need."""
+    need = set()
+    for toml in (REPO / "Cargo.toml", REPO / "python" / "Cargo.toml"):
+        need |= set(re.findall(r'^rust-version = "([0-9.]+)"', toml.read_text(encoding="utf-8"), re.M))
+    assert len(need) == 1, need
+    readme = (REPO / "python" / "README.md").read_text(encoding="utf-8")
+    named = re.findall(r"Rust toolchain \(([0-9.]+)\s+or newer", readme)
+    assert named == list(need)

@@ -12,7 +12,7 @@ import pytest
 
 import agkit
 
-from conftest import CORPUS, DAMAGED_DSF, EXAMPLES, corpus_files, corpus_ids, run_cli
+from conftest import CORPUS, DAMAGED_DSF, EXAMPLES, REPO, corpus_files, corpus_ids, run_cli
 
 DEMO = EXAMPLES / "dsf" / "autogen_demo.dsf"
 CORPUS_DSF = corpus_files("dsf")
@@ -248,3 +248,14 @@ def test_not_a_dsf() -> None:
             agkit.dsf.read(data)
         assert e.value.code is not None and e.value.code.startswith("DSF")
         assert isinstance(e.value.offset, int)
+
+
+def test_build_refuses_a_file_of_another_kind() -> None:
+    # Read as text, these hold no DSF2Text command and once built an empty
+    # tile without a word.
+    png = REPO / "docs" / "img" / "demo.png"
+    for source, what in ((DEMO, "a DSF tile"), (png.read_bytes(), "a PNG image"), (EXAMPLES / "point" / "plaza.agp", "an autogen text file")):
+        with pytest.raises(agkit.ParseError) as e:
+            agkit.dsf.build(source)
+        assert f"not DSF2Text: it is {what}" in str(e.value)
+        assert e.value.file is not None

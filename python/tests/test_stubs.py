@@ -8,6 +8,7 @@ import inspect
 from pathlib import Path
 
 import agkit
+import pytest
 from agkit import _agkit
 
 STUB = Path(_agkit.__file__).with_name("_agkit.pyi")
@@ -69,3 +70,22 @@ def test_the_modules_export_what_they_list() -> None:
     assert agkit.dsf.read is _agkit.dsf_read and agkit.agn.write is _agkit.agn_write
     assert agkit.__version__ == "0.1.0"
     assert (Path(agkit.__file__).parent / "py.typed").is_file()
+
+
+def test_stubtest_finds_the_stubs_true(tmp_path: Path) -> None:
+    """mypy's stubtest: every signature, default and property of the stub
+    is the extension's, and mypy can read the stub at all (a method named
+    ``property`` once hid the decorator from the members after it)."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("mypy.stubtest")
+    allowlist = Path(__file__).with_name("stubtest-allowlist.txt")
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "agkit", "--allowlist", str(allowlist)],
+        capture_output=True,
+        text=True,
+        # Not the repository root, whose python/agkit has no extension.
+        cwd=tmp_path,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr

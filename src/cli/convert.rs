@@ -2,7 +2,6 @@
 
 use super::{EXIT_INPUT, EXIT_OK};
 use agkit::convert::{agn, map::Map};
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 /// Subcommands of `agkit convert`.
@@ -40,9 +39,9 @@ fn convert_agn(a: AgnArgs) -> u8 {
     let map = match &a.map {
         None => Map::bundled(),
         Some(p) => {
-            let text = match std::fs::read_to_string(p) {
+            let text = match super::read_text(p, "a mapping file (TOML)") {
                 Ok(t) => t,
-                Err(e) => return super::fail(format!("{}: {e}", p.display())),
+                Err(code) => return code,
             };
             match Map::bundled().overlaid(&text) {
                 Ok(m) => m,
@@ -64,27 +63,11 @@ fn convert_agn(a: AgnArgs) -> u8 {
         }
     };
     let cells: Vec<_> = inputs.into_iter().map(|(_, c, agn)| (c, agn)).collect();
-    let bar = if std::io::stderr().is_terminal() {
-        let b = indicatif::ProgressBar::new(cells.len() as u64);
-        if let Ok(style) =
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} cells {elapsed}")
-        {
-            b.set_style(style);
-        }
-        Some(b)
-    } else {
-        None
-    };
-    let tick = || {
-        if let Some(b) = &bar {
-            b.inc(1);
-        }
-    };
+    let bar = super::progress_bar(cells.len(), "cells");
+    let tick = || bar.inc(1);
     let agent = format!("agkit {}", env!("CARGO_PKG_VERSION"));
     let out = agn::convert_cells(&cells, &map, &agent, &tick);
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    bar.finish_and_clear();
     let report = serde_json::to_string_pretty(&out.report).unwrap_or_default() + "\n";
     let written = match agkit::overlay::build::write_tiles(
         &out.tiles,

@@ -175,6 +175,28 @@ pub fn wrong_kind(name: &str, bytes: &[u8], what: &str, accepted: &[Contents]) -
         .map(|why| format!("error: {name}: {why}"))
 }
 
+/// Reads a text input that is `what` (a rules file, GeoJSON …): a file
+/// that cannot be read is an I/O failure ([`EXIT_USAGE`]); one of another
+/// kind agkit can tell (a DSF, an image …) is named for what it is, and
+/// one that is not UTF-8 is refused, both [`EXIT_INPUT`] with the file
+/// named. Plain text and JSON are returned for the caller's parser.
+pub fn read_text(path: &std::path::Path, what: &str) -> Result<String, u8> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| fail(format!("{name}: {e}")))?;
+    let text_kinds = [Contents::Text, Contents::Json, Contents::GeoJson];
+    if let Some(refused) = wrong_kind(&name, &bytes, what, &text_kinds) {
+        eprintln!("{refused}");
+        return Err(EXIT_INPUT);
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        eprintln!(
+            "error: {name}: not {what}: not UTF-8 text ({})",
+            e.utf8_error()
+        );
+        EXIT_INPUT
+    })
+}
+
 /// [`wrong_kind`] for the commands reading autogen text (`info`, `fmt`,
 /// `place`, `serve`).
 pub fn not_autogen_text(name: &str, bytes: &[u8]) -> Option<String> {

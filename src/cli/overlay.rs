@@ -49,12 +49,8 @@ pub fn run(cmd: Command) -> u8 {
     }
 }
 
-fn read(path: &Path) -> Result<String, u8> {
-    std::fs::read_to_string(path).map_err(|e| super::fail(format!("{}: {e}", path.display())))
-}
-
 fn build(a: BuildArgs) -> u8 {
-    let rules_text = match read(&a.rules) {
+    let rules_text = match super::read_text(&a.rules, "a rules file (TOML)") {
         Ok(t) => t,
         Err(c) => return c,
     };
@@ -65,7 +61,7 @@ fn build(a: BuildArgs) -> u8 {
             return EXIT_INPUT;
         }
     };
-    let text = match read(&a.features) {
+    let text = match super::read_text(&a.features, "GeoJSON") {
         Ok(t) => t,
         Err(c) => return c,
     };

@@ -305,15 +305,21 @@ fn place_asset(args: &Args, params: &Params) -> Result<(Vec<Placement>, bool), u
 /// polygon is exit 1, the message naming the file and the feature.
 fn load_polygons(path: &Path, limits: &Limits) -> Result<Vec<(String, Use)>, u8> {
     let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| super::fail(format!("{file}: {e}")))?;
+    // The previewer's polygons go by name; here they are files.
+    if !path.exists() && agkit::serve::polygons::by_name(&file).is_some() {
+        return Err(super::fail(format!(
+            "{file}: no such file; `{file}` names a polygon of `agkit serve`, and \
+             `--polygon` takes a GeoJSON file (examples/polygons/ holds rectangle.geojson \
+             and lake.geojson)"
+        )));
+    }
+    let text = super::read_text(path, "GeoJSON")?;
     let bad = |msg: String| {
         eprintln!("error: {file}: {msg}");
         EXIT_INPUT
     };
-    let text = std::str::from_utf8(&bytes)
-        .map_err(|e| bad(format!("not GeoJSON: not UTF-8 text ({e})")))?;
-    let polys = agkit::out::geojson::read_polygon_features(text).map_err(bad)?;
-    drop(bytes);
+    let polys = agkit::out::geojson::read_polygon_features(&text).map_err(bad)?;
+    drop(text);
     polys
         .into_iter()
         .map(|p| {
