@@ -1170,6 +1170,64 @@ fn cli_totext_build_round_trip_and_errors() {
     );
     assert!(!dir.path().join("x.dsf").exists());
 
+    // A text that parses but cannot be built: exit 1 at the line of the
+    // entity the builder refuses (not its index in the model), with the
+    // value readable.
+    let bt = dir.path().join("far.txt");
+    std::fs::write(
+        &bt,
+        "OBJECT_DEF a.obj\nNETWORK_DEF r.net\nOBJECT 0 1 2 3\n\
+         BEGIN_SEGMENT 0 0 1 1 2 0\nEND_SEGMENT 2 1.1 2 0\n\
+         BEGIN_SEGMENT 0 0 2 1.1 2 0\nEND_SEGMENT 3 1.2 2 0\n\
+         OBJECT_MSL 0 1 2 1e308 0\nBEGIN_SEGMENT 0 300 4 1 2 0\nEND_SEGMENT 5 1 2 0\n",
+    )
+    .unwrap();
+    let x = dir.path().join("x.dsf");
+    let o = run(&["dsf", "build", path(&bt), "-o", path(&x)]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("DSF031") && err.contains("far.txt:8:1") && err.contains("1e308"),
+        "{err}"
+    );
+    assert!(!x.exists());
+    // The two segments sharing node 2 are one chain, which begins on
+    // line 4; the chain after the object begins on line 9.
+    let t = std::fs::read_to_string(&bt).unwrap();
+    let line_of = |i: usize| {
+        let s = dsf::text::entity_span(&t, i).unwrap();
+        t[..s.start].lines().count() + 1
+    };
+    assert_eq!(
+        [line_of(0), line_of(1), line_of(2), line_of(3)],
+        [3, 4, 8, 9]
+    );
+    assert_eq!(dsf::text::entity_span(&t, 4), None);
+    std::fs::write(&bt, t.replace("1e308", "10")).unwrap();
+    let o = run(&["dsf", "build", path(&bt), "-o", path(&x)]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("far.txt:9:1") && err.contains("subtype 300"),
+        "{err}"
+    );
+
+    // A RASTER_DATA line naming something other than a regular file is
+    // refused before reading it (/dev/zero would never end).
+    let bt = dir.path().join("dev.txt");
+    std::fs::write(
+        &bt,
+        "RASTER_DEF elevation\nRASTER_DATA version=1 bpp=2 flags=5 width=2 height=2 \
+         scale=1 offset=0 /dev/zero\n",
+    )
+    .unwrap();
+    let o = run(&["dsf", "build", path(&bt), "-o", path(&x)]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("dev.txt:2:1") && err.contains("not a regular file"),
+        "{err}"
+    );
+
     // agkit check on the real tile and a broken one.
     let o = run(&["check", SAM_DSF]);
     assert_eq!(o.status.code(), Some(0));
@@ -1197,6 +1255,10 @@ fn text_reader_errors_name_the_line() {
     for (text, line) in cases {
         let e = dsf::from_text(text, &mut no_raster).unwrap_err();
         assert_eq!(e.line, line, "{text}: {e}");
+        // The span is that line, without its end (a report shows one line).
+        let shown = &text[e.span.clone()];
+        assert!(!shown.contains('\n'), "{shown:?}");
+        assert_eq!(text.lines().nth(line - 1), Some(shown), "{text}");
     }
     // An unterminated polygon.
     let e = dsf::from_text("POLYGON_DEF a.agb\nBEGIN_POLYGON 0 1\n", &mut no_raster).unwrap_err();

@@ -87,7 +87,7 @@ pub fn dsf_build<'py>(
                 } else {
                     p.to_path_buf()
                 };
-                std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))
+                dsf::text::read_raster_file(&p).map_err(|e| format!("{}: {e}", p.display()))
             };
             let (model, mut opts) = dsf::from_text(&text, &mut load)
                 .map_err(|e| Error::at_line(&name, e.line, "DSF030", e.message))?;

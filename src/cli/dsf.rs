@@ -326,7 +326,7 @@ fn build(input: &Path, output: &Path) -> u8 {
         } else {
             p.to_path_buf()
         };
-        std::fs::read(&p).map_err(|e| e.to_string())
+        dsf::text::read_raster_file(&p)
     };
     let (model, mut opts) = match dsf::from_text(&text, &mut load) {
         Ok(x) => x,
@@ -345,10 +345,7 @@ fn build(input: &Path, output: &Path) -> u8 {
     opts.strip = true;
     let bytes = match dsf::build(&model, &opts) {
         Ok(b) => b,
-        Err(e) => {
-            eprintln!("error[DSF031]: {}: {e}", input.display());
-            return EXIT_INPUT;
-        }
+        Err(e) => return build_error(input, &e),
     };
     drop(model);
     match agkit::fsutil::write_atomic(output, &bytes) {
@@ -358,6 +355,30 @@ fn build(input: &Path, output: &Path) -> u8 {
             EXIT_USAGE
         }
     }
+}
+
+/// Reports why a text's model cannot be built, at the line of the entity
+/// concerned (the text is read again: this is the failing path only).
+fn build_error(input: &Path, e: &dsf::BuildError) -> u8 {
+    let name = input.display().to_string();
+    let text = std::fs::read(input)
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).into_owned());
+    let span = e
+        .entity
+        .zip(text.as_deref())
+        .and_then(|(i, t)| dsf::text::entity_span(t, i));
+    match span {
+        Some(span) => {
+            let d = agkit::diag::Diagnostic::error("DSF031", e.message.clone(), span);
+            eprint!(
+                "{}",
+                agkit::diag::render_human(&name, text.as_deref(), &[d])
+            );
+        }
+        None => eprintln!("error[DSF031]: {name}: {e}"),
+    }
+    EXIT_INPUT
 }
 
 fn autogen(file: &Path, format: Format) -> u8 {

@@ -267,7 +267,13 @@ fn check(i: usize, v: &[f64]) -> Result<(), BuildError> {
         .iter()
         .find(|x| !x.is_finite() || x.abs() > quant::MAX_VALUE)
     {
-        Some(x) => Err(err(Some(i), format!("coordinate {x} cannot be encoded"))),
+        Some(x) => Err(err(
+            Some(i),
+            format!(
+                "coordinate {x:e} cannot be encoded (values are finite and within ±{:e})",
+                quant::MAX_VALUE
+            ),
+        )),
         None => Ok(()),
     }
 }
