@@ -420,3 +420,88 @@ fn a_lod_beyond_a_32_bit_float_is_an_error_not_infinity() {
     }
     assert!(dsf::build(&m, &BuildOptions::default()).is_err());
 }
+
+/// Gives each entity of `m` a tag that survives the builder exactly (an
+/// object's heading, a polygon's parameter, a patch's near LOD, a chain's
+/// first junction ID), so that an entity read back can be traced to the
+/// one it came from.
+fn tag(m: &mut Dsf) {
+    for (k, e) in m.entities.iter_mut().enumerate() {
+        match e {
+            Entity::Object(o) => o.heading = k as f64 * 0.05,
+            Entity::Polygon(p) => p.param = k as u16,
+            Entity::Patch(p) => p.lod_near = k as f32,
+            Entity::Network(c) => c.points[3] = 1_000_000.0 + k as f64,
+            Entity::Filter(_) => {}
+        }
+    }
+}
+
+/// Each non-filter entity of `d` as (its tag, the filter in force, its
+/// kind and definition and elevation mode), in order.
+fn traced(d: &Dsf) -> Vec<(usize, i32, String)> {
+    let mut filter = -1;
+    let mut out = Vec::new();
+    for e in &d.entities {
+        let (k, what) = match e {
+            Entity::Filter(f) => {
+                filter = *f;
+                continue;
+            }
+            Entity::Object(o) => (
+                (o.heading / 0.05).round() as usize,
+                format!("object {} {:?}", o.def, o.mode),
+            ),
+            Entity::Polygon(p) => (usize::from(p.param), format!("polygon {}", p.def)),
+            Entity::Patch(p) => (
+                p.lod_near as usize,
+                format!("patch {} {} {}", p.def, p.flags, p.lod_far),
+            ),
+            Entity::Network(c) => (
+                c.points[3] as usize - 1_000_000,
+                format!("chain {} {}", c.def, c.subtype),
+            ),
+        };
+        out.push((k, filter, what));
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Grouping (as `dsf build` writes) reorders entities but never changes
+    /// what they mean: each one is written once, under the filter it was
+    /// under, with its definition and elevation mode, and the patches of
+    /// one filter keep their order (X-Plane draws terrain in that order).
+    #[test]
+    fn grouping_keeps_every_entity_under_its_filter(
+        seed: u64,
+        blocks in proptest::collection::vec(0u8..6, 1..16),
+    ) {
+        let (mut m0, opts) = parse(&text(seed, &blocks, 32));
+        tag(&mut m0);
+        let want = traced(&m0);
+        let grouped = BuildOptions { group: true, strip: true, ..opts };
+        let g = dsf::read(&dsf::build(&m0, &grouped).unwrap()).unwrap();
+        let got = traced(&g);
+        let mut seen = vec![false; m0.entities.len()];
+        let by_tag: std::collections::HashMap<usize, &(usize, i32, String)> =
+            want.iter().map(|w| (w.0, w)).collect();
+        for x in &got {
+            let w = by_tag.get(&x.0).unwrap_or_else(|| panic!("{x:?} was not written"));
+            prop_assert_eq!(&x, w);
+            prop_assert!(!std::mem::replace(&mut seen[x.0], true), "{:?} twice", x);
+        }
+        prop_assert_eq!(got.len(), want.len());
+        let patches = |v: &[(usize, i32, String)]| -> Vec<(i32, usize)> {
+            let mut p: Vec<_> = v
+                .iter()
+                .filter(|x| x.2.starts_with("patch"))
+                .map(|x| (x.1, x.0))
+                .collect();
+            p.sort_by_key(|x| x.0);
+            p
+        };
+        prop_assert_eq!(patches(&got), patches(&want));
+    }
+}
