@@ -421,6 +421,34 @@ fn a_lod_beyond_a_32_bit_float_is_an_error_not_infinity() {
     assert!(dsf::build(&m, &BuildOptions::default()).is_err());
 }
 
+#[test]
+fn longitudes_and_latitudes_off_the_earth_are_refused_for_every_kind() {
+    // docs/dsf.md: lon/lat beyond ±32768° are refused. A chain's were not:
+    // one road point at 1e15° took the shared network pool's step to 2^18°,
+    // moving every other road of the tile by up to that.
+    let defs = "TERRAIN_DEF t.ter\nOBJECT_DEF o.obj\nPOLYGON_DEF p.fac\nNETWORK_DEF r.net\n";
+    for (far, ok) in [("40000", false), ("-1e15", false), ("32768", true)] {
+        for entity in [
+            format!("OBJECT 0 {far} 47 0\n"),
+            format!(
+                "BEGIN_POLYGON 0 0 2\nBEGIN_WINDING\nPOLYGON_POINT 13 {far}\nEND_WINDING\nEND_POLYGON\n"
+            ),
+            format!(
+                "BEGIN_PATCH 0 0 -1 1 5\nBEGIN_PRIMITIVE 0\nPATCH_VERTEX {far} 47 0 0 0\nEND_PRIMITIVE\nEND_PATCH\n"
+            ),
+            format!("BEGIN_SEGMENT 0 0 1 13 47 0\nEND_SEGMENT 2 {far} 47 0\n"),
+            format!("BEGIN_SEGMENT 0 0 1 13 {far} 0\nEND_SEGMENT 2 13 47 0\n"),
+        ] {
+            let (m, o) = parse(&format!("{defs}{entity}"));
+            let built = dsf::build(&m, &o);
+            assert_eq!(built.is_ok(), ok, "{entity}: {built:?}");
+            if let Err(e) = built {
+                assert_eq!(e.entity, Some(0), "{e}");
+            }
+        }
+    }
+}
+
 /// Gives each entity of `m` a tag that survives the builder exactly (an
 /// object's heading, a polygon's parameter, a patch's near LOD, a chain's
 /// first junction ID), so that an entity read back can be traced to the

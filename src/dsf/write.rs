@@ -545,6 +545,7 @@ impl<'a> Layout<'a> {
                 }
                 for pt in c.points() {
                     check(i, pt)?;
+                    check_lonlat(i, pt[0], pt[1])?;
                     let j = pt[3];
                     if j.fract() != 0.0 || !(0.0..=quant::MAX32).contains(&j) {
                         return Err(err(Some(i), format!("junction ID {j} is not a u32")));
