@@ -555,10 +555,16 @@ fn seven_zip_bombs_are_refused_relative_to_the_archive() {
     };
     let e = dsf::read::read_with(&packed, &ratio).unwrap_err();
     assert_eq!((e.code(), e.offset), ("DSF015", plane_at as u64), "{e}");
+    // That offset is in the unpacked DSF, and the message says so.
+    assert!(
+        e.unpacked && e.to_string().contains("inside the 7z archive"),
+        "{e}"
+    );
     // Read plain, the same pool exceeds its budget of 8 values a byte of
     // DSF.
     let e = dsf::read(&plain).unwrap_err();
     assert_eq!((e.code(), e.offset), ("DSF015", plane_at as u64), "{e}");
+    assert!(!e.unpacked && !e.to_string().contains("7z"), "{e}");
     // A tighter ratio refuses the archive itself, before unpacking, naming
     // the entry and the sizes.
     let tight = Limits {
@@ -567,6 +573,7 @@ fn seven_zip_bombs_are_refused_relative_to_the_archive() {
     };
     let e = dsf::read::read_with(&packed, &tight).unwrap_err();
     assert_eq!((e.code(), e.offset), ("DSF015", 0), "{e}");
+    assert!(!e.unpacked, "{e}");
     let m = e.to_string();
     assert!(
         m.contains("+47+013.dsf") && m.contains(&plain.len().to_string()),
@@ -597,6 +604,33 @@ fn seven_zip_bombs_are_refused_relative_to_the_archive() {
         );
         assert!(out.contains("DSF015") && out.contains("bomb.dsf"), "{out}");
         assert!(out.contains("byte"), "{out}");
+    }
+    // A damaged DSF inside an archive: the offset is the inner file's, and
+    // the report says so.
+    let damaged = dir.path().join("damaged.dsf");
+    std::fs::write(
+        &damaged,
+        seven_zip(&bytes(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/corpus/medmatix__XPStarbase/Earth nav data/+20-100/+26-098.dsf"
+        ))),
+    )
+    .unwrap();
+    for args in [
+        ["check", path(&damaged)].as_slice(),
+        ["dsf", "totext", path(&damaged)].as_slice(),
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let out = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            out.contains("DSF004") && out.contains("312") && out.contains("inside the 7z archive"),
+            "{out}"
+        );
     }
 }
 

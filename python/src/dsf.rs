@@ -21,7 +21,7 @@ pub struct Dsf {
 /// Reads a DSF's bytes, naming `name` in the error.
 fn decode(name: &str, bytes: &[u8]) -> Result<dsf::Dsf, Error> {
     dsf::read(bytes)
-        .map_err(|e| Error::at_offset(Class::Parse, name, e.offset, e.code(), e.kind.to_string()))
+        .map_err(|e| Error::at_offset(Class::Parse, name, e.offset, e.code(), e.message()))
 }
 
 /// The tile a `source` argument names: a `Dsf` as it is, else read from a

@@ -94,7 +94,7 @@ fn dsf_error(file: &Path, e: &dsf::DsfError, bytes: &[u8]) -> u8 {
         e.code(),
         file.display(),
         e.offset,
-        e.kind,
+        e.message(),
         super::kind_hint(bytes, Contents::Dsf)
     );
     EXIT_INPUT
