@@ -1178,6 +1178,7 @@ fn tiles_in_all_four_hemispheres_and_on_the_zero_lines_read_back() {
                     .chain(u.windings.iter().flatten().copied())
                     .collect()
             };
+            assert_eq!(pts(w).len(), pts(g).len(), "{tile}: {w:?} {g:?}");
             for (a, b) in pts(w).iter().zip(pts(g)) {
                 assert!(tile.covers(b), "{b:?} outside {tile}");
                 assert!(
