@@ -449,6 +449,30 @@ fn longitudes_and_latitudes_off_the_earth_are_refused_for_every_kind() {
     }
 }
 
+#[test]
+fn running_out_of_pools_names_the_entity_that_needed_one() {
+    // 70,000 objects in as many cells of 1/64°: pool 65,535 is one too many.
+    let mut m = Dsf::default();
+    m.object_defs.push("o.obj".into());
+    for k in 0..70_000 {
+        m.entities.push(Entity::Object(dsf::Object {
+            def: 0,
+            lon: -1000.0 + f64::from(k % 1000) / 16.0,
+            lat: f64::from(k / 1000) / 16.0,
+            heading: 0.0,
+            elevation: None,
+            mode: dsf::ElevationMode::Draped,
+        }));
+    }
+    let opts = BuildOptions {
+        divisions: 64,
+        ..BuildOptions::default()
+    };
+    let e = dsf::build(&m, &opts).unwrap_err();
+    assert!(e.message.contains("65535 point pools"), "{e}");
+    assert_eq!(e.entity, Some(65_535), "{e}");
+}
+
 /// Gives each entity of `m` a tag that survives the builder exactly (an
 /// object's heading, a polygon's parameter, a patch's near LOD, a chain's
 /// first junction ID), so that an entity read back can be traced to the

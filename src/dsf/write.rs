@@ -781,7 +781,12 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
         refs: Vec::new(),
     };
     for &i in &order {
-        lay.place(i as usize)?;
+        // Running out of pools is the fault of the entity that needed one.
+        let i = i as usize;
+        lay.place(i).map_err(|e| BuildError {
+            entity: e.entity.or(Some(i)),
+            ..e
+        })?;
     }
     lay.shared = HashMap::new();
     lay.open = HashMap::new();
