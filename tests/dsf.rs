@@ -1245,6 +1245,18 @@ fn cli_totext_build_round_trip_and_errors() {
         strip_comments(&t2)
     );
 
+    // An output naming the input is refused, and the input kept.
+    let before = std::fs::read(&t1).unwrap();
+    let o = run(&["dsf", "build", path(&t1), "-o", path(&t1)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("the output is the input"));
+    assert_eq!(std::fs::read(&t1).unwrap(), before);
+    let before = std::fs::read(&d1).unwrap();
+    let same = dir.path().join(".").join("a.dsf");
+    let o = run(&["dsf", "totext", path(&d1), "-o", path(&same)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(std::fs::read(&d1).unwrap(), before);
+
     // A bad DSF: exit 1 with code and offset.
     let bad = dir.path().join("bad.dsf");
     let mut b = bytes(SAM_DSF);

@@ -241,10 +241,34 @@ fn totext_all(files: &[PathBuf], output: Option<&Path>) -> u8 {
     status
 }
 
+/// True when `output` names the file `input` is (so writing it would
+/// replace the input).
+fn is_input(input: &Path, output: &Path) -> bool {
+    match (input.canonicalize(), output.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Refuses to write an output over its own input.
+fn refuse_overwrite(input: &Path, output: &Path) -> Result<(), u8> {
+    if is_input(input, output) {
+        Err(super::fail(format!(
+            "{}: the output is the input file; name another output",
+            output.display()
+        )))
+    } else {
+        Ok(())
+    }
+}
+
 /// Streams one DSF's text (the text is written as the commands are
 /// decoded, never held whole): to `output` atomically, or to stdout.
 fn totext(file: &Path, output: Option<&Path>) -> u8 {
     use dsf::read::StreamError;
+    if let Some(Err(c)) = output.map(|o| refuse_overwrite(file, o)) {
+        return c;
+    }
     let bytes = match std::fs::read(file) {
         Ok(b) => b,
         Err(e) => return super::fail(format!("{}: {e}", file.display())),
@@ -305,6 +329,9 @@ fn totext(file: &Path, output: Option<&Path>) -> u8 {
 
 /// Builds a DSF from DSF2Text, grouping entities as DSFTool does.
 fn build(input: &Path, output: &Path) -> u8 {
+    if let Err(c) = refuse_overwrite(input, output) {
+        return c;
+    }
     let text = match std::fs::read(input) {
         Ok(b) => {
             let name = input.display().to_string();
