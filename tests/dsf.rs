@@ -664,17 +664,7 @@ fn seven_zip_bombs_are_refused_relative_to_the_archive() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("bomb.dsf");
     std::fs::write(&f, &packed).unwrap();
-    for args in [
-        ["check", path(&f)].as_slice(),
-        ["dsf", "totext", path(&f)].as_slice(),
-    ] {
-        let o = run(args);
-        assert_eq!(o.status.code(), Some(1), "{args:?}");
-        let out = format!(
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
+    for out in refusals(&f) {
         assert!(out.contains("DSF015") && out.contains("bomb.dsf"), "{out}");
         assert!(out.contains("byte"), "{out}");
     }
@@ -689,22 +679,30 @@ fn seven_zip_bombs_are_refused_relative_to_the_archive() {
         ))),
     )
     .unwrap();
-    for args in [
-        ["check", path(&damaged)].as_slice(),
-        ["dsf", "totext", path(&damaged)].as_slice(),
-    ] {
-        let o = run(args);
-        assert_eq!(o.status.code(), Some(1), "{args:?}");
-        let out = format!(
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
+    for out in refusals(&damaged) {
         assert!(
             out.contains("DSF004") && out.contains("312") && out.contains("inside the 7z archive"),
             "{out}"
         );
     }
+}
+
+/// What `agkit check` and `agkit dsf totext` print for `f`, each asserted
+/// to exit 1.
+fn refusals(f: &std::path::Path) -> Vec<String> {
+    let commands: [&[&str]; 2] = [&["check", path(f)], &["dsf", "totext", path(f)]];
+    commands
+        .iter()
+        .map(|args| {
+            let o = run(args);
+            assert_eq!(o.status.code(), Some(1), "{args:?}");
+            format!(
+                "{}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            )
+        })
+        .collect()
 }
 
 // -------------------------------------------------------------- hostile
