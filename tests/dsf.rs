@@ -217,8 +217,81 @@ fn every_corpus_tile_round_trips_through_text_within_a_micro_degree() {
         // And a third build is byte-identical to the second.
         let (m3, o3) = parse_text(&t3);
         assert_eq!(dsf::build(&m3, &o3).unwrap(), b2, "{}", f.display());
+        // Built as `agkit dsf build` writes it (grouped and stripped), the
+        // same entities come back, each under its filter, in another order.
+        let cli = BuildOptions {
+            group: true,
+            strip: true,
+            ..o
+        };
+        let g = dsf::read(&dsf::build(&m, &cli).unwrap()).unwrap();
+        let (want, got) = (canonical(&a), canonical(&g));
+        assert_eq!(want.len(), got.len(), "{}", f.display());
+        for (w, g) in want.iter().zip(&got) {
+            assert_eq!((w.0, &w.1), (g.0, &g.1), "{}", f.display());
+            assert_eq!(w.3.len(), g.3.len(), "{}: {}", f.display(), w.1);
+            for (k, (x, y)) in w.3.iter().zip(&g.3).enumerate() {
+                // lon/lat within a micro-degree, other planes (headings,
+                // elevations, control values) within DSF2Text's rounding
+                // and a 16-bit step of their range.
+                let tol = if k % w.2 < 2 { 1e-6 } else { 1e-2 };
+                assert!(close(*x, *y, tol), "{}: {} {x} {y}", f.display(), w.1);
+            }
+        }
     }
     assert_eq!(read, files.len() - 1);
+}
+
+/// Each non-filter entity of `d` as (the filter in force, its kind,
+/// definition and mode, values per point, its values point by point),
+/// sorted: what a grouped build must keep whatever order it writes.
+fn canonical(d: &Dsf) -> Vec<(i32, String, usize, Vec<f64>)> {
+    let mut filter = -1;
+    let mut out = Vec::new();
+    for e in &d.entities {
+        let (what, depth, v) = match e {
+            Entity::Filter(f) => {
+                filter = *f;
+                continue;
+            }
+            Entity::Object(o) => (
+                format!("object {} {:?}", o.def, o.mode),
+                4,
+                [o.lon, o.lat, o.heading, o.elevation.unwrap_or(0.0)].to_vec(),
+            ),
+            Entity::Polygon(p) => (
+                format!(
+                    "polygon {} {} {} {:?}",
+                    p.def,
+                    p.param,
+                    p.depth,
+                    p.windings.iter().map(Vec::len).collect::<Vec<_>>()
+                ),
+                p.depth,
+                p.windings.concat(),
+            ),
+            Entity::Patch(p) => (
+                format!("patch {} {} {}", p.def, p.flags, p.depth),
+                p.depth,
+                dsf_support::triangles(p).concat(),
+            ),
+            Entity::Network(c) => (
+                format!("chain {} {}", c.def, c.subtype),
+                c.depth,
+                c.points.clone(),
+            ),
+        };
+        out.push((filter, what, depth.max(1), v));
+    }
+    out.sort_by(|a, b| {
+        (a.0, &a.1).cmp(&(b.0, &b.1)).then_with(|| {
+            a.3.iter()
+                .zip(&b.3)
+                .map(|(x, y)| x.total_cmp(y))
+                .fold(std::cmp::Ordering::Equal, std::cmp::Ordering::then)
+        })
+    });
+    out
 }
 
 // ------------------------------------------------------------ generated
@@ -555,10 +628,16 @@ fn seven_zip_bombs_are_refused_relative_to_the_archive() {
     };
     let e = dsf::read::read_with(&packed, &ratio).unwrap_err();
     assert_eq!((e.code(), e.offset), ("DSF015", plane_at as u64), "{e}");
+    // That offset is in the unpacked DSF, and the message says so.
+    assert!(
+        e.unpacked && e.to_string().contains("inside the 7z archive"),
+        "{e}"
+    );
     // Read plain, the same pool exceeds its budget of 8 values a byte of
     // DSF.
     let e = dsf::read(&plain).unwrap_err();
     assert_eq!((e.code(), e.offset), ("DSF015", plane_at as u64), "{e}");
+    assert!(!e.unpacked && !e.to_string().contains("7z"), "{e}");
     // A tighter ratio refuses the archive itself, before unpacking, naming
     // the entry and the sizes.
     let tight = Limits {
@@ -567,6 +646,7 @@ fn seven_zip_bombs_are_refused_relative_to_the_archive() {
     };
     let e = dsf::read::read_with(&packed, &tight).unwrap_err();
     assert_eq!((e.code(), e.offset), ("DSF015", 0), "{e}");
+    assert!(!e.unpacked, "{e}");
     let m = e.to_string();
     assert!(
         m.contains("+47+013.dsf") && m.contains(&plain.len().to_string()),
@@ -584,20 +664,45 @@ fn seven_zip_bombs_are_refused_relative_to_the_archive() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("bomb.dsf");
     std::fs::write(&f, &packed).unwrap();
-    for args in [
-        ["check", path(&f)].as_slice(),
-        ["dsf", "totext", path(&f)].as_slice(),
-    ] {
-        let o = run(args);
-        assert_eq!(o.status.code(), Some(1), "{args:?}");
-        let out = format!(
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
+    for out in refusals(&f) {
         assert!(out.contains("DSF015") && out.contains("bomb.dsf"), "{out}");
         assert!(out.contains("byte"), "{out}");
     }
+    // A damaged DSF inside an archive: the offset is the inner file's, and
+    // the report says so.
+    let damaged = dir.path().join("damaged.dsf");
+    std::fs::write(
+        &damaged,
+        seven_zip(&bytes(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/corpus/medmatix__XPStarbase/Earth nav data/+20-100/+26-098.dsf"
+        ))),
+    )
+    .unwrap();
+    for out in refusals(&damaged) {
+        assert!(
+            out.contains("DSF004") && out.contains("312") && out.contains("inside the 7z archive"),
+            "{out}"
+        );
+    }
+}
+
+/// What `agkit check` and `agkit dsf totext` print for `f`, each asserted
+/// to exit 1.
+fn refusals(f: &std::path::Path) -> Vec<String> {
+    let commands: [&[&str]; 2] = [&["check", path(f)], &["dsf", "totext", path(f)]];
+    commands
+        .iter()
+        .map(|args| {
+            let o = run(args);
+            assert_eq!(o.status.code(), Some(1), "{args:?}");
+            format!(
+                "{}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            )
+        })
+        .collect()
 }
 
 // -------------------------------------------------------------- hostile
@@ -1138,6 +1243,18 @@ fn cli_totext_build_round_trip_and_errors() {
         strip_comments(&t2)
     );
 
+    // An output naming the input is refused, and the input kept.
+    let before = std::fs::read(&t1).unwrap();
+    let o = run(&["dsf", "build", path(&t1), "-o", path(&t1)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("the output is the input"));
+    assert_eq!(std::fs::read(&t1).unwrap(), before);
+    let before = std::fs::read(&d1).unwrap();
+    let same = dir.path().join(".").join("a.dsf");
+    let o = run(&["dsf", "totext", path(&d1), "-o", path(&same)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(std::fs::read(&d1).unwrap(), before);
+
     // A bad DSF: exit 1 with code and offset.
     let bad = dir.path().join("bad.dsf");
     let mut b = bytes(SAM_DSF);
@@ -1170,6 +1287,64 @@ fn cli_totext_build_round_trip_and_errors() {
     );
     assert!(!dir.path().join("x.dsf").exists());
 
+    // A text that parses but cannot be built: exit 1 at the line of the
+    // entity the builder refuses (not its index in the model), with the
+    // value readable.
+    let bt = dir.path().join("far.txt");
+    std::fs::write(
+        &bt,
+        "OBJECT_DEF a.obj\nNETWORK_DEF r.net\nOBJECT 0 1 2 3\n\
+         BEGIN_SEGMENT 0 0 1 1 2 0\nEND_SEGMENT 2 1.1 2 0\n\
+         BEGIN_SEGMENT 0 0 2 1.1 2 0\nEND_SEGMENT 3 1.2 2 0\n\
+         OBJECT_MSL 0 1 2 1e308 0\nBEGIN_SEGMENT 0 300 4 1 2 0\nEND_SEGMENT 5 1 2 0\n",
+    )
+    .unwrap();
+    let x = dir.path().join("x.dsf");
+    let o = run(&["dsf", "build", path(&bt), "-o", path(&x)]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("DSF031") && err.contains("far.txt:8:1") && err.contains("1e308"),
+        "{err}"
+    );
+    assert!(!x.exists());
+    // The two segments sharing node 2 are one chain, which begins on
+    // line 4; the chain after the object begins on line 9.
+    let t = std::fs::read_to_string(&bt).unwrap();
+    let line_of = |i: usize| {
+        let s = dsf::text::entity_span(&t, i).unwrap();
+        t[..s.start].lines().count() + 1
+    };
+    assert_eq!(
+        [line_of(0), line_of(1), line_of(2), line_of(3)],
+        [3, 4, 8, 9]
+    );
+    assert_eq!(dsf::text::entity_span(&t, 4), None);
+    std::fs::write(&bt, t.replace("1e308", "10")).unwrap();
+    let o = run(&["dsf", "build", path(&bt), "-o", path(&x)]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("far.txt:9:1") && err.contains("subtype 300"),
+        "{err}"
+    );
+
+    // A RASTER_DATA line naming something other than a regular file is
+    // refused before reading it (/dev/zero would never end).
+    let bt = dir.path().join("dev.txt");
+    std::fs::write(
+        &bt,
+        "RASTER_DEF elevation\nRASTER_DATA version=1 bpp=2 flags=5 width=2 height=2 \
+         scale=1 offset=0 /dev/zero\n",
+    )
+    .unwrap();
+    let o = run(&["dsf", "build", path(&bt), "-o", path(&x)]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("dev.txt:2:1") && err.contains("not a regular file"),
+        "{err}"
+    );
+
     // agkit check on the real tile and a broken one.
     let o = run(&["check", SAM_DSF]);
     assert_eq!(o.status.code(), Some(0));
@@ -1197,6 +1372,10 @@ fn text_reader_errors_name_the_line() {
     for (text, line) in cases {
         let e = dsf::from_text(text, &mut no_raster).unwrap_err();
         assert_eq!(e.line, line, "{text}: {e}");
+        // The span is that line, without its end (a report shows one line).
+        let shown = &text[e.span.clone()];
+        assert!(!shown.contains('\n'), "{shown:?}");
+        assert_eq!(text.lines().nth(line - 1), Some(shown), "{text}");
     }
     // An unterminated polygon.
     let e = dsf::from_text("POLYGON_DEF a.agb\nBEGIN_POLYGON 0 1\n", &mut no_raster).unwrap_err();

@@ -420,3 +420,140 @@ fn a_lod_beyond_a_32_bit_float_is_an_error_not_infinity() {
     }
     assert!(dsf::build(&m, &BuildOptions::default()).is_err());
 }
+
+#[test]
+fn longitudes_and_latitudes_off_the_earth_are_refused_for_every_kind() {
+    // docs/dsf.md: lon/lat beyond ±32768° are refused. A chain's were not:
+    // one road point at 1e15° took the shared network pool's step to 2^18°,
+    // moving every other road of the tile by up to that.
+    let defs = "TERRAIN_DEF t.ter\nOBJECT_DEF o.obj\nPOLYGON_DEF p.fac\nNETWORK_DEF r.net\n";
+    for (far, ok) in [("40000", false), ("-1e15", false), ("32768", true)] {
+        for entity in [
+            format!("OBJECT 0 {far} 47 0\n"),
+            format!(
+                "BEGIN_POLYGON 0 0 2\nBEGIN_WINDING\nPOLYGON_POINT 13 {far}\nEND_WINDING\nEND_POLYGON\n"
+            ),
+            format!(
+                "BEGIN_PATCH 0 0 -1 1 5\nBEGIN_PRIMITIVE 0\nPATCH_VERTEX {far} 47 0 0 0\nEND_PRIMITIVE\nEND_PATCH\n"
+            ),
+            format!("BEGIN_SEGMENT 0 0 1 13 47 0\nEND_SEGMENT 2 {far} 47 0\n"),
+            format!("BEGIN_SEGMENT 0 0 1 13 {far} 0\nEND_SEGMENT 2 13 47 0\n"),
+        ] {
+            let (m, o) = parse(&format!("{defs}{entity}"));
+            let built = dsf::build(&m, &o);
+            assert_eq!(built.is_ok(), ok, "{entity}: {built:?}");
+            if let Err(e) = built {
+                assert_eq!(e.entity, Some(0), "{e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn running_out_of_pools_names_the_entity_that_needed_one() {
+    // 70,000 objects in as many cells of 1/64°: pool 65,535 is one too many.
+    let mut m = Dsf::default();
+    m.object_defs.push("o.obj".into());
+    for k in 0..70_000 {
+        m.entities.push(Entity::Object(dsf::Object {
+            def: 0,
+            lon: -1000.0 + f64::from(k % 1000) / 16.0,
+            lat: f64::from(k / 1000) / 16.0,
+            heading: 0.0,
+            elevation: None,
+            mode: dsf::ElevationMode::Draped,
+        }));
+    }
+    let opts = BuildOptions {
+        divisions: 64,
+        ..BuildOptions::default()
+    };
+    let e = dsf::build(&m, &opts).unwrap_err();
+    assert!(e.message.contains("65535 point pools"), "{e}");
+    assert_eq!(e.entity, Some(65_535), "{e}");
+}
+
+/// Gives each entity of `m` a tag that survives the builder exactly (an
+/// object's heading, a polygon's parameter, a patch's near LOD, a chain's
+/// first junction ID), so that an entity read back can be traced to the
+/// one it came from.
+fn tag(m: &mut Dsf) {
+    for (k, e) in m.entities.iter_mut().enumerate() {
+        match e {
+            Entity::Object(o) => o.heading = k as f64 * 0.05,
+            Entity::Polygon(p) => p.param = k as u16,
+            Entity::Patch(p) => p.lod_near = k as f32,
+            Entity::Network(c) => c.points[3] = 1_000_000.0 + k as f64,
+            Entity::Filter(_) => {}
+        }
+    }
+}
+
+/// Each non-filter entity of `d` as (its tag, the filter in force, its
+/// kind and definition and elevation mode), in order.
+fn traced(d: &Dsf) -> Vec<(usize, i32, String)> {
+    let mut filter = -1;
+    let mut out = Vec::new();
+    for e in &d.entities {
+        let (k, what) = match e {
+            Entity::Filter(f) => {
+                filter = *f;
+                continue;
+            }
+            Entity::Object(o) => (
+                (o.heading / 0.05).round() as usize,
+                format!("object {} {:?}", o.def, o.mode),
+            ),
+            Entity::Polygon(p) => (usize::from(p.param), format!("polygon {}", p.def)),
+            Entity::Patch(p) => (
+                p.lod_near as usize,
+                format!("patch {} {} {}", p.def, p.flags, p.lod_far),
+            ),
+            Entity::Network(c) => (
+                c.points[3] as usize - 1_000_000,
+                format!("chain {} {}", c.def, c.subtype),
+            ),
+        };
+        out.push((k, filter, what));
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Grouping (as `dsf build` writes) reorders entities but never changes
+    /// what they mean: each one is written once, under the filter it was
+    /// under, with its definition and elevation mode, and the patches of
+    /// one filter keep their order (X-Plane draws terrain in that order).
+    #[test]
+    fn grouping_keeps_every_entity_under_its_filter(
+        seed: u64,
+        blocks in proptest::collection::vec(0u8..6, 1..16),
+    ) {
+        let (mut m0, opts) = parse(&text(seed, &blocks, 32));
+        tag(&mut m0);
+        let want = traced(&m0);
+        let grouped = BuildOptions { group: true, strip: true, ..opts };
+        let g = dsf::read(&dsf::build(&m0, &grouped).unwrap()).unwrap();
+        let got = traced(&g);
+        let mut seen = vec![false; m0.entities.len()];
+        let by_tag: std::collections::HashMap<usize, &(usize, i32, String)> =
+            want.iter().map(|w| (w.0, w)).collect();
+        for x in &got {
+            let w = by_tag.get(&x.0).unwrap_or_else(|| panic!("{x:?} was not written"));
+            prop_assert_eq!(&x, w);
+            prop_assert!(!std::mem::replace(&mut seen[x.0], true), "{:?} twice", x);
+        }
+        prop_assert_eq!(got.len(), want.len());
+        let patches = |v: &[(usize, i32, String)]| -> Vec<(i32, usize)> {
+            let mut p: Vec<_> = v
+                .iter()
+                .filter(|x| x.2.starts_with("patch"))
+                .map(|x| (x.1, x.0))
+                .collect();
+            p.sort_by_key(|x| x.0);
+            p
+        };
+        prop_assert_eq!(patches(&got), patches(&want));
+    }
+}

@@ -1145,6 +1145,41 @@ fn the_example_preview_labels_only_what_is_legible() {
 }
 
 #[test]
+fn a_use_too_large_for_a_dsf_names_its_feature() {
+    // A ring of 70,000 points in one tile: a DSF polygon holds 65,535 at
+    // most. The error names the feature the use came from (it named the
+    // tile's entity index), and nothing is written. (Built by hand: the
+    // overlay builder takes tens of seconds on such a ring.)
+    let mut o = build(&[
+        square("agb", 13.1, 47.1, 13.101, 47.101, 8.0),
+        square("agb", 13.2, 47.1, 13.201, 47.101, 8.0),
+    ]);
+    let tile = TileId {
+        south: 47,
+        west: 13,
+    };
+    let d = o.tiles.get_mut(&tile).unwrap();
+    let Some(Entity::Polygon(p)) = d.entities.get_mut(1) else {
+        panic!("{:?}", d.entities)
+    };
+    p.windings = vec![
+        (0..70_000)
+            .flat_map(|k| [13.2 + f64::from(k) * 1e-8, 47.1 + f64::from(k % 2) * 1e-3])
+            .collect(),
+    ];
+    let label = o.sources[&tile][1].clone();
+    assert!(label.starts_with("feature 1"), "{label}");
+    let dir = tempfile::tempdir().unwrap();
+    let e = overlay::write_overlay(&o, dir.path()).unwrap_err();
+    let m = e.to_string();
+    assert!(
+        m.contains("+47+013") && m.contains(&label) && m.contains("70000 points"),
+        "{m}"
+    );
+    assert!(files_under(dir.path()).is_empty());
+}
+
+#[test]
 fn tiles_in_all_four_hemispheres_and_on_the_zero_lines_read_back() {
     // A string across (0, 0) (four tiles, edges on lon 0 and lat 0), a
     // block in each hemisphere, and points on either side of the zero lines.
@@ -1178,6 +1213,7 @@ fn tiles_in_all_four_hemispheres_and_on_the_zero_lines_read_back() {
                     .chain(u.windings.iter().flatten().copied())
                     .collect()
             };
+            assert_eq!(pts(w).len(), pts(g).len(), "{tile}: {w:?} {g:?}");
             for (a, b) in pts(w).iter().zip(pts(g)) {
                 assert!(tile.covers(b), "{b:?} outside {tile}");
                 assert!(

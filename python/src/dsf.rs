@@ -21,7 +21,7 @@ pub struct Dsf {
 /// Reads a DSF's bytes, naming `name` in the error.
 fn decode(name: &str, bytes: &[u8]) -> Result<dsf::Dsf, Error> {
     dsf::read(bytes)
-        .map_err(|e| Error::at_offset(Class::Parse, name, e.offset, e.code(), e.kind.to_string()))
+        .map_err(|e| Error::at_offset(Class::Parse, name, e.offset, e.code(), e.message()))
 }
 
 /// The tile a `source` argument names: a `Dsf` as it is, else read from a
@@ -94,7 +94,7 @@ pub fn dsf_build<'py>(
                 } else {
                     p.to_path_buf()
                 };
-                std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))
+                dsf::text::read_raster_file(&p).map_err(|e| format!("{}: {e}", p.display()))
             };
             let (model, mut opts) = dsf::from_text(&text, &mut load)
                 .map_err(|e| Error::at_line(&name, e.line, "DSF030", e.message))?;

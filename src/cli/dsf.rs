@@ -94,7 +94,7 @@ fn dsf_error(file: &Path, e: &dsf::DsfError, bytes: &[u8]) -> u8 {
         e.code(),
         file.display(),
         e.offset,
-        e.kind,
+        e.message(),
         super::kind_hint(bytes, Contents::Dsf)
     );
     EXIT_INPUT
@@ -241,10 +241,34 @@ fn totext_all(files: &[PathBuf], output: Option<&Path>) -> u8 {
     status
 }
 
+/// True when `output` names the file `input` is (so writing it would
+/// replace the input).
+fn is_input(input: &Path, output: &Path) -> bool {
+    match (input.canonicalize(), output.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Refuses to write an output over its own input.
+fn refuse_overwrite(input: &Path, output: &Path) -> Result<(), u8> {
+    if is_input(input, output) {
+        Err(super::fail(format!(
+            "{}: the output is the input file; name another output",
+            output.display()
+        )))
+    } else {
+        Ok(())
+    }
+}
+
 /// Streams one DSF's text (the text is written as the commands are
 /// decoded, never held whole): to `output` atomically, or to stdout.
 fn totext(file: &Path, output: Option<&Path>) -> u8 {
     use dsf::read::StreamError;
+    if let Some(Err(c)) = output.map(|o| refuse_overwrite(file, o)) {
+        return c;
+    }
     let bytes = match std::fs::read(file) {
         Ok(b) => b,
         Err(e) => return super::fail(format!("{}: {e}", file.display())),
@@ -305,6 +329,9 @@ fn totext(file: &Path, output: Option<&Path>) -> u8 {
 
 /// Builds a DSF from DSF2Text, grouping entities as DSFTool does.
 fn build(input: &Path, output: &Path) -> u8 {
+    if let Err(c) = refuse_overwrite(input, output) {
+        return c;
+    }
     let text = match std::fs::read(input) {
         Ok(b) => {
             let name = input.display().to_string();
@@ -326,7 +353,7 @@ fn build(input: &Path, output: &Path) -> u8 {
         } else {
             p.to_path_buf()
         };
-        std::fs::read(&p).map_err(|e| e.to_string())
+        dsf::text::read_raster_file(&p)
     };
     let (model, mut opts) = match dsf::from_text(&text, &mut load) {
         Ok(x) => x,
@@ -345,10 +372,7 @@ fn build(input: &Path, output: &Path) -> u8 {
     opts.strip = true;
     let bytes = match dsf::build(&model, &opts) {
         Ok(b) => b,
-        Err(e) => {
-            eprintln!("error[DSF031]: {}: {e}", input.display());
-            return EXIT_INPUT;
-        }
+        Err(e) => return build_error(input, &e),
     };
     drop(model);
     match agkit::fsutil::write_atomic(output, &bytes) {
@@ -358,6 +382,30 @@ fn build(input: &Path, output: &Path) -> u8 {
             EXIT_USAGE
         }
     }
+}
+
+/// Reports why a text's model cannot be built, at the line of the entity
+/// concerned (the text is read again: this is the failing path only).
+fn build_error(input: &Path, e: &dsf::BuildError) -> u8 {
+    let name = input.display().to_string();
+    let text = std::fs::read(input)
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).into_owned());
+    let span = e
+        .entity
+        .zip(text.as_deref())
+        .and_then(|(i, t)| dsf::text::entity_span(t, i));
+    match span {
+        Some(span) => {
+            let d = agkit::diag::Diagnostic::error("DSF031", e.message.clone(), span);
+            eprint!(
+                "{}",
+                agkit::diag::render_human(&name, text.as_deref(), &[d])
+            );
+        }
+        None => eprintln!("error[DSF031]: {name}: {e}"),
+    }
+    EXIT_INPUT
 }
 
 fn autogen(file: &Path, format: Format) -> u8 {

@@ -121,6 +121,11 @@ fn build(a: BuildArgs) -> u8 {
     let n_previews = previews.len();
     let written = match overlay::write_overlay_with(&built, &a.output, previews) {
         Ok(w) => w,
+        // A use no DSF can hold is the input's fault, not an I/O failure.
+        Err(e @ OverlayError::Encode { .. }) => {
+            eprintln!("error: {}: {e}", a.features.display());
+            return EXIT_INPUT;
+        }
         Err(e) => return super::fail(e),
     };
     let r = &built.report;

@@ -287,10 +287,7 @@ impl Command {
         let at = c.offset();
         let op = c.u8("a command")?;
         Self::parse_body(c, op, at).map_err(|e| match e.kind {
-            ErrorKind::Truncated { .. } => DsfError {
-                offset: at,
-                kind: ErrorKind::TruncatedCommand(op),
-            },
+            ErrorKind::Truncated { .. } => DsfError::new(at, ErrorKind::TruncatedCommand(op)),
             _ => e,
         })
     }
@@ -299,19 +296,13 @@ impl Command {
         const W: &str = "a command";
         let u16s = |c: &mut Cursor<'_>, n: usize| -> Result<Vec<u16>, DsfError> {
             if n * 2 > c.remaining() {
-                return Err(DsfError {
-                    offset: c.offset(),
-                    kind: ErrorKind::Truncated { what: W },
-                });
+                return Err(DsfError::new(c.offset(), ErrorKind::Truncated { what: W }));
             }
             (0..n).map(|_| c.u16(W)).collect()
         };
         let need = |c: &Cursor<'_>, n: usize| -> Result<(), DsfError> {
             if n > c.remaining() {
-                Err(DsfError {
-                    offset: c.offset(),
-                    kind: ErrorKind::Truncated { what: W },
-                })
+                Err(DsfError::new(c.offset(), ErrorKind::Truncated { what: W }))
             } else {
                 Ok(())
             }
@@ -404,10 +395,7 @@ impl Command {
                 Command::Comment32(c.bytes(n, W)?.to_vec())
             }
             _ => {
-                return Err(DsfError {
-                    offset: at,
-                    kind: ErrorKind::UnknownOpcode(op),
-                });
+                return Err(DsfError::new(at, ErrorKind::UnknownOpcode(op)));
             }
         })
     }

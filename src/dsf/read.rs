@@ -116,15 +116,40 @@ pub enum ErrorKind {
 /// A read error with the byte offset where it was found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DsfError {
-    /// Byte offset (in the uncompressed DSF for 7z input).
+    /// Byte offset (in the uncompressed DSF for 7z input: see `unpacked`).
     pub offset: u64,
     /// What went wrong.
     pub kind: ErrorKind,
+    /// True when `offset` is in the DSF unpacked from a 7z archive, not in
+    /// the archive's own bytes.
+    pub unpacked: bool,
 }
 
 impl DsfError {
-    fn new(offset: u64, kind: ErrorKind) -> Self {
-        DsfError { offset, kind }
+    pub(crate) fn new(offset: u64, kind: ErrorKind) -> Self {
+        DsfError {
+            offset,
+            kind,
+            unpacked: false,
+        }
+    }
+
+    /// The error with its offset marked as one in the unpacked DSF.
+    fn in_unpacked(self) -> Self {
+        DsfError {
+            unpacked: true,
+            ..self
+        }
+    }
+
+    /// What went wrong, with a note when the offset is in the DSF unpacked
+    /// from a 7z archive (what reports print after the offset).
+    pub fn message(&self) -> String {
+        if self.unpacked {
+            format!("{} (offset in the DSF inside the 7z archive)", self.kind)
+        } else {
+            self.kind.to_string()
+        }
     }
 
     /// The stable diagnostic code (`DSF001` …).
@@ -155,7 +180,7 @@ impl DsfError {
         Diagnostic::new(
             Severity::Error,
             self.code(),
-            self.kind.to_string(),
+            self.message(),
             Location::Offset(self.offset),
         )
     }
@@ -214,7 +239,7 @@ impl fmt::Display for ErrorKind {
 
 impl fmt::Display for DsfError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "at byte {}: {}", self.offset, self.kind)
+        write!(f, "at byte {}: {}", self.offset, self.message())
     }
 }
 
@@ -490,7 +515,8 @@ impl<E> From<DsfError> for StreamError<E> {
 pub fn decode<'a>(bytes: &'a [u8], limits: &Limits) -> Result<Decoded<'a>, DsfError> {
     if bytes.starts_with(&SEVENZ_MAGIC) {
         let inner = unpack_7z_limited(bytes, unpack_limit(bytes.len(), limits))?;
-        let mut d = decode_plain(std::borrow::Cow::Owned(inner), bytes.len(), limits)?;
+        let mut d = decode_plain(std::borrow::Cow::Owned(inner), bytes.len(), limits)
+            .map_err(DsfError::in_unpacked)?;
         d.head.compressed = true;
         Ok(d)
     } else {
@@ -513,6 +539,10 @@ impl Decoded<'_> {
             self.budget,
             sink,
         )
+        .map_err(|e| match e {
+            StreamError::Dsf(e) if self.head.compressed => StreamError::Dsf(e.in_unpacked()),
+            e => e,
+        })
     }
 
     /// Runs the command stream into the model's `entities` (a patch is

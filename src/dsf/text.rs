@@ -470,7 +470,8 @@ fn lines(text: &str) -> impl Iterator<Item = Line<'_>> {
     text.split_inclusive('\n')
         .enumerate()
         .filter_map(move |(no, raw)| {
-            let span = start..start + raw.len();
+            // The line without its end, so that a report shows one line.
+            let span = start..start + raw.trim_end_matches(['\n', '\r']).len();
             start += raw.len();
             let body = raw.split('#').next().unwrap_or("").trim();
             if body.is_empty() {
@@ -520,6 +521,45 @@ pub fn from_text(
     text: &str,
     load_raster: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
 ) -> Result<(Dsf, BuildOptions), TextError> {
+    parse(text, Some(load_raster), &mut Spans(None))
+}
+
+/// The byte range of the line where entity `index` of [`from_text`]'s
+/// model begins (its `OBJECT`, `FILTER`, `BEGIN_POLYGON`, `BEGIN_PATCH` or
+/// first `BEGIN_SEGMENT` line), to name the line of an entity the builder
+/// refuses ([`super::BuildError::entity`]). `None` past the last entity.
+/// The text is read again, without its rasters.
+pub fn entity_span(text: &str, index: usize) -> Option<std::ops::Range<usize>> {
+    let mut spans = Vec::new();
+    let _ = parse(text, None, &mut Spans(Some(&mut spans)));
+    spans.get(index).cloned()
+}
+
+/// What [`from_text`] reads a `RASTER_DATA` file with.
+type RasterLoader<'a> = dyn FnMut(&str) -> Result<Vec<u8>, String> + 'a;
+
+/// Where each entity begins, when asked for (parallel to the entities).
+struct Spans<'a>(Option<&'a mut Vec<std::ops::Range<usize>>>);
+
+impl Spans<'_> {
+    fn push(&mut self, span: &std::ops::Range<usize>) {
+        if let Some(v) = &mut self.0 {
+            v.push(span.clone());
+        }
+    }
+
+    fn pop(&mut self) -> Option<std::ops::Range<usize>> {
+        self.0.as_mut().and_then(|v| v.pop())
+    }
+}
+
+/// [`from_text`], recording where each entity begins in `spans`; without
+/// a raster loader, `RASTER_DATA` lines are skipped.
+fn parse(
+    text: &str,
+    mut load_raster: Option<&mut RasterLoader<'_>>,
+    spans: &mut Spans<'_>,
+) -> Result<(Dsf, BuildOptions), TextError> {
     let mut dsf = Dsf::default();
     let mut opts = BuildOptions::default();
     // Pass 1: header lines, wherever they are.
@@ -563,14 +603,21 @@ pub fn from_text(
     // Index in `dsf.entities` of the open patch.
     let mut patch: Option<usize> = None;
     let mut last_line = 0;
+    // Where the open polygon or segment began.
+    let mut begin = 0..0;
     for l in lines(text) {
         last_line = l.no;
         let a = l.args();
         match (l.keyword, &mut open) {
-            ("RASTER_DATA", _) => dsf.rasters.push(raster(&l, &a, &dsf, load_raster)?),
+            ("RASTER_DATA", _) => {
+                if let Some(load) = load_raster.as_mut() {
+                    dsf.rasters.push(raster(&l, &a, &dsf, *load)?);
+                }
+            }
             ("FILTER", Open::None) => {
                 let [f] = l.ints::<1>(&a)?;
                 let f = i32::try_from(f).map_err(|_| l.err("filter index out of range"))?;
+                spans.push(&l.span);
                 dsf.entities.push(Entity::Filter(f));
             }
             ("OBJECT" | "OBJECT_MSL" | "OBJECT_AGL", Open::None) => {
@@ -579,6 +626,7 @@ pub fn from_text(
                 let draped = l.keyword == "OBJECT";
                 l.exact(&a, if draped { 4 } else { 5 })?;
                 let v = l.floats(&a[1..])?;
+                spans.push(&l.span);
                 dsf.entities.push(Entity::Object(Object {
                     def,
                     lon: v[0],
@@ -601,6 +649,7 @@ pub fn from_text(
                 }
                 let param = u16::try_from(param)
                     .map_err(|_| l.err(format!("polygon parameter {param} is not 0..65535")))?;
+                begin = l.span.clone();
                 open = Open::Polygon(
                     Polygon {
                         def,
@@ -628,6 +677,7 @@ pub fn from_text(
                         return Err(l.err("polygon without windings"));
                     }
                     p.windings.shrink_to_fit();
+                    spans.push(&begin);
                     dsf.entities.push(Entity::Polygon(p));
                 }
             }
@@ -649,6 +699,7 @@ pub fn from_text(
                     return Err(l.err(format!("patch depth {depth} is not 2..255")));
                 }
                 patch = Some(dsf.entities.len());
+                spans.push(&l.span);
                 dsf.entities.push(Entity::Patch(Patch {
                     def,
                     flags,
@@ -707,13 +758,19 @@ pub fn from_text(
                     _ => false,
                 };
                 let chain = match dsf.entities.pop_if(|_| cont) {
-                    Some(Entity::Network(c)) => c,
-                    _ => NetworkChain {
-                        def,
-                        subtype,
-                        depth,
-                        points: pt,
-                    },
+                    Some(Entity::Network(c)) => {
+                        begin = spans.pop().unwrap_or_default();
+                        c
+                    }
+                    _ => {
+                        begin = l.span.clone();
+                        NetworkChain {
+                            def,
+                            subtype,
+                            depth,
+                            points: pt,
+                        }
+                    }
                 };
                 open = Open::Segment(chain);
             }
@@ -737,6 +794,7 @@ pub fn from_text(
                 c.points.extend(pt);
                 if let Open::Segment(mut c) = std::mem::replace(&mut open, Open::None) {
                     c.points.shrink_to_fit();
+                    spans.push(&begin);
                     dsf.entities.push(Entity::Network(c));
                 }
             }
@@ -776,6 +834,32 @@ pub fn from_text(
             message: "the text ends inside a polygon, patch or segment".into(),
         }),
     }
+}
+
+/// Reads a `RASTER_DATA` sidecar file for a [`from_text`] loader: a
+/// regular file of at most 4 GiB (what one `DEMD` atom can hold), so that
+/// a line naming a device such as `/dev/zero` is refused instead of read
+/// without end.
+pub fn read_raster_file(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let f = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let meta = f.metadata().map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    let cap = u64::from(u32::MAX) - 8;
+    if meta.len() > cap {
+        return Err(format!(
+            "{} bytes, more than a DSF raster holds",
+            meta.len()
+        ));
+    }
+    let mut data = Vec::with_capacity(meta.len() as usize);
+    // A file growing while read stops at the cap too.
+    f.take(cap + 1)
+        .read_to_end(&mut data)
+        .map_err(|e| e.to_string())?;
+    Ok(data)
 }
 
 /// lon, lat, elev, junction[, ctrl lon, ctrl lat, ctrl elev].

@@ -267,7 +267,13 @@ fn check(i: usize, v: &[f64]) -> Result<(), BuildError> {
         .iter()
         .find(|x| !x.is_finite() || x.abs() > quant::MAX_VALUE)
     {
-        Some(x) => Err(err(Some(i), format!("coordinate {x} cannot be encoded"))),
+        Some(x) => Err(err(
+            Some(i),
+            format!(
+                "coordinate {x:e} cannot be encoded (values are finite and within ±{:e})",
+                quant::MAX_VALUE
+            ),
+        )),
         None => Ok(()),
     }
 }
@@ -539,6 +545,7 @@ impl<'a> Layout<'a> {
                 }
                 for pt in c.points() {
                     check(i, pt)?;
+                    check_lonlat(i, pt[0], pt[1])?;
                     let j = pt[3];
                     if j.fract() != 0.0 || !(0.0..=quant::MAX32).contains(&j) {
                         return Err(err(Some(i), format!("junction ID {j} is not a u32")));
@@ -774,7 +781,12 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
         refs: Vec::new(),
     };
     for &i in &order {
-        lay.place(i as usize)?;
+        // Running out of pools is the fault of the entity that needed one.
+        let i = i as usize;
+        lay.place(i).map_err(|e| BuildError {
+            entity: e.entity.or(Some(i)),
+            ..e
+        })?;
     }
     lay.shared = HashMap::new();
     lay.open = HashMap::new();

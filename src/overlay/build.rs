@@ -666,6 +666,7 @@ pub fn write_overlay_with(
         "overlay-report.json",
         report.as_bytes(),
         extra,
+        Some(&overlay.sources),
     )
 }
 
@@ -678,26 +679,37 @@ pub fn write_tiles(
     report_name: &str,
     report: &[u8],
 ) -> Result<Vec<PathBuf>, OverlayError> {
-    write_tiles_with(tiles, dir, report_name, report, Vec::new())
+    write_tiles_with(tiles, dir, report_name, report, Vec::new(), None)
 }
 
 /// [`write_tiles`] with `extra` files written first in the same step; the
-/// returned paths are those of the tiles and the report.
+/// returned paths are those of the tiles and the report. With `sources`
+/// (see [`Overlay::sources`]), a use the builder refuses is named by its
+/// feature rather than its entity index.
 fn write_tiles_with(
     tiles: &BTreeMap<TileId, Dsf>,
     dir: &Path,
     report_name: &str,
     report: &[u8],
     extra: Vec<(PathBuf, Vec<u8>)>,
+    sources: Option<&BTreeMap<TileId, Vec<String>>>,
 ) -> Result<Vec<PathBuf>, OverlayError> {
     let skip = extra.len();
     let mut encoded = extra;
     for (tile, d) in tiles {
-        let bytes =
-            dsf::build(d, &dsf::BuildOptions::default()).map_err(|e| OverlayError::Encode {
+        let bytes = dsf::build(d, &dsf::BuildOptions::default()).map_err(|e| {
+            let source = e
+                .entity
+                .zip(sources.and_then(|s| s.get(tile)))
+                .and_then(|(i, labels)| labels.get(i));
+            OverlayError::Encode {
                 tile: *tile,
-                message: e.to_string(),
-            })?;
+                message: match source {
+                    Some(label) => format!("{label}: {}", e.message),
+                    None => e.to_string(),
+                },
+            }
+        })?;
         encoded.push((dir.join(tile.relative_path()), bytes));
     }
     encoded.push((dir.join(report_name), report.to_vec()));
