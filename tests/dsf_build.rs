@@ -207,8 +207,16 @@ fn text(seed: u64, blocks: &[u8], divisions: u32) -> String {
     s
 }
 
+/// [`dsf::from_text`], the tile's bounds it lacks added at the end
+/// (DSFTool's text reader, like agkit's, requires them).
 fn parse(t: &str) -> (Dsf, BuildOptions) {
-    dsf::from_text(t, &mut |_| Err("no rasters".into())).unwrap_or_else(|e| panic!("{e}\n{t}"))
+    let mut t = t.to_string();
+    for (name, value) in [("west", 13), ("south", 47), ("east", 14), ("north", 48)] {
+        if !t.contains(&format!("PROPERTY sim/{name} ")) {
+            t += &format!("\nPROPERTY sim/{name} {value}\n");
+        }
+    }
+    dsf::from_text(&t, &mut |_| Err("no rasters".into())).unwrap_or_else(|e| panic!("{e}\n{t}"))
 }
 
 /// Entities per kind (filters, objects, polygons, patches, chains).

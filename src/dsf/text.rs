@@ -535,6 +535,15 @@ pub fn entity_span(text: &str, index: usize) -> Option<std::ops::Range<usize>> {
     spans.get(index).cloned()
 }
 
+/// The bounds properties a text must give, with their ranges (DSFTool
+/// refuses a text without them: "the DSF boundaries are out of range").
+const BOUNDS: [(&str, f64, f64); 4] = [
+    ("sim/west", -180.0, 180.0),
+    ("sim/south", -90.0, 90.0),
+    ("sim/east", -180.0, 180.0),
+    ("sim/north", -90.0, 90.0),
+];
+
 /// What [`from_text`] reads a `RASTER_DATA` file with.
 type RasterLoader<'a> = dyn FnMut(&str) -> Result<Vec<u8>, String> + 'a;
 
@@ -562,6 +571,8 @@ fn parse(
 ) -> Result<(Dsf, BuildOptions), TextError> {
     let mut dsf = Dsf::default();
     let mut opts = BuildOptions::default();
+    // The tile's bounds (sim/west, south, east, north), as DSFTool requires.
+    let mut bounds = [false; 4];
     // Pass 1: header lines, wherever they are.
     for l in lines(text) {
         match l.keyword {
@@ -572,6 +583,18 @@ fn parse(
                 };
                 if n.is_empty() {
                     return Err(l.err("PROPERTY needs a name"));
+                }
+                if let Some(k) = BOUNDS.iter().position(|b| b.0 == n) {
+                    bounds[k] = true;
+                    let (name, lo, hi) = BOUNDS[k];
+                    match v.parse::<f64>() {
+                        Ok(x) if (lo..=hi).contains(&x) => {}
+                        _ => {
+                            return Err(
+                                l.err(format!("{name} {v:?} is not a number from {lo} to {hi}"))
+                            );
+                        }
+                    }
                 }
                 dsf.properties.push((n.to_string(), v.to_string()));
             }
@@ -826,14 +849,26 @@ fn parse(
             _ => {}
         }
     }
-    match (open, patch) {
-        (Open::None, None) => Ok((dsf, opts)),
-        _ => Err(TextError {
+    if !matches!((open, patch), (Open::None, None)) {
+        return Err(TextError {
             line: last_line.max(1),
             span: text.len()..text.len(),
             message: "the text ends inside a polygon, patch or segment".into(),
-        }),
+        });
     }
+    // Reported last, after any error at a line of its own.
+    if let Some(k) = bounds.iter().position(|got| !got) {
+        return Err(TextError {
+            line: 1,
+            span: 0..text.find('\n').unwrap_or(text.len()),
+            message: format!(
+                "no PROPERTY {}: a DSF2Text tile names its bounds (sim/west, sim/south, \
+                 sim/east and sim/north), as DSFTool requires",
+                BOUNDS[k].0
+            ),
+        });
+    }
+    Ok((dsf, opts))
 }
 
 /// Reads a `RASTER_DATA` sidecar file for a [`from_text`] loader: a
@@ -931,12 +966,38 @@ fn raster(
 mod tests {
     use super::*;
 
+    /// A tile's bounds, which every text must give.
+    const HEAD: &str = "PROPERTY sim/west 1\nPROPERTY sim/south 2\n\
+                        PROPERTY sim/east 2\nPROPERTY sim/north 3\n";
+
+    #[test]
+    fn a_text_without_bounds_is_refused_like_dsftool_refuses_it() {
+        let none = |_: &str| -> Result<Vec<u8>, String> { Err("none".into()) };
+        let e = from_text("garbage\n", &mut { none }).unwrap_err();
+        assert_eq!((e.line, e.span.clone()), (1, 0..7));
+        assert!(e.message.starts_with("no PROPERTY sim/west"), "{e}");
+        let half = "PROPERTY sim/west 1\nPROPERTY sim/south 2\nPROPERTY sim/east 2\n";
+        let e = from_text(half, &mut { none }).unwrap_err();
+        assert!(e.message.starts_with("no PROPERTY sim/north"), "{e}");
+        let e = from_text(&HEAD.replace("west 1", "west 1e9"), &mut { none }).unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(
+            e.message.contains("sim/west \"1e9\" is not a number"),
+            "{e}"
+        );
+        let e = from_text(&HEAD.replace("north 3", "north x"), &mut { none }).unwrap_err();
+        assert_eq!(e.line, 4);
+        assert!(from_text(HEAD, &mut { none }).is_ok());
+    }
+
     #[test]
     fn curved_segments_round_trip() {
-        let t = "NETWORK_DEF lib/g8/roads.net\n\
+        let t = &format!(
+            "{HEAD}NETWORK_DEF lib/g8/roads.net\n\
                  BEGIN_SEGMENT_CURVED 0 2 7 1.0 2.0 3.0 1.1 2.1 3.1\n\
                  SHAPE_POINT_CURVED 1.2 2.2 3.2 1.3 2.3 3.3\n\
-                 END_SEGMENT_CURVED 8 1.4 2.4 3.4 1.5 2.5 3.5\n";
+                 END_SEGMENT_CURVED 8 1.4 2.4 3.4 1.5 2.5 3.5\n"
+        );
         let (d, _) = from_text(t, &mut |_| Err("none".into())).unwrap();
         let c = d.chains().next().unwrap();
         assert_eq!(c.depth, 7);
@@ -951,10 +1012,12 @@ mod tests {
 
     #[test]
     fn segments_sharing_a_junction_become_one_chain() {
-        let t = "NETWORK_DEF r.net\n\
-                 BEGIN_SEGMENT 0 1 1 1 1 0\nEND_SEGMENT 2 2 2 0\n\
-                 BEGIN_SEGMENT 0 1 2 2 2 0\nSHAPE_POINT 3 3 0\nEND_SEGMENT 3 4 4 0\n\
-                 BEGIN_SEGMENT 0 1 9 5 5 0\nEND_SEGMENT 10 6 6 0\n";
+        let t = &format!(
+            "{HEAD}NETWORK_DEF r.net\n\
+             BEGIN_SEGMENT 0 1 1 1 1 0\nEND_SEGMENT 2 2 2 0\n\
+             BEGIN_SEGMENT 0 1 2 2 2 0\nSHAPE_POINT 3 3 0\nEND_SEGMENT 3 4 4 0\n\
+             BEGIN_SEGMENT 0 1 9 5 5 0\nEND_SEGMENT 10 6 6 0\n"
+        );
         let (d, _) = from_text(t, &mut |_| Err("none".into())).unwrap();
         let chains: Vec<usize> = d.chains().map(|c| c.points().count()).collect();
         assert_eq!(chains, [4, 2]);
