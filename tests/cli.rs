@@ -313,6 +313,66 @@ fn every_subcommand_succeeds_on_a_bundled_example() {
     );
 }
 
+/// `-o -` is standard output for every single-file writer (as `-` for an
+/// input is standard input), never a file named `-`: what it prints is
+/// what `-o FILE` writes.
+#[test]
+fn dash_as_output_is_standard_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("out.file");
+    for template in [
+        &["dsf", "totext", DSF][..],
+        &["dsf", "build", DSF_TEXT],
+        &["agn", "dump", AGN],
+        &["agn", "build", "{tmp}/cell.json"],
+        &["place", AGP, "--at", "47.8,13.04,30", "--format", "svg"],
+        &[
+            "place",
+            "--dsf",
+            DSF,
+            "--scenery",
+            "examples",
+            "--format",
+            "json",
+        ],
+        &[
+            "scenery",
+            "at",
+            "47.8,13.04",
+            "--xplane",
+            XPLANE,
+            "--format",
+            "json",
+        ],
+    ] {
+        if template[1] == "build" && template[0] == "agn" {
+            let a = args(
+                &[
+                    "agn",
+                    "dump",
+                    AGN,
+                    "--format",
+                    "json",
+                    "-o",
+                    "{tmp}/cell.json",
+                ],
+                tmp.path(),
+            );
+            agkit().args(&a).assert().success();
+        }
+        let a = args(template, tmp.path());
+        let to_dash = agkit().args(&a).args(["-o", "-"]).output().unwrap();
+        assert!(to_dash.status.success(), "{a:?}: {}", said(&to_dash));
+        assert!(
+            !Path::new(ROOT).join("-").exists(),
+            "{a:?} wrote a file named -"
+        );
+        let to_file = agkit().args(&a).arg("-o").arg(&file).output().unwrap();
+        assert!(to_file.status.success(), "{a:?}: {}", said(&to_file));
+        assert_eq!(to_dash.stdout, std::fs::read(&file).unwrap(), "{a:?}");
+    }
+}
+
 #[test]
 fn serve_starts_on_a_bundled_example() {
     use std::io::BufRead;

@@ -114,7 +114,10 @@ pub struct LocateArgs {
 /// Runs an `agkit agn` subcommand.
 pub fn run(cmd: Command) -> u8 {
     match cmd {
-        Command::Dump(a) => dump(a),
+        Command::Dump(mut a) => {
+            a.output = super::output_file(a.output);
+            dump(a)
+        }
         Command::Build(a) => build(a),
         Command::Name(a) => name(a),
         Command::Locate(a) => locate(a),
@@ -124,19 +127,6 @@ pub fn run(cmd: Command) -> u8 {
 fn input_error(file: &Path, msg: impl std::fmt::Display) -> u8 {
     eprintln!("error: {}: {msg}", file.display());
     EXIT_INPUT
-}
-
-fn emit(output: Option<&Path>, text: &str) -> u8 {
-    match output {
-        Some(p) => match agkit::fsutil::write_atomic(p, text.as_bytes()) {
-            Ok(()) => EXIT_OK,
-            Err(e) => super::fail(format!("{}: {e}", p.display())),
-        },
-        None => {
-            print!("{text}");
-            EXIT_OK
-        }
-    }
 }
 
 fn read_options(a: &DumpArgs) -> ReadOptions {
@@ -180,7 +170,7 @@ fn dump(a: DumpArgs) -> u8 {
             agn::geojson::to_geojson_string(&model, cell)
         }
     };
-    emit(a.output.as_deref(), &text)
+    super::write_output(a.output.as_deref(), text.as_bytes())
 }
 
 fn build(a: BuildArgs) -> u8 {
@@ -237,10 +227,7 @@ fn build(a: BuildArgs) -> u8 {
         Ok(b) => b,
         Err(e) => return input_error(&a.file, format!("cannot write AGN: {}", e.message)),
     };
-    match agkit::fsutil::write_atomic(&a.output, &bytes) {
-        Ok(()) => EXIT_OK,
-        Err(e) => super::fail(format!("{}: {e}", a.output.display())),
-    }
+    super::write_output(Some(&a.output), &bytes)
 }
 
 fn name(a: NameArgs) -> u8 {

@@ -60,7 +60,9 @@ pub enum Command {
 /// Runs an `agkit dsf` subcommand.
 pub fn run(cmd: Command) -> u8 {
     match cmd {
-        Command::Totext { files, output } => totext_all(&files, output.as_deref()),
+        Command::Totext { files, output } => {
+            totext_all(&files, super::output_file(output).as_deref())
+        }
         Command::Build { input, output } => build(&input, &output),
         Command::Autogen { file, format } => autogen(&file, format),
     }
@@ -375,13 +377,7 @@ fn build(input: &Path, output: &Path) -> u8 {
         Err(e) => return build_error(input, &e),
     };
     drop(model);
-    match agkit::fsutil::write_atomic(output, &bytes) {
-        Ok(()) => EXIT_OK,
-        Err(e) => {
-            eprintln!("error: {}: {e}", output.display());
-            EXIT_USAGE
-        }
-    }
+    super::write_output(Some(output), &bytes)
 }
 
 /// Reports why a text's model cannot be built, at the line of the entity

@@ -149,7 +149,8 @@ pub fn input_name(path: &std::path::Path) -> String {
     }
 }
 
-/// True when `path` is `-`, which stands for standard input.
+/// True when `path` is `-`, which stands for standard input (and, given
+/// to `-o`, for standard output).
 pub fn is_stdin(path: &std::path::Path) -> bool {
     path.as_os_str() == "-"
 }
@@ -274,6 +275,26 @@ pub fn emit(bytes: &[u8]) -> Result<(), u8> {
     out.write_all(bytes)
         .and_then(|()| out.flush())
         .map_err(|e| fail(format!("writing to standard output: {e}")))
+}
+
+/// A command's whole output: written to `output` atomically (nothing is
+/// replaced when it fails), or to standard output when there is no `-o` or
+/// it is `-` (as `-` for an input is standard input). Returns the exit
+/// status, with a message naming where a write failed.
+pub fn write_output(output: Option<&std::path::Path>, bytes: &[u8]) -> u8 {
+    match output.filter(|p| !is_stdin(p)) {
+        Some(p) => match agkit::fsutil::write_atomic(p, bytes) {
+            Ok(()) => EXIT_OK,
+            Err(e) => fail(format!("{}: {e}", p.display())),
+        },
+        None => emit(bytes).map_or_else(|code| code, |()| EXIT_OK),
+    }
+}
+
+/// An `-o` option as the commands use it: `-` names standard output, which
+/// is also what no `-o` means.
+pub fn output_file(output: Option<std::path::PathBuf>) -> Option<std::path::PathBuf> {
+    output.filter(|p| !is_stdin(p))
 }
 
 /// A progress bar on stderr counting `unit` (e.g. "files") when stderr is

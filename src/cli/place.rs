@@ -116,7 +116,8 @@ pub struct Args {
 }
 
 /// Runs `agkit place`.
-pub fn run(args: Args) -> u8 {
+pub fn run(mut args: Args) -> u8 {
+    args.output = super::output_file(args.output);
     let format = match (args.format, &args.output) {
         (Some(f), _) => f,
         (None, Some(o)) => match Format::from_path(o) {
@@ -202,21 +203,10 @@ fn write_placements(
         Ok(b) => b,
         Err(e) => return super::fail(e),
     };
-    match &args.output {
-        Some(path) => {
-            if let Err(e) = agkit::fsutil::write_atomic(path, &bytes) {
-                return super::fail(format!("{}: {e}", path.display()));
-            }
-        }
-        None => {
-            use std::io::Write;
-            let mut so = super::stdout();
-            if let Err(e) = so.write_all(&bytes).and_then(|()| so.flush()) {
-                return super::fail(format!("stdout: {e}"));
-            }
-        }
+    match super::write_output(args.output.as_deref(), &bytes) {
+        EXIT_OK => status,
+        failed => failed,
     }
-    status
 }
 
 /// The lines printed for a placement: its warnings, then (with `--explain`)

@@ -14,7 +14,7 @@ use agkit::scenery::at::{self, AtOptions};
 use agkit::scenery::install::Installation;
 use agkit::scenery::resolve::{Conditions, LibraryIndex, LoadError};
 use agkit::scenery::{check, picture, report};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// `agkit scenery` subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -128,7 +128,10 @@ pub struct ResolveArgs {
 /// Runs `agkit scenery`.
 pub fn run(cmd: Command) -> u8 {
     match cmd {
-        Command::At(a) => run_at(a),
+        Command::At(mut a) => {
+            a.output = super::output_file(a.output);
+            run_at(a)
+        }
         Command::Check(a) => run_check(a),
         Command::Resolve(a) => run_resolve(a),
     }
@@ -155,20 +158,6 @@ fn parse_point(s: &str) -> Result<(f64, f64), String> {
     match v[..] {
         [lat, lon] if lat.is_finite() && lon.is_finite() => Ok((lat, lon)),
         _ => Err(format!("{s}: expected LAT,LON in degrees")),
-    }
-}
-
-/// Writes the output to the file (atomically) or stdout.
-fn write_out(output: Option<&Path>, bytes: &[u8]) -> u8 {
-    match output {
-        Some(path) => match agkit::fsutil::write_atomic(path, bytes) {
-            Ok(()) => EXIT_OK,
-            Err(e) => super::fail(format!("{}: {e}", path.display())),
-        },
-        None => match super::emit(bytes) {
-            Ok(()) => EXIT_OK,
-            Err(code) => code,
-        },
     }
 }
 
@@ -244,7 +233,7 @@ fn run_at(a: AtArgs) -> u8 {
         }
     };
     match bytes {
-        Ok(b) => write_out(a.output.as_deref(), &b),
+        Ok(b) => super::write_output(a.output.as_deref(), &b),
         Err(e) => super::fail(e),
     }
 }
@@ -302,7 +291,7 @@ fn finish<T: serde::Serialize>(
             Err(e) => return super::fail(e),
         },
     };
-    match write_out(None, &bytes) {
+    match super::write_output(None, &bytes) {
         EXIT_OK if failed => EXIT_INPUT,
         code => code,
     }
