@@ -19,6 +19,7 @@
 //!    Scenery` outranks the scenery that ships with the simulator.
 
 use super::packs::{self, GLOBAL_AIRPORTS, PacksIni};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// Where a package's rank comes from.
@@ -223,11 +224,15 @@ impl Installation {
     /// Fills [`Installation::packages`] in priority order.
     fn rank(&mut self) {
         let on_disk = subfolders(&self.custom);
-        let mut listed: Vec<PathBuf> = Vec::new();
+        // Packs already ranked, by folder and name without case: a set, not
+        // a list searched per pack (installations hold thousands of packs).
+        let mut listed: HashSet<(Option<PathBuf>, String)> = HashSet::new();
         let mut out: Vec<Package> = Vec::new();
-        let same = |a: &Path, b: &Path| {
-            a == b
-                || folder_name(a).eq_ignore_ascii_case(&folder_name(b)) && a.parent() == b.parent()
+        let key = |p: &Path| {
+            (
+                p.parent().map(Path::to_path_buf),
+                folder_name(p).to_ascii_lowercase(),
+            )
         };
         if let Some(ini) = &self.ini {
             for e in &ini.entries {
@@ -238,10 +243,9 @@ impl Installation {
                 };
                 // A pack listed again is loaded once, where it is first
                 // listed (`scenery check` reports the repeat).
-                if listed.iter().any(|l| same(l, &path)) {
+                if !listed.insert(key(&path)) {
                     continue;
                 }
-                listed.push(path.clone());
                 out.push(Package {
                     name: if e.is_global_airports() {
                         GLOBAL_AIRPORTS.to_string()
@@ -257,7 +261,7 @@ impl Installation {
             }
             let new: Vec<Package> = on_disk
                 .iter()
-                .filter(|p| !listed.iter().any(|l| same(l, p)))
+                .filter(|p| !listed.contains(&key(p)))
                 .map(|p| Package {
                     name: folder_name(p),
                     path: p.clone(),
@@ -440,6 +444,46 @@ mod tests {
             cs.package_of(&r.join("Custom Scenery/B Airport/Earth nav data"))
                 .map(|p| p.name.as_str()),
             Some("B Airport")
+        );
+    }
+
+    #[test]
+    fn thousands_of_packs_rank_once_each() {
+        // Ortho4XP makes a pack per tile: installations hold thousands.
+        const N: usize = 600;
+        let t = tempfile::tempdir().unwrap();
+        let cs = t.path().join("Custom Scenery");
+        let name = |i: usize| format!("zOrtho4XP_{i:04}");
+        for i in 0..N {
+            std::fs::create_dir_all(cs.join(name(i))).unwrap();
+        }
+        // The ini lists the even packs, last first, and one again in
+        // other letter case.
+        let mut ini = String::from("I\n1000 Version\nSCENERY\n");
+        for i in (0..N).rev().filter(|i| i % 2 == 0) {
+            ini.push_str(&format!("SCENERY_PACK Custom Scenery/{}/\n", name(i)));
+        }
+        ini.push_str("SCENERY_PACK custom scenery/ZORTHO4XP_0000/\n");
+        std::fs::write(cs.join("scenery_packs.ini"), ini).unwrap();
+        let inst = Installation::open(t.path()).unwrap();
+        assert!(inst.ini.as_ref().unwrap().diagnostics.is_empty());
+        let got: Vec<&str> = inst.packages.iter().map(|p| p.name.as_str()).collect();
+        let want: Vec<String> = (0..N)
+            .filter(|i| i % 2 == 1)
+            .chain((0..N).rev().filter(|i| i % 2 == 0))
+            .map(name)
+            .collect();
+        assert_eq!(got, want);
+        assert!(
+            inst.packages[..N / 2]
+                .iter()
+                .all(|p| p.origin == Origin::NotListed)
+        );
+        assert_eq!(
+            inst.packages[N - 1].origin,
+            Origin::Ini {
+                line: 4 + N / 2 - 1
+            }
         );
     }
 

@@ -19,11 +19,16 @@ pub fn at_text(r: &AtReport) -> String {
         r.center[1],
         r.center[0]
     );
+    // Items per package counted in one pass (an installation has thousands
+    // of packages, a query up to a million items).
+    let mut per: std::collections::HashMap<&str, usize> = Default::default();
+    for i in &r.items {
+        *per.entry(i.package.as_str()).or_insert(0) += 1;
+    }
     let placing: Vec<_> = r
         .packages
         .iter()
-        .map(|p| (p, r.items.iter().filter(|i| i.package == p.name).count()))
-        .filter(|(_, n)| *n > 0)
+        .filter_map(|p| per.get(p.name.as_str()).map(|&n| (p, n)))
         .collect();
     let _ = writeln!(
         s,
