@@ -1009,6 +1009,49 @@ fn details(findings: &[serde_json::Value], code: &str, package: Option<&str>) ->
         .collect()
 }
 
+/// Found in review: a DSF naming a library's file by `../` (issue 20 item
+/// 4, "libraries referenced by ../ paths") was called unresolved, an error,
+/// though the file exists and the simulator loads it; and `scenery check`
+/// did not point the path out. Now it resolves to the file, in the package
+/// holding it, and check warns (SCN005) without failing; an absolute path
+/// is still not followed.
+#[test]
+fn dsf_paths_climbing_out_of_their_package_resolve_and_are_flagged() {
+    let t = tempfile::tempdir().unwrap();
+    let cs = t.path().join("Custom Scenery");
+    library_package(
+        &cs.join("Lib"),
+        "EXPORT lib/x.obj objects/x.obj\n",
+        &["objects/x.obj"],
+    );
+    write_dsf(
+        &cs.join("Airport/Earth nav data").join(TILE),
+        "OBJECT_DEF ../Lib/objects/x.obj\nOBJECT_DEF /etc/hostname\n\
+         OBJECT 0 13.040000000 47.800000000 0.000\n",
+        true,
+    );
+    let v = at_json(&t, &[]);
+    let item = &v["items"][0];
+    assert_eq!(item["definition"], "../Lib/objects/x.obj");
+    assert_eq!(
+        item["resolved"],
+        serde_json::json!({"package": "Lib", "file": "Custom Scenery/Lib/objects/x.obj"})
+    );
+    assert!(item["rule"].as_str().unwrap().contains("`../`"), "{item}");
+    let f = check_findings(t.path());
+    assert_eq!(
+        details(&f, "SCN005", Some("Airport")),
+        ["../Lib/objects/x.obj (Earth nav data/+40+010/+47+013.dsf)"]
+    );
+    assert_eq!(
+        details(&f, "SCN001", Some("Airport")),
+        [
+            "/etc/hostname (Earth nav data/+40+010/+47+013.dsf): not a file of Airport and \
+          no enabled package exports it"
+        ]
+    );
+}
+
 /// Found by the first outside test: a `library.txt` or `scenery_packs.ini`
 /// that is not valid UTF-8 had every problem reported at line 1:1 (the
 /// report re-read the file as UTF-8 and got nothing); a binary one had its

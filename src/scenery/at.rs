@@ -570,7 +570,7 @@ pub fn at(
                 kind,
                 definition: def.clone(),
                 resolved: picked.map(|c| Resolved {
-                    package: c.package.clone(),
+                    package: owner(inst, c),
                     file: relative(&c.file, &inst.root),
                 }),
                 lon: at[0],
@@ -622,6 +622,17 @@ pub fn at(
         }
     }
     Ok(report)
+}
+
+/// The package a candidate's file belongs to: the exporting package, or
+/// for a file a DSF names by `../`, the package holding it.
+fn owner(inst: &Installation, c: &resolve::Candidate) -> String {
+    if c.kind.is_none() && super::library::leaves_root(&c.relative) {
+        if let Some(p) = inst.package_of(&c.file) {
+            return p.name.clone();
+        }
+    }
+    c.package.clone()
 }
 
 /// How a resolution reads in a report.

@@ -453,10 +453,13 @@ fn applies(
 }
 
 /// The file `rel` under `root`: exact, else with other letter case (X-Plane
-/// finds files regardless of case on every platform).
+/// finds files regardless of case on every platform). A `..` in `rel` is
+/// taken off the path found so far, so a file reached by `../` is named by
+/// its own folder (`Custom Scenery/Lib/x.obj`, not `Custom
+/// Scenery/Airport/../Lib/x.obj`).
 pub fn find_file(root: &Path, rel: &str) -> Option<PathBuf> {
     let exact = root.join(rel);
-    if exact.is_file() {
+    if !rel.split('/').any(|p| p == "..") && exact.is_file() {
         return Some(exact);
     }
     let mut at = root.to_path_buf();
@@ -505,12 +508,22 @@ pub fn resolve(
             conditions,
         }
     };
+    // A path climbing out of the package with `../` is followed as the
+    // simulator follows it (`scenery check` warns: Laminar says to name the
+    // library's virtual path instead); an absolute one is not.
     if let Some((name, root)) = own
-        && !library::leaves_root(&vpath)
+        && !vpath.starts_with('/')
         && let Some(file) = find_file(root, &vpath)
     {
         res.source = Source::Local;
-        res.rule = format!("a file of the DSF's own package {name}");
+        res.rule = if library::leaves_root(&vpath) {
+            format!(
+                "a file outside the DSF's own package {name}, reached by `../` \
+                 (Laminar: name the library's virtual path instead)"
+            )
+        } else {
+            format!("a file of the DSF's own package {name}")
+        };
         res.candidates.push(Candidate {
             package: name.to_string(),
             priority: 0,
