@@ -1052,6 +1052,57 @@ fn dsf_paths_climbing_out_of_their_package_resolve_and_are_flagged() {
     );
 }
 
+/// Found in review: `--xplane "Custom Scenery"` given from the X-Plane
+/// folder took `..` for the X-Plane folder, so the shipped libraries and
+/// the Global Scenery base meshes were left out of the installation.
+#[test]
+fn custom_scenery_given_relative_keeps_the_shipped_scenery() {
+    let t = tempfile::tempdir().unwrap();
+    library_package(
+        &t.path().join("Custom Scenery/Lib"),
+        "EXPORT lib/x.obj x.obj\n",
+        &["x.obj"],
+    );
+    library_package(
+        &t.path().join("Resources/default scenery/1000 autogen"),
+        "EXPORT lib/y.obj y.obj\n",
+        &["y.obj"],
+    );
+    std::fs::create_dir_all(t.path().join("Global Scenery/Mesh/Earth nav data")).unwrap();
+    for dir in ["Custom Scenery", "./Custom Scenery"] {
+        let o = Command::new(env!("CARGO_BIN_EXE_agkit"))
+            .args([
+                "scenery",
+                "at",
+                "47.8,13.04",
+                "--xplane",
+                dir,
+                "--format",
+                "json",
+            ])
+            .current_dir(t.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let paths: Vec<&str> = v["packages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["path"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                "Custom Scenery/Lib/",
+                "Resources/default scenery/1000 autogen/",
+                "Global Scenery/Mesh/"
+            ],
+            "--xplane {dir}"
+        );
+    }
+}
+
 /// Found by the first outside test: a `library.txt` or `scenery_packs.ini`
 /// that is not valid UTF-8 had every problem reported at line 1:1 (the
 /// report re-read the file as UTF-8 and got nothing); a binary one had its

@@ -196,10 +196,12 @@ impl Installation {
         } else if dir.join("scenery_packs.ini").is_file()
             || subfolders(dir).iter().any(|p| is_package(p))
         {
+            // `Custom Scenery` given from the X-Plane folder has the empty
+            // parent, which is `.`, not `..` (that is the parent of `.`).
             let root = dir
                 .parent()
                 .filter(|p| !p.as_os_str().is_empty())
-                .map_or_else(|| PathBuf::from(".."), Path::to_path_buf);
+                .map_or_else(|| dir.join(".."), Path::to_path_buf);
             (root, dir.to_path_buf())
         } else {
             return Err(InstallError::NotAnInstallation(dir.to_path_buf()));
