@@ -627,10 +627,11 @@ pub fn at(
 /// The package a candidate's file belongs to: the exporting package, or
 /// for a file a DSF names by `../`, the package holding it.
 fn owner(inst: &Installation, c: &resolve::Candidate) -> String {
-    if c.kind.is_none() && super::library::leaves_root(&c.relative) {
-        if let Some(p) = inst.package_of(&c.file) {
-            return p.name.clone();
-        }
+    if c.kind.is_none()
+        && super::library::leaves_root(&c.relative)
+        && let Some(p) = inst.package_of(&c.file)
+    {
+        return p.name.clone();
     }
     c.package.clone()
 }
