@@ -243,6 +243,15 @@ impl Installation {
                 } else {
                     self.entry_path(&e.path)
                 };
+                // The folder in other letter case when only that exists (as
+                // Windows and macOS find it; listing packs already matches
+                // names without case), not a pack that vanishes.
+                let path = match path.parent() {
+                    Some(dir) if !path.is_dir() => child_ci(dir, &folder_name(&path))
+                        .filter(|p| p.is_dir())
+                        .unwrap_or(path),
+                    _ => path,
+                };
                 // A pack listed again is loaded once, where it is first
                 // listed (`scenery check` reports the repeat).
                 if !listed.insert(key(&path)) {
@@ -252,7 +261,7 @@ impl Installation {
                     name: if e.is_global_airports() {
                         GLOBAL_AIRPORTS.to_string()
                     } else {
-                        e.name().to_string()
+                        folder_name(&path)
                     },
                     exists: path.is_dir(),
                     path,
@@ -408,7 +417,7 @@ mod tests {
         );
         std::fs::write(
             r.join("Custom Scenery/scenery_packs.ini"),
-            "I\n1000 Version\nSCENERY\n\nSCENERY_PACK Custom Scenery/B Airport/\n\
+            "I\n1000 Version\nSCENERY\n\nSCENERY_PACK Custom Scenery/b AIRPORT/\n\
              SCENERY_PACK *GLOBAL_AIRPORTS*\nSCENERY_PACK_DISABLED Custom Scenery/A Lib/\n\
              SCENERY_PACK Custom Scenery/Gone/\nSCENERY_PACK Custom Scenery/Z Mesh/\n",
         )
@@ -436,6 +445,9 @@ mod tests {
             inst.packages[2].path,
             r.join("Global Scenery/Global Airports")
         );
+        // Listed in other letter case: the folder on disk, at its line.
+        assert_eq!(inst.packages[1].path, r.join("Custom Scenery/B Airport"));
+        assert_eq!(inst.packages[1].origin, Origin::Ini { line: 5 });
         assert_eq!(inst.packages[0].origin, Origin::NotListed);
         assert_eq!(inst.packages[6].origin, Origin::Default);
         assert_eq!(inst.enabled().count(), 6);
