@@ -4,7 +4,7 @@
 use super::at::{AtReport, Item};
 use super::check::CheckReport;
 use super::resolve::Resolution;
-use crate::out::count;
+use crate::out::{count, thousands};
 use std::fmt::Write as _;
 
 /// `scenery at` for people: the packages, then the items of each package
@@ -180,12 +180,38 @@ pub fn check_text(r: &CheckReport) -> String {
         s,
         "checked {} ({} enabled, {} with a library.txt, {}), {}, {}: {} unresolved",
         count(st.packages, "package"),
-        st.enabled,
-        st.libraries,
+        thousands(st.enabled),
+        thousands(st.libraries),
         count(st.exports, "export"),
         count(st.dsfs, "DSF"),
         count(st.definitions, "definition"),
-        st.unresolved
+        thousands(st.unresolved)
     );
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_summary_separates_every_count() {
+        let r = CheckReport {
+            findings: Vec::new(),
+            stats: crate::scenery::check::Stats {
+                packages: 5000,
+                enabled: 4999,
+                libraries: 1200,
+                exports: 49_900,
+                dsfs: 3000,
+                definitions: 12_345,
+                unresolved: 1001,
+            },
+        };
+        assert_eq!(
+            check_text(&r),
+            "checked 5,000 packages (4,999 enabled, 1,200 with a library.txt, 49,900 exports), \
+             3,000 DSFs, 12,345 definitions: 1,001 unresolved\n"
+        );
+    }
 }
