@@ -453,19 +453,38 @@ fn applies(
 }
 
 /// The file `rel` under `root`: exact, else with other letter case (X-Plane
-/// finds files regardless of case on every platform). A `..` in `rel` is
-/// taken off the path found so far, so a file reached by `../` is named by
-/// its own folder (`Custom Scenery/Lib/x.obj`, not `Custom
-/// Scenery/Airport/../Lib/x.obj`).
+/// finds files regardless of case on every platform). A file reached by
+/// `../` is named by its own folder (`Custom Scenery/Lib/x.obj`, not
+/// `Custom Scenery/Airport/../Lib/x.obj`) when that is the same file (a
+/// package that is a symbolic link climbs from where the link points, as
+/// the operating system reads the path).
 pub fn find_file(root: &Path, rel: &str) -> Option<PathBuf> {
     let exact = root.join(rel);
-    if !rel.split('/').any(|p| p == "..") && exact.is_file() {
+    let climbs = rel.split('/').any(|p| p == "..");
+    if exact.is_file() {
+        if climbs
+            && let Some(clean) = walk_ci(root, rel)
+            && clean.canonicalize().ok() == exact.canonicalize().ok()
+        {
+            return Some(clean);
+        }
         return Some(exact);
     }
+    walk_ci(root, rel)
+}
+
+/// `rel` under `root` component by component, each in any letter case,
+/// `..` taking the last folder off (or climbing above a relative root).
+fn walk_ci(root: &Path, rel: &str) -> Option<PathBuf> {
     let mut at = root.to_path_buf();
     for part in rel.split('/').filter(|p| !p.is_empty() && *p != ".") {
         if part == ".." {
-            at.pop();
+            match at.components().next_back() {
+                Some(std::path::Component::Normal(_)) => {
+                    at.pop();
+                }
+                _ => at.push(".."),
+            }
             continue;
         }
         at = super::install::child_ci(&at, part)?;
@@ -865,6 +884,44 @@ mod tests {
         let r = i.resolve("v.obj", T, &c);
         assert_eq!(r.candidates.len(), 2);
         assert!(r.pick(0).is_none(), "no file exists");
+    }
+
+    #[test]
+    fn files_reached_by_climbing_are_named_by_their_folder() {
+        let t = tempfile::tempdir().unwrap();
+        let cs = t.path().join("Custom Scenery");
+        std::fs::create_dir_all(cs.join("Airport")).unwrap();
+        std::fs::create_dir_all(cs.join("Lib/Objects")).unwrap();
+        std::fs::write(cs.join("Lib/Objects/x.obj"), b"").unwrap();
+        let want = Some(cs.join("Lib/Objects/x.obj"));
+        assert_eq!(find_file(&cs.join("Airport"), "../Lib/Objects/x.obj"), want);
+        assert_eq!(find_file(&cs.join("Airport"), "../lib/objects/X.OBJ"), want);
+        assert_eq!(
+            find_file(&cs.join("Airport"), "./../Lib/./Objects/x.obj"),
+            want
+        );
+        assert_eq!(find_file(&cs.join("Airport"), "../Lib/none.obj"), None);
+        // A root ending in `..` climbs further, not back down.
+        assert_eq!(
+            walk_ci(
+                &cs.join("Airport/.."),
+                "../custom scenery/Lib/Objects/x.obj"
+            ),
+            Some(cs.join("Airport/../../Custom Scenery/Lib/Objects/x.obj"))
+        );
+        #[cfg(unix)]
+        {
+            // A package that is a link climbs from where the link points.
+            let far = t.path().join("far");
+            std::fs::create_dir_all(far.join("Airport")).unwrap();
+            std::fs::create_dir_all(far.join("Lib")).unwrap();
+            std::fs::write(far.join("Lib/y.obj"), b"").unwrap();
+            std::os::unix::fs::symlink(far.join("Airport"), cs.join("Linked")).unwrap();
+            assert_eq!(
+                find_file(&cs.join("Linked"), "../Lib/y.obj"),
+                Some(cs.join("Linked/../Lib/y.obj"))
+            );
+        }
     }
 
     #[test]
