@@ -501,6 +501,40 @@ mod tests {
         );
     }
 
+    /// A pack whose folder name is not UTF-8 (Latin-1 on Linux): the
+    /// ini, read lossily, names it with U+FFFD; it is still that folder,
+    /// at its line, not a missing pack and an unlisted one.
+    #[cfg(unix)]
+    #[test]
+    fn a_pack_named_in_latin_1_keeps_its_rank() {
+        use std::os::unix::ffi::OsStrExt;
+        let t = tempfile::tempdir().unwrap();
+        let cs = t.path().join("Custom Scenery");
+        let cafe = cs.join(std::ffi::OsStr::from_bytes(b"Caf\xe9"));
+        mkdirs(t.path(), &["Custom Scenery/A", "Custom Scenery/Z"]);
+        std::fs::create_dir_all(&cafe).unwrap();
+        std::fs::write(
+            cs.join("scenery_packs.ini"),
+            b"I\n1000 Version\nSCENERY\nSCENERY_PACK Custom Scenery/Z/\n\
+              SCENERY_PACK Custom Scenery/Caf\xe9/\nSCENERY_PACK Custom Scenery/A/\n",
+        )
+        .unwrap();
+        let inst = Installation::open(t.path()).unwrap();
+        let got: Vec<(&Path, bool, Origin)> = inst
+            .packages
+            .iter()
+            .map(|p| (p.path.as_path(), p.exists, p.origin))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (cs.join("Z").as_path(), true, Origin::Ini { line: 4 }),
+                (cafe.as_path(), true, Origin::Ini { line: 5 }),
+                (cs.join("A").as_path(), true, Origin::Ini { line: 6 }),
+            ]
+        );
+    }
+
     #[test]
     fn reads_are_bounded() {
         let t = tempfile::tempdir().unwrap();
