@@ -1103,6 +1103,44 @@ fn custom_scenery_given_relative_keeps_the_shipped_scenery() {
     }
 }
 
+/// Found in review: `--season summer` where the libraries write `sum`
+/// dropped every seasonal export without a word. Now a warning names the
+/// seasons the libraries use (scenery commands and place --dsf alike).
+#[test]
+fn a_season_no_library_names_is_a_warning() {
+    let t = tempfile::tempdir().unwrap();
+    library_package(
+        &t.path().join("Custom Scenery/Lib"),
+        "EXPORT_SEASON sum,spr lib/x.obj x.obj\nEXPORT_SEASON win lib/x.obj w.obj\n",
+        &["x.obj", "w.obj"],
+    );
+    let run = |season: &str| {
+        agkit(&[
+            os("scenery"),
+            os("resolve"),
+            os("lib/x.obj"),
+            os("--tile"),
+            os("47.8,13.04"),
+            os("--xplane"),
+            t.path().as_os_str(),
+            os("--season"),
+            os(season),
+        ])
+    };
+    let o = run("summer");
+    assert_eq!(o.status.code(), Some(1), "nothing resolves in 'summer'");
+    assert!(
+        stderr(&o).contains(
+            "warning: --season summer: no library names that season (they name spr, sum, win)"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let o = run("sum");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+}
+
 /// Found by the first outside test: a `library.txt` or `scenery_packs.ini`
 /// that is not valid UTF-8 had every problem reported at line 1:1 (the
 /// report re-read the file as UTF-8 and got nothing); a binary one had its

@@ -233,6 +233,30 @@ impl LibraryIndex {
             .min()
     }
 
+    /// A warning when `cond` names a season no enabled library's
+    /// `EXPORT_*_SEASON` line names (a `--season summer` for `sum` would
+    /// silently drop every seasonal export), listing the ones named.
+    pub fn season_warning(&self, cond: &Conditions) -> Option<String> {
+        let season = cond.season.as_deref()?;
+        let named: std::collections::BTreeSet<String> = self
+            .packages
+            .iter()
+            .filter(|p| p.enabled)
+            .flat_map(|p| &p.library.exports)
+            .flat_map(|e| e.seasons.iter().flatten())
+            .map(|s| s.to_ascii_lowercase())
+            .collect();
+        if named.is_empty() || named.contains(&season.to_ascii_lowercase()) {
+            return None;
+        }
+        let named: Vec<String> = named.into_iter().collect();
+        Some(format!(
+            "--season {season}: no library names that season (they name {}), so every \
+             seasonal export is left out",
+            named.join(", ")
+        ))
+    }
+
     /// Resolves `path` as a virtual path at `tile`.
     pub fn resolve(&self, path: &str, tile: Tile, cond: &Conditions) -> Resolution {
         resolve(self, None, path, tile, cond)
@@ -884,6 +908,17 @@ mod tests {
         let r = i.resolve("v.obj", T, &c);
         assert_eq!(r.candidates.len(), 2);
         assert!(r.pick(0).is_none(), "no file exists");
+        assert_eq!(i.season_warning(&c), None, "no season given");
+        c.season = Some("SPR".into());
+        assert_eq!(i.season_warning(&c), None, "named, in other case");
+        c.season = Some("summer".into());
+        assert_eq!(
+            i.season_warning(&c).as_deref(),
+            Some(
+                "--season summer: no library names that season (they name spr, sum, win), \
+                 so every seasonal export is left out"
+            )
+        );
     }
 
     #[test]
