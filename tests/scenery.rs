@@ -1009,6 +1009,138 @@ fn details(findings: &[serde_json::Value], code: &str, package: Option<&str>) ->
         .collect()
 }
 
+/// Found in review: a DSF naming a library's file by `../` (issue 20 item
+/// 4, "libraries referenced by ../ paths") was called unresolved, an error,
+/// though the file exists and the simulator loads it; and `scenery check`
+/// did not point the path out. Now it resolves to the file, in the package
+/// holding it, and check warns (SCN005) without failing; an absolute path
+/// is still not followed.
+#[test]
+fn dsf_paths_climbing_out_of_their_package_resolve_and_are_flagged() {
+    let t = tempfile::tempdir().unwrap();
+    let cs = t.path().join("Custom Scenery");
+    library_package(
+        &cs.join("Lib"),
+        "EXPORT lib/x.obj objects/x.obj\n",
+        &["objects/x.obj"],
+    );
+    write_dsf(
+        &cs.join("Airport/Earth nav data").join(TILE),
+        "OBJECT_DEF ../Lib/objects/x.obj\nOBJECT_DEF /etc/hostname\n\
+         OBJECT 0 13.040000000 47.800000000 0.000\n",
+        true,
+    );
+    let v = at_json(&t, &[]);
+    let item = &v["items"][0];
+    assert_eq!(item["definition"], "../Lib/objects/x.obj");
+    assert_eq!(
+        item["resolved"],
+        serde_json::json!({"package": "Lib", "file": "Custom Scenery/Lib/objects/x.obj"})
+    );
+    assert!(item["rule"].as_str().unwrap().contains("`../`"), "{item}");
+    let f = check_findings(t.path());
+    assert_eq!(
+        details(&f, "SCN005", Some("Airport")),
+        ["../Lib/objects/x.obj (Earth nav data/+40+010/+47+013.dsf)"]
+    );
+    assert_eq!(
+        details(&f, "SCN001", Some("Airport")),
+        [
+            "/etc/hostname (Earth nav data/+40+010/+47+013.dsf): not a file of Airport and \
+          no enabled package exports it"
+        ]
+    );
+}
+
+/// Found in review: `--xplane "Custom Scenery"` given from the X-Plane
+/// folder took `..` for the X-Plane folder, so the shipped libraries and
+/// the Global Scenery base meshes were left out of the installation.
+#[test]
+fn custom_scenery_given_relative_keeps_the_shipped_scenery() {
+    let t = tempfile::tempdir().unwrap();
+    library_package(
+        &t.path().join("Custom Scenery/Lib"),
+        "EXPORT lib/x.obj x.obj\n",
+        &["x.obj"],
+    );
+    library_package(
+        &t.path().join("Resources/default scenery/1000 autogen"),
+        "EXPORT lib/y.obj y.obj\n",
+        &["y.obj"],
+    );
+    std::fs::create_dir_all(t.path().join("Global Scenery/Mesh/Earth nav data")).unwrap();
+    for dir in ["Custom Scenery", "./Custom Scenery"] {
+        let o = Command::new(env!("CARGO_BIN_EXE_agkit"))
+            .args([
+                "scenery",
+                "at",
+                "47.8,13.04",
+                "--xplane",
+                dir,
+                "--format",
+                "json",
+            ])
+            .current_dir(t.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let paths: Vec<&str> = v["packages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["path"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                "Custom Scenery/Lib/",
+                "Resources/default scenery/1000 autogen/",
+                "Global Scenery/Mesh/"
+            ],
+            "--xplane {dir}"
+        );
+    }
+}
+
+/// Found in review: `--season summer` where the libraries write `sum`
+/// dropped every seasonal export without a word. Now a warning names the
+/// seasons the libraries use (scenery commands and place --dsf alike).
+#[test]
+fn a_season_no_library_names_is_a_warning() {
+    let t = tempfile::tempdir().unwrap();
+    library_package(
+        &t.path().join("Custom Scenery/Lib"),
+        "EXPORT_SEASON sum,spr lib/x.obj x.obj\nEXPORT_SEASON win lib/x.obj w.obj\n",
+        &["x.obj", "w.obj"],
+    );
+    let run = |season: &str| {
+        agkit(&[
+            os("scenery"),
+            os("resolve"),
+            os("lib/x.obj"),
+            os("--tile"),
+            os("47.8,13.04"),
+            os("--xplane"),
+            t.path().as_os_str(),
+            os("--season"),
+            os(season),
+        ])
+    };
+    let o = run("summer");
+    assert_eq!(o.status.code(), Some(1), "nothing resolves in 'summer'");
+    assert!(
+        stderr(&o).contains(
+            "warning: --season summer: no library names that season (they name spr, sum, win)"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let o = run("sum");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+}
+
 /// Found by the first outside test: a `library.txt` or `scenery_packs.ini`
 /// that is not valid UTF-8 had every problem reported at line 1:1 (the
 /// report re-read the file as UTF-8 and got nothing); a binary one had its

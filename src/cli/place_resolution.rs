@@ -54,6 +54,7 @@ impl Resolver {
             }
             None => (libraries(library, &mut warnings)?, None),
         };
+        warnings.extend(base.season_warning(&cond));
         Ok((
             Resolver {
                 base: Arc::new(base),

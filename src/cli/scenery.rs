@@ -145,6 +145,9 @@ fn open(install: &Install) -> Result<(Installation, LibraryIndex, Vec<LoadError>
     let inst =
         Installation::open(&install.xplane).map_err(|e| super::fail(format!("--xplane {e}")))?;
     let (index, errors) = LibraryIndex::from_installation(&inst);
+    if let Some(w) = index.season_warning(&cond) {
+        eprintln!("warning: {w}");
+    }
     Ok((inst, index, errors, cond))
 }
 

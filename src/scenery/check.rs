@@ -7,7 +7,7 @@
 //! | SCN002 | warning | exports naming files missing from their package |
 //! | SCN003 | note | exports a higher-priority package shadows |
 //! | SCN004 | warning | a disabled pack that enabled packs depend on |
-//! | SCN005 | warning | exports reaching outside their package with `../` |
+//! | SCN005 | warning | exports, or paths a package's DSFs name, reaching outside their package with `../` |
 //! | SCN006 | warning | a pack listed twice in `scenery_packs.ini` |
 //! | SCN007 | warning | a pack listed in `scenery_packs.ini` that does not exist |
 //! | SCN008 | note | packs `scenery_packs.ini` does not list (X-Plane adds them on top) |
@@ -211,6 +211,8 @@ pub fn check(
     // Unresolved paths per package; which disabled packs would have helped.
     let mut unresolved: BTreeMap<usize, BTreeMap<String, (Vec<String>, String)>> = BTreeMap::new();
     let mut needs_disabled: BTreeMap<String, BTreeMap<String, Vec<String>>> = BTreeMap::new();
+    // Paths a package's DSFs name outside the package with `../`.
+    let mut climbing: BTreeMap<usize, BTreeMap<String, Vec<String>>> = BTreeMap::new();
     let mut meshes: HashMap<Tile, &Package> = HashMap::new();
     for (p, d, f) in &read {
         match f {
@@ -227,6 +229,15 @@ pub fn check(
                 }
                 for def in &f.defs {
                     stats.definitions += 1;
+                    let path = super::library::normalize(def);
+                    if !path.starts_with('/') && super::library::leaves_root(&path) {
+                        climbing
+                            .entry(p.priority)
+                            .or_default()
+                            .entry(def.clone())
+                            .or_default()
+                            .push(f.rel.clone());
+                    }
                     let r = resolve::resolve(index, Some((&p.name, &p.path)), def, f.tile, cond);
                     if r.is_resolved() {
                         continue;
@@ -261,14 +272,7 @@ pub fn check(
         let pkg = &inst.packages[*prio];
         let details = defs
             .iter()
-            .map(|(def, (dsfs, why))| {
-                let at = if dsfs.len() == 1 {
-                    dsfs[0].clone()
-                } else {
-                    format!("{} DSFs, e.g. {}", dsfs.len(), dsfs[0])
-                };
-                format!("{def} ({at}): {why}")
-            })
+            .map(|(def, (dsfs, why))| format!("{def} ({}): {why}", used_in(dsfs)))
             .collect();
         out.push(finding(
             Severity::Error,
@@ -281,6 +285,23 @@ pub fn check(
                 agree(defs.len(), "resolves", "resolve")
             ),
             details,
+        ));
+    }
+    for (prio, defs) in &climbing {
+        let pkg = &inst.packages[*prio];
+        out.push(finding(
+            Severity::Warning,
+            "SCN005",
+            Some(&pkg.name),
+            format!(
+                "{}: its DSFs name {} outside the package with `../`; Laminar says never to \
+                 reference another library by file path (name the path it exports instead)",
+                pkg.name,
+                count(defs.len(), "file")
+            ),
+            defs.iter()
+                .map(|(def, dsfs)| format!("{def} ({})", used_in(dsfs)))
+                .collect(),
         ));
     }
     for (disabled, users) in &needs_disabled {
@@ -340,6 +361,16 @@ pub fn check(
     CheckReport {
         findings: out,
         stats,
+    }
+}
+
+/// The DSFs naming a path, for a finding's details: the one DSF, or how
+/// many with the first.
+fn used_in(dsfs: &[String]) -> String {
+    if dsfs.len() == 1 {
+        dsfs[0].clone()
+    } else {
+        format!("{} DSFs, e.g. {}", dsfs.len(), dsfs[0])
     }
 }
 

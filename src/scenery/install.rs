@@ -19,6 +19,7 @@
 //!    Scenery` outranks the scenery that ships with the simulator.
 
 use super::packs::{self, GLOBAL_AIRPORTS, PacksIni};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// Where a package's rank comes from.
@@ -195,10 +196,12 @@ impl Installation {
         } else if dir.join("scenery_packs.ini").is_file()
             || subfolders(dir).iter().any(|p| is_package(p))
         {
+            // `Custom Scenery` given from the X-Plane folder has the empty
+            // parent, which is `.`, not `..` (that is the parent of `.`).
             let root = dir
                 .parent()
                 .filter(|p| !p.as_os_str().is_empty())
-                .map_or_else(|| PathBuf::from(".."), Path::to_path_buf);
+                .map_or_else(|| dir.join(".."), Path::to_path_buf);
             (root, dir.to_path_buf())
         } else {
             return Err(InstallError::NotAnInstallation(dir.to_path_buf()));
@@ -223,11 +226,15 @@ impl Installation {
     /// Fills [`Installation::packages`] in priority order.
     fn rank(&mut self) {
         let on_disk = subfolders(&self.custom);
-        let mut listed: Vec<PathBuf> = Vec::new();
+        // Packs already ranked, by folder and name without case: a set, not
+        // a list searched per pack (installations hold thousands of packs).
+        let mut listed: HashSet<(Option<PathBuf>, String)> = HashSet::new();
         let mut out: Vec<Package> = Vec::new();
-        let same = |a: &Path, b: &Path| {
-            a == b
-                || folder_name(a).eq_ignore_ascii_case(&folder_name(b)) && a.parent() == b.parent()
+        let key = |p: &Path| {
+            (
+                p.parent().map(Path::to_path_buf),
+                folder_name(p).to_ascii_lowercase(),
+            )
         };
         if let Some(ini) = &self.ini {
             for e in &ini.entries {
@@ -236,17 +243,25 @@ impl Installation {
                 } else {
                     self.entry_path(&e.path)
                 };
+                // The folder in other letter case when only that exists (as
+                // Windows and macOS find it; listing packs already matches
+                // names without case), not a pack that vanishes.
+                let path = match path.parent() {
+                    Some(dir) if !path.is_dir() => child_ci(dir, &folder_name(&path))
+                        .filter(|p| p.is_dir())
+                        .unwrap_or(path),
+                    _ => path,
+                };
                 // A pack listed again is loaded once, where it is first
                 // listed (`scenery check` reports the repeat).
-                if listed.iter().any(|l| same(l, &path)) {
+                if !listed.insert(key(&path)) {
                     continue;
                 }
-                listed.push(path.clone());
                 out.push(Package {
                     name: if e.is_global_airports() {
                         GLOBAL_AIRPORTS.to_string()
                     } else {
-                        e.name().to_string()
+                        folder_name(&path)
                     },
                     exists: path.is_dir(),
                     path,
@@ -257,7 +272,7 @@ impl Installation {
             }
             let new: Vec<Package> = on_disk
                 .iter()
-                .filter(|p| !listed.iter().any(|l| same(l, p)))
+                .filter(|p| !listed.contains(&key(p)))
                 .map(|p| Package {
                     name: folder_name(p),
                     path: p.clone(),
@@ -402,7 +417,7 @@ mod tests {
         );
         std::fs::write(
             r.join("Custom Scenery/scenery_packs.ini"),
-            "I\n1000 Version\nSCENERY\n\nSCENERY_PACK Custom Scenery/B Airport/\n\
+            "I\n1000 Version\nSCENERY\n\nSCENERY_PACK Custom Scenery/b AIRPORT/\n\
              SCENERY_PACK *GLOBAL_AIRPORTS*\nSCENERY_PACK_DISABLED Custom Scenery/A Lib/\n\
              SCENERY_PACK Custom Scenery/Gone/\nSCENERY_PACK Custom Scenery/Z Mesh/\n",
         )
@@ -430,6 +445,9 @@ mod tests {
             inst.packages[2].path,
             r.join("Global Scenery/Global Airports")
         );
+        // Listed in other letter case: the folder on disk, at its line.
+        assert_eq!(inst.packages[1].path, r.join("Custom Scenery/B Airport"));
+        assert_eq!(inst.packages[1].origin, Origin::Ini { line: 5 });
         assert_eq!(inst.packages[0].origin, Origin::NotListed);
         assert_eq!(inst.packages[6].origin, Origin::Default);
         assert_eq!(inst.enabled().count(), 6);
@@ -440,6 +458,80 @@ mod tests {
             cs.package_of(&r.join("Custom Scenery/B Airport/Earth nav data"))
                 .map(|p| p.name.as_str()),
             Some("B Airport")
+        );
+    }
+
+    #[test]
+    fn thousands_of_packs_rank_once_each() {
+        // Ortho4XP makes a pack per tile: installations hold thousands.
+        const N: usize = 600;
+        let t = tempfile::tempdir().unwrap();
+        let cs = t.path().join("Custom Scenery");
+        let name = |i: usize| format!("zOrtho4XP_{i:04}");
+        for i in 0..N {
+            std::fs::create_dir_all(cs.join(name(i))).unwrap();
+        }
+        // The ini lists the even packs, last first, and one again in
+        // other letter case.
+        let mut ini = String::from("I\n1000 Version\nSCENERY\n");
+        for i in (0..N).rev().filter(|i| i % 2 == 0) {
+            ini.push_str(&format!("SCENERY_PACK Custom Scenery/{}/\n", name(i)));
+        }
+        ini.push_str("SCENERY_PACK custom scenery/ZORTHO4XP_0000/\n");
+        std::fs::write(cs.join("scenery_packs.ini"), ini).unwrap();
+        let inst = Installation::open(t.path()).unwrap();
+        assert!(inst.ini.as_ref().unwrap().diagnostics.is_empty());
+        let got: Vec<&str> = inst.packages.iter().map(|p| p.name.as_str()).collect();
+        let want: Vec<String> = (0..N)
+            .filter(|i| i % 2 == 1)
+            .chain((0..N).rev().filter(|i| i % 2 == 0))
+            .map(name)
+            .collect();
+        assert_eq!(got, want);
+        assert!(
+            inst.packages[..N / 2]
+                .iter()
+                .all(|p| p.origin == Origin::NotListed)
+        );
+        assert_eq!(
+            inst.packages[N - 1].origin,
+            Origin::Ini {
+                line: 4 + N / 2 - 1
+            }
+        );
+    }
+
+    /// A pack whose folder name is not UTF-8 (Latin-1 on Linux): the
+    /// ini, read lossily, names it with U+FFFD; it is still that folder,
+    /// at its line, not a missing pack and an unlisted one.
+    #[cfg(unix)]
+    #[test]
+    fn a_pack_named_in_latin_1_keeps_its_rank() {
+        use std::os::unix::ffi::OsStrExt;
+        let t = tempfile::tempdir().unwrap();
+        let cs = t.path().join("Custom Scenery");
+        let cafe = cs.join(std::ffi::OsStr::from_bytes(b"Caf\xe9"));
+        mkdirs(t.path(), &["Custom Scenery/A", "Custom Scenery/Z"]);
+        std::fs::create_dir_all(&cafe).unwrap();
+        std::fs::write(
+            cs.join("scenery_packs.ini"),
+            b"I\n1000 Version\nSCENERY\nSCENERY_PACK Custom Scenery/Z/\n\
+              SCENERY_PACK Custom Scenery/Caf\xe9/\nSCENERY_PACK Custom Scenery/A/\n",
+        )
+        .unwrap();
+        let inst = Installation::open(t.path()).unwrap();
+        let got: Vec<(&Path, bool, Origin)> = inst
+            .packages
+            .iter()
+            .map(|p| (p.path.as_path(), p.exists, p.origin))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (cs.join("Z").as_path(), true, Origin::Ini { line: 4 }),
+                (cafe.as_path(), true, Origin::Ini { line: 5 }),
+                (cs.join("A").as_path(), true, Origin::Ini { line: 6 }),
+            ]
         );
     }
 

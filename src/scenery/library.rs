@@ -278,7 +278,7 @@ impl LibraryFile {
     }
 }
 
-/// `\` (and the old Mac `:`) read as `/`; surrounding spaces dropped.
+/// `\` read as `/`; surrounding spaces dropped.
 pub fn normalize(p: &str) -> String {
     p.trim()
         .chars()

@@ -4,7 +4,7 @@
 use super::at::{AtReport, Item};
 use super::check::CheckReport;
 use super::resolve::Resolution;
-use crate::out::count;
+use crate::out::{count, thousands};
 use std::fmt::Write as _;
 
 /// `scenery at` for people: the packages, then the items of each package
@@ -19,11 +19,16 @@ pub fn at_text(r: &AtReport) -> String {
         r.center[1],
         r.center[0]
     );
+    // Items per package counted in one pass (an installation has thousands
+    // of packages, a query up to a million items).
+    let mut per: std::collections::HashMap<&str, usize> = Default::default();
+    for i in &r.items {
+        *per.entry(i.package.as_str()).or_insert(0) += 1;
+    }
     let placing: Vec<_> = r
         .packages
         .iter()
-        .map(|p| (p, r.items.iter().filter(|i| i.package == p.name).count()))
-        .filter(|(_, n)| *n > 0)
+        .filter_map(|p| per.get(p.name.as_str()).map(|&n| (p, n)))
         .collect();
     let _ = writeln!(
         s,
@@ -175,12 +180,38 @@ pub fn check_text(r: &CheckReport) -> String {
         s,
         "checked {} ({} enabled, {} with a library.txt, {}), {}, {}: {} unresolved",
         count(st.packages, "package"),
-        st.enabled,
-        st.libraries,
+        thousands(st.enabled),
+        thousands(st.libraries),
         count(st.exports, "export"),
         count(st.dsfs, "DSF"),
         count(st.definitions, "definition"),
-        st.unresolved
+        thousands(st.unresolved)
     );
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_summary_separates_every_count() {
+        let r = CheckReport {
+            findings: Vec::new(),
+            stats: crate::scenery::check::Stats {
+                packages: 5000,
+                enabled: 4999,
+                libraries: 1200,
+                exports: 49_900,
+                dsfs: 3000,
+                definitions: 12_345,
+                unresolved: 1001,
+            },
+        };
+        assert_eq!(
+            check_text(&r),
+            "checked 5,000 packages (4,999 enabled, 1,200 with a library.txt, 49,900 exports), \
+             3,000 DSFs, 12,345 definitions: 1,001 unresolved\n"
+        );
+    }
 }

@@ -233,6 +233,30 @@ impl LibraryIndex {
             .min()
     }
 
+    /// A warning when `cond` names a season no enabled library's
+    /// `EXPORT_*_SEASON` line names (a `--season summer` for `sum` would
+    /// silently drop every seasonal export), listing the ones named.
+    pub fn season_warning(&self, cond: &Conditions) -> Option<String> {
+        let season = cond.season.as_deref()?;
+        let named: std::collections::BTreeSet<String> = self
+            .packages
+            .iter()
+            .filter(|p| p.enabled)
+            .flat_map(|p| &p.library.exports)
+            .flat_map(|e| e.seasons.iter().flatten())
+            .map(|s| s.to_ascii_lowercase())
+            .collect();
+        if named.is_empty() || named.contains(&season.to_ascii_lowercase()) {
+            return None;
+        }
+        let named: Vec<String> = named.into_iter().collect();
+        Some(format!(
+            "--season {season}: no library names that season (they name {}), so every \
+             seasonal export is left out",
+            named.join(", ")
+        ))
+    }
+
     /// Resolves `path` as a virtual path at `tile`.
     pub fn resolve(&self, path: &str, tile: Tile, cond: &Conditions) -> Resolution {
         resolve(self, None, path, tile, cond)
@@ -453,16 +477,38 @@ fn applies(
 }
 
 /// The file `rel` under `root`: exact, else with other letter case (X-Plane
-/// finds files regardless of case on every platform).
+/// finds files regardless of case on every platform). A file reached by
+/// `../` is named by its own folder (`Custom Scenery/Lib/x.obj`, not
+/// `Custom Scenery/Airport/../Lib/x.obj`) when that is the same file (a
+/// package that is a symbolic link climbs from where the link points, as
+/// the operating system reads the path).
 pub fn find_file(root: &Path, rel: &str) -> Option<PathBuf> {
     let exact = root.join(rel);
+    let climbs = rel.split('/').any(|p| p == "..");
     if exact.is_file() {
+        if climbs
+            && let Some(clean) = walk_ci(root, rel)
+            && clean.canonicalize().ok() == exact.canonicalize().ok()
+        {
+            return Some(clean);
+        }
         return Some(exact);
     }
+    walk_ci(root, rel)
+}
+
+/// `rel` under `root` component by component, each in any letter case,
+/// `..` taking the last folder off (or climbing above a relative root).
+fn walk_ci(root: &Path, rel: &str) -> Option<PathBuf> {
     let mut at = root.to_path_buf();
     for part in rel.split('/').filter(|p| !p.is_empty() && *p != ".") {
         if part == ".." {
-            at.pop();
+            match at.components().next_back() {
+                Some(std::path::Component::Normal(_)) => {
+                    at.pop();
+                }
+                _ => at.push(".."),
+            }
             continue;
         }
         at = super::install::child_ci(&at, part)?;
@@ -505,12 +551,22 @@ pub fn resolve(
             conditions,
         }
     };
+    // A path climbing out of the package with `../` is followed as the
+    // simulator follows it (`scenery check` warns: Laminar says to name the
+    // library's virtual path instead); an absolute one is not.
     if let Some((name, root)) = own
-        && !library::leaves_root(&vpath)
+        && !vpath.starts_with('/')
         && let Some(file) = find_file(root, &vpath)
     {
         res.source = Source::Local;
-        res.rule = format!("a file of the DSF's own package {name}");
+        res.rule = if library::leaves_root(&vpath) {
+            format!(
+                "a file outside the DSF's own package {name}, reached by `../` \
+                 (Laminar: name the library's virtual path instead)"
+            )
+        } else {
+            format!("a file of the DSF's own package {name}")
+        };
         res.candidates.push(Candidate {
             package: name.to_string(),
             priority: 0,
@@ -852,6 +908,55 @@ mod tests {
         let r = i.resolve("v.obj", T, &c);
         assert_eq!(r.candidates.len(), 2);
         assert!(r.pick(0).is_none(), "no file exists");
+        assert_eq!(i.season_warning(&c), None, "no season given");
+        c.season = Some("SPR".into());
+        assert_eq!(i.season_warning(&c), None, "named, in other case");
+        c.season = Some("summer".into());
+        assert_eq!(
+            i.season_warning(&c).as_deref(),
+            Some(
+                "--season summer: no library names that season (they name spr, sum, win), \
+                 so every seasonal export is left out"
+            )
+        );
+    }
+
+    #[test]
+    fn files_reached_by_climbing_are_named_by_their_folder() {
+        let t = tempfile::tempdir().unwrap();
+        let cs = t.path().join("Custom Scenery");
+        std::fs::create_dir_all(cs.join("Airport")).unwrap();
+        std::fs::create_dir_all(cs.join("Lib/Objects")).unwrap();
+        std::fs::write(cs.join("Lib/Objects/x.obj"), b"").unwrap();
+        let want = Some(cs.join("Lib/Objects/x.obj"));
+        assert_eq!(find_file(&cs.join("Airport"), "../Lib/Objects/x.obj"), want);
+        assert_eq!(find_file(&cs.join("Airport"), "../lib/objects/X.OBJ"), want);
+        assert_eq!(
+            find_file(&cs.join("Airport"), "./../Lib/./Objects/x.obj"),
+            want
+        );
+        assert_eq!(find_file(&cs.join("Airport"), "../Lib/none.obj"), None);
+        // A root ending in `..` climbs further, not back down.
+        assert_eq!(
+            walk_ci(
+                &cs.join("Airport/.."),
+                "../custom scenery/Lib/Objects/x.obj"
+            ),
+            Some(cs.join("Airport/../../Custom Scenery/Lib/Objects/x.obj"))
+        );
+        #[cfg(unix)]
+        {
+            // A package that is a link climbs from where the link points.
+            let far = t.path().join("far");
+            std::fs::create_dir_all(far.join("Airport")).unwrap();
+            std::fs::create_dir_all(far.join("Lib")).unwrap();
+            std::fs::write(far.join("Lib/y.obj"), b"").unwrap();
+            std::os::unix::fs::symlink(far.join("Airport"), cs.join("Linked")).unwrap();
+            assert_eq!(
+                find_file(&cs.join("Linked"), "../Lib/y.obj"),
+                Some(cs.join("Linked/../Lib/y.obj"))
+            );
+        }
     }
 
     #[test]
