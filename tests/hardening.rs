@@ -630,3 +630,35 @@ fn centimetre_tiles_around_ten_kilometres_are_refused_without_allocating_them() 
     }
     assert!(peak < 1 << 20, "peak {peak} bytes");
 }
+
+#[test]
+fn a_large_placement_answered_by_the_previewer_costs_about_its_text_once() {
+    // Centimetre tiles with an object and a tree each along an 80 m
+    // ring: 8,000 tiles, 24,000 items, a placement answer of ~7 MB. The
+    // answer was once built as a `serde_json::Value` first, which alone
+    // took six times the text.
+    let dir = tempfile::tempdir().unwrap();
+    let text = "A\n1000\nAG_STRING\nTEXTURE t.png\nTEXTURE_SCALE 1024 1024\n\
+                TEXTURE_WIDTH 10.24\nOBJECT a.obj\nVEGETATION t.for\nTILE 0 0 1 1\n\
+                OBJ_GRADED 0.5 0.5 0 0\nTREE 0.5 0.5 0 7 1\nSPELLING 0\n";
+    std::fs::write(dir.path().join("cm.ags"), text).unwrap();
+    let server = agkit::serve::Server::bind(&agkit::serve::Config::new(dir.path())).unwrap();
+    let shared = server.shared();
+    let body = r#"{"asset":"cm.ags","polygon":{"local":[[[0,0],[20,0],[20,20],[0,20]]]}}"#;
+    let req = agkit::serve::http::Request {
+        method: "POST".into(),
+        path: "/api/place".into(),
+        raw_path: "/api/place".into(),
+        query: Vec::new(),
+        headers: Vec::new(),
+        body: body.as_bytes().to_vec(),
+    };
+    let (r, peak) = peak_of(|| agkit::serve::api::route(&shared, &req));
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    let tiles = v["placement"]["tiles"].as_array().unwrap().len();
+    assert!(tiles > 7_000, "{tiles}");
+    let len = r.body.len();
+    assert!(len > 5 << 20, "{len}");
+    assert!(peak < 3 * len, "peak {peak} bytes for an answer of {len}");
+}
