@@ -662,3 +662,35 @@ fn a_large_placement_answered_by_the_previewer_costs_about_its_text_once() {
     assert!(len > 5 << 20, "{len}");
     assert!(peak < 3 * len, "peak {peak} bytes for an answer of {len}");
 }
+
+#[test]
+fn geojson_of_a_large_placement_is_written_without_holding_every_feature() {
+    // 8,000 centimetre tiles with an object and a tree each: 24,000
+    // features. They were once all built as values before the text was
+    // written, which took over three times the text.
+    let text = "A\n1000\nAG_STRING\nTEXTURE t.png\nTEXTURE_SCALE 1024 1024\n\
+                TEXTURE_WIDTH 10.24\nOBJECT a.obj\nVEGETATION t.for\nTILE 0 0 1 1\n\
+                OBJ_GRADED 0.5 0.5 0 0\nTREE 0.5 0.5 0 7 1\nSPELLING 0\n";
+    let asset = agkit::xp::parse(text).unwrap();
+    let frame = agkit::geom::LocalFrame::new([13.0, 47.5]);
+    let ring = [[0.0, 0.0], [20.0, 0.0], [20.0, 20.0], [0.0, 20.0]];
+    let use_ = agkit::place::Use::Polygon {
+        windings: vec![ring.iter().map(|&p| frame.to_lonlat(p)).collect()],
+    };
+    let p = agkit::place::place(&asset, "cm.ags", &use_, &Default::default()).unwrap();
+    assert!(p.items() > 20_000, "{}", p.items());
+    let format = agkit::out::Format::Geojson;
+    let (bytes, peak) = peak_of(|| agkit::out::render(&p, format).unwrap());
+    let fc: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(fc["features"].as_array().unwrap().len(), p.items());
+    // The text, and the room it grows in.
+    assert!(
+        peak < 5 * bytes.len() / 2,
+        "peak {peak} for {} bytes",
+        bytes.len()
+    );
+    // A part of a streamed collection: one feature per line, unindented.
+    let ps = [p];
+    let (_, part_peak) = peak_of(|| agkit::out::render_part(&ps, 0, format).unwrap());
+    assert!(part_peak < bytes.len(), "peak {part_peak} for a part");
+}

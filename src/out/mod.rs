@@ -132,10 +132,10 @@ pub fn render_part(ps: &[Placement], first: usize, format: Format) -> Result<Par
             }
         }
         Format::Geojson => {
-            for f in geojson::features(ps, first)? {
+            geojson::each_feature(ps, first, &mut |f| {
                 item(&mut part);
-                serde_json::to_writer(&mut part.bytes, &f)?;
-            }
+                serde_json::to_writer(&mut part.bytes, &f)
+            })?;
         }
         _ => streamable(format)?,
     }
