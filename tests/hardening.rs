@@ -694,3 +694,51 @@ fn geojson_of_a_large_placement_is_written_without_holding_every_feature() {
     let (_, part_peak) = peak_of(|| agkit::out::render_part(&ps, 0, format).unwrap());
     assert!(part_peak < bytes.len(), "peak {part_peak} for a part");
 }
+
+#[test]
+fn overlay_warnings_without_previews_hold_one_placement_at_a_time() {
+    // 200 commercial areas in one tile, each given the example's string
+    // asset: the warnings are the same whether the placements are kept
+    // (for a preview) or not, and not keeping them costs a fraction.
+    use agkit::overlay::{self, BuildOptions, Rules};
+    let gis = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/gis");
+    let rules = Rules::parse(&std::fs::read_to_string(gis.join("RULES.toml")).unwrap()).unwrap();
+    let features: Vec<serde_json::Value> = (0..200)
+        .map(|k| {
+            let (lon, lat) = (
+                13.1 + 0.004 * (k % 20) as f64,
+                47.5 + 0.003 * (k / 20) as f64,
+            );
+            let ring = [
+                [0.0, 0.0],
+                [0.0025, 0.0],
+                [0.0025, 0.0015],
+                [0.0, 0.0015],
+                [0.0, 0.0],
+            ]
+            .map(|[x, y]| [lon + x, lat + y]);
+            serde_json::json!({"type": "Feature", "properties": {"landuse": "commercial"},
+                               "geometry": {"type": "Polygon", "coordinates": [ring]}})
+        })
+        .collect();
+    let doc = serde_json::json!({"type": "FeatureCollection", "features": features});
+    let features = overlay::read_features(&doc.to_string()).unwrap();
+    let opts = BuildOptions {
+        lenient: true,
+        ..BuildOptions::default()
+    };
+    let built = overlay::build_overlay(&features, &rules, &opts).unwrap();
+    let (assets, _) = overlay::preview::load_assets(&rules, &gis);
+    let &tile = built.tiles.keys().next().unwrap();
+    assert_eq!(built.tiles.len(), 1);
+    let mut kept_warnings = Vec::new();
+    let (kept, kept_peak) =
+        peak_of(|| overlay::preview::place_tile(&built, tile, &assets, &mut kept_warnings));
+    assert_eq!(kept.len(), 200);
+    assert!(kept.iter().all(|p| !p.tiles.is_empty()));
+    let mut warnings = Vec::new();
+    let ((), peak) =
+        peak_of(|| overlay::preview::tile_warnings(&built, tile, &assets, &mut warnings));
+    assert_eq!(warnings, kept_warnings);
+    assert!(peak * 20 < kept_peak, "{peak} bytes, {kept_peak} kept");
+}
