@@ -693,6 +693,20 @@ fn geojson_of_a_large_placement_is_written_without_holding_every_feature() {
     let ps = [p];
     let (_, part_peak) = peak_of(|| agkit::out::render_part(&ps, 0, format).unwrap());
     assert!(part_peak < bytes.len(), "peak {part_peak} for a part");
+    // Written out (as `place -o` does), neither is held whole: the same
+    // bytes, for a small part of the memory.
+    for format in [format, agkit::out::Format::Json] {
+        let mut written = Vec::new();
+        agkit::out::write(&ps, false, format, &mut written).unwrap();
+        assert_eq!(written, agkit::out::render(&ps[0], format).unwrap());
+        let (r, peak) = peak_of(|| agkit::out::write(&ps, false, format, &mut std::io::sink()));
+        r.unwrap();
+        assert!(
+            peak < written.len() / 8,
+            "{format:?}: peak {peak} for {} bytes",
+            written.len()
+        );
+    }
 }
 
 #[test]

@@ -193,30 +193,14 @@ fn write_placements(
     args: &Args,
     status: u8,
 ) -> u8 {
-    let bytes = if combined {
-        out::render_all(placements, format)
-    } else {
-        out::render(&placements[0], format)
+    let mut write = |w: &mut dyn std::io::Write| {
+        out::write(placements, combined, format, w)?;
+        Ok(w.flush()?)
     };
-    let bytes = match bytes {
-        Ok(b) => b,
-        Err(e) => return super::fail(e),
-    };
-    match &args.output {
-        Some(path) => {
-            if let Err(e) = agkit::fsutil::write_atomic(path, &bytes) {
-                return super::fail(format!("{}: {e}", path.display()));
-            }
-        }
-        None => {
-            use std::io::Write;
-            let mut so = super::stdout();
-            if let Err(e) = so.write_all(&bytes).and_then(|()| so.flush()) {
-                return super::fail(format!("stdout: {e}"));
-            }
-        }
+    match write_to(args.output.as_deref(), &mut write) {
+        Ok(()) => status,
+        Err(e) => super::fail(e),
     }
-    status
 }
 
 /// The lines printed for a placement: its warnings, then (with `--explain`)

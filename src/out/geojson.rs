@@ -24,6 +24,14 @@ pub fn to_geojson(ps: &[Placement]) -> Result<Vec<u8>, OutError> {
     Ok(v)
 }
 
+/// [`to_geojson`] written to `w` as it is made: neither the features nor
+/// the text are held whole.
+pub fn write_geojson(ps: &[Placement], w: &mut dyn std::io::Write) -> Result<(), OutError> {
+    serde_json::to_writer_pretty(&mut *w, &Collection(ps))?;
+    w.write_all(b"\n")?;
+    Ok(())
+}
+
 /// A FeatureCollection of placements, serialized as [`geojson::FeatureCollection`]
 /// is, its features made as they are written.
 struct Collection<'a>(&'a [Placement]);

@@ -203,6 +203,29 @@ pub fn render(p: &Placement, format: Format) -> Result<Vec<u8>, OutError> {
     }
 }
 
+/// Writes what [`render`] (`combined` false: the first placement alone) or
+/// [`render_all`] (`combined` true) returns to `w`; JSON and GeoJSON are
+/// written as they are serialized, never held whole.
+pub fn write(
+    ps: &[Placement],
+    combined: bool,
+    format: Format,
+    w: &mut dyn std::io::Write,
+) -> Result<(), OutError> {
+    let one = if combined { None } else { ps.first() };
+    match (format, one) {
+        (Format::Json, Some(p)) => serde_json::to_writer_pretty(&mut *w, p)?,
+        (Format::Json, None) => serde_json::to_writer_pretty(&mut *w, ps)?,
+        (Format::Geojson, _) => {
+            return geojson::write_geojson(one.map_or(ps, std::slice::from_ref), w);
+        }
+        (_, Some(p)) => return Ok(w.write_all(&render(p, format)?)?),
+        (_, None) => return Ok(w.write_all(&render_all(ps, format)?)?),
+    }
+    w.write_all(b"\n")?;
+    Ok(())
+}
+
 /// Renders several placements as one result: JSON is always an array here
 /// (even of one); the other formats combine everything (GeoJSON features
 /// carry a `placement` index, the picture uses the first placement's
