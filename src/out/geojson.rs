@@ -19,8 +19,8 @@ use serde::Serialize;
 /// written one at a time (only the text is held whole, never every feature
 /// as a value: those take several times the text's memory).
 pub fn to_geojson(ps: &[Placement]) -> Result<Vec<u8>, OutError> {
-    let mut v = serde_json::to_vec_pretty(&Collection(ps))?;
-    v.push(b'\n');
+    let mut v = Vec::new();
+    write_geojson(ps, &mut v)?;
     Ok(v)
 }
 
