@@ -630,3 +630,129 @@ fn centimetre_tiles_around_ten_kilometres_are_refused_without_allocating_them() 
     }
     assert!(peak < 1 << 20, "peak {peak} bytes");
 }
+
+#[test]
+fn a_large_placement_answered_by_the_previewer_costs_about_its_text_once() {
+    // Centimetre tiles with an object and a tree each along an 80 m
+    // ring: 8,000 tiles, 24,000 items, a placement answer of ~7 MB. The
+    // answer was once built as a `serde_json::Value` first, which alone
+    // took six times the text.
+    let dir = tempfile::tempdir().unwrap();
+    let text = "A\n1000\nAG_STRING\nTEXTURE t.png\nTEXTURE_SCALE 1024 1024\n\
+                TEXTURE_WIDTH 10.24\nOBJECT a.obj\nVEGETATION t.for\nTILE 0 0 1 1\n\
+                OBJ_GRADED 0.5 0.5 0 0\nTREE 0.5 0.5 0 7 1\nSPELLING 0\n";
+    std::fs::write(dir.path().join("cm.ags"), text).unwrap();
+    let server = agkit::serve::Server::bind(&agkit::serve::Config::new(dir.path())).unwrap();
+    let shared = server.shared();
+    let body = r#"{"asset":"cm.ags","polygon":{"local":[[[0,0],[20,0],[20,20],[0,20]]]}}"#;
+    let req = agkit::serve::http::Request {
+        method: "POST".into(),
+        path: "/api/place".into(),
+        raw_path: "/api/place".into(),
+        query: Vec::new(),
+        headers: Vec::new(),
+        body: body.as_bytes().to_vec(),
+    };
+    let (r, peak) = peak_of(|| agkit::serve::api::route(&shared, &req));
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    let tiles = v["placement"]["tiles"].as_array().unwrap().len();
+    assert!(tiles > 7_000, "{tiles}");
+    let len = r.body.len();
+    assert!(len > 5 << 20, "{len}");
+    assert!(peak < 3 * len, "peak {peak} bytes for an answer of {len}");
+}
+
+#[test]
+fn geojson_of_a_large_placement_is_written_without_holding_every_feature() {
+    // 8,000 centimetre tiles with an object and a tree each: 24,000
+    // features. They were once all built as values before the text was
+    // written, which took over three times the text.
+    let text = "A\n1000\nAG_STRING\nTEXTURE t.png\nTEXTURE_SCALE 1024 1024\n\
+                TEXTURE_WIDTH 10.24\nOBJECT a.obj\nVEGETATION t.for\nTILE 0 0 1 1\n\
+                OBJ_GRADED 0.5 0.5 0 0\nTREE 0.5 0.5 0 7 1\nSPELLING 0\n";
+    let asset = agkit::xp::parse(text).unwrap();
+    let frame = agkit::geom::LocalFrame::new([13.0, 47.5]);
+    let ring = [[0.0, 0.0], [20.0, 0.0], [20.0, 20.0], [0.0, 20.0]];
+    let use_ = agkit::place::Use::Polygon {
+        windings: vec![ring.iter().map(|&p| frame.to_lonlat(p)).collect()],
+    };
+    let p = agkit::place::place(&asset, "cm.ags", &use_, &Default::default()).unwrap();
+    assert!(p.items() > 20_000, "{}", p.items());
+    let format = agkit::out::Format::Geojson;
+    let (bytes, peak) = peak_of(|| agkit::out::render(&p, format).unwrap());
+    let fc: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(fc["features"].as_array().unwrap().len(), p.items());
+    // The text, and the room it grows in.
+    assert!(
+        peak < 5 * bytes.len() / 2,
+        "peak {peak} for {} bytes",
+        bytes.len()
+    );
+    // A part of a streamed collection: one feature per line, unindented.
+    let ps = [p];
+    let (_, part_peak) = peak_of(|| agkit::out::render_part(&ps, 0, format).unwrap());
+    assert!(part_peak < bytes.len(), "peak {part_peak} for a part");
+    // Written out (as `place -o` does), neither is held whole: the same
+    // bytes, for a small part of the memory.
+    for format in [format, agkit::out::Format::Json] {
+        let mut written = Vec::new();
+        agkit::out::write(&ps, false, format, &mut written).unwrap();
+        assert_eq!(written, agkit::out::render(&ps[0], format).unwrap());
+        let (r, peak) = peak_of(|| agkit::out::write(&ps, false, format, &mut std::io::sink()));
+        r.unwrap();
+        assert!(
+            peak < written.len() / 8,
+            "{format:?}: peak {peak} for {} bytes",
+            written.len()
+        );
+    }
+}
+
+#[test]
+fn overlay_warnings_without_previews_hold_one_placement_at_a_time() {
+    // 200 commercial areas in one tile, each given the example's string
+    // asset: the warnings are the same whether the placements are kept
+    // (for a preview) or not, and not keeping them costs a fraction.
+    use agkit::overlay::{self, BuildOptions, Rules};
+    let gis = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/gis");
+    let rules = Rules::parse(&std::fs::read_to_string(gis.join("RULES.toml")).unwrap()).unwrap();
+    let features: Vec<serde_json::Value> = (0..200)
+        .map(|k| {
+            let (lon, lat) = (
+                13.1 + 0.004 * (k % 20) as f64,
+                47.5 + 0.003 * (k / 20) as f64,
+            );
+            let ring = [
+                [0.0, 0.0],
+                [0.0025, 0.0],
+                [0.0025, 0.0015],
+                [0.0, 0.0015],
+                [0.0, 0.0],
+            ]
+            .map(|[x, y]| [lon + x, lat + y]);
+            serde_json::json!({"type": "Feature", "properties": {"landuse": "commercial"},
+                               "geometry": {"type": "Polygon", "coordinates": [ring]}})
+        })
+        .collect();
+    let doc = serde_json::json!({"type": "FeatureCollection", "features": features});
+    let features = overlay::read_features(&doc.to_string()).unwrap();
+    let opts = BuildOptions {
+        lenient: true,
+        ..BuildOptions::default()
+    };
+    let built = overlay::build_overlay(&features, &rules, &opts).unwrap();
+    let (assets, _) = overlay::preview::load_assets(&rules, &gis);
+    let &tile = built.tiles.keys().next().unwrap();
+    assert_eq!(built.tiles.len(), 1);
+    let mut kept_warnings = Vec::new();
+    let (kept, kept_peak) =
+        peak_of(|| overlay::preview::place_tile(&built, tile, &assets, &mut kept_warnings));
+    assert_eq!(kept.len(), 200);
+    assert!(kept.iter().all(|p| !p.tiles.is_empty()));
+    let mut warnings = Vec::new();
+    let ((), peak) =
+        peak_of(|| overlay::preview::tile_warnings(&built, tile, &assets, &mut warnings));
+    assert_eq!(warnings, kept_warnings);
+    assert!(peak * 20 < kept_peak, "{peak} bytes, {kept_peak} kept");
+}

@@ -93,23 +93,26 @@ fn build(a: BuildArgs) -> u8 {
     // The placement engine runs on every use whose rule names a local copy
     // of the asset (`preview_file`): its warnings (an asset that does not
     // fit its polygon, …) go into the report, its result into the
-    // previews, all before anything is written.
+    // previews, all before anything is written. One tile's placements are
+    // held at a time, and none without previews.
     let base = a.rules.parent().unwrap_or(Path::new("."));
     let (assets, mut notes) = overlay::preview::load_assets(&rules, base);
-    let placed = overlay::preview::place_overlay(&built, &assets, &mut notes);
     let mut previews = Vec::new();
-    if let Some(kind) = a.preview {
-        let dir = a.output.join("preview");
-        for (tile, ps) in &placed {
-            let mut formats = vec![(false, "svg")];
-            if kind == Preview::Png {
-                formats.push((true, "png"));
-            }
-            for (png, ext) in formats {
-                match overlay::preview::render(ps, png) {
-                    Ok(bytes) => previews.push((dir.join(format!("{tile}.{ext}")), bytes)),
-                    Err(e) => return super::fail(format!("preview of {tile}: {e}")),
-                }
+    let dir = a.output.join("preview");
+    for &tile in built.tiles.keys() {
+        let Some(kind) = a.preview else {
+            overlay::preview::tile_warnings(&built, tile, &assets, &mut notes);
+            continue;
+        };
+        let ps = overlay::preview::place_tile(&built, tile, &assets, &mut notes);
+        let mut formats = vec![(false, "svg")];
+        if kind == Preview::Png {
+            formats.push((true, "png"));
+        }
+        for (png, ext) in formats {
+            match overlay::preview::render(&ps, png) {
+                Ok(bytes) => previews.push((dir.join(format!("{tile}.{ext}")), bytes)),
+                Err(e) => return super::fail(format!("preview of {tile}: {e}")),
             }
         }
     }

@@ -194,18 +194,13 @@ fn write_placements(
     args: &Args,
     status: u8,
 ) -> u8 {
-    let bytes = if combined {
-        out::render_all(placements, format)
-    } else {
-        out::render(&placements[0], format)
+    let mut write = |w: &mut dyn std::io::Write| {
+        out::write(placements, combined, format, w)?;
+        Ok(w.flush()?)
     };
-    let bytes = match bytes {
-        Ok(b) => b,
-        Err(e) => return super::fail(e),
-    };
-    match super::write_output(args.output.as_deref(), &bytes) {
-        EXIT_OK => status,
-        failed => failed,
+    match write_to(args.output.as_deref(), &mut write) {
+        Ok(()) => status,
+        Err(e) => super::fail(e),
     }
 }
 

@@ -12,70 +12,85 @@
 use super::OutError;
 use crate::geom::LonLat;
 use crate::place::Placement;
-use geojson::{Feature, FeatureCollection, Geometry, GeometryValue, JsonObject, JsonValue};
+use geojson::{Feature, Geometry, GeometryValue, JsonObject, JsonValue};
 use serde::Serialize;
 
-/// All placements as one FeatureCollection.
+/// All placements as one FeatureCollection. The features are made and
+/// written one at a time (only the text is held whole, never every feature
+/// as a value: those take several times the text's memory).
 pub fn to_geojson(ps: &[Placement]) -> Result<Vec<u8>, OutError> {
-    let fc = FeatureCollection {
-        bbox: None,
-        features: features(ps, 0)?,
-        foreign_members: None,
-    };
-    let mut v = serde_json::to_vec_pretty(&fc)?;
-    v.push(b'\n');
+    let mut v = Vec::new();
+    write_geojson(ps, &mut v)?;
     Ok(v)
+}
+
+/// [`to_geojson`] written to `w` as it is made: neither the features nor
+/// the text are held whole.
+pub fn write_geojson(ps: &[Placement], w: &mut dyn std::io::Write) -> Result<(), OutError> {
+    serde_json::to_writer_pretty(&mut *w, &Collection(ps))?;
+    w.write_all(b"\n")?;
+    Ok(())
+}
+
+/// A FeatureCollection of placements, serialized as [`geojson::FeatureCollection`]
+/// is, its features made as they are written.
+struct Collection<'a>(&'a [Placement]);
+
+impl Serialize for Collection<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        struct Features<'a>(&'a [Placement]);
+        impl Serialize for Features<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut seq = s.serialize_seq(None)?;
+                each_feature(self.0, 0, &mut |f| seq.serialize_element(&f))?;
+                seq.end()
+            }
+        }
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("type", "FeatureCollection")?;
+        m.serialize_entry("features", &Features(self.0))?;
+        m.end()
+    }
 }
 
 /// The features of `ps`, numbered (`properties.placement`) from `first`:
 /// the pieces of one collection written in parts ([`super::Stream`]).
 pub fn features(ps: &[Placement], first: usize) -> Result<Vec<Feature>, OutError> {
     let mut features = Vec::new();
+    each_feature(ps, first, &mut |f| {
+        features.push(f);
+        Ok::<(), serde_json::Error>(())
+    })?;
+    Ok(features)
+}
+
+/// Calls `emit` with each feature of `ps` in turn (as [`features`] lists
+/// them), making one at a time; stops at the first error.
+pub fn each_feature<E: serde::ser::Error>(
+    ps: &[Placement],
+    first: usize,
+    emit: &mut dyn FnMut(Feature) -> Result<(), E>,
+) -> Result<(), E> {
     for (i, p) in (first..).zip(ps) {
         for t in &p.tiles {
-            features.push(feature(
-                p,
-                i,
-                "tile",
-                t,
-                ring(&t.lonlat),
-                &["polygon", "lonlat"],
-            )?);
+            let g = ring(&t.lonlat);
+            emit(feature(p, i, "tile", t, g, &["polygon", "lonlat"]).map_err(E::custom)?)?;
         }
         for o in &p.objects {
-            let g = GeometryValue::new_point([o.lon, o.lat]);
-            features.push(feature(
-                p,
-                i,
-                "object",
-                o,
-                Some(g),
-                &["x", "y", "lon", "lat"],
-            )?);
+            let g = Some(GeometryValue::new_point([o.lon, o.lat]));
+            emit(feature(p, i, "object", o, g, &["x", "y", "lon", "lat"]).map_err(E::custom)?)?;
         }
         for f in &p.facades {
-            features.push(feature(
-                p,
-                i,
-                "facade",
-                f,
-                ring(&f.lonlat),
-                &["polygon", "lonlat"],
-            )?);
+            let g = ring(&f.lonlat);
+            emit(feature(p, i, "facade", f, g, &["polygon", "lonlat"]).map_err(E::custom)?)?;
         }
         for t in &p.trees {
-            let g = GeometryValue::new_point([t.lon, t.lat]);
-            features.push(feature(
-                p,
-                i,
-                "tree",
-                t,
-                Some(g),
-                &["x", "y", "lon", "lat"],
-            )?);
+            let g = Some(GeometryValue::new_point([t.lon, t.lat]));
+            emit(feature(p, i, "tree", t, g, &["x", "y", "lon", "lat"]).map_err(E::custom)?)?;
         }
     }
-    Ok(features)
+    Ok(())
 }
 
 /// A closed polygon ring, or nothing for fewer than three points.

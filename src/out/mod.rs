@@ -132,10 +132,10 @@ pub fn render_part(ps: &[Placement], first: usize, format: Format) -> Result<Par
             }
         }
         Format::Geojson => {
-            for f in geojson::features(ps, first)? {
+            geojson::each_feature(ps, first, &mut |f| {
                 item(&mut part);
-                serde_json::to_writer(&mut part.bytes, &f)?;
-            }
+                serde_json::to_writer(&mut part.bytes, &f)
+            })?;
         }
         _ => streamable(format)?,
     }
@@ -201,6 +201,29 @@ pub fn render(p: &Placement, format: Format) -> Result<Vec<u8>, OutError> {
         Format::Json => json::to_json(p),
         _ => render_all(std::slice::from_ref(p), format),
     }
+}
+
+/// Writes what [`render`] (`combined` false: the first placement alone) or
+/// [`render_all`] (`combined` true) returns to `w`; JSON and GeoJSON are
+/// written as they are serialized, never held whole.
+pub fn write(
+    ps: &[Placement],
+    combined: bool,
+    format: Format,
+    w: &mut dyn std::io::Write,
+) -> Result<(), OutError> {
+    let one = if combined { None } else { ps.first() };
+    match (format, one) {
+        (Format::Json, Some(p)) => serde_json::to_writer_pretty(&mut *w, p)?,
+        (Format::Json, None) => serde_json::to_writer_pretty(&mut *w, ps)?,
+        (Format::Geojson, _) => {
+            return geojson::write_geojson(one.map_or(ps, std::slice::from_ref), w);
+        }
+        (_, Some(p)) => return Ok(w.write_all(&render(p, format)?)?),
+        (_, None) => return Ok(w.write_all(&render_all(ps, format)?)?),
+    }
+    w.write_all(b"\n")?;
+    Ok(())
 }
 
 /// Renders several placements as one result: JSON is always an array here

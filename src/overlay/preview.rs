@@ -66,29 +66,62 @@ pub fn tile_placements(dsf: &Dsf, assets: &Assets, notes: &mut Vec<String>) -> V
 /// place) added to `warnings`, naming the feature, the tile and the asset:
 /// `feature 0 (id "a") in +47+013: assets/block.agb: no SPELLING_S …`.
 /// Uses whose asset is not loaded add nothing (no engine ran on them).
+///
+/// This holds every tile's placements at once; [`place_tile`] places one
+/// tile, for a caller that is done with it before the next.
 pub fn place_overlay(
     overlay: &Overlay,
     assets: &Assets,
     warnings: &mut Vec<String>,
 ) -> BTreeMap<TileId, Vec<Placement>> {
-    let mut out = BTreeMap::new();
-    for (tile, dsf) in &overlay.tiles {
-        let sources = overlay.sources.get(tile).map(Vec::as_slice).unwrap_or(&[]);
-        let mut placements = Vec::new();
-        for (i, u) in autogen_uses(dsf).iter().enumerate() {
-            let from = sources.get(i).map_or("a feature", String::as_str);
-            let from = format!("{from} in {tile}: ");
-            let (p, engine) = place_use(i, u, assets, &from, warnings);
-            if engine {
-                for w in &p.warnings {
-                    warnings.push(format!("{from}{}: {w}", u.asset));
-                }
+    (overlay.tiles.keys())
+        .map(|&tile| (tile, place_tile(overlay, tile, assets, warnings)))
+        .collect()
+}
+
+/// The placements of one tile of `overlay` (none when it has no such
+/// tile), its warnings added to `warnings` as by [`place_overlay`].
+pub fn place_tile(
+    overlay: &Overlay,
+    tile: TileId,
+    assets: &Assets,
+    warnings: &mut Vec<String>,
+) -> Vec<Placement> {
+    let mut placements = Vec::new();
+    each_placement(overlay, tile, assets, warnings, &mut |p| placements.push(p));
+    placements
+}
+
+/// Only the warnings of [`place_tile`]: each placement is dropped once
+/// its warnings are taken, so memory stays that of one use.
+pub fn tile_warnings(overlay: &Overlay, tile: TileId, assets: &Assets, warnings: &mut Vec<String>) {
+    each_placement(overlay, tile, assets, warnings, &mut drop);
+}
+
+/// Places the uses of `tile` in order, handing each placement to `f`
+/// after adding its warnings to `warnings`.
+fn each_placement(
+    overlay: &Overlay,
+    tile: TileId,
+    assets: &Assets,
+    warnings: &mut Vec<String>,
+    f: &mut dyn FnMut(Placement),
+) {
+    let Some(dsf) = overlay.tiles.get(&tile) else {
+        return;
+    };
+    let sources = overlay.sources.get(&tile).map(Vec::as_slice).unwrap_or(&[]);
+    for (i, u) in autogen_uses(dsf).iter().enumerate() {
+        let from = sources.get(i).map_or("a feature", String::as_str);
+        let from = format!("{from} in {tile}: ");
+        let (p, engine) = place_use(i, u, assets, &from, warnings);
+        if engine {
+            for w in &p.warnings {
+                warnings.push(format!("{from}{}: {w}", u.asset));
             }
-            placements.push(p);
         }
-        out.insert(*tile, placements);
+        f(p);
     }
-    out
 }
 
 /// One use's placement (the `i`th of its tile, which seeds it), and

@@ -519,19 +519,34 @@ fn place_response(shared: &Shared, req: &PlaceRequest) -> Response {
     };
     let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
     let pivots = pivots(&asset, &placement);
-    Response::json(
+    Response::json_of(
         200,
-        &json!({
-            "placement": placement,
-            "frame_origin": frame_origin,
-            "offset": offset,
-            "polygon": polygon,
-            "pivots": pivots,
-            "diagnostics": diagnostics,
-            "version": version,
-            "elapsed_ms": elapsed_ms,
-        }),
+        &Placed {
+            diagnostics: &diagnostics,
+            elapsed_ms,
+            frame_origin,
+            offset,
+            pivots: &pivots,
+            placement: &placement,
+            polygon: &polygon,
+            version,
+        },
     )
+}
+
+/// The answer of `/api/place`, serialized straight to its text: a
+/// placement as a `serde_json::Value` would take several times the memory
+/// of the placement and of its text together.
+#[derive(serde::Serialize)]
+struct Placed<'a> {
+    diagnostics: &'a Value,
+    elapsed_ms: f64,
+    frame_origin: LonLat,
+    offset: Xy,
+    pivots: &'a [Pivot],
+    placement: &'a Placement,
+    polygon: &'a [Vec<Xy>],
+    version: u64,
 }
 
 /// A pivot point of a placed AGS tile, in the placement's local metres.

@@ -320,6 +320,15 @@ impl Response {
         Response::new(status, "application/json; charset=utf-8", value.to_string())
     }
 
+    /// A JSON response serialized straight from `value`, without building
+    /// a `serde_json::Value` of it first (500 if it cannot be serialized).
+    pub fn json_of(status: u16, value: &impl serde::Serialize) -> Self {
+        match serde_json::to_vec(value) {
+            Ok(body) => Response::new(status, "application/json; charset=utf-8", body),
+            Err(e) => Response::error(500, &format!("cannot serialize the answer: {e}")),
+        }
+    }
+
     /// A JSON error `{"error": message}`.
     pub fn error(status: u16, message: &str) -> Self {
         Response::json(status, &serde_json::json!({ "error": message }))
