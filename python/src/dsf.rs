@@ -61,8 +61,9 @@ pub fn dsf_to_text(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<String
 /// `RASTER_DATA` files named in a text are read relative to the text
 /// file's folder. Raises `agkit.ParseError` (`DSF030`, with the `line`) for
 /// a text DSFTool would refuse or for a file of another kind (a binary DSF:
-/// pass `agkit.dsf.read(path)` instead), `agkit.BuildError` (`DSF031`) for a
-/// model that cannot be written.
+/// pass `agkit.dsf.read(path)` instead), `agkit.BuildError` (`DSF031`, with
+/// the `line` where the entity begins when built from a text) for a model
+/// that cannot be written.
 #[pyfunction]
 #[pyo3(signature = (source, output=None))]
 pub fn dsf_build<'py>(
@@ -97,10 +98,20 @@ pub fn dsf_build<'py>(
                 dsf::text::read_raster_file(&p).map_err(|e| format!("{}: {e}", p.display()))
             };
             let (model, mut opts) = dsf::from_text(&text, &mut load)
-                .map_err(|e| Error::at_line(&name, e.line, "DSF030", e.message))?;
+                .map_err(|e| Error::at_line(Class::Parse, &name, e.line, "DSF030", e.message))?;
             // Grouped and stripped, as `agkit dsf build` writes a text.
             (opts.group, opts.strip) = (true, true);
-            build(&name, &model, &opts)
+            dsf::build(&model, &opts).map_err(|e| {
+                // At the line where the refused entity begins, as the CLI
+                // reports it.
+                match e.entity.and_then(|i| dsf::text::entity_span(&text, i)) {
+                    Some(span) => {
+                        let line = text[..span.start].matches('\n').count() + 1;
+                        Error::at_line(Class::Build, &name, line, "DSF031", e.message)
+                    }
+                    None => Error::coded(Class::Build, &name, "DSF031", e.to_string()),
+                }
+            })
         })?
     };
     if let Some(out) = output {

@@ -170,13 +170,15 @@ impl Error {
         }))
     }
 
-    /// A `ParseError` at a line of a text (DSF2Text).
-    pub fn at_line(file: &str, line: usize, code: &str, message: String) -> Error {
+    /// A `Class` error at a line of a text (DSF2Text): `ParseError` for a
+    /// text that does not read, `BuildError` for an entity that cannot be
+    /// written.
+    pub fn at_line(class: Class, file: &str, line: usize, code: &str, message: String) -> Error {
         Error::Agkit(Box::new(Raised {
             line: Some(line),
             code: Some(code.to_string()),
             ..Error::agkit(
-                Class::Parse,
+                class,
                 Some(file),
                 format!("{file}:{line}: error[{code}]: {message}"),
             )

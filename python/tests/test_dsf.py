@@ -191,6 +191,8 @@ def test_build_errors_name_the_line_or_the_entity(tmp_path: Path) -> None:
     with pytest.raises(agkit.BuildError) as e:
         agkit.dsf.build(head + "POLYGON_DEF a.fac\nBEGIN_POLYGON 0 0 2\n" + windings + "END_POLYGON\n")
     assert e.value.code == "DSF031" and "255 windings" in str(e.value)
+    # At the line where the refused polygon begins, as the CLI reports it.
+    assert (e.value.line, e.value.file) == (9, "<text>")
     raster = "RASTER_DATA version=1 bpp=2 flags=1 width=2 height=2 scale=1 offset=0 missing.raw\n"
     with pytest.raises(agkit.ParseError) as e:
         agkit.dsf.build(head + "RASTER_DEF elevation\n" + raster)
