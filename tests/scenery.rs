@@ -583,6 +583,14 @@ fn scenery_at_json_contract() {
     }
     assert_eq!(packages[5]["name"], "E Disabled");
     assert_eq!(packages[5]["enabled"], false);
+    // Listed but not on disk: the simulator skips it, so it is not enabled.
+    let gone = packages.iter().find(|p| p["name"] == "Gone").unwrap();
+    assert_eq!(gone["enabled"], false, "{gone}");
+    assert_eq!(
+        packages.iter().filter(|p| p["enabled"] == true).count(),
+        6,
+        "every other pack is loaded"
+    );
     assert_eq!(packages[1]["path"], "Custom Scenery/A Airport/");
     let items = v["items"].as_array().unwrap();
     for i in items {

@@ -143,7 +143,9 @@ pub struct PackageInfo {
     pub path: String,
     /// Rank: 0 is the highest priority.
     pub priority: usize,
-    /// False when disabled in `scenery_packs.ini`.
+    /// Whether the simulator loads it: false when disabled in
+    /// `scenery_packs.ini`, or listed there but missing on disk (X-Plane
+    /// skips such a line).
     pub enabled: bool,
 }
 
@@ -478,7 +480,7 @@ pub fn at(
                 name: p.name.clone(),
                 path: inst.display_path(p),
                 priority: p.priority,
-                enabled: p.enabled,
+                enabled: p.enabled && p.exists,
             })
             .collect(),
         items: Vec::new(),
