@@ -1520,6 +1520,32 @@ fn hand_assembled_commands_decode() {
     );
 }
 
+/// Found by the dsf_read fuzz smoke: an AGB polygon with no winding (a
+/// binary DSF can hold one) made the lint index its first winding.
+#[test]
+fn an_autogen_polygon_without_windings_is_linted_not_a_panic() {
+    let mut d = generated(&[0.5]);
+    d.entities.push(Entity::Polygon(Polygon {
+        def: 0,
+        param: 0,
+        depth: 2,
+        windings: Vec::new(),
+    }));
+    let diags = dsf::lint::lint(&d);
+    let agb = diags.iter().find(|x| x.code == "DSF021").expect("DSF021");
+    assert!(
+        agb.message
+            .contains("0 winding(s), the first with 0 points"),
+        "{}",
+        agb.message
+    );
+    let crash = bytes(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/crashers/dsf_read/agb_without_windings"
+    ));
+    let _ = dsf::check_bytes(&crash);
+}
+
 #[test]
 fn lint_warnings_for_autogen_shapes_bounds_and_filters() {
     let mut d = generated(&[0.5]);

@@ -75,7 +75,14 @@ pub fn lint(dsf: &Dsf) -> Vec<Diagnostic> {
                         at.clone(),
                     ));
                 }
-                let points = |k: usize| p.points(k).filter(|c| c.len() >= 2).count();
+                // A polygon may have no winding at all (a binary DSF can say so).
+                let points = |k: usize| {
+                    if k < p.windings.len() {
+                        p.points(k).filter(|c| c.len() >= 2).count()
+                    } else {
+                        0
+                    }
+                };
                 if kind == AutogenKind::Agb && (p.windings.len() != 1 || points(0) != 4) {
                     out.push(warn(
                         "DSF021",
