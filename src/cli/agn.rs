@@ -446,18 +446,9 @@ fn dump_tree(a: &DumpArgs) -> u8 {
     };
     let opts = read_options(a);
     let bar = super::progress_bar(files.len(), "AGN files");
-    let result = match &a.output {
-        Some(p) => {
-            agkit::fsutil::write_atomic_with(p, |w| stream_tree(&a.file, &files, &opts, &bar, w))
-                .map_err(|e| format!("{}: {e}", p.display()))
-        }
-        None => {
-            let mut w = std::io::BufWriter::new(super::stdout());
-            stream_tree(&a.file, &files, &opts, &bar, &mut w)
-                .and_then(|t| std::io::Write::flush(&mut w).map(|()| t))
-                .map_err(|e| format!("standard output: {e}"))
-        }
-    };
+    let result = super::write_output_with(a.output.as_deref(), |w| {
+        stream_tree(&a.file, &files, &opts, &bar, w)
+    });
     bar.finish_and_clear();
     let t = match result {
         Ok(t) => t,

@@ -297,35 +297,24 @@ fn totext(file: &Path, output: Option<&Path>) -> u8 {
             }
         }
     };
-    let written = match output {
-        None => {
-            let mut out = std::io::BufWriter::new(super::stdout());
-            stream(&mut out).and_then(|()| std::io::Write::flush(&mut out))
+    if let Some(out) = output {
+        if let Some(dir) = out.parent().filter(|p| !p.as_os_str().is_empty())
+            && let Err(e) = std::fs::create_dir_all(dir)
+        {
+            return super::fail(format!("{}: {}: {e}", file.display(), dir.display()));
         }
-        Some(out) => {
-            if let Some(dir) = out.parent().filter(|p| !p.as_os_str().is_empty())
-                && let Err(e) = std::fs::create_dir_all(dir)
-            {
-                return super::fail(format!("{}: {}: {e}", file.display(), dir.display()));
+        for (k, r) in decoded.head.rasters.iter().enumerate() {
+            let name = dsf::text::raster_file_name(&opts, k, r);
+            if let Err(e) = agkit::fsutil::write_atomic(Path::new(&name), &r.data) {
+                return super::fail(format!("{}: {name}: {e}", file.display()));
             }
-            for (k, r) in decoded.head.rasters.iter().enumerate() {
-                let name = dsf::text::raster_file_name(&opts, k, r);
-                if let Err(e) = agkit::fsutil::write_atomic(Path::new(&name), &r.data) {
-                    return super::fail(format!("{}: {name}: {e}", file.display()));
-                }
-            }
-            agkit::fsutil::write_atomic_with(out, |w| stream(w))
         }
-    };
+    }
+    let written = super::write_output_with(output, |w| stream(w));
     match (written, bad) {
         (_, Some(e)) => dsf_error(file, &e, &bytes),
         (Ok(()), None) => EXIT_OK,
-        (Err(e), None) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_USAGE,
-        (Err(e), None) => super::fail(format!(
-            "{}: {}: {e}",
-            file.display(),
-            output.map_or("standard output".into(), |o| o.display().to_string())
-        )),
+        (Err(e), None) => super::fail(format!("{}: {e}", file.display())),
     }
 }
 

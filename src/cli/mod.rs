@@ -282,12 +282,30 @@ pub fn emit(bytes: &[u8]) -> Result<(), u8> {
 /// it is `-` (as `-` for an input is standard input). Returns the exit
 /// status, with a message naming where a write failed.
 pub fn write_output(output: Option<&std::path::Path>, bytes: &[u8]) -> u8 {
+    match write_output_with(output, |w| w.write_all(bytes)) {
+        Ok(()) => EXIT_OK,
+        Err(e) => fail(e),
+    }
+}
+
+/// [`write_output`] for output streamed by `fill`: into a temporary file
+/// renamed over `output` only when `fill` succeeds, or into standard output
+/// (buffered, and flushed so that a failed write is seen). The error names
+/// where the write failed.
+pub fn write_output_with<T>(
+    output: Option<&std::path::Path>,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<T>,
+) -> Result<T, String> {
     match output.filter(|p| !is_stdin(p)) {
-        Some(p) => match agkit::fsutil::write_atomic(p, bytes) {
-            Ok(()) => EXIT_OK,
-            Err(e) => fail(format!("{}: {e}", p.display())),
-        },
-        None => emit(bytes).map_or_else(|code| code, |()| EXIT_OK),
+        Some(p) => {
+            agkit::fsutil::write_atomic_with(p, fill).map_err(|e| format!("{}: {e}", p.display()))
+        }
+        None => {
+            let mut w = std::io::BufWriter::new(stdout());
+            fill(&mut w)
+                .and_then(|t| w.flush().map(|()| t))
+                .map_err(|e| format!("writing to standard output: {e}"))
+        }
     }
 }
 

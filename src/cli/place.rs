@@ -732,22 +732,12 @@ fn run_dsf_dir(
     status
 }
 
-/// Runs `write` on the `-o` file (atomically: nothing is replaced when it
-/// fails) or on stdout (buffered); the error names where.
+/// Runs `write` on the `-o` file or stdout ([`super::write_output_with`]).
 fn write_to(
     output: Option<&Path>,
     write: &mut dyn FnMut(&mut dyn std::io::Write) -> Result<(), out::OutError>,
 ) -> Result<(), String> {
-    match output {
-        Some(path) => {
-            agkit::fsutil::write_atomic_with(path, |w| write(w).map_err(std::io::Error::other))
-                .map_err(|e| format!("{}: {e}", path.display()))
-        }
-        None => {
-            let mut so = std::io::BufWriter::new(super::stdout());
-            write(&mut so).map_err(|e| format!("stdout: {e}"))
-        }
-    }
+    super::write_output_with(output, |w| write(w).map_err(std::io::Error::other))
 }
 
 /// The tile (from `sim/west` and `sim/south`, else the first use) and the
