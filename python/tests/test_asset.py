@@ -30,6 +30,7 @@ def test_every_example_asset_reads_with_its_kind() -> None:
         assert a.summary["errors"] == 0
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("path", CORPUS_AGP, ids=corpus_ids(CORPUS_AGP))
 def test_corpus_agp_reads_exactly_when_check_finds_no_error(path: Path) -> None:
     errors = [d for d in agkit.check(path) if d.is_error]

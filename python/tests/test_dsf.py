@@ -24,6 +24,7 @@ def plain(d: object) -> object:
     return json.loads(json.dumps(d))
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("path", READABLE, ids=corpus_ids(READABLE))
 def test_corpus_tiles_read_and_their_views_agree(path: Path) -> None:
     t = agkit.dsf.read(path)
@@ -57,6 +58,7 @@ print(json.dumps([t.counts, again.counts, list(t.objects()), list(again.objects(
 """
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("path", READABLE, ids=corpus_ids(READABLE))
 def test_corpus_tiles_rebuild_from_their_text(path: Path) -> None:
     out = subprocess.run(
@@ -107,6 +109,7 @@ def test_to_text_and_autogen_match_the_cli(cli: Path, path: Path) -> None:
             assert [r[:-1] if r[0] == r[-1] else r for r in rings] == u["windings"]
 
 
+@pytest.mark.corpus
 def test_the_damaged_corpus_tile_is_reported_at_its_byte() -> None:
     # MANIFEST: an atom length runs past the end of the file at byte 312.
     for call in (agkit.dsf.read, agkit.dsf.to_text, agkit.dsf.autogen):
@@ -175,7 +178,10 @@ def test_build_from_text_path_and_bytes(tmp_path: Path, cli: Path) -> None:
     assert t.md5 == "valid"
     assert t.counts == agkit.dsf.read(DEMO).counts
     assert list(tmp_path.iterdir()) == [out]  # no temporary file left behind
-    # DSFTool's own text of a corpus tile builds too.
+
+
+@pytest.mark.corpus
+def test_build_of_dsftools_own_text() -> None:
     tile = agkit.dsf.read(agkit.dsf.build(DSFTOOL_TEXT))
     assert tile.counts["objects"] == 3
     assert [o["mode"] for o in tile.objects()] == ["msl"] * 3
@@ -226,7 +232,8 @@ def test_arrays_of_points() -> None:
         t.pool_points(0, wide=True)
 
 
-def test_rasters_patches_and_definitions_of_a_corpus_tile() -> None:
+@pytest.mark.corpus
+def test_rasters_and_patches_of_the_corpus_tiles() -> None:
     for path in READABLE:
         t = agkit.dsf.read(path)
         for r in t.rasters:
@@ -237,6 +244,9 @@ def test_rasters_patches_and_definitions_of_a_corpus_tile() -> None:
             for prim in p["primitives"]:
                 assert prim["kind"] in ("triangles", "strip", "fan")
                 assert all(len(v) == p["depth"] for v in prim["vertices"])
+
+
+def test_definitions_of_the_demo_tile() -> None:
     demo = agkit.dsf.read(DEMO)
     assert demo.object_defs == ["point/plaza.agp"]
     assert demo.polygon_defs == ["block/city_block.agb", "string/town_edge.ags"]
