@@ -8,6 +8,7 @@ use std::path::Path;
 /// `fuzz/fuzz_targets/xp_text.rs`.
 fn xp_text(data: &[u8]) {
     let (text, _diags) = agkit::xp::check_bytes(data);
+    assert_eq!(agkit::xp::Document::parse(&text).to_string(), text);
     let once = agkit::xp::Document::parse(&text).to_canonical();
     let twice = agkit::xp::Document::parse(&once).to_canonical();
     assert_eq!(once, twice, "canonical form is not a fixed point");
@@ -125,5 +126,21 @@ fn hostile_bytes_of_every_kind_do_not_panic() {
                 f(&data[..n]);
             }
         }
+    }
+}
+
+/// Issue 24 ("Text"): a lone CR ends a line for X-Plane's text scanner, but
+/// agkit's AGP/AGB/AGS reader read past it, so `# note<CR>OBJ_DRAPED …`
+/// hid the object inside the comment.
+#[test]
+fn lone_cr_after_a_comment_hid_the_next_directive() {
+    let lf = "A\n1000\nAG_POINT\nTEXTURE_SCALE 64 64\nTEXTURE_WIDTH 64\nOBJECT car.obj\nTILE 0 0 64 64\n# note\nOBJ_DRAPED 10 10 0 0\n";
+    let one_cr = lf.replace("# note\n", "# note\r");
+    let all_cr = lf.replace('\n', "\r");
+    let want = agkit::xp::parse(lf).unwrap();
+    assert_eq!(want.tiles[0].annotations.len(), 1);
+    for src in [one_cr, all_cr] {
+        assert_eq!(agkit::xp::parse(&src).unwrap(), want, "{src:?}");
+        assert_eq!(agkit::xp::Document::parse(&src).to_string(), src);
     }
 }
