@@ -89,9 +89,9 @@ fn common(cx: &mut Ctx, a: &Asset) {
     let cm = &a.common;
     let header = cx.line(3);
     match &cm.texture_scale {
-        None => cx.err(
+        None => cx.warn(
             c::NO_TEXTURE_SCALE,
-            "TEXTURE_SCALE is required: add `TEXTURE_SCALE width_px height_px`",
+            "TEXTURE_SCALE is missing, which the specification requires; X-Plane's tools then take the texture as 1 × 1 pixels (WorldEditor's AGP reader), so a pixel is as wide as the whole texture (TEXTURE_WIDTH, else 1 m): add `TEXTURE_SCALE width_px height_px`",
             header.clone(),
         ),
         Some(s) if s.value[0] <= 0.0 || s.value[1] <= 0.0 => cx.err(
@@ -102,9 +102,9 @@ fn common(cx: &mut Ctx, a: &Asset) {
         _ => {}
     }
     match &cm.texture_width {
-        None => cx.err(
+        None => cx.warn(
             c::NO_TEXTURE_WIDTH,
-            "TEXTURE_WIDTH is required: add `TEXTURE_WIDTH metres` (the width of the texture on the ground)",
+            "TEXTURE_WIDTH is missing, which the specification requires; X-Plane's tools then take the texture as 1 m wide (WorldEditor's AGP reader), so a pixel is 1/TEXTURE_SCALE m (1 m without TEXTURE_SCALE): add `TEXTURE_WIDTH metres` (the width of the texture on the ground)",
             header.clone(),
         ),
         Some(w) if w.value <= 0.0 => cx.err(
@@ -472,9 +472,9 @@ fn tiles(cx: &mut Ctx, a: &Asset) {
                     cx.line(cp.line),
                 );
             } else if signed_area2(pts) >= 0.0 {
-                cx.err(
+                cx.warn(
                     c::CROP_POLY_CLOCKWISE,
-                    "CROP_POLY must run clockwise: reverse the order of its points",
+                    "CROP_POLY runs counter-clockwise; the specification asks for a clockwise polygon, X-Plane's tools take either order (WorldEditor's AGP reader uses the points as given) and placement reverses it: list the points clockwise",
                     cx.line(cp.line),
                 );
             }

@@ -162,6 +162,7 @@ pub const KEYWORDS: &[&str] = &[
     "DEFINE_SPELLING_S",
     "DEFINE_SPELLING_T",
     "DEPTH_RANGE",
+    "DITHER_ALPHA",
     "EDGE_BEST",
     "EDGE_MAX",
     "EDGE_MIN",
@@ -552,9 +553,11 @@ impl<'d> Builder<'d> {
         {
             let s = toks[m + 1].0;
             let e = toks[n].0 + toks[n].1.len();
-            self.err(
+            self.warn(
                 c::TOO_MANY_ARGS,
-                format!("{kw} takes at most {m} argument(s) but has {n}: remove the extra values"),
+                format!(
+                    "{kw} takes at most {m} argument(s) but has {n}: X-Plane's readers ignore the extra values, and so does agkit; remove them"
+                ),
                 s..e,
             );
         }
@@ -804,14 +807,19 @@ impl<'d> Builder<'d> {
                     line,
                 });
             }
-            "TEXTURE_SCALE" => {
+            "TEXTURE_SCALE" | "DITHER_ALPHA" => {
                 if !self.arity(line, toks, 2, Some(2)) {
                     return;
                 }
                 if let Some(v) = self.nums::<2>(a) {
-                    let had = self.asset().common.texture_scale.is_some();
+                    let cm = &mut self.asset().common;
+                    let slot = if kw == "DITHER_ALPHA" {
+                        &mut cm.dither_alpha
+                    } else {
+                        &mut cm.texture_scale
+                    };
+                    let had = slot.replace(Lined { value: v, line }).is_some();
                     self.dup(&had.then_some(()), line, kw);
-                    self.asset().common.texture_scale = Some(Lined { value: v, line });
                 }
             }
             "TEXTURE_WIDTH" | "TEXTURE_HEIGHT" | "TILE_LOD" => {
@@ -1089,7 +1097,7 @@ impl<'d> Builder<'d> {
                         (h, self.int(a[4]))
                     }
                 };
-                let show = if a.len() == base + 2 {
+                let show = if a.len() >= base + 2 {
                     match (self.int(a[base]), self.int(a[base + 1])) {
                         (Some(lo), Some(hi)) => Some([lo, hi]),
                         _ => return true,
