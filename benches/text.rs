@@ -4,13 +4,18 @@
 //! `xp::check_bytes` within [`MAX_SECONDS`] and a peak resident set of
 //! [`MAX_RSS_MB`]; the bench exits non-zero when either is exceeded.
 //!
+//! It then times the hostile repetitions `tests/hardening.rs` holds the
+//! reports of (each once quadratic), under the same guard.
+//!
 //! `cargo bench --bench text` (add `-- MB` for another size). Real files are
 //! 0.1–100 KB; this is the size the reader must still handle without
-//! trouble, not a throughput target.
+//! trouble, not a throughput target. Beside it, the bench prints the time a
+//! newline count (`memchr`) takes over the same bytes, and both CPU times
+//! of the bench thread where Linux reports them.
 
 use std::fmt::Write as _;
 use std::hint::black_box;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The most one check of the file may take.
 const MAX_SECONDS: f64 = 10.0;
@@ -90,6 +95,33 @@ fn tile_rich_ags(bytes: usize) -> String {
     s
 }
 
+/// CPU time of this thread so far (`/proc/thread-self/schedstat`), or
+/// `None` where that file does not exist.
+fn cpu_now() -> Option<Duration> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    Some(Duration::from_nanos(
+        s.split_whitespace().next()?.parse().ok()?,
+    ))
+}
+
+/// Wall and CPU time of `f` (CPU `None` where not reported).
+fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration, Option<Duration>) {
+    let (c, t) = (cpu_now(), Instant::now());
+    let out = black_box(f());
+    let wall = t.elapsed();
+    let cpu = c.zip(cpu_now()).map(|(a, b)| b.saturating_sub(a));
+    (out, wall, cpu)
+}
+
+/// `1234.5 ms wall, 456.7 ms CPU`.
+fn both(wall: Duration, cpu: Option<Duration>) -> String {
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    match cpu {
+        Some(c) => format!("{:.1} ms wall, {:.1} ms CPU", ms(wall), ms(c)),
+        None => format!("{:.1} ms wall", ms(wall)),
+    }
+}
+
 /// Peak resident set of this process so far, in MB (`VmHWM`), or `None`
 /// where `/proc` does not report it.
 fn peak_rss_mb() -> Option<f64> {
@@ -104,21 +136,136 @@ fn peak_rss_mb() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
+const AGB_GRID: &str = "A\n1000\nAG_BLOCK\nTEXTURE_SCALE 1024 1024\nTEXTURE_WIDTH 10\nOBJECT a.obj\nCUT_H 0\nCUT_H 10\nCUT_V 0\nCUT_V 10\nEND_CUTS\n";
+
+/// How many hostile cases [`hostile`] has.
+const HOSTILE: usize = 6;
+
+/// Hostile repetition `i` of those `tests/hardening.rs` asserts the reports
+/// of (each once quadratic): what it is, its text, and whether the report is
+/// rendered as JSON (else as human text, as `agkit check` does).
+fn hostile(i: usize) -> (&'static str, String, bool) {
+    let n = 200_000;
+    match i {
+        0 => {
+            let mut s = String::from(AGB_GRID);
+            s.push_str(&"GROUND_PT_FORMULA 1 0 1 0\n".repeat(n));
+            s.push_str(&"OBJ_DRAPED 1 1 0 0\nGROUND_PT_FORMULA 1 0 1 0\n".repeat(n));
+            s.push_str("SPELLING_SET 0\nSPELLING_T 0\nSPELLING_S 0\n");
+            (
+                "AGB, 200k GROUND_PT_FORMULA then 200k OBJ_DRAPED + formula",
+                s,
+                false,
+            )
+        }
+        1 => {
+            let mut s = String::from(AGB_GRID);
+            for i in 0..n {
+                let _ = writeln!(s, "DEFINE_SPELLING_S n{i} {}", i % 2);
+            }
+            s.push_str("SPELLING_SET 0\nSPELLING_T 0\n");
+            for i in (0..n).rev() {
+                let _ = writeln!(s, "USE_SPELLING_S n{i}");
+            }
+            (
+                "AGB, 200k DEFINE_SPELLING_S names + 200k USE_SPELLING_S",
+                s,
+                false,
+            )
+        }
+        2 => {
+            let mut s = String::from(AGB_GRID);
+            s.push_str(&"DEFINE_SPELLING_S same 0\n".repeat(n));
+            s.push_str("SPELLING_SET 0\nSPELLING_T 0\n");
+            s.push_str(&"USE_SPELLING_S other\n".repeat(n));
+            (
+                "AGB, 200k repeats of one name + 200k unknown uses",
+                s,
+                false,
+            )
+        }
+        3 => {
+            // Trees without VEGETATION (errors) and corners in a group no
+            // GROUP defines, naming tiles that do not exist.
+            let mut s = String::from(
+                "A\n1000\nAG_STRING\nTEXTURE_SCALE 1024 1024\nTEXTURE_WIDTH 10\nTEXTURE t.dds\n",
+            );
+            for i in 0..n {
+                let _ = writeln!(s, "TILE_ID {i}\nTILE 0 0 64 64\nTREE 8 8 0 4 0");
+            }
+            for i in 0..n {
+                let _ = writeln!(s, "CORNER_LEN 0 9 -100 -80 0 9 5 {}", n + i);
+            }
+            s.push_str("SPELLING 0\n");
+            (
+                "AGS, 200k tiles with trees + 200k CORNER_LEN, JSON",
+                s,
+                true,
+            )
+        }
+        4 => (
+            "AGS, CAPS with 1M non-numbers on one line",
+            format!(
+                "A\n1000\nAG_STRING\nTEXTURE_SCALE 8 8\nTEXTURE_WIDTH 8\nTILE 0 0 8 8\nCAPS{}\n",
+                " x".repeat(1_000_000)
+            ),
+            false,
+        ),
+        _ => (
+            "AGP, unknown directive with 1M arguments",
+            format!(
+                "A\n1000\nAG_POINT\nTEXTURE_SCALE 8 8\nTEXTURE_WIDTH 8\nTILE 0 0 8 8\nFOO{}\n",
+                " 7".repeat(1_000_000)
+            ),
+            false,
+        ),
+    }
+}
+
+/// Checks hostile case `i` and renders its report, prints one line and
+/// whether it met the guard (run in a process of its own, so that its
+/// peak resident set is its own).
+fn run_hostile(i: usize) -> bool {
+    let (what, src, json) = hostile(i);
+    let ((n, len), wall, cpu) = timed(|| {
+        let (text, diags) = agkit::xp::check_bytes(src.as_bytes());
+        let len = if json {
+            agkit::diag::to_json("f", Some(&text), &diags).len()
+        } else {
+            agkit::diag::render_human("f", Some(&text), &diags).len()
+        };
+        (diags.len(), len)
+    });
+    let rss = peak_rss_mb();
+    println!(
+        "  {what} ({:.1} MB): {}; {n} diagnostics ({len} {}); peak RSS {}",
+        src.len() as f64 / 1e6,
+        both(wall, cpu),
+        if json { "records" } else { "bytes of report" },
+        rss.map_or("unknown".into(), |r| format!("{r:.0} MB")),
+    );
+    wall.as_secs_f64() <= MAX_SECONDS && rss.is_none_or(|r| r <= MAX_RSS_MB)
+}
+
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--hostile") {
+        let i = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(0);
+        std::process::exit(if run_hostile(i) { 0 } else { 1 });
+    }
     let mb = std::env::args()
         .skip(1)
         .find_map(|a| a.parse::<usize>().ok())
         .unwrap_or(DEFAULT_MB);
     let text = tile_rich_ags(mb * 1_000_000);
-    let lines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+    let (lines, nl_wall, nl_cpu) = timed(|| memchr::memchr_iter(b'\n', text.as_bytes()).count());
     let tiles = text.matches("\nTILE ").count();
     println!(
         "input: tile-rich AGS, {:.1} MB, {lines} lines, {tiles} tiles",
         text.len() as f64 / 1e6
     );
-    let t = Instant::now();
-    let (_, diags) = black_box(agkit::xp::check_bytes(black_box(text.as_bytes())));
-    let secs = t.elapsed().as_secs_f64();
+    let ((_, diags), wall, cpu) = timed(|| agkit::xp::check_bytes(black_box(text.as_bytes())));
+    let secs = wall.as_secs_f64();
     let errors: Vec<_> = diags.iter().filter(|d| d.is_error()).take(3).collect();
     assert!(
         errors.is_empty(),
@@ -126,22 +273,49 @@ fn main() {
     );
     let rss = peak_rss_mb();
     println!(
-        "xp::check_bytes: {secs:.2} s ({:.1} MB/s), {} warnings; peak RSS {} (input held twice: {:.0} MB)",
+        "xp::check_bytes: {} ({:.1} MB/s of wall time), {} warnings; newline count: {}; peak RSS {} (input held twice: {:.0} MB)",
+        both(wall, cpu),
         text.len() as f64 / 1e6 / secs,
         diags.len(),
+        both(nl_wall, nl_cpu),
         rss.map_or("unknown".into(), |r| format!("{r:.0} MB")),
         2.0 * text.len() as f64 / 1e6,
     );
-    let mut failed = false;
-    if secs > MAX_SECONDS {
-        eprintln!("FAILED: {secs:.2} s is over the guard of {MAX_SECONDS} s");
-        failed = true;
+    let mut failed = Vec::new();
+    let mut guard = |what: &str, secs: f64, rss: Option<f64>| {
+        if secs > MAX_SECONDS {
+            failed.push(format!(
+                "{what}: {secs:.2} s is over the guard of {MAX_SECONDS} s"
+            ));
+        }
+        if let Some(r) = rss.filter(|&r| r > MAX_RSS_MB) {
+            failed.push(format!(
+                "{what}: peak RSS {r:.0} MB is over the guard of {MAX_RSS_MB} MB"
+            ));
+        }
+    };
+    guard("tile-rich AGS", secs, rss);
+    drop(text);
+    println!(
+        "hostile repetitions (check and render the report, as `agkit check` does; one process each):"
+    );
+    for i in 0..HOSTILE {
+        let ok = std::env::current_exe()
+            .and_then(|exe| {
+                std::process::Command::new(exe)
+                    .arg("--hostile")
+                    .arg(i.to_string())
+                    .status()
+            })
+            .is_ok_and(|s| s.success());
+        if !ok {
+            failed.push(format!("hostile case {i} missed the guard or failed"));
+        }
     }
-    if let Some(r) = rss.filter(|&r| r > MAX_RSS_MB) {
-        eprintln!("FAILED: peak RSS {r:.0} MB is over the guard of {MAX_RSS_MB} MB");
-        failed = true;
-    }
-    if failed {
+    if !failed.is_empty() {
+        for f in failed {
+            eprintln!("FAILED: {f}");
+        }
         std::process::exit(1);
     }
     println!("guard met: under {MAX_SECONDS} s and {MAX_RSS_MB} MB");
