@@ -1115,6 +1115,13 @@ fn cli_check_dir_selects_files_by_header_or_extension() {
         "\u{feff}I\n1000\nAG_STRING\nTEXTURE t.dds\nTEXTURE_SCALE 4 4\nTEXTURE_WIDTH 4\nTILE 0 0 4 4\nSPELLING 0\n",
     )
     .unwrap();
+    // An autogen header ended by lone CRs (classic Mac OS), with a
+    // warning (AG0013): checked.
+    std::fs::write(
+        d.join("MAC"),
+        "A\r1000\rAG_POINT\rTEXTURE t.dds\rTEXTURE_WIDTH 4\rTILE 0 0 4 4\r",
+    )
+    .unwrap();
     // By extension even with a broken header: checked.
     std::fs::write(d.join("broken.agb"), "hello\n").unwrap();
     // Neither: skipped (it would be an error if it were checked).
@@ -1136,8 +1143,8 @@ fn cli_check_dir_selects_files_by_header_or_extension() {
         })
         .collect();
     files.dedup();
-    assert_eq!(files, ["broken.agb", "asset.txt"], "{out}");
-    assert!(err.starts_with("checked 3 files"), "{err}");
+    assert_eq!(files, ["MAC", "broken.agb", "asset.txt"], "{out}");
+    assert!(err.starts_with("checked 4 files"), "{err}");
     // fmt selects the same text files (the broken ones are refused).
     let (code, _, err) = agkit(&["fmt", "--check", d.to_str().unwrap()]);
     assert_eq!(code, 1);
