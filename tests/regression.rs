@@ -268,3 +268,76 @@ fn too_many_arguments_were_an_error() {
     assert_eq!(show(&b), Some([2, 5]));
     assert_eq!(a.common.hide_tiles, b.common.hide_tiles);
 }
+
+/// Issue 25: "Check what the AGB and AGS engines need and apply the same
+/// default there". Without TEXTURE_SCALE and TEXTURE_WIDTH both engines
+/// size their grids and tiles at WorldEditor's default, 1 pixel = 1 metre:
+/// they place exactly what `TEXTURE_SCALE 1 1` and `TEXTURE_WIDTH 1` place,
+/// and say which default they applied (the engines refused the asset).
+#[test]
+fn agb_and_ags_without_texture_scale_or_width_were_refused() {
+    use agkit::place::{Params, Use};
+    // A 2.4 km × 1.6 km rectangle, counter-clockwise, near 47.5° N.
+    let (w, h) = (2400.0 / 75_000.0, 1600.0 / 111_000.0);
+    let windings = vec![vec![
+        [13.0, 47.5],
+        [13.0 + w, 47.5],
+        [13.0 + w, 47.5 + h],
+        [13.0, 47.5 + h],
+    ]];
+    for rel in ["block/city_block.agb", "string/town_edge.ags"] {
+        let src = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("examples")
+                .join(rel),
+        )
+        .unwrap();
+        // The two directives become comments, so that lines keep their
+        // numbers.
+        let keep: Vec<&str> = src
+            .lines()
+            .map(
+                |l| match l.starts_with("TEXTURE_SCALE") || l.starts_with("TEXTURE_WIDTH") {
+                    true => "# left out",
+                    false => l,
+                },
+            )
+            .collect();
+        let missing = keep.join("\n");
+        let scale_w = src
+            .lines()
+            .find_map(|l| l.strip_prefix("TEXTURE_SCALE "))
+            .and_then(|v| v.split_whitespace().next())
+            .unwrap();
+        let explicit: Vec<String> = src
+            .lines()
+            .map(|l| match l.starts_with("TEXTURE_WIDTH") {
+                true => format!("TEXTURE_WIDTH {scale_w}"),
+                false => l.to_string(),
+            })
+            .collect();
+        let explicit = explicit.join("\n");
+        assert!(
+            explicit.contains(&format!("TEXTURE_WIDTH {scale_w}")),
+            "{rel}"
+        );
+        let place = |text: &str| {
+            let asset = agkit::xp::parse(text).unwrap_or_else(|d| panic!("{rel}: {d:?}"));
+            let at = Use::Polygon {
+                windings: windings.clone(),
+            };
+            agkit::place::place(&asset, rel, &at, &Params::default().with_dsf_param(0x0400))
+                .unwrap_or_else(|e| panic!("{rel}: {e}"))
+        };
+        let (mut a, b) = (place(&missing), place(&explicit));
+        assert!(!a.tiles.is_empty(), "{rel}: nothing placed");
+        let w = a.warnings.remove(0);
+        assert!(
+            w.contains("no TEXTURE_SCALE or TEXTURE_WIDTH: placed at 1 × 1 m per pixel"),
+            "{rel}: {w}"
+        );
+        assert_eq!(a.tiles, b.tiles, "{rel}");
+        assert_eq!(a.objects, b.objects, "{rel}");
+        assert_eq!(a.warnings, b.warnings, "{rel}");
+    }
+}
