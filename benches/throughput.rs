@@ -367,7 +367,7 @@ fn text(dir: &Path) {
         n
     });
     println!(
-        "text phases: Document::parse {:.0} ms, parse::read {:.0} ms (general tokenizer over every line {:.0} ms), check::validate {:.0} ms (check_bytes total {:.0} ms)",
+        "text phases: Document::parse {:.0} ms, parse::read {:.0} ms (tokenizer over every line {:.0} ms), check::validate {:.0} ms (check_bytes total {:.0} ms)",
         doc.as_secs_f64() * 1e3,
         read.as_secs_f64() * 1e3,
         toks.as_secs_f64() * 1e3,

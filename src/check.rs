@@ -54,11 +54,21 @@ pub fn has_autogen_header(bytes: &[u8]) -> bool {
 }
 
 /// The first three lines of `bytes` (after a byte-order mark), trimmed;
-/// an X-Plane text file names its format there.
+/// an X-Plane text file names its format there. LF, CRLF and a lone CR
+/// end lines, as in the text formats.
 fn header_lines(bytes: &[u8]) -> [Option<&[u8]>; 3] {
-    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
-    let mut lines = bytes.split(|&b| b == b'\n').map(<[u8]>::trim_ascii);
-    [lines.next(), lines.next(), lines.next()]
+    let mut rest = Some(bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes));
+    let mut next = || {
+        let b = rest?;
+        let Some(end) = memchr::memchr2(b'\n', b'\r', b) else {
+            rest = None;
+            return Some(b.trim_ascii());
+        };
+        let skip = if b[end..].starts_with(b"\r\n") { 2 } else { 1 };
+        rest = Some(&b[end + skip..]);
+        Some(b[..end].trim_ascii())
+    };
+    [next(), next(), next()]
 }
 
 /// How messages name an autogen text file.
@@ -267,6 +277,9 @@ mod tests {
         let c = Contents::of;
         assert_eq!(c(b"A\r\n1000\r\nAG_BLOCK\r\n"), Contents::Autogen);
         assert_eq!(c(b"\xef\xbb\xbfI\n1000\nAG_POINT\n"), Contents::Autogen);
+        assert_eq!(c(b"A\r1000\rAG_POINT\r"), Contents::Autogen);
+        assert_eq!(c(b"A\r\n1000\r\nAG_BLOCK"), Contents::Autogen);
+        assert_eq!(c(b"A\r\r1000\rAG_POINT\r"), Contents::Text);
         assert_eq!(c(b"XPLNEDSF\x01\0\0\0"), Contents::Dsf);
         assert_eq!(c(&[0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C, 0]), Contents::Dsf);
         assert_eq!(c(b"RIFF\x10\0\0\0AGNXVERS"), Contents::Agn);

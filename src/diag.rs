@@ -93,10 +93,30 @@ impl Diagnostic {
     }
 }
 
-/// 1-based line and column (in characters) of a byte offset in `source`.
+/// `source` with every lone CR (one not followed by LF) turned into LF:
+/// the same bytes and offsets, split into lines as the text formats read
+/// them (LF, CRLF and a lone CR each end a line). Borrowed when there is no
+/// lone CR.
+fn lines_as_read(source: &str) -> std::borrow::Cow<'_, str> {
+    let b = source.as_bytes();
+    let lone = |i: usize| b.get(i + 1) != Some(&b'\n');
+    if !memchr::memchr_iter(b'\r', b).any(lone) {
+        return std::borrow::Cow::Borrowed(source);
+    }
+    let mut v = b.to_vec();
+    for i in memchr::memchr_iter(b'\r', b).filter(|&i| lone(i)) {
+        v[i] = b'\n';
+    }
+    // Only ASCII bytes changed: still UTF-8.
+    std::borrow::Cow::Owned(String::from_utf8(v).unwrap_or_else(|_| source.to_string()))
+}
+
+/// 1-based line and column (in characters) of a byte offset in `source`
+/// (LF, CRLF and a lone CR end lines).
 ///
 /// Offsets past the end map to the position just after the last character.
 pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
+    let source = &*lines_as_read(source);
     let offset = floor_char_boundary(source, offset.min(source.len()));
     let before = &source[..offset];
     let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
@@ -155,6 +175,8 @@ pub struct JsonDiagnostic {
 /// `source` is the text of the file when it is a text file, so spans can be
 /// turned into line and column.
 pub fn to_json(file: &str, source: Option<&str>, diags: &[Diagnostic]) -> Vec<JsonDiagnostic> {
+    let read = source.filter(|_| !diags.is_empty()).map(lines_as_read);
+    let source = read.as_deref().or(source);
     // Line starts, built once when there is more than one position to look
     // up (a pass over the text per diagnostic would be quadratic).
     let starts: Vec<usize> = match source {
@@ -221,6 +243,8 @@ pub fn render_human(file: &str, source: Option<&str>, diags: &[Diagnostic]) -> S
         // Building the file's line index costs a pass over the whole text.
         return out;
     }
+    let read = source.map(lines_as_read);
+    let source = read.as_deref();
     let text = source.unwrap_or("");
     let files = SimpleFile::new(file, text);
     let config = Config::default();
@@ -323,6 +347,25 @@ mod tests {
         assert!(out.contains("--> f.agp:2:6 (a line of"), "{out}");
         let short = render_human("f.agp", Some("A\nTILE x\n"), &diags[..1]);
         assert!(short.contains("TILE x"), "{short}");
+    }
+
+    #[test]
+    fn a_lone_cr_ends_a_line() {
+        let src = "A\r1000\r\nAG_POINT\rTILE x";
+        assert_eq!(line_col(src, src.find("TILE").unwrap()), (4, 1));
+        assert_eq!(line_col(src, src.find("1000").unwrap()), (2, 1));
+        let d = [
+            Diagnostic::error("X1", "m", 2..6),
+            Diagnostic::error("X2", "m", src.len() - 1..src.len()),
+        ];
+        let json = to_json("f", Some(src), &d);
+        assert_eq!((json[0].line, json[1].line), (Some(2), Some(4)));
+        assert_eq!(json[1].column, Some(6));
+        let human = render_human("f", Some(src), &d[1..]);
+        assert!(
+            human.contains("f:4:6") && human.contains("TILE x"),
+            "{human}"
+        );
     }
 
     #[test]

@@ -377,12 +377,40 @@ fn tree_line_is_expanded() {
     assert!(p.trees.iter().all(|t| close(t.width, 6.0)));
 }
 
+/// A missing TEXTURE_SCALE or TEXTURE_WIDTH takes WorldEditor's default (a
+/// 1 × 1 pixel texture 1 m wide and high) with a warning; a zero scale and
+/// an asset without tiles are errors, never panics.
 #[test]
-fn missing_scale_is_an_error_not_a_panic() {
+fn missing_scale_or_width_takes_the_simulators_default() {
+    // The probe's object 40 px above the anchor, at `mpp` metres per pixel.
+    let north = |a: &Asset| {
+        let p = place::point::place(a, 0.0, &Params::default()).unwrap();
+        let o = &p.objects[0];
+        assert!(close(o.x, 0.0), "{o:?}");
+        (o.y / 40.0, p.warnings)
+    };
+    let (mpp, warnings) = north(&probe(0));
+    assert!(close(mpp, 0.5) && warnings.is_empty());
     let mut a = probe(0);
     a.common.texture_scale = None;
+    let (mpp, warnings) = north(&a);
+    assert!(close(mpp, 50.0), "TEXTURE_WIDTH 50 over 1 pixel: {mpp}");
+    assert!(warnings[0].contains("no TEXTURE_SCALE:") && warnings[0].contains("AG0013"));
+    a.common.texture_width = None;
+    let (mpp, warnings) = north(&a);
+    assert!(close(mpp, 1.0), "1 px = 1 m: {mpp}");
+    assert!(
+        warnings[0].contains("no TEXTURE_SCALE or TEXTURE_WIDTH"),
+        "{warnings:?}"
+    );
+    let mut a = probe(0);
+    a.common.texture_width = None;
+    let (mpp, warnings) = north(&a);
+    assert!(close(mpp, 0.01), "1 m over 100 pixels: {mpp}");
+    assert!(warnings[0].contains("AG0014"));
+    a.common.texture_scale = Some(lined([0.0, 100.0], 4));
     let e = place::point::place(&a, 0.0, &Params::default()).unwrap_err();
-    assert!(e.to_string().contains("TEXTURE_SCALE"));
+    assert!(e.to_string().contains("metres per pixel"), "{e}");
     let mut a = probe(0);
     a.tiles.clear();
     assert!(place::point::place(&a, 0.0, &Params::default()).is_err());

@@ -8,6 +8,7 @@ use std::path::Path;
 /// `fuzz/fuzz_targets/xp_text.rs`.
 fn xp_text(data: &[u8]) {
     let (text, _diags) = agkit::xp::check_bytes(data);
+    assert_eq!(agkit::xp::Document::parse(&text).to_string(), text);
     let once = agkit::xp::Document::parse(&text).to_canonical();
     let twice = agkit::xp::Document::parse(&once).to_canonical();
     assert_eq!(once, twice, "canonical form is not a fixed point");
@@ -125,5 +126,218 @@ fn hostile_bytes_of_every_kind_do_not_panic() {
                 f(&data[..n]);
             }
         }
+    }
+}
+
+/// Issue 24 ("Text"): a lone CR ends a line for X-Plane's text scanner, but
+/// agkit's AGP/AGB/AGS reader read past it, so `# note<CR>OBJ_DRAPED …`
+/// hid the object inside the comment.
+#[test]
+fn lone_cr_after_a_comment_hid_the_next_directive() {
+    let lf = "A\n1000\nAG_POINT\nTEXTURE_SCALE 64 64\nTEXTURE_WIDTH 64\nOBJECT car.obj\nTILE 0 0 64 64\n# note\nOBJ_DRAPED 10 10 0 0\n";
+    let one_cr = lf.replace("# note\n", "# note\r");
+    let all_cr = lf.replace('\n', "\r");
+    let want = agkit::xp::parse(lf).unwrap();
+    assert_eq!(want.tiles[0].annotations.len(), 1);
+    for src in [one_cr, all_cr] {
+        assert_eq!(agkit::xp::parse(&src).unwrap(), want, "{src:?}");
+        assert_eq!(agkit::xp::Document::parse(&src).to_string(), src);
+    }
+}
+
+/// The fixture with the features of a shipped AGP (`Row_of_Cars_10.agp` of
+/// a public X-Plane library: HIDE_TILES, two OBJECTs, one TILE, a
+/// counter-clockwise CROP_POLY, eleven OBJ_DRAPED, no TEXTURE_SCALE or
+/// TEXTURE_WIDTH), written for these tests.
+fn row_of_parked_cars() -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agp/row_of_parked_cars.agp"),
+    )
+    .unwrap()
+}
+
+/// Issue 25, "A real, shipped asset is refused": no TEXTURE_SCALE and no
+/// TEXTURE_WIDTH were errors (AG0013, AG0014) and a counter-clockwise
+/// CROP_POLY too (AG0032), so `check` failed and `place` refused a file
+/// X-Plane loads. They are warnings naming the simulator's default, and the
+/// cars are placed one pixel to the metre, as WorldEditor reads the file:
+/// ten cars 2.5 m apart and the bay markings.
+#[test]
+fn shipped_agp_without_texture_scale_or_width_was_refused() {
+    let src = row_of_parked_cars();
+    let diags = agkit::xp::check(&src);
+    let codes: Vec<_> = diags
+        .iter()
+        .map(|d| (d.code.as_str(), d.severity))
+        .collect();
+    use agkit::diag::Severity::Warning;
+    assert_eq!(
+        codes,
+        [
+            ("AG0013", Warning),
+            ("AG0014", Warning),
+            ("AG0032", Warning)
+        ],
+        "{diags:?}"
+    );
+    for d in &diags {
+        assert!(
+            d.message.contains("specification") && d.message.contains("WorldEditor"),
+            "{}",
+            d.message
+        );
+    }
+    let asset = agkit::xp::parse(&src).unwrap();
+    assert_eq!(asset.common.metres_per_pixel(), Some([1.0, 1.0]));
+    let at = agkit::place::Use::Point {
+        at: [19.0, 47.5],
+        heading: 0.0,
+    };
+    let p = agkit::place::place(&asset, "row.agp", &at, &Default::default()).unwrap();
+    assert_eq!(p.objects.len(), 11);
+    assert!(
+        p.warnings[0].contains("1 × 1 m per pixel"),
+        "{:?}",
+        p.warnings
+    );
+    let mut cars: Vec<_> = p.objects.iter().filter(|o| o.index == 0).collect();
+    assert_eq!(cars.len(), 10);
+    assert!(cars.iter().all(|c| c.asset == "cars/parked_car.obj"));
+    cars.sort_by(|a, b| a.y.total_cmp(&b.y));
+    for pair in cars.windows(2) {
+        let gap = (pair[1].x - pair[0].x).hypot(pair[1].y - pair[0].y);
+        assert!((gap - 2.5).abs() < 1e-6, "cars {gap} m apart");
+    }
+    // The tile is the crop polygon, reoriented counter-clockwise, 8 × 30 m.
+    let t = &p.tiles[0];
+    assert!(t.hidden);
+    let area: f64 = (0..t.polygon.len())
+        .map(|i| {
+            let (a, b) = (t.polygon[i], t.polygon[(i + 1) % t.polygon.len()]);
+            a[0] * b[1] - b[0] * a[1]
+        })
+        .sum();
+    assert!((area / 2.0 - 240.0).abs() < 1e-6, "area {area}");
+}
+
+/// Issue 25: `DITHER_ALPHA` (written by Laminar's XPlaneForExporter) was an
+/// unknown directive (AG0009). It is typed, kept and written back.
+#[test]
+fn dither_alpha_was_an_unknown_directive() {
+    let src = row_of_parked_cars().replace("HIDE_TILES\n", "HIDE_TILES\nDITHER_ALPHA 0.1 0.5\n");
+    let asset = agkit::xp::parse(&src).unwrap();
+    assert!(asset.unknown.is_empty());
+    assert_eq!(
+        asset.common.dither_alpha.as_ref().unwrap().value,
+        [0.1, 0.5]
+    );
+    assert!(!agkit::xp::check(&src).iter().any(|d| d.code == "AG0009"));
+    let written = agkit::xp::write::to_string(&asset);
+    assert!(written.contains("\nDITHER_ALPHA 0.1 0.5\n"), "{written}");
+    let again = agkit::xp::parse(&written).unwrap().common.dither_alpha;
+    assert_eq!(again.map(|d| d.value), Some([0.1, 0.5]));
+}
+
+/// Issue 25, "any other such rule": X-Plane's readers (WorldEditor's
+/// `MFS_double`/`MFS_string_eol` scanning) read the arguments a directive
+/// takes and skip the rest of the line; an extra value was an error
+/// (AG0005). It is a warning, and the model is the one without it.
+#[test]
+fn too_many_arguments_were_an_error() {
+    let src = row_of_parked_cars();
+    let extra = src
+        .replace(
+            "OBJ_DRAPED 603 305 -91 0\n",
+            "OBJ_DRAPED 603 305 -91 0 2 5 9\n",
+        )
+        .replace("HIDE_TILES\n", "HIDE_TILES 1\n");
+    let diags = agkit::xp::check(&extra);
+    let five: Vec<_> = diags.iter().filter(|d| d.code == "AG0005").collect();
+    assert_eq!(five.len(), 2, "{diags:?}");
+    assert!(five.iter().all(|d| !d.is_error()));
+    let (a, b) = (
+        agkit::xp::parse(&src).unwrap(),
+        agkit::xp::parse(&extra).unwrap(),
+    );
+    let show = |a: &agkit::xp::model::Asset| match &a.tiles[0].annotations[2].kind {
+        agkit::xp::model::AnnotationKind::Object(o) => o.show,
+        _ => None,
+    };
+    assert_eq!(show(&a), None);
+    // The show levels are read; only the value after them is ignored.
+    assert_eq!(show(&b), Some([2, 5]));
+    assert_eq!(a.common.hide_tiles, b.common.hide_tiles);
+}
+
+/// Issue 25: "Check what the AGB and AGS engines need and apply the same
+/// default there". Without TEXTURE_SCALE and TEXTURE_WIDTH both engines
+/// size their grids and tiles at WorldEditor's default, 1 pixel = 1 metre:
+/// they place exactly what `TEXTURE_SCALE 1 1` and `TEXTURE_WIDTH 1` place,
+/// and say which default they applied (the engines refused the asset).
+#[test]
+fn agb_and_ags_without_texture_scale_or_width_were_refused() {
+    use agkit::place::{Params, Use};
+    // A 2.4 km × 1.6 km rectangle, counter-clockwise, near 47.5° N.
+    let (w, h) = (2400.0 / 75_000.0, 1600.0 / 111_000.0);
+    let windings = vec![vec![
+        [13.0, 47.5],
+        [13.0 + w, 47.5],
+        [13.0 + w, 47.5 + h],
+        [13.0, 47.5 + h],
+    ]];
+    for rel in ["block/city_block.agb", "string/town_edge.ags"] {
+        let src = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("examples")
+                .join(rel),
+        )
+        .unwrap();
+        // The two directives become comments, so that lines keep their
+        // numbers.
+        let keep: Vec<&str> = src
+            .lines()
+            .map(
+                |l| match l.starts_with("TEXTURE_SCALE") || l.starts_with("TEXTURE_WIDTH") {
+                    true => "# left out",
+                    false => l,
+                },
+            )
+            .collect();
+        let missing = keep.join("\n");
+        let scale_w = src
+            .lines()
+            .find_map(|l| l.strip_prefix("TEXTURE_SCALE "))
+            .and_then(|v| v.split_whitespace().next())
+            .unwrap();
+        let explicit: Vec<String> = src
+            .lines()
+            .map(|l| match l.starts_with("TEXTURE_WIDTH") {
+                true => format!("TEXTURE_WIDTH {scale_w}"),
+                false => l.to_string(),
+            })
+            .collect();
+        let explicit = explicit.join("\n");
+        assert!(
+            explicit.contains(&format!("TEXTURE_WIDTH {scale_w}")),
+            "{rel}"
+        );
+        let place = |text: &str| {
+            let asset = agkit::xp::parse(text).unwrap_or_else(|d| panic!("{rel}: {d:?}"));
+            let at = Use::Polygon {
+                windings: windings.clone(),
+            };
+            agkit::place::place(&asset, rel, &at, &Params::default().with_dsf_param(0x0400))
+                .unwrap_or_else(|e| panic!("{rel}: {e}"))
+        };
+        let (mut a, b) = (place(&missing), place(&explicit));
+        assert!(!a.tiles.is_empty(), "{rel}: nothing placed");
+        let w = a.warnings.remove(0);
+        assert!(
+            w.contains("no TEXTURE_SCALE or TEXTURE_WIDTH: placed at 1 × 1 m per pixel"),
+            "{rel}: {w}"
+        );
+        assert_eq!(a.tiles, b.tiles, "{rel}");
+        assert_eq!(a.objects, b.objects, "{rel}");
+        assert_eq!(a.warnings, b.warnings, "{rel}");
     }
 }

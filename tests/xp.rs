@@ -30,36 +30,6 @@ fn render(name: &str, src: &str) -> String {
     agkit::diag::render_human(name, Some(src), &xp::check(src))
 }
 
-/// The fast lane for plain annotation lines reads every example and
-/// diagnostic fixture (most of them broken on purpose) exactly as the
-/// general reader does.
-#[test]
-fn fast_lane_reads_every_file_like_the_general_reader() {
-    let fixtures = files_under(Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/xp"
-    )));
-    let mut lane_lines = 0;
-    for f in examples().into_iter().chain(fixtures) {
-        let Ok(src) = std::fs::read_to_string(&f) else {
-            continue;
-        };
-        lane_lines += src
-            .lines()
-            .filter(|l| {
-                ["OBJ_DRAPED ", "OBJ_GRADED ", "TREE "]
-                    .iter()
-                    .any(|k| l.starts_with(k))
-            })
-            .count();
-        let doc = xp::Document::parse(&src);
-        let (fast, general) = (xp::parse::read(&doc), xp::parse::read_general(&doc));
-        assert_eq!(fast.asset, general.asset, "{}", f.display());
-        assert_eq!(fast.diags, general.diags, "{}", f.display());
-    }
-    assert!(lane_lines >= 40, "only {lane_lines} annotation lines seen");
-}
-
 #[test]
 fn examples_parse_without_errors_or_warnings() {
     let files = examples();
@@ -163,6 +133,60 @@ fn crlf_bom_tabs_round_trip_and_parse_like_plain_text() {
         doc.to_canonical(),
         xp::Document::parse(&plain).to_canonical()
     );
+}
+
+/// Every example and rule fixture that is UTF-8 text.
+fn text_files() -> Vec<(PathBuf, String)> {
+    let fixtures = files_under(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/xp"
+    )));
+    examples()
+        .into_iter()
+        .chain(fixtures)
+        .filter_map(|f| std::fs::read_to_string(&f).ok().map(|s| (f, s)))
+        .collect()
+}
+
+/// Line and column, code and message of each diagnostic of `src`.
+fn located(src: &str) -> Vec<(Option<usize>, Option<usize>, String, String)> {
+    agkit::diag::to_json("x", Some(src), &xp::check(src))
+        .into_iter()
+        .map(|d| (d.line, d.column, d.code, d.message))
+        .collect()
+}
+
+proptest::proptest! {
+    /// Issue 24, item 9: LF, CRLF and a lone CR are all line ends. Any mix of
+    /// them reads the model the LF file reads (line numbers included), with
+    /// the same diagnostics at the same lines and columns, and the document
+    /// gives the mixed bytes back.
+    #[test]
+    fn any_mix_of_line_ends_reads_like_lf(
+        ends in proptest::collection::vec(0..3usize, 64),
+        which in 0..1000usize,
+    ) {
+        let files = text_files();
+        let (f, plain) = &files[which % files.len()];
+        let pieces: Vec<&str> = plain.split('\n').collect();
+        let mut mixed = String::new();
+        let mut prev = "";
+        for (i, line) in pieces[..pieces.len() - 1].iter().enumerate() {
+            let mut end = ["\n", "\r\n", "\r"][ends[i % ends.len()]];
+            // A lone CR before an empty line's LF would be one CRLF.
+            if prev == "\r" && line.is_empty() && end == "\n" {
+                end = "\r\n";
+            }
+            mixed.push_str(line);
+            mixed.push_str(end);
+            prev = end;
+        }
+        mixed.push_str(pieces[pieces.len() - 1]);
+        proptest::prop_assert_eq!(xp::Document::parse(&mixed).to_string(), mixed.clone());
+        let (a, b) = (xp::parse_lenient(plain).0, xp::parse_lenient(&mixed).0);
+        proptest::prop_assert_eq!(a, b, "{}", f.display());
+        proptest::prop_assert_eq!(located(plain), located(&mixed), "{}", f.display());
+    }
 }
 
 // -------------------------------------------------------------- fixtures --
@@ -861,8 +885,12 @@ fn cli_fmt_check_in_place_and_exit_codes() {
     let messy = "A\r\n1000\r\nAG_POINT\r\n\r\n\r\n\tTEXTURE  t.png \r\nTEXTURE_SCALE 4 4\nTEXTURE_WIDTH 4\n# keep me\nTILE 0 0 4 4";
     std::fs::write(&f, messy).unwrap();
     let p = f.to_str().unwrap();
-    let (code, out, _) = agkit(&["fmt", p]);
+    let (code, out, err) = agkit(&["fmt", p]);
     assert_eq!(code, 0);
+    assert!(
+        err.contains("line ends written as LF (the file had 6 CRLF line end(s))"),
+        "{err}"
+    );
     assert_eq!(
         out,
         "A\n1000\nAG_POINT\n\nTEXTURE t.png\nTEXTURE_SCALE 4 4\nTEXTURE_WIDTH 4\n# keep me\nTILE 0 0 4 4\n"
@@ -875,6 +903,8 @@ fn cli_fmt_check_in_place_and_exit_codes() {
     assert_eq!(agkit(&["fmt", "--check", p]).0, 1);
     assert_eq!(agkit(&["fmt", "--in-place", p]).0, 0);
     assert_eq!(std::fs::read_to_string(&f).unwrap(), out);
+    let (_, _, err) = agkit(&["fmt", p]);
+    assert!(!err.contains("line ends"), "{err}");
     assert_eq!(agkit(&["fmt", "--check", p]).0, 0);
     assert_eq!(agkit(&["fmt", "--check", "--in-place", p]).0, 2);
     assert_eq!(agkit(&["fmt", "/nonexistent/x.agp"]).0, 2);
@@ -994,7 +1024,12 @@ fn cli_dash_reads_standard_input() {
         "A\n1000\nAG_POINT\nTEXTURE t.png\nTEXTURE_SCALE 4 4\nTEXTURE_WIDTH 4\nTILE 0 0 4 4\n";
     assert_eq!(
         agkit_stdin(&["fmt", "-"], messy.as_bytes()),
-        (0, canonical.to_string(), String::new())
+        (
+            0,
+            canonical.to_string(),
+            "note: <stdin>: line ends written as LF (the file had 4 CRLF line end(s))\n"
+                .to_string()
+        )
     );
     let (code, out, _) = agkit_stdin(&["fmt", "--check", "-"], messy.as_bytes());
     assert_eq!(
@@ -1080,6 +1115,13 @@ fn cli_check_dir_selects_files_by_header_or_extension() {
         "\u{feff}I\n1000\nAG_STRING\nTEXTURE t.dds\nTEXTURE_SCALE 4 4\nTEXTURE_WIDTH 4\nTILE 0 0 4 4\nSPELLING 0\n",
     )
     .unwrap();
+    // An autogen header ended by lone CRs (classic Mac OS), with a
+    // warning (AG0013): checked.
+    std::fs::write(
+        d.join("MAC"),
+        "A\r1000\rAG_POINT\rTEXTURE t.dds\rTEXTURE_WIDTH 4\rTILE 0 0 4 4\r",
+    )
+    .unwrap();
     // By extension even with a broken header: checked.
     std::fs::write(d.join("broken.agb"), "hello\n").unwrap();
     // Neither: skipped (it would be an error if it were checked).
@@ -1101,8 +1143,8 @@ fn cli_check_dir_selects_files_by_header_or_extension() {
         })
         .collect();
     files.dedup();
-    assert_eq!(files, ["broken.agb", "asset.txt"], "{out}");
-    assert!(err.starts_with("checked 3 files"), "{err}");
+    assert_eq!(files, ["MAC", "broken.agb", "asset.txt"], "{out}");
+    assert!(err.starts_with("checked 4 files"), "{err}");
     // fmt selects the same text files (the broken ones are refused).
     let (code, _, err) = agkit(&["fmt", "--check", d.to_str().unwrap()]);
     assert_eq!(code, 1);

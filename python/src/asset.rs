@@ -183,7 +183,9 @@ impl Asset {
         self.model.common.texture.as_ref().map(|v| v.value.clone())
     }
 
-    /// Metres per texture pixel `(x, y)`, when the scale is declared.
+    /// Metres per texture pixel `(x, y)`; a missing `TEXTURE_SCALE` or
+    /// `TEXTURE_WIDTH` takes the simulator's default (1 px = 1 m without
+    /// both); `None` only for a zero scale.
     #[getter]
     fn metres_per_pixel(&self) -> Option<(f64, f64)> {
         self.model.common.metres_per_pixel().map(|[x, y]| (x, y))

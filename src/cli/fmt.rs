@@ -79,6 +79,9 @@ pub fn run(args: Args) -> u8 {
         }
         let doc = Document::parse(&text);
         let canonical = doc.to_canonical();
+        if let (false, Some(n)) = (args.check, doc.line_ending_note()) {
+            eprintln!("note: {name}: {n}");
+        }
         let changed = canonical != text;
         if args.check {
             if changed {

@@ -270,6 +270,36 @@ pub(crate) fn sane(asset: &Asset) -> Result<(), PlaceError> {
     }
 }
 
+/// The asset's metres per pixel
+/// ([`Common::metres_per_pixel`](crate::xp::model::Common::metres_per_pixel),
+/// with the simulator's defaults for a missing `TEXTURE_SCALE` or
+/// `TEXTURE_WIDTH`), both positive and finite, and the warning a placement
+/// carries when a default was applied.
+pub(crate) fn scale(asset: &Asset) -> Result<([f64; 2], Option<String>), PlaceError> {
+    let mpp = asset.common.metres_per_pixel().unwrap_or([0.0, 0.0]);
+    if !(mpp[0].is_finite() && mpp[1].is_finite() && mpp[0] > 0.0 && mpp[1] > 0.0) {
+        return Err(PlaceError::Asset(format!(
+            "the texture scale gives {} × {} metres per pixel; both must be positive (check TEXTURE_SCALE, TEXTURE_WIDTH and TEXTURE_HEIGHT)",
+            mpp[0], mpp[1]
+        )));
+    }
+    let missing = asset.common.defaulted_scale();
+    let warning = (!missing.is_empty()).then(|| {
+        format!(
+            "no {}: placed at {} × {} m per pixel, as X-Plane's tools read it (WorldEditor takes a 1-pixel texture 1 m wide) [{}]",
+            missing.join(" or "),
+            mpp[0],
+            mpp[1],
+            missing
+                .iter()
+                .map(|m| if *m == "TEXTURE_SCALE" { "AG0013" } else { "AG0014" })
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    });
+    Ok((mpp, warning))
+}
+
 /// Drops a repeated closing vertex.
 fn open_ring(w: &[LonLat]) -> &[LonLat] {
     if w.len() > 1 && w.first() == w.last() {

@@ -67,9 +67,7 @@ fn snap(v: [f64; 2]) -> [f64; 2] {
 pub fn place(asset: &Asset, heading: f64, params: &Params) -> Result<Placement, PlaceError> {
     super::sane(asset)?;
     let budget = super::budget::Budget::new(&params.limits);
-    let mpp = asset.common.metres_per_pixel().ok_or_else(|| {
-        PlaceError::Asset("TEXTURE_SCALE and TEXTURE_WIDTH are required and non-zero".into())
-    })?;
+    let (mpp, defaulted) = super::scale(asset)?;
     if asset.tiles.is_empty() {
         return Err(PlaceError::Asset("the asset has no TILE".into()));
     }
@@ -77,6 +75,7 @@ pub fn place(asset: &Asset, heading: f64, params: &Params) -> Result<Placement, 
     let pick = rng.random_range(0..asset.tiles.len());
     let tile = &asset.tiles[pick];
     let mut out = Placement::default();
+    out.warnings.extend(defaulted);
     let map = tile_map(tile, mpp, heading, params.frame);
     let up = map.up_heading();
     if params.explain {

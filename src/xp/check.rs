@@ -52,130 +52,31 @@ impl Ctx<'_> {
 
 /// Adds the diagnostics of the model-level rules to `out`.
 pub fn validate(doc: &Document, asset: &Asset, out: &mut Vec<Diagnostic>) {
-    validate_unchecked(doc, asset, out, &Clean::default());
-}
-
-/// [`validate`] of the annotations `clean` does not list (and of everything
-/// else): the reader lists those it already found [`clean_annotation`], and
-/// they would add nothing.
-pub(crate) fn validate_unchecked(
-    doc: &Document,
-    asset: &Asset,
-    out: &mut Vec<Diagnostic>,
-    clean: &Clean,
-) {
     let errors = out.iter().filter(|d| d.is_error()).count();
     let counts = [errors, out.len() - errors];
     let mut cx = Ctx { doc, out, counts };
     common(&mut cx, asset);
     absurd(&mut cx, asset);
-    annotations(&mut cx, asset, clean);
+    annotations(&mut cx, asset);
     match asset.kind {
-        Kind::Agp => tiles(&mut cx, asset, clean),
+        Kind::Agp => tiles(&mut cx, asset),
         Kind::Ags => {
-            tiles(&mut cx, asset, clean);
+            tiles(&mut cx, asset);
             if let Some(s) = &asset.string {
                 string(&mut cx, asset, s);
             }
         }
         Kind::Agb => {
             if let Some(b) = &asset.block {
-                block(&mut cx, b, clean);
+                block(&mut cx, b);
             }
         }
     }
 }
 
-/// The annotations the reader found clean, one bit per annotation (bit `i`
-/// of a list: its annotation `i`), per list: the tiles', then the grids',
-/// in the model's order. A list without bits has no clean annotation.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Clean {
-    /// Per tile.
-    pub tiles: Vec<Vec<u64>>,
-    /// Per grid (AGB).
-    pub grids: Vec<Vec<u64>>,
-}
-
-impl Clean {
-    /// The marks of tile `i`.
-    fn tile(&self, i: usize) -> &[u64] {
-        self.tiles.get(i).map_or(&[], Vec::as_slice)
-    }
-
-    /// The marks of grid `i`.
-    fn grid(&self, i: usize) -> &[u64] {
-        self.grids.get(i).map_or(&[], Vec::as_slice)
-    }
-
-    /// Marks annotation `i` of the list `bits`.
-    pub fn mark(bits: &mut Vec<u64>, i: usize) {
-        if bits.len() <= i / 64 {
-            bits.resize(i / 64 + 1, 0);
-        }
-        bits[i / 64] |= 1 << (i % 64);
-    }
-}
-
-/// What the checks of one annotation depend on, as far as the reader has
-/// read: the OBJECT count and whether there is a VEGETATION (both only
-/// grow), and the bounds of the rectangle the annotation must lie in (final
-/// once its tile or grid has begun).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Known {
-    /// OBJECT lines so far.
-    objects: usize,
-    /// Whether a VEGETATION line came.
-    vegetation: bool,
-    /// See [`bounds`]; infinite when no such check is made.
-    bounds: [f64; 4],
-}
-
-impl Known {
-    /// What is known in `asset` for an annotation that must lie in `rect`
-    /// (`None`: anywhere).
-    pub fn new(asset: &Asset, rect: Option<[f64; 4]>) -> Known {
-        Known {
-            objects: asset.common.objects.len(),
-            vegetation: asset.common.vegetation.is_some(),
-            bounds: rect.map_or(
-                [
-                    f64::NEG_INFINITY,
-                    f64::NEG_INFINITY,
-                    f64::INFINITY,
-                    f64::INFINITY,
-                ],
-                bounds,
-            ),
-        }
-    }
-}
-
-/// True when [`validate`] reports nothing about the `OBJ_DRAPED`,
-/// `OBJ_GRADED` or `TREE` annotation `k` of a file that has at least what
-/// `known` says; false also for every other kind (it is then checked as
-/// usual). The rules are those of [`annotations`] and of the tile and grid
-/// bounds; a property test holds the two together.
-#[inline]
-pub(crate) fn clean_annotation(k: &AnnotationKind, known: &Known) -> bool {
-    let levels = |l: i64| (1..=6).contains(&l);
-    let (fits, at) = match k {
-        AnnotationKind::Object(o) => (
-            matches!(o.mode, ObjMode::Draped | ObjMode::Graded)
-                && usize::try_from(o.index).is_ok_and(|i| i < known.objects)
-                && o.show
-                    .is_none_or(|[lo, hi]| levels(lo) && levels(hi) && lo <= hi),
-            o.at,
-        ),
-        AnnotationKind::Tree(t) => (t.width > 0.0 && t.layer >= 0 && known.vegetation, t.at),
-        _ => return false,
-    };
-    fits && within(known.bounds, at)
-}
-
 /// The rectangle a grid's annotations must lie in, when [`validate`] checks
 /// them against one (the grid has its cuts and bands).
-pub(crate) fn grid_rect(g: &Grid) -> Option<[f64; 4]> {
+fn grid_rect(g: &Grid) -> Option<[f64; 4]> {
     let (h0, h1) = (g.cuts_h.first()?, g.cuts_h.last()?);
     let (v0, v1) = (g.cuts_v.first()?, g.cuts_v.last()?);
     if g.columns.is_empty() || g.rows.is_empty() {
@@ -184,28 +85,13 @@ pub(crate) fn grid_rect(g: &Grid) -> Option<[f64; 4]> {
     Some([h0.value, v0.value, h1.value, v1.value])
 }
 
-/// The annotations of `list` whose bit in `bits` is not set.
-fn unchecked<'a>(list: &'a [Annotation], bits: &'a [u64]) -> impl Iterator<Item = &'a Annotation> {
-    list.chunks(64).enumerate().flat_map(move |(w, chunk)| {
-        let mut left = !bits.get(w).copied().unwrap_or(0);
-        if chunk.len() < 64 {
-            left &= (1u64 << chunk.len()) - 1;
-        }
-        std::iter::from_fn(move || {
-            let i = left.trailing_zeros() as usize;
-            left &= left.wrapping_sub(1);
-            chunk.get(i)
-        })
-    })
-}
-
 fn common(cx: &mut Ctx, a: &Asset) {
     let cm = &a.common;
     let header = cx.line(3);
     match &cm.texture_scale {
-        None => cx.err(
+        None => cx.warn(
             c::NO_TEXTURE_SCALE,
-            "TEXTURE_SCALE is required: add `TEXTURE_SCALE width_px height_px`",
+            "TEXTURE_SCALE is missing, which the specification requires; X-Plane's tools then take the texture as 1 × 1 pixels (WorldEditor's AGP reader), so a pixel is as wide as the whole texture (TEXTURE_WIDTH, else 1 m): add `TEXTURE_SCALE width_px height_px`",
             header.clone(),
         ),
         Some(s) if s.value[0] <= 0.0 || s.value[1] <= 0.0 => cx.err(
@@ -216,9 +102,9 @@ fn common(cx: &mut Ctx, a: &Asset) {
         _ => {}
     }
     match &cm.texture_width {
-        None => cx.err(
+        None => cx.warn(
             c::NO_TEXTURE_WIDTH,
-            "TEXTURE_WIDTH is required: add `TEXTURE_WIDTH metres` (the width of the texture on the ground)",
+            "TEXTURE_WIDTH is missing, which the specification requires; X-Plane's tools then take the texture as 1 m wide (WorldEditor's AGP reader), so a pixel is 1/TEXTURE_SCALE m (1 m without TEXTURE_SCALE): add `TEXTURE_WIDTH metres` (the width of the texture on the ground)",
             header.clone(),
         ),
         Some(w) if w.value <= 0.0 => cx.err(
@@ -377,25 +263,18 @@ fn is_convex(pts: &[Px]) -> bool {
     true
 }
 
-fn annotations(cx: &mut Ctx, a: &Asset, clean: &Clean) {
+fn annotations(cx: &mut Ctx, a: &Asset) {
     let cm = &a.common;
-    // The same order as `Asset::annotations`.
-    let tiles = (a.tiles.iter().enumerate()).map(|(i, t)| (&t.annotations, clean.tile(i)));
-    let grids = a
-        .block
-        .iter()
-        .flat_map(|b| (b.grids.iter().enumerate()).map(|(i, g)| (&g.annotations, clean.grid(i))));
-    for (list, bits) in tiles.chain(grids) {
-        for ann in unchecked(list, bits) {
-            let line = ann.line;
-            match &ann.kind {
-                AnnotationKind::Object(o) => {
-                    let it = match o.mode {
-                        ObjMode::Delta { .. } => 5,
-                        _ => 4,
-                    };
-                    if o.index < 0 || o.index as usize >= cm.objects.len() {
-                        cx.err(
+    for ann in a.annotations() {
+        let line = ann.line;
+        match &ann.kind {
+            AnnotationKind::Object(o) => {
+                let it = match o.mode {
+                    ObjMode::Delta { .. } => 5,
+                    _ => 4,
+                };
+                if o.index < 0 || o.index as usize >= cm.objects.len() {
+                    cx.err(
                             c::OBJECT_INDEX,
                             format!(
                                 "object index {} is out of range: the file declares {} OBJECT(s), numbered from 0",
@@ -404,42 +283,42 @@ fn annotations(cx: &mut Ctx, a: &Asset, clean: &Clean) {
                             ),
                             cx.tok(line, it),
                         );
-                    }
-                    if let Some([lo, hi]) = o.show {
-                        let base = match o.mode {
-                            ObjMode::Scraper { .. } => 8,
-                            ObjMode::Delta { .. } => 6,
-                            _ => 5,
-                        };
-                        if !(1..=6).contains(&lo) || !(1..=6).contains(&hi) {
-                            cx.err(
-                                c::SHOW_LEVEL_RANGE,
-                                format!("show levels {lo} {hi} must both be between 1 and 6"),
-                                cx.toks(line, base, base + 1),
-                            );
-                        } else if lo > hi {
-                            cx.err(
-                                c::SHOW_LEVEL_ORDER,
-                                format!("show level lo {lo} is greater than hi {hi}: swap them"),
-                                cx.toks(line, base, base + 1),
-                            );
-                        }
-                    }
-                    if let ObjMode::Scraper { min, max, step } = o.mode
-                        && (min > max || step <= 0.0)
-                    {
+                }
+                if let Some([lo, hi]) = o.show {
+                    let base = match o.mode {
+                        ObjMode::Scraper { .. } => 8,
+                        ObjMode::Delta { .. } => 6,
+                        _ => 5,
+                    };
+                    if !(1..=6).contains(&lo) || !(1..=6).contains(&hi) {
                         cx.err(
+                            c::SHOW_LEVEL_RANGE,
+                            format!("show levels {lo} {hi} must both be between 1 and 6"),
+                            cx.toks(line, base, base + 1),
+                        );
+                    } else if lo > hi {
+                        cx.err(
+                            c::SHOW_LEVEL_ORDER,
+                            format!("show level lo {lo} is greater than hi {hi}: swap them"),
+                            cx.toks(line, base, base + 1),
+                        );
+                    }
+                }
+                if let ObjMode::Scraper { min, max, step } = o.mode
+                    && (min > max || step <= 0.0)
+                {
+                    cx.err(
                                 c::BAD_SCRAPER,
                                 format!(
                                     "OBJ_SCRAPER needs min <= max and a positive step (has {min} {max} {step})"
                                 ),
                                 cx.toks(line, 5, 7),
                             );
-                    }
                 }
-                AnnotationKind::Facade(f) => {
-                    if f.index < 0 || f.index as usize >= cm.facades.len() {
-                        cx.err(
+            }
+            AnnotationKind::Facade(f) => {
+                if f.index < 0 || f.index as usize >= cm.facades.len() {
+                    cx.err(
                             c::FACADE_INDEX,
                             format!(
                                 "facade index {} is out of range: the file declares {} FACADE(s), numbered from 0",
@@ -448,73 +327,72 @@ fn annotations(cx: &mut Ctx, a: &Asset, clean: &Clean) {
                             ),
                             cx.tok(line, 1),
                         );
-                    }
-                    if f.height <= 0.0 {
-                        cx.err(
-                            c::NEGATIVE_SIZE,
-                            "facade height must be a positive number of metres",
-                            cx.tok(line, 2),
-                        );
-                    }
-                    if f.points.len() < 2 {
-                        cx.err(
-                            c::FACADE_POINTS,
-                            "a facade needs at least 2 points",
-                            cx.line(line),
-                        );
-                    } else if f.points.len() >= 3 && signed_area2(&f.points) > EPS {
-                        cx.warn(
+                }
+                if f.height <= 0.0 {
+                    cx.err(
+                        c::NEGATIVE_SIZE,
+                        "facade height must be a positive number of metres",
+                        cx.tok(line, 2),
+                    );
+                }
+                if f.points.len() < 2 {
+                    cx.err(
+                        c::FACADE_POINTS,
+                        "a facade needs at least 2 points",
+                        cx.line(line),
+                    );
+                } else if f.points.len() >= 3 && signed_area2(&f.points) > EPS {
+                    cx.warn(
                             c::FACADE_WINDING,
                             "facade points run counter-clockwise; the spec wants them clockwise: reverse the order",
                             cx.line(line),
                         );
-                    }
                 }
-                AnnotationKind::Tree(t) => {
-                    if t.width <= 0.0 {
-                        cx.err(
-                            c::NEGATIVE_SIZE,
-                            "TREE width must be a positive number of metres",
-                            cx.tok(line, 4),
-                        );
-                    }
-                    if t.layer < 0 {
-                        cx.err(
-                            c::NEGATIVE_LAYER,
-                            "forest layer must be 0 or more",
-                            cx.tok(line, 5),
-                        );
-                    }
-                }
-                AnnotationKind::TreeLine(t) => {
-                    if t.from == t.to {
-                        cx.warn(
-                            c::EMPTY_TREE_LINE,
-                            "TREE_LINE starts and ends at the same point: use TREE or move an end",
-                            cx.line(line),
-                        );
-                    }
-                    if t.layer < 0 {
-                        cx.err(
-                            c::NEGATIVE_LAYER,
-                            "forest layer must be 0 or more",
-                            cx.tok(line, 5),
-                        );
-                    }
-                }
-                AnnotationKind::GroundFormula(_) => {}
             }
-            if matches!(
-                ann.kind,
-                AnnotationKind::Tree(_) | AnnotationKind::TreeLine(_)
-            ) && cm.vegetation.is_none()
-            {
-                cx.err(
-                    c::TREE_WITHOUT_VEGETATION,
-                    "trees need a VEGETATION (.for) file: add `VEGETATION path.for`",
-                    cx.tok(line, 0),
-                );
+            AnnotationKind::Tree(t) => {
+                if t.width <= 0.0 {
+                    cx.err(
+                        c::NEGATIVE_SIZE,
+                        "TREE width must be a positive number of metres",
+                        cx.tok(line, 4),
+                    );
+                }
+                if t.layer < 0 {
+                    cx.err(
+                        c::NEGATIVE_LAYER,
+                        "forest layer must be 0 or more",
+                        cx.tok(line, 5),
+                    );
+                }
             }
+            AnnotationKind::TreeLine(t) => {
+                if t.from == t.to {
+                    cx.warn(
+                        c::EMPTY_TREE_LINE,
+                        "TREE_LINE starts and ends at the same point: use TREE or move an end",
+                        cx.line(line),
+                    );
+                }
+                if t.layer < 0 {
+                    cx.err(
+                        c::NEGATIVE_LAYER,
+                        "forest layer must be 0 or more",
+                        cx.tok(line, 5),
+                    );
+                }
+            }
+            AnnotationKind::GroundFormula(_) => {}
+        }
+        if matches!(
+            ann.kind,
+            AnnotationKind::Tree(_) | AnnotationKind::TreeLine(_)
+        ) && cm.vegetation.is_none()
+        {
+            cx.err(
+                c::TREE_WITHOUT_VEGETATION,
+                "trees need a VEGETATION (.for) file: add `VEGETATION path.for`",
+                cx.tok(line, 0),
+            );
         }
     }
     if let Some(l) = a.string.as_ref().and_then(|s| s.fill_layer.as_ref())
@@ -528,7 +406,7 @@ fn annotations(cx: &mut Ctx, a: &Asset, clean: &Clean) {
     }
 }
 
-fn tiles(cx: &mut Ctx, a: &Asset, clean: &Clean) {
+fn tiles(cx: &mut Ctx, a: &Asset) {
     if a.tiles.is_empty() {
         cx.err(
             c::NO_TILE,
@@ -540,7 +418,7 @@ fn tiles(cx: &mut Ctx, a: &Asset, clean: &Clean) {
         );
     }
     let mut first_with_id: HashMap<i64, usize> = HashMap::with_capacity(a.tiles.len());
-    for (i, t) in a.tiles.iter().enumerate() {
+    for t in &a.tiles {
         let r = t.rect;
         if r[2] <= r[0] || r[3] <= r[1] {
             cx.err(
@@ -594,9 +472,9 @@ fn tiles(cx: &mut Ctx, a: &Asset, clean: &Clean) {
                     cx.line(cp.line),
                 );
             } else if signed_area2(pts) >= 0.0 {
-                cx.err(
+                cx.warn(
                     c::CROP_POLY_CLOCKWISE,
-                    "CROP_POLY must run clockwise: reverse the order of its points",
+                    "CROP_POLY runs counter-clockwise; the specification asks for a clockwise polygon, X-Plane's tools take either order (WorldEditor's AGP reader uses the points as given) and placement reverses it: list the points clockwise",
                     cx.line(cp.line),
                 );
             }
@@ -624,7 +502,7 @@ fn tiles(cx: &mut Ctx, a: &Asset, clean: &Clean) {
                 );
             }
         }
-        for ann in unchecked(&t.annotations, clean.tile(i)) {
+        for ann in &t.annotations {
             if let Some((ti, p)) = first_outside(&ann.kind, r) {
                 cx.err(
                     c::OUTSIDE_TILE,
@@ -664,7 +542,7 @@ fn range_checks(cx: &mut Ctx, line: usize, first_tok: usize, what: &str, r: [f64
     }
 }
 
-fn block(cx: &mut Ctx, b: &BlockProps, clean: &Clean) {
+fn block(cx: &mut Ctx, b: &BlockProps) {
     if b.grids.is_empty() {
         cx.err(
             c::TOO_FEW_CUTS,
@@ -672,7 +550,7 @@ fn block(cx: &mut Ctx, b: &BlockProps, clean: &Clean) {
             cx.line(3),
         );
     }
-    for (i, g) in b.grids.iter().enumerate() {
+    for g in &b.grids {
         let edges = [
             ("EDGE_MIN", &g.edge_min),
             ("EDGE_BEST", &g.edge_best),
@@ -729,7 +607,7 @@ fn block(cx: &mut Ctx, b: &BlockProps, clean: &Clean) {
             }
         }
         if let Some(rect) = grid_rect(g) {
-            for ann in unchecked(&g.annotations, clean.grid(i)) {
+            for ann in &g.annotations {
                 if let Some((ti, p)) = first_outside(&ann.kind, rect) {
                     cx.err(
                         c::OUTSIDE_GRID,

@@ -1,14 +1,17 @@
 //! The lossless line document under the typed model (in the spirit of
 //! toml_edit): every byte of the input is kept — a UTF-8 byte-order mark, each
-//! line's text and its own line ending (LF, CRLF or none at the end of the
-//! file) — so `Document::to_string` (its `Display`) gives the input back
-//! byte for byte and [`Document::to_canonical`] gives the form `agkit fmt`
+//! line's text and its own line ending (LF, CRLF, a lone CR, or none at the
+//! end of the file) — so `Document::to_string` (its `Display`) gives the input
+//! back byte for byte and [`Document::to_canonical`] gives the form `agkit fmt`
 //! writes.
+//!
+//! Line ends are those of X-Plane's own text scanner (`MFS_string_eol` in
+//! xptools' `MemFileUtils.cpp`, which WorldEditor's autogen reader uses): LF,
+//! CRLF and a lone CR (classic Mac OS files) each end a line.
 //!
 //! Tokens are whitespace-separated `&str` slices of the source; nothing is
 //! allocated per token.
 
-use super::swar::{eq_bytes, eq_mask64, gather, separator_bytes, word};
 use std::fmt;
 use std::ops::Range;
 
@@ -19,6 +22,8 @@ pub enum LineEnding {
     Lf,
     /// `\r\n`.
     CrLf,
+    /// A lone `\r` (not followed by `\n`).
+    Cr,
     /// The last line of a file without a final newline.
     None,
 }
@@ -29,6 +34,7 @@ impl LineEnding {
         match self {
             LineEnding::Lf => "\n",
             LineEnding::CrLf => "\r\n",
+            LineEnding::Cr => "\r",
             LineEnding::None => "",
         }
     }
@@ -64,7 +70,9 @@ pub struct Document {
     lines: Vec<Line>,
 }
 
-/// ASCII whitespace that separates tokens (space, tab, CR, VT, FF).
+/// ASCII whitespace that separates tokens within a line (space, tab, VT,
+/// FF; CR, which only ends lines, is kept here for text that is not split
+/// into lines).
 pub fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
 }
@@ -72,97 +80,51 @@ pub fn is_space(b: u8) -> bool {
 /// The whitespace-separated tokens of `text` with their byte offsets
 /// relative to `text`.
 pub fn tokens(text: &str) -> Tokens<'_> {
-    Tokens {
-        text,
-        win: 0,
-        space: window_mask(text.as_bytes(), 0, text.len(), space_bytes),
-        pos: 0,
-    }
+    Tokens { text, pos: 0 }
 }
 
 /// Iterator over the tokens of one line (see [`tokens`] and
 /// [`Document::tokens`]).
-///
-/// Tokens are read off a bit mask of the text (one bit per byte, set for a
-/// separator), so finding a token's start and end is a few bit operations on
-/// 64 bytes at a time instead of a branch per byte.
 #[derive(Debug, Clone)]
 pub struct Tokens<'a> {
     /// The text.
     text: &'a str,
-    /// Where the current 64-byte window starts.
-    win: usize,
-    /// Separator mask of the window (see [`window_mask`]).
-    space: u64,
     /// Where the next search starts.
     pos: usize,
-}
-
-/// [`separator_bytes`] without `\n`: the bytes [`is_space`] accepts, for
-/// text that is not split into lines first.
-fn space_bytes(x: u64) -> u64 {
-    separator_bytes(x) & !eq_bytes(x, b'\n')
-}
-
-impl<'a> Tokens<'a> {
-    /// Moves the window to start at `at` when `at` is past it.
-    fn reach(&mut self, at: usize) {
-        if at >= self.win + 64 {
-            self.win = at;
-            self.space = window_mask(self.text.as_bytes(), at, self.text.len(), space_bytes);
-        }
-    }
 }
 
 impl<'a> Iterator for Tokens<'a> {
     type Item = (usize, &'a str);
 
     fn next(&mut self) -> Option<(usize, &'a str)> {
-        let len = self.text.len();
-        // The first non-separator at or after `pos`; the mask is made one
-        // window at a time, so finding an early token never reads the rest
-        // of a long line.
-        let start = loop {
-            if self.pos >= len {
-                return None;
-            }
-            self.reach(self.pos);
-            let cand = !self.space & (!0u64 << (self.pos - self.win));
-            if cand != 0 {
-                break self.win + cand.trailing_zeros() as usize;
-            }
-            self.pos = self.win + 64;
-        };
-        // The first separator after it (bits past the end are set).
-        let mut at = start;
-        let end = loop {
-            self.reach(at);
-            let after = self.space & (!0u64 << (at - self.win));
-            if after != 0 {
-                break self.win + after.trailing_zeros() as usize;
-            }
-            at = self.win + 64;
-        };
+        let b = self.text.as_bytes();
+        let start = self.pos + b[self.pos..].iter().position(|&c| !is_space(c))?;
+        let end = start
+            + b[start..]
+                .iter()
+                .position(|&c| is_space(c))
+                .unwrap_or(b.len() - start);
         self.pos = end;
         Some((start, &self.text[start..end]))
     }
 }
 
-/// The mask of the (at most) 64 bytes of `src` from `base` that come before
-/// `end`: bit `i` set when `mark` marks byte `base + i` (see
-/// [`separator_bytes`]), and every bit from `end` on set.
-fn window_mask(src: &[u8], base: usize, end: usize, mark: fn(u64) -> u64) -> u64 {
-    let n = (end - base).min(64);
-    let mut m = 0u64;
-    let mut i = 0;
-    while i < n {
-        m |= gather(mark(word(src, base + i))) << i;
-        i += 8;
+/// Parses a number token: the decimal forms `1`, `-0`, `1.`, `.5`,
+/// `2.000000`, `1e3`, `+2`. `Err(true)` for NaN, infinities and values that
+/// overflow (`1e999`), `Err(false)` for anything else that is not a number.
+pub(crate) fn number(t: &str) -> Result<f64, bool> {
+    let plain = !t.is_empty()
+        && t.bytes()
+            .all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'-' | b'+' | b'e' | b'E'));
+    if !plain {
+        let l = t.trim_start_matches(['+', '-']).to_ascii_lowercase();
+        return Err(matches!(l.as_str(), "nan" | "inf" | "infinity"));
     }
-    if n < 64 {
-        m |= !0u64 << n;
+    match t.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        Ok(_) => Err(true),
+        Err(_) => Err(false),
     }
-    m
 }
 
 impl Document {
@@ -177,20 +139,23 @@ impl Document {
         let bytes = source.as_bytes();
         let mut lines = Vec::with_capacity(bytes.len() / 24 + 1);
         let mut start = body;
-        // 64 bytes at a time: a mask of the newlines, read off bit by bit.
-        for base in (body..bytes.len()).step_by(64) {
-            let mut nl = eq_mask64(bytes, base, b'\n');
-            while nl != 0 {
-                let at = base + nl.trailing_zeros() as usize;
-                nl &= nl - 1;
-                let (end, ending) = if at > start && bytes[at - 1] == b'\r' {
-                    (at - 1, LineEnding::CrLf)
-                } else {
-                    (at, LineEnding::Lf)
-                };
-                lines.push(Line { start, end, ending });
-                start = at + 1;
-            }
+        let mut ends = memchr::memchr2_iter(b'\n', b'\r', &bytes[body..]).map(|i| body + i);
+        while let Some(at) = ends.next() {
+            let ending = match bytes[at] {
+                b'\n' => LineEnding::Lf,
+                _ if bytes.get(at + 1) == Some(&b'\n') => {
+                    // The `\n` of this CRLF ends nothing more.
+                    ends.next();
+                    LineEnding::CrLf
+                }
+                _ => LineEnding::Cr,
+            };
+            lines.push(Line {
+                start,
+                end: at,
+                ending,
+            });
+            start = at + ending.as_str().len();
         }
         if start < bytes.len() {
             lines.push(Line {
@@ -204,6 +169,40 @@ impl Document {
             body,
             lines,
         }
+    }
+
+    /// How many lines end in LF, CRLF and a lone CR: `[lf, crlf, cr]`.
+    pub fn line_ending_counts(&self) -> [usize; 3] {
+        let mut n = [0; 3];
+        for l in &self.lines {
+            match l.ending {
+                LineEnding::Lf => n[0] += 1,
+                LineEnding::CrLf => n[1] += 1,
+                LineEnding::Cr => n[2] += 1,
+                LineEnding::None => {}
+            }
+        }
+        n
+    }
+
+    /// A note for `agkit fmt` when [`Document::to_canonical`] changes line
+    /// ends (it writes LF only): which ends the file had, or `None` when
+    /// every line already ends in LF.
+    pub fn line_ending_note(&self) -> Option<String> {
+        let [_, crlf, cr] = self.line_ending_counts();
+        let mut had = Vec::new();
+        if crlf > 0 {
+            had.push(format!("{crlf} CRLF"));
+        }
+        if cr > 0 {
+            had.push(format!("{cr} lone CR"));
+        }
+        (!had.is_empty()).then(|| {
+            format!(
+                "line ends written as LF (the file had {} line end(s))",
+                had.join(" and ")
+            )
+        })
     }
 
     /// The source text, given back.
@@ -238,43 +237,8 @@ impl Document {
 
     /// Appends the tokens of a line to `out`, with their byte offsets in the
     /// source (the same tokens as [`Document::tokens`]).
-    ///
-    /// All token edges of 64 bytes are found at once: starts are the bytes
-    /// after a separator that are not one, ends the separators after a token
-    /// byte, and the two masks are read off bit by bit, so tokens do not wait
-    /// on each other.
     pub fn tokens_into<'a>(&'a self, line: &Line, out: &mut Vec<(usize, &'a str)>) {
-        let (s, e) = (line.start, line.end);
-        if s >= e {
-            return;
-        }
-        let mut closed = out.len();
-        // Whether the byte before the current word is a separator.
-        let mut after_space = true;
-        let src = self.source.as_bytes();
-        for base in (s..e).step_by(64) {
-            let m = window_mask(src, base, e, separator_bytes);
-            let mut starts = !m & ((m << 1) | u64::from(after_space));
-            let mut ends = m & ((!m << 1) | u64::from(!after_space));
-            after_space = m >> 63 == 1;
-            while starts != 0 {
-                let at = base + starts.trailing_zeros() as usize;
-                starts &= starts - 1;
-                out.push((at, ""));
-            }
-            while ends != 0 {
-                let at = base + ends.trailing_zeros() as usize;
-                ends &= ends - 1;
-                let (start, _) = out[closed];
-                out[closed].1 = &self.source[start..at];
-                closed += 1;
-            }
-        }
-        // A token running to the end of the line.
-        if closed < out.len() {
-            let (start, _) = out[closed];
-            out[closed].1 = &self.source[start..e];
-        }
+        out.extend(self.tokens(line).map(|(at, t)| (line.start + at, t)));
     }
 
     /// The text of 1-based line `n` (empty when out of range).
@@ -404,7 +368,7 @@ fn path_argument(toks: &[(usize, &str)]) -> Option<usize> {
     let at = match kw.as_str() {
         "TEXTURE" | "TEXTURE_LIT" | "DECAL_LIB" | "OBJECT" | "FACADE" | "VEGETATION" => 1,
         // `TEXTURE_NORMAL [ratio] path`: the ratio is a number token.
-        "TEXTURE_NORMAL" if toks.len() >= 3 && super::num::parse_number(toks[1].1).is_ok() => 2,
+        "TEXTURE_NORMAL" if toks.len() >= 3 && number(toks[1].1).is_ok() => 2,
         "TEXTURE_NORMAL" => 1,
         _ => return None,
     };
@@ -416,71 +380,72 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// The tokenizer's meaning, one byte at a time.
-    fn naive_tokens(text: &str) -> Vec<(usize, &str)> {
-        let b = text.as_bytes();
-        let mut out = Vec::new();
-        let mut i = 0;
-        while i < b.len() {
-            if is_space(b[i]) {
-                i += 1;
-                continue;
-            }
-            let s = i;
-            while i < b.len() && !is_space(b[i]) {
-                i += 1;
-            }
-            out.push((s, &text[s..i]));
-        }
-        out
-    }
-
     proptest! {
-        /// The word-at-a-time tokenizer finds exactly the tokens of the
-        /// byte loop, for lines of any length (windows of 64 bytes and
-        /// tokens across them), every whitespace and control byte, and
-        /// multi-byte characters; with and without read-ahead past the line.
+        /// LF, CRLF and a lone CR each end a line, whatever the mix: the
+        /// lines are the texts between them with their own endings, and the
+        /// document gives the bytes back.
         #[test]
-        fn tokens_match_the_byte_loop(
-            parts in proptest::collection::vec(
-                prop_oneof![
-                    Just(" ".to_string()), Just("\t".to_string()), Just("\r".to_string()),
-                    Just("\u{b}".to_string()), Just("\u{c}".to_string()), Just("\n".to_string()),
-                    Just("\u{0}".to_string()), Just("\u{8}".to_string()), Just("\u{e}".to_string()),
-                    Just("\u{1f}".to_string()), Just("\u{7f}".to_string()), Just("\u{a0}".to_string()),
-                    Just("é".to_string()), Just("\u{feff}".to_string()),
-                    "[!-~]{1,70}",
-                ],
-                0..40,
+        fn every_line_end_ends_a_line(
+            lines in proptest::collection::vec(
+                ("[ -~\t]{0,12}", prop_oneof![Just(LineEnding::Lf), Just(LineEnding::CrLf), Just(LineEnding::Cr)]),
+                0..12,
             ),
-            tail in "[ -~]{0,20}",
+            last in "[ -~]{0,5}",
         ) {
-            let line: String = parts.concat();
-            let got: Vec<_> = tokens(&line).collect();
-            prop_assert_eq!(&got, &naive_tokens(&line));
-            // Inside a document: every line, between others.
-            let src = format!("{tail}\r\n{}\n{tail}", line.replace('\n', " "));
+            let mut src: String = lines.iter().map(|(t, e)| format!("{t}{}", e.as_str())).collect();
+            src.push_str(&last);
             let d = Document::parse(&src);
-            for l in d.lines() {
-                let want = naive_tokens(d.text(l));
-                let got: Vec<_> = d.tokens(l).collect();
-                prop_assert_eq!(&got, &want);
-                let mut spans = vec![(7, "x")];
-                d.tokens_into(l, &mut spans);
-                let rel: Vec<_> = spans[1..].iter().map(|&(at, t)| (at - l.start, t)).collect();
-                prop_assert_eq!(&rel, &want);
+            prop_assert_eq!(d.to_string(), src.clone());
+            // A lone CR just before an empty LF line is a CRLF.
+            let mut want: Vec<(String, LineEnding)> = Vec::new();
+            for (t, e) in &lines {
+                match want.last_mut() {
+                    Some((_, prev @ LineEnding::Cr)) if t.is_empty() && *e == LineEnding::Lf => {
+                        *prev = LineEnding::CrLf;
+                    }
+                    _ => want.push((t.clone(), *e)),
+                }
             }
+            if !last.is_empty() {
+                want.push((last.clone(), LineEnding::None));
+            }
+            let got: Vec<(String, LineEnding)> =
+                d.lines().iter().map(|l| (d.text(l).to_string(), l.ending)).collect();
+            prop_assert_eq!(&got, &want);
+            let n = want.iter().filter(|(_, e)| *e != LineEnding::None).fold([0; 3], |mut n, (_, e)| {
+                n[*e as usize] += 1;
+                n
+            });
+            prop_assert_eq!(d.line_ending_counts(), n);
+            prop_assert_eq!(d.line_ending_note().is_some(), n[1] + n[2] > 0);
+            prop_assert!(!d.to_canonical().contains('\r'));
         }
     }
 
     #[test]
-    fn space_bytes_are_is_space() {
-        // `swar`'s tests cover the separators; without `\n` they are
-        // exactly `is_space`.
-        for c in 0..=255u8 {
-            let w = u64::from_le_bytes([b'x', c, b'x', b'x', b'x', b'x', b'x', b'x']);
-            let want = if is_space(c) { 2 } else { 0 };
-            assert_eq!(gather(space_bytes(w)), want, "byte {c:#x}");
+    fn tokens_and_numbers() {
+        let d = Document::parse("  TILE\t0 \u{b}1.5\u{c}x\u{a0}y \n");
+        let toks: Vec<_> = d.tokens(&d.lines()[0]).collect();
+        assert_eq!(toks, [(2, "TILE"), (7, "0"), (10, "1.5"), (14, "x\u{a0}y")]);
+        let mut spans = vec![(9, "z")];
+        d.tokens_into(&d.lines()[0], &mut spans);
+        assert_eq!(spans[1..], toks);
+        for (t, v) in [
+            ("1", 1.0),
+            ("-0", 0.0),
+            ("1.", 1.0),
+            (".5", 0.5),
+            ("2.000000", 2.0),
+            ("1e3", 1000.0),
+            ("+2", 2.0),
+        ] {
+            assert_eq!(number(t), Ok(v), "{t}");
+        }
+        for t in ["nan", "NaN", "inf", "-inf", "Infinity", "1e999"] {
+            assert_eq!(number(t), Err(true), "{t}");
+        }
+        for t in ["", "x", "1,5", "0x10", "1..2", "-", "e"] {
+            assert_eq!(number(t), Err(false), "{t}");
         }
     }
 

@@ -7,14 +7,11 @@
 
 pub mod check;
 pub mod doc;
-mod lane;
 pub mod model;
-mod num;
 pub mod parse;
 pub mod rules;
 pub mod sanity;
 pub mod summary;
-mod swar;
 pub mod write;
 
 pub use doc::Document;

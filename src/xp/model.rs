@@ -130,6 +130,12 @@ pub struct Common {
     pub decal_params: Vec<Lined<DecalParams>>,
     /// `NO_BLEND [cutoff]`.
     pub no_blend: Option<Lined<Option<f64>>>,
+    /// `DITHER_ALPHA a b`: a standard-shader option of the base tile (the
+    /// AGP specification: "standard shading options apply") that draws its
+    /// alpha dithered instead of blended, the two numbers tuning the
+    /// dithering; Laminar's XPlaneForExporter writes `DITHER_ALPHA 0.1 0.5`.
+    /// Drawing only: placement does not use it.
+    pub dither_alpha: Option<Lined<[f64; 2]>>,
     /// `LAYER_GROUP`: group name and offset (either argument order accepted).
     pub layer_group: Option<Lined<LayerGroup>>,
     /// `TILE_LOD metres` (default 20 km).
@@ -147,24 +153,57 @@ pub struct Common {
 }
 
 impl Common {
-    /// Metres per pixel horizontally and vertically.
+    /// Metres per pixel horizontally and vertically, with the defaults the
+    /// simulator's tools use when a directive is missing.
     ///
-    /// Horizontal: `TEXTURE_WIDTH / TEXTURE_SCALE.width`. Vertical: from
-    /// `TEXTURE_HEIGHT / TEXTURE_SCALE.height` when `TEXTURE_HEIGHT` is given,
-    /// else square pixels (the horizontal value). `None` when either required
-    /// directive is missing or the scale is zero.
+    /// The specification requires `TEXTURE_SCALE` and `TEXTURE_WIDTH`, but
+    /// WorldEditor's autogen reader (`WED_ResourceMgr::GetAGP` in xptools'
+    /// `WED_ResourceMgr.cpp`) starts from a texture of 1 × 1 pixels that is
+    /// 1 m wide and 1 m high (`tex_s = tex_t = 1`, `tex_x = tex_y = 1`) and
+    /// lets each directive replace its part. So:
+    ///
+    /// - horizontal: `TEXTURE_WIDTH` (default 1 m) over the `TEXTURE_SCALE`
+    ///   width (default 1 px);
+    /// - vertical: `TEXTURE_HEIGHT` over the `TEXTURE_SCALE` height when
+    ///   `TEXTURE_HEIGHT` is given; else square pixels (the horizontal value)
+    ///   when `TEXTURE_WIDTH` is given; else 1 m over the height.
+    ///
+    /// With neither directive one pixel is one metre. `None` only when a
+    /// `TEXTURE_SCALE` size it divides by is zero.
     pub fn metres_per_pixel(&self) -> Option<[f64; 2]> {
-        let scale = self.texture_scale.as_ref()?.value;
-        let width = self.texture_width.as_ref()?.value;
-        if scale[0] == 0.0 {
+        let [sw, sh] = self.texture_scale_px();
+        if sw == 0.0 {
             return None;
         }
-        let mx = width / scale[0];
-        let my = match &self.texture_height {
-            Some(h) if scale[1] != 0.0 => h.value / scale[1],
-            _ => mx,
+        let width = self.texture_width.as_ref().map_or(1.0, |w| w.value);
+        let mx = width / sw;
+        let my = match (&self.texture_height, &self.texture_width) {
+            (Some(h), _) if sh != 0.0 => h.value / sh,
+            (Some(_), _) => return None,
+            (None, Some(_)) => mx,
+            (None, None) if sh != 0.0 => 1.0 / sh,
+            (None, None) => return None,
         };
         Some([mx, my])
+    }
+
+    /// The `TEXTURE_SCALE` size in pixels, `[1, 1]` when it is missing (see
+    /// [`Common::metres_per_pixel`]).
+    pub fn texture_scale_px(&self) -> [f64; 2] {
+        self.texture_scale.as_ref().map_or([1.0, 1.0], |s| s.value)
+    }
+
+    /// The directives [`Common::metres_per_pixel`] had to default, for
+    /// reports: `TEXTURE_SCALE`, `TEXTURE_WIDTH`, both or none.
+    pub fn defaulted_scale(&self) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        if self.texture_scale.is_none() {
+            v.push("TEXTURE_SCALE");
+        }
+        if self.texture_width.is_none() {
+            v.push("TEXTURE_WIDTH");
+        }
+        v
     }
 
     /// The tile fade distance in metres (`TILE_LOD`, default 20 000).

@@ -5,10 +5,8 @@
 //! order, END_CUTS, CORNER_ORDER placement, …). Rules that look at the
 //! finished model live in [`super::check`](mod@super::check).
 
-use super::check::{Clean, Known, clean_annotation, grid_rect, validate_unchecked};
-use super::doc::{Document, tokens};
+use super::doc::{Document, number as parse_number, tokens};
 use super::model::*;
-use super::num::{int_at, number_at, parse_number};
 use super::rules::codes as c;
 use crate::diag::{Diagnostic, Location};
 use std::collections::HashMap;
@@ -28,17 +26,14 @@ pub struct Parsed {
     pub asset: Option<Asset>,
     /// Diagnostics in line order.
     pub diags: Vec<Diagnostic>,
-    /// The annotations already found to pass validation.
-    pub(crate) clean: Clean,
 }
 
 impl Parsed {
     /// Adds the diagnostics of [`validate`](super::check::validate) of the
-    /// model (if there is one) to `out`: the same ones, sooner, as the
-    /// annotations the reader already found to pass are not checked again.
+    /// model (if there is one) to `out`.
     pub fn validate(&self, doc: &Document, out: &mut Vec<Diagnostic>) {
         if let Some(asset) = &self.asset {
-            validate_unchecked(doc, asset, out, &self.clean);
+            super::check::validate(doc, asset, out);
         }
     }
 }
@@ -56,61 +51,18 @@ fn join(toks: &[Tok]) -> String {
     out
 }
 
-/// Reads a [`Document`] into the model.
+/// Reads a [`Document`] into the model, one line at a time.
 pub fn read(doc: &Document) -> Parsed {
-    read_with(doc, true)
-}
-
-/// [`read`] by the general reader alone, without the fast lane for plain
-/// annotation lines: the reference the fast lane is held to (by property
-/// tests and the `xp_text` fuzz target). Same result, slower.
-pub fn read_general(doc: &Document) -> Parsed {
-    read_with(doc, false)
-}
-
-/// [`read`], with or without the fast lane for plain annotation lines
-/// ([`super::lane`]; the result is the same either way).
-fn read_with(doc: &Document, fast: bool) -> Parsed {
     let mut b = Builder::new(doc);
-    let kind = b.header();
-    let Some((kind, body_start)) = kind else {
+    let Some((kind, body_start)) = b.header() else {
         return Parsed {
             asset: None,
             diags: b.diags,
-            clean: Clean::default(),
         };
     };
     b.start(kind);
     let mut buf: Vec<Tok<'_>> = Vec::with_capacity(16);
-    let src = doc.source().as_bytes();
-    let lines = doc.lines();
-    let mut next = body_start;
-    while let Some(line) = lines.get(next) {
-        let i = next;
-        next += 1;
-        if fast && let Some((kind, kw)) = super::lane::annotation(src, line.start, line.end) {
-            b.push_annotation(Annotation { kind, line: i + 1 }, kw);
-            // The fast-lane lines that follow go straight to the list that
-            // took this one, while that changes nothing else; those that
-            // pass the checks validation would make of them are marked
-            // clean, and validation skips them.
-            if let Some((list, bits, known)) = b.run_target(lines.len() - next) {
-                let mut run = Run {
-                    list,
-                    bits,
-                    known,
-                    line: 0,
-                };
-                while let Some(l) = lines.get(next) {
-                    run.line = next + 1;
-                    if !super::lane::annotation_into(src, l.start, l.end, &mut run) {
-                        break;
-                    }
-                    next += 1;
-                }
-            }
-            continue;
-        }
+    for (i, line) in doc.lines().iter().enumerate().skip(body_start) {
         let text = doc.text(line);
         buf.clear();
         doc.tokens_into(line, &mut buf);
@@ -124,39 +76,12 @@ fn read_with(doc: &Document, fast: bool) -> Parsed {
         if buf.is_empty() {
             continue;
         }
-        b.directive(i + 1, &buf, text, line.start);
+        b.directive(i + 1, &buf);
     }
     b.finish();
     Parsed {
         asset: b.asset,
         diags: b.diags,
-        clean: b.clean,
-    }
-}
-
-/// The most annotations [`Builder::run_target`] makes room for at once
-/// (beyond it, the list grows as usual).
-const RUN_ROOM: usize = 1 << 16;
-
-/// Where a run of fast-lane lines goes: the list, its clean marks and what
-/// their checks depend on, and the line being read.
-struct Run<'a> {
-    list: &'a mut Vec<Annotation>,
-    bits: &'a mut Vec<u64>,
-    known: Known,
-    line: usize,
-}
-
-impl super::lane::Sink for Run<'_> {
-    #[inline(always)]
-    fn take(&mut self, kind: AnnotationKind, _: &'static str) {
-        if clean_annotation(&kind, &self.known) {
-            Clean::mark(self.bits, self.list.len());
-        }
-        self.list.push(Annotation {
-            kind,
-            line: self.line,
-        });
     }
 }
 
@@ -208,10 +133,6 @@ struct Builder<'d> {
     named: [HashMap<String, usize>; 2],
     /// Errors and warnings pushed so far.
     counts: [usize; 2],
-    /// The annotations found to pass validation while reading.
-    clean: Clean,
-    /// The list given room by [`Builder::run_target`] (grid or tile, index).
-    reserved: Option<(bool, usize)>,
 }
 
 /// Every directive keyword the model knows (upper case, sorted).
@@ -241,6 +162,7 @@ pub const KEYWORDS: &[&str] = &[
     "DEFINE_SPELLING_S",
     "DEFINE_SPELLING_T",
     "DEPTH_RANGE",
+    "DITHER_ALPHA",
     "EDGE_BEST",
     "EDGE_MAX",
     "EDGE_MIN",
@@ -498,8 +420,6 @@ impl<'d> Builder<'d> {
             ann_grid: None,
             named: [HashMap::new(), HashMap::new()],
             counts: [0, 0],
-            clean: Clean::default(),
-            reserved: None,
         }
     }
 
@@ -633,18 +553,19 @@ impl<'d> Builder<'d> {
         {
             let s = toks[m + 1].0;
             let e = toks[n].0 + toks[n].1.len();
-            self.err(
+            self.warn(
                 c::TOO_MANY_ARGS,
-                format!("{kw} takes at most {m} argument(s) but has {n}: remove the extra values"),
+                format!(
+                    "{kw} takes at most {m} argument(s) but has {n}: X-Plane's readers ignore the extra values, and so does agkit; remove them"
+                ),
                 s..e,
             );
         }
         true
     }
 
-    #[inline]
     fn num(&mut self, t: Tok) -> Option<f64> {
-        match number_at(self.doc.source().as_bytes(), t.0, t.1) {
+        match parse_number(t.1) {
             Ok(v) => Some(v),
             Err(nonfinite) => self.not_a_number(t, nonfinite),
         }
@@ -670,17 +591,8 @@ impl<'d> Builder<'d> {
         None
     }
 
-    #[inline]
+    /// An integer argument: a whole number, also written as `2.0`.
     fn int(&mut self, t: Tok) -> Option<i64> {
-        match int_at(self.doc.source().as_bytes(), t.0, t.1) {
-            Some(v) => Some(v),
-            None => self.other_int(t),
-        }
-    }
-
-    /// [`Builder::int`] of a token that is not a plain integer.
-    #[cold]
-    fn other_int(&mut self, t: Tok) -> Option<i64> {
         if let Ok(v) = t.1.parse::<i64>() {
             return Some(v);
         }
@@ -752,7 +664,7 @@ impl<'d> Builder<'d> {
 
     // ------------------------------------------------------- directives ----
 
-    fn directive(&mut self, line: usize, toks: &[Tok], _text: &str, _start: usize) {
+    fn directive(&mut self, line: usize, toks: &[Tok]) {
         let raw = toks[0].1;
         let mut glued_name: Option<&str> = None;
         let id = match keyword_index(raw) {
@@ -895,14 +807,19 @@ impl<'d> Builder<'d> {
                     line,
                 });
             }
-            "TEXTURE_SCALE" => {
+            "TEXTURE_SCALE" | "DITHER_ALPHA" => {
                 if !self.arity(line, toks, 2, Some(2)) {
                     return;
                 }
                 if let Some(v) = self.nums::<2>(a) {
-                    let had = self.asset().common.texture_scale.is_some();
+                    let cm = &mut self.asset().common;
+                    let slot = if kw == "DITHER_ALPHA" {
+                        &mut cm.dither_alpha
+                    } else {
+                        &mut cm.texture_scale
+                    };
+                    let had = slot.replace(Lined { value: v, line }).is_some();
                     self.dup(&had.then_some(()), line, kw);
-                    self.asset().common.texture_scale = Some(Lined { value: v, line });
                 }
             }
             "TEXTURE_WIDTH" | "TEXTURE_HEIGHT" | "TILE_LOD" => {
@@ -1180,7 +1097,7 @@ impl<'d> Builder<'d> {
                         (h, self.int(a[4]))
                     }
                 };
-                let show = if a.len() == base + 2 {
+                let show = if a.len() >= base + 2 {
                     match (self.int(a[base]), self.int(a[base + 1])) {
                         (Some(lo), Some(hi)) => Some([lo, hi]),
                         _ => return true,
@@ -1297,7 +1214,6 @@ impl<'d> Builder<'d> {
         true
     }
 
-    #[inline]
     fn push_annotation(&mut self, ann: Annotation, kw: &str) {
         let line = ann.line;
         if self.kind == Kind::Agb {
@@ -1322,83 +1238,6 @@ impl<'d> Builder<'d> {
             }
         } else if let Some(t) = self.current_tile(line, kw) {
             t.annotations.push(ann);
-        }
-    }
-
-    /// The list a fast-lane annotation (never a formula) goes to when
-    /// [`Builder::push_annotation`] would do nothing but push it there,
-    /// right after a push: the current grid after its END_CUTS, whose last
-    /// annotation is already not a formula (AGB), or the last tile. With it
-    /// the list's clean marks and what the checks of its annotations depend
-    /// on so far.
-    ///
-    /// The list is given room for `lines_left` more (the lines after this
-    /// one, at most [`RUN_ROOM`]) the first time, so that it does not grow
-    /// by doubling and copying; the room left over is given back when
-    /// another list takes over and at the end.
-    fn run_target(
-        &mut self,
-        lines_left: usize,
-    ) -> Option<(&mut Vec<Annotation>, &mut Vec<u64>, Known)> {
-        let grid = self.kind == Kind::Agb;
-        let at = if grid {
-            let ended = self.grid.as_ref().is_some_and(|g| g.ended);
-            let grids = self.asset.as_ref()?.block.as_ref()?.grids.len();
-            if !ended || self.ann_grid != Some(grids) {
-                return None;
-            }
-            grids.checked_sub(1)?
-        } else {
-            self.asset.as_ref()?.tiles.len().checked_sub(1)?
-        };
-        let fresh = self.reserved != Some((grid, at));
-        if fresh {
-            self.give_back_room();
-            self.reserved = Some((grid, at));
-        }
-        let asset = self.asset.as_mut()?;
-        let (list, known, all) = if grid {
-            let grids = &asset.block.as_ref()?.grids;
-            let known = Known::new(asset, grid_rect(&grids[at]));
-            let grids = &mut asset.block.as_mut()?.grids;
-            (&mut grids[at].annotations, known, &mut self.clean.grids)
-        } else {
-            let known = Known::new(asset, Some(asset.tiles[at].rect));
-            (
-                &mut asset.tiles[at].annotations,
-                known,
-                &mut self.clean.tiles,
-            )
-        };
-        if fresh {
-            list.reserve(lines_left.min(RUN_ROOM));
-        }
-        if all.len() <= at {
-            all.resize_with(at + 1, Vec::new);
-        }
-        Some((list, &mut all[at], known))
-    }
-
-    /// Gives back the room [`Builder::run_target`] made in a list that
-    /// was not used.
-    fn give_back_room(&mut self) {
-        let Some((grid, at)) = self.reserved.take() else {
-            return;
-        };
-        let Some(asset) = self.asset.as_mut() else {
-            return;
-        };
-        let list = if grid {
-            asset
-                .block
-                .as_mut()
-                .and_then(|b| b.grids.get_mut(at))
-                .map(|g| &mut g.annotations)
-        } else {
-            asset.tiles.get_mut(at).map(|t| &mut t.annotations)
-        };
-        if let Some(list) = list {
-            list.shrink_to_fit();
         }
     }
 
@@ -2105,7 +1944,6 @@ impl<'d> Builder<'d> {
     // ------------------------------------------------------------- end ----
 
     fn finish(&mut self) {
-        self.give_back_room();
         if let Some((_, l)) = self.pending_id.take() {
             self.dangling_id(l);
         }
@@ -2155,127 +1993,6 @@ impl<'d> Builder<'d> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::xp::check::validate;
-    use proptest::prelude::*;
-
-    /// A token an annotation line may hold: mostly plain numbers, sometimes
-    /// a form only the general reader takes or rejects.
-    fn arg() -> impl Strategy<Value = String> {
-        prop_oneof![
-            6 => "[0-9]{1,3}",
-            6 => "-?[0-9]{1,9}",
-            3 => "-?[0-9]{0,4}\\.[0-9]{0,4}",
-            1 => prop_oneof![
-                Just("1e3".to_string()),
-                Just("+2".to_string()),
-                Just("-".to_string()),
-                Just(".".to_string()),
-                Just("x".to_string()),
-                Just("#c".to_string()),
-                Just("nan".to_string()),
-                Just("12345678901".to_string()),
-            ],
-        ]
-    }
-
-    /// An annotation-like line: a hot keyword (or a near miss), its
-    /// arguments, and the separators and endings files really have.
-    fn line() -> impl Strategy<Value = String> {
-        let kw = prop_oneof![
-            4 => Just("OBJ_DRAPED"),
-            4 => Just("OBJ_GRADED"),
-            4 => Just("TREE"),
-            1 => Just("obj_draped"),
-            1 => Just("TREE_LINE"),
-            1 => Just("OBJ_DRAPE"),
-            1 => Just("OBJECT"),
-        ];
-        let sep = prop_oneof![6 => Just(" "), 1 => Just("  "), 1 => Just("\t")];
-        (
-            prop_oneof![6 => Just(""), 1 => Just(" ")],
-            kw,
-            proptest::collection::vec((sep, arg()), 0..8),
-            prop_oneof![6 => Just(""), 1 => Just(" "), 1 => Just(" # note")],
-            prop_oneof![6 => Just("\n"), 1 => Just("\r\n")],
-        )
-            .prop_map(|(indent, kw, args, tail, end)| {
-                let mut l = format!("{indent}{kw}");
-                for (sep, a) in args {
-                    l.push_str(sep);
-                    l.push_str(&a);
-                }
-                format!("{l}{tail}{end}")
-            })
-    }
-
-    /// A line the fast lane takes: small numbers, so that points fall
-    /// inside and outside the tile, indices and show levels in and out of
-    /// range.
-    fn hot_line() -> impl Strategy<Value = String> {
-        let n = || 0..40u32;
-        prop_oneof![
-            (n(), n(), n(), n())
-                .prop_map(|(x, y, h, i)| format!("OBJ_DRAPED {x} {y} {h} {}\n", i % 4)),
-            (n(), n(), 0..8u32, 0..8u32)
-                .prop_map(|(x, y, lo, hi)| format!("OBJ_GRADED {x} {y} 90 1 {lo} {hi}\n")),
-            (n(), n(), 0..3u32, 0..2u32)
-                .prop_map(|(x, y, w, l)| format!("TREE {x} {y} 0 {w} {l}\n")),
-        ]
-    }
-
-    proptest! {
-        /// The fast lane changes nothing: with and without it, every file
-        /// reads into the same model with the same diagnostics, and
-        /// validation skipping the annotations the reader marked clean
-        /// reports what full validation does.
-        #[test]
-        fn fast_lane_reads_like_the_general_reader(
-            kind in 0..3usize,
-            objects in 0..3usize,
-            late_objects in 0..2usize,
-            vegetation in 0..3usize,
-            size in prop_oneof![Just(1024), Just(300), Just(20)],
-            lines in proptest::collection::vec(prop_oneof![line(), hot_line()], 1..40),
-            last_newline in any::<bool>(),
-        ) {
-            let mut src = String::from("A\n1000\n");
-            src.push_str(["AG_POINT\n", "AG_BLOCK\n", "AG_STRING\n"][kind]);
-            src.push_str("TEXTURE t.dds\n");
-            if vegetation == 0 {
-                src.push_str("VEGETATION v.for\n");
-            }
-            for i in 0..objects {
-                src.push_str(&format!("OBJECT o{i}.obj\n"));
-            }
-            match kind {
-                1 => src.push_str(&format!("TEXTURE_SCALE 1024 1024\nSUB_GRID\nCUT_H 0\nCUT_H {size}\nCUT_V 0\nCUT_V {size}\nEND_CUTS\n")),
-                _ => src.push_str(&format!("TEXTURE_SCALE 1024 1024\nTILE 0 0 {size} {size}\n")),
-            }
-            for l in &lines {
-                src.push_str(l);
-            }
-            // Declarations after the annotations that need them.
-            if vegetation == 1 {
-                src.push_str("VEGETATION v.for\n");
-            }
-            for i in 0..late_objects {
-                src.push_str(&format!("OBJECT late{i}.obj\n"));
-            }
-            if !last_newline {
-                src.pop();
-            }
-            let doc = Document::parse(&src);
-            let (fast, general) = (read(&doc), read_general(&doc));
-            prop_assert_eq!(&fast.asset, &general.asset, "{}", src);
-            prop_assert_eq!(&fast.diags, &general.diags, "{}", src);
-            if let Some(asset) = &fast.asset {
-                let (mut skipping, mut full) = (Vec::new(), Vec::new());
-                fast.validate(&doc, &mut skipping);
-                validate(&doc, asset, &mut full);
-                prop_assert_eq!(skipping, full, "{}", src);
-            }
-        }
-    }
 
     #[test]
     fn nearest_keyword_suggests_within_a_third_of_the_length() {

@@ -36,7 +36,7 @@ rules! {
     HEADER_VERSION = "AG0002", Error, "line 2 must be the version `1000`";
     HEADER_KIND = "AG0003", Error, "line 3 must be `AG_POINT`, `AG_BLOCK` or `AG_STRING`";
     TOO_FEW_ARGS = "AG0004", Error, "a directive has too few arguments";
-    TOO_MANY_ARGS = "AG0005", Error, "a directive has too many arguments";
+    TOO_MANY_ARGS = "AG0005", Warning, "a directive has too many arguments (the extra values are ignored, as X-Plane's readers do)";
     NOT_A_NUMBER = "AG0006", Error, "an argument that must be a number is not one";
     NOT_FINITE = "AG0007", Error, "a number is NaN or infinite";
     NOT_INTEGER = "AG0008", Error, "an argument that must be an integer is not one";
@@ -44,8 +44,8 @@ rules! {
     WRONG_FORMAT = "AG0010", Error, "directive not valid in this format (e.g. CUT_H in an AGP)";
     DUPLICATE = "AG0011", Warning, "a directive that may appear once appears again; the last one wins";
     TWO_VEGETATION = "AG0012", Error, "more than one VEGETATION";
-    NO_TEXTURE_SCALE = "AG0013", Error, "required TEXTURE_SCALE is missing";
-    NO_TEXTURE_WIDTH = "AG0014", Error, "required TEXTURE_WIDTH is missing";
+    NO_TEXTURE_SCALE = "AG0013", Warning, "TEXTURE_SCALE is missing (the spec requires it; the texture is taken as 1 x 1 pixels, as WorldEditor does)";
+    NO_TEXTURE_WIDTH = "AG0014", Warning, "TEXTURE_WIDTH is missing (the spec requires it; the texture is taken as 1 m wide, as WorldEditor does)";
     BAD_TEXTURE_SIZE = "AG0015", Error, "TEXTURE_SCALE, TEXTURE_WIDTH or TEXTURE_HEIGHT is not positive";
     NO_TEXTURE = "AG0016", Warning, "no TEXTURE although the tiles are drawn";
     BAD_TILE_LOD = "AG0017", Error, "TILE_LOD is not positive";
@@ -63,7 +63,7 @@ rules! {
     ROTATION_RANGE = "AG0029", Warning, "ROTATION outside 0..3";
     CROP_POLY_POINTS = "AG0030", Error, "CROP_POLY with fewer than 3 points";
     CROP_POLY_CONVEX = "AG0031", Error, "CROP_POLY is not convex";
-    CROP_POLY_CLOCKWISE = "AG0032", Error, "CROP_POLY is not clockwise";
+    CROP_POLY_CLOCKWISE = "AG0032", Warning, "CROP_POLY is not clockwise (the spec asks for clockwise; either order is used, reoriented)";
     DUPLICATE_TILE_ID = "AG0033", Error, "two tiles with the same TILE_ID";
     DANGLING_TILE_ID = "AG0034", Warning, "TILE_ID not followed by a TILE";
     POINT_OUTSIDE_TILE = "AG0035", Warning, "ANCHOR_PT, GROUND_PT, STOP_PT or pivot point outside its tile";

@@ -10,9 +10,12 @@
 //! far inside them (the corpus has 2–2048 pixel textures, 0.06–25 m per pixel,
 //! tiles of 2–64 m, and tiles reaching one texture size off the sheet).
 //!
-//! Rules on values that are missing, zero or negative are left to `AG0013`,
-//! `AG0014` and `AG0015`; each rule here only looks at what the earlier ones
-//! found sane, so one mistake gives one error.
+//! Values that are zero or negative are left to `AG0015`; each rule here only
+//! looks at what the earlier ones found sane, so one mistake gives one
+//! error. A missing `TEXTURE_SCALE` or `TEXTURE_WIDTH` takes the simulator's
+//! default ([`Common::metres_per_pixel`](super::model::Common::metres_per_pixel)):
+//! tile sizes are checked at the resulting scale, but "off the texture"
+//! (`AG0084`) only against a `TEXTURE_SCALE` the file declares.
 
 use super::model::{Asset, Grid, Lined, Px, Tile};
 use super::rules::codes as c;
@@ -107,7 +110,7 @@ fn visit(asset: &Asset, f: &mut dyn FnMut(Absurd) -> ControlFlow<()>) -> Control
     let mut out = Out { f };
     // TEXTURE_SCALE: only sizes AG0015 found positive.
     let scale = (cm.texture_scale.as_ref()).filter(|s| s.value.iter().all(|&v| v > 0.0));
-    let mut scale_ok = scale.is_some();
+    let mut scale_ok = true;
     if let Some(s) = scale {
         for k in 0..2 {
             let v = s.value[k];
@@ -128,8 +131,14 @@ fn visit(asset: &Asset, f: &mut dyn FnMut(Absurd) -> ControlFlow<()>) -> Control
             }
         }
     }
-    // TEXTURE_WIDTH / TEXTURE_HEIGHT in metres.
-    let mut metres_ok = cm.texture_width.as_ref().is_some_and(|w| w.value > 0.0);
+    // A non-positive size is AG0015.
+    if cm.texture_scale.is_some() && scale.is_none() {
+        scale_ok = false;
+    }
+    // TEXTURE_WIDTH / TEXTURE_HEIGHT in metres (missing: the default).
+    let mut metres_ok = [&cm.texture_width, &cm.texture_height]
+        .iter()
+        .all(|m| m.as_ref().is_none_or(|m| m.value > 0.0));
     for (kw, m) in [
         ("TEXTURE_WIDTH", &cm.texture_width),
         ("TEXTURE_HEIGHT", &cm.texture_height),
@@ -152,19 +161,21 @@ fn visit(asset: &Asset, f: &mut dyn FnMut(Absurd) -> ControlFlow<()>) -> Control
             )?;
         }
     }
-    let (Some(scale), Some(mpp)) = (scale, cm.metres_per_pixel()) else {
+    let Some(mpp) = cm.metres_per_pixel() else {
         return ControlFlow::Continue(());
     };
     if !(scale_ok && metres_ok) {
         return ControlFlow::Continue(());
     }
+    let size = cm.texture_scale_px();
     for (k, &m) in mpp.iter().enumerate() {
         if outside(m, METRES_PER_PX) {
             // The directive the ratio comes from: TEXTURE_HEIGHT for the
             // vertical one when given, else TEXTURE_WIDTH.
-            let (kw, line) = match (&cm.texture_height, &cm.texture_width) {
-                (Some(h), _) if k == 1 => ("TEXTURE_HEIGHT", h.line),
-                (_, Some(w)) => ("TEXTURE_WIDTH", w.line),
+            let (kw, line) = match (&cm.texture_height, &cm.texture_width, &cm.texture_scale) {
+                (Some(h), _, _) if k == 1 => ("TEXTURE_HEIGHT", h.line),
+                (_, Some(w), _) => ("TEXTURE_WIDTH", w.line),
+                (_, None, Some(s)) => ("TEXTURE_WIDTH (1 m when missing)", s.line),
                 _ => continue,
             };
             return out.emit(
@@ -173,7 +184,7 @@ fn visit(asset: &Asset, f: &mut dyn FnMut(Absurd) -> ControlFlow<()>) -> Control
                 [1, 1],
                 format!(
                     "{kw} over TEXTURE_SCALE {} px gives {} m per pixel; real textures have {}..{} m per pixel: check both",
-                    num(scale.value[k]),
+                    num(size[k]),
                     num(m),
                     METRES_PER_PX[0],
                     METRES_PER_PX[1]
@@ -181,9 +192,18 @@ fn visit(asset: &Asset, f: &mut dyn FnMut(Absurd) -> ControlFlow<()>) -> Control
             );
         }
     }
+    let missing = cm.defaulted_scale();
     let sheet = Sheet {
-        size: scale.value,
+        size: scale.map(|s| s.value),
         mpp,
+        defaulted: if missing.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; no {}, so X-Plane's tools take a 1 × 1 pixel texture 1 m wide",
+                missing.join(" or ")
+            )
+        },
     };
     for t in &asset.tiles {
         sheet.tile(t, &mut out)?;
@@ -196,15 +216,19 @@ fn visit(asset: &Asset, f: &mut dyn FnMut(Absurd) -> ControlFlow<()>) -> Control
 
 /// A texture sheet whose size and scale passed the rules above.
 struct Sheet {
-    /// `TEXTURE_SCALE` in pixels.
-    size: [f64; 2],
+    /// `TEXTURE_SCALE` in pixels, when the file declares it (a missing one
+    /// is the 1-pixel default, which no real coordinate keeps to).
+    size: Option<[f64; 2]>,
     mpp: [f64; 2],
+    /// What [`Sheet::size`] adds when the scale is a default.
+    defaulted: String,
 }
 
 impl Sheet {
     /// Whether coordinate `v` on axis `k` lies [`FAR`] sizes off the sheet.
     fn far_on(&self, k: usize, v: f64) -> bool {
-        v < -FAR * self.size[k] || v > (FAR + 1.0) * self.size[k]
+        self.size
+            .is_some_and(|size| v < -FAR * size[k] || v > (FAR + 1.0) * size[k])
     }
 
     fn far(&self, p: Px) -> bool {
@@ -213,11 +237,12 @@ impl Sheet {
 
     fn far_message(&self, what: &str, values: &[f64]) -> String {
         let shown: Vec<String> = values.iter().map(|&v| num(v)).collect();
+        let size = self.size.unwrap_or([1.0, 1.0]);
         format!(
             "{what} {} lies more than {FAR} texture sizes ({} × {} px) off the texture: check the numbers",
             shown.join(" "),
-            num(self.size[0]),
-            num(self.size[1])
+            num(size[0]),
+            num(size[1])
         )
     }
 
@@ -252,11 +277,12 @@ impl Sheet {
                 line,
                 tokens,
                 format!(
-                    "{what} {} m {} ({} px at {} m per pixel); it must be {}..{} m",
+                    "{what} {} m {} ({} px at {} m per pixel{}); it must be {}..{} m",
                     num(m),
                     ["wide", "high"][k],
                     num(px),
                     num(self.mpp[k]),
+                    self.defaulted,
                     TILE_M[0],
                     TILE_M[1]
                 ),

@@ -141,6 +141,9 @@ fn common(w: &mut W, asset: &Asset) {
         }
         w.end();
     }
+    if let Some(d) = &c.dither_alpha {
+        w.line("DITHER_ALPHA").n(d.value[0]).n(d.value[1]).end();
+    }
     if let Some(l) = &c.layer_group {
         w.line("LAYER_GROUP")
             .s(&l.value.name)

@@ -205,3 +205,27 @@ fn every_corpus_manifest_row_parses_round_trips_and_formats_stably() {
         );
     }
 }
+
+/// Every directive keyword a real asset of the corpus writes is one the
+/// reader knows (issue 25: `DITHER_ALPHA` from Laminar's XPlaneForExporter
+/// was AG0009), and is typed: nothing lands in the model's unknown list.
+#[test]
+fn every_directive_of_the_corpus_assets_is_known() {
+    for f in support::nonempty(support::files_of(&["agp", "agb", "ags"]), "autogen asset") {
+        let src = std::fs::read_to_string(&f).unwrap();
+        let (asset, diags) = xp::parse_lenient(&src);
+        let asset = asset.unwrap_or_else(|| panic!("{}", f.display()));
+        assert!(
+            asset.unknown.is_empty() && !diags.iter().any(|d| d.code == "AG0009"),
+            "{}: {:?}",
+            f.display(),
+            asset.unknown
+        );
+        if src
+            .lines()
+            .any(|l| l.trim_start().starts_with("DITHER_ALPHA"))
+        {
+            assert!(asset.common.dither_alpha.is_some(), "{}", f.display());
+        }
+    }
+}

@@ -61,17 +61,10 @@ pub fn place(
         .block
         .as_ref()
         .ok_or_else(|| PlaceError::Asset("not an AGB: it has no grids".into()))?;
-    let mpp = asset.common.metres_per_pixel().ok_or_else(|| {
-        PlaceError::Asset("TEXTURE_SCALE and TEXTURE_WIDTH are needed to size the grid".into())
-    })?;
-    if !(mpp[0] > 0.0 && mpp[1] > 0.0 && mpp[0].is_finite() && mpp[1].is_finite()) {
-        return Err(PlaceError::Asset(format!(
-            "the texture scale gives {} × {} metres per pixel; both must be positive",
-            mpp[0], mpp[1]
-        )));
-    }
+    let (mpp, defaulted) = crate::place::scale(asset)?;
     let mut out = Placement {
         polygon: windings.to_vec(),
+        warnings: defaulted.into_iter().collect(),
         ..Placement::default()
     };
     let flip = props.flip_180.is_some();

@@ -67,20 +67,16 @@ pub fn place(
         .string
         .as_ref()
         .ok_or_else(|| PlaceError::Asset("not an AG_STRING asset".into()))?;
-    let mpp = asset.common.metres_per_pixel().ok_or_else(|| {
-        PlaceError::Asset("TEXTURE_SCALE and TEXTURE_WIDTH are required to size the tiles".into())
-    })?;
-    if !(mpp[0].is_finite() && mpp[1].is_finite() && mpp[0] > 0.0 && mpp[1] > 0.0) {
-        return Err(PlaceError::Asset(format!(
-            "the texture scale gives {} × {} metres per pixel; both must be positive",
-            mpp[0], mpp[1]
-        )));
-    }
+    let (mpp, defaulted) = crate::place::scale(asset)?;
     let (rings, outer) = check_windings(windings)?;
     let mut eng = Engine::new(asset, props, mpp, params, windings, rings, outer);
     eng.edge_tiles_fit()?;
     eng.run();
-    eng.finish(windings)
+    let mut out = eng.finish(windings)?;
+    if let Some(w) = defaulted {
+        out.warnings.insert(0, w);
+    }
+    Ok(out)
 }
 
 /// The number of tile-spawning contours (the first ones): the DSF
