@@ -217,9 +217,10 @@ pub fn walk(dir: &Path) -> impl Iterator<Item = walkdir::Result<walkdir::DirEntr
 /// remove. A file is added while this lock is held to create it, so the
 /// handler — which takes the lock and keeps it until the process ends —
 /// sees every file there is.
-static LIVE: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+static LIVE: std::sync::Mutex<Option<std::collections::HashSet<PathBuf>>> =
+    std::sync::Mutex::new(None);
 
-fn live() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+fn live() -> std::sync::MutexGuard<'static, Option<std::collections::HashSet<PathBuf>>> {
     LIVE.lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
@@ -259,9 +260,8 @@ impl Drop for Live {
 
 /// Takes `path` out of the registry of live temporary files.
 fn forget(path: &Path) {
-    let mut g = live();
-    if let Some(i) = g.iter().position(|p| p == path) {
-        g.swap_remove(i);
+    if let Some(set) = live().as_mut() {
+        set.remove(path);
     }
 }
 
@@ -282,7 +282,7 @@ pub fn remove_temp_files_on_signals() -> std::io::Result<()> {
                 if let Some(sig) = signals.forever().next() {
                     // Held until the process ends: no new file can start.
                     let g = live();
-                    for p in g.iter() {
+                    for p in g.iter().flatten() {
                         let _ = std::fs::remove_file(p);
                     }
                     std::process::exit(128 + sig);
@@ -369,7 +369,7 @@ fn temp_beside<T>(
             // Created and registered under the lock (see `LIVE`).
             let mut g = live();
             let f = o.open(p)?;
-            g.push(p.to_path_buf());
+            g.get_or_insert_default().insert(p.to_path_buf());
             Ok(f)
         })?;
     let mut tmp = Live(Some(tmp));
@@ -540,13 +540,19 @@ mod tests {
         let seen = write_atomic_with(&p, |_| {
             Ok(live()
                 .iter()
+                .flatten()
                 .filter(|t| t.parent() == Some(dir.path()))
                 .count())
         })
         .unwrap();
         assert_eq!(seen, 1, "registered while written");
         let _ = write_atomic_with(&p, |_| Err::<(), _>(std::io::Error::other("no")));
-        assert!(live().iter().all(|t| t.parent() != Some(dir.path())));
+        assert!(
+            live()
+                .iter()
+                .flatten()
+                .all(|t| t.parent() != Some(dir.path()))
+        );
     }
 
     #[test]

@@ -1031,6 +1031,27 @@ mod tests {
                         PROPERTY sim/east 2\nPROPERTY sim/north 3\n";
 
     #[test]
+    fn raster_files_are_capped_together_and_found_beside_the_text() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.raw"), [1u8; 6]).unwrap();
+        std::fs::write(dir.path().join("b.raw"), [2u8; 6]).unwrap();
+        let limits = crate::limits::Limits {
+            max_output_bytes: 10,
+            ..Default::default()
+        };
+        let mut files = RasterFiles::new(dir.path(), &limits);
+        assert_eq!(files.load("a.raw").unwrap(), [1u8; 6]);
+        // 6 more bytes would make 12 of the 10 allowed together.
+        let e = files.load("b.raw").unwrap_err();
+        assert!(e.contains("past 10 bytes together"), "{e}");
+        // Alone, under the same limits, it reads; a folder never does.
+        let mut fresh = RasterFiles::new(dir.path(), &limits);
+        assert_eq!(fresh.load("b.raw").unwrap(), [2u8; 6]);
+        let e = fresh.load(".").unwrap_err();
+        assert!(e.contains("a directory"), "{e}");
+    }
+
+    #[test]
     fn a_text_without_bounds_is_refused_like_dsftool_refuses_it() {
         let none = |_: &str| -> Result<Vec<u8>, String> { Err("none".into()) };
         let e = from_text("garbage\n", &mut { none }).unwrap_err();
