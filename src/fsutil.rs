@@ -5,13 +5,193 @@
 //! A write goes to a temporary file beside its destination, named
 //! [`TEMP_PREFIX`] + random letters (hidden, and with no extension), and is
 //! renamed over the destination only once complete. The temporary file is
-//! removed on every error path; only a process killed mid-write (SIGKILL,
-//! power loss) can leave one, and [`walk`] — which every command that
-//! searches a directory uses — never yields it.
+//! removed on every error path and, once [`remove_temp_files_on_signals`]
+//! is installed (the `agkit` command does), on SIGINT and SIGTERM too; only
+//! a process killed outright (SIGKILL, power loss) can leave one, and
+//! [`walk`] — which every command that searches a directory uses — never
+//! yields it.
+//!
+//! Inputs go through one gate, [`open_input`] / [`read_input`]: a regular
+//! file (symbolic links followed) or standard input read with a byte cap;
+//! a directory, named pipe, device or socket is refused by name before
+//! anything could block on it.
 
 use std::ffi::OsStr;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+
+/// The path that stands for standard input (and, as an output, for
+/// standard output).
+pub const STDIN: &str = "-";
+
+/// True when `path` is `-`, standard input.
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == STDIN
+}
+
+/// Why an input was not read: the path, what the command wanted it for, and
+/// what was wrong with it.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {}", self.name(), self.reason())]
+pub struct InputError {
+    /// The path as given (`-` for standard input).
+    pub path: PathBuf,
+    /// What the command reads it as (`a DSF tile`, `a rules file`, …).
+    pub role: String,
+    /// What was wrong.
+    pub kind: InputErrorKind,
+}
+
+/// What was wrong with an input.
+#[derive(Debug)]
+pub enum InputErrorKind {
+    /// Not a regular file: a directory, a named pipe, a device or a socket
+    /// (named), which agkit never reads from, since a read could block or
+    /// never end.
+    NotAFile(&'static str),
+    /// Larger than the cap.
+    TooLarge {
+        /// The size (at least; reading stops one byte past the cap).
+        len: u64,
+        /// The cap.
+        max: u64,
+    },
+    /// The operating system's error (no such file, permission denied, …).
+    Io(std::io::Error),
+}
+
+impl InputError {
+    /// The name an input is reported under: `<stdin>` for `-`.
+    pub fn name(&self) -> String {
+        if is_stdin(&self.path) {
+            "<stdin>".into()
+        } else {
+            self.path.display().to_string()
+        }
+    }
+
+    /// What was wrong, without the path (for callers naming the file their
+    /// own way).
+    pub fn reason(&self) -> String {
+        match &self.kind {
+            InputErrorKind::NotAFile(what) => format!(
+                "{what}, not a regular file; {} is read only from a regular file (or `-`, \
+                 standard input)",
+                self.role
+            ),
+            InputErrorKind::TooLarge { len, max } => format!(
+                "{} of {len} bytes is more than the {max} agkit reads",
+                self.role
+            ),
+            // The operating system's words alone, as every agkit error
+            // naming a file has them.
+            InputErrorKind::Io(e) => e.to_string(),
+        }
+    }
+
+    fn new(path: &Path, role: &str, kind: InputErrorKind) -> InputError {
+        InputError {
+            path: path.to_path_buf(),
+            role: role.to_string(),
+            kind,
+        }
+    }
+}
+
+/// What a file that is not a regular file is, in words.
+fn kind_of(ft: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if ft.is_char_device() {
+            return "a character device";
+        }
+        if ft.is_block_device() {
+            return "a block device";
+        }
+        if ft.is_socket() {
+            return "a socket";
+        }
+    }
+    if ft.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
+    }
+}
+
+/// Opens `path` for reading as `role` if it is a regular file (symbolic
+/// links followed): anything else — a directory, a named pipe, a device, a
+/// socket — is refused by name before it is opened, so no read can block or
+/// run without end. The file is opened without waiting (a pipe swapped in
+/// after the check cannot hold the open) and checked again once open.
+pub fn open_input(path: &Path, role: &str) -> Result<std::fs::File, InputError> {
+    let err = |kind| InputError::new(path, role, kind);
+    let meta = std::fs::metadata(path).map_err(|e| err(InputErrorKind::Io(e)))?;
+    if !meta.is_file() {
+        return Err(err(InputErrorKind::NotAFile(kind_of(meta.file_type()))));
+    }
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut o, libc::O_NONBLOCK);
+    let f = o.open(path).map_err(|e| err(InputErrorKind::Io(e)))?;
+    let meta = f.metadata().map_err(|e| err(InputErrorKind::Io(e)))?;
+    if !meta.is_file() {
+        return Err(err(InputErrorKind::NotAFile(kind_of(meta.file_type()))));
+    }
+    Ok(f)
+}
+
+/// Reads the whole input `path` as `role`: a regular file ([`read_file`])
+/// or, for `-`, standard input, read until it ends or passes `max` bytes
+/// (an error: never more than `max + 1` bytes are held).
+pub fn read_input(path: &Path, role: &str, max: u64) -> Result<Vec<u8>, InputError> {
+    if !is_stdin(path) {
+        return read_file(path, role, max);
+    }
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| InputError::new(path, role, InputErrorKind::Io(e)))?;
+    capped(path, role, bytes, max)
+}
+
+/// Reads the regular file `path` ([`open_input`]) as `role`, refusing one
+/// of more than `max` bytes before reading it; `-` is a file of that name
+/// here, never standard input.
+pub fn read_file(path: &Path, role: &str, max: u64) -> Result<Vec<u8>, InputError> {
+    let err = |kind| InputError::new(path, role, kind);
+    let f = open_input(path, role)?;
+    let len = f.metadata().map_err(|e| err(InputErrorKind::Io(e)))?.len();
+    if len > max {
+        return Err(err(InputErrorKind::TooLarge { len, max }));
+    }
+    let mut bytes = Vec::with_capacity(len as usize);
+    // A file growing while read stops one byte past the cap.
+    f.take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| err(InputErrorKind::Io(e)))?;
+    capped(path, role, bytes, max)
+}
+
+/// `bytes`, or the error for more than `max` of them.
+fn capped(path: &Path, role: &str, bytes: Vec<u8>, max: u64) -> Result<Vec<u8>, InputError> {
+    let len = bytes.len() as u64;
+    if len > max {
+        return Err(InputError::new(
+            path,
+            role,
+            InputErrorKind::TooLarge { len, max },
+        ));
+    }
+    Ok(bytes)
+}
 
 /// How the name of every temporary file agkit writes begins: a dot (hidden
 /// from listings and from walkers that skip hidden files, such as the
@@ -31,6 +211,85 @@ pub fn walk(dir: &Path) -> impl Iterator<Item = walkdir::Result<walkdir::DirEntr
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| e.depth() == 0 || !is_temp_name(e.file_name()))
+}
+
+/// The temporary files being written now, for the signal handler to
+/// remove. A file is added while this lock is held to create it, so the
+/// handler — which takes the lock and keeps it until the process ends —
+/// sees every file there is.
+static LIVE: std::sync::Mutex<Option<std::collections::HashSet<PathBuf>>> =
+    std::sync::Mutex::new(None);
+
+fn live() -> std::sync::MutexGuard<'static, Option<std::collections::HashSet<PathBuf>>> {
+    LIVE.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A temporary file registered in [`LIVE`]: removed, and taken out of it,
+/// when dropped; renamed into place by [`Live::persist`].
+struct Live(Option<tempfile::NamedTempFile>);
+
+impl Live {
+    fn file(&mut self) -> &mut tempfile::NamedTempFile {
+        // Only `persist` and `drop` take the file, and both consume.
+        self.0.as_mut().expect("a live temporary file")
+    }
+
+    fn persist(mut self, target: &Path) -> std::io::Result<()> {
+        let Some(tmp) = self.0.take() else {
+            return Ok(());
+        };
+        let path = tmp.path().to_path_buf();
+        // On failure the file comes back in the error and is removed when
+        // it is dropped, before the path leaves the registry.
+        let done = tmp.persist(target).map(drop).map_err(|e| e.error);
+        forget(&path);
+        done
+    }
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        if let Some(tmp) = self.0.take() {
+            let path = tmp.path().to_path_buf();
+            drop(tmp);
+            forget(&path);
+        }
+    }
+}
+
+/// Takes `path` out of the registry of live temporary files.
+fn forget(path: &Path) {
+    if let Some(set) = live().as_mut() {
+        set.remove(path);
+    }
+}
+
+/// Installs a handler for SIGINT and SIGTERM that removes every temporary
+/// file agkit is writing, then ends the process with the shell's status
+/// for the signal (130 for SIGINT, 143 for SIGTERM). For programs (the
+/// `agkit` command calls it first thing); a library embedding agkit keeps
+/// its own signal handling unless it calls this. A no-op where there are
+/// no such signals.
+pub fn remove_temp_files_on_signals() -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
+        std::thread::Builder::new()
+            .name("agkit-signals".into())
+            .spawn(move || {
+                if let Some(sig) = signals.forever().next() {
+                    // Held until the process ends: no new file can start.
+                    let g = live();
+                    for p in g.iter().flatten() {
+                        let _ = std::fs::remove_file(p);
+                    }
+                    std::process::exit(128 + sig);
+                }
+            })?;
+    }
+    Ok(())
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder is
@@ -56,7 +315,7 @@ pub fn write_atomic_with<T>(
 ) -> std::io::Result<T> {
     let target = write_target(path)?;
     let (tmp, out) = temp_beside(&target, &parent_dir(&target), fill)?;
-    tmp.persist(&target).map_err(|e| e.error)?;
+    tmp.persist(&target)?;
     Ok(out)
 }
 
@@ -97,19 +356,24 @@ fn temp_beside<T>(
     path: &Path,
     dir: &Path,
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<T>,
-) -> std::io::Result<(tempfile::NamedTempFile, T)> {
+) -> std::io::Result<(Live, T)> {
     // `make_in` passes the opener's error on as it is; `tempfile_in` would
     // add the temporary name to it, which means nothing to the user.
-    let mut tmp = tempfile::Builder::new()
+    let tmp = tempfile::Builder::new()
         .prefix(TEMP_PREFIX)
         .make_in(dir, |p| {
             let mut o = std::fs::OpenOptions::new();
             o.write(true).create_new(true);
             #[cfg(unix)]
             std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
-            o.open(p)
+            // Created and registered under the lock (see `LIVE`).
+            let mut g = live();
+            let f = o.open(p)?;
+            g.get_or_insert_default().insert(p.to_path_buf());
+            Ok(f)
         })?;
-    let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+    let mut tmp = Live(Some(tmp));
+    let mut w = std::io::BufWriter::new(tmp.file().as_file_mut());
     let out = fill(&mut w)?;
     w.flush()?;
     drop(w);
@@ -118,9 +382,9 @@ fn temp_beside<T>(
         .ok()
         .or_else(default_permissions);
     if let Some(perms) = perms {
-        tmp.as_file().set_permissions(perms)?;
+        tmp.file().as_file().set_permissions(perms)?;
     }
-    tmp.as_file().sync_all()?;
+    tmp.file().as_file().sync_all()?;
     Ok((tmp, out))
 }
 
@@ -149,7 +413,7 @@ pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> Result<(), (PathBuf, st
         }
     };
     for ((tmp, target), (path, _)) in staged.into_iter().zip(files) {
-        tmp.persist(&target).map_err(|e| (path.clone(), e.error))?;
+        tmp.persist(&target).map_err(|e| (path.clone(), e))?;
     }
     Ok(())
 }
@@ -159,7 +423,7 @@ pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> Result<(), (PathBuf, st
 fn stage(
     files: &[(PathBuf, Vec<u8>)],
     created: &mut Vec<PathBuf>,
-) -> Result<Vec<(tempfile::NamedTempFile, PathBuf)>, (PathBuf, std::io::Error)> {
+) -> Result<Vec<(Live, PathBuf)>, (PathBuf, std::io::Error)> {
     let mut staged = Vec::with_capacity(files.len());
     for (path, bytes) in files {
         let target = write_target(path).map_err(|e| (path.clone(), e))?;
@@ -203,6 +467,93 @@ fn default_permissions() -> Option<std::fs::Permissions> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_input_gate_reads_regular_files_and_refuses_the_rest_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("a.agp");
+        std::fs::write(&f, b"A\n1000\nAG_POINT\n").unwrap();
+        assert_eq!(read_input(&f, "an asset", 100).unwrap().len(), 16);
+        // The cap: at it is fine, past it is refused before reading.
+        assert_eq!(read_file(&f, "an asset", 16).unwrap().len(), 16);
+        let e = read_file(&f, "an asset", 15).unwrap_err();
+        assert!(matches!(
+            e.kind,
+            InputErrorKind::TooLarge { len: 16, max: 15 }
+        ));
+        assert!(e.to_string().contains("an asset of 16 bytes"), "{e}");
+        // A folder, named with its role.
+        let e = read_input(dir.path(), "a rules file", 100).unwrap_err();
+        assert!(matches!(e.kind, InputErrorKind::NotAFile("a directory")));
+        let msg = e.to_string();
+        assert!(
+            msg.starts_with(&dir.path().display().to_string())
+                && msg.contains("a directory, not a regular file; a rules file is read"),
+            "{msg}"
+        );
+        // Missing: the operating system's words, after the path.
+        let e = read_input(&dir.path().join("none"), "x", 1).unwrap_err();
+        assert!(matches!(e.kind, InputErrorKind::Io(_)), "{e}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn pipes_devices_and_sockets_are_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("x.dsf");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        let sock = dir.path().join("s.agb");
+        let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+        let link = dir.path().join("link.dsf");
+        std::os::unix::fs::symlink(&fifo, &link).unwrap();
+        for (p, what) in [
+            (fifo.as_path(), "a named pipe (FIFO)"),
+            (link.as_path(), "a named pipe (FIFO)"),
+            (sock.as_path(), "a socket"),
+            (Path::new("/dev/zero"), "a character device"),
+            (Path::new("/dev/null"), "a character device"),
+        ] {
+            let e = open_input(p, "a DSF tile").unwrap_err();
+            assert!(
+                matches!(e.kind, InputErrorKind::NotAFile(w) if w == what),
+                "{p:?}: {e}"
+            );
+            let e = read_input(p, "a DSF tile", u64::MAX).unwrap_err();
+            assert!(e.to_string().contains(what), "{e}");
+        }
+        // A link to a regular file is followed.
+        std::fs::write(dir.path().join("real"), b"x").unwrap();
+        std::os::unix::fs::symlink(dir.path().join("real"), dir.path().join("l2")).unwrap();
+        assert_eq!(read_input(&dir.path().join("l2"), "x", 1).unwrap(), b"x");
+        // A dangling link is missing.
+        std::os::unix::fs::symlink(dir.path().join("gone"), dir.path().join("l3")).unwrap();
+        let e = read_input(&dir.path().join("l3"), "x", 1).unwrap_err();
+        assert!(matches!(e.kind, InputErrorKind::Io(_)), "{e}");
+    }
+
+    #[test]
+    fn live_temporary_files_are_registered_until_renamed_or_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.dsf");
+        let seen = write_atomic_with(&p, |_| {
+            Ok(live()
+                .iter()
+                .flatten()
+                .filter(|t| t.parent() == Some(dir.path()))
+                .count())
+        })
+        .unwrap();
+        assert_eq!(seen, 1, "registered while written");
+        let _ = write_atomic_with(&p, |_| Err::<(), _>(std::io::Error::other("no")));
+        assert!(
+            live()
+                .iter()
+                .flatten()
+                .all(|t| t.parent() != Some(dir.path()))
+        );
+    }
 
     #[test]
     fn replaces_content_and_leaves_no_temp() {

@@ -32,6 +32,14 @@ pub struct Limits {
     /// Largest extent of one placement's polygon or point neighbourhood, in
     /// metres.
     pub max_extent_m: f64,
+    /// Most bytes read from one input file or from standard input
+    /// ([`crate::fsutil::read_input`]): a device or an endless pipe on
+    /// standard input stops here instead of filling memory.
+    pub max_input_bytes: u64,
+    /// Most bytes one built file may hold where its size is not bounded by
+    /// its input's: an AGN whose texture names ask for padding, a DSF's
+    /// raster files together. Checked before anything is written.
+    pub max_output_bytes: u64,
 }
 
 impl Default for Limits {
@@ -42,6 +50,8 @@ impl Default for Limits {
             max_placed_items: 1_000_000,
             max_work: 10_000_000,
             max_extent_m: 10_000.0,
+            max_input_bytes: 2 << 30,
+            max_output_bytes: 256 << 20,
         }
     }
 }

@@ -3,5 +3,9 @@
 mod cli;
 
 fn main() -> std::process::ExitCode {
+    // An interrupted write leaves no temporary file behind.
+    if let Err(e) = agkit::fsutil::remove_temp_files_on_signals() {
+        eprintln!("warning: cannot watch for SIGINT and SIGTERM: {e}");
+    }
     cli::run()
 }

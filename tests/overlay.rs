@@ -43,9 +43,9 @@ fn example() -> overlay::Overlay {
 
 #[test]
 fn every_placement_reads_back_from_the_written_dsf() {
-    let built = example();
+    let mut built = example();
     let dir = tempfile::tempdir().unwrap();
-    let written = overlay::write_overlay(&built, dir.path()).unwrap();
+    let written = overlay::write_overlay(&mut built, dir.path()).unwrap();
     assert_eq!(written.len(), built.tiles.len() + 1);
     assert_eq!(built.tiles.len(), 2, "the example straddles lon 13");
     let mut total = 0;
@@ -1170,7 +1170,7 @@ fn a_use_too_large_for_a_dsf_names_its_feature() {
     let label = o.sources[&tile][1].clone();
     assert!(label.starts_with("feature 1"), "{label}");
     let dir = tempfile::tempdir().unwrap();
-    let e = overlay::write_overlay(&o, dir.path()).unwrap_err();
+    let e = overlay::write_overlay(&mut o, dir.path()).unwrap_err();
     let m = e.to_string();
     assert!(
         m.contains("+47+013") && m.contains(&label) && m.contains("70000 points"),

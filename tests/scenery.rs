@@ -1388,3 +1388,100 @@ mod props {
         }
     }
 }
+
+/// Issue 24 item 5: a `library.txt` line `EXPORT lib/x.obj /abs/path.obj`
+/// was followed — the file outside the installation was read and placed —
+/// though docs/scenery.md says an absolute path is never followed. Now such
+/// an export (absolute, `\\server\…`, or a drive letter) resolves to
+/// nothing, says why, and `scenery check` reports it (SCN014).
+#[test]
+fn absolute_export_paths_were_followed_outside_the_installation() {
+    let t = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    write(&outside.path().join("secret.obj"), "");
+    let abs = outside.path().join("secret.obj");
+    let unc = format!("\\\\{}", abs.display().to_string().trim_start_matches('/'));
+    let cs = t.path().join("Custom Scenery");
+    library_package(
+        &cs.join("Lib"),
+        &format!(
+            "EXPORT lib/x.obj {}\nEXPORT lib/y.obj {unc}\nEXPORT lib/z.obj C:\\x\\z.obj\n",
+            abs.display()
+        ),
+        &[],
+    );
+    write_dsf(
+        &cs.join("Airport/Earth nav data").join(TILE),
+        "OBJECT_DEF lib/x.obj\nOBJECT_DEF lib/y.obj\nOBJECT_DEF lib/z.obj\n\
+         OBJECT 0 13.040000000 47.800000000 0.000\n",
+        true,
+    );
+    let v = at_json(&t, &[]);
+    let item = &v["items"][0];
+    assert_eq!(item["definition"], "lib/x.obj");
+    assert!(item["resolved"].is_null(), "{item}");
+    let why = item.to_string();
+    assert!(
+        why.contains("absolute path, which is never followed"),
+        "{why}"
+    );
+    let f = check_findings(t.path());
+    let d = details(&f, "SCN014", Some("Lib"));
+    assert_eq!(d.len(), 3, "{d:?}");
+    assert!(d[0].contains(&abs.display().to_string()), "{d:?}");
+    assert!(
+        f.iter()
+            .all(|x| x["code"] != "SCN002" && x["code"] != "SCN005"),
+        "{f:#?}"
+    );
+    // The DSF's uses are unresolved: an error.
+    assert_eq!(details(&f, "SCN001", Some("Airport")).len(), 3);
+}
+
+/// Issue 24 item 5: a `library.txt` that is a folder, a named pipe or a
+/// dangling link was skipped silently (SCN013 never fired), and a pipe
+/// could hang the read. Each is now SCN013, naming what it is.
+#[cfg(unix)]
+#[test]
+fn a_library_txt_that_is_not_a_file_was_skipped_silently() {
+    let t = tempfile::tempdir().unwrap();
+    let cs = t.path().join("Custom Scenery");
+    for p in ["Dir", "Pipe", "Dangling"] {
+        write(&cs.join(p).join("objects/x.obj"), "");
+    }
+    std::fs::create_dir_all(cs.join("Dir/library.txt")).unwrap();
+    let fifo = std::ffi::CString::new(
+        cs.join("Pipe/library.txt")
+            .as_os_str()
+            .as_encoded_bytes()
+            .to_vec(),
+    )
+    .unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    std::os::unix::fs::symlink(cs.join("gone.txt"), cs.join("Dangling/library.txt")).unwrap();
+    library_package(
+        &cs.join("Fine"),
+        "EXPORT lib/x.obj objects/x.obj\n",
+        &["objects/x.obj"],
+    );
+    let inst = Installation::open(t.path()).unwrap();
+    let (index, errors) = LibraryIndex::from_installation(&inst);
+    assert_eq!(index.packages.len(), 1, "only Fine is read");
+    let mut got: Vec<(String, String)> = errors
+        .iter()
+        .map(|e| (e.package.clone(), e.error.to_string()))
+        .collect();
+    got.sort();
+    let names: Vec<&str> = got.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(names, ["Dangling", "Dir", "Pipe"]);
+    assert!(
+        got[1].1.contains("a directory, not a regular file"),
+        "{got:?}"
+    );
+    assert!(got[2].1.contains("a named pipe (FIFO)"), "{got:?}");
+    let f = check_findings(t.path());
+    let scn013: Vec<&serde_json::Value> = f.iter().filter(|x| x["code"] == "SCN013").collect();
+    assert_eq!(scn013.len(), 3, "{f:#?}");
+    assert!(scn013.iter().all(|x| x["severity"] == "error"));
+}

@@ -25,7 +25,7 @@ pub mod write;
 pub use cell::Cell;
 pub use check::check_model;
 pub use read::{ReadOptions, read, read_with};
-pub use write::write;
+pub use write::{write, write_with};
 
 use crate::diag::Diagnostic;
 

@@ -14,13 +14,29 @@ use super::*;
 /// hand-written JSON or text input can make the writer allocate).
 pub const MAX_TEXTURE_PADDING: u32 = 1 << 20;
 
-/// Writes an AGN file.
+/// Writes an AGN file, of at most the default
+/// [`Limits::max_output_bytes`](crate::limits::Limits::max_output_bytes)
+/// (see [`write_with`]).
 pub fn write(agn: &Agn) -> Result<Vec<u8>, Error> {
-    let mut w = Writer { out: Vec::new() };
+    write_with(agn, &crate::limits::Limits::default())
+}
+
+/// Writes an AGN file of at most `limits.max_output_bytes`: texture-name
+/// padding is the one value that makes a file larger than its model, and a
+/// file that would pass the limit is refused before the padding is
+/// allocated. An error names the value's place in the model as a JSON path
+/// (`chunks[2].children[0].buildings[3].x`, the path of the JSON view) and
+/// the output offset where it would have been written.
+pub fn write_with(agn: &Agn, limits: &crate::limits::Limits) -> Result<Vec<u8>, Error> {
+    let mut w = Writer {
+        out: Vec::new(),
+        at: Vec::new(),
+        max: limits.max_output_bytes,
+    };
     w.chunk(FourCc(*b"RIFF"), |w| {
         w.out.extend_from_slice(b"AGNX");
-        for c in &agn.chunks {
-            w.any(c)?;
+        for (i, c) in agn.chunks.iter().enumerate() {
+            w.within(format!("chunks[{i}]"), |w| w.any(c))?;
         }
         Ok(())
     })?;
@@ -29,15 +45,54 @@ pub fn write(agn: &Agn) -> Result<Vec<u8>, Error> {
 
 struct Writer {
     out: Vec<u8>,
+    /// The place in the model being written, as JSON path segments.
+    at: Vec<String>,
+    /// Most bytes written.
+    max: u64,
 }
 
 impl Writer {
     fn err(&self, message: String) -> Error {
+        let message = if self.at.is_empty() {
+            message
+        } else {
+            format!("{}: {message}", self.at.concat())
+        };
         Error {
             offset: self.out.len() as u64,
             code: "AGN020",
             message,
         }
+    }
+
+    /// Runs `f` with `seg` added to the place named in errors.
+    fn within(
+        &mut self,
+        seg: String,
+        f: impl FnOnce(&mut Self) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        self.at.push(seg);
+        f(self)?;
+        self.at.pop();
+        Ok(())
+    }
+
+    /// Each item of `items` at `name[k]`.
+    fn each<T>(
+        &mut self,
+        name: &str,
+        items: &[T],
+        mut f: impl FnMut(&mut Self, &T) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        for (k, item) in items.iter().enumerate() {
+            self.within(format!(".{name}[{k}]"), |w| f(w, item))?;
+        }
+        Ok(())
+    }
+
+    /// A named float field.
+    fn field(&mut self, name: &str, v: f32) -> Result<(), Error> {
+        self.within(format!(".{name}"), |w| w.f32(v))
     }
 
     fn chunk(
@@ -65,7 +120,14 @@ impl Writer {
 
     fn f32(&mut self, v: f32) -> Result<(), Error> {
         if !v.is_finite() {
-            return Err(self.err(format!("float is {v}; AGN values must be finite")));
+            return Err(self.err(format!(
+                "float is {v}{}; AGN values are finite 32-bit floats",
+                if v.is_infinite() {
+                    " (a value beyond ±3.4e38 overflows a 32-bit float)"
+                } else {
+                    ""
+                }
+            )));
         }
         self.out.extend_from_slice(&v.to_le_bytes());
         Ok(())
@@ -76,15 +138,22 @@ impl Writer {
     }
 
     fn rect(&mut self, r: &Rect) -> Result<(), Error> {
-        for v in [r.x, r.y, r.dx, r.dy] {
-            self.f32(v)?;
+        for (name, v) in [("x", r.x), ("y", r.y), ("dx", r.dx), ("dy", r.dy)] {
+            self.field(name, v)?;
         }
         Ok(())
     }
 
     fn quad(&mut self, q: &Quad) -> Result<(), Error> {
-        for v in [q.x, q.y, q.dx, q.dy, q.ox, q.oy] {
-            self.f32(v)?;
+        for (name, v) in [
+            ("x", q.x),
+            ("y", q.y),
+            ("dx", q.dx),
+            ("dy", q.dy),
+            ("ox", q.ox),
+            ("oy", q.oy),
+        ] {
+            self.field(name, v)?;
         }
         Ok(())
     }
@@ -93,9 +162,11 @@ impl Writer {
         let n = i32::try_from(v.len())
             .map_err(|_| self.err(format!("{} vertices do not fit an int32 count", v.len())))?;
         self.i32(n);
-        for p in v {
-            self.f32(p[0])?;
-            self.f32(p[1])?;
+        for (k, p) in v.iter().enumerate() {
+            self.within(format!("[{k}]"), |w| {
+                w.within("[0]".into(), |w| w.f32(p[0]))?;
+                w.within("[1]".into(), |w| w.f32(p[1]))
+            })?;
         }
         Ok(())
     }
@@ -108,6 +179,14 @@ impl Writer {
             return Err(self.err(format!(
                 "texture padding of {} bytes is implausible (at most {MAX_TEXTURE_PADDING})",
                 t.padding
+            )));
+        }
+        let total = self.out.len() as u64 + t.name.len() as u64 + u64::from(t.padding);
+        if total > self.max {
+            return Err(self.err(format!(
+                "the file would pass {} bytes here, the limit for one AGN (texture-name \
+                 padding makes it larger than its text)",
+                self.max
             )));
         }
         self.out.extend_from_slice(t.name.as_bytes());
@@ -128,8 +207,8 @@ impl Writer {
                 Ok(())
             }
             Chunk::Gbte(t) | Chunk::Rhte(t) => w.texture(t),
-            Chunk::Gbld(g) | Chunk::Preg(g) | Chunk::Vgrg(g) | Chunk::Agn2(g) | Chunk::Pbld(g) => {
-                for ch in &g.children {
+            Chunk::Gbld(g) | Chunk::Preg(g) | Chunk::Vgrg(g) | Chunk::Agn2(g) | Chunk::Pbld(g) => w
+                .each("children", &g.children, |w, ch| {
                     if ch.children().is_some() {
                         return Err(w.err(format!(
                             "{} container inside {}: containers do not nest",
@@ -137,48 +216,50 @@ impl Writer {
                             c.id()
                         )));
                     }
-                    w.any(ch)?;
-                }
-                Ok(())
-            }
+                    w.any(ch)
+                }),
             Chunk::Gblr(g) => {
                 w.guid(g.roof);
-                g.buildings.iter().try_for_each(|q| w.quad(q))
+                w.each("buildings", &g.buildings, Self::quad)
             }
             Chunk::Prde(p) => {
                 w.guid(p.vegetation);
-                p.polygons.iter().try_for_each(|v| w.vertices(v))
+                w.each("polygons", &p.polygons, |w, v| w.vertices(v))
             }
             Chunk::Vgre(v) => {
                 w.guid(v.vegetation);
-                v.rects.iter().try_for_each(|r| w.rect(r))
+                w.each("rects", &v.rects, Self::rect)
             }
             Chunk::Vgrd(v) => {
                 for i in [v.class1, v.class2, v.percent1, v.max_density] {
                     w.i32(i);
                 }
-                for f in [v.min_height1, v.max_height1, v.min_height2, v.max_height2] {
-                    w.f32(f)?;
+                for (name, f) in [
+                    ("min_height1", v.min_height1),
+                    ("max_height1", v.max_height1),
+                    ("min_height2", v.min_height2),
+                    ("max_height2", v.max_height2),
+                ] {
+                    w.field(name, f)?;
                 }
                 Ok(())
             }
-            Chunk::Vgro(v) => v.rects.iter().try_for_each(|r| w.rect(r)),
-            Chunk::Rowh(r) => r.houses.iter().try_for_each(|q| w.quad(q)),
+            Chunk::Vgro(v) => w.each("rects", &v.rects, Self::rect),
+            Chunk::Rowh(r) => w.each("houses", &r.houses, Self::quad),
             Chunk::A2ge(a) => {
                 w.guid(a.object);
                 match &a.records {
-                    A2geRecords::Short(v) => v.iter().try_for_each(|r| w.rect(r)),
-                    A2geRecords::Long(v) => v.iter().try_for_each(|q| w.quad(q)),
+                    A2geRecords::Short(v) => w.each("objects", v, Self::rect),
+                    A2geRecords::Long(v) => w.each("objects", v, Self::quad),
                 }
             }
             Chunk::Pbde(p) => {
                 w.guid(p.building);
-                for b in &p.buildings {
+                w.each("buildings", &p.buildings, |w, b| {
                     w.i32(b.kind);
-                    w.f32(b.width)?;
-                    w.vertices(&b.footprint)?;
-                }
-                Ok(())
+                    w.field("width", b.width)?;
+                    w.within(".footprint".into(), |w| w.vertices(&b.footprint))
+                })
             }
             Chunk::Raw(r) => {
                 w.out.extend_from_slice(&r.data);

@@ -69,7 +69,7 @@ fn has_known_extension(p: &Path) -> bool {
 fn head(path: &Path) -> Option<Vec<u8>> {
     use std::io::Read;
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
+    agkit::fsutil::open_input(path, "an input")
         .ok()?
         .take(256)
         .read_to_end(&mut bytes)

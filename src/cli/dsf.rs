@@ -271,9 +271,10 @@ fn totext(file: &Path, output: Option<&Path>) -> u8 {
     if let Some(Err(c)) = output.map(|o| refuse_overwrite(file, o)) {
         return c;
     }
-    let bytes = match std::fs::read(file) {
+    let max = agkit::limits::Limits::default().max_input_bytes;
+    let bytes = match agkit::fsutil::read_file(file, "a DSF tile", max) {
         Ok(b) => b,
-        Err(e) => return super::fail(format!("{}: {e}", file.display())),
+        Err(e) => return super::fail(e),
     };
     let decoded = match dsf::read::decode(&bytes, &agkit::limits::Limits::default()) {
         Ok(d) => d,
@@ -336,16 +337,9 @@ fn build(input: &Path, output: &Path) -> u8 {
         }
         Err(e) => return super::fail(format!("{}: {e}", input.display())),
     };
-    let base = input.parent().map(Path::to_path_buf).unwrap_or_default();
-    let mut load = |name: &str| -> Result<Vec<u8>, String> {
-        let p = Path::new(name);
-        let p = if p.is_relative() && base.join(p).exists() {
-            base.join(p)
-        } else {
-            p.to_path_buf()
-        };
-        dsf::text::read_raster_file(&p)
-    };
+    let base = input.parent().unwrap_or(Path::new(""));
+    let mut files = dsf::text::RasterFiles::new(base, &agkit::limits::Limits::default());
+    let mut load = |name: &str| files.load(name);
     let (model, mut opts) = match dsf::from_text(&text, &mut load) {
         Ok(x) => x,
         Err(e) => {

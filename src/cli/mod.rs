@@ -157,13 +157,8 @@ pub fn is_stdin(path: &std::path::Path) -> bool {
 
 /// Reads a whole input file, or standard input for `-`.
 pub fn read_input(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
-    if is_stdin(path) {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)?;
-        Ok(bytes)
-    } else {
-        std::fs::read(path)
-    }
+    let max = agkit::limits::Limits::default().max_input_bytes;
+    agkit::fsutil::read_input(path, "an input", max).map_err(|e| std::io::Error::other(e.reason()))
 }
 
 /// The error line refusing an input that is not `what` (any of
@@ -183,7 +178,8 @@ pub fn wrong_kind(name: &str, bytes: &[u8], what: &str, accepted: &[Contents]) -
 /// named. Plain text and JSON are returned for the caller's parser.
 pub fn read_text(path: &std::path::Path, what: &str) -> Result<String, u8> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| fail(format!("{name}: {e}")))?;
+    let max = agkit::limits::Limits::default().max_input_bytes;
+    let bytes = agkit::fsutil::read_file(path, what, max).map_err(fail)?;
     let text_kinds = [Contents::Text, Contents::Json, Contents::GeoJson];
     if let Some(refused) = wrong_kind(&name, &bytes, what, &text_kinds) {
         eprintln!("{refused}");

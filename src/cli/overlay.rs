@@ -122,7 +122,7 @@ fn build(a: BuildArgs) -> u8 {
     // Previews, tiles and the report in one all-or-nothing step (the report
     // last: its presence marks a complete run).
     let n_previews = previews.len();
-    let written = match overlay::write_overlay_with(&built, &a.output, previews) {
+    let written = match overlay::write_overlay_with(&mut built, &a.output, previews) {
         Ok(w) => w,
         // A use no DSF can hold is the input's fault, not an I/O failure.
         Err(e @ OverlayError::Encode { .. }) => {

@@ -64,6 +64,9 @@ pub fn run(args: Args) -> u8 {
     );
     let _ = out.flush();
     drop(out);
+    if let Some(note) = server.shared().note() {
+        eprintln!("warning: {note}");
+    }
     match server.run() {
         Ok(()) => super::EXIT_OK,
         Err(e) => super::fail(format!("agkit serve: {e}")),

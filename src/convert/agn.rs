@@ -647,7 +647,9 @@ pub fn read_inputs(
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
             let cell = Cell::from_name(&name).map_err(|e| format!("{}: {e}", f.display()))?;
-            let bytes = std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?;
+            let max = crate::limits::Limits::default().max_input_bytes;
+            let bytes =
+                crate::fsutil::read_file(f, "an AGN file", max).map_err(|e| e.to_string())?;
             let agn = crate::agn::read(&bytes).map_err(|e| format!("{}: {e}", f.display()))?;
             Ok((f.clone(), cell, agn))
         })

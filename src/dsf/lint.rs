@@ -21,7 +21,8 @@ fn warn(code: &str, message: String, location: Location) -> Diagnostic {
 ///   its windings;
 /// * `DSF024` an AGB/AGS polygon whose pool has more than lon/lat (depth ≠ 2);
 /// * `DSF025` an AGP placed from a 4-plane pool (its elevation is ignored);
-/// * `DSF026` `sim/west|south|east|north` missing or not integers in range;
+/// * `DSF026` `sim/west|south|east|north` missing, not integers in range,
+///   or inverted (west not less than east, south not less than north);
 /// * `DSF027` a filter index with no matching `sim/filter/aptid`.
 pub fn lint(dsf: &Dsf) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -172,6 +173,21 @@ fn bounds(dsf: &Dsf, out: &mut Vec<Diagnostic>) {
                 ),
                 Location::File,
             )),
+        }
+    }
+    let get = |n: &str| dsf.property(n).and_then(|v| v.trim().parse::<i32>().ok());
+    for (lo, hi) in [("sim/west", "sim/east"), ("sim/south", "sim/north")] {
+        if let (Some(a), Some(b)) = (get(lo), get(hi))
+            && a >= b
+        {
+            out.push(warn(
+                "DSF026",
+                format!(
+                    "property {lo} = {a} is not less than {hi} = {b}: the tile's bounds are \
+                     inverted or empty"
+                ),
+                Location::File,
+            ));
         }
     }
 }

@@ -573,6 +573,8 @@ fn parse(
     let mut opts = BuildOptions::default();
     // The tile's bounds (sim/west, south, east, north), as DSFTool requires.
     let mut bounds = [false; 4];
+    // Their values and lines, to check west < east and south < north.
+    let mut bound_at: [Option<(f64, usize, std::ops::Range<usize>)>; 4] = Default::default();
     // Pass 1: header lines, wherever they are.
     for l in lines(text) {
         match l.keyword {
@@ -584,11 +586,19 @@ fn parse(
                 if n.is_empty() {
                     return Err(l.err("PROPERTY needs a name"));
                 }
+                if l.rest.contains('\0') {
+                    return Err(l.err(
+                        "PROPERTY contains a NUL byte; DSF stores names and values as \
+                         NUL-terminated strings",
+                    ));
+                }
                 if let Some(k) = BOUNDS.iter().position(|b| b.0 == n) {
                     bounds[k] = true;
                     let (name, lo, hi) = BOUNDS[k];
                     match v.parse::<f64>() {
-                        Ok(x) if (lo..=hi).contains(&x) => {}
+                        Ok(x) if (lo..=hi).contains(&x) => {
+                            bound_at[k] = Some((x, l.no, l.span.clone()));
+                        }
                         _ => {
                             return Err(
                                 l.err(format!("{name} {v:?} is not a number from {lo} to {hi}"))
@@ -601,6 +611,13 @@ fn parse(
             "TERRAIN_DEF" | "OBJECT_DEF" | "POLYGON_DEF" | "NETWORK_DEF" | "RASTER_DEF" => {
                 if l.rest.is_empty() {
                     return Err(l.err(format!("{} needs a path", l.keyword)));
+                }
+                if l.rest.contains('\0') {
+                    return Err(l.err(format!(
+                        "{} path contains a NUL byte; DSF stores each path as a \
+                         NUL-terminated string",
+                        l.keyword
+                    )));
                 }
                 let t = match l.keyword {
                     "TERRAIN_DEF" => &mut dsf.terrain_defs,
@@ -856,6 +873,24 @@ fn parse(
             message: "the text ends inside a polygon, patch or segment".into(),
         });
     }
+    // An inverted or empty box (`sim/west 20` with `sim/east 14`): no tile
+    // is that; reported at the later of the two lines.
+    for (lo, hi) in [(0, 2), (1, 3)] {
+        if let (Some((a, la, sa)), Some((b, lb, sb))) = (&bound_at[lo], &bound_at[hi])
+            && a >= b
+        {
+            let (line, span) = if la > lb { (*la, sa) } else { (*lb, sb) };
+            return Err(TextError {
+                line,
+                span: span.clone(),
+                message: format!(
+                    "{} {a} is not less than {} {b}: a tile's bounds run from west to east \
+                     and from south to north",
+                    BOUNDS[lo].0, BOUNDS[hi].0
+                ),
+            });
+        }
+    }
     // Reported last, after any error at a line of its own.
     if let Some(k) = bounds.iter().position(|got| !got) {
         return Err(TextError {
@@ -871,30 +906,55 @@ fn parse(
     Ok((dsf, opts))
 }
 
-/// Reads a `RASTER_DATA` sidecar file for a [`from_text`] loader: a
-/// regular file of at most 4 GiB (what one `DEMD` atom can hold), so that
-/// a line naming a device such as `/dev/zero` is refused instead of read
-/// without end.
-pub fn read_raster_file(path: &std::path::Path) -> Result<Vec<u8>, String> {
-    use std::io::Read;
-    let f = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let meta = f.metadata().map_err(|e| e.to_string())?;
-    if !meta.is_file() {
-        return Err("not a regular file".into());
+/// The `RASTER_DATA` files of one DSF2Text, read for [`from_text`] (as
+/// its `load_raster`): a name is taken relative to the text's folder when
+/// such a file is there, else as given. Every file goes through the input
+/// gate ([`crate::fsutil::read_file`]: a regular file, never a pipe or a
+/// device), and the files of one text together may hold at most
+/// [`Limits::max_output_bytes`](crate::limits::Limits::max_output_bytes),
+/// checked by size before each is read.
+#[derive(Debug, Clone)]
+pub struct RasterFiles {
+    base: std::path::PathBuf,
+    total: u64,
+    remaining: u64,
+}
+
+impl RasterFiles {
+    /// The raster files of a text in the folder `base`, bounded by
+    /// `limits`.
+    pub fn new(base: &std::path::Path, limits: &crate::limits::Limits) -> RasterFiles {
+        RasterFiles {
+            base: base.to_path_buf(),
+            total: limits.max_output_bytes,
+            remaining: limits.max_output_bytes,
+        }
     }
-    let cap = u64::from(u32::MAX) - 8;
-    if meta.len() > cap {
-        return Err(format!(
-            "{} bytes, more than a DSF raster holds",
-            meta.len()
-        ));
+
+    /// Reads the file `name` (what a loader of [`from_text`] does).
+    pub fn load(&mut self, name: &str) -> Result<Vec<u8>, String> {
+        let p = std::path::Path::new(name);
+        let beside = self.base.join(p);
+        let p = if p.is_relative() && beside.exists() {
+            beside
+        } else {
+            p.to_path_buf()
+        };
+        // What one `DEMD` atom can hold, and what is left of the total.
+        let one = u64::from(u32::MAX) - 8;
+        let data = crate::fsutil::read_file(&p, "a raster file", one.min(self.remaining)).map_err(
+            |e| match e.kind {
+                crate::fsutil::InputErrorKind::TooLarge { len, .. } if len <= one => format!(
+                    "{len} bytes would take the raster files of this text past {} bytes \
+                     together, the limit",
+                    self.total
+                ),
+                _ => e.reason(),
+            },
+        )?;
+        self.remaining -= data.len() as u64;
+        Ok(data)
     }
-    let mut data = Vec::with_capacity(meta.len() as usize);
-    // A file growing while read stops at the cap too.
-    f.take(cap + 1)
-        .read_to_end(&mut data)
-        .map_err(|e| e.to_string())?;
-    Ok(data)
 }
 
 /// lon, lat, elev, junction[, ctrl lon, ctrl lat, ctrl elev].
@@ -969,6 +1029,27 @@ mod tests {
     /// A tile's bounds, which every text must give.
     const HEAD: &str = "PROPERTY sim/west 1\nPROPERTY sim/south 2\n\
                         PROPERTY sim/east 2\nPROPERTY sim/north 3\n";
+
+    #[test]
+    fn raster_files_are_capped_together_and_found_beside_the_text() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.raw"), [1u8; 6]).unwrap();
+        std::fs::write(dir.path().join("b.raw"), [2u8; 6]).unwrap();
+        let limits = crate::limits::Limits {
+            max_output_bytes: 10,
+            ..Default::default()
+        };
+        let mut files = RasterFiles::new(dir.path(), &limits);
+        assert_eq!(files.load("a.raw").unwrap(), [1u8; 6]);
+        // 6 more bytes would make 12 of the 10 allowed together.
+        let e = files.load("b.raw").unwrap_err();
+        assert!(e.contains("past 10 bytes together"), "{e}");
+        // Alone, under the same limits, it reads; a folder never does.
+        let mut fresh = RasterFiles::new(dir.path(), &limits);
+        assert_eq!(fresh.load("b.raw").unwrap(), [2u8; 6]);
+        let e = fresh.load(".").unwrap_err();
+        assert!(e.contains("a directory"), "{e}");
+    }
 
     #[test]
     fn a_text_without_bounds_is_refused_like_dsftool_refuses_it() {

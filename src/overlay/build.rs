@@ -24,7 +24,8 @@ use super::{Feature, Geometry};
 use crate::dsf::autogen::AutogenKind;
 use crate::dsf::{self, Dsf, ElevationMode, Entity, Object, Polygon};
 use crate::geom::{LocalFrame, LonLat};
-use geo::{Area, Coord, LineString, Validation};
+use crate::limits::Limits;
+use geo::{Area, Coord, LineString};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -88,6 +89,11 @@ pub struct Report {
     pub tiles: Vec<TileReport>,
     /// Warnings (rule properties no feature has in lenient mode, …).
     pub warnings: Vec<String>,
+    /// Tiles an earlier build wrote into the folder that this one does not
+    /// write, removed (paths inside the scenery folder), with their
+    /// previews.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub removed: Vec<String>,
 }
 
 /// The built overlay: one DSF model per tile, and the report.
@@ -115,6 +121,14 @@ pub enum OverlayError {
         /// The builder's message.
         message: String,
     },
+    /// The folder holds a tile this build would replace that agkit did not
+    /// write (its `sim/creation_agent` is not agkit's, or it is not a DSF).
+    Foreign {
+        /// The tile.
+        path: PathBuf,
+        /// What it is.
+        why: String,
+    },
     /// Writing failed.
     Io {
         /// The path.
@@ -136,6 +150,12 @@ impl fmt::Display for OverlayError {
             }
             OverlayError::Encode { tile, message } => write!(f, "tile {tile}: {message}"),
             OverlayError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            OverlayError::Foreign { path, why } => write!(
+                f,
+                "{}: {why}; overlay build replaces only tiles it wrote itself (write into \
+                 another folder, or move the tile away)",
+                path.display()
+            ),
         }
     }
 }
@@ -474,13 +494,15 @@ impl FeatureCtx<'_> {
                 whole[0][1][0] - whole[0][0][0],
                 whole[0][1][1] - whole[0][0][1],
             ];
-            for tile in tiles_touched(poly) {
-                for piece in clip_to_tile(poly, tile) {
-                    let mut rings = oriented(&piece.polygon);
-                    if piece.clipped {
-                        align_first_edge(&mut rings[0], first_edge);
+            for copy in copies_on_the_globe(poly) {
+                for tile in tiles_touched(&copy) {
+                    for piece in clip_to_tile(&copy, tile) {
+                        let mut rings = oriented(&piece.polygon);
+                        if piece.clipped {
+                            align_first_edge(&mut rings[0], first_edge);
+                        }
+                        self.place_piece(rule, tile, &rings, piece.clipped, high, out);
                     }
-                    self.place_piece(rule, tile, &rings, piece.clipped, high, out);
                 }
             }
         }
@@ -594,10 +616,11 @@ fn to_geo(rings: &[Vec<LonLat>]) -> Result<geo::Polygon<f64>, String> {
         return Err("empty polygon".into());
     }
     let mut out = Vec::new();
+    for p in rings.iter().flatten() {
+        in_range(*p)?;
+    }
+    let mut reference = None;
     for (k, r) in rings.iter().enumerate() {
-        for p in r {
-            in_range(*p)?;
-        }
         let open = super::orient::open_ring(r.clone());
         if open.len() < 3 {
             return Err(format!(
@@ -605,20 +628,67 @@ fn to_geo(rings: &[Vec<LonLat>]) -> Result<geo::Polygon<f64>, String> {
                 open.len()
             ));
         }
+        let open = short_way(open, &mut reference).map_err(|m| format!("ring {k} {m}"))?;
         let mut l = LineString::new(open.iter().map(|p| Coord { x: p[0], y: p[1] }).collect());
         l.close();
         out.push(l);
     }
     let exterior = out.remove(0);
     let poly = geo::Polygon::new(exterior, out);
-    let errors = poly.validation_errors();
-    if let Some(e) = errors.first() {
-        return Err(format!("invalid polygon: {e}"));
-    }
+    // Near-linear, and bounded by the work limit `place` uses.
+    crate::geom::valid::validate(&poly, Limits::default().max_work).map_err(|e| e.to_string())?;
     if poly.unsigned_area() == 0.0 {
         return Err("the polygon has no area".into());
     }
     Ok(poly)
+}
+
+/// A ring taken the short way round, as `place` measures it: each vertex's
+/// longitude moved by 360° where that brings it within 180° of the vertex
+/// before (the first within 180° of `reference`, the first vertex of the
+/// outer ring, which it sets). A lot crossing longitude 180 keeps its size
+/// instead of becoming a band around the globe; its longitudes may then
+/// pass ±180, and [`copies_on_the_globe`] brings the part beyond back. A
+/// ring whose way round does not close goes around a pole: refused.
+fn short_way(ring: Vec<LonLat>, reference: &mut Option<f64>) -> Result<Vec<LonLat>, String> {
+    let mut prev = reference.unwrap_or(ring[0][0]);
+    let mut out = Vec::with_capacity(ring.len());
+    for [lon, lat] in ring {
+        let mut lon = lon;
+        if lon - prev > 180.0 {
+            lon -= 360.0;
+        } else if lon - prev < -180.0 {
+            lon += 360.0;
+        }
+        out.push([lon, lat]);
+        prev = lon;
+    }
+    reference.get_or_insert(out[0][0]);
+    let (first, last) = (out[0][0], prev);
+    if (first - last).abs() > 180.0 {
+        return Err(
+            "goes all the way around the globe (around a pole); split it into parts that do not"
+                .into(),
+        );
+    }
+    Ok(out)
+}
+
+/// The polygon, and when it passes longitude ±180 ([`short_way`]) a copy
+/// moved by 360° for the part beyond, so that each part lands in the tiles
+/// of its own side of the antimeridian.
+fn copies_on_the_globe(poly: &geo::Polygon<f64>) -> Vec<geo::Polygon<f64>> {
+    use geo::{BoundingRect, Translate};
+    let mut out = vec![poly.clone()];
+    if let Some(b) = poly.bounding_rect() {
+        if b.max().x > 180.0 {
+            out.push(poly.translate(-360.0, 0.0));
+        }
+        if b.min().x < -180.0 {
+            out.push(poly.translate(360.0, 0.0));
+        }
+    }
+    out
 }
 
 /// Area in square metres (projected on a local frame at the first vertex).
@@ -647,27 +717,115 @@ pub fn area_m2(poly: &geo::Polygon<f64>) -> f64 {
 /// Encodes every tile, then writes them under `dir/Earth nav data/…`, with
 /// `dir/overlay-report.json`, all or nothing (see [`write_tiles`]). Returns
 /// the written paths.
-pub fn write_overlay(overlay: &Overlay, dir: &Path) -> Result<Vec<PathBuf>, OverlayError> {
+pub fn write_overlay(overlay: &mut Overlay, dir: &Path) -> Result<Vec<PathBuf>, OverlayError> {
     write_overlay_with(overlay, dir, Vec::new())
 }
 
 /// [`write_overlay`] with further files (e.g. previews) written in the same
 /// all-or-nothing step, before the tiles. Returns the paths of the tiles
 /// and the report.
+///
+/// A folder written before is taken over: the tiles of an earlier agkit
+/// build (their `sim/creation_agent` is agkit's) that this build does not
+/// write are removed with their previews once everything is written, and
+/// listed in the report ([`Report::removed`], and a warning each). A tile
+/// this build would replace that agkit did not write is refused
+/// ([`OverlayError::Foreign`]) before anything is written; other tiles are
+/// left, with a warning.
 pub fn write_overlay_with(
-    overlay: &Overlay,
+    overlay: &mut Overlay,
     dir: &Path,
     extra: Vec<(PathBuf, Vec<u8>)>,
 ) -> Result<Vec<PathBuf>, OverlayError> {
+    let stale = stale_tiles(overlay, dir)?;
     let report = serde_json::to_string_pretty(&overlay.report).unwrap_or_default() + "\n";
-    write_tiles_with(
+    let written = write_tiles_with(
         &overlay.tiles,
         dir,
         "overlay-report.json",
         report.as_bytes(),
         extra,
         Some(&overlay.sources),
-    )
+    )?;
+    for path in stale {
+        let mut gone = vec![path.clone()];
+        if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
+            for ext in ["svg", "png"] {
+                gone.push(dir.join("preview").join(format!("{stem}.{ext}")));
+            }
+        }
+        for p in gone {
+            match std::fs::remove_file(&p) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(OverlayError::Io { path: p, error: e });
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(written)
+}
+
+/// The DSFs under `dir/Earth nav data` that an earlier agkit build wrote
+/// and this one does not; records them in the report. Refuses a tile this
+/// build would replace that agkit did not write.
+fn stale_tiles(overlay: &mut Overlay, dir: &Path) -> Result<Vec<PathBuf>, OverlayError> {
+    let end = dir.join("Earth nav data");
+    if !end.is_dir() {
+        return Ok(Vec::new());
+    }
+    let ours: BTreeSet<PathBuf> = overlay
+        .tiles
+        .keys()
+        .map(|t| dir.join(t.relative_path()))
+        .collect();
+    let mut stale = Vec::new();
+    for e in crate::fsutil::walk(&end).filter_map(Result::ok) {
+        let path = e.path();
+        if !e.file_type().is_file()
+            || !path
+                .extension()
+                .is_some_and(|x| x.eq_ignore_ascii_case("dsf"))
+        {
+            continue;
+        }
+        let agent = crate::fsutil::read_file(path, "a DSF tile", Limits::default().max_input_bytes)
+            .map_err(|e| e.reason())
+            .and_then(|b| {
+                crate::dsf::read(&b).map_err(|e| format!("not a DSF that agkit reads ({e})"))
+            })
+            .map(|d| d.property("sim/creation_agent").unwrap_or("").to_string());
+        let agkit = matches!(&agent, Ok(a) if a.starts_with("agkit"));
+        let rel = path
+            .strip_prefix(dir)
+            .unwrap_or(path)
+            .to_string_lossy()
+            .replace('\\', "/");
+        if ours.contains(path) {
+            if !agkit {
+                return Err(OverlayError::Foreign {
+                    path: path.to_path_buf(),
+                    why: match agent {
+                        Ok(a) if a.is_empty() => "a tile with no sim/creation_agent".into(),
+                        Ok(a) => format!("a tile written by {a:?}"),
+                        Err(e) => e,
+                    },
+                });
+            }
+        } else if agkit {
+            overlay.report.warnings.push(format!(
+                "removed {rel}: written by an earlier build into this folder, not by this one"
+            ));
+            overlay.report.removed.push(rel);
+            stale.push(path.to_path_buf());
+        } else {
+            overlay
+                .report
+                .warnings
+                .push(format!("left {rel}: a tile agkit did not write"));
+        }
+    }
+    Ok(stale)
 }
 
 /// Encodes `tiles` as binary DSF, then writes them and `report_name` as one

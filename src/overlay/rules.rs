@@ -395,6 +395,17 @@ impl Rules {
                 preview_file: r.preview_file,
             });
         }
+        if rules.is_empty() {
+            // An overlay of nothing is never what was meant: an empty file,
+            // or `[rule]` written for `[[rule]]`.
+            return Err(RulesError {
+                line: 1,
+                column: 1,
+                message: "no `[[rule]]`: the rules file places nothing (each rule is a \
+                          `[[rule]]` table with an `asset`)"
+                    .into(),
+            });
+        }
         Ok(Rules { settings, rules })
     }
 

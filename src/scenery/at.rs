@@ -497,18 +497,19 @@ pub fn at(
         let mut mesh: Option<String> = None;
         for (pkg, path) in finder.tile(tile) {
             let rel = relative(&path, &pkg.path);
-            let dsf = match std::fs::read(&path)
-                .map_err(|e| e.to_string())
-                .and_then(|b| crate::dsf::read(&b).map_err(|e| e.to_string()))
-            {
-                Ok(d) => d,
-                Err(e) => {
-                    report
-                        .warnings
-                        .push(format!("{}: {e}", relative(&path, &inst.root)));
-                    continue;
-                }
-            };
+            let dsf =
+                match crate::fsutil::read_input(&path, "a DSF tile", opts.limits.max_input_bytes)
+                    .map_err(|e| e.reason())
+                    .and_then(|b| crate::dsf::read(&b).map_err(|e| e.to_string()))
+                {
+                    Ok(d) => d,
+                    Err(e) => {
+                        report
+                            .warnings
+                            .push(format!("{}: {e}", relative(&path, &inst.root)));
+                        continue;
+                    }
+                };
             let overlay = exclude::is_overlay(&dsf);
             loaded.push(Loaded {
                 pkg,
@@ -736,7 +737,8 @@ fn expand(
     warnings: &mut Vec<String>,
 ) -> Vec<Item> {
     let asset = assets.entry(file.to_path_buf()).or_insert_with(|| {
-        let text = super::install::read_text(file, 64 << 20).map_err(|e| e.to_string())?;
+        let text = super::install::read_text(file, "an autogen asset", 64 << 20)
+            .map_err(|e| e.to_string())?;
         crate::xp::parse(&text).map_err(|d| {
             format!(
                 "{}: {} errors",

@@ -16,6 +16,7 @@
 //! | SCN011 | warning | an overlay DSF below another package's base mesh of its tile |
 //! | SCN012 | warning | problems in `scenery_packs.ini` (the `INI` diagnostics) |
 //! | SCN013 | error | a `library.txt` that cannot be read |
+//! | SCN014 | warning | exports naming an absolute or drive-letter path (never followed) |
 //!
 //! Only the DSFs of the `Custom Scenery` packages are read (the default
 //! scenery's base meshes are large and Laminar's own); the libraries of
@@ -26,6 +27,7 @@ use super::install::{Installation, Origin, Package};
 use super::library::ExportKind;
 use super::resolve::{self, Conditions, LibraryIndex, LoadError, Tile};
 use crate::diag::{Location, Severity};
+use crate::limits::Limits;
 use crate::out::count;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -135,7 +137,8 @@ struct DsfFacts {
 
 /// Reads one DSF's tile, overlay flag and definitions.
 fn dsf_facts(path: &Path, pkg: &Package) -> Result<DsfFacts, String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let bytes = crate::fsutil::read_input(path, "a DSF tile", Limits::default().max_input_bytes)
+        .map_err(|e| e.reason())?;
     let dsf = crate::dsf::read(&bytes).map_err(|e| e.to_string())?;
     let prop = |n: &str| dsf.property(n).and_then(|v| v.trim().parse::<i32>().ok());
     let tile = match (prop("sim/west"), prop("sim/south")) {
@@ -230,7 +233,7 @@ pub fn check(
                 for def in &f.defs {
                     stats.definitions += 1;
                     let path = super::library::normalize(def);
-                    if !path.starts_with('/') && super::library::leaves_root(&path) {
+                    if !super::library::is_absolute(&path) && super::library::leaves_root(&path) {
                         climbing
                             .entry(p.priority)
                             .or_default()
@@ -386,8 +389,12 @@ fn ini_findings(inst: &Installation, out: &mut Vec<Finding>) {
     };
     let name = "scenery_packs.ini";
     if !ini.diagnostics.is_empty() {
-        let text = super::install::read_text(&inst.ini_path, super::packs::MAX_INI_BYTES)
-            .unwrap_or_default();
+        let text = super::install::read_text(
+            &inst.ini_path,
+            "scenery_packs.ini",
+            super::packs::MAX_INI_BYTES,
+        )
+        .unwrap_or_default();
         out.push(finding(
             Severity::Warning,
             "SCN012",
@@ -485,6 +492,7 @@ fn library_findings(index: &LibraryIndex, out: &mut Vec<Finding>) {
             // read it (bounded, invalid UTF-8 replaced).
             let text = super::install::read_text(
                 &p.root.join("library.txt"),
+                "library.txt",
                 super::library::MAX_LIBRARY_BYTES,
             )
             .unwrap_or_default();
@@ -510,24 +518,41 @@ fn library_findings(index: &LibraryIndex, out: &mut Vec<Finding>) {
             ));
         }
         if !up.is_empty() {
-            let details = lib
+            let (absolute, climbing): (Vec<_>, Vec<_>) = lib
                 .exports
                 .iter()
                 .filter(|e| e.leaves_package())
-                .map(|e| export_line(&file, e))
-                .collect();
-            out.push(finding(
-                Severity::Warning,
-                "SCN005",
-                Some(&p.name),
-                format!(
-                    "{file}: {} {} outside the package with `../`; Laminar says never to \
-                     reference another library by file path (export the virtual path instead)",
-                    count(up.len(), "export"),
-                    agree(up.len(), "reaches", "reach")
-                ),
-                details,
-            ));
+                .partition(|e| e.is_absolute());
+            if !climbing.is_empty() {
+                out.push(finding(
+                    Severity::Warning,
+                    "SCN005",
+                    Some(&p.name),
+                    format!(
+                        "{file}: {} {} outside the package with `../`; Laminar says never to \
+                         reference another library by file path (export the virtual path \
+                         instead)",
+                        count(climbing.len(), "export"),
+                        agree(climbing.len(), "reaches", "reach")
+                    ),
+                    climbing.iter().map(|e| export_line(&file, e)).collect(),
+                ));
+            }
+            if !absolute.is_empty() {
+                out.push(finding(
+                    Severity::Warning,
+                    "SCN014",
+                    Some(&p.name),
+                    format!(
+                        "{file}: {} {} an absolute or drive-letter path, which agkit never \
+                         follows (it would read a file outside the installation); a library \
+                         exports files of its own package",
+                        count(absolute.len(), "export"),
+                        agree(absolute.len(), "names", "name")
+                    ),
+                    absolute.iter().map(|e| export_line(&file, e)).collect(),
+                ));
+            }
         }
         if lib.header_rejected() {
             continue;

@@ -59,10 +59,12 @@ pub struct Package {
 }
 
 impl Package {
-    /// The package's `library.txt`, when it has one.
+    /// The package's `library.txt`, when it has one: anything of that
+    /// name, so that one which is a folder, a pipe or a dangling link is
+    /// reported as unreadable rather than passed over.
     pub fn library_file(&self) -> Option<PathBuf> {
         let f = self.path.join("library.txt");
-        f.is_file().then_some(f)
+        std::fs::symlink_metadata(&f).is_ok().then_some(f)
     }
 }
 
@@ -78,12 +80,13 @@ pub enum InstallError {
     /// A file was given where a folder is wanted.
     #[error("{0}: a file, not a folder; give the X-Plane folder or its Custom Scenery folder")]
     NotAFolder(PathBuf),
-    /// A file could not be read.
+    /// A folder could not be read.
     #[error("{0}: {1}")]
     Io(PathBuf, std::io::Error),
-    /// A file is larger than agkit reads.
-    #[error("{0}: {1} bytes is more than the {2} agkit reads")]
-    TooLarge(PathBuf, u64, u64),
+    /// A file could not be read: missing, not a regular file, or larger
+    /// than agkit reads.
+    #[error(transparent)]
+    Input(#[from] crate::fsutil::InputError),
 }
 
 /// An X-Plane installation's scenery packages in priority order.
@@ -101,29 +104,15 @@ pub struct Installation {
     pub ini_path: PathBuf,
 }
 
-/// Reads a text file of at most `max` bytes (lossy UTF-8).
-pub(crate) fn read_text(path: &Path, max: u64) -> Result<String, InstallError> {
-    use std::io::Read;
-    let f = std::fs::File::open(path).map_err(|e| InstallError::Io(path.to_path_buf(), e))?;
-    let len = f
-        .metadata()
-        .map_err(|e| InstallError::Io(path.to_path_buf(), e))?
-        .len();
-    if len > max {
-        return Err(InstallError::TooLarge(path.to_path_buf(), len, max));
-    }
-    let mut bytes = Vec::with_capacity(len as usize);
-    f.take(max + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| InstallError::Io(path.to_path_buf(), e))?;
-    if bytes.len() as u64 > max {
-        return Err(InstallError::TooLarge(
-            path.to_path_buf(),
-            bytes.len() as u64,
-            max,
-        ));
-    }
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+/// Reads a text file of at most `max` bytes (lossy UTF-8) through the input
+/// gate ([`crate::fsutil::read_input`]): a directory, pipe or device of
+/// that name is refused, never read.
+pub(crate) fn read_text(path: &Path, role: &str, max: u64) -> Result<String, InstallError> {
+    let bytes = crate::fsutil::read_input(path, role, max)?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
 }
 
 /// The sub-folders of `dir` (not hidden), sorted by name; none when `dir`
@@ -207,8 +196,14 @@ impl Installation {
             return Err(InstallError::NotAnInstallation(dir.to_path_buf()));
         };
         let ini_path = custom.join("scenery_packs.ini");
-        let ini = if ini_path.is_file() {
-            Some(packs::parse(&read_text(&ini_path, packs::MAX_INI_BYTES)?))
+        // Anything of that name is read through the gate: a folder or a
+        // pipe called scenery_packs.ini is an error naming it.
+        let ini = if std::fs::symlink_metadata(&ini_path).is_ok() {
+            Some(packs::parse(&read_text(
+                &ini_path,
+                "scenery_packs.ini",
+                packs::MAX_INI_BYTES,
+            )?))
         } else {
             None
         };
@@ -540,8 +535,8 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let f = t.path().join("library.txt");
         std::fs::write(&f, vec![b'x'; 100]).unwrap();
-        assert_eq!(read_text(&f, 100).unwrap().len(), 100);
-        let e = read_text(&f, 99).unwrap_err();
+        assert_eq!(read_text(&f, "library.txt", 100).unwrap().len(), 100);
+        let e = read_text(&f, "library.txt", 99).unwrap_err();
         assert!(
             e.to_string().contains("100 bytes is more than the 99"),
             "{e}"

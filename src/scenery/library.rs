@@ -110,6 +110,12 @@ impl Export {
     pub fn leaves_package(&self) -> bool {
         leaves_root(&self.real_path)
     }
+
+    /// True when the real path is absolute or names a drive
+    /// ([`is_absolute`]): never followed.
+    pub fn is_absolute(&self) -> bool {
+        is_absolute(&self.real_path)
+    }
 }
 
 /// A comparison in `REGION_DREF`.
@@ -286,7 +292,17 @@ pub fn normalize(p: &str) -> String {
         .collect()
 }
 
-/// True when a relative path climbs above its root (`../x`, `a/../../x`).
+/// True for a path that names a place of its own instead of one in the
+/// package: `/abs/x.obj`, `//server/x.obj` (a `\\server\x.obj` read with
+/// `/`), or a drive letter (`C:/x.obj`, `C:x.obj`). agkit never follows
+/// one.
+pub fn is_absolute(path: &str) -> bool {
+    let b = path.trim_start().as_bytes();
+    b.first() == Some(&b'/') || (b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':')
+}
+
+/// True when a relative path climbs above its root (`../x`, `a/../../x`),
+/// or the path is absolute ([`is_absolute`]).
 pub fn leaves_root(path: &str) -> bool {
     let mut depth = 0i64;
     for part in path.split('/') {
@@ -301,7 +317,7 @@ pub fn leaves_root(path: &str) -> bool {
             _ => depth += 1,
         }
     }
-    path.starts_with('/')
+    is_absolute(path)
 }
 
 /// The lines of a text file (after a byte-order mark), each with the byte
@@ -939,6 +955,8 @@ mod tests {
         assert!(leaves_root("../a.obj"));
         assert!(leaves_root("a/../../b.obj"));
         assert!(leaves_root("/abs/b.obj"));
+        assert!(leaves_root("C:/abs/b.obj") && leaves_root("//server/b.obj"));
+        assert!(is_absolute("c:b.obj") && is_absolute("/x") && !is_absolute("a/c:b"));
         assert!(!leaves_root("a/../b.obj"));
         assert!(!leaves_root("./a/./b.obj"));
     }

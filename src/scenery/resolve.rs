@@ -158,7 +158,7 @@ impl LibraryIndex {
             let Some(file) = p.library_file() else {
                 continue;
             };
-            match read_text(&file, library::MAX_LIBRARY_BYTES) {
+            match read_text(&file, "library.txt", library::MAX_LIBRARY_BYTES) {
                 Ok(text) => index.push(LibPackage {
                     name: p.name.clone(),
                     root: p.path.clone(),
@@ -194,7 +194,11 @@ impl LibraryIndex {
 
     /// Reads `dir/library.txt` as one package called after the folder.
     pub fn load_package(dir: &Path, priority: usize) -> Result<LibPackage, InstallError> {
-        let text = read_text(&dir.join("library.txt"), library::MAX_LIBRARY_BYTES)?;
+        let text = read_text(
+            &dir.join("library.txt"),
+            "library.txt",
+            library::MAX_LIBRARY_BYTES,
+        )?;
         Ok(LibPackage {
             name: super::install::folder_name(dir),
             root: dir.to_path_buf(),
@@ -386,12 +390,33 @@ impl Resolution {
             return String::new();
         }
         if !self.candidates.is_empty() {
-            let missing: Vec<String> = self
+            let (absolute, missing): (Vec<&Candidate>, Vec<&Candidate>) = self
                 .candidates
                 .iter()
-                .map(|c| format!("{}/{} ({})", c.package, c.relative, c.place()))
-                .collect();
-            return format!("exported, but the file is missing: {}", missing.join(", "));
+                .partition(|c| library::is_absolute(&c.relative));
+            let list = |v: &[&Candidate], own: bool| {
+                v.iter()
+                    .map(|c| match own {
+                        true => format!("{}/{} ({})", c.package, c.relative, c.place()),
+                        false => format!("{} ({})", c.relative, c.place()),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let mut why = Vec::new();
+            if !missing.is_empty() {
+                why.push(format!(
+                    "exported, but the file is missing: {}",
+                    list(&missing, true)
+                ));
+            }
+            if !absolute.is_empty() {
+                why.push(format!(
+                    "exported as an absolute path, which is never followed (SCN014): {}",
+                    list(&absolute, false)
+                ));
+            }
+            return why.join("; ");
         }
         let mut why = String::from("no enabled package exports it");
         if let Some(s) = self.shadowed.first() {
@@ -538,12 +563,22 @@ pub fn resolve(
     let exports: Vec<(&LibPackage, &Export)> =
         index.exports_of(&vpath).map(|(_, p, e)| (p, e)).collect();
     let candidate = |pkg: &LibPackage, e: &Export, conditions: Vec<String>| {
-        let file = find_file(&pkg.root, &e.real_path);
+        // An absolute or drive-letter path is never followed: it would read
+        // a file outside the installation.
+        let file = (!e.is_absolute())
+            .then(|| find_file(&pkg.root, &e.real_path))
+            .flatten();
         Candidate {
             package: pkg.name.clone(),
             priority: pkg.priority,
             exists: file.is_some(),
-            file: file.unwrap_or_else(|| pkg.root.join(&e.real_path)),
+            file: file.unwrap_or_else(|| {
+                if e.is_absolute() {
+                    PathBuf::from(&e.real_path)
+                } else {
+                    pkg.root.join(&e.real_path)
+                }
+            }),
             relative: e.real_path.clone(),
             line: Some(e.line),
             kind: Some(e.kind),
@@ -555,7 +590,7 @@ pub fn resolve(
     // simulator follows it (`scenery check` warns: Laminar says to name the
     // library's virtual path instead); an absolute one is not.
     if let Some((name, root)) = own
-        && !vpath.starts_with('/')
+        && !library::is_absolute(&vpath)
         && let Some(file) = find_file(root, &vpath)
     {
         res.source = Source::Local;

@@ -2,7 +2,7 @@
 //!
 //! | endpoint | answer |
 //! |---|---|
-//! | `GET /api/files` | assets and polygon files under PATH, and the version |
+//! | `GET /api/files` | assets and polygon files under PATH, the version, and a `note` when the listing is cut short |
 //! | `GET /api/polygons` | the bundled test polygons |
 //! | `GET /api/polygon?path=F` | a GeoJSON polygon file in local metres |
 //! | `GET /api/asset?path=F` | source text and `agkit check` diagnostics |
@@ -90,15 +90,16 @@ fn files(shared: &Shared) -> Response {
         .filter(|e| e.kind == FileType::Polygon)
         .map(|e| e.rel.as_str())
         .collect();
-    Response::json(
-        200,
-        &json!({
-            "root": shared.root_label,
-            "version": version,
-            "assets": assets,
-            "polygon_files": polys,
-        }),
-    )
+    let mut body = json!({
+        "root": shared.root_label,
+        "version": version,
+        "assets": assets,
+        "polygon_files": polys,
+    });
+    if let Some(note) = shared.note() {
+        body["note"] = Value::from(note);
+    }
+    Response::json(200, &body)
 }
 
 fn required<'a>(req: &'a Request, name: &str) -> Result<&'a str, Response> {

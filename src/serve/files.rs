@@ -13,6 +13,10 @@ use std::time::SystemTime;
 pub const MAX_FILE: u64 = 16 * 1024 * 1024;
 /// Most files listed (and watched) under a root.
 pub const MAX_FILES: usize = 20_000;
+/// Default of the most entries (files and folders of any kind) one scan of
+/// the tree visits: a folder of millions of files costs a bounded walk, and
+/// the listing says where it stopped.
+pub const MAX_ENTRIES: usize = 100_000;
 
 /// What a listed file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -61,6 +65,7 @@ pub enum Refusal {
 pub struct Root {
     dir: PathBuf,
     only: Option<PathBuf>,
+    max_entries: usize,
 }
 
 impl Root {
@@ -71,6 +76,7 @@ impl Root {
             Ok(Root {
                 dir: canon,
                 only: None,
+                max_entries: MAX_ENTRIES,
             })
         } else {
             let dir = canon
@@ -80,6 +86,7 @@ impl Root {
             Ok(Root {
                 dir,
                 only: Some(canon),
+                max_entries: MAX_ENTRIES,
             })
         }
     }
@@ -87,6 +94,17 @@ impl Root {
     /// The canonical directory served.
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// The same root, its scans visiting at most `n` entries.
+    pub fn with_max_entries(mut self, n: usize) -> Root {
+        self.max_entries = n;
+        self
+    }
+
+    /// True when one file (and the polygon files beside it) is served.
+    pub fn is_single_file(&self) -> bool {
+        self.only.is_some()
     }
 
     /// Maps a client path to a file under the root, or refuses it.
@@ -139,15 +157,12 @@ impl Root {
     /// Reads a resolved file's bytes (bounded by [`MAX_FILE`]).
     pub fn read_bytes(&self, rel: &str) -> Result<Vec<u8>, Refusal> {
         let path = self.resolve(rel)?;
-        let len = std::fs::metadata(&path)
-            .map_err(|e| Refusal::NotFound(format!("{rel}: {e}")))?
-            .len();
-        if len > MAX_FILE {
-            return Err(Refusal::NotFound(format!(
-                "{rel}: larger than {MAX_FILE} bytes"
-            )));
-        }
-        std::fs::read(&path).map_err(|e| Refusal::NotFound(format!("{rel}: {e}")))
+        let role = match file_type(&path) {
+            Some(FileType::Polygon) => "a polygon file",
+            _ => "an autogen asset",
+        };
+        crate::fsutil::read_file(&path, role, MAX_FILE)
+            .map_err(|e| Refusal::NotFound(format!("{rel}: {}", e.reason())))
     }
 
     /// Reads a resolved file as text (lossy for invalid UTF-8, bounded).
@@ -164,6 +179,13 @@ impl Root {
     /// Hidden directories (`.git`, …) are skipped; symlinks are followed only
     /// when they stay inside the root.
     pub fn scan(&self) -> Vec<Entry> {
+        self.scan_noting().0
+    }
+
+    /// [`Root::scan`], and a note when the listing is cut short: more than
+    /// [`MAX_FILES`] files, or more entries under the root than a scan
+    /// visits ([`Root::with_max_entries`], [`MAX_ENTRIES`] by default).
+    pub fn scan_noting(&self) -> (Vec<Entry>, Option<String>) {
         let mut out = Vec::new();
         if let Some(only) = &self.only {
             if let Some(e) = self.entry(only, true) {
@@ -179,7 +201,7 @@ impl Root {
                 }
             }
             out.sort();
-            return out;
+            return (out, None);
         }
         let walker = walkdir::WalkDir::new(&self.dir)
             .follow_links(false)
@@ -188,8 +210,23 @@ impl Root {
             .filter_entry(|e| {
                 e.depth() == 0 || !e.file_name().to_str().is_some_and(|n| n.starts_with('.'))
             });
-        for e in walker.filter_map(Result::ok) {
+        let mut note = None;
+        for (seen, e) in walker.filter_map(Result::ok).enumerate() {
             if out.len() >= MAX_FILES {
+                note = Some(format!(
+                    "more than {MAX_FILES} assets and polygon files under {}: only the first \
+                     {MAX_FILES} are listed and watched",
+                    self.dir.display()
+                ));
+                break;
+            }
+            if seen >= self.max_entries {
+                note = Some(format!(
+                    "more than {} files and folders under {}: the listing stopped there, and \
+                     files past them are neither listed nor watched (serve a smaller folder)",
+                    self.max_entries,
+                    self.dir.display()
+                ));
                 break;
             }
             let ft = e.file_type();
@@ -200,7 +237,7 @@ impl Root {
             }
         }
         out.sort();
-        out
+        (out, note)
     }
 
     /// The entry of a file found under the root. Plain files found by the

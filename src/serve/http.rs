@@ -45,6 +45,11 @@ impl Request {
             .map(|(_, v)| v.as_str())
     }
 
+    /// How many times the header `name` (lower-case) was sent.
+    pub fn header_count(&self, name: &str) -> usize {
+        self.headers.iter().filter(|(k, _)| k == name).count()
+    }
+
     /// The first query parameter called `name`.
     pub fn param(&self, name: &str) -> Option<&str> {
         self.query

@@ -1,10 +1,11 @@
 //! `agkit serve`: a live browser previewer of autogen placements.
 //!
 //! A small synchronous HTTP server ([`http`]) answers a JSON API ([`api`])
-//! and serves one embedded page ([`web`]). A watcher thread polls the
-//! modification times of the files under the served PATH ([`files`]) and
-//! bumps a version counter on every change; the page listens on a
-//! Server-Sent Events stream (`/api/events`) and redraws.
+//! and serves one embedded page ([`web`]). A watcher thread ([`watch`])
+//! waits for the operating system to report a change under the served PATH
+//! (or, where it cannot, polls with back-off), rescans the files
+//! ([`files`]) and bumps a version counter on every change; the page
+//! listens on a Server-Sent Events stream (`/api/events`) and redraws.
 //!
 //! Security: only files under PATH are read ([`files::Root::resolve`]), the
 //! server binds to loopback unless told otherwise, and every request whose
@@ -30,11 +31,13 @@ pub mod files;
 pub mod http;
 pub mod polygons;
 pub mod slots;
+pub mod watch;
 pub mod web;
 
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -70,6 +73,8 @@ pub fn serve_limits() -> Limits {
         max_placed_items: 200_000,
         max_work: 2_000_000,
         max_extent_m: 5_000.0,
+        max_input_bytes: files::MAX_FILE,
+        max_output_bytes: 64 << 20,
     }
 }
 
@@ -85,8 +90,17 @@ pub struct Config {
     /// Extra `Host` names (`name` or `name:port`) accepted besides the
     /// loopback names and the bind address.
     pub allow_hosts: Vec<String>,
-    /// How often the watcher looks at modification times.
+    /// How long the watcher lets a burst of change notifications settle
+    /// before it rescans, and how often it polls where notifications cannot
+    /// be had (backing off while nothing changes, see [`watch`]).
     pub poll: Duration,
+    /// Watch with operating-system notifications (true by default); false
+    /// polls from the start.
+    pub notify: bool,
+    /// Most files and folders one scan of PATH visits
+    /// ([`files::MAX_ENTRIES`] by default); the file listing says when a
+    /// scan stopped there.
+    pub max_entries: usize,
     /// Most connections held at once (each has a thread). When all are
     /// taken, the oldest connection that is only sending its request or
     /// receiving its answer is closed to make room (see [`slots`]); must
@@ -120,6 +134,8 @@ impl Config {
             port: 0,
             allow_hosts: Vec::new(),
             poll: Duration::from_millis(250),
+            notify: true,
+            max_entries: files::MAX_ENTRIES,
             max_connections: MAX_CONNECTIONS,
             max_event_streams: MAX_EVENT_STREAMS,
             workers: std::thread::available_parallelism()
@@ -141,6 +157,8 @@ pub struct Snapshot {
     pub entries: Vec<Entry>,
     /// Paths that changed in the last bump.
     pub changed: Vec<String>,
+    /// Why the listing is incomplete, when it is (too many files).
+    pub note: Option<String>,
 }
 
 /// State shared by the connection threads and the watcher.
@@ -158,6 +176,7 @@ pub struct Shared {
     pub root_label: String,
     /// Bounds of each placement.
     pub limits: Limits,
+    scans: AtomicU64,
     slots: Arc<Slots>,
     workers: Workers,
     request_timeout: Duration,
@@ -177,11 +196,24 @@ impl Shared {
         (self.slots.len(), self.slots.count(Phase::Events))
     }
 
+    /// How many times the tree was scanned (the watcher's cost).
+    pub fn scans(&self) -> u64 {
+        self.scans.load(Ordering::Relaxed)
+    }
+
+    /// Why the file listing is incomplete, when it is.
+    pub fn note(&self) -> Option<String> {
+        let s = self.snapshot.lock().unwrap_or_else(|p| p.into_inner());
+        s.note.clone()
+    }
+
     /// Rescans the tree; bumps the version when anything changed. Returns
     /// whether it did.
     pub fn rescan(&self) -> bool {
-        let entries = self.root.scan();
+        self.scans.fetch_add(1, Ordering::Relaxed);
+        let (entries, note) = self.root.scan_noting();
         let mut s = self.snapshot.lock().unwrap_or_else(|p| p.into_inner());
+        s.note = note;
         if entries == s.entries {
             return false;
         }
@@ -203,6 +235,18 @@ impl Shared {
 
     /// Whether a request's `Host` and `Origin` headers name this server.
     pub fn check_origin(&self, req: &Request) -> Result<(), HttpError> {
+        // RFC 9112 §3.2: a request with more than one Host is answered 400;
+        // two Origins are as ambiguous (RFC 6454 allows one), and checking
+        // only the first would let the second through.
+        for name in ["host", "origin"] {
+            let n = req.header_count(name);
+            if n > 1 {
+                return Err(HttpError::new(
+                    400,
+                    format!("{n} {name} headers; a request has at most one"),
+                ));
+            }
+        }
         let host = req
             .header("host")
             .ok_or_else(|| HttpError::new(403, "a Host header is required"))?
@@ -235,6 +279,7 @@ pub struct Server {
     listener: TcpListener,
     shared: Arc<Shared>,
     poll: Duration,
+    notify: bool,
 }
 
 impl Server {
@@ -248,7 +293,8 @@ impl Server {
             ));
         }
         let root = Root::new(&cfg.path)
-            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", cfg.path.display())))?;
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", cfg.path.display())))?
+            .with_max_entries(cfg.max_entries);
         let listener = TcpListener::bind(SocketAddr::new(cfg.bind, cfg.port))?;
         let port = listener.local_addr()?.port();
         let mut hosts = vec![
@@ -281,6 +327,7 @@ impl Server {
             hosts,
             root_label,
             limits: cfg.limits,
+            scans: AtomicU64::new(0),
             slots: Arc::new(Slots::new(cfg.max_connections, cfg.max_event_streams)),
             workers: Workers::new(cfg.workers),
             request_timeout: cfg.request_timeout,
@@ -291,6 +338,7 @@ impl Server {
             listener,
             shared,
             poll: cfg.poll,
+            notify: cfg.notify,
         })
     }
 
@@ -316,19 +364,10 @@ impl Server {
         self.shared.clone()
     }
 
-    /// Serves until the process ends: starts the watcher, then accepts
-    /// connections, one thread each.
+    /// Serves until the process ends: starts the watcher ([`watch`]), then
+    /// accepts connections, one thread each.
     pub fn run(self) -> std::io::Result<()> {
-        let watcher = self.shared.clone();
-        let poll = self.poll;
-        std::thread::Builder::new()
-            .name("agkit-serve-watch".into())
-            .spawn(move || {
-                loop {
-                    std::thread::sleep(poll);
-                    watcher.rescan();
-                }
-            })?;
+        watch::start(self.shared.clone(), self.poll, self.notify)?;
         for stream in self.listener.incoming() {
             let stream = match stream {
                 Ok(s) => s,
