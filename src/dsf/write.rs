@@ -128,7 +128,8 @@ enum Family {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Key {
     family: Family,
-    depth: usize,
+    /// Planes (2..=255, checked before a key is made).
+    depth: u8,
     cells: CellBox,
     windows: u32,
 }
@@ -381,7 +382,8 @@ impl<'a> Layout<'a> {
                     .ok()
                     .filter(|&p| p < 65535)
                     .ok_or_else(|| err(None, "more than 65535 point pools"))?;
-                self.pools.push(Plan::new(Some(key), key.depth));
+                self.pools
+                    .push(Plan::new(Some(key), usize::from(key.depth)));
                 self.open.insert(key, p);
                 Ok(p)
             }
@@ -420,7 +422,7 @@ impl<'a> Layout<'a> {
         {
             let key = Key {
                 family: Family::Patch,
-                depth: d,
+                depth: d as u8,
                 cells: boxed,
                 windows,
             };
@@ -442,7 +444,7 @@ impl<'a> Layout<'a> {
             };
             let key = Key {
                 family: Family::Patch,
-                depth: d,
+                depth: d as u8,
                 cells,
                 windows,
             };
@@ -495,7 +497,7 @@ impl<'a> Layout<'a> {
                 }
                 let key = Key {
                     family: Family::Object,
-                    depth,
+                    depth: depth as u8,
                     cells: quant::cell(o.lon, o.lat, self.n),
                     windows: self.intern(),
                 };
@@ -555,7 +557,7 @@ impl<'a> Layout<'a> {
                 });
                 let key = Key {
                     family: Family::Polygon,
-                    depth: d,
+                    depth: d as u8,
                     cells: quant::poly_box(w, s, e, nn, self.n),
                     windows: self.intern(),
                 };
@@ -585,7 +587,7 @@ impl<'a> Layout<'a> {
                     // depth, even an empty one.
                     let key = Key {
                         family: Family::Patch,
-                        depth: d,
+                        depth: d as u8,
                         cells: CellBox {
                             n: 0,
                             x: 0,
