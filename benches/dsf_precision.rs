@@ -11,7 +11,8 @@
 //! `--dsftool`, by `DSFTool --text2dsf`; each result is read back and its
 //! entities paired with the tile's (`dsf_support::plane_errors`). One line
 //! per tile gives the sizes and the largest error of each plane kind
-//! (agkit / DSFTool), the last line the largest over all tiles. A tile that
+//! (agkit / DSFTool), the last line the total sizes and the largest errors
+//! over all tiles. A tile that
 //! cannot be read, or whose rebuild does not pair up, is reported and
 //! counted; the exit status is 1 if there was any.
 
@@ -124,6 +125,8 @@ fn main() {
     println!();
     let (mut all_a, mut all_d) = (vec![0f64; kinds.len()], vec![0f64; kinds.len()]);
     let mut failed = 0;
+    // Bytes of the tiles, agkit's rebuilds and DSFTool's.
+    let mut total = [0usize; 3];
     for f in &files {
         let name: String = f
             .display()
@@ -146,12 +149,15 @@ fn main() {
             let (theirs, ed) = match &tool {
                 Some(tool) => {
                     let b = dsftool_build(tool, &txt, dir.path())?;
+                    total[2] += b.len();
                     let r = dsf::read(&b).map_err(|e| format!("DSFTool's file: {e}"))?;
                     let e = plane_errors(&a, &r).map_err(|e| format!("DSFTool: {e}"))?;
                     (b.len().to_string(), Some(e))
                 }
                 None => ("-".into(), None),
             };
+            total[0] += bytes.len();
+            total[1] += ours.len();
             let mut line = format!("{:>9} {:>9} {:>9}", bytes.len(), ours.len(), theirs);
             for (i, k) in kinds.iter().enumerate() {
                 let has = |e: &PlaneErrors| e.worst.contains_key(k);
@@ -177,9 +183,14 @@ fn main() {
             }
         }
     }
+    let theirs = if tool.is_some() {
+        total[2].to_string()
+    } else {
+        "-".into()
+    };
     print!(
         "{:<44} {:>9} {:>9} {:>9}",
-        "largest (agkit / DSFTool)", "", "", ""
+        "total; largest (agkit / DSFTool)", total[0], total[1], theirs
     );
     for i in 0..kinds.len() {
         print!(" {:>17}", format!("{} / {}", fmt(all_a[i]), fmt(all_d[i])));

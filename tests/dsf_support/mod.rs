@@ -226,7 +226,8 @@ pub fn plane_kind(e: &Entity, k: usize) -> PlaneKind {
     }
 }
 
-/// One entity (a patch: one triangle of it) flattened for matching.
+/// One entity (a patch: one triangle of it; a chain: one segment between
+/// junctions) flattened for matching.
 struct Item {
     /// The filter in force and what must be equal between a tile and its
     /// rebuild (kind, definition, param, depth, windings).
@@ -289,12 +290,23 @@ fn items(d: &Dsf) -> Vec<Item> {
                     });
                 }
             }
-            Entity::Network(c) => out.push(Item {
-                key: format!("{filter} chain {} {} {}", c.def, c.subtype, c.depth),
-                depth: c.depth,
-                values: c.points.clone(),
-                kinds: kinds(c.depth),
-            }),
+            Entity::Network(c) => {
+                // One item per junction-to-junction segment: DSFTool writes
+                // a chain as one chain per segment.
+                let pts: Vec<&[f64]> = c.points().collect();
+                let mut start = 0;
+                for j in 1..pts.len() {
+                    if pts[j].get(3).is_some_and(|&id| id != 0.0) || j + 1 == pts.len() {
+                        out.push(Item {
+                            key: format!("{filter} chain {} {} {}", c.def, c.subtype, c.depth),
+                            depth: c.depth,
+                            values: pts[start..=j].concat(),
+                            kinds: kinds(c.depth),
+                        });
+                        start = j;
+                    }
+                }
+            }
         }
     }
     out
