@@ -20,6 +20,12 @@
 //!   grid of whole units (or coarser for huge values), scale a power of two.
 //!
 //! Integer planes (wall types, junction IDs) are stored raw with scale 0.
+//!
+//! Which entities share a pool is decided by [`Window`]s: one per fitted
+//! plane of each entity, from its own values ([`box_window`],
+//! [`class_window`]); a pool holds only entities with equal windows, so a
+//! plane's step is fitted to values within a window at most twice as wide
+//! as each entity needs (or its floor).
 
 /// How one plane is quantised.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -186,6 +192,89 @@ impl CellBox {
     }
 }
 
+/// Which values a fitted plane of a pool may hold together: every entity
+/// (object, polygon, patch primitive, network chain) gets one window per
+/// fitted plane from its own values, and only entities with the same
+/// windows share a pool. The pool's plane is then fitted to the values it
+/// holds ([`step16`], [`range32`]), which all lie in the window, so no
+/// entity's plane is quantised over a range much wider than its own.
+///
+/// A window is in closed form from the entity's lowest and highest value;
+/// a value decoded from a pool lies in the same window, so a rebuilt tile
+/// keeps its pools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Window {
+    /// Integers in 0..=65535, stored raw (scale 0).
+    Raw,
+    /// `cells` (1 or 2) cells of `2^level` starting at cell `first`: the
+    /// values lie in `[first, first + cells] × 2^level`.
+    Box {
+        /// Base-2 logarithm of the cell.
+        level: i16,
+        /// First cell.
+        first: i64,
+        /// Cells across (1 or 2).
+        cells: u8,
+    },
+    /// The values lie within `±2^level`.
+    Class {
+        /// Base-2 logarithm of the bound.
+        level: i16,
+    },
+}
+
+/// The base-2 logarithm of [`pow2_ceil`]`(x)`, `x` positive and finite.
+fn log2_ceil(x: f64) -> i32 {
+    let p = pow2_ceil(x);
+    ((p.to_bits() >> 52) & 0x7ff) as i32 - 1023
+}
+
+/// The box window of a plane whose values (of one entity) lie in
+/// `[min, max]`, as [`poly_box`] chooses lon/lat boxes: the finest cell of
+/// `2^level` (`level` at least `floor`) at least as wide as `max - min`,
+/// the box being the one or two cells the values touch. The pool then
+/// spans at most two such cells: a step within 4 times the entity's own,
+/// or within `2^(floor - 14)` for an entity narrower than a cell of
+/// `2^floor`. Values as for [`step16`].
+pub fn box_window(min: f64, max: f64, floor: i32) -> Window {
+    let span = max - min;
+    let level = if span > 0.0 {
+        log2_ceil(span).max(floor)
+    } else {
+        floor
+    };
+    let w = 2f64.powi(level);
+    let first = (min / w).floor();
+    let last = (max / w).ceil().max(first + 1.0);
+    Window::Box {
+        level: level as i16,
+        first: first as i64,
+        cells: (last - first).min(2.0) as u8,
+    }
+}
+
+/// The class window of a plane whose values (of one entity) lie in
+/// `[min, max]`: the least `2^level` (at least `2^floor`) bounding their
+/// magnitude. Values of one magnitude share pools whatever their sign
+/// (normals, texture coordinates, elevations); the pool spans at most
+/// `±2^level`.
+pub fn class_window(min: f64, max: f64, floor: i32) -> Window {
+    let m = min.abs().max(max.abs());
+    let level = if m > 0.0 {
+        log2_ceil(m).max(floor)
+    } else {
+        floor
+    };
+    Window::Class {
+        level: level as i16,
+    }
+}
+
+/// True when `v` is an integer a raw 16-bit plane holds (0..=65535).
+pub fn is_raw16(v: f64) -> bool {
+    v.fract() == 0.0 && (0.0..=MAX16).contains(&v)
+}
+
 /// Largest longitude or latitude magnitude the builder accepts (anything
 /// beyond is not on Earth, and larger values would not be exact in a
 /// pool's `f32` offset).
@@ -325,6 +414,89 @@ mod tests {
         // A vertical segment on a grid line: one cell east of it.
         let b = poly_box(12.5, 47.5, 12.5, 47.6, 32);
         assert_eq!((b.w, b.lon().offset), (1, 12.5));
+    }
+
+    /// The lowest and highest value a window admits.
+    fn bounds(w: Window) -> (f64, f64) {
+        match w {
+            Window::Raw => (0.0, MAX16),
+            Window::Box {
+                level,
+                first,
+                cells,
+            } => {
+                let c = 2f64.powi(level.into());
+                (first as f64 * c, (first + i64::from(cells)) as f64 * c)
+            }
+            Window::Class { level } => {
+                let m = 2f64.powi(level.into());
+                (-m, m)
+            }
+        }
+    }
+
+    #[test]
+    fn windows_hold_their_values_and_are_at_most_twice_as_wide_as_needed() {
+        let cases = [
+            (39.1356, 39.1371, -5),
+            (0.0, 1.0, -5),
+            (0.0, 0.0, -5),
+            (0.2, 0.45, -5),
+            (-0.01, 0.01, -5),
+            (-1e12, 1e12, -5),
+            (7.3e11, 7.3e11, -5),
+            (-1e-10, 1e-10, -5),
+            (0.999_999, 1.000_001, 0),
+            (-32768.0, 9000.0, 10),
+        ];
+        for (lo, hi, floor) in cases {
+            for w in [box_window(lo, hi, floor), class_window(lo, hi, floor)] {
+                let (a, b) = bounds(w);
+                assert!(a <= lo && hi <= b, "{lo} {hi} {w:?}");
+                // A box needs the span, a class the magnitude.
+                let need = match w {
+                    Window::Class { .. } => lo.abs().max(hi.abs()),
+                    _ => hi - lo,
+                };
+                let least = 2f64.powi(floor).max(pow2_ceil(need.max(f64::MIN_POSITIVE)));
+                assert!(
+                    b - a <= 2.0 * least,
+                    "{lo} {hi} {w:?}: {} > 2 × {least}",
+                    b - a
+                );
+            }
+        }
+        // Control points of one cell of 1/32 degree share its window;
+        // texture coordinates have another.
+        let c = box_window(39.1301, 39.1399, -5);
+        assert_eq!(c, box_window(39.1256, 39.1561, -5));
+        assert_ne!(c, box_window(0.0, 1.0, -5));
+        assert_eq!(
+            c,
+            Window::Box {
+                level: -5,
+                first: (39.13 * 32.0) as i64,
+                cells: 1
+            }
+        );
+        // Normals and texture coordinates of a patch share one class.
+        assert_eq!(class_window(-1.0, 1.0, 0), class_window(0.0, 0.25, 0));
+        assert_ne!(class_window(-1.0, 1.0, 0), class_window(39.1, 39.2, 0));
+    }
+
+    #[test]
+    fn windows_keep_a_value_decoded_from_their_pool() {
+        // A value quantised onto a pool fitted inside the window stays in
+        // it, so a rebuilt tile keeps its pools.
+        for (lo, hi) in [(39.1301, 39.1399), (0.0, 1.0), (-0.7, 0.3), (5.0, 5.0)] {
+            let w = box_window(lo, hi, -5);
+            let s = step16(lo, hi);
+            let back =
+                |v: f64| crate::dsf::decode(encode_value(v, s, false), s.scale, s.offset, false);
+            assert_eq!(box_window(back(lo), back(hi), -5), w, "{lo} {hi}");
+            let c = class_window(lo, hi, 0);
+            assert_eq!(class_window(back(lo), back(hi), 0), c, "{lo} {hi}");
+        }
     }
 
     #[test]

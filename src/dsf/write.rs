@@ -11,14 +11,22 @@
 //!    polygons the box DSFTool would give them (one or two cells of the
 //!    finest level that fits the polygon). Patch vertices are shared:
 //!    equal vertices of any patch of the same depth in the same cell are
-//!    one pool point. Network points go to a 32-bit pool per depth. A pool
-//!    holds at most 65535 points; a full one is followed by another.
-//! 2. **Scales** (see [`super::quant`]), computed per pool in closed form:
-//!    lon/lat from the box, headings 0–360, integer planes of polygons and
-//!    junction IDs raw, every other 16-bit plane a power-of-two step fitted
-//!    to its values, every other 32-bit plane a power-of-two range. Values
-//!    are rounded to the nearest step; each plane is written in the
-//!    shortest of the planar encodings ([`super::planar`]).
+//!    one pool point. Network points go to a 32-bit pool per depth. Pools
+//!    are also split by the windows ([`super::quant::Window`]) of the
+//!    entities' other fitted planes — polygon planes by box (at least a
+//!    cell of `1/n`), object elevations, patch planes past the elevation
+//!    and 32-bit planes by magnitude class — so that no plane is quantised
+//!    over a range much wider than its own entity's (a taxi line's bezier
+//!    control points never share a plane with a draped polygon's texture
+//!    coordinates). A pool holds at most 65535 points; a full one is
+//!    followed by another.
+//! 2. **Scales** (see [`super::quant`]), computed per pool plane in closed
+//!    form from the values the pool holds: lon/lat from the box, headings
+//!    0–360, integer planes of polygons and junction IDs raw, every other
+//!    16-bit plane a power-of-two step fitted to its values, every other
+//!    32-bit plane a power-of-two range. Values are rounded to the nearest
+//!    step; each plane is written in the shortest of the planar encodings
+//!    ([`super::planar`]).
 //! 3. **Commands.** Definitions, pools, road subtypes, the junction offset,
 //!    patch flags/LOD and the AGL state are written only when they change;
 //!    consecutive objects of one definition on consecutive pool points are
@@ -34,7 +42,7 @@
 use super::cmd::{self, Command};
 use super::planar::encode_best;
 pub use super::planar::encode_plane;
-use super::quant::{self, CellBox};
+use super::quant::{self, CellBox, Window};
 pub use super::quant::{PlaneScale, encode_value};
 use super::read::{
     CMDS, DEFN, DEMD, DEMI, DEMN, DEMS, GEOD, HEAD, MAGIC, NETW, OBJT, PO32, POLY, POOL, PROP,
@@ -115,12 +123,51 @@ enum Family {
     Patch,
 }
 
-/// Which pools a point may go to: kind, depth and lon/lat box.
+/// Which pools a point may go to: kind, depth, lon/lat box and the
+/// windows of its other fitted planes (an id of [`Layout::windows`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Key {
     family: Family,
-    depth: usize,
+    /// Planes (2..=255, checked before a key is made).
+    depth: u8,
     cells: CellBox,
+    windows: u32,
+}
+
+/// Base-2 logarithm of the smallest class of an object elevation (1024 m:
+/// a 16-bit step of 1/32 m at most, DSFTool's over its 2048 m default).
+const OBJECT_ELEVATION_FLOOR: i32 = 10;
+/// Smallest class of patch planes past the elevation (normals and texture
+/// coordinates, within ±1, share one class).
+const PATCH_FLOOR: i32 = 0;
+/// Smallest class of 32-bit elevations (65536 m: every real elevation
+/// shares one class, a 32-bit step of 3e-5 m at most).
+const NETWORK_ELEVATION_FLOOR: i32 = 16;
+/// Smallest class of the other 32-bit planes (degrees: every longitude of
+/// a tile shares one class, a step of 1.2e-7 degrees at most).
+const NETWORK_FLOOR: i32 = 0;
+
+/// The windows of the fitted planes `planes` of an entity whose points are
+/// `points`, appended to `out`: `window` of each plane's index, lowest and
+/// highest value, and whether all its values are raw 16-bit integers.
+fn windows_of<'p>(
+    points: impl Iterator<Item = &'p [f64]> + Clone,
+    planes: impl Iterator<Item = usize>,
+    out: &mut Vec<Window>,
+    window: impl Fn(usize, f64, f64, bool) -> Window,
+) {
+    for k in planes {
+        let (mut lo, mut hi, mut raw) = (f64::INFINITY, f64::NEG_INFINITY, true);
+        for p in points.clone() {
+            let v = p[k];
+            (lo, hi) = (lo.min(v), hi.max(v));
+            raw &= quant::is_raw16(v);
+        }
+        if lo > hi {
+            (lo, hi) = (0.0, 0.0);
+        }
+        out.push(window(k, lo, hi, raw));
+    }
 }
 
 /// A pool being planned: its points are counted, their value ranges kept.
@@ -151,7 +198,7 @@ impl Plan {
         for (k, &v) in point.iter().enumerate() {
             self.min[k] = self.min[k].min(v);
             self.max[k] = self.max[k].max(v);
-            self.ints[k] &= v.fract() == 0.0 && (0.0..=quant::MAX16).contains(&v);
+            self.ints[k] &= quant::is_raw16(v);
         }
     }
 
@@ -253,7 +300,13 @@ struct Layout<'a> {
     pools: Vec<Plan>,
     pools32: Vec<Plan>,
     open: HashMap<Key, u32>,
-    open32: HashMap<usize, u32>,
+    open32: HashMap<(usize, u32), u32>,
+    /// The windows of every key, interned.
+    windows: HashMap<Box<[Window]>, u32>,
+    /// Scratch for an entity's windows.
+    scratch: Vec<Window>,
+    /// Base-2 logarithm of the cell of `n` (the floor of polygon windows).
+    cell_level: i32,
     shared: HashMap<(Key, Vertex<'a>), (u32, u16)>,
     /// (pool, first point) of each object, polygon, chain and empty patch,
     /// in write order.
@@ -308,6 +361,17 @@ fn check_def(def: u32, table: &[String], name: &str, i: usize) -> Result<(), Bui
 }
 
 impl<'a> Layout<'a> {
+    /// The id of the windows in `scratch`.
+    fn intern(&mut self) -> u32 {
+        if let Some(&id) = self.windows.get(self.scratch.as_slice()) {
+            return id;
+        }
+        let id = self.windows.len() as u32;
+        self.windows
+            .insert(self.scratch.clone().into_boxed_slice(), id);
+        id
+    }
+
     /// A pool of `key` with room for `n` more points (opening one if
     /// needed).
     fn room(&mut self, key: Key, n: u32) -> Result<u32, BuildError> {
@@ -318,7 +382,8 @@ impl<'a> Layout<'a> {
                     .ok()
                     .filter(|&p| p < 65535)
                     .ok_or_else(|| err(None, "more than 65535 point pools"))?;
-                self.pools.push(Plan::new(Some(key), key.depth));
+                self.pools
+                    .push(Plan::new(Some(key), usize::from(key.depth)));
                 self.open.insert(key, p);
                 Ok(p)
             }
@@ -342,13 +407,24 @@ impl<'a> Layout<'a> {
         for v in vertices.chunks_exact(d) {
             (w, s, e, nn) = (w.min(v[0]), s.min(v[1]), e.max(v[0]), nn.max(v[1]));
         }
+        // Planes past the elevation (shared by every patch pool, see
+        // `share_patch_elevations`) by class.
+        self.scratch.clear();
+        windows_of(
+            vertices.chunks_exact(d),
+            3..d,
+            &mut self.scratch,
+            |_, lo, hi, _| quant::class_window(lo, hi, PATCH_FLOOR),
+        );
+        let windows = self.intern();
         let boxed = quant::poly_box(w, s, e, nn, self.n);
         if boxed.n >= (self.n / 2).max(1) && boxed.w <= 2 && boxed.h <= 2 && m <= POOL_CAP as usize
         {
             let key = Key {
                 family: Family::Patch,
-                depth: d,
+                depth: d as u8,
                 cells: boxed,
+                windows,
             };
             // Room for every vertex being new, so that all of them are in
             // one pool.
@@ -368,8 +444,9 @@ impl<'a> Layout<'a> {
             };
             let key = Key {
                 family: Family::Patch,
-                depth: d,
+                depth: d as u8,
                 cells,
+                windows,
             };
             let at = self.share(key, v, None)?;
             self.refs.push(at);
@@ -412,10 +489,17 @@ impl<'a> Layout<'a> {
                 let (pt, depth) = object_point(o);
                 check(i, &pt)?;
                 check_lonlat(i, o.lon, o.lat)?;
+                self.scratch.clear();
+                if depth == 4 {
+                    let e = pt[3];
+                    let w = quant::class_window(e, e, OBJECT_ELEVATION_FLOOR);
+                    self.scratch.push(w);
+                }
                 let key = Key {
                     family: Family::Object,
-                    depth,
+                    depth: depth as u8,
                     cells: quant::cell(o.lon, o.lat, self.n),
+                    windows: self.intern(),
                 };
                 let p = self.room(key, 1)?;
                 let plan = &mut self.pools[p as usize];
@@ -459,10 +543,23 @@ impl<'a> Layout<'a> {
                     check_lonlat(i, pt[0], pt[1])?;
                     (w, s, e, nn) = (w.min(pt[0]), s.min(pt[1]), e.max(pt[0]), nn.max(pt[1]));
                 }
+                // Planes past lon/lat by box, at least a cell of 1/n (the
+                // finest lon/lat box) wide; integer planes raw.
+                self.scratch.clear();
+                let floor = self.cell_level;
+                let points = poly.windings.iter().flat_map(|w| w.chunks_exact(d));
+                windows_of(points, 2..d, &mut self.scratch, |_, lo, hi, raw| {
+                    if raw {
+                        Window::Raw
+                    } else {
+                        quant::box_window(lo, hi, floor)
+                    }
+                });
                 let key = Key {
                     family: Family::Polygon,
-                    depth: d,
+                    depth: d as u8,
                     cells: quant::poly_box(w, s, e, nn, self.n),
+                    windows: self.intern(),
                 };
                 let p = self.room(key, total as u32)?;
                 let plan = &mut self.pools[p as usize];
@@ -490,7 +587,7 @@ impl<'a> Layout<'a> {
                     // depth, even an empty one.
                     let key = Key {
                         family: Family::Patch,
-                        depth: d,
+                        depth: d as u8,
                         cells: CellBox {
                             n: 0,
                             x: 0,
@@ -498,6 +595,7 @@ impl<'a> Layout<'a> {
                             w: 0,
                             h: 0,
                         },
+                        windows: 0,
                     };
                     let p = self.room(key, 0)?;
                     self.slots.push((p, 0));
@@ -551,7 +649,18 @@ impl<'a> Layout<'a> {
                         return Err(err(Some(i), format!("junction ID {j} is not a u32")));
                     }
                 }
-                let p = match self.open32.get(&d) {
+                // Every plane but the junction ID by class.
+                self.scratch.clear();
+                let planes = (0..d).filter(|&k| k != 3);
+                windows_of(c.points(), planes, &mut self.scratch, |k, lo, hi, _| {
+                    let floor = match k {
+                        2 | 6 => NETWORK_ELEVATION_FLOOR,
+                        _ => NETWORK_FLOOR,
+                    };
+                    quant::class_window(lo, hi, floor)
+                });
+                let key32 = (d, self.intern());
+                let p = match self.open32.get(&key32) {
                     Some(&p)
                         if u64::from(self.pools32[p as usize].count) + (n as u64)
                             < u64::from(u32::MAX) =>
@@ -564,7 +673,7 @@ impl<'a> Layout<'a> {
                             .filter(|&p| p < 65535)
                             .ok_or_else(|| err(None, "more than 65535 32-bit point pools"))?;
                         self.pools32.push(Plan::new(None, d));
-                        self.open32.insert(d, p);
+                        self.open32.insert(key32, p);
                         p
                     }
                 };
@@ -776,6 +885,10 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
         pools32: Vec::new(),
         open: HashMap::new(),
         open32: HashMap::new(),
+        // Id 0: no windows (draped objects, empty patches).
+        windows: HashMap::from([(Box::default(), 0)]),
+        scratch: Vec::new(),
+        cell_level: -(n.trailing_zeros() as i32),
         shared: HashMap::new(),
         slots: Vec::new(),
         refs: Vec::new(),

@@ -11,7 +11,7 @@ use agkit::dsf::{
 
 #[path = "../dsf_support/mod.rs"]
 mod dsf_support;
-use dsf_support::{assert_same_within, close};
+use dsf_support::{PlaneKind, assert_same_within, close, plane_errors};
 
 const ELEV_DSF: &str = "X-Plane__xptools/test/dsftool_elevations/+47+012.dsf";
 const ELEV_TXT: &str = "X-Plane__xptools/test/dsftool_elevations/+47+012.txt";
@@ -174,8 +174,49 @@ fn snapshot_totext_opensam() {
     insta::assert_snapshot!("totext_opensam_47_013", t);
 }
 
+/// The largest error each plane kind may show when a corpus tile is
+/// rebuilt from agkit's text of it: at most what DSFTool 2.4.0-b1 (built
+/// from xptools 46c1cd9) shows rebuilding the same text, measured on this
+/// corpus with
+///
+/// ```sh
+/// cargo bench --bench dsf_precision -- --dsftool PATH/DSFTool ../shared/corpus
+/// ```
+///
+/// DSFTool's largest errors (it truncates onto pools of fixed ranges):
+/// lon/lat 4.8e-7 to 7.6e-6 degrees by tile, bezier control points 4.8e-7
+/// to 3.8e-6, texture coordinates 1.5e-5 to 3.1e-5, object elevations
+/// 2.6e-2 to 2.9e-2 m, headings 5.5e-3 degrees, integers exact. The bounds
+/// below are a micro-degree for lon/lat and control points, 1.6e-5 (a
+/// 16-bit step of a 0–1 plane) for texture coordinates, 1e-3 m for
+/// elevations, half a 16-bit step of 360 degrees for headings, half a
+/// 16-bit step of -1..1 for normals, integers exact.
+fn bound(kind: PlaneKind) -> f64 {
+    match kind {
+        PlaneKind::LonLat | PlaneKind::Control | PlaneKind::Other => 1e-6,
+        PlaneKind::Uv => 1.6e-5,
+        PlaneKind::Elevation => 1e-3,
+        PlaneKind::Heading => 360.0 / 65535.0 / 2.0,
+        PlaneKind::Normal => 1.0 / 65535.0,
+        PlaneKind::Integer => 0.0,
+    }
+}
+
+/// Every plane of `rebuilt` within [`bound`] of `tile`'s, entities paired
+/// in any order.
+fn assert_precise(tile: &Dsf, rebuilt: &Dsf, what: &str) {
+    let e = plane_errors(tile, rebuilt).unwrap_or_else(|e| panic!("{what}: {e}"));
+    for (kind, (err, at)) in &e.worst {
+        assert!(
+            *err <= bound(*kind),
+            "{what}: {kind:?} off by {err:e} (bound {:e}) at {at}",
+            bound(*kind)
+        );
+    }
+}
+
 #[test]
-fn every_corpus_tile_round_trips_through_text_within_a_micro_degree() {
+fn every_corpus_tile_round_trips_through_text_within_dsftools_precision_on_every_plane() {
     let rows = support::nonempty(support::rows_of(&["dsf"]), "dsf");
     for row in &rows {
         let f = &row.path;
@@ -198,7 +239,10 @@ fn every_corpus_tile_round_trips_through_text_within_a_micro_degree() {
         assert_eq!(a.properties, r.properties);
         assert_eq!(a.object_defs, r.object_defs);
         assert_eq!(a.polygon_defs, r.polygon_defs);
+        // In the model's order, lon/lat within a micro-degree...
         assert_same_within(&a, &r, &r, Some(1e-6));
+        // ...and every plane within DSFTool's precision.
+        assert_precise(&a, &r, &row.rel);
         // The rebuilt tile's text is a fixed point: text -> binary -> text
         // gives it back.
         let t2 = text_of(&r);
@@ -210,79 +254,16 @@ fn every_corpus_tile_round_trips_through_text_within_a_micro_degree() {
         let (m3, o3) = parse_text(&t3);
         assert_eq!(dsf::build(&m3, &o3).unwrap(), b2, "{}", f.display());
         // Built as `agkit dsf build` writes it (grouped and stripped), the
-        // same entities come back, each under its filter, in another order.
+        // same entities come back, each under its filter, in another order,
+        // every plane as precise.
         let cli = BuildOptions {
             group: true,
             strip: true,
             ..o
         };
         let g = dsf::read(&dsf::build(&m, &cli).unwrap()).unwrap();
-        let (want, got) = (canonical(&a), canonical(&g));
-        assert_eq!(want.len(), got.len(), "{}", f.display());
-        for (w, g) in want.iter().zip(&got) {
-            assert_eq!((w.0, &w.1), (g.0, &g.1), "{}", f.display());
-            assert_eq!(w.3.len(), g.3.len(), "{}: {}", f.display(), w.1);
-            for (k, (x, y)) in w.3.iter().zip(&g.3).enumerate() {
-                // lon/lat within a micro-degree, other planes (headings,
-                // elevations, control values) within DSF2Text's rounding
-                // and a 16-bit step of their range.
-                let tol = if k % w.2 < 2 { 1e-6 } else { 1e-2 };
-                assert!(close(*x, *y, tol), "{}: {} {x} {y}", f.display(), w.1);
-            }
-        }
+        assert_precise(&a, &g, &format!("{} (grouped)", row.rel));
     }
-}
-
-/// Each non-filter entity of `d` as (the filter in force, its kind,
-/// definition and mode, values per point, its values point by point),
-/// sorted: what a grouped build must keep whatever order it writes.
-fn canonical(d: &Dsf) -> Vec<(i32, String, usize, Vec<f64>)> {
-    let mut filter = -1;
-    let mut out = Vec::new();
-    for e in &d.entities {
-        let (what, depth, v) = match e {
-            Entity::Filter(f) => {
-                filter = *f;
-                continue;
-            }
-            Entity::Object(o) => (
-                format!("object {} {:?}", o.def, o.mode),
-                4,
-                [o.lon, o.lat, o.heading, o.elevation.unwrap_or(0.0)].to_vec(),
-            ),
-            Entity::Polygon(p) => (
-                format!(
-                    "polygon {} {} {} {:?}",
-                    p.def,
-                    p.param,
-                    p.depth,
-                    p.windings.iter().map(Vec::len).collect::<Vec<_>>()
-                ),
-                p.depth,
-                p.windings.concat(),
-            ),
-            Entity::Patch(p) => (
-                format!("patch {} {} {}", p.def, p.flags, p.depth),
-                p.depth,
-                dsf_support::triangles(p).concat(),
-            ),
-            Entity::Network(c) => (
-                format!("chain {} {}", c.def, c.subtype),
-                c.depth,
-                c.points.clone(),
-            ),
-        };
-        out.push((filter, what, depth.max(1), v));
-    }
-    out.sort_by(|a, b| {
-        (a.0, &a.1).cmp(&(b.0, &b.1)).then_with(|| {
-            a.3.iter()
-                .zip(&b.3)
-                .map(|(x, y)| x.total_cmp(y))
-                .fold(std::cmp::Ordering::Equal, std::cmp::Ordering::then)
-        })
-    });
-    out
 }
 
 /// Every tile of the corpus but the damaged ones checks clean; a damaged

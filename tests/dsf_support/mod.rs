@@ -151,3 +151,263 @@ pub fn assert_same_within(a: &Dsf, b: &Dsf, pools: &Dsf, deg: Option<f64>) {
         }
     }
 }
+
+/// What a plane of an entity holds, as DSFTool's writer reads the layouts
+/// (`DSFLibWrite.cpp`: a 4-plane polygon is bezier unless its param is
+/// 65535, then it carries s/t; 5 planes are a bezier facade with a wall
+/// type, 8 both): the kinds a rebuilt tile's precision is reported by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PlaneKind {
+    /// Longitude and latitude (planes 0 and 1 of every entity).
+    LonLat,
+    /// Object headings (compared round the circle).
+    Heading,
+    /// Elevations of objects, patch vertices, beaches and networks.
+    Elevation,
+    /// Patch and beach normals.
+    Normal,
+    /// Bezier control points of polygons and curved networks (degrees).
+    Control,
+    /// Texture coordinates of draped polygons and patches.
+    Uv,
+    /// Wall types, beach types and junction IDs.
+    Integer,
+    /// Anything else (planes of layouts no tool defines).
+    Other,
+}
+
+impl PlaneKind {
+    /// Every kind, in order.
+    pub const ALL: [PlaneKind; 8] = [
+        PlaneKind::LonLat,
+        PlaneKind::Heading,
+        PlaneKind::Elevation,
+        PlaneKind::Normal,
+        PlaneKind::Control,
+        PlaneKind::Uv,
+        PlaneKind::Integer,
+        PlaneKind::Other,
+    ];
+}
+
+/// The kind of plane `k` of entity `e`.
+pub fn plane_kind(e: &Entity, k: usize) -> PlaneKind {
+    use PlaneKind::*;
+    if k < 2 {
+        return LonLat;
+    }
+    match e {
+        Entity::Filter(_) => Other,
+        Entity::Object(_) => [Heading, Elevation][(k - 2).min(1)],
+        Entity::Polygon(p) => match (p.depth, k) {
+            (3, _) => Integer,
+            (4, _) if p.param == 65535 => Uv,
+            (4, _) => Control,
+            (5, 2) => Integer,
+            (5, _) => Control,
+            (6, 2) => Elevation,
+            (6, 3 | 4) => Normal,
+            (6, _) => Integer,
+            (8, 2 | 3) => Control,
+            (8, _) => Uv,
+            _ => Other,
+        },
+        Entity::Patch(_) => match k {
+            2 => Elevation,
+            3 | 4 => Normal,
+            _ => Uv,
+        },
+        Entity::Network(_) => match k {
+            2 | 6 => Elevation,
+            3 => Integer,
+            4 | 5 => Control,
+            _ => Other,
+        },
+    }
+}
+
+/// One entity (a patch: one triangle of it; a chain: one segment between
+/// junctions) flattened for matching.
+struct Item {
+    /// The filter in force and what must be equal between a tile and its
+    /// rebuild (kind, definition, param, depth, windings).
+    key: String,
+    /// Values per point.
+    depth: usize,
+    values: Vec<f64>,
+    kinds: Vec<PlaneKind>,
+}
+
+/// The entities of `d` as items. A patch gives one item per triangle, its
+/// vertices rotated to start at the least (lon, lat), so that a restripped
+/// patch gives the same items.
+fn items(d: &Dsf) -> Vec<Item> {
+    let mut filter = -1;
+    let mut out = Vec::new();
+    for e in &d.entities {
+        let kinds = |depth: usize| (0..depth).map(|k| plane_kind(e, k)).collect::<Vec<_>>();
+        match e {
+            Entity::Filter(f) => filter = *f,
+            Entity::Object(o) => {
+                let mut values = vec![o.lon, o.lat, o.heading];
+                values.extend(o.elevation);
+                out.push(Item {
+                    key: format!("{filter} object {} {:?}", o.def, o.mode),
+                    depth: values.len(),
+                    kinds: kinds(values.len()),
+                    values,
+                });
+            }
+            Entity::Polygon(p) => out.push(Item {
+                key: format!(
+                    "{filter} polygon {} {} {} {:?}",
+                    p.def,
+                    p.param,
+                    p.depth,
+                    p.windings.iter().map(Vec::len).collect::<Vec<_>>()
+                ),
+                depth: p.depth,
+                values: p.windings.concat(),
+                kinds: kinds(p.depth),
+            }),
+            Entity::Patch(p) => {
+                let key = format!("{filter} patch {} {} {}", p.def, p.flags, p.depth);
+                for t in triangles(p) {
+                    let v: Vec<&[f64]> = t.chunks_exact(p.depth).collect();
+                    let first = (0..3)
+                        .min_by(|&a, &b| {
+                            (v[a][0], v[a][1])
+                                .partial_cmp(&(v[b][0], v[b][1]))
+                                .unwrap_or(std::cmp::Ordering::Equal)
+                        })
+                        .unwrap_or(0);
+                    let values = (0..3).flat_map(|j| v[(first + j) % 3].to_vec()).collect();
+                    out.push(Item {
+                        key: key.clone(),
+                        depth: p.depth,
+                        values,
+                        kinds: kinds(p.depth),
+                    });
+                }
+            }
+            Entity::Network(c) => {
+                // One item per junction-to-junction segment: DSFTool writes
+                // a chain as one chain per segment.
+                let pts: Vec<&[f64]> = c.points().collect();
+                let mut start = 0;
+                for j in 1..pts.len() {
+                    if pts[j].get(3).is_some_and(|&id| id != 0.0) || j + 1 == pts.len() {
+                        out.push(Item {
+                            key: format!("{filter} chain {} {} {}", c.def, c.subtype, c.depth),
+                            depth: c.depth,
+                            values: pts[start..=j].concat(),
+                            kinds: kinds(c.depth),
+                        });
+                        start = j;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// How far apart two values of a plane of `kind` are (headings round the
+/// circle).
+fn diff(kind: PlaneKind, x: f64, y: f64) -> f64 {
+    if kind == PlaneKind::Heading {
+        let d = (x - y).rem_euclid(360.0);
+        d.min(360.0 - d)
+    } else {
+        (x - y).abs()
+    }
+}
+
+/// The largest error of each plane kind between a tile and its rebuild.
+#[derive(Debug, Clone, Default)]
+pub struct PlaneErrors {
+    /// Per kind: the largest difference, and the entity it was seen on.
+    pub worst: std::collections::BTreeMap<PlaneKind, (f64, String)>,
+}
+
+impl PlaneErrors {
+    /// The largest difference of `kind` (0 when the tile has none).
+    pub fn of(&self, kind: PlaneKind) -> f64 {
+        self.worst.get(&kind).map_or(0.0, |w| w.0)
+    }
+}
+
+/// Pairs the entities of `a` with those of `b` (in any order: a rebuilt
+/// tile may be grouped and restripped) and gives the largest difference of
+/// each plane kind. Entities pair up when their filter, kind, definition,
+/// param, depth and winding sizes are equal; among those, each entity of
+/// `a` takes the unused one of `b` nearest to it (largest difference of any
+/// value), looked up by its first longitude. Fails when the entities do
+/// not pair up.
+pub fn plane_errors(a: &Dsf, b: &Dsf) -> Result<PlaneErrors, String> {
+    use std::collections::BTreeMap;
+    let (ia, ib) = (items(a), items(b));
+    let mut groups: BTreeMap<&str, (Vec<usize>, Vec<usize>)> = BTreeMap::new();
+    for (k, it) in ia.iter().enumerate() {
+        groups.entry(&it.key).or_default().0.push(k);
+    }
+    for (k, it) in ib.iter().enumerate() {
+        groups.entry(&it.key).or_default().1.push(k);
+    }
+    let first = |it: &Item| it.values.first().copied().unwrap_or(0.0);
+    let mut out = PlaneErrors::default();
+    for (key, (xa, mut xb)) in groups {
+        if xa.len() != xb.len() {
+            return Err(format!(
+                "{key}: {} entities, {} rebuilt",
+                xa.len(),
+                xb.len()
+            ));
+        }
+        xb.sort_by(|&p, &q| first(&ib[p]).total_cmp(&first(&ib[q])));
+        let firsts: Vec<f64> = xb.iter().map(|&k| first(&ib[k])).collect();
+        let mut used = vec![false; xb.len()];
+        for &i in &xa {
+            let it = &ia[i];
+            let f = first(it);
+            let lo = firsts.partition_point(|&x| x < f - 1e-4);
+            // Nearest in lon/lat first (any two within a micro-degree
+            // alike), then in the other planes.
+            let mut best: Option<(usize, (f64, f64))> = None;
+            for j in lo..xb.len() {
+                if firsts[j] > f + 1e-4 {
+                    break;
+                }
+                let other = &ib[xb[j]];
+                if used[j] || other.values.len() != it.values.len() {
+                    continue;
+                }
+                let mut d = (1e-6f64, 0f64);
+                for (k, (x, y)) in it.values.iter().zip(&other.values).enumerate() {
+                    let kind = it.kinds[k % it.depth];
+                    let e = diff(kind, *x, *y);
+                    if kind == PlaneKind::LonLat {
+                        d.0 = d.0.max(e);
+                    } else {
+                        d.1 = d.1.max(e);
+                    }
+                }
+                if best.is_none_or(|b| d < b.1) {
+                    best = Some((j, d));
+                }
+            }
+            let (j, _) = best.ok_or_else(|| format!("{key}: no rebuilt entity near {f}"))?;
+            used[j] = true;
+            let other = &ib[xb[j]];
+            for (k, (x, y)) in it.values.iter().zip(&other.values).enumerate() {
+                let kind = it.kinds[k % it.depth];
+                let d = diff(kind, *x, *y);
+                let w = out.worst.entry(kind).or_insert((0.0, String::new()));
+                if d > w.0 || w.1.is_empty() {
+                    *w = (d.max(w.0), format!("{key}: {x} / {y}"));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
