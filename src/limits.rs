@@ -32,6 +32,14 @@ pub struct Limits {
     /// Largest extent of one placement's polygon or point neighbourhood, in
     /// metres.
     pub max_extent_m: f64,
+    /// Most vertices plus indices one art file (an OBJ8 object, a facade's
+    /// meshes, a forest's 3-D trees) may declare or hold, counted over the
+    /// whole file. Real objects hold a few hundred thousand.
+    pub max_mesh_elements: u64,
+    /// Most pixels (width × height, all mipmaps left out) one texture may
+    /// have to be decoded; checked against its header before any pixel is
+    /// decoded. Decoded textures take 4 bytes a pixel.
+    pub max_texture_pixels: u64,
 }
 
 impl Default for Limits {
@@ -42,6 +50,8 @@ impl Default for Limits {
             max_placed_items: 1_000_000,
             max_work: 10_000_000,
             max_extent_m: 10_000.0,
+            max_mesh_elements: 50_000_000,
+            max_texture_pixels: 16384 * 16384,
         }
     }
 }

@@ -70,6 +70,8 @@ pub fn serve_limits() -> Limits {
         max_placed_items: 200_000,
         max_work: 2_000_000,
         max_extent_m: 5_000.0,
+        max_mesh_elements: 5_000_000,
+        max_texture_pixels: 4096 * 4096,
     }
 }
 
