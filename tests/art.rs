@@ -384,6 +384,15 @@ fn real_grammar_bends_are_read() {
     .unwrap();
     assert_eq!(f.trees[0].name, None);
     assert_eq!(f.meshes[0].bounds.unwrap().max, [1.0, 2.0, 3.0]);
+    // X-Plane 12 texture maps are kept by usage.
+    let o = obj::read(
+        b"I\n800\nOBJ\nTEXTURE_MAP normal a_NML.png\nTEXTURE_MAP material_gloss a MAT.png\n",
+        "x.obj",
+        &lim,
+    )
+    .unwrap();
+    assert_eq!(o.texture("TEXTURE_MAP normal"), Some("a_NML.png"));
+    assert_eq!(o.texture("TEXTURE_MAP material_gloss"), Some("a MAT.png"));
     // `TTEXTURE` is a warning only: X-Plane ignores the line.
     let c = obj::check(b"I\n800\nOBJ\nTTEXTURE a.png\n", &lim);
     assert!(!c.has_errors());

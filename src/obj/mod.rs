@@ -53,7 +53,8 @@ pub struct Obj {
     /// The header's version (800).
     pub version: u32,
     /// Texture paths by directive (`TEXTURE`, `TEXTURE_LIT`,
-    /// `TEXTURE_NORMAL`, `TEXTURE_DRAPED`, `TEXTURE_DRAPED_NORMAL`), as
+    /// `TEXTURE_NORMAL`, `TEXTURE_DRAPED`, `TEXTURE_DRAPED_NORMAL`, and
+    /// `TEXTURE_MAP normal`, `TEXTURE_MAP material_gloss`, … by usage), as
     /// written (relative to the object's folder); the last one of a kind
     /// wins, as in X-Plane.
     pub textures: BTreeMap<String, String>,

@@ -100,7 +100,6 @@ const KNOWN: &[&str] = &[
     "REQUIRE_WET",
     "REQUIRE_DRY",
     "SLOPE_LIMIT",
-    "TEXTURE_MAP",
     "TEXTURE_TILE",
     "TEXTURE_MODULATOR",
     "LOAD_CENTER",
@@ -280,6 +279,14 @@ impl<'a> Reader<'a> {
                         crate::diag::Location::Span(line.span()),
                     )),
                 }
+            }
+            "TEXTURE_MAP" => {
+                // X-Plane 12: `TEXTURE_MAP usage path` (normal, material_gloss, …).
+                let usage = a.word("a usage and a file name")?;
+                let path = a.rest().ok_or_else(|| a.missing("a file name"))?;
+                self.obj
+                    .textures
+                    .insert(format!("TEXTURE_MAP {}", usage.text), path.text.to_string());
             }
             "ATTR_LOD" => {
                 let near = a.number("a near distance")?;
