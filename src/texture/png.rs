@@ -62,6 +62,18 @@ pub(super) fn decode(bytes: &[u8], limits: &Limits) -> Result<Image, TextureErro
     })?;
     let mut buf = vec![0u8; size];
     let frame = reader.next_frame(&mut buf).map_err(corrupt)?;
+    let header = reader.info();
+    if (frame.width, frame.height) != (header.width, header.height) {
+        // An animated PNG whose first frame is not the whole image.
+        return Err(TextureError::new(
+            codes::TRUNCATED,
+            8,
+            format!(
+                "the first frame is {} × {} pixels but the image {} × {}",
+                frame.width, frame.height, header.width, header.height
+            ),
+        ));
+    }
     let (w, h) = (frame.width as usize, frame.height as usize);
     let channels = match frame.color_type {
         ColorType::Grayscale => 1,
@@ -77,7 +89,7 @@ pub(super) fn decode(bytes: &[u8], limits: &Limits) -> Result<Image, TextureErro
         }
     };
     let mut rgba = Vec::with_capacity(w * h * 4);
-    for row in buf.chunks(frame.line_size).take(h) {
+    for row in buf.chunks(frame.line_size.max(1)).take(h) {
         for px in row.chunks_exact(channels).take(w) {
             let p = match channels {
                 1 => [px[0], px[0], px[0], 255],
