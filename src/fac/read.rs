@@ -191,7 +191,7 @@ impl<'a> Reader<'a> {
                 let slant = a.optional_word().is_some_and(|w| w.text == "SLANT");
                 let wall = self.type1_wall(line)?;
                 wall.roof_slope = slope;
-                wall.slant = slant || !(-90.0..90.0).contains(&slope);
+                wall.slant = slant || slope.abs() >= 90.0;
             }
             "BOTTOM" | "MIDDLE" | "TOP" | "LEFT" | "CENTER" | "RIGHT" => {
                 let (part, across) = match kw.text {
