@@ -427,6 +427,15 @@ impl<'a> Args<'a> {
         Ok(t as i64)
     }
 
+    /// Skips a leading number when more words follow it: the ratio of
+    /// `TEXTURE_NORMAL [ratio] path`.
+    pub fn skip_ratio(&mut self) {
+        let mut probe = self.clone();
+        if probe.optional_number().is_some() && !probe.is_empty() {
+            *self = probe;
+        }
+    }
+
     /// The rest of the line after the arguments read so far, trimmed (a
     /// path may contain spaces), or `None` when nothing is left.
     pub fn rest(&mut self) -> Option<Word<'a>> {
@@ -558,6 +567,17 @@ pub fn declare(
     *total = total.saturating_add(count);
     crate::limits::LimitExceeded::check("vertices and indices the meshes declare", *total, limit)
         .map_err(|e| Diagnostic::error(code, e.to_string(), span))
+}
+
+/// The error with `code` for a directive that comes before `needs`, the
+/// directive it belongs to (a wall property before any `WALL`, …).
+pub fn out_of_place(code: &str, line: Line<'_>, needs: &str) -> Diagnostic {
+    let kw = line.keyword().map_or("", |w| w.text);
+    Diagnostic::error(
+        code,
+        format!("`{kw}` before {needs}: it belongs to one"),
+        line.span(),
+    )
 }
 
 /// `w` as a finite number (`1`, `-0.5`, `.5`, `1.`, `1e3`).

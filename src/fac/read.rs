@@ -348,10 +348,7 @@ impl<'a> Reader<'a> {
     fn texture(&mut self, a: &mut Args<'a>) -> Result<(), Diagnostic> {
         let kw = a.keyword().text;
         if kw == "TEXTURE_NORMAL" {
-            let mut probe = a.clone();
-            if probe.optional_number().is_some() && !probe.is_empty() {
-                *a = probe;
-            }
+            a.skip_ratio();
         }
         let role = match (kw, self.roof_shader) {
             ("TEXTURE", false) => "wall",
@@ -448,32 +445,28 @@ impl<'a> Reader<'a> {
     }
 
     fn type1_wall(&mut self, line: Line<'a>) -> Result<&mut Wall, Diagnostic> {
-        let kw = line.keyword().map_or("", |w| w.text);
         self.fac
             .lods
             .last_mut()
             .and_then(|l| l.walls.last_mut())
-            .ok_or_else(|| out_of_place(line, kw, "a WALL"))
+            .ok_or_else(|| xptext::out_of_place(codes::OUT_OF_PLACE, line, "a WALL"))
     }
 
     fn floor(&mut self, line: Line<'a>) -> Result<&mut Floor, Diagnostic> {
-        let kw = line.keyword().map_or("", |w| w.text);
         self.fac
             .floors
             .last_mut()
-            .ok_or_else(|| out_of_place(line, kw, "a FLOOR"))
+            .ok_or_else(|| xptext::out_of_place(codes::OUT_OF_PLACE, line, "a FLOOR"))
     }
 
     fn wall_rule(&mut self, line: Line<'a>) -> Result<&mut WallRule, Diagnostic> {
-        let kw = line.keyword().map_or("", |w| w.text);
         self.floor(line)?
             .walls
             .last_mut()
-            .ok_or_else(|| out_of_place(line, kw, "a WALL of a FLOOR"))
+            .ok_or_else(|| xptext::out_of_place(codes::OUT_OF_PLACE, line, "a WALL of a FLOOR"))
     }
 
     fn segment(&mut self, line: Line<'a>) -> Result<&mut Segment, Diagnostic> {
-        let kw = line.keyword().map_or("", |w| w.text);
         let curved = self.curved;
         let floor = self.floor(line)?;
         let list = if curved {
@@ -482,15 +475,14 @@ impl<'a> Reader<'a> {
             &mut floor.segments
         };
         list.last_mut()
-            .ok_or_else(|| out_of_place(line, kw, "a SEGMENT"))
+            .ok_or_else(|| xptext::out_of_place(codes::OUT_OF_PLACE, line, "a SEGMENT"))
     }
 
     fn mesh_mut(&mut self, line: Line<'a>) -> Result<&mut Mesh, Diagnostic> {
-        let kw = line.keyword().map_or("", |w| w.text);
         self.segment(line)?
             .meshes
             .last_mut()
-            .ok_or_else(|| out_of_place(line, kw, "a MESH"))
+            .ok_or_else(|| xptext::out_of_place(codes::OUT_OF_PLACE, line, "a MESH"))
     }
 
     /// The facade, its own diagnostics appended to `diags`.
@@ -555,12 +547,4 @@ fn object_index(w: xptext::Word<'_>) -> Result<usize, Diagnostic> {
         ));
     }
     Ok(v as usize)
-}
-
-fn out_of_place(line: Line<'_>, kw: &str, needs: &str) -> Diagnostic {
-    Diagnostic::error(
-        codes::OUT_OF_PLACE,
-        format!("`{kw}` before {needs}: it belongs to one"),
-        line.span(),
-    )
 }

@@ -95,10 +95,7 @@ impl<'a> Reader<'a> {
             "SHADER_3D" => self.shader_3d = true,
             "TEXTURE" | "TEXTURE_NORMAL" => {
                 if kw.text == "TEXTURE_NORMAL" {
-                    let mut probe = a.clone();
-                    if probe.optional_number().is_some() && !probe.is_empty() {
-                        a = probe;
-                    }
+                    a.skip_ratio();
                 }
                 let role = match (kw.text, self.shader_3d) {
                     ("TEXTURE", false) => "texture",
@@ -280,19 +277,17 @@ impl<'a> Reader<'a> {
     }
 
     fn last_tree(&mut self, line: Line<'a>) -> Result<&mut Tree, Diagnostic> {
-        let kw = line.keyword().map_or("", |w| w.text).to_string();
         self.forest
             .trees
             .last_mut()
-            .ok_or_else(|| out_of_place(line, &kw, "a TREE"))
+            .ok_or_else(|| xptext::out_of_place(codes::OUT_OF_PLACE, line, "a TREE"))
     }
 
     fn last_mesh(&mut self, line: Line<'a>) -> Result<&mut TreeMesh, Diagnostic> {
-        let kw = line.keyword().map_or("", |w| w.text).to_string();
         self.forest
             .meshes
             .last_mut()
-            .ok_or_else(|| out_of_place(line, &kw, "a MESH"))
+            .ok_or_else(|| xptext::out_of_place(codes::OUT_OF_PLACE, line, "a MESH"))
     }
 
     /// The forest, its own diagnostics appended to `diags`.
@@ -317,12 +312,4 @@ impl<'a> Reader<'a> {
         diags.append(&mut self.diags);
         self.forest
     }
-}
-
-fn out_of_place(line: Line<'_>, kw: &str, needs: &str) -> Diagnostic {
-    Diagnostic::error(
-        codes::OUT_OF_PLACE,
-        format!("`{kw}` before {needs}: it belongs to one"),
-        line.span(),
-    )
 }

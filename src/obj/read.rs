@@ -258,10 +258,7 @@ impl<'a> Reader<'a> {
                 // A normal map may be preceded by a ratio (as facades
                 // write it); the path is the rest of the line.
                 if kw.text.ends_with("NORMAL") {
-                    let mut probe = a.clone();
-                    if probe.optional_number().is_some() && !probe.is_empty() {
-                        a = probe;
-                    }
+                    a.skip_ratio();
                 }
                 match a.rest() {
                     Some(p) => {
