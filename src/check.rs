@@ -16,10 +16,56 @@ pub enum FileKind {
     Agn,
     /// A DSF tile.
     Dsf,
+    /// X-Plane art: an object, facade, forest or texture.
+    Art(ArtKind),
+}
+
+/// The kinds of X-Plane art agkit reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArtKind {
+    /// An OBJ8 object (`.obj`).
+    Obj,
+    /// A facade (`.fac`).
+    Facade,
+    /// A forest (`.for`).
+    Forest,
+    /// A PNG or DDS texture.
+    Texture,
+}
+
+impl ArtKind {
+    /// The kind a file extension names (`obj`, `fac`, `for`, `png`,
+    /// `dds`, any case).
+    pub fn from_extension(ext: &str) -> Option<ArtKind> {
+        match ext.to_ascii_lowercase().as_str() {
+            "obj" => Some(ArtKind::Obj),
+            "fac" => Some(ArtKind::Facade),
+            "for" => Some(ArtKind::Forest),
+            "png" | "dds" => Some(ArtKind::Texture),
+            _ => None,
+        }
+    }
+
+    /// The kind the first bytes of a file say: the PNG or DDS magic, or an
+    /// X-Plane header naming `OBJ`, `FACADE` or `FOREST` (read as
+    /// tolerantly as the readers read it, any version).
+    pub fn sniff(bytes: &[u8]) -> Option<ArtKind> {
+        if crate::texture::is_texture(bytes) {
+            return Some(ArtKind::Texture);
+        }
+        let head = &bytes[..bytes.len().min(Contents::SNIFF)];
+        match crate::xptext::sniff(&String::from_utf8_lossy(head))?.1 {
+            "OBJ" => Some(ArtKind::Obj),
+            "FACADE" => Some(ArtKind::Facade),
+            "FOREST" => Some(ArtKind::Forest),
+            _ => None,
+        }
+    }
 }
 
 /// Decides the kind of a file from its first bytes (the DSF and 7z magic,
-/// RIFF), then from its extension; anything else is text.
+/// RIFF, PNG and DDS, an OBJ/FACADE/FOREST header), then from its
+/// extension; anything else is text.
 pub fn classify(path: &Path, bytes: &[u8]) -> FileKind {
     if bytes.starts_with(b"XPLNEDSF") || bytes.starts_with(&[0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C]) {
         return FileKind::Dsf;
@@ -27,15 +73,18 @@ pub fn classify(path: &Path, bytes: &[u8]) -> FileKind {
     if bytes.starts_with(b"RIFF") {
         return FileKind::Agn;
     }
-    match path
+    if let Some(art) = ArtKind::sniff(bytes) {
+        return FileKind::Art(art);
+    }
+    let ext = path
         .extension()
         .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .as_deref()
-    {
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
         Some("agn") => FileKind::Agn,
         Some("dsf") => FileKind::Dsf,
-        _ => FileKind::Text,
+        Some(e) => ArtKind::from_extension(e).map_or(FileKind::Text, FileKind::Art),
+        None => FileKind::Text,
     }
 }
 
@@ -92,9 +141,9 @@ pub enum Contents {
     /// X-Plane's list of scenery packs in priority order
     /// (`scenery_packs.ini`).
     SceneryPacks,
-    /// Another X-Plane text format agkit does not read, by its name
-    /// (e.g. `an X-Plane object (.obj)`).
-    XPlane(&'static str),
+    /// X-Plane art agkit reads with `check` and `info`, by its name (e.g.
+    /// `an X-Plane object (.obj)`, `a PNG image`).
+    Art(&'static str),
     /// GeoJSON.
     GeoJson,
     /// Any other JSON.
@@ -117,9 +166,9 @@ impl Contents {
         const MAGIC: &[(&[u8], Contents)] = &[
             (b"XPLNEDSF", Contents::Dsf),
             (&[0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C], Contents::Dsf),
-            (b"\x89PNG", Contents::Binary("a PNG image")),
+            (b"\x89PNG", Contents::Art("a PNG image")),
             (&[0xFF, 0xD8, 0xFF], Contents::Binary("a JPEG image")),
-            (b"DDS ", Contents::Binary("a DDS texture")),
+            (b"DDS ", Contents::Art("a DDS texture")),
             (b"GIF8", Contents::Binary("a GIF image")),
             (b"%PDF", Contents::Binary("a PDF document")),
             (b"PK\x03\x04", Contents::Binary("a zip archive")),
@@ -150,11 +199,14 @@ impl Contents {
             match kind {
                 b"DSF2TEXT" => return Contents::DsfText,
                 b"LIBRARY" => return Contents::Library,
-                b"OBJ" => return Contents::XPlane("an X-Plane object (.obj)"),
-                b"FACADE" => return Contents::XPlane("an X-Plane facade (.fac)"),
-                b"FOREST" => return Contents::XPlane("an X-Plane forest (.for)"),
                 _ => {}
             }
+        }
+        match ArtKind::sniff(head) {
+            Some(ArtKind::Obj) => return Contents::Art("an X-Plane object (.obj)"),
+            Some(ArtKind::Facade) => return Contents::Art("an X-Plane facade (.fac)"),
+            Some(ArtKind::Forest) => return Contents::Art("an X-Plane forest (.for)"),
+            _ => {}
         }
         if memchr::memchr(0, head).is_some() {
             return Contents::Binary("a binary file");
@@ -211,7 +263,8 @@ impl Contents {
                 &["place --polygon", "overlay build", "agn build"],
             ),
             Contents::Json => ("JSON", &[]),
-            Contents::XPlane(what) | Contents::Binary(what) => (what, &[]),
+            Contents::Art(what) => (what, &["check", "info"]),
+            Contents::Binary(what) => (what, &[]),
             Contents::Text => return None,
         };
         let commands: Vec<String> = readers.iter().map(|r| format!("`agkit {r}`")).collect();
@@ -248,6 +301,7 @@ pub fn check_bytes(path: &Path, bytes: &[u8]) -> (Option<String>, Vec<Diagnostic
     match classify(path, bytes) {
         FileKind::Agn => (None, crate::agn::check_bytes(bytes)),
         FileKind::Dsf => (None, crate::dsf::check_bytes(bytes)),
+        FileKind::Art(kind) => check_art(kind, bytes),
         FileKind::Text => {
             if let Some(d) = not_autogen_text(bytes) {
                 return (None, vec![d]);
@@ -255,6 +309,133 @@ pub fn check_bytes(path: &Path, bytes: &[u8]) -> (Option<String>, Vec<Diagnostic
             let (text, diags) = crate::xp::check_bytes(bytes);
             (Some(text), diags)
         }
+    }
+}
+
+/// Checks X-Plane art of `kind`: the text and diagnostics of an object,
+/// facade or forest, or the diagnostics of a texture (decoded to find
+/// them), under the default [`crate::limits::Limits`].
+pub fn check_art(kind: ArtKind, bytes: &[u8]) -> (Option<String>, Vec<Diagnostic>) {
+    let limits = crate::limits::Limits::default();
+    match kind {
+        ArtKind::Obj => {
+            let c = crate::obj::check(bytes, &limits);
+            (Some(c.text), c.diagnostics)
+        }
+        ArtKind::Facade => {
+            let c = crate::fac::check(bytes, &limits);
+            (Some(c.text), c.diagnostics)
+        }
+        ArtKind::Forest => {
+            let c = crate::forest::check(bytes, &limits);
+            (Some(c.text), c.diagnostics)
+        }
+        ArtKind::Texture => (None, crate::texture::check(bytes, &limits).1),
+    }
+}
+
+/// What `agkit info` prints for a piece of X-Plane art.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+pub enum ArtSummary {
+    /// An object.
+    Obj(crate::obj::summary::Summary),
+    /// A facade.
+    Facade(crate::fac::summary::Summary),
+    /// A forest.
+    Forest(crate::forest::summary::Summary),
+    /// A texture: its header.
+    Texture(TextureSummary),
+}
+
+/// What `agkit info` says about a texture (its header only; nothing is
+/// decoded).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct TextureSummary {
+    /// `png` or `dds`.
+    pub format: crate::texture::Container,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// The pixel format (`DXT1`, `RGBA8`, …).
+    pub pixel_format: String,
+    /// Images in the mipmap chain.
+    pub mipmaps: u32,
+    /// True when agkit decodes the pixel format.
+    pub decodable: bool,
+}
+
+impl ArtSummary {
+    /// A few aligned lines for people.
+    pub fn to_human(&self) -> String {
+        match self {
+            ArtSummary::Obj(s) => s.to_human(),
+            ArtSummary::Facade(s) => s.to_human(),
+            ArtSummary::Forest(s) => s.to_human(),
+            ArtSummary::Texture(t) => format!(
+                "format     {}\nsize       {} × {} pixels\npixels     {}{}\nmipmaps    {}\n",
+                match t.format {
+                    crate::texture::Container::Png => "PNG",
+                    crate::texture::Container::Dds => "DDS",
+                },
+                t.width,
+                t.height,
+                t.pixel_format,
+                if t.decodable {
+                    ""
+                } else {
+                    " (not decoded by agkit)"
+                },
+                t.mipmaps
+            ),
+        }
+    }
+}
+
+/// The `agkit info` summary of art of `kind`, or, when the file cannot be
+/// read at all (a wrong header, not a texture), its text and diagnostics.
+#[allow(clippy::type_complexity)]
+pub fn summarize_art(
+    kind: ArtKind,
+    bytes: &[u8],
+) -> Result<ArtSummary, (Option<String>, Vec<Diagnostic>)> {
+    let limits = crate::limits::Limits::default();
+    fn counts(d: &[Diagnostic]) -> (usize, usize) {
+        let e = d.iter().filter(|d| d.is_error()).count();
+        let w = d
+            .iter()
+            .filter(|d| d.severity == crate::diag::Severity::Warning)
+            .count();
+        (e, w)
+    }
+    macro_rules! text_art {
+        ($module:ident, $variant:ident) => {{
+            let c = crate::$module::check(bytes, &limits);
+            let (e, w) = counts(&c.diagnostics);
+            match c.value {
+                Some(v) => Ok(ArtSummary::$variant(crate::$module::summary::Summary::of(
+                    &v, e, w,
+                ))),
+                None => Err((Some(c.text), c.diagnostics)),
+            }
+        }};
+    }
+    match kind {
+        ArtKind::Obj => text_art!(obj, Obj),
+        ArtKind::Facade => text_art!(fac, Facade),
+        ArtKind::Forest => text_art!(forest, Forest),
+        ArtKind::Texture => match crate::texture::probe(bytes) {
+            Ok(i) => Ok(ArtSummary::Texture(TextureSummary {
+                format: i.container,
+                width: i.width,
+                height: i.height,
+                pixel_format: i.format,
+                mipmaps: i.mipmaps,
+                decodable: i.decodable,
+            })),
+            Err(e) => Err((None, vec![e.diagnostic()])),
+        },
     }
 }
 
@@ -290,8 +471,12 @@ mod tests {
             c(b"I\r\n1000 Version\r\nSCENERY\r\n"),
             Contents::SceneryPacks
         );
-        assert!(matches!(c(b"I\n800\nOBJ\n"), Contents::XPlane(_)));
-        assert_eq!(c(b"\x89PNG\r\n\x1a\n"), Contents::Binary("a PNG image"));
+        assert!(matches!(c(b"I\n800\nOBJ\n"), Contents::Art(_)));
+        assert!(matches!(
+            c(b"A\r\n\r\n1000\r\n\r\nFACADE\r\n"),
+            Contents::Art(_)
+        ));
+        assert_eq!(c(b"\x89PNG\r\n\x1a\n"), Contents::Art("a PNG image"));
         assert_eq!(c(b"abc\0def"), Contents::Binary("a binary file"));
         assert_eq!(c(b" {\"type\": \"FeatureCollection\"}"), Contents::GeoJson);
         assert_eq!(c(b"[{\"chunks\": []}]"), Contents::Json);
@@ -316,8 +501,12 @@ mod tests {
             "it is an FSX/P3D AGN file, which `agkit agn dump`, `agkit convert agn` and `agkit check` read"
         );
         assert_eq!(
-            Contents::Binary("a PNG image").hint().unwrap(),
-            "it is a PNG image, which agkit does not read"
+            Contents::Art("a PNG image").hint().unwrap(),
+            "it is a PNG image, which `agkit check` and `agkit info` read"
+        );
+        assert_eq!(
+            Contents::Binary("a GIF image").hint().unwrap(),
+            "it is a GIF image, which agkit does not read"
         );
         assert_eq!(Contents::Text.hint(), None);
         let refused = |b: &[u8]| Contents::of(b).refusal("DSF2Text", &[Contents::DsfText]);
@@ -330,13 +519,31 @@ mod tests {
     }
 
     #[test]
+    fn art_is_classified_by_header_then_extension() {
+        let art = |p: &str, b: &[u8]| classify(Path::new(p), b);
+        assert_eq!(art("x.txt", b"A\n800\nOBJ\n"), FileKind::Art(ArtKind::Obj));
+        assert_eq!(
+            art("x", b"I\n1000\nFACADE\n"),
+            FileKind::Art(ArtKind::Facade)
+        );
+        assert_eq!(
+            art("x", b"A\n1200\nFOREST\n"),
+            FileKind::Art(ArtKind::Forest)
+        );
+        assert_eq!(art("x.agp", b"DDS \x7c"), FileKind::Art(ArtKind::Texture));
+        assert_eq!(art("x.FOR", b"junk"), FileKind::Art(ArtKind::Forest));
+        assert_eq!(art("x.dds", b""), FileKind::Art(ArtKind::Texture));
+        assert_eq!(art("x.agp", b"A\n1000\nAG_POINT\n"), FileKind::Text);
+    }
+
+    #[test]
     fn text_of_another_kind_is_named_not_quoted() {
-        let (text, diags) = check_bytes(Path::new("x.agp"), b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR");
+        let (text, diags) = check_bytes(Path::new("x.agp"), b"GIF89a\0\0\0\rIHDR");
         assert!(text.is_none());
         assert_eq!(diags.len(), 1);
         assert_eq!(diags[0].location, crate::diag::Location::File);
         assert!(
-            diags[0].message.contains("a PNG image"),
+            diags[0].message.contains("a GIF image"),
             "{}",
             diags[0].message
         );

@@ -111,6 +111,46 @@ fn lines_as_read(source: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(String::from_utf8(v).unwrap_or_else(|_| source.to_string()))
 }
 
+/// One rule of a format's diagnostics table: a stable code, the severity
+/// of every diagnostic with that code, and what the rule checks.
+///
+/// Each format keeps its table (`xp::RULES`, `obj::RULES`, …) beside its
+/// checks; `docs/diagnostics.md` documents the same rows and a test keeps
+/// the two in step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rule {
+    /// Stable code (`AG0001`, `OBJ0001`, …).
+    pub code: &'static str,
+    /// Severity of every diagnostic with this code.
+    pub severity: Severity,
+    /// What the rule checks.
+    pub summary: &'static str,
+}
+
+/// Declares a format's diagnostics table: `NAME = "CODE", Severity,
+/// "summary";` rows become a `codes` module of constants and a `RULES`
+/// slice of [`Rule`]s, in the order written.
+macro_rules! rules {
+    ($($name:ident = $code:literal, $sev:ident, $summary:literal;)*) => {
+        /// The code constants, by name.
+        pub mod codes {
+            $(
+                #[doc = $summary]
+                pub const $name: &str = $code;
+            )*
+        }
+        /// Every rule, in code order.
+        pub const RULES: &[$crate::diag::Rule] = &[
+            $($crate::diag::Rule {
+                code: $code,
+                severity: $crate::diag::Severity::$sev,
+                summary: $summary,
+            },)*
+        ];
+    };
+}
+pub(crate) use rules;
+
 /// 1-based line and column (in characters) of a byte offset in `source`
 /// (LF, CRLF and a lone CR end lines).
 ///
@@ -223,6 +263,77 @@ pub fn to_json(file: &str, source: Option<&str>, diags: &[Diagnostic]) -> Vec<Js
         })
         .collect()
 }
+
+/// A file a reader refused: its name, where its first error is and every
+/// diagnostic found in it (warnings included), so that a caller can print
+/// one line (`Display`) or the whole report ([`render_human`] on
+/// [`Refused::diagnostics`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    /// The file's name as the caller gave it.
+    pub file: String,
+    /// `file:line:column` (text) or `file @ byte N` (binary) of the first
+    /// error.
+    pub at: String,
+    /// Every diagnostic, in file order; at least one is an error.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Refused {
+    /// The refusal of `file` for `diagnostics`; `source` is the text they
+    /// point into (for line and column), `None` for a binary file.
+    pub fn new(file: &str, source: Option<&str>, diagnostics: Vec<Diagnostic>) -> Refused {
+        let first = diagnostics
+            .iter()
+            .find(|d| d.is_error())
+            .or(diagnostics.first());
+        let at = match (first.map(|d| &d.location), source) {
+            (Some(Location::Span(r)), Some(src)) => {
+                let (line, column) = line_col(src, r.start);
+                format!("{file}:{line}:{column}")
+            }
+            (Some(Location::Span(r)), None) => format!("{file} @ byte {}", r.start),
+            (Some(Location::Offset(o)), _) => format!("{file} @ byte {o}"),
+            _ => file.to_string(),
+        };
+        Refused {
+            file: file.to_string(),
+            at,
+            diagnostics,
+        }
+    }
+
+    /// The first error (or, failing one, the first diagnostic).
+    pub fn first(&self) -> Option<&Diagnostic> {
+        self.diagnostics
+            .iter()
+            .find(|d| d.is_error())
+            .or(self.diagnostics.first())
+    }
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.first() {
+            Some(d) => write!(
+                f,
+                "{}: {}[{}]: {}",
+                self.at,
+                d.severity.as_str(),
+                d.code,
+                d.message
+            )?,
+            None => write!(f, "{}: refused", self.at)?,
+        }
+        let more = self.diagnostics.iter().filter(|d| d.is_error()).count();
+        if more > 1 {
+            write!(f, " (and {} more errors)", more - 1)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Refused {}
 
 /// Source lines longer than this many bytes are not quoted by
 /// [`render_human`].

@@ -6,6 +6,11 @@
 //!   document, a typed model, validation and canonical writing;
 //! - [`dsf`]: X-Plane DSF tiles (binary, 7z) and DSF2Text;
 //! - [`agn`]: FSX/P3D AGN files and LOD13 cells;
+//! - [`obj`], [`fac`], [`forest`], [`texture`]: the art X-Plane draws —
+//!   OBJ8 objects (bounds, footprint, height), facades (heights, wall and
+//!   roof textures), forests (tree layers, spacing) and PNG/DDS textures;
+//! - [`xptext`]: the text conventions the art formats share (header, lines,
+//!   words, numbers);
 //! - [`geom`]: local metre frames and plain geometry;
 //! - [`limits`]: one value bounding the work and memory an input may cause;
 //! - [`place`]: the placement engines (point, block, string) producing one
@@ -24,13 +29,18 @@ pub mod check;
 pub mod convert;
 pub mod diag;
 pub mod dsf;
+pub mod fac;
+pub mod forest;
 pub mod fsutil;
 pub mod r#gen;
 pub mod geom;
 pub mod limits;
+pub mod obj;
 pub mod out;
 pub mod overlay;
 pub mod place;
 pub mod scenery;
 pub mod serve;
+pub mod texture;
 pub mod xp;
+pub mod xptext;

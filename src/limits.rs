@@ -40,6 +40,14 @@ pub struct Limits {
     /// its input's: an AGN whose texture names ask for padding, a DSF's
     /// raster files together. Checked before anything is written.
     pub max_output_bytes: u64,
+    /// Most vertices plus indices one art file (an OBJ8 object, a facade's
+    /// meshes, a forest's 3-D trees) may declare or hold, counted over the
+    /// whole file. Real objects hold a few hundred thousand.
+    pub max_mesh_elements: u64,
+    /// Most pixels (width × height, all mipmaps left out) one texture may
+    /// have to be decoded; checked against its header before any pixel is
+    /// decoded. Decoded textures take 4 bytes a pixel.
+    pub max_texture_pixels: u64,
 }
 
 impl Default for Limits {
@@ -52,6 +60,8 @@ impl Default for Limits {
             max_extent_m: 10_000.0,
             max_input_bytes: 2 << 30,
             max_output_bytes: 256 << 20,
+            max_mesh_elements: 50_000_000,
+            max_texture_pixels: 16384 * 16384,
         }
     }
 }

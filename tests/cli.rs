@@ -610,10 +610,6 @@ const WRONG_KIND: &[(&[&str], &str)] = &[
         "it is an FSX/P3D AGN file, which `agkit agn dump`",
     ),
     (
-        &["info", PNG],
-        "it is a PNG image, which agkit does not read",
-    ),
-    (
         &["info", FEATURES],
         "it is GeoJSON, which `agkit place --polygon`",
     ),
@@ -621,10 +617,6 @@ const WRONG_KIND: &[(&[&str], &str)] = &[
     (
         &["fmt", DSF_TEXT],
         "it is DSF2Text (a DSF as text), which `agkit dsf build` reads",
-    ),
-    (
-        &["check", PNG],
-        "error[AG0001]: not an autogen text file (.agp .agb .ags): it is a PNG image",
     ),
     (&["check", DSF_TEXT], "which `agkit dsf build` reads"),
     (

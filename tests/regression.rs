@@ -45,6 +45,16 @@ fn place(data: &[u8]) -> bool {
     agkit::r#gen::fuzz_case(data).is_some_and(|case| agkit::r#gen::fuzz_place(&case))
 }
 
+/// The art fuzz targets (`fuzz/fuzz_targets/{obj_read,fac_read,for_read,
+/// texture_decode}.rs`), by target name.
+type Property = fn(&[u8]);
+const ART: [(&str, Property); 4] = [
+    ("obj_read", agkit::r#gen::fuzz_obj_read),
+    ("fac_read", agkit::r#gen::fuzz_fac_read),
+    ("for_read", agkit::r#gen::fuzz_for_read),
+    ("texture_decode", agkit::r#gen::fuzz_texture_decode),
+];
+
 fn replay(dir: &str, f: impl Fn(&[u8])) -> usize {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     let Ok(entries) = std::fs::read_dir(&dir) else {
@@ -67,6 +77,9 @@ fn fuzz_seeds_satisfy_the_fuzz_properties() {
     assert!(replay("fuzz/seeds/agn_read", agn_read) >= 1);
     assert!(replay("fuzz/seeds/dsf_read", dsf_read) >= 1);
     assert!(replay("fuzz/seeds/dsf_build", dsf_build) >= 4);
+    for (target, f) in ART {
+        assert!(replay(&format!("fuzz/seeds/{target}"), f) >= 2, "{target}");
+    }
     // The framed examples do place (the harness is not vacuous).
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/seeds/place");
     let mut placed = 0;
@@ -106,6 +119,9 @@ fn kept_crashers_no_longer_crash() {
     replay("tests/fixtures/crashers/agn_read", agn_read);
     replay("tests/fixtures/crashers/dsf_read", dsf_read);
     replay("tests/fixtures/crashers/dsf_build", dsf_build);
+    for (target, f) in ART {
+        replay(&format!("tests/fixtures/crashers/{target}"), f);
+    }
     replay("tests/fixtures/crashers/place", |d| {
         place(d);
     });
@@ -118,6 +134,10 @@ fn hostile_bytes_of_every_kind_do_not_panic() {
         ("fuzz/seeds/agn_read", agn_read as fn(&[u8])),
         ("fuzz/seeds/dsf_read", dsf_read),
         ("fuzz/seeds/xp_text", xp_text),
+        ("fuzz/seeds/obj_read", ART[0].1),
+        ("fuzz/seeds/fac_read", ART[1].1),
+        ("fuzz/seeds/for_read", ART[2].1),
+        ("fuzz/seeds/texture_decode", ART[3].1),
     ] {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
         for e in std::fs::read_dir(dir).unwrap() {

@@ -67,8 +67,9 @@ pub fn read_asset(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Asset> 
     Asset::read(py, source)
 }
 
-/// Checks a file as `agkit check` does: an autogen text file, a DSF tile
-/// or an AGN file (told apart by their first bytes, then the extension).
+/// Checks a file as `agkit check` does: an autogen text file, a DSF tile,
+/// an AGN file, or X-Plane art (an object, facade, forest, PNG or DDS
+/// texture), told apart by their first bytes, then the extension.
 ///
 /// `source` is a path, the file's `bytes`, or its text. Returns every
 /// diagnostic (errors and warnings) in file order; an empty list means the

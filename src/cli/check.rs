@@ -7,7 +7,7 @@ use clap::ValueEnum;
 use std::path::{Path, PathBuf};
 
 // One implementation, shared with the previewer's diagnostics panel.
-use agkit::check::{FileKind, check_bytes, has_autogen_header};
+use agkit::check::{ArtKind, FileKind, check_bytes, has_autogen_header};
 
 /// Output style of `check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -25,13 +25,16 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
     /// Files or directories, searched recursively for files named .agp .agb
-    /// .ags .agn .dsf or starting with an autogen header (`A`/`I`, `1000`,
-    /// `AG_POINT|AG_BLOCK|AG_STRING`) or the DSF magic; `-` reads standard input.
+    /// .ags .agn .dsf .obj .fac .for .png .dds or starting with an autogen
+    /// header (`A`/`I`, `1000`, `AG_POINT|AG_BLOCK|AG_STRING`), an OBJ,
+    /// FACADE or FOREST header, or the DSF magic; `-` reads standard input.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
 }
 
-const EXTENSIONS: [&str; 5] = ["agp", "agb", "ags", "agn", "dsf"];
+const EXTENSIONS: [&str; 10] = [
+    "agp", "agb", "ags", "agn", "dsf", "obj", "fac", "for", "png", "dds",
+];
 
 /// Expands directories into the files under them that agkit reads: by
 /// extension or, whatever the name, by the first bytes (autogen header or
@@ -85,7 +88,7 @@ fn sniff(path: &Path) -> Option<FileKind> {
     } else if has_autogen_header(&bytes) {
         Some(FileKind::Text)
     } else {
-        None
+        ArtKind::sniff(&bytes).map(FileKind::Art)
     }
 }
 

@@ -1,4 +1,5 @@
-//! `agkit info [--format human|json] FILE`: what an autogen asset contains.
+//! `agkit info [--format human|json] FILE`: what an autogen asset or a piece
+//! of X-Plane art (object, facade, forest, texture) contains.
 
 use super::{EXIT_INPUT, EXIT_OK};
 use clap::ValueEnum;
@@ -19,7 +20,9 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
-    /// An .agp, .agb or .ags file; `-` reads standard input.
+    /// An .agp, .agb or .ags file, or X-Plane art: an .obj, .fac or .for
+    /// (by extension or header), a .png or .dds texture; `-` reads
+    /// standard input.
     file: PathBuf,
 }
 
@@ -30,6 +33,9 @@ pub fn run(args: Args) -> u8 {
         Ok(b) => b,
         Err(e) => return super::fail(format!("{name}: {e}")),
     };
+    if let agkit::check::FileKind::Art(kind) = agkit::check::classify(&args.file, &bytes) {
+        return art(&name, kind, &bytes, args.format);
+    }
     if let Some(refused) = super::not_autogen_text(&name, &bytes) {
         eprintln!("{refused}");
         return EXIT_INPUT;
@@ -46,15 +52,47 @@ pub fn run(args: Args) -> u8 {
         warnings: diags.len() - errors,
         ..summary
     };
-    let text = match args.format {
-        Format::Human => summary.to_human(),
-        Format::Json => match serde_json::to_string_pretty(&summary) {
-            Ok(s) => s + "\n",
-            Err(e) => return super::fail(e),
-        },
-    };
-    if let Err(code) = super::emit(text.as_bytes()) {
+    if let Err(code) = print(&summary, || summary.to_human(), args.format) {
         return code;
     }
+    if errors > 0 { EXIT_INPUT } else { EXIT_OK }
+}
+
+/// Prints `summary` as JSON or as its `human` lines.
+fn print<S: serde::Serialize>(
+    summary: &S,
+    human: impl FnOnce() -> String,
+    format: Format,
+) -> Result<(), u8> {
+    let text = match format {
+        Format::Human => human(),
+        Format::Json => serde_json::to_string_pretty(summary)
+            .map(|s| s + "\n")
+            .map_err(super::fail)?,
+    };
+    super::emit(text.as_bytes())
+}
+
+/// `agkit info` of X-Plane art: the library's summary, printed.
+fn art(name: &str, kind: agkit::check::ArtKind, bytes: &[u8], format: Format) -> u8 {
+    let summary = match agkit::check::summarize_art(kind, bytes) {
+        Ok(s) => s,
+        Err((text, diags)) => {
+            eprint!(
+                "{}",
+                agkit::diag::render_human(name, text.as_deref(), &diags)
+            );
+            return EXIT_INPUT;
+        }
+    };
+    if let Err(code) = print(&summary, || summary.to_human(), format) {
+        return code;
+    }
+    let errors = match &summary {
+        agkit::check::ArtSummary::Obj(s) => s.errors,
+        agkit::check::ArtSummary::Facade(s) => s.errors,
+        agkit::check::ArtSummary::Forest(s) => s.errors,
+        agkit::check::ArtSummary::Texture(_) => 0,
+    };
     if errors > 0 { EXIT_INPUT } else { EXIT_OK }
 }

@@ -18,7 +18,9 @@
 //!
 //! It also builds the geometry the placement benchmarks need
 //! ([`wiggly_comb`]) and the framing the placement fuzz target uses
-//! ([`fuzz_case`], [`fuzz_place`]).
+//! ([`fuzz_case`], [`fuzz_place`]), and the properties the art fuzz
+//! targets hold the readers to ([`fuzz_obj_read`], [`fuzz_fac_read`],
+//! [`fuzz_for_read`], [`fuzz_texture_decode`]).
 
 use crate::agn::{self, A2ge, A2geRecords, Agn, Cell, Chunk, Gblr, Group, Guid, Prde, Quad, Rect};
 use crate::dsf::{
@@ -824,6 +826,8 @@ pub fn fuzz_limits() -> crate::limits::Limits {
     crate::limits::Limits {
         max_placed_items: 100_000,
         max_work: 1_000_000,
+        max_mesh_elements: 1_000_000,
+        max_texture_pixels: 1 << 20,
         ..crate::limits::Limits::default()
     }
 }
@@ -1080,6 +1084,100 @@ pub fn fuzz_dsf_build(data: &[u8]) {
         let (again, o) = dsf::from_text(&t, &mut no_raster).expect("its text parses");
         dsf::build(&again, &o).expect("and builds again");
     }
+}
+
+/// What the `obj_read` fuzz target holds any bytes to: reading never
+/// panics; an object read has its footprint inside its bounds (seen from
+/// above), finite derived values, and a summary that serializes; a file
+/// without errors reads with [`crate::obj::read`] too.
+///
+/// # Panics
+/// When a property does not hold (that is the finding).
+pub fn fuzz_obj_read(data: &[u8]) {
+    let limits = fuzz_limits();
+    let c = crate::obj::check(data, &limits);
+    let errors = c.has_errors();
+    if let Some(o) = &c.value {
+        let fp = o.footprint();
+        match o.bounds() {
+            Some(b) => {
+                for p in &fp {
+                    assert!(
+                        b.contains([p[0], b.min[1], p[1]], 1e-9),
+                        "footprint point {p:?} outside {b:?}"
+                    );
+                }
+            }
+            None => assert!(fp.is_empty(), "a footprint without bounds"),
+        }
+        assert!(o.height().is_none_or(f64::is_finite));
+        let summary = crate::obj::summary::Summary::of(o, 0, 0);
+        serde_json::to_string(&summary).expect("the summary serializes");
+        let _ = summary.to_human();
+    }
+    assert_eq!(
+        crate::obj::read(data, "fuzz.obj", &limits).is_ok(),
+        c.value.is_some() && !errors,
+        "read and check disagree"
+    );
+}
+
+/// What the `fac_read` fuzz target holds any bytes to: reading never
+/// panics, and a facade read gives its height range, textures, wall
+/// choices and a summary that serializes.
+///
+/// # Panics
+/// When a property does not hold.
+pub fn fuzz_fac_read(data: &[u8]) {
+    let c = crate::fac::check(data, &fuzz_limits());
+    if let Some(f) = &c.value {
+        if let Some(h) = f.height_range() {
+            assert!(!h.min.is_nan(), "a NaN height from {h:?}");
+        }
+        let summary = crate::fac::summary::Summary::of(f, 0, 0);
+        serde_json::to_string(&summary).expect("the summary serializes");
+        let _ = summary.to_human();
+    }
+}
+
+/// What the `for_read` fuzz target holds any bytes to: reading never
+/// panics; every layer picks one of its own trees at any draw.
+///
+/// # Panics
+/// When a property does not hold.
+pub fn fuzz_for_read(data: &[u8]) {
+    let c = crate::forest::check(data, &fuzz_limits());
+    if let Some(f) = &c.value {
+        for layer in f.layers() {
+            for r in [0.0, 0.5, 0.999_999, 1.0] {
+                if let Some(t) = f.pick(layer, r) {
+                    assert_eq!(t.layer, layer, "picked a tree of another layer");
+                }
+            }
+        }
+        let summary = crate::forest::summary::Summary::of(f, 0, 0);
+        serde_json::to_string(&summary).expect("the summary serializes");
+        let _ = summary.to_human();
+    }
+}
+
+/// What the `texture_decode` fuzz target holds any bytes to: probing and
+/// decoding never panic; an image decoded has the size its header gives,
+/// within the limits, 4 bytes a pixel.
+///
+/// # Panics
+/// When a property does not hold.
+pub fn fuzz_texture_decode(data: &[u8]) {
+    let limits = fuzz_limits();
+    let probed = crate::texture::probe(data);
+    if let Ok(img) = crate::texture::decode(data, &limits) {
+        let info = probed.expect("a decoded texture probes");
+        assert_eq!((img.width, img.height), (info.width, info.height));
+        let pixels = img.width as u64 * img.height as u64;
+        assert!(pixels <= limits.max_texture_pixels);
+        assert_eq!(img.rgba.len() as u64, pixels * 4);
+    }
+    let _ = crate::texture::check(data, &limits);
 }
 
 /// The raster loader of the DSF fuzz properties: no raster files exist.

@@ -75,6 +75,8 @@ pub fn serve_limits() -> Limits {
         max_extent_m: 5_000.0,
         max_input_bytes: files::MAX_FILE,
         max_output_bytes: 64 << 20,
+        max_mesh_elements: 5_000_000,
+        max_texture_pixels: 4096 * 4096,
     }
 }
 

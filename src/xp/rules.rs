@@ -2,34 +2,8 @@
 //! stable code, a severity and a one-line summary. `docs/diagnostics.md`
 //! documents the same table; a unit test keeps the two in step.
 
-use crate::diag::Severity;
-
-/// One validation rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Rule {
-    /// Stable code (`AG0001` …).
-    pub code: &'static str,
-    /// Severity of every diagnostic with this code.
-    pub severity: Severity,
-    /// What the rule checks.
-    pub summary: &'static str,
-}
-
-macro_rules! rules {
-    ($($name:ident = $code:literal, $sev:ident, $summary:literal;)*) => {
-        /// The code constants, by name.
-        pub mod codes {
-            $(
-                #[doc = $summary]
-                pub const $name: &str = $code;
-            )*
-        }
-        /// Every rule, in code order.
-        pub const RULES: &[Rule] = &[
-            $(Rule { code: $code, severity: crate::diag::Severity::$sev, summary: $summary },)*
-        ];
-    };
-}
+pub use crate::diag::Rule;
+use crate::diag::rules;
 
 rules! {
     HEADER_ORIGIN = "AG0001", Error, "line 1 must be `A` or `I`";

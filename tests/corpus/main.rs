@@ -24,6 +24,7 @@
 mod support;
 
 mod agn;
+mod art;
 mod dsf;
 mod place_point;
 mod scenery;

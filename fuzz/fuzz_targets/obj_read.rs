@@ -1,0 +1,8 @@
+//! The OBJ8 reader: never panics, and what it reads holds the properties of
+//! `agkit::gen::fuzz_obj_read` (shared with tests/regression.rs).
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    agkit::r#gen::fuzz_obj_read(data);
+});
