@@ -1,6 +1,6 @@
 //! `agkit info [--format human|json] FILE`: what an autogen asset contains.
 
-use super::{EXIT_INPUT, EXIT_OK};
+use super::output::{EXIT_INPUT, EXIT_OK};
 use clap::ValueEnum;
 use std::path::PathBuf;
 
@@ -25,12 +25,12 @@ pub struct Args {
 
 /// Runs `agkit info`.
 pub fn run(args: Args) -> u8 {
-    let name = super::input_name(&args.file);
-    let bytes = match super::read_input(&args.file) {
+    let name = super::output::input_name(&args.file);
+    let bytes = match super::output::read_input(&args.file) {
         Ok(b) => b,
-        Err(e) => return super::fail(format!("{name}: {e}")),
+        Err(e) => return super::output::fail(format!("{name}: {e}")),
     };
-    if let Some(refused) = super::not_autogen_text(&name, &bytes) {
+    if let Some(refused) = super::output::not_autogen_text(&name, &bytes) {
         eprintln!("{refused}");
         return EXIT_INPUT;
     }
@@ -50,10 +50,10 @@ pub fn run(args: Args) -> u8 {
         Format::Human => summary.to_human(),
         Format::Json => match serde_json::to_string_pretty(&summary) {
             Ok(s) => s + "\n",
-            Err(e) => return super::fail(e),
+            Err(e) => return super::output::fail(e),
         },
     };
-    if let Err(code) = super::emit(text.as_bytes()) {
+    if let Err(code) = super::output::emit(text.as_bytes()) {
         return code;
     }
     if errors > 0 { EXIT_INPUT } else { EXIT_OK }
