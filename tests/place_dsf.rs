@@ -187,6 +187,41 @@ fn a_folder_is_placed_in_path_order_whatever_the_threads() {
         }
     }
     assert_eq!(one.iter().filter(|(_, r)| r.is_err()).count(), 1);
+
+    // `place --dsf DIR` streams the same placements, in the same order, as
+    // one array; GeoJSON numbers them on across tiles and batches.
+    let dir_arg = dir.path().to_str().unwrap();
+    let folder = |format: &str| -> serde_json::Value {
+        let out = cli_out(
+            &[
+                "place",
+                "--dsf",
+                dir_arg,
+                "--scenery",
+                "examples",
+                "--format",
+                format,
+            ],
+            true,
+        );
+        serde_json::from_str(&out).unwrap()
+    };
+    let mut want = Vec::new();
+    for (_, r) in &one {
+        if let Ok(text) = r {
+            let v: serde_json::Value = serde_json::from_str(text).unwrap();
+            want.extend(v.as_array().unwrap().iter().cloned());
+        }
+    }
+    assert_eq!(folder("json"), serde_json::Value::Array(want.clone()));
+    let geo = folder("geojson");
+    let numbers: std::collections::BTreeSet<u64> = geo["features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["properties"]["placement"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, (0..want.len() as u64).collect());
 }
 
 #[test]

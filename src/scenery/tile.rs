@@ -249,7 +249,23 @@ impl Scenery {
         tiles: &[PathBuf],
         params: &Params,
         progress: &(dyn Fn() + Sync),
-        mut sink: impl FnMut(Vec<Result<TilePlacement, TileError>>) -> Result<(), E>,
+        sink: impl FnMut(Vec<Result<TilePlacement, TileError>>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.place_tiles_with(tiles, params, progress, |batch| batch, sink)
+    }
+
+    /// [`Scenery::place_tiles`] with a step of the caller's on the placing
+    /// side: `prepare` turns each placed batch (in order) into what `sink`
+    /// takes, while `sink` is busy with the batch before. A `prepare` that
+    /// keeps less than the placements (text to write, counts) keeps memory
+    /// to one batch of placements.
+    pub fn place_tiles_with<T: Send, E>(
+        &self,
+        tiles: &[PathBuf],
+        params: &Params,
+        progress: &(dyn Fn() + Sync),
+        mut prepare: impl FnMut(Vec<Result<TilePlacement, TileError>>) -> T + Send,
+        mut sink: impl FnMut(T) -> Result<(), E>,
     ) -> Result<(), E> {
         use rayon::prelude::*;
         let place = |batch: &[PathBuf]| -> Vec<Result<TilePlacement, TileError>> {
@@ -263,19 +279,19 @@ impl Scenery {
                 .collect()
         };
         let mut batches = tiles.chunks(TILE_BATCH);
-        let mut pending = batches.next().map(place);
+        let mut pending = batches.next().map(|b| prepare(place(b)));
         while let Some(done) = pending.take() {
             let next = batches.next();
-            let place = &place;
-            let (placed, sunk) = std::thread::scope(|s| {
-                let handle = next.map(|b| s.spawn(move || place(b)));
+            let (place, prepare) = (&place, &mut prepare);
+            let (prepared, sunk) = std::thread::scope(|s| {
+                let handle = next.map(|b| s.spawn(move || prepare(place(b))));
                 let sunk = sink(done);
-                let placed =
+                let prepared =
                     handle.map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
-                (placed, sunk)
+                (prepared, sunk)
             });
             sunk?;
-            pending = placed;
+            pending = prepared;
         }
         Ok(())
     }

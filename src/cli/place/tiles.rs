@@ -114,6 +114,65 @@ fn place_one(dsf: &Path, params: &Params, scenery: &Scenery) -> Result<(Vec<Plac
     Ok((tile.placements, status))
 }
 
+/// What a folder run keeps of a tile once its placements are written.
+struct Seen {
+    /// What to print now: its asset reports (or why it failed) and, with
+    /// `--explain`, the engine's decisions.
+    report: String,
+    /// Its warnings, to count for the end.
+    warnings: Vec<String>,
+    /// Its status.
+    status: u8,
+    /// Autogen uses, and those placed.
+    uses: usize,
+    placed: usize,
+    /// Its unresolved assets.
+    unresolved: Unresolved,
+}
+
+impl Seen {
+    fn of(tile: &Result<TilePlacement, TileError>, explain: bool) -> Seen {
+        let tile = match tile {
+            Ok(t) => t,
+            Err(e) => {
+                return Seen {
+                    report: format!("error: {e}\n"),
+                    warnings: Vec::new(),
+                    status: status_of(e),
+                    uses: 0,
+                    placed: 0,
+                    unresolved: Unresolved::default(),
+                };
+            }
+        };
+        let mut report = assets_report(tile);
+        let mut warnings = Vec::new();
+        for p in &tile.placements {
+            warnings.extend(p.warnings.iter().map(|w| format!("{}: {w}", p.asset)));
+            if explain {
+                report.push_str(&explain_report(p));
+            }
+        }
+        warnings.extend(
+            tile.warnings
+                .iter()
+                .map(|w| format!("{}: {}", w.asset, w.message)),
+        );
+        Seen {
+            report,
+            warnings,
+            status: if tile.has_errors() {
+                EXIT_INPUT
+            } else {
+                EXIT_OK
+            },
+            uses: tile.uses,
+            placed: tile.placements.len(),
+            unresolved: tile.unresolved.clone(),
+        }
+    }
+}
+
 /// What a folder run has met so far.
 #[derive(Default)]
 struct Totals {
@@ -132,45 +191,23 @@ struct Totals {
 }
 
 impl Totals {
-    /// Counts one tile and returns what to print for it now: its asset
-    /// reports (or why it failed) and, with `explain`, the engine's
-    /// decisions; warnings are counted for the end.
-    fn add(&mut self, tile: Result<TilePlacement, TileError>, explain: bool) -> String {
-        let tile = match tile {
-            Ok(t) => t,
-            Err(e) => {
-                self.status = self.status.max(status_of(&e));
-                self.failed += 1;
-                return format!("error: {e}\n");
-            }
-        };
-        let mut report = assets_report(&tile);
-        for p in &tile.placements {
-            for w in &p.warnings {
-                self.repeats.add(format!("{}: {w}", p.asset));
-            }
-            if explain {
-                report.push_str(&explain_report(p));
-            }
+    /// Counts one tile.
+    fn add(&mut self, seen: Seen) {
+        self.status = self.status.max(seen.status);
+        self.failed += usize::from(seen.status != EXIT_OK);
+        for w in seen.warnings {
+            self.repeats.add(w);
         }
-        for w in &tile.warnings {
-            self.repeats.add(format!("{}: {}", w.asset, w.message));
-        }
-        if tile.has_errors() {
-            self.status = self.status.max(EXIT_INPUT);
-            self.failed += 1;
-        }
-        self.uses += tile.uses;
-        self.placed += tile.placements.len();
-        self.unresolved.merge(tile.unresolved);
-        report
+        self.uses += seen.uses;
+        self.placed += seen.placed;
+        self.unresolved.merge(seen.unresolved);
     }
 }
 
 /// Places every autogen use of every `.dsf` under `dir` (path order),
 /// streaming the placements to the output as one JSON array or GeoJSON
-/// collection; each batch is rendered in parallel while the library places
-/// the next. A tile that cannot be read is reported and skipped; the status
+/// collection; each batch is rendered in parallel as soon as it is placed,
+/// and written while the library places the next. A tile that cannot be read is reported and skipped; the status
 /// is the worst seen.
 fn run_folder(dir: &Path, args: &Args, params: &Params, format: Format, scenery: &Scenery) -> u8 {
     use rayon::prelude::*;
@@ -180,40 +217,43 @@ fn run_folder(dir: &Path, args: &Args, params: &Params, format: Format, scenery:
     let mut totals = Totals::default();
     let mut place_all = |w: &mut dyn std::io::Write| -> Result<(), out::OutError> {
         let mut stream = out::Stream::new(w, format)?;
-        // Placements written so far: GeoJSON numbers them on across tiles.
-        let mut written = 0;
-        let sink = |batch: Vec<Result<TilePlacement, TileError>>| {
-            let mut first = written;
+        // Placements so far: GeoJSON numbers them on across tiles.
+        let mut placed = 0;
+        // On the placing side: each tile rendered in parallel, its
+        // placements dropped once rendered.
+        let prepare = |batch: Vec<Result<TilePlacement, TileError>>| {
             let starts: Vec<usize> = batch
                 .iter()
                 .map(|t| {
-                    let at = first;
-                    first += t.as_ref().map_or(0, |t| t.placements.len());
+                    let at = placed;
+                    placed += t.as_ref().map_or(0, |t| t.placements.len());
                     at
                 })
                 .collect();
-            written = first;
-            let parts: Vec<_> = batch
-                .par_iter()
+            batch
+                .into_par_iter()
                 .zip(starts)
                 .map(|(t, at)| {
-                    t.as_ref()
-                        .ok()
-                        .map(|t| out::render_part(&t.placements, at, format))
+                    let seen = Seen::of(&t, args.explain);
+                    let part = t.ok().map(|t| out::render_part(&t.placements, at, format));
+                    (seen, part)
                 })
-                .collect();
-            for (tile, part) in batch.into_iter().zip(parts) {
-                let report = totals.add(tile, args.explain);
-                if !report.is_empty() {
-                    bar.suspend(|| eprint!("{report}"));
+                .collect::<Vec<_>>()
+        };
+        // Here: printed and written in path order.
+        let sink = |done: Vec<(Seen, Option<Result<out::Part, out::OutError>>)>| {
+            for (seen, part) in done {
+                if !seen.report.is_empty() {
+                    bar.suspend(|| eprint!("{}", seen.report));
                 }
+                totals.add(seen);
                 if let Some(part) = part {
                     stream.push_part(&part?)?;
                 }
             }
             Ok::<(), out::OutError>(())
         };
-        scenery.place_tiles(&tiles, params, &|| bar.inc(1), sink)?;
+        scenery.place_tiles_with(&tiles, params, &|| bar.inc(1), prepare, sink)?;
         stream.finish()?.flush()?;
         Ok(())
     };
