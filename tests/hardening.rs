@@ -217,8 +217,14 @@ fn write_atomic_replaces_whole_files_only() {
 #[test]
 fn cli_modules_write_outputs_only_through_write_atomic() {
     let cli = concat!(env!("CARGO_MANIFEST_DIR"), "/src/cli");
-    for e in std::fs::read_dir(cli).unwrap() {
-        let p = e.unwrap().path();
+    let files: Vec<std::path::PathBuf> = walkdir::WalkDir::new(cli)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .collect();
+    assert!(files.len() > 10, "{files:?}");
+    for p in files {
         let text = std::fs::read_to_string(&p).unwrap();
         for bad in ["fs::write(", "File::create(", "OpenOptions::new("] {
             assert!(

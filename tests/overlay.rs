@@ -793,7 +793,7 @@ fn an_outer_ring_cut_all_round_goes_after_the_spawning_holes() {
 
 /// `agkit dsf totext` → `agkit dsf build` gives back the same uses, and
 /// `agkit place --dsf` places exactly what the engine places on the uses
-/// read back from the written tile.
+/// read back from the written tile, use i with seed i.
 #[test]
 fn the_written_tiles_reload_identically_through_the_cli() {
     let dir = tempfile::tempdir().unwrap();
@@ -867,8 +867,9 @@ fn the_written_tiles_reload_identically_through_the_cli() {
             .output()
             .unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        // Use i of the tile is placed with the seed 0 XOR i.
         let mut want = Vec::new();
-        for u in &uses {
+        for (i, u) in uses.iter().enumerate() {
             let file = assets.join(u.asset.trim_start_matches("assets/"));
             let asset = agkit::xp::parse(&std::fs::read_to_string(file).unwrap()).unwrap();
             let use_ = match u.point {
@@ -880,7 +881,10 @@ fn the_written_tiles_reload_identically_through_the_cli() {
                     windings: u.windings.clone(),
                 },
             };
-            let mut params = agkit::place::Params::default();
+            let mut params = agkit::place::Params {
+                seed: i as u64,
+                ..agkit::place::Params::default()
+            };
             if let Some(p) = u.param {
                 params = params.with_dsf_param(p);
             }

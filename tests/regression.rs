@@ -1,7 +1,7 @@
 //! Fuzz regressions: the fuzz targets' properties as plain tests, replayed
 //! over the fuzz seeds and every crasher kept under
 //! `tests/fixtures/crashers/<target>/`. A crasher found by `cargo fuzz` gets
-//! its own test below, named after it.
+//! its own test below, named after it; so does every other fixed bug.
 
 use std::path::Path;
 
@@ -360,4 +360,74 @@ fn agb_and_ags_without_texture_scale_or_width_were_refused() {
         assert_eq!(a.objects, b.objects, "{rel}");
         assert_eq!(a.warnings, b.warnings, "{rel}");
     }
+}
+
+/// Issue 25: the overlay preview of a tile and `place --dsf` of the same
+/// tile with seed 0 placed different things (55 vs 45 objects): the
+/// preview seeded use i with i, `place --dsf` every use with the run's
+/// seed, and the preview placed the uses before the DSF's pools rounded
+/// them. Now every face seeds use i with `seed XOR i`, and the preview
+/// places the tile as written: item by item, the preview is what `place
+/// --dsf` writes, and what the library's `Scenery::place_tile` returns.
+#[test]
+fn overlay_preview_and_place_dsf_of_the_same_tile_place_different_things() {
+    use agkit::overlay::{self, BuildOptions, Rules};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let gis = root.join("examples/gis");
+    let rules = Rules::parse(&std::fs::read_to_string(gis.join("RULES.toml")).unwrap()).unwrap();
+    let features =
+        overlay::read_features(&std::fs::read_to_string(gis.join("FEATURES.geojson")).unwrap())
+            .unwrap();
+    let mut built = overlay::build_overlay(&features, &rules, &BuildOptions::default()).unwrap();
+    let encoded = built.encode().unwrap();
+    let as_written = built.read_back(&encoded).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let package = dir.path().join("scenery");
+    overlay::write_encoded_overlay(&mut built, encoded, &package, Vec::new()).unwrap();
+    // The rules' assets as files of the package, for `place --dsf`.
+    std::fs::create_dir_all(package.join("assets")).unwrap();
+    for from in [
+        "block/city_block.agb",
+        "string/town_edge.ags",
+        "point/plaza.agp",
+    ] {
+        let name = Path::new(from).file_name().unwrap();
+        std::fs::copy(
+            root.join("examples").join(from),
+            package.join("assets").join(name),
+        )
+        .unwrap();
+    }
+    let (assets, notes) = overlay::preview::load_assets(&rules, &gis);
+    assert!(notes.is_empty(), "{notes:?}");
+    let scenery = agkit::scenery::Scenery::packages(
+        Some(&package),
+        &[],
+        agkit::scenery::resolve::Conditions::default(),
+    )
+    .unwrap();
+    let json = |ps: &[agkit::place::Placement]| {
+        String::from_utf8(agkit::out::render_all(ps, agkit::out::Format::Json).unwrap()).unwrap()
+    };
+    let mut objects = 0;
+    for &tile in as_written.tiles.keys() {
+        let mut warnings = Vec::new();
+        let preview = overlay::preview::place_tile(&as_written, tile, &assets, &mut warnings);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        objects += preview.iter().map(|p| p.objects.len()).sum::<usize>();
+        let want = json(&preview);
+        let dsf = package.join(tile.relative_path());
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_agkit"))
+            .args(["place", "--seed", "0", "--format", "json", "--dsf"])
+            .arg(&dsf)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(String::from_utf8_lossy(&o.stdout), want, "{tile}");
+        let placed = scenery
+            .place_tile(&dsf, &agkit::place::Params::default())
+            .unwrap();
+        assert_eq!(json(&placed.placements), want, "{tile}");
+    }
+    assert!(objects > 0, "the example places objects");
 }

@@ -1,6 +1,6 @@
 //! `agkit check [--format human|json] PATH...`
 
-use super::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
+use super::output::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use agkit::diag::{self, Severity};
 use agkit::out::count;
 use clap::ValueEnum;
@@ -53,7 +53,7 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
                 .collect();
             found.sort();
             files.extend(found);
-        } else if p.exists() || super::is_stdin(p) {
+        } else if p.exists() || super::output::is_stdin(p) {
             files.push(p.clone());
         } else {
             return Err(format!("{}: no such file or directory", p.display()));
@@ -119,7 +119,7 @@ struct Outcome {
 }
 
 fn check_file(file: &Path, format: Format) -> Outcome {
-    let name = super::input_name(file);
+    let name = super::output::input_name(file);
     let mut out = Outcome {
         errors: 0,
         warnings: 0,
@@ -127,7 +127,7 @@ fn check_file(file: &Path, format: Format) -> Outcome {
         human: String::new(),
         json: Vec::new(),
     };
-    let bytes = match super::read_input(file) {
+    let bytes = match super::output::read_input(file) {
         Ok(b) => b,
         Err(e) => {
             out.io_error = Some(format!("{name}: {e}"));
@@ -153,7 +153,7 @@ fn check_file(file: &Path, format: Format) -> Outcome {
 
 /// The exit status after a failed write to standard output.
 fn write_failed(e: &std::io::Error) -> u8 {
-    super::fail(format!("writing to standard output: {e}"))
+    super::output::fail(format!("writing to standard output: {e}"))
 }
 
 /// Runs `agkit check`: files are checked in parallel (rayon; set
@@ -169,15 +169,15 @@ pub fn run(args: Args) -> u8 {
     let bulk = args.paths.iter().any(|p| p.is_dir());
     let files = match collect(&args.paths) {
         Ok(f) => f,
-        Err(e) => return super::fail(e),
+        Err(e) => return super::output::fail(e),
     };
-    let bar = super::progress_bar(files.len(), "files");
-    let mut stdout = std::io::BufWriter::new(super::stdout());
+    let bar = super::output::progress_bar(files.len(), "files");
+    let mut stdout = std::io::BufWriter::new(super::output::stdout());
     let mut json = serde_json::Serializer::pretty(Vec::new());
     let mut seq = match args.format {
         Format::Json => match json.serialize_seq(None) {
             Ok(s) => Some(s),
-            Err(e) => return super::fail(e),
+            Err(e) => return super::output::fail(e),
         },
         Format::Human => None,
     };
@@ -204,7 +204,7 @@ pub fn run(args: Args) -> u8 {
             if let Some(seq) = seq.as_mut() {
                 for j in &o.json {
                     if let Err(e) = seq.serialize_element(j) {
-                        return super::fail(e);
+                        return super::output::fail(e);
                     }
                 }
             } else if !o.human.is_empty() {
@@ -218,7 +218,7 @@ pub fn run(args: Args) -> u8 {
     bar.finish_and_clear();
     if let Some(seq) = seq {
         if let Err(e) = seq.end() {
-            return super::fail(e);
+            return super::output::fail(e);
         }
         let mut text = json.into_inner();
         text.push(b'\n');

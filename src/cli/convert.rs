@@ -1,6 +1,6 @@
 //! `agkit convert agn PATH… [--map MAP.toml] -o SCENERY_DIR`
 
-use super::{EXIT_INPUT, EXIT_OK};
+use super::output::{EXIT_INPUT, EXIT_OK};
 use agkit::convert::{agn, map::Map};
 use std::path::PathBuf;
 
@@ -34,12 +34,12 @@ pub fn run(cmd: Command) -> u8 {
 
 fn convert_agn(a: AgnArgs) -> u8 {
     if let Some(p) = a.paths.iter().find(|p| !p.exists()) {
-        return super::fail(format!("{}: no such file or directory", p.display()));
+        return super::output::fail(format!("{}: no such file or directory", p.display()));
     }
     let map = match &a.map {
         None => Map::bundled(),
         Some(p) => {
-            let text = match super::read_text(p, "a mapping file (TOML)") {
+            let text = match super::output::read_text(p, "a mapping file (TOML)") {
                 Ok(t) => t,
                 Err(code) => return code,
             };
@@ -63,7 +63,7 @@ fn convert_agn(a: AgnArgs) -> u8 {
         }
     };
     let cells: Vec<_> = inputs.into_iter().map(|(_, c, agn)| (c, agn)).collect();
-    let bar = super::progress_bar(cells.len(), "cells");
+    let bar = super::output::progress_bar(cells.len(), "cells");
     let tick = || bar.inc(1);
     let agent = format!("agkit {}", env!("CARGO_PKG_VERSION"));
     let out = agn::convert_cells(&cells, &map, &agent, &tick);
@@ -76,7 +76,7 @@ fn convert_agn(a: AgnArgs) -> u8 {
         report.as_bytes(),
     ) {
         Ok(w) => w,
-        Err(e) => return super::fail(e),
+        Err(e) => return super::output::fail(e),
     };
     let r = &out.report;
     println!("{} cell(s) converted", r.cells);

@@ -5,7 +5,7 @@
 //! the exit status is 1): fix them with `agkit check` first. `-` reads
 //! standard input (not with `--in-place`).
 
-use super::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
+use super::output::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use agkit::xp::Document;
 use std::path::PathBuf;
 
@@ -36,7 +36,7 @@ fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
                 .collect();
             found.sort();
             files.extend(found);
-        } else if p.exists() || super::is_stdin(p) {
+        } else if p.exists() || super::output::is_stdin(p) {
             files.push(p.clone());
         } else {
             return Err(format!("{}: no such file or directory", p.display()));
@@ -49,15 +49,15 @@ fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 pub fn run(args: Args) -> u8 {
     let files = match collect(&args.paths) {
         Ok(f) => f,
-        Err(e) => return super::fail(e),
+        Err(e) => return super::output::fail(e),
     };
-    if args.in_place && files.iter().any(|f| super::is_stdin(f)) {
-        return super::fail("`-` (standard input) cannot be rewritten with --in-place");
+    if args.in_place && files.iter().any(|f| super::output::is_stdin(f)) {
+        return super::output::fail("`-` (standard input) cannot be rewritten with --in-place");
     }
     let (mut io_failed, mut bad_input, mut unformatted) = (false, false, 0usize);
     for file in &files {
-        let name = super::input_name(file);
-        let bytes = match super::read_input(file) {
+        let name = super::output::input_name(file);
+        let bytes = match super::output::read_input(file) {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("error: {name}: {e}");
@@ -65,7 +65,7 @@ pub fn run(args: Args) -> u8 {
                 continue;
             }
         };
-        if let Some(refused) = super::not_autogen_text(&name, &bytes) {
+        if let Some(refused) = super::output::not_autogen_text(&name, &bytes) {
             eprintln!("{refused}");
             bad_input = true;
             continue;
@@ -86,7 +86,7 @@ pub fn run(args: Args) -> u8 {
         if args.check {
             if changed {
                 if let Err(code) =
-                    super::emit(format!("{name}: not in canonical form\n").as_bytes())
+                    super::output::emit(format!("{name}: not in canonical form\n").as_bytes())
                 {
                     return code;
                 }
@@ -97,7 +97,7 @@ pub fn run(args: Args) -> u8 {
                 eprintln!("error: {name}: {e}");
                 io_failed = true;
             }
-        } else if let Err(code) = super::emit(canonical.as_bytes()) {
+        } else if let Err(code) = super::output::emit(canonical.as_bytes()) {
             return code;
         }
     }

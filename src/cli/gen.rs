@@ -1,7 +1,7 @@
 //! `agkit gen --seed N -o DIR [--scale small|full]`: writes a deterministic
 //! input set for benchmarks and bulk runs.
 
-use super::{EXIT_OK, fail};
+use super::output::{EXIT_OK, fail};
 use agkit::r#gen::{self as generator, Scale};
 use agkit::out::count;
 use clap::ValueEnum;
@@ -37,7 +37,7 @@ pub fn run(args: Args) -> u8 {
         ScaleArg::Full => Scale::Full,
     };
     let start = std::time::Instant::now();
-    let bar = super::progress_bar(scale.files(), "files");
+    let bar = super::output::progress_bar(scale.files(), "files");
     let generated = generator::generate_with(args.seed, &args.output, scale, &mut || bar.inc(1));
     bar.finish_and_clear();
     match generated {

@@ -1,7 +1,7 @@
 //! `agkit info [--format human|json] FILE`: what an autogen asset or a piece
 //! of X-Plane art (object, facade, forest, texture) contains.
 
-use super::{EXIT_INPUT, EXIT_OK};
+use super::output::{EXIT_INPUT, EXIT_OK};
 use clap::ValueEnum;
 use std::path::PathBuf;
 
@@ -28,15 +28,15 @@ pub struct Args {
 
 /// Runs `agkit info`.
 pub fn run(args: Args) -> u8 {
-    let name = super::input_name(&args.file);
-    let bytes = match super::read_input(&args.file) {
+    let name = super::output::input_name(&args.file);
+    let bytes = match super::output::read_input(&args.file) {
         Ok(b) => b,
-        Err(e) => return super::fail(format!("{name}: {e}")),
+        Err(e) => return super::output::fail(format!("{name}: {e}")),
     };
     if let agkit::check::FileKind::Art(kind) = agkit::check::classify(&args.file, &bytes) {
         return art(&name, kind, &bytes, args.format);
     }
-    if let Some(refused) = super::not_autogen_text(&name, &bytes) {
+    if let Some(refused) = super::output::not_autogen_text(&name, &bytes) {
         eprintln!("{refused}");
         return EXIT_INPUT;
     }
@@ -68,9 +68,9 @@ fn print<S: serde::Serialize>(
         Format::Human => human(),
         Format::Json => serde_json::to_string_pretty(summary)
             .map(|s| s + "\n")
-            .map_err(super::fail)?,
+            .map_err(super::output::fail)?,
     };
-    super::emit(text.as_bytes())
+    super::output::emit(text.as_bytes())
 }
 
 /// `agkit info` of X-Plane art: the library's summary, printed.

@@ -1,6 +1,6 @@
 //! `agkit overlay build FEATURES.geojson --rules RULES.toml -o SCENERY_DIR`
 
-use super::{EXIT_INPUT, EXIT_OK};
+use super::output::{self, EXIT_INPUT, EXIT_OK};
 use agkit::overlay::{self, BuildOptions, Rules, build::OverlayError};
 use clap::ValueEnum;
 use std::path::{Path, PathBuf};
@@ -50,7 +50,7 @@ pub fn run(cmd: Command) -> u8 {
 }
 
 fn build(a: BuildArgs) -> u8 {
-    let rules_text = match super::read_text(&a.rules, "a rules file (TOML)") {
+    let rules_text = match output::read_text(&a.rules, "a rules file (TOML)") {
         Ok(t) => t,
         Err(c) => return c,
     };
@@ -61,7 +61,7 @@ fn build(a: BuildArgs) -> u8 {
             return EXIT_INPUT;
         }
     };
-    let text = match super::read_text(&a.features, "GeoJSON") {
+    let text = match output::read_text(&a.features, "GeoJSON") {
         Ok(t) => t,
         Err(c) => return c,
     };
@@ -88,23 +88,37 @@ fn build(a: BuildArgs) -> u8 {
             );
             return EXIT_INPUT;
         }
-        Err(e) => return super::fail(e),
+        Err(e) => return output::fail(e),
     };
-    // The placement engine runs on every use whose rule names a local copy
-    // of the asset (`preview_file`): its warnings (an asset that does not
-    // fit its polygon, …) go into the report, its result into the
-    // previews, all before anything is written. One tile's placements are
-    // held at a time, and none without previews.
+    // The tiles are encoded once and read back: the placement engine runs
+    // on the uses as written (as `place --dsf` of the tile reads them) for
+    // every use whose rule names a local copy of the asset
+    // (`preview_file`): its warnings (an asset that does not fit its
+    // polygon, …) go into the report, its result into the previews, all
+    // before anything is written. One tile's placements are held at a
+    // time, and none without previews.
+    let encoded = match built.encode() {
+        Ok(e) => e,
+        // A use no DSF can hold is the input's fault, not an I/O failure.
+        Err(e) => {
+            eprintln!("error: {}: {e}", a.features.display());
+            return EXIT_INPUT;
+        }
+    };
+    let as_written = match built.read_back(&encoded) {
+        Ok(o) => o,
+        Err(e) => return output::fail(e),
+    };
     let base = a.rules.parent().unwrap_or(Path::new("."));
     let (assets, mut notes) = overlay::preview::load_assets(&rules, base);
     let mut previews = Vec::new();
     let dir = a.output.join("preview");
-    for &tile in built.tiles.keys() {
+    for &tile in as_written.tiles.keys() {
         let Some(kind) = a.preview else {
-            overlay::preview::tile_warnings(&built, tile, &assets, &mut notes);
+            overlay::preview::tile_warnings(&as_written, tile, &assets, &mut notes);
             continue;
         };
-        let ps = overlay::preview::place_tile(&built, tile, &assets, &mut notes);
+        let ps = overlay::preview::place_tile(&as_written, tile, &assets, &mut notes);
         let mut formats = vec![(false, "svg")];
         if kind == Preview::Png {
             formats.push((true, "png"));
@@ -112,7 +126,7 @@ fn build(a: BuildArgs) -> u8 {
         for (png, ext) in formats {
             match overlay::preview::render(&ps, png) {
                 Ok(bytes) => previews.push((dir.join(format!("{tile}.{ext}")), bytes)),
-                Err(e) => return super::fail(format!("preview of {tile}: {e}")),
+                Err(e) => return output::fail(format!("preview of {tile}: {e}")),
             }
         }
     }
@@ -122,14 +136,9 @@ fn build(a: BuildArgs) -> u8 {
     // Previews, tiles and the report in one all-or-nothing step (the report
     // last: its presence marks a complete run).
     let n_previews = previews.len();
-    let written = match overlay::write_overlay_with(&mut built, &a.output, previews) {
+    let written = match overlay::write_encoded_overlay(&mut built, encoded, &a.output, previews) {
         Ok(w) => w,
-        // A use no DSF can hold is the input's fault, not an I/O failure.
-        Err(e @ OverlayError::Encode { .. }) => {
-            eprintln!("error: {}: {e}", a.features.display());
-            return EXIT_INPUT;
-        }
-        Err(e) => return super::fail(e),
+        Err(e) => return output::fail(e),
     };
     let r = &built.report;
     println!(

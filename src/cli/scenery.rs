@@ -9,11 +9,10 @@
 //!   library path resolves to at a tile, and every export that lost, with
 //!   why; exit 1 when it resolves nowhere.
 
-use super::{EXIT_INPUT, EXIT_OK};
-use agkit::scenery::at::{self, AtOptions};
-use agkit::scenery::install::Installation;
-use agkit::scenery::resolve::{Conditions, LibraryIndex, LoadError};
-use agkit::scenery::{check, picture, report};
+use super::output::{self, EXIT_INPUT, EXIT_OK};
+use agkit::scenery::at;
+use agkit::scenery::resolve::Conditions;
+use agkit::scenery::{Scenery, SceneryError, check, picture, report};
 use std::path::PathBuf;
 
 /// `agkit scenery` subcommands.
@@ -129,7 +128,7 @@ pub struct ResolveArgs {
 pub fn run(cmd: Command) -> u8 {
     match cmd {
         Command::At(mut a) => {
-            a.output = super::output_file(a.output);
+            a.output = output::output_file(a.output);
             run_at(a)
         }
         Command::Check(a) => run_check(a),
@@ -137,18 +136,25 @@ pub fn run(cmd: Command) -> u8 {
     }
 }
 
-/// The installation, its libraries and the conditions; problems reading
-/// libraries printed as warnings (or returned, for `check`).
-fn open(install: &Install) -> Result<(Installation, LibraryIndex, Vec<LoadError>, Conditions), u8> {
+/// The installation and the conditions assumed; a season no library names
+/// is warned about (problems reading libraries are the caller's to print,
+/// or for `check` to report).
+fn open(install: &Install) -> Result<Scenery, u8> {
     let cond =
-        Conditions::from_args(&install.dref, install.season.as_deref()).map_err(super::fail)?;
-    let inst =
-        Installation::open(&install.xplane).map_err(|e| super::fail(format!("--xplane {e}")))?;
-    let (index, errors) = LibraryIndex::from_installation(&inst);
-    if let Some(w) = index.season_warning(&cond) {
+        Conditions::from_args(&install.dref, install.season.as_deref()).map_err(output::fail)?;
+    let scenery = Scenery::installation(&install.xplane, cond)
+        .map_err(|e| output::fail(format!("--xplane {e}")))?;
+    if let Some(w) = scenery.season_warning() {
         eprintln!("warning: {w}");
     }
-    Ok((inst, index, errors, cond))
+    Ok(scenery)
+}
+
+/// Prints the libraries that could not be read, as warnings.
+fn warn_load_errors(scenery: &Scenery) {
+    for e in scenery.load_errors() {
+        eprintln!("warning: {}: {}", e.package, e.error);
+    }
 }
 
 /// `LAT,LON` in degrees.
@@ -179,7 +185,7 @@ fn run_at(a: AtArgs) -> u8 {
                 Some("png") => AtFormat::Png,
                 Some("txt") => AtFormat::Text,
                 _ => {
-                    return super::fail(format!(
+                    return output::fail(format!(
                         "{}: cannot tell the format from the extension; give --format",
                         o.display()
                     ));
@@ -190,31 +196,21 @@ fn run_at(a: AtArgs) -> u8 {
     };
     let (lat, lon) = match parse_point(&a.at) {
         Ok(p) => p,
-        Err(e) => return super::fail(e),
+        Err(e) => return output::fail(e),
     };
-    let (inst, index, errors, conditions) = match open(&a.install) {
+    let scenery = match open(&a.install) {
         Ok(x) => x,
         Err(code) => return code,
     };
-    for e in &errors {
-        eprintln!("warning: {}: {}", e.package, e.error);
-    }
-    let opts = AtOptions {
-        lon,
-        lat,
-        radius_m: a.radius,
-        conditions,
-        params: agkit::place::Params {
-            seed: a.seed,
-            density: a.density,
-            ..agkit::place::Params::default()
-        },
-        expand_autogen: !a.no_autogen,
-        limits: agkit::limits::Limits::default(),
+    warn_load_errors(&scenery);
+    let params = agkit::place::Params {
+        seed: a.seed,
+        density: a.density,
+        ..agkit::place::Params::default()
     };
-    let r = match at::at(&inst, &index, &opts) {
+    let r = match scenery.at(lat, lon, a.radius, &params, !a.no_autogen) {
         Ok(r) => r,
-        Err(at::AtError::Query(e)) => return super::fail(e),
+        Err(SceneryError::At(at::AtError::Query(e))) => return output::fail(e),
         Err(e) => {
             eprintln!("error: {e}");
             return EXIT_INPUT;
@@ -231,45 +227,48 @@ fn run_at(a: AtArgs) -> u8 {
         AtFormat::Png => {
             match agkit::out::png::to_png(&picture::to_svg(&r, picture::Words::Strokes)) {
                 Ok(b) => Ok(b),
-                Err(e) => return super::fail(e),
+                Err(e) => return output::fail(e),
             }
         }
     };
     match bytes {
-        Ok(b) => super::write_output(a.output.as_deref(), &b),
-        Err(e) => super::fail(e),
+        Ok(b) => output::write_output(a.output.as_deref(), &b),
+        Err(e) => output::fail(e),
     }
 }
 
 fn run_check(a: CheckArgs) -> u8 {
-    let (inst, index, errors, cond) = match open(&a.install) {
+    let scenery = match open(&a.install) {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let dsfs: usize = check::scanned_packages(&inst)
+    let Some(inst) = scenery.install() else {
+        return output::EXIT_USAGE;
+    };
+    let dsfs: usize = check::scanned_packages(inst)
         .map(|p| check::package_dsfs(&p.path).len())
         .sum();
-    let bar = super::progress_bar(dsfs, "DSFs");
-    let r = check::check(&inst, &index, &errors, &cond, &|| bar.inc(1));
+    let bar = output::progress_bar(dsfs, "DSFs");
+    let r = scenery.check(&|| bar.inc(1));
     bar.finish_and_clear();
-    finish(a.format, &r, report::check_text, r.has_errors())
+    match r {
+        Ok(r) => finish(a.format, &r, report::check_text, r.has_errors()),
+        Err(e) => output::fail(e),
+    }
 }
 
 fn run_resolve(a: ResolveArgs) -> u8 {
     let (lat, lon) = match parse_point(&a.tile) {
         Ok(p) if (-90.0..=90.0).contains(&p.0) && (-180.0..=180.0).contains(&p.1) => p,
-        Ok(_) => return super::fail(format!("--tile {}: out of range", a.tile)),
-        Err(e) => return super::fail(format!("--tile {e}")),
+        Ok(_) => return output::fail(format!("--tile {}: out of range", a.tile)),
+        Err(e) => return output::fail(format!("--tile {e}")),
     };
-    let (_, index, errors, cond) = match open(&a.install) {
+    let scenery = match open(&a.install) {
         Ok(x) => x,
         Err(code) => return code,
     };
-    for e in &errors {
-        eprintln!("warning: {}: {}", e.package, e.error);
-    }
-    let tile = agkit::scenery::resolve::Tile::of(lon, lat);
-    let r = index.resolve(&a.path, tile, &cond);
+    warn_load_errors(&scenery);
+    let r = scenery.resolve(&a.path, agkit::scenery::resolve::Tile::of(lon, lat));
     finish(a.format, &r, report::resolution_text, !r.is_resolved())
 }
 
@@ -291,10 +290,10 @@ fn finish<T: serde::Serialize>(
         CheckFormat::Text => text(value).into_bytes(),
         CheckFormat::Json => match json(value) {
             Ok(b) => b,
-            Err(e) => return super::fail(e),
+            Err(e) => return output::fail(e),
         },
     };
-    match super::write_output(None, &bytes) {
+    match output::write_output(None, &bytes) {
         EXIT_OK if failed => EXIT_INPUT,
         code => code,
     }

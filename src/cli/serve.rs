@@ -30,12 +30,12 @@ pub fn run(args: Args) -> u8 {
         let name = args.path.display().to_string();
         match std::fs::read(&args.path) {
             Ok(bytes) => {
-                if let Some(refused) = super::not_autogen_text(&name, &bytes) {
+                if let Some(refused) = super::output::not_autogen_text(&name, &bytes) {
                     eprintln!("{refused}");
-                    return super::EXIT_INPUT;
+                    return super::output::EXIT_INPUT;
                 }
             }
-            Err(e) => return super::fail(format!("{name}: {e}")),
+            Err(e) => return super::output::fail(format!("{name}: {e}")),
         }
     }
     let mut cfg = Config::new(&args.path);
@@ -44,7 +44,7 @@ pub fn run(args: Args) -> u8 {
     cfg.allow_hosts = args.allow_hosts;
     let server = match Server::bind(&cfg) {
         Ok(s) => s,
-        Err(e) => return super::fail(format!("agkit serve: {e}")),
+        Err(e) => return super::output::fail(format!("agkit serve: {e}")),
     };
     if !args.bind.is_loopback() {
         eprintln!(
@@ -68,7 +68,7 @@ pub fn run(args: Args) -> u8 {
         eprintln!("warning: {note}");
     }
     match server.run() {
-        Ok(()) => super::EXIT_OK,
-        Err(e) => super::fail(format!("agkit serve: {e}")),
+        Ok(()) => super::output::EXIT_OK,
+        Err(e) => super::output::fail(format!("agkit serve: {e}")),
     }
 }

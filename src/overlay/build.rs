@@ -737,33 +737,8 @@ pub fn write_overlay_with(
     dir: &Path,
     extra: Vec<(PathBuf, Vec<u8>)>,
 ) -> Result<Vec<PathBuf>, OverlayError> {
-    let stale = stale_tiles(overlay, dir)?;
-    let report = serde_json::to_string_pretty(&overlay.report).unwrap_or_default() + "\n";
-    let written = write_tiles_with(
-        &overlay.tiles,
-        dir,
-        "overlay-report.json",
-        report.as_bytes(),
-        extra,
-        Some(&overlay.sources),
-    )?;
-    for path in stale {
-        let mut gone = vec![path.clone()];
-        if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
-            for ext in ["svg", "png"] {
-                gone.push(dir.join("preview").join(format!("{stem}.{ext}")));
-            }
-        }
-        for p in gone {
-            match std::fs::remove_file(&p) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                    return Err(OverlayError::Io { path: p, error: e });
-                }
-                _ => {}
-            }
-        }
-    }
-    Ok(written)
+    let encoded = overlay.encode()?;
+    write_encoded_overlay(overlay, encoded, dir, extra)
 }
 
 /// The DSFs under `dir/Earth nav data` that an earlier agkit build wrote
@@ -837,23 +812,22 @@ pub fn write_tiles(
     report_name: &str,
     report: &[u8],
 ) -> Result<Vec<PathBuf>, OverlayError> {
-    write_tiles_with(tiles, dir, report_name, report, Vec::new(), None)
+    write_encoded(
+        encode_tiles(tiles, None)?,
+        dir,
+        report_name,
+        report,
+        Vec::new(),
+    )
 }
 
-/// [`write_tiles`] with `extra` files written first in the same step; the
-/// returned paths are those of the tiles and the report. With `sources`
-/// (see [`Overlay::sources`]), a use the builder refuses is named by its
-/// feature rather than its entity index.
-fn write_tiles_with(
+/// Encodes `tiles` as binary DSF; with `sources`, a use the encoder
+/// refuses is named by its feature.
+fn encode_tiles(
     tiles: &BTreeMap<TileId, Dsf>,
-    dir: &Path,
-    report_name: &str,
-    report: &[u8],
-    extra: Vec<(PathBuf, Vec<u8>)>,
     sources: Option<&BTreeMap<TileId, Vec<String>>>,
-) -> Result<Vec<PathBuf>, OverlayError> {
-    let skip = extra.len();
-    let mut encoded = extra;
+) -> Result<BTreeMap<TileId, Vec<u8>>, OverlayError> {
+    let mut encoded = BTreeMap::new();
     for (tile, d) in tiles {
         let bytes = dsf::build(d, &dsf::BuildOptions::default()).map_err(|e| {
             let source = e
@@ -868,15 +842,107 @@ fn write_tiles_with(
                 },
             }
         })?;
-        encoded.push((dir.join(tile.relative_path()), bytes));
+        encoded.insert(*tile, bytes);
     }
-    encoded.push((dir.join(report_name), report.to_vec()));
-    crate::fsutil::write_all_atomic(&encoded)
+    Ok(encoded)
+}
+
+/// Writes encoded tiles under `dir/Earth nav data/…` and `report_name`,
+/// `extra` files first, as one all-or-nothing step
+/// ([`crate::fsutil::write_all_atomic`]). Returns the paths of the tiles
+/// and the report.
+fn write_encoded(
+    encoded: BTreeMap<TileId, Vec<u8>>,
+    dir: &Path,
+    report_name: &str,
+    report: &[u8],
+    extra: Vec<(PathBuf, Vec<u8>)>,
+) -> Result<Vec<PathBuf>, OverlayError> {
+    let skip = extra.len();
+    let mut files = extra;
+    files.extend(
+        encoded
+            .into_iter()
+            .map(|(tile, bytes)| (dir.join(tile.relative_path()), bytes)),
+    );
+    files.push((dir.join(report_name), report.to_vec()));
+    crate::fsutil::write_all_atomic(&files)
         .map_err(|(path, error)| OverlayError::Io { path, error })?;
-    let written = encoded
-        .into_iter()
-        .skip(skip)
-        .map(|(path, _)| path)
-        .collect();
+    let written = files.into_iter().skip(skip).map(|(path, _)| path).collect();
+    Ok(written)
+}
+
+/// An overlay's tiles encoded as binary DSF ([`Overlay::encode`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Encoded {
+    /// The DSF bytes per tile.
+    pub tiles: BTreeMap<TileId, Vec<u8>>,
+}
+
+impl Overlay {
+    /// Encodes every tile as binary DSF, as [`write_overlay`] writes it
+    /// (with [`write_encoded_overlay`]).
+    pub fn encode(&self) -> Result<Encoded, OverlayError> {
+        Ok(Encoded {
+            tiles: encode_tiles(&self.tiles, Some(&self.sources))?,
+        })
+    }
+
+    /// This overlay as its encoded tiles read back: the uses as X-Plane
+    /// and `agkit place --dsf` read them from the written files, their
+    /// positions rounded to the DSF's pools (objects within 2.4e-7°,
+    /// polygons within 4.8e-7°). The overlay preview places these, so it
+    /// equals `place --dsf` of the written tile.
+    pub fn read_back(&self, encoded: &Encoded) -> Result<Overlay, OverlayError> {
+        let mut tiles = BTreeMap::new();
+        for (tile, bytes) in &encoded.tiles {
+            let d = dsf::read(bytes).map_err(|e| OverlayError::Encode {
+                tile: *tile,
+                message: format!("the encoded tile does not read back: {e}"),
+            })?;
+            tiles.insert(*tile, d);
+        }
+        Ok(Overlay {
+            tiles,
+            sources: self.sources.clone(),
+            report: self.report.clone(),
+        })
+    }
+}
+
+/// [`write_overlay_with`] for tiles already encoded by
+/// [`Overlay::encode`] (the report is `overlay`'s, with the tiles of an
+/// earlier build it removes).
+pub fn write_encoded_overlay(
+    overlay: &mut Overlay,
+    encoded: Encoded,
+    dir: &Path,
+    extra: Vec<(PathBuf, Vec<u8>)>,
+) -> Result<Vec<PathBuf>, OverlayError> {
+    let stale = stale_tiles(overlay, dir)?;
+    let report = serde_json::to_string_pretty(&overlay.report).unwrap_or_default() + "\n";
+    let written = write_encoded(
+        encoded.tiles,
+        dir,
+        "overlay-report.json",
+        report.as_bytes(),
+        extra,
+    )?;
+    for path in stale {
+        let mut gone = vec![path.clone()];
+        if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
+            for ext in ["svg", "png"] {
+                gone.push(dir.join("preview").join(format!("{stem}.{ext}")));
+            }
+        }
+        for p in gone {
+            match std::fs::remove_file(&p) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(OverlayError::Io { path: p, error: e });
+                }
+                _ => {}
+            }
+        }
+    }
     Ok(written)
 }

@@ -13,7 +13,10 @@ pub mod preview;
 pub mod rules;
 pub mod tiles;
 
-pub use build::{BuildOptions, Overlay, Report, build_overlay, write_overlay, write_overlay_with};
+pub use build::{
+    BuildOptions, Encoded, Overlay, Report, build_overlay, write_encoded_overlay, write_overlay,
+    write_overlay_with,
+};
 pub use rules::{Rules, RulesError};
 pub use tiles::TileId;
 

@@ -2,19 +2,22 @@
 //! tile.
 //!
 //! When a rule names a local copy of its asset (`preview_file`), the
-//! placement engine (`place::place`) runs on each of the rule's uses read
-//! back from the tile's DSF model; [`place_overlay`] carries its warnings
+//! placement engine runs on each of the rule's uses read back from the
+//! tile's DSF model, seeded as `agkit place --dsf` seeds the uses of the
+//! written tile with `--seed 0` ([`crate::place::tile::place_use`]: use `i`
+//! gets seed `i`), so the preview shows what `place --dsf` places;
+//! [`place_overlay`] carries its warnings
 //! (an asset that does not fit its polygon, …) into the report, naming the
 //! feature. Each preview draws the tile's placements with [`crate::out`]'s
 //! SVG/PNG picture: tiles, facades, objects and trees where the engine ran,
 //! otherwise the use's DSF polygon or point alone.
 
 use super::{Overlay, TileId};
-use crate::dsf::autogen::{AutogenKind, AutogenUse};
+use crate::dsf::autogen::AutogenUse;
 use crate::dsf::{Dsf, autogen_uses};
 use crate::geom::LocalFrame;
 use crate::out::Format;
-use crate::place::{self, Params, Placement, Use};
+use crate::place::{Params, Placement, tile};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -124,9 +127,10 @@ fn each_placement(
     }
 }
 
-/// One use's placement (the `i`th of its tile, which seeds it), and
-/// whether the engine placed it (`false`: drawn as the use's outline). An
-/// engine error goes into `notes` after `from` (where the use comes from).
+/// One use's placement (the `i`th of its tile, placed with seed 0 as
+/// every face places a tile's uses: [`crate::place::tile`]), and whether
+/// the engine placed it (`false`: drawn as the use's outline). An engine
+/// error goes into `notes` after `from` (where the use comes from).
 fn place_use(
     i: usize,
     u: &AutogenUse,
@@ -134,22 +138,8 @@ fn place_use(
     from: &str,
     notes: &mut Vec<String>,
 ) -> (Placement, bool) {
-    let use_ = match u.kind {
-        AutogenKind::Agp => Use::Point {
-            at: u.point.unwrap_or_default(),
-            heading: u.heading.unwrap_or(0.0),
-        },
-        _ => Use::Polygon {
-            windings: u.windings.clone(),
-        },
-    };
     if let Some(asset) = assets.get(&u.asset) {
-        let params = Params {
-            seed: i as u64,
-            ..Params::default()
-        }
-        .with_dsf_param(u.param.unwrap_or(0));
-        match place::place(asset, &u.asset, &use_, &params) {
+        match tile::place_use(asset, u, i, &Params::default()) {
             Ok(p) => return (p, true),
             Err(e) => notes.push(format!("{from}{}: drawn as an outline: {e}", u.asset)),
         }

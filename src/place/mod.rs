@@ -13,13 +13,19 @@
 //! sanity rule ([`crate::xp::sanity`]) and counts what it places and what
 //! it tries against [`Params::limits`] ([`budget`]); passing a limit is a
 //! [`PlaceError::Limit`], never an allocation or a hang.
+//!
+//! The uses of a DSF tile are placed one by one through [`tile::place_use`],
+//! which seeds use `i` with `seed XOR i` ([`tile`]); an asset read from its
+//! file, with its diagnostics, is a [`file::AssetFile`].
 
 pub mod annotate;
 pub mod block;
 pub mod budget;
+pub mod file;
 pub mod model;
 pub mod point;
 pub mod string;
+pub mod tile;
 
 pub use model::{
     PlacedCorner, PlacedFacade, PlacedObject, PlacedTile, PlacedTree, Placement, Role, TileId,

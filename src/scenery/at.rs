@@ -543,6 +543,10 @@ pub fn at(
     let mut cache: HashMap<(usize, Tile, String), Resolution> = HashMap::new();
     let mut assets: HashMap<PathBuf, Result<crate::xp::model::Asset, String>> = HashMap::new();
     for l in &loaded {
+        // The index of the next autogen use in the DSF (the order
+        // `dsf::autogen_uses` lists them), which seeds it as every face
+        // seeds a tile's uses (`place::tile`).
+        let mut next_use = 0;
         for e in &l.dsf.entities {
             let (def, kind, shape, heading, param) = match e {
                 Entity::Object(o) => {
@@ -590,6 +594,16 @@ pub fn at(
                 }
                 _ => continue,
             };
+            let autogen = matches!(
+                kind,
+                ItemKind::AutogenPoint | ItemKind::AutogenBlock | ItemKind::AutogenString
+            );
+            let seed = if autogen {
+                next_use += 1;
+                place::tile::use_seed(opts.params.seed, next_use - 1)
+            } else {
+                opts.params.seed
+            };
             if !finite(&shape) {
                 report.warnings.push(format!(
                     "{}/{}: a {} of {def} has a coordinate that is not a number; skipped",
@@ -632,7 +646,7 @@ pub fn at(
                         (Some(name.to_string()), Some(z.describe()))
                     }),
             };
-            let picked = res.pick(opts.params.seed);
+            let picked = res.pick(seed);
             let at = representative(&shape);
             let item = Item {
                 package: l.pkg.name.clone(),
@@ -663,10 +677,6 @@ pub fn at(
             )?;
             let parent = report.items.len();
             report.items.push(item);
-            let autogen = matches!(
-                kind,
-                ItemKind::AutogenPoint | ItemKind::AutogenBlock | ItemKind::AutogenString
-            );
             if opts.expand_autogen
                 && autogen
                 && let Some(c) = picked
@@ -675,8 +685,7 @@ pub fn at(
                     &report.items[parent],
                     parent,
                     &c.file,
-                    heading,
-                    param,
+                    (heading, param, seed),
                     l.tile,
                     (inst, index, opts, &frame),
                     &mut assets,
@@ -723,14 +732,14 @@ fn rule_text(r: &Resolution, own: Option<&str>) -> String {
     }
 }
 
-/// What an autogen item places, as items.
+/// What an autogen item places, as items: its asset (`file`) placed with
+/// the use's heading, DSF parameter and seed.
 #[allow(clippy::too_many_arguments)]
 fn expand(
     parent: &Item,
     parent_index: usize,
     file: &Path,
-    heading: f64,
-    param: Option<u16>,
+    (heading, param, seed): (f64, Option<u16>, u64),
     tile: Tile,
     (inst, index, opts, frame): (&Installation, &LibraryIndex, &AtOptions, &LocalFrame),
     assets: &mut HashMap<PathBuf, Result<crate::xp::model::Asset, String>>,
@@ -767,6 +776,7 @@ fn expand(
         },
     };
     let mut params = opts.params.clone();
+    params.seed = seed;
     if let Some(p) = param {
         params = params.with_dsf_param(p);
     }

@@ -15,9 +15,32 @@
 //!   with the exclusions that remove it (`agkit scenery at`);
 //! - [`check`]: what in an installation does not resolve or is
 //!   misconfigured (`agkit scenery check`);
-//! - [`report`], [`picture`]: the text, GeoJSON and SVG forms.
+//! - [`report`], [`picture`]: the text, GeoJSON and SVG forms;
+//! - [`Scenery`] ([`context`]): an installation, or a package and its
+//!   libraries, as one value to ask — [`Scenery::resolve`],
+//!   [`Scenery::at`], [`Scenery::check`] — and to place DSF tiles through
+//!   ([`tile`]: [`Scenery::place_tile`], [`Scenery::place_tiles`]), the
+//!   work behind `agkit place --dsf`.
 //!
 //! The rules and their sources are in `docs/scenery.md`.
+//!
+//! Placing the bundled demo tile with `examples/` as its package (its
+//! paths are files of the package):
+//!
+//! ```
+//! use agkit::place::Params;
+//! use agkit::scenery::{Scenery, resolve::Conditions};
+//! use std::path::Path;
+//!
+//! let scenery = Scenery::packages(Some(Path::new("examples")), &[], Conditions::default())?;
+//! let tile = scenery.place_tile(Path::new("examples/dsf/autogen_demo.dsf"), &Params::default())?;
+//! assert_eq!((tile.uses, tile.placements.len()), (3, 3));
+//! assert!(tile.unresolved.is_empty() && tile.warnings.is_empty());
+//! // Use i of a tile is placed with the seed `seed XOR i`.
+//! let seeds: Vec<u64> = tile.placements.iter().map(|p| p.seed).collect();
+//! assert_eq!(seeds, [0, 1, 2]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! ```
 //! use agkit::scenery::library;
@@ -43,6 +66,7 @@
 
 pub mod at;
 pub mod check;
+pub mod context;
 pub mod exclude;
 pub mod install;
 pub mod library;
@@ -50,3 +74,7 @@ pub mod packs;
 pub mod picture;
 pub mod report;
 pub mod resolve;
+pub mod tile;
+
+pub use context::{Scenery, SceneryError};
+pub use tile::{TileError, TilePlacement};

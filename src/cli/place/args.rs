@@ -1,0 +1,173 @@
+//! The arguments of `agkit place` and the settings they give.
+
+use agkit::limits::Limits;
+use agkit::out::Format;
+use agkit::place::{FrameConvention, Params};
+use std::path::PathBuf;
+
+/// The AGP orientation convention.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Frame {
+    /// WorldEditor's preview: texture up north at heading 0, ROTATION turns CW.
+    Wed,
+    /// The AGP spec: bottom edge north at heading 0, ROTATION turns CCW.
+    Spec,
+}
+
+/// Arguments of `agkit place`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The asset: .agp (with --at) or .agb/.ags (with --polygon).
+    #[arg(required_unless_present = "dsf")]
+    pub asset: Option<PathBuf>,
+    /// Where an .agp goes: latitude, longitude and heading (degrees
+    /// clockwise from true north, default 0).
+    #[arg(
+        long,
+        value_name = "LAT,LON[,HEADING]",
+        allow_hyphen_values = true,
+        conflicts_with = "polygon"
+    )]
+    pub at: Option<String>,
+    /// The DSF polygon of an .agb/.ags: a GeoJSON Polygon, MultiPolygon,
+    /// Feature or FeatureCollection; each polygon is one use, its rings
+    /// (lon/lat) the DSF windings.
+    #[arg(long, value_name = "FILE")]
+    pub polygon: Option<PathBuf>,
+    /// The raw 16-bit DSF polygon parameter (height/4 << 8 | low byte).
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        conflicts_with_all = ["height", "spawning", "spelling_set"]
+    )]
+    pub param: Option<u16>,
+    /// Building height in metres (AGB/AGS), 0 to 1020: a DSF stores it / 4
+    /// in 8 bits.
+    #[arg(long, value_name = "METRES", allow_negative_numbers = true, value_parser = parse_height)]
+    pub height: Option<f64>,
+    /// Number of tile-spawning contours (AGS).
+    #[arg(long, allow_negative_numbers = true, conflicts_with = "spelling_set")]
+    pub spawning: Option<u8>,
+    /// Spelling set (AGB).
+    #[arg(long, allow_negative_numbers = true)]
+    pub spelling_set: Option<u8>,
+    /// Place every autogen use of this DSF tile (or of every .dsf under a folder).
+    #[arg(long, value_name = "TILE.dsf", conflicts_with_all = ["asset", "at", "polygon"])]
+    pub dsf: Option<PathBuf>,
+    /// The scenery package the DSF belongs to (default: the folder above
+    /// `Earth nav data`).
+    #[arg(long, value_name = "DIR", requires = "dsf")]
+    pub scenery: Option<PathBuf>,
+    /// A library package or Custom Scenery folder to resolve library paths
+    /// in (repeatable; searched in order).
+    #[arg(long = "library", value_name = "DIR", requires = "dsf")]
+    pub library: Vec<PathBuf>,
+    /// Resolve library paths across this X-Plane installation (the X-Plane
+    /// folder or its Custom Scenery folder), in scenery_packs.ini order,
+    /// as the simulator does.
+    #[arg(long, value_name = "DIR", requires = "dsf", conflicts_with = "library")]
+    pub xplane: Option<PathBuf>,
+    /// A dataref value for libraries' REGION_DREF conditions (repeatable);
+    /// conditions on datarefs not given are assumed to hold.
+    #[arg(long = "dref", value_name = "NAME=VALUE", requires = "dsf")]
+    pub dref: Vec<String>,
+    /// The season for X-Plane 12 seasonal exports (e.g. sum, win).
+    #[arg(long, value_name = "SEASON", requires = "dsf")]
+    pub season: Option<String>,
+    /// Seed of every random choice. With --dsf, use I of a tile (in the
+    /// order `agkit dsf autogen` lists them) draws from SEED XOR I.
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    pub seed: u64,
+    /// Object density setting 1..6.
+    #[arg(
+        long,
+        default_value_t = 6,
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(u8).range(1..=6)
+    )]
+    pub density: u8,
+    /// AGP orientation convention (WorldEditor's, as authors see it, unless
+    /// `spec`).
+    #[arg(long, value_enum, default_value_t = Frame::Wed)]
+    pub frame: Frame,
+    /// Print the engine's decisions to stderr.
+    #[arg(long)]
+    pub explain: bool,
+    /// Largest extent of one polygon in metres (the larger side of its
+    /// bounding box); a wider one is refused before placing.
+    #[arg(long, value_name = "METRES", default_value_t = Limits::default().max_extent_m,
+          value_parser = positive_metres)]
+    pub max_extent: f64,
+    /// Output format (default: from the -o extension, else json).
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Output file (written atomically; stdout when absent).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+impl Args {
+    /// The output format: `--format`, else from the `-o` extension, else
+    /// JSON; `Err` when `-o` has an extension that names none.
+    pub fn format(&self) -> Result<Format, String> {
+        match (self.format, &self.output) {
+            (Some(f), _) => Ok(f),
+            (None, Some(o)) => Format::from_path(o).ok_or_else(|| {
+                format!(
+                    "{}: cannot tell the format from the extension; give --format",
+                    o.display()
+                )
+            }),
+            (None, None) => Ok(Format::Json),
+        }
+    }
+
+    /// The engine settings the flags give.
+    pub fn params(&self) -> Params {
+        let mut params = Params {
+            seed: self.seed,
+            density: self.density,
+            frame: match self.frame {
+                Frame::Spec => FrameConvention::Spec,
+                Frame::Wed => FrameConvention::Wed,
+            },
+            explain: self.explain,
+            limits: Limits {
+                max_extent_m: self.max_extent,
+                ..Limits::default()
+            },
+            ..Params::default()
+        };
+        if let Some(p) = self.param {
+            params = params.with_dsf_param(p);
+        }
+        if let Some(h) = self.height {
+            params.height = h;
+        }
+        if let Some(k) = self.spawning.or(self.spelling_set) {
+            params.low = k;
+        }
+        params
+    }
+}
+
+/// `--height`: metres, 0 to 1020 (the DSF parameter's high byte × 4).
+fn parse_height(s: &str) -> Result<f64, String> {
+    let h: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| "expected a height in metres".to_string())?;
+    if (0.0..=1020.0).contains(&h) {
+        Ok(h)
+    } else {
+        Err("a building height is 0 to 1020 m: a DSF stores height / 4 in 8 bits".to_string())
+    }
+}
+
+/// A `--max-extent` value: a positive number of metres.
+fn positive_metres(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
+        _ => Err(format!("`{s}` is not a positive number of metres")),
+    }
+}

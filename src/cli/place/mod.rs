@@ -1,0 +1,33 @@
+//! `agkit place`: what an autogen asset lays down, as JSON, GeoJSON,
+//! DSF2Text, SVG or PNG.
+//!
+//! - `agkit place A.agp --at LAT,LON[,HEADING]` ([`asset`]);
+//! - `agkit place A.agb|A.ags --polygon P.geojson [--param N | --height M
+//!   --spawning K | --spelling-set S]` ([`asset`]);
+//! - `agkit place --dsf TILE.dsf|FOLDER [--scenery DIR] [--library DIR]... |
+//!   [--xplane DIR]` ([`tiles`]).
+//!
+//! The library places; these modules parse the arguments ([`args`]), print
+//! the messages and write the output ([`report`]).
+
+mod args;
+mod asset;
+mod report;
+mod tiles;
+
+pub use args::Args;
+
+/// Runs `agkit place`.
+pub fn run(mut args: Args) -> u8 {
+    args.output = crate::cli::output::output_file(args.output);
+    let format = match args.format() {
+        Ok(f) => f,
+        Err(e) => return crate::cli::output::fail(e),
+    };
+    let params = args.params();
+    match (&args.dsf, &args.polygon, &args.at) {
+        (Some(dsf), _, _) => tiles::run(dsf, &args, &params, format),
+        (None, Some(poly), None) => asset::run_polygons(poly, &args, &params, format),
+        _ => asset::run_at(&args, &params, format),
+    }
+}

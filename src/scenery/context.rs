@@ -1,0 +1,359 @@
+//! [`Scenery`]: where the paths a DSF names resolve — an X-Plane
+//! installation, or a package and the libraries given with it — and what
+//! can be asked of it: [`Scenery::resolve`], [`Scenery::at`],
+//! [`Scenery::check`] and placing tiles ([`Scenery::place_tile`],
+//! [`Scenery::place_tiles`]).
+//!
+//! Opened on an installation ([`Scenery::installation`]), every package
+//! resolves the paths in `scenery_packs.ini` order, exactly as `agkit
+//! scenery` does. Opened on packages ([`Scenery::packages`]), the DSF's own
+//! package (given, else the folder above `Earth nav data`) comes first,
+//! then each library folder in the order given: a folder holding a
+//! `library.txt` is one package; any other folder is read as a Custom
+//! Scenery folder whose packages with a `library.txt` follow in their
+//! priority order.
+//!
+//! A `Scenery` is `Send + Sync`: one value serves every thread placing
+//! tiles. It reads each autogen asset file once and keeps it (see
+//! [`Scenery::asset`]), so a file changed on disk while it lives is not
+//! read again.
+
+use super::at::{self, AtError, AtOptions, AtReport};
+use super::check::{self, CheckReport};
+use super::install::{InstallError, Installation, folder_name};
+use super::resolve::{self, Conditions, LibraryIndex, LoadError, Resolution, Tile};
+use crate::place::{Params, file::AssetFile};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// Why a [`Scenery`] could not be opened, or cannot answer.
+#[derive(Debug, thiserror::Error)]
+pub enum SceneryError {
+    /// The installation could not be opened.
+    #[error(transparent)]
+    Installation(#[from] InstallError),
+    /// A library folder could not be read.
+    #[error("{}: {source}", dir.display())]
+    LibraryFolder {
+        /// The folder.
+        dir: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A library folder's `library.txt` could not be read.
+    #[error("{}: {source}", dir.display())]
+    LibraryFile {
+        /// The folder.
+        dir: PathBuf,
+        /// Why (naming the file).
+        source: InstallError,
+    },
+    /// A library folder holds no `library.txt`, nor any package with one.
+    #[error(
+        "{}: no library.txt in it, nor in any package folder inside it (a library package has \
+         library.txt at its root; give that folder, or the Custom Scenery folder holding it)",
+        dir.display()
+    )]
+    NoLibrary {
+        /// The folder.
+        dir: PathBuf,
+    },
+    /// `at` could not answer (a point or radius out of range, a limit
+    /// passed).
+    #[error(transparent)]
+    At(#[from] AtError),
+    /// A question only an installation answers (`at`, `check`), asked of
+    /// packages given one by one.
+    #[error("{0} needs an X-Plane installation, not packages given one by one")]
+    NoInstallation(&'static str),
+}
+
+/// The scenery a DSF's paths resolve in, with the simulator's assumed
+/// state (dataref values, season).
+pub struct Scenery {
+    /// The libraries every DSF sees.
+    index: Arc<LibraryIndex>,
+    /// The installation, when opened on one.
+    installation: Option<Installation>,
+    /// The package every DSF belongs to, when given.
+    package: Option<PathBuf>,
+    /// Dataref values and season.
+    conditions: Conditions,
+    /// Libraries that could not be read (left out of the index).
+    load_errors: Vec<LoadError>,
+    /// `index` with a DSF package's own `library.txt` on top, per package.
+    own: Mutex<HashMap<PathBuf, Arc<LibraryIndex>>>,
+    /// Autogen asset files read so far, by path.
+    assets: Mutex<HashMap<PathBuf, Arc<AssetFile>>>,
+}
+
+impl Scenery {
+    fn new(
+        index: LibraryIndex,
+        installation: Option<Installation>,
+        conditions: Conditions,
+        load_errors: Vec<LoadError>,
+    ) -> Scenery {
+        Scenery {
+            index: Arc::new(index),
+            installation,
+            package: None,
+            conditions,
+            load_errors,
+            own: Mutex::new(HashMap::new()),
+            assets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Opens the X-Plane folder (or its Custom Scenery folder) `dir`:
+    /// every package in the simulator's order, every `library.txt` read (an
+    /// unreadable one is left out and listed in [`Scenery::load_errors`]).
+    pub fn installation(dir: &Path, conditions: Conditions) -> Result<Scenery, SceneryError> {
+        let inst = Installation::open(dir)?;
+        let (index, errors) = LibraryIndex::from_installation(&inst);
+        Ok(Scenery::new(index, Some(inst), conditions, errors))
+    }
+
+    /// Packages given one by one: `package`, the package every DSF
+    /// belongs to (`None`: each DSF's own, the folder above `Earth nav
+    /// data`), and the `libraries` in order (a folder with a `library.txt`
+    /// is one package, any other a Custom Scenery folder whose libraries
+    /// follow in its order; one with neither is an error).
+    pub fn packages(
+        package: Option<&Path>,
+        libraries: &[PathBuf],
+        conditions: Conditions,
+    ) -> Result<Scenery, SceneryError> {
+        let mut index = LibraryIndex::default();
+        let mut errors = Vec::new();
+        for dir in libraries {
+            if let Err(source) = std::fs::metadata(dir) {
+                return Err(SceneryError::LibraryFolder {
+                    dir: dir.clone(),
+                    source,
+                });
+            }
+            if dir.join("library.txt").is_file() {
+                let p = LibraryIndex::load_package(dir, 0).map_err(|source| {
+                    SceneryError::LibraryFile {
+                        dir: dir.clone(),
+                        source,
+                    }
+                })?;
+                index.push(p);
+                continue;
+            }
+            let found = Installation::open(dir)
+                .ok()
+                .map(|i| LibraryIndex::from_installation(&i));
+            match found {
+                Some((sub, sub_errors)) if !sub.packages.is_empty() => {
+                    errors.extend(sub_errors);
+                    for p in sub.packages.into_iter().filter(|p| p.enabled) {
+                        index.push(p);
+                    }
+                }
+                _ => return Err(SceneryError::NoLibrary { dir: dir.clone() }),
+            }
+        }
+        Ok(Scenery::new(index, None, conditions, errors).with_package(package))
+    }
+
+    /// The same scenery with every DSF taken as a file of `package` (its
+    /// own files first), whatever folder it is in; `None` keeps each DSF's
+    /// own package.
+    pub fn with_package(mut self, package: Option<&Path>) -> Scenery {
+        self.package = package.map(Path::to_path_buf);
+        self
+    }
+
+    /// The installation, when opened on one.
+    pub fn install(&self) -> Option<&Installation> {
+        self.installation.as_ref()
+    }
+
+    /// Every library, highest priority first.
+    pub fn index(&self) -> &LibraryIndex {
+        &self.index
+    }
+
+    /// The dataref values and season assumed.
+    pub fn conditions(&self) -> &Conditions {
+        &self.conditions
+    }
+
+    /// Libraries that could not be read and are left out: what to warn
+    /// about.
+    pub fn load_errors(&self) -> &[LoadError] {
+        &self.load_errors
+    }
+
+    /// A warning when the season names none of the libraries' seasons
+    /// ([`LibraryIndex::season_warning`]).
+    pub fn season_warning(&self) -> Option<String> {
+        self.index.season_warning(&self.conditions)
+    }
+
+    /// The package a DSF belongs to: its name and folder — the package
+    /// given, else the installation's package holding the file, else the
+    /// folder above `Earth nav data` (or the DSF's own folder).
+    pub fn package_of(&self, dsf: &Path) -> (String, PathBuf) {
+        if let Some(s) = &self.package {
+            return (folder_name(s), s.clone());
+        }
+        if let Some(p) = self.installation.as_ref().and_then(|i| i.package_of(dsf)) {
+            return (p.name.clone(), p.path.clone());
+        }
+        let p = default_package(dsf);
+        (folder_name(&p), p)
+    }
+
+    /// What the library path `path` resolves to at `tile`: the candidate
+    /// files, the package of each, the rule that made them win and why
+    /// every other export lost.
+    pub fn resolve(&self, path: &str, tile: Tile) -> Resolution {
+        self.index.resolve(path, tile, &self.conditions)
+    }
+
+    /// What `path`, as the DSF `dsf` names it, resolves to at `tile`: a
+    /// file of the DSF's package first, then the libraries (the package's
+    /// own `library.txt` on top when given packages one by one).
+    pub fn resolve_in(&self, dsf: &Path, path: &str, tile: Tile) -> Resolution {
+        self.resolve_all(dsf, tile, std::iter::once(path))
+            .remove(path)
+            .unwrap_or_else(|| self.resolve(path, tile))
+    }
+
+    /// [`Scenery::resolve_in`] for every distinct path of one DSF.
+    pub(crate) fn resolve_all<'a>(
+        &self,
+        dsf: &Path,
+        tile: Tile,
+        paths: impl Iterator<Item = &'a str>,
+    ) -> HashMap<String, Resolution> {
+        let (name, root) = self.package_of(dsf);
+        let index = self.index_for(&root);
+        let mut out = HashMap::new();
+        for a in paths {
+            if !out.contains_key(a) {
+                let r = resolve::resolve(&index, Some((&name, &root)), a, tile, &self.conditions);
+                out.insert(a.to_string(), r);
+            }
+        }
+        out
+    }
+
+    /// The index a DSF of the package at `root` resolves through.
+    fn index_for(&self, root: &Path) -> Arc<LibraryIndex> {
+        let has_own = self.installation.is_none()
+            && root.join("library.txt").is_file()
+            && !self.index.packages.iter().any(|p| p.root == root);
+        if !has_own {
+            return Arc::clone(&self.index);
+        }
+        let mut cache = self.own.lock().unwrap_or_else(|e| e.into_inner());
+        Arc::clone(cache.entry(root.to_path_buf()).or_insert_with(|| {
+            let mut index = LibraryIndex::default();
+            if let Ok(p) = LibraryIndex::load_package(root, 0) {
+                index.push(p);
+            }
+            for p in &self.index.packages {
+                index.push(p.clone());
+            }
+            Arc::new(index)
+        }))
+    }
+
+    /// Why `r`, a path of the DSF `dsf`, resolved nowhere, naming where
+    /// agkit looked.
+    pub fn why_unresolved(&self, dsf: &Path, r: &Resolution) -> String {
+        let (_, root) = self.package_of(dsf);
+        let libs = self.index.packages.iter().filter(|p| p.enabled).count();
+        let mut why = format!("not a file of {}", root.display());
+        if r.candidates.is_empty() && r.shadowed.is_empty() && libs == 0 {
+            why.push_str(" and no library package was given (--library DIR or --xplane DIR)");
+        } else {
+            why.push_str(&format!(
+                " and {} (searched {libs} library package{})",
+                r.why_unresolved(),
+                if libs == 1 { "" } else { "s" }
+            ));
+        }
+        why
+    }
+
+    /// The autogen asset file at `path`, read and checked once for the
+    /// life of this value ([`AssetFile::read`]).
+    pub fn asset(&self, path: &Path) -> Arc<AssetFile> {
+        let lock = || self.assets.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(a) = lock().get(path) {
+            return Arc::clone(a);
+        }
+        // Read outside the lock: another thread may read the same file
+        // meanwhile, and the first one kept wins.
+        let read = Arc::new(AssetFile::read(path));
+        Arc::clone(lock().entry(path.to_path_buf()).or_insert(read))
+    }
+
+    /// Every item the enabled packages place within `radius_m` metres of
+    /// (`lat`, `lon`), resolved, with the exclusions that remove it; with
+    /// `expand_autogen`, what each autogen use places (seeded as
+    /// [`crate::place::tile`] says) follows it. `params` gives the seed,
+    /// density and limits.
+    pub fn at(
+        &self,
+        lat: f64,
+        lon: f64,
+        radius_m: f64,
+        params: &Params,
+        expand_autogen: bool,
+    ) -> Result<AtReport, SceneryError> {
+        let inst = self
+            .installation
+            .as_ref()
+            .ok_or(SceneryError::NoInstallation("`at`"))?;
+        let opts = AtOptions {
+            lon,
+            lat,
+            radius_m,
+            conditions: self.conditions.clone(),
+            params: params.clone(),
+            expand_autogen,
+            limits: params.limits,
+        };
+        Ok(at::at(inst, &self.index, &opts)?)
+    }
+
+    /// What in the installation does not resolve or is misconfigured.
+    /// `progress` is called once per DSF read.
+    pub fn check(&self, progress: &(dyn Fn() + Sync)) -> Result<CheckReport, SceneryError> {
+        let inst = self
+            .installation
+            .as_ref()
+            .ok_or(SceneryError::NoInstallation("`check`"))?;
+        Ok(check::check(
+            inst,
+            &self.index,
+            &self.load_errors,
+            &self.conditions,
+            progress,
+        ))
+    }
+}
+
+/// The package folder of a DSF at `<package>/Earth nav data/<dir>/<tile>.dsf`,
+/// else the DSF's own folder.
+pub fn default_package(dsf: &Path) -> PathBuf {
+    let parent = dsf.parent().unwrap_or(Path::new("."));
+    match parent.parent() {
+        Some(e)
+            if e.file_name()
+                .is_some_and(|n| n.eq_ignore_ascii_case("Earth nav data")) =>
+        {
+            e.parent()
+                .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+        }
+        _ => parent.to_path_buf(),
+    }
+}

@@ -1,0 +1,351 @@
+//! Placing every autogen use of a DSF tile, its assets resolved through a
+//! [`Scenery`]: [`Scenery::place_tile`] (a file), [`Scenery::place_dsf`]
+//! (bytes) and [`Scenery::place_tiles`] (many files, in parallel, handed
+//! over in path order one batch at a time).
+//!
+//! Each use resolves its asset at the tile (a file of the DSF's package
+//! first, then the libraries), picks one of several alternatives and is
+//! placed by [`crate::place::tile::place_use`], both seeded as
+//! [`crate::place::tile`] says. What could not be placed is data, not
+//! messages: uses whose asset resolves nowhere are counted per asset with
+//! the reason ([`Unresolved`]), uses the engine refuses are
+//! [`UseWarning`]s, and asset files with errors or warnings are listed
+//! with their diagnostics.
+
+use super::context::Scenery;
+use super::resolve::Tile;
+use crate::dsf::{DsfError, autogen::AutogenUse};
+use crate::place::{Params, Placement, file::AssetFile, tile::place_use, tile::use_seed};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Why a tile could not be placed at all.
+#[derive(Debug, thiserror::Error)]
+pub enum TileError {
+    /// The file could not be read.
+    #[error("{}: {source}", path.display())]
+    Read {
+        /// The DSF.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The bytes are not a DSF agkit can read (the error carries the byte
+    /// offset).
+    #[error("{}: {error}{}", path.display(),
+        hint.as_deref().map(|h| format!("; {h}")).unwrap_or_default())]
+    Dsf {
+        /// The DSF.
+        path: PathBuf,
+        /// What is wrong, and where.
+        error: DsfError,
+        /// What the file is instead, when agkit can tell (a PNG, an AGN …).
+        hint: Option<String>,
+    },
+}
+
+/// An autogen use the engine could not place.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UseWarning {
+    /// The use: its index in the tile ([`crate::dsf::autogen_uses`]
+    /// order).
+    pub index: usize,
+    /// The asset path as the DSF names it.
+    pub asset: String,
+    /// Why it was not placed.
+    pub message: String,
+}
+
+/// Uses of one asset that resolved nowhere.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UnresolvedAsset {
+    /// Uses skipped.
+    pub uses: usize,
+    /// Tiles they are in.
+    pub tiles: usize,
+    /// Why the path resolves nowhere, naming where agkit looked.
+    pub why: String,
+}
+
+/// Uses whose asset resolved nowhere, counted per asset path (over one
+/// tile, or summed over many with [`Unresolved::merge`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct Unresolved {
+    /// Asset path → its uses, tiles and reason.
+    pub assets: BTreeMap<String, UnresolvedAsset>,
+}
+
+impl Unresolved {
+    /// Counts `uses` uses of `asset` in one tile.
+    pub fn add(&mut self, asset: &str, uses: usize, why: String) {
+        let e = self
+            .assets
+            .entry(asset.to_string())
+            .or_insert(UnresolvedAsset {
+                uses: 0,
+                tiles: 0,
+                why,
+            });
+        e.uses += uses;
+        e.tiles += 1;
+    }
+
+    /// Adds another tile's (or run's) counts.
+    pub fn merge(&mut self, other: Unresolved) {
+        for (asset, u) in other.assets {
+            let e = self.assets.entry(asset).or_insert(UnresolvedAsset {
+                uses: 0,
+                tiles: 0,
+                why: u.why,
+            });
+            e.uses += u.uses;
+            e.tiles += u.tiles;
+        }
+    }
+
+    /// True when every asset resolved.
+    pub fn is_empty(&self) -> bool {
+        self.assets.is_empty()
+    }
+
+    /// Uses skipped.
+    pub fn uses(&self) -> usize {
+        self.assets.values().map(|u| u.uses).sum()
+    }
+}
+
+/// Every autogen use of one DSF tile, placed.
+#[derive(Debug, Serialize)]
+pub struct TilePlacement {
+    /// The DSF.
+    pub dsf: PathBuf,
+    /// Its tile (from `sim/west` and `sim/south`, else its first use).
+    pub tile: Tile,
+    /// The package it belongs to ([`Scenery::package_of`]).
+    pub package: String,
+    /// Autogen uses in the tile.
+    pub uses: usize,
+    /// One placement per placed use, in use order. Use `i` is placed with
+    /// the seed `params.seed XOR i` ([`crate::place::tile::use_seed`]),
+    /// which its [`Placement::seed`] holds.
+    pub placements: Vec<Placement>,
+    /// Uses whose asset resolved nowhere, per asset.
+    pub unresolved: Unresolved,
+    /// Uses the engine could not place.
+    pub warnings: Vec<UseWarning>,
+    /// The asset files the uses resolved to that have errors or warnings
+    /// (a use whose file has errors is not placed), in order of first use.
+    #[serde(serialize_with = "asset_files")]
+    pub assets: Vec<Arc<AssetFile>>,
+}
+
+impl TilePlacement {
+    /// True when an asset file a use resolved to cannot be placed (it has
+    /// errors or cannot be read): those uses are missing.
+    pub fn has_errors(&self) -> bool {
+        self.assets.iter().any(|a| a.asset.is_err())
+    }
+}
+
+/// Serializes the shared asset files as a list of them.
+fn asset_files<S: serde::Serializer>(v: &[Arc<AssetFile>], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(v.iter().map(|a| &**a))
+}
+
+/// Tiles [`Scenery::place_tiles`] places in parallel at a time.
+pub const TILE_BATCH: usize = 32;
+
+impl Scenery {
+    /// Places every autogen use of the DSF at `path`.
+    pub fn place_tile(&self, path: &Path, params: &Params) -> Result<TilePlacement, TileError> {
+        let bytes = std::fs::read(path).map_err(|source| TileError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        self.place_dsf(path, &bytes, params)
+    }
+
+    /// Places every autogen use of the DSF `bytes`, read from `path` (the
+    /// path names it in messages and gives its package,
+    /// [`Scenery::package_of`]).
+    pub fn place_dsf(
+        &self,
+        path: &Path,
+        bytes: &[u8],
+        params: &Params,
+    ) -> Result<TilePlacement, TileError> {
+        let (tile, uses) = dsf_uses(bytes).map_err(|error| {
+            let contents = crate::check::Contents::of(bytes);
+            TileError::Dsf {
+                path: path.to_path_buf(),
+                error,
+                hint: contents
+                    .hint()
+                    .filter(|_| contents != crate::check::Contents::Dsf),
+            }
+        })?;
+        let mut out = TilePlacement {
+            dsf: path.to_path_buf(),
+            tile,
+            package: self.package_of(path).0,
+            uses: uses.len(),
+            placements: Vec::new(),
+            unresolved: Unresolved::default(),
+            warnings: Vec::new(),
+            assets: Vec::new(),
+        };
+        let resolved = self.resolve_all(path, tile, uses.iter().map(|u| u.asset.as_str()));
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        for u in &uses {
+            *counts.entry(u.asset.as_str()).or_insert(0) += 1;
+        }
+        for (asset, r) in &resolved {
+            if !r.is_resolved() {
+                out.unresolved
+                    .add(asset, counts[asset.as_str()], self.why_unresolved(path, r));
+            }
+        }
+        let mut listed: HashSet<PathBuf> = HashSet::new();
+        for (i, u) in uses.iter().enumerate() {
+            let r = &resolved[&u.asset];
+            let Some(file) = r.pick(use_seed(params.seed, i)).map(|c| &c.file) else {
+                continue;
+            };
+            let loaded = self.asset(file);
+            if loaded.has_news() && listed.insert(file.clone()) {
+                out.assets.push(Arc::clone(&loaded));
+            }
+            let Ok(asset) = &loaded.asset else {
+                continue;
+            };
+            match place_use(asset, u, i, params) {
+                Ok(mut p) => {
+                    if params.explain {
+                        p.explain.insert(0, explain_resolution(file, r));
+                    }
+                    out.placements.push(p);
+                }
+                Err(e) => out.warnings.push(UseWarning {
+                    index: i,
+                    asset: u.asset.clone(),
+                    message: e.to_string(),
+                }),
+            }
+        }
+        Ok(out)
+    }
+
+    /// Places every tile of `tiles` ([`Scenery::place_tile`]), in
+    /// parallel [`TILE_BATCH`] tiles at a time, and hands each batch to
+    /// `sink` in path order (as given) while the next batch is placed: the
+    /// results are the same whatever the number of threads, and memory
+    /// holds two batches, never the whole list. `progress` is called once
+    /// per tile placed. The first error of `sink` ends the run.
+    pub fn place_tiles<E>(
+        &self,
+        tiles: &[PathBuf],
+        params: &Params,
+        progress: &(dyn Fn() + Sync),
+        sink: impl FnMut(Vec<Result<TilePlacement, TileError>>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.place_tiles_with(tiles, params, progress, |batch| batch, sink)
+    }
+
+    /// [`Scenery::place_tiles`] with a step of the caller's on the placing
+    /// side: `prepare` turns each placed batch (in order) into what `sink`
+    /// takes, while `sink` is busy with the batch before. A `prepare` that
+    /// keeps less than the placements (text to write, counts) keeps memory
+    /// to one batch of placements.
+    pub fn place_tiles_with<T: Send, E>(
+        &self,
+        tiles: &[PathBuf],
+        params: &Params,
+        progress: &(dyn Fn() + Sync),
+        mut prepare: impl FnMut(Vec<Result<TilePlacement, TileError>>) -> T + Send,
+        mut sink: impl FnMut(T) -> Result<(), E>,
+    ) -> Result<(), E> {
+        use rayon::prelude::*;
+        let place = |batch: &[PathBuf]| -> Vec<Result<TilePlacement, TileError>> {
+            batch
+                .par_iter()
+                .map(|t| {
+                    let placed = self.place_tile(t, params);
+                    progress();
+                    placed
+                })
+                .collect()
+        };
+        let mut batches = tiles.chunks(TILE_BATCH);
+        let mut pending = batches.next().map(|b| prepare(place(b)));
+        while let Some(done) = pending.take() {
+            let next = batches.next();
+            let (place, prepare) = (&place, &mut prepare);
+            let (prepared, sunk) = std::thread::scope(|s| {
+                let handle = next.map(|b| s.spawn(move || prepare(place(b))));
+                let sunk = sink(done);
+                let prepared =
+                    handle.map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+                (prepared, sunk)
+            });
+            sunk?;
+            pending = prepared;
+        }
+        Ok(())
+    }
+}
+
+/// The `--explain` line saying where a use's asset came from.
+fn explain_resolution(file: &Path, r: &super::resolve::Resolution) -> String {
+    let mut line = format!("resolved to {} ({})", file.display(), r.rule);
+    let conds: Vec<&str> = r
+        .candidates
+        .iter()
+        .flat_map(|c| &c.conditions)
+        .map(String::as_str)
+        .collect();
+    if !conds.is_empty() {
+        line.push_str(&format!(", assuming {}", conds.join(" and ")));
+    }
+    line
+}
+
+/// The tile (from `sim/west` and `sim/south`, else the first use) and the
+/// autogen uses of a DSF.
+fn dsf_uses(bytes: &[u8]) -> Result<(Tile, Vec<AutogenUse>), DsfError> {
+    let dsf = crate::dsf::read(bytes)?;
+    let uses = crate::dsf::autogen_uses(&dsf);
+    let prop = |n: &str| dsf.property(n).and_then(|v| v.trim().parse::<i32>().ok());
+    let tile = match (prop("sim/west"), prop("sim/south")) {
+        (Some(west), Some(south)) => Tile { west, south },
+        _ => {
+            let first = uses
+                .first()
+                .and_then(|u| u.point.or_else(|| u.windings.first()?.first().copied()))
+                .unwrap_or([0.0, 0.0]);
+            Tile::of(first[0], first[1])
+        }
+    };
+    Ok((tile, uses))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unresolved_assets_are_counted_per_asset_and_tile() {
+        let mut u = Unresolved::default();
+        u.add("a.agp", 3, "why a".into());
+        let mut v = Unresolved::default();
+        v.add("a.agp", 2, "why a".into());
+        v.add("b.agb", 10, "why b".into());
+        u.merge(v);
+        assert_eq!(u.uses(), 15);
+        let a = &u.assets["a.agp"];
+        assert_eq!((a.uses, a.tiles, a.why.as_str()), (5, 2, "why a"));
+        assert_eq!(u.assets["b.agb"].tiles, 1);
+    }
+}
