@@ -32,6 +32,10 @@ pub struct Limits {
     /// Largest extent of one placement's polygon or point neighbourhood, in
     /// metres.
     pub max_extent_m: f64,
+    /// Most items (tiles, objects, facades, trees) one picture draws one
+    /// by one; a picture of more is an overview (each use's outline and
+    /// count), so its memory stays bounded whatever the placement holds.
+    pub max_drawn_items: usize,
 }
 
 impl Default for Limits {
@@ -42,6 +46,7 @@ impl Default for Limits {
             max_placed_items: 1_000_000,
             max_work: 10_000_000,
             max_extent_m: 10_000.0,
+            max_drawn_items: 50_000,
         }
     }
 }

@@ -70,6 +70,7 @@ pub fn serve_limits() -> Limits {
         max_placed_items: 200_000,
         max_work: 2_000_000,
         max_extent_m: 5_000.0,
+        max_drawn_items: 50_000,
     }
 }
 
