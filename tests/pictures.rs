@@ -591,34 +591,13 @@ fn more_uses_than_the_bound_are_counted_per_cell() {
 }
 
 /// The command line on a tile of 1,200 uses (the demo's three, 400 times
-/// over): the picture is an overview, stderr says so, the SVG is small.
+/// over: `gen::busy_demo_tile`): the picture is an overview, stderr says
+/// so, the pictures are small.
 #[test]
 fn a_busy_tile_gives_an_overview_and_says_so() {
-    let demo = read(&Path::new(ROOT).join("examples/dsf/autogen_demo.txt"));
-    let (head, body) = demo.split_once("# The three uses").unwrap();
-    let lines: Vec<&str> = body
-        .lines()
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .collect();
-    let mut text = head.to_string();
-    for i in 0..400 {
-        let (dx, dy) = (0.004 * (i % 20) as f64, 0.003 * (i / 20) as f64);
-        for l in &lines {
-            let w: Vec<&str> = l.split_whitespace().collect();
-            let f = |k: usize| w[k].parse::<f64>().unwrap();
-            let line = match w[0] {
-                "OBJECT" => format!("OBJECT 0 {:.9} {:.9} {}", f(2) + dx, f(3) + dy, w[4]),
-                "POLYGON_POINT" => format!("POLYGON_POINT {:.9} {:.9}", f(1) + dx, f(2) + dy),
-                _ => l.to_string(),
-            };
-            text.push_str(&line);
-            text.push('\n');
-        }
-    }
-    let (dsf, opts) = agkit::dsf::from_text(&text, &mut |f| Err(f.to_string())).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let tile = dir.path().join("busy.dsf");
-    std::fs::write(&tile, agkit::dsf::build(&dsf, &opts).unwrap()).unwrap();
+    std::fs::write(&tile, agkit::r#gen::busy_demo_tile(400).unwrap()).unwrap();
     let examples = Path::new(ROOT).join("examples");
     for ext in ["svg", "png"] {
         let out = dir.path().join(format!("busy.{ext}"));

@@ -4,9 +4,10 @@
 //! placement, the DSF tile they belong to) into a [`Drawing`]: the map's
 //! layers filled by a picture style, inside the frame of
 //! [`super::frame`] — a title naming the tile(s) and the assets, a scale
-//! bar, a north arrow and a legend of what is drawn. The schematic style
-//! (`out/schematic.rs`) draws every item; a textured style would fill
-//! the same layers with the art itself.
+//! bar, a north arrow and a legend of what is drawn. The style
+//! ([`PictureStyle`]) fills the map's layers: the schematic style
+//! (`out/schematic.rs`) draws every item as a symbol; a textured style
+//! would fill the same layers with the art itself.
 //!
 //! A picture is bounded whatever the input: when the items of a scene
 //! (tiles, objects, facades, trees) are more than [`Options::max_items`]
@@ -80,9 +81,22 @@ impl<'a> Scene<'a> {
     }
 }
 
+/// What a picture's map layers show; every style shares the frame and the
+/// bound of [`draw`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum PictureStyle {
+    /// Symbols people read at a glance: tile outlines with their ids and
+    /// texture arrows, facade footprints, tree discs, object markers.
+    #[default]
+    Schematic,
+}
+
 /// How a picture is drawn.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Options {
+    /// What the map layers show.
+    pub style: PictureStyle,
     /// How words are written.
     pub text: TextMode,
     /// Most items drawn one by one; a scene with more is an overview
@@ -93,6 +107,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
+            style: PictureStyle::Schematic,
             text: TextMode::Text,
             max_items: Limits::default().max_drawn_items,
         }
@@ -372,10 +387,11 @@ pub fn draw(scene: &Scene, opts: &Options) -> Picture {
         top: header.height,
     };
     let mut labels = Labels::inside(view.bbox());
-    let (mut layers, mut entries) = if note.is_some() {
-        super::overview::paint(scene, &frames, &view, &mut labels, opts.max_items)
-    } else {
-        super::schematic::paint(scene, &frames, &view, &mut labels)
+    let (mut layers, mut entries) = match (note.is_some(), opts.style) {
+        (true, _) => super::overview::paint(scene, &frames, &view, &mut labels, opts.max_items),
+        (false, PictureStyle::Schematic) => {
+            super::schematic::paint(scene, &frames, &view, &mut labels)
+        }
     };
     let mut locator = Vec::new();
     if let Some(tile) = scene.tile {
