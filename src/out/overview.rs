@@ -23,6 +23,8 @@ const PALETTE: &[Colour] = CATEGORIES.split_last().unwrap().1;
 const OTHER: Colour = CATEGORIES[CATEGORIES.len() - 1];
 /// Side of a grid cell, pixels.
 const CELL_PX: f64 = 12.0;
+/// Most grid cells along a side.
+const MAX_CELLS: f64 = 1000.0;
 /// Size of the count labels.
 const COUNT_SIZE: f64 = 10.0;
 /// Smallest use (its box's larger side, pixels) that gets its count.
@@ -218,8 +220,10 @@ pub(crate) fn grid_of(
     b: [f64; 4],
     scale: f64,
 ) -> (Layer, Entry) {
-    let cols = ((b[2] - b[0]) / CELL_PX).ceil().clamp(1.0, 1e4) as usize;
-    let rows = ((b[3] - b[1]) / CELL_PX).ceil().clamp(1.0, 1e4) as usize;
+    // A map is at most a few thousand pixels a side; a box that is not
+    // (or not finite) is counted in at most MAX_CELLS a side.
+    let side = |len: f64| (len / CELL_PX).ceil().clamp(1.0, MAX_CELLS) as usize;
+    let (cols, rows) = (side(b[2] - b[0]), side(b[3] - b[1]));
     let mut cells = vec![0usize; cols * rows];
     for (at, n) in points {
         let c = ((at[0] - b[0]) / CELL_PX).floor();
@@ -256,4 +260,32 @@ pub(crate) fn grid_of(
         ),
     );
     (layer, entry)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_counted_within_a_bounded_grid() {
+        let points = [
+            ([5.0, 5.0], 3),
+            ([6.0, 7.0], 2),
+            ([30.0, 5.0], 1),
+            ([-1.0, 0.0], 9),
+        ];
+        let (layer, entry) = grid_of(points.into_iter(), [0.0, 0.0, 48.0, 24.0], 2.0);
+        // Two cells hold points (the third point is in another cell, the
+        // fourth outside the box).
+        assert_eq!(layer.shapes.len(), 2);
+        assert!(
+            entry.word.contains("a cell of 6 m (darkest: 5)"),
+            "{}",
+            entry.word
+        );
+        // A box no map has: the grid stays at most MAX_CELLS a side.
+        let far = [([1e9, 1e9], 1)];
+        let (layer, _) = grid_of(far.into_iter(), [0.0, 0.0, 1e12, f64::INFINITY], 1.0);
+        assert_eq!(layer.shapes.len(), 0, "beyond the last cell");
+    }
 }
