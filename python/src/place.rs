@@ -237,6 +237,19 @@ fn push_records<'py, T: serde::Serialize>(
     Ok(())
 }
 
+impl From<engine::Placement> for Placement {
+    fn from(inner: engine::Placement) -> Placement {
+        Placement { inner }
+    }
+}
+
+impl Placement {
+    /// The library's placement.
+    pub(crate) fn inner(&self) -> &engine::Placement {
+        &self.inner
+    }
+}
+
 #[pymethods]
 impl Placement {
     /// `agp`, `agb` or `ags`.
@@ -321,7 +334,7 @@ impl Placement {
 
     /// Every placed tile, object, facade and tree as one flat record (a
     /// dict with its `kind`), ready for `pandas.DataFrame`.
-    fn to_records<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    pub(crate) fn to_records<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let out = PyList::empty(py);
         let p = &self.inner;
         push_records(py, &out, "tile", &p.tiles)?;
