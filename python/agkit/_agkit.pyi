@@ -115,7 +115,7 @@ def place(
     asset: Union[Asset, Source],
     *,
     at: Optional[Sequence[float]] = None,
-    polygon: Union[GeoJSON, Sequence[Sequence[tuple[float, float]]], None] = None,
+    polygon: Union[GeoJSON, str, os.PathLike[str], Sequence[Sequence[tuple[float, float]]], None] = None,
     seed: int = 0,
     density: int = 6,
     height: Optional[float] = None,
