@@ -8,6 +8,7 @@ from typing import Any, Iterator, Literal, Mapping, Optional, Sequence, Union, f
 
 import numpy
 import numpy.typing
+from typing_extensions import disjoint_base
 
 __version__: str
 
@@ -165,14 +166,41 @@ def place_dsf(
     density: int = 6,
 ) -> TilePlacement: ...
 
-@final
-class Installation:
-    """An X-Plane installation, its packages in the simulator's order."""
+@disjoint_base
+class Scenery:
+    """Where a DSF's paths resolve: a package and its libraries."""
 
     def __new__(
         cls,
+        package: Union[str, os.PathLike[str], None] = None,
+        library: Sequence[Union[str, os.PathLike[str]]] = ...,
+        *,
+        drefs: Optional[Mapping[str, float]] = None,
+        season: Optional[str] = None,
+    ) -> Scenery: ...
+    @property
+    def warnings(self) -> list[str]: ...
+    def package_of(self, dsf: Union[str, os.PathLike[str]]) -> tuple[str, str]: ...
+    def resolve(
+        self,
+        path: str,
+        *,
+        tile: tuple[float, float],
+        dsf: Union[str, os.PathLike[str], None] = None,
+    ) -> Resolution: ...
+    def place_tile(
+        self, dsf: Union[str, os.PathLike[str]], seed: int = 0, *, density: int = 6
+    ) -> TilePlacement: ...
+
+@final
+class Installation(Scenery):
+    """An X-Plane installation, its packages in the simulator's order."""
+
+    def __new__(  # type: ignore[misc]
+        cls,
         path: Union[str, os.PathLike[str]],
         *,
+        package: Union[str, os.PathLike[str], None] = None,
         drefs: Optional[Mapping[str, float]] = None,
         season: Optional[str] = None,
     ) -> Installation: ...
@@ -180,8 +208,6 @@ class Installation:
     def path(self) -> str: ...
     @property
     def packages(self) -> list[Record]: ...
-    @property
-    def warnings(self) -> list[str]: ...
     def at(
         self,
         lat: float,
@@ -193,10 +219,6 @@ class Installation:
         autogen: bool = True,
     ) -> AtReport: ...
     def check(self) -> CheckReport: ...
-    def resolve(self, path: str, *, tile: tuple[float, float]) -> Resolution: ...
-    def place_tile(
-        self, dsf: Union[str, os.PathLike[str]], seed: int = 0, *, density: int = 6
-    ) -> TilePlacement: ...
 
 @final
 class AtReport:

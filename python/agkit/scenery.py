@@ -6,9 +6,11 @@ autogen use of a tile placed through them.
 (or its Custom Scenery folder) as the simulator reads it; ``.at()``,
 ``.check()``, ``.resolve()`` and ``.place_tile()`` give what ``agkit
 scenery at``, ``agkit scenery check``, ``agkit scenery resolve`` and
-``agkit place --dsf`` print as JSON.
+``agkit place --dsf`` print as JSON. ``Scenery(package, library)`` is the
+same for a package and its library folders (``--scenery``/``--library``):
+``.resolve()`` and ``.place_tile()``.
 """
 
-from ._agkit import AtReport, CheckReport, Installation, Resolution, TilePlacement
+from ._agkit import AtReport, CheckReport, Installation, Resolution, Scenery, TilePlacement
 
-__all__ = ["AtReport", "CheckReport", "Installation", "Resolution", "TilePlacement"]
+__all__ = ["AtReport", "CheckReport", "Installation", "Resolution", "Scenery", "TilePlacement"]

@@ -83,6 +83,7 @@ fn _agkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<dsf::Dsf>()?;
     m.add_class::<dsf::Entities>()?;
     m.add_class::<agn::Agn>()?;
+    m.add_class::<scenery::Scenery>()?;
     m.add_class::<scenery::Installation>()?;
     m.add_class::<scenery::AtReport>()?;
     m.add_class::<scenery::CheckReport>()?;

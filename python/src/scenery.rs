@@ -12,7 +12,7 @@ use agkit::scenery::check::CheckReport as LibCheckReport;
 use agkit::scenery::install::InstallError;
 use agkit::scenery::resolve::{Conditions, Resolution as LibResolution, Tile};
 use agkit::scenery::tile::{TileError, TilePlacement as LibTilePlacement};
-use agkit::scenery::{Scenery, SceneryError};
+use agkit::scenery::{Scenery as LibScenery, SceneryError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyMapping};
 use std::path::{Path, PathBuf};
@@ -129,44 +129,154 @@ fn tile_params(seed: u64, density: u8) -> Result<Params, Error> {
     })
 }
 
+/// Where the paths a DSF names resolve: a scenery `package` (the package
+/// every DSF belongs to; by default each DSF's own, the folder above
+/// `Earth nav data`) and its `library` folders in order (a library package,
+/// or a Custom Scenery folder of them), with the simulator's assumed state
+/// (`drefs`: dataref values for `REGION_DREF`; `season`: e.g. `"sum"`).
+/// `Installation` is the same for a whole X-Plane installation.
+///
+/// One value serves many tiles (and threads): library files and autogen
+/// assets are read once.
+///
+/// Raises `agkit.SceneryError` when a library folder holds no
+/// `library.txt`, `OSError` when one cannot be read.
+#[pyclass(subclass, frozen, module = "agkit.scenery")]
+pub struct Scenery {
+    scenery: Arc<LibScenery>,
+    conditions: Conditions,
+}
+
+impl Scenery {
+    fn open(
+        py: Python<'_>,
+        open: impl FnOnce(Conditions) -> Result<LibScenery, SceneryError> + Send,
+        drefs: Option<&Bound<'_, PyAny>>,
+        season: Option<String>,
+    ) -> PyResult<Scenery> {
+        let conditions = conditions(drefs, season)?;
+        let c = conditions.clone();
+        let scenery = detached(py, || open(c).map_err(scenery_error))?;
+        Ok(Scenery {
+            scenery: Arc::new(scenery),
+            conditions,
+        })
+    }
+}
+
+#[pymethods]
+impl Scenery {
+    #[new]
+    #[pyo3(signature = (package=None, library=Vec::new(), *, drefs=None, season=None))]
+    fn new(
+        py: Python<'_>,
+        package: Option<PathBuf>,
+        library: Vec<PathBuf>,
+        drefs: Option<&Bound<'_, PyAny>>,
+        season: Option<String>,
+    ) -> PyResult<Scenery> {
+        let open = |c| LibScenery::packages(package.as_deref(), &library, c);
+        Scenery::open(py, open, drefs, season)
+    }
+
+    /// What to warn about: libraries that could not be read (left out), a
+    /// season no library names.
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        let s = &self.scenery;
+        let mut out: Vec<String> = (s.load_errors().iter())
+            .map(|e| format!("{}: {}", e.package, e.error))
+            .collect();
+        out.extend(s.season_warning());
+        out
+    }
+
+    /// The package a DSF belongs to: `(name, folder)`.
+    fn package_of(&self, dsf: PathBuf) -> (String, String) {
+        let (name, folder) = self.scenery.package_of(&dsf);
+        (name, folder.display().to_string())
+    }
+
+    /// What the library path `path` resolves to at the tile holding
+    /// `tile=(lat, lon)`: the files the simulator picks from, the package
+    /// and export line of each, the rule that made them win and why every
+    /// other export lost (`agkit scenery resolve --format json`). With
+    /// `dsf`, as that DSF names it: a file of its package first.
+    #[pyo3(signature = (path, *, tile, dsf=None))]
+    fn resolve(
+        &self,
+        py: Python<'_>,
+        path: &str,
+        tile: (f64, f64),
+        dsf: Option<PathBuf>,
+    ) -> PyResult<Resolution> {
+        let (lat, lon) = lat_lon(tile, "tile")?;
+        let s = &self.scenery;
+        let tile = Tile::of(lon, lat);
+        let inner = detached(py, || {
+            Ok(match &dsf {
+                Some(d) => s.resolve_in(d, path, tile),
+                None => s.resolve(path, tile),
+            })
+        })?;
+        Ok(Resolution { inner })
+    }
+
+    /// Places every autogen use of the DSF at `dsf`, its assets resolved
+    /// here (`agkit place --dsf DSF` with `--scenery`/`--library`, or
+    /// `--xplane`); use `i` gets the seed `seed XOR i`.
+    #[pyo3(signature = (dsf, seed=0, *, density=6))]
+    fn place_tile(
+        &self,
+        py: Python<'_>,
+        dsf: PathBuf,
+        seed: u64,
+        density: u8,
+    ) -> PyResult<TilePlacement> {
+        let params = tile_params(seed, density)?;
+        place(py, &self.scenery, &dsf, &params)
+    }
+
+    fn __repr__(&self) -> String {
+        let n = self.scenery.index().packages.len();
+        format!("<agkit.scenery.Scenery: {n} library package(s)>")
+    }
+}
+
 /// An X-Plane installation: its scenery packages in the simulator's
 /// priority order (`scenery_packs.ini`), every `library.txt` read, and the
 /// simulator's assumed state (dataref values for `REGION_DREF`, the
-/// season for seasonal exports).
+/// season for seasonal exports). A `Scenery`, so `resolve` and
+/// `place_tile` work across the installation.
 ///
-/// `path` is the X-Plane folder or its Custom Scenery folder; `drefs` maps
+/// `path` is the X-Plane folder or its Custom Scenery folder; `package`
+/// makes every DSF placed or resolved through it a file of that package
+/// (`agkit place --dsf --scenery DIR --xplane PATH`); `drefs` maps
 /// dataref names to values (conditions on datarefs not given are assumed
 /// to hold, and said so); `season` is e.g. `"sum"` or `"win"`.
 ///
 /// Raises `agkit.SceneryError` when the folder is no installation,
 /// `OSError` when it cannot be read.
-#[pyclass(frozen, module = "agkit.scenery")]
+#[pyclass(extends = Scenery, frozen, module = "agkit.scenery")]
 pub struct Installation {
-    scenery: Arc<Scenery>,
     path: PathBuf,
-    conditions: Conditions,
 }
 
 #[pymethods]
 impl Installation {
     #[new]
-    #[pyo3(signature = (path, *, drefs=None, season=None))]
+    #[pyo3(signature = (path, *, package=None, drefs=None, season=None))]
     fn new(
         py: Python<'_>,
         path: PathBuf,
+        package: Option<PathBuf>,
         drefs: Option<&Bound<'_, PyAny>>,
         season: Option<String>,
-    ) -> PyResult<Installation> {
-        let conditions = conditions(drefs, season)?;
-        let c = conditions.clone();
-        let scenery = detached(py, || {
-            Scenery::installation(&path, c).map_err(scenery_error)
-        })?;
-        Ok(Installation {
-            scenery: Arc::new(scenery),
-            path,
-            conditions,
-        })
+    ) -> PyResult<PyClassInitializer<Installation>> {
+        let open =
+            |c| LibScenery::installation(&path, c).map(|s| s.with_package(package.as_deref()));
+        let base = Scenery::open(py, open, drefs, season)?;
+        Ok(PyClassInitializer::from(base).add_subclass(Installation { path }))
     }
 
     /// The folder as given.
@@ -180,9 +290,9 @@ impl Installation {
     /// simulator loads it), `exists`, `library` (it has a `library.txt`)
     /// and `origin` (where its rank comes from).
     #[getter]
-    fn packages<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    fn packages<'py>(slf: PyRef<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let out = PyList::empty(py);
-        let Some(inst) = self.scenery.install() else {
+        let Some(inst) = slf.as_super().scenery.install() else {
             return Ok(out);
         };
         for p in &inst.packages {
@@ -199,18 +309,6 @@ impl Installation {
         Ok(out)
     }
 
-    /// What to warn about: libraries that could not be read (left out), a
-    /// season no library names.
-    #[getter]
-    fn warnings(&self) -> Vec<String> {
-        let s = &self.scenery;
-        let mut out: Vec<String> = (s.load_errors().iter())
-            .map(|e| format!("{}: {}", e.package, e.error))
-            .collect();
-        out.extend(s.season_warning());
-        out
-    }
-
     /// Every item the enabled packages place within `radius` metres of
     /// (`lat`, `lon`), resolved as the simulator resolves it (package,
     /// DSF, definition, resolved file, rule, `excluded_by`); with
@@ -219,7 +317,7 @@ impl Installation {
     #[pyo3(signature = (lat, lon, radius=200.0, *, seed=0, density=6, autogen=true))]
     #[allow(clippy::too_many_arguments)]
     fn at(
-        &self,
+        slf: PyRef<'_, Self>,
         py: Python<'_>,
         lat: f64,
         lon: f64,
@@ -230,7 +328,7 @@ impl Installation {
     ) -> PyResult<AtReport> {
         let (lat, lon) = lat_lon((lat, lon), "the point")?;
         let params = tile_params(seed, density)?;
-        let s = &self.scenery;
+        let s = &slf.as_super().scenery;
         let inner = detached(py, || {
             s.at(lat, lon, radius, &params, autogen)
                 .map_err(scenery_error)
@@ -240,43 +338,17 @@ impl Installation {
 
     /// What in the installation does not resolve or is misconfigured: the
     /// findings of `agkit scenery check` (each with its code, `SCN001`…).
-    fn check(&self, py: Python<'_>) -> PyResult<CheckReport> {
-        let s = &self.scenery;
+    fn check(slf: PyRef<'_, Self>, py: Python<'_>) -> PyResult<CheckReport> {
+        let s = &slf.as_super().scenery;
         let inner = detached(py, || s.check(&|| {}).map_err(scenery_error))?;
         Ok(CheckReport { inner })
     }
 
-    /// What the library path `path` resolves to at the tile holding
-    /// `tile=(lat, lon)`: the files the simulator picks from, the package
-    /// and export line of each, the rule that made them win and why every
-    /// other export lost (`agkit scenery resolve --format json`).
-    #[pyo3(signature = (path, *, tile))]
-    fn resolve(&self, py: Python<'_>, path: &str, tile: (f64, f64)) -> PyResult<Resolution> {
-        let (lat, lon) = lat_lon(tile, "tile")?;
-        let s = &self.scenery;
-        let inner = detached(py, || Ok(s.resolve(path, Tile::of(lon, lat))))?;
-        Ok(Resolution { inner })
-    }
-
-    /// Places every autogen use of the DSF at `dsf`, its assets resolved
-    /// through this installation (`agkit place --dsf DSF --xplane DIR`).
-    #[pyo3(signature = (dsf, seed=0, *, density=6))]
-    fn place_tile(
-        &self,
-        py: Python<'_>,
-        dsf: PathBuf,
-        seed: u64,
-        density: u8,
-    ) -> PyResult<TilePlacement> {
-        let params = tile_params(seed, density)?;
-        place(py, &self.scenery, &dsf, &params)
-    }
-
-    fn __repr__(&self) -> String {
-        let n = self.scenery.install().map_or(0, |i| i.packages.len());
+    fn __repr__(slf: PyRef<'_, Self>) -> String {
+        let n = (slf.as_super().scenery.install()).map_or(0, |i| i.packages.len());
         format!(
             "<agkit.scenery.Installation {:?}: {n} package(s)>",
-            self.path
+            slf.path
         )
     }
 }
@@ -284,7 +356,7 @@ impl Installation {
 /// Places a tile through `scenery`, with the GIL released.
 fn place(
     py: Python<'_>,
-    scenery: &Scenery,
+    scenery: &LibScenery,
     dsf: &Path,
     params: &Params,
 ) -> PyResult<TilePlacement> {
@@ -319,9 +391,9 @@ pub fn place_dsf(
     density: u8,
 ) -> PyResult<TilePlacement> {
     let params = tile_params(seed, density)?;
-    let opened: Arc<Scenery> = match installation {
+    let opened: Arc<LibScenery> = match installation {
         None => Arc::new(detached(py, || {
-            Scenery::packages(scenery.as_deref(), &library, Conditions::default())
+            LibScenery::packages(scenery.as_deref(), &library, Conditions::default())
                 .map_err(scenery_error)
         })?),
         Some(_) if !library.is_empty() => {
@@ -332,9 +404,14 @@ pub fn place_dsf(
         }
         Some(i) => {
             let (dir, cond, open) = match i.cast::<Installation>() {
-                Ok(i) => {
-                    let i = i.get();
-                    (i.path.clone(), i.conditions.clone(), Some(&i.scenery))
+                Ok(inst) => {
+                    let base = inst.as_super().get();
+                    let dir = inst.get().path.clone();
+                    (
+                        dir,
+                        base.conditions.clone(),
+                        Some(Arc::clone(&base.scenery)),
+                    )
                 }
                 Err(_) => (
                     i.extract::<PathBuf>().map_err(|_| {
@@ -345,9 +422,9 @@ pub fn place_dsf(
                 ),
             };
             match (open, &scenery) {
-                (Some(s), None) => Arc::clone(s),
+                (Some(s), None) => s,
                 _ => Arc::new(detached(py, || {
-                    Scenery::installation(&dir, cond)
+                    LibScenery::installation(&dir, cond)
                         .map(|s| s.with_package(scenery.as_deref()))
                         .map_err(scenery_error)
                 })?),

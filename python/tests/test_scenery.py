@@ -294,3 +294,19 @@ def test_place_dsf_errors(tmp_path: Path) -> None:
         agkit.place_dsf(DEMO, library=[XPLANE], installation=XPLANE)
     with pytest.raises(ValueError, match="installation must be"):
         agkit.place_dsf(DEMO, installation=3)  # type: ignore[arg-type]
+
+
+def test_a_scenery_of_packages_resolves_and_places_as_place_dsf(cli: Path) -> None:
+    s = agkit.scenery.Scenery(EXAMPLES)
+    assert s.package_of(DEMO) == ("examples", str(EXAMPLES))
+    assert [p.to_dict() for p in s.place_tile(DEMO, 7)] == [p.to_dict() for p in agkit.place_dsf(DEMO, scenery=EXAMPLES, seed=7)]
+    local = s.resolve("point/plaza.agp", tile=(47.8, 13.04), dsf=DEMO)
+    assert local.source == "local" and local.files == [str(EXAMPLES / "point" / "plaza.agp")]
+    # Without the DSF, only libraries count: none here.
+    assert s.resolve("point/plaza.agp", tile=(47.8, 13.04)).source == "nothing"
+    # Libraries: the fixture's Library package, and a Custom Scenery folder.
+    lib = agkit.scenery.Scenery(None, [XPLANE / "Custom Scenery" / "Library"])
+    assert [Path(f).name for f in lib.resolve("lib/fixture/tower.obj", tile=(47.5, 13.5)).files] == ["tower.obj"]
+    custom = agkit.scenery.Scenery(library=[XPLANE / "Custom Scenery"])
+    assert custom.resolve("lib/fixture/shed.obj", tile=(47.5, 13.5)).source == "backup"
+    assert isinstance(agkit.scenery.Installation(XPLANE), agkit.scenery.Scenery)

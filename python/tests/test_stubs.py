@@ -32,6 +32,9 @@ def stub_items() -> dict[str, set[str] | None]:
                     members.add(item.name)
                 elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
                     members.add(item.target.id)
+            for base in node.bases:  # a stub class inherits its base's members
+                if isinstance(base, ast.Name) and isinstance(out.get(base.id), set):
+                    members |= out[base.id] or set()
             out[node.name] = members
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             out[node.target.id] = None
