@@ -183,22 +183,34 @@ def census_rows(dsf: PathLike, scenery: agkit.scenery.Scenery, name: Optional[st
     return rows
 
 
-def placed_rows(dsf: PathLike, scenery: agkit.scenery.Scenery, seed: int = 0, name: Optional[str] = None) -> tuple[list[dict[str, Any]], list[Any]]:
-    """The placed objects, facades and trees of one DSF (rows and their
-    shapely geometries), in placement order."""
+def placed_rows(
+    dsf: PathLike, scenery: agkit.scenery.Scenery, seed: int = 0, name: Optional[str] = None
+) -> tuple[list[dict[str, Any]], Any]:
+    """The placed objects, facades and trees of one DSF: their rows (in
+    placement order) and a numpy array of their shapely geometries."""
+    import numpy
+    import shapely  # type: ignore[import-untyped,unused-ignore]
     from shapely.geometry import shape  # type: ignore[import-untyped,unused-ignore]
 
     dsf = Path(dsf)
+    tile, dsf_name = _tile_name(dsf), name or str(dsf)
     placed = scenery.place_tile(dsf, seed)
-    rows, geoms = [], []
-    for f in placed.__geo_interface__["features"]:
+    features = [f for f in placed.__geo_interface__["features"] if f["properties"]["kind"] != "tile"]
+    rows = []
+    for f in features:
         props = f["properties"]
-        if props["kind"] == "tile":
-            continue
         row = {k: props.get(k) for k in PLACED_COLUMNS}
-        row.update(tile=_tile_name(dsf), dsf=name or str(dsf), autogen=props.get("asset_file"))
+        row.update(tile=tile, dsf=dsf_name, autogen=props.get("asset_file"))
         rows.append(row)
-        geoms.append(shape(f["geometry"]))
+    # Points (objects, trees: nearly all rows) made in one call.
+    geoms = numpy.empty(len(features), dtype=object)
+    points = [i for i, f in enumerate(features) if f["geometry"]["type"] == "Point"]
+    if points:
+        xy = numpy.array([features[i]["geometry"]["coordinates"][:2] for i in points], dtype=float)
+        geoms[points] = shapely.points(xy)
+    for i, f in enumerate(features):
+        if geoms[i] is None:
+            geoms[i] = shape(f["geometry"])
     return rows, geoms
 
 
