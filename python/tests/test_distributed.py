@@ -166,3 +166,22 @@ def test_a_missing_folder_is_an_error(tmp_path: Path) -> None:
         distributed.census(tmp_path / "nope", tmp_path / "out")
     with pytest.raises(ValueError, match="not both"):
         distributed.census(tmp_path, tmp_path / "out", library=[tmp_path], installation=tmp_path)
+
+
+def test_census_and_placement_through_an_installation(package: Path, library: Path, client: Any, tmp_path: Path) -> None:
+    root = tmp_path / "X-Plane"
+    custom = root / "Custom Scenery"
+    shutil.copytree(package, custom / "Demo")
+    shutil.copytree(library, custom / "DemoLib")
+    (custom / "scenery_packs.ini").write_text(
+        "I\n1000 Version\nSCENERY\n\nSCENERY_PACK Custom Scenery/Demo/\nSCENERY_PACK Custom Scenery/DemoLib/\n"
+    )
+    run = distributed.census(custom, tmp_path / "census", client=client, installation=root)
+    df = pandas.read_parquet(run.output)
+    assert run.ok and len(df) == 3 * len(LONS)
+    assert set(df["resolution"]) == {"local", "library"} and set(df["package"]) == {"Demo"}
+    assert set(df["resolved_package"]) == {"Demo", "DemoLib"}
+    placed = distributed.place_package(custom / "Demo", tmp_path / "placed", client=client, installation=root, seed=5)
+    by_library = distributed.place_package(package, tmp_path / "lib", library=[library], seed=5)
+    a, b = geopandas.read_parquet(placed.output), geopandas.read_parquet(by_library.output)
+    assert list(a["kind"]) == list(b["kind"]) and list(a.geometry.to_wkb()) == list(b.geometry.to_wkb())
