@@ -15,20 +15,27 @@ The Python face of the agkit Rust library::
     tile = agkit.dsf.read("+47+013.dsf")          # agkit.dsf: DSF and DSF2Text
     cells = agkit.agn.read("001332223121112an.agn")  # agkit.agn: FSX AGN, LOD13 cells
 
+    placed = agkit.place_dsf("+47+013.dsf", scenery="My Scenery", library=["Libs"])
+    xp = agkit.scenery.Installation("X-Plane 12")  # agkit.scenery: installations
+    xp.at(47.5, 13.0, radius=300)                  # what is placed there, resolved
+    agkit.overlay.build(gdf, "rules.toml", "out")  # agkit.overlay: GIS -> DSF overlays
+
 Functions taking a *source* accept a path (``str`` or ``os.PathLike``), the
 file's ``bytes``, or its text (a ``str`` holding a line break). Long work
 runs with the GIL released. Errors are :class:`agkit.Error` subclasses.
 """
 
-from . import agn, dsf
+from . import agn, dsf, overlay, scenery
 from ._agkit import (
     Asset,
     Diagnostic,
     Placement,
+    TilePlacement,
     __version__,
     check,
     fmt,
     place,
+    place_dsf,
     read_asset,
 )
 from ._errors import (
@@ -38,6 +45,7 @@ from ._errors import (
     InternalError,
     ParseError,
     PlaceError,
+    SceneryError,
 )
 
 __all__ = [
@@ -50,11 +58,16 @@ __all__ = [
     "ParseError",
     "PlaceError",
     "Placement",
+    "SceneryError",
+    "TilePlacement",
     "__version__",
     "agn",
     "check",
     "dsf",
     "fmt",
+    "overlay",
     "place",
+    "place_dsf",
     "read_asset",
+    "scenery",
 ]

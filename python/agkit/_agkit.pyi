@@ -8,6 +8,7 @@ from typing import Any, Iterator, Literal, Mapping, Optional, Sequence, Union, f
 
 import numpy
 import numpy.typing
+from typing_extensions import disjoint_base
 
 __version__: str
 
@@ -115,7 +116,7 @@ def place(
     asset: Union[Asset, Source],
     *,
     at: Optional[Sequence[float]] = None,
-    polygon: Union[GeoJSON, Sequence[Sequence[tuple[float, float]]], None] = None,
+    polygon: Union[GeoJSON, str, os.PathLike[str], Sequence[Sequence[tuple[float, float]]], None] = None,
     seed: int = 0,
     density: int = 6,
     height: Optional[float] = None,
@@ -125,6 +126,159 @@ def place(
     frame: Optional[Literal["wed", "spec"]] = None,
     explain: bool = False,
 ) -> Placement: ...
+
+@final
+class TilePlacement:
+    """Every autogen use of one DSF tile, placed."""
+
+    @property
+    def dsf(self) -> str: ...
+    @property
+    def tile(self) -> tuple[int, int]: ...
+    @property
+    def package(self) -> str: ...
+    @property
+    def uses(self) -> int: ...
+    @property
+    def placements(self) -> list[Placement]: ...
+    @property
+    def unresolved(self) -> dict[str, Record]: ...
+    @property
+    def warnings(self) -> list[Record]: ...
+    @property
+    def assets(self) -> list[Record]: ...
+    @property
+    def has_errors(self) -> bool: ...
+    def to_records(self) -> list[Record]: ...
+    def to_geojson(self) -> Record: ...
+    @property
+    def __geo_interface__(self) -> Record: ...
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[Placement]: ...
+
+def place_dsf(
+    path: Union[str, os.PathLike[str]],
+    *,
+    scenery: Union[str, os.PathLike[str], None] = None,
+    library: Sequence[Union[str, os.PathLike[str]]] = ...,
+    installation: Union[Installation, str, os.PathLike[str], None] = None,
+    seed: int = 0,
+    density: int = 6,
+) -> TilePlacement: ...
+
+@disjoint_base
+class Scenery:
+    """Where a DSF's paths resolve: a package and its libraries."""
+
+    def __new__(
+        cls,
+        package: Union[str, os.PathLike[str], None] = None,
+        library: Sequence[Union[str, os.PathLike[str]]] = ...,
+        *,
+        drefs: Optional[Mapping[str, float]] = None,
+        season: Optional[str] = None,
+    ) -> Scenery: ...
+    @property
+    def warnings(self) -> list[str]: ...
+    def package_of(self, dsf: Union[str, os.PathLike[str]]) -> tuple[str, str]: ...
+    def resolve(
+        self,
+        path: str,
+        *,
+        tile: tuple[float, float],
+        dsf: Union[str, os.PathLike[str], None] = None,
+    ) -> Resolution: ...
+    def place_tile(
+        self, dsf: Union[str, os.PathLike[str]], seed: int = 0, *, density: int = 6
+    ) -> TilePlacement: ...
+
+@final
+class Installation(Scenery):
+    """An X-Plane installation, its packages in the simulator's order."""
+
+    def __new__(  # type: ignore[misc]
+        cls,
+        path: Union[str, os.PathLike[str]],
+        *,
+        package: Union[str, os.PathLike[str], None] = None,
+        drefs: Optional[Mapping[str, float]] = None,
+        season: Optional[str] = None,
+    ) -> Installation: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def packages(self) -> list[Record]: ...
+    def at(
+        self,
+        lat: float,
+        lon: float,
+        radius: float = 200.0,
+        *,
+        seed: int = 0,
+        density: int = 6,
+        autogen: bool = True,
+    ) -> AtReport: ...
+    def check(self) -> CheckReport: ...
+
+@final
+class AtReport:
+    """What the enabled packages place near a point, resolved."""
+
+    @property
+    def packages(self) -> list[Record]: ...
+    @property
+    def items(self) -> list[Record]: ...
+    @property
+    def warnings(self) -> list[str]: ...
+    def to_dict(self) -> Record: ...
+    def to_geojson(self) -> Record: ...
+    @property
+    def __geo_interface__(self) -> Record: ...
+    def __len__(self) -> int: ...
+
+@final
+class CheckReport:
+    """What in an installation does not resolve or is misconfigured."""
+
+    @property
+    def findings(self) -> list[Record]: ...
+    @property
+    def stats(self) -> dict[str, int]: ...
+    @property
+    def has_errors(self) -> bool: ...
+    def to_dict(self) -> Record: ...
+
+@final
+class Resolution:
+    """What a library path resolves to at one tile."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def tile(self) -> tuple[int, int]: ...
+    @property
+    def is_resolved(self) -> bool: ...
+    @property
+    def files(self) -> list[str]: ...
+    @property
+    def source(self) -> Literal["local", "library", "backup", "nothing"]: ...
+    @property
+    def rule(self) -> str: ...
+    @property
+    def candidates(self) -> list[Record]: ...
+    @property
+    def shadowed(self) -> list[Record]: ...
+    def to_dict(self) -> Record: ...
+
+def overlay_build(
+    features: Source,
+    rules: Union[Source, Mapping[str, Any]],
+    out_dir: Union[str, os.PathLike[str]],
+    *,
+    base: Union[str, os.PathLike[str], None] = None,
+    preview: Optional[Literal["svg", "png"]] = None,
+    lenient: bool = False,
+) -> Record: ...
 
 @final
 class Entities(Iterator[Record]):

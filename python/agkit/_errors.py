@@ -63,5 +63,10 @@ class CellError(Error, ValueError):
     """Not a LOD13 cell name, or a position outside the world."""
 
 
+class SceneryError(Error):
+    """An X-Plane installation or library folder cannot be used: not an
+    installation, no ``library.txt``, a file where a folder is wanted."""
+
+
 class InternalError(Error):
     """agkit failed inside (a bug): please report it with the input."""

@@ -1,6 +1,7 @@
 """Load a DSF tile's autogen uses into a GeoDataFrame: the one line is
 `geopandas.GeoDataFrame.from_features(agkit.dsf.autogen(tile), crs="EPSG:4326")`.
 
+    pip install "./python[geo]"     # agkit with geopandas and shapely
     python geopandas_autogen.py [TILE.dsf]
 
 prints the tile's AGB/AGS polygons with their asset, height and spelling
@@ -12,7 +13,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import geopandas
+try:
+    import geopandas
+except ImportError as e:  # pragma: no cover - what a user without the extra sees
+    raise SystemExit(f'this example needs geopandas: pip install "./python[geo]" ({e})') from e
 
 import agkit
 

@@ -4,7 +4,8 @@
 //! an [`Error`]: plain Rust data, made into a Python exception only once the
 //! GIL is held again. The exception classes are defined in Python
 //! (`agkit/_errors.py`): `agkit.Error` and its subclasses `ParseError`,
-//! `BuildError`, `PlaceError`, `CellError` and `InternalError`, each
+//! `BuildError`, `PlaceError`, `CellError`, `SceneryError` and
+//! `InternalError`, each
 //! carrying `file`, `line`, `column`, `offset`, `code` and `diagnostics`.
 //! Failing to read a file raises the `OSError` subclass Python would
 //! (`FileNotFoundError`, ...) with its `filename`; a bad argument raises
@@ -30,6 +31,9 @@ pub enum Class {
     Place,
     /// A LOD13 cell name or position is invalid (`agkit.CellError`).
     Cell,
+    /// An installation or library folder cannot be used
+    /// (`agkit.SceneryError`).
+    Scenery,
     /// A bug in agkit (`agkit.InternalError`).
     Internal,
 }
@@ -41,6 +45,7 @@ impl Class {
             Class::Build => "BuildError",
             Class::Place => "PlaceError",
             Class::Cell => "CellError",
+            Class::Scenery => "SceneryError",
             Class::Internal => "InternalError",
         }
     }
@@ -137,6 +142,12 @@ impl Error {
         Error::Agkit(Box::new(Error::agkit(class, file, message)))
     }
 
+    /// A `Class` error whose message already names the file (a library
+    /// error's text).
+    pub fn plain_whole(class: Class, file: Option<&str>, message: String) -> Error {
+        Error::Agkit(Box::new(Error::agkit(class, file, message)))
+    }
+
     /// A `ParseError` for a file whose diagnostics include errors: the first
     /// error gives the position and code, and every diagnostic is kept.
     pub fn diagnostics(
@@ -181,6 +192,26 @@ impl Error {
                 class,
                 Some(file),
                 format!("{file}:{line}: error[{code}]: {message}"),
+            )
+        }))
+    }
+
+    /// A `Class` error at a line and column of a text without a code (a
+    /// rules file).
+    pub fn at_line_col(
+        class: Class,
+        file: &str,
+        line: usize,
+        column: usize,
+        message: String,
+    ) -> Error {
+        Error::Agkit(Box::new(Raised {
+            line: Some(line),
+            column: Some(column),
+            ..Error::agkit(
+                class,
+                Some(file),
+                format!("{file}:{line}:{column}: error: {message}"),
             )
         }))
     }

@@ -9,16 +9,19 @@
 //! exception in [`error`] alone.
 //!
 //! The Python package `agkit` (`python/agkit/`) re-exports these names:
-//! `agkit.read_asset`, `check`, `fmt`, `place`; `agkit.dsf.read`, `to_text`,
-//! `build`, `autogen`; `agkit.agn.read`, `write`, `cell_name`,
-//! `cell_bounds`. Its `.pyi` stubs give the types.
+//! `agkit.read_asset`, `check`, `fmt`, `place`, `place_dsf`;
+//! `agkit.dsf.read`, `to_text`, `build`, `autogen`; `agkit.agn.read`,
+//! `write`, `cell_name`, `cell_bounds`; `agkit.scenery.Installation`;
+//! `agkit.overlay.build`. Its `.pyi` stubs give the types.
 
 mod agn;
 mod asset;
 mod diag;
 mod dsf;
 mod error;
+mod overlay;
 mod place;
+mod scenery;
 mod source;
 
 use pyo3::prelude::*;
@@ -80,10 +83,18 @@ fn _agkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<dsf::Dsf>()?;
     m.add_class::<dsf::Entities>()?;
     m.add_class::<agn::Agn>()?;
+    m.add_class::<scenery::Scenery>()?;
+    m.add_class::<scenery::Installation>()?;
+    m.add_class::<scenery::AtReport>()?;
+    m.add_class::<scenery::CheckReport>()?;
+    m.add_class::<scenery::Resolution>()?;
+    m.add_class::<scenery::TilePlacement>()?;
     m.add_function(wrap_pyfunction!(asset::read_asset, m)?)?;
     m.add_function(wrap_pyfunction!(asset::check, m)?)?;
     m.add_function(wrap_pyfunction!(asset::fmt, m)?)?;
     m.add_function(wrap_pyfunction!(place::place, m)?)?;
+    m.add_function(wrap_pyfunction!(scenery::place_dsf, m)?)?;
+    m.add_function(wrap_pyfunction!(overlay::overlay_build, m)?)?;
     m.add_function(wrap_pyfunction!(dsf::dsf_read, m)?)?;
     m.add_function(wrap_pyfunction!(dsf::dsf_to_text, m)?)?;
     m.add_function(wrap_pyfunction!(dsf::dsf_build, m)?)?;

@@ -6,7 +6,7 @@ use agkit::geom::LonLat;
 use agkit::out::Format;
 use agkit::place::{self as engine, FrameConvention, Params, Use};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyMapping};
+use pyo3::types::{PyBytes, PyDict, PyList, PyMapping, PyString};
 
 /// What one autogen use places: tiles, objects, facades, trees (and, for
 /// an AGS, the corners), each in local metres (x east, y north of
@@ -24,8 +24,9 @@ pub struct Placement {
 /// `asset` is an `agkit.Asset` or a source `agkit.read_asset` takes. An AGP
 /// goes `at=(lat, lon)` or `at=(lat, lon, heading)` (degrees, heading
 /// clockwise from true north); an AGB or AGS goes on `polygon=`: a GeoJSON
-/// Polygon (a dict, a Feature, a one-polygon collection, or any object with
-/// `__geo_interface__` such as a shapely Polygon) or a list of rings of
+/// Polygon (a dict, a Feature, a one-polygon collection, a `.geojson` file's
+/// path, or any object with `__geo_interface__` such as a shapely Polygon)
+/// or a list of rings of
 /// `(lon, lat)` pairs, the first ring the outline and the others holes (for
 /// an AGS, the first `spawning` rings spawn tiles).
 ///
@@ -190,13 +191,31 @@ fn windings(py: Python<'_>, polygon: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<LonL
     } else {
         None
     };
-    let rings: Vec<Vec<LonLat>> = match geo {
-        Some(g) => {
-            let json: serde_json::Value = pythonize::depythonize(&g)?;
-            let text = json.to_string();
+    // A path (str or os.PathLike): a GeoJSON file, as `agkit place
+    // --polygon FILE` reads it.
+    let file: Option<std::path::PathBuf> =
+        if polygon.is_instance_of::<PyString>() || polygon.hasattr("__fspath__")? {
+            Some(polygon.extract()?)
+        } else {
+            None
+        };
+    let text = match (file.as_deref(), &geo) {
+        (Some(path), _) => Some(detached(py, || {
+            std::fs::read_to_string(path).map_err(|e| Error::io(path, e))
+        })?),
+        (None, Some(g)) => {
+            let json: serde_json::Value = pythonize::depythonize(g)?;
+            Some(json.to_string())
+        }
+        (None, None) => None,
+    };
+    let rings: Vec<Vec<LonLat>> = match text {
+        Some(text) => {
+            let named = file.as_deref().map(|p| format!("{}: ", p.display()));
             let mut polys = detached(py, || {
-                agkit::out::geojson::read_polygons(&text)
-                    .map_err(|e| Error::value(format!("polygon: {e}")))
+                agkit::out::geojson::read_polygons(&text).map_err(|e| {
+                    Error::value(format!("polygon: {}{e}", named.unwrap_or_default()))
+                })
             })?;
             if polys.len() != 1 {
                 return Err(Error::value(format!(
@@ -209,7 +228,7 @@ fn windings(py: Python<'_>, polygon: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<LonL
         }
         None => polygon.extract().map_err(|_| {
             Error::value(
-                "polygon must be GeoJSON (a dict or an object with __geo_interface__) or a list of rings of (lon, lat)",
+                "polygon must be GeoJSON (a dict, a .geojson path or an object with __geo_interface__) or a list of rings of (lon, lat)",
             )
         })?,
     };
@@ -235,6 +254,19 @@ fn push_records<'py, T: serde::Serialize>(
         out.append(d)?;
     }
     Ok(())
+}
+
+impl From<engine::Placement> for Placement {
+    fn from(inner: engine::Placement) -> Placement {
+        Placement { inner }
+    }
+}
+
+impl Placement {
+    /// The library's placement.
+    pub(crate) fn inner(&self) -> &engine::Placement {
+        &self.inner
+    }
 }
 
 #[pymethods]
@@ -321,7 +353,7 @@ impl Placement {
 
     /// Every placed tile, object, facade and tree as one flat record (a
     /// dict with its `kind`), ready for `pandas.DataFrame`.
-    fn to_records<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    pub(crate) fn to_records<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let out = PyList::empty(py);
         let p = &self.inner;
         push_records(py, &out, "tile", &p.tiles)?;

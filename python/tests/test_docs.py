@@ -28,6 +28,9 @@ def test_python_blocks_run(doc: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for block in code:
         if "geopandas" in block:
             pytest.importorskip("geopandas")
+        if "dask" in block:
+            pytest.importorskip("dask.distributed")
+            pytest.importorskip("pyarrow")
         exec(compile(block, str(doc), "exec"), {"__name__": "doc"})
 
 

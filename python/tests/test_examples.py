@@ -59,3 +59,17 @@ def test_geopandas_script_loads_the_autogen_polygons() -> None:
     polygons = load("geopandas_autogen").autogen_polygons(str(EXAMPLES / "dsf" / "autogen_demo.dsf"))
     assert list(polygons["kind"]) == ["agb", "ags"]
     assert list(polygons["param"]) == [768, 769]
+
+
+def test_the_extras_bring_what_the_examples_import() -> None:
+    if sys.version_info < (3, 11):
+        pytest.skip("tomllib is Python 3.11+")
+    import tomllib
+
+    extras = tomllib.loads((REPO / "python" / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    names = {k: {d.split(">")[0].split("[")[0] for d in v} for k, v in extras.items()}
+    assert {"geopandas", "shapely"} <= names["geo"]
+    assert {"dask", "pandas", "pyarrow", "geopandas"} <= names["dask"]
+    assert "dask[distributed]" in "".join(extras["dask"])
+    text = (SCRIPTS / "geopandas_autogen.py").read_text()
+    assert 'pip install "./python[geo]"' in text

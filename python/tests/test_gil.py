@@ -18,6 +18,7 @@ import random
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
@@ -117,3 +118,31 @@ def test_placing_a_big_polygon() -> None:
     p = agkit.place(ags, polygon=[ring], height=12, spawning=1)
     assert len(p.trees) > 100_000
     assert steps_during(lambda: agkit.place(ags, polygon=[ring], height=12, spawning=1)) > 0
+
+
+def test_placing_a_big_tile(tmp_path: Path) -> None:
+    text = "\n".join(
+        [
+            "I",
+            "800",
+            "DSF2TEXT",
+            "PROPERTY sim/west 13",
+            "PROPERTY sim/east 14",
+            "PROPERTY sim/south 47",
+            "PROPERTY sim/north 48",
+            "POLYGON_DEF string/town_edge.ags",
+            "BEGIN_POLYGON 0 769 2",
+            "BEGIN_WINDING",
+            "POLYGON_POINT 13.0 47.0",
+            "POLYGON_POINT 13.05 47.0",
+            "POLYGON_POINT 13.05 47.05",
+            "POLYGON_POINT 13.0 47.05",
+            "END_WINDING",
+            "END_POLYGON",
+        ]
+    )
+    tile = tmp_path / "+47+013.dsf"
+    tile.write_bytes(agkit.dsf.build(text + "\n"))
+    placed = agkit.place_dsf(tile, scenery=EXAMPLES)
+    assert len(placed.placements[0].trees) > 100_000
+    assert steps_during(lambda: agkit.place_dsf(tile, scenery=EXAMPLES)) > 0

@@ -47,7 +47,8 @@ def test_the_demo_tile_places_as_the_cli_does(cli: Path) -> None:
     out = run_cli(cli, "place", "--dsf", str(DEMO), "--scenery", str(EXAMPLES), "--format", "json")
     assert out.returncode == 0, out.stderr
     theirs = json.loads(out.stdout)
-    mine = [place_use(f).to_dict() for f in demo_uses()]
+    # Use i of a tile is placed with the seed `seed XOR i` (0 XOR i here).
+    mine = [place_use(f, seed=i).to_dict() for i, f in enumerate(demo_uses())]
     assert [p["kind"] for p in mine] == ["agp", "agb", "ags"]
     assert [without_asset(p) for p in mine] == [without_asset(p) for p in theirs]
 
@@ -105,6 +106,23 @@ def test_polygon_forms_give_one_placement() -> None:
     ]
     for form in forms:
         assert agkit.place(ags, polygon=form, param=769).to_dict() == want
+
+
+def test_a_geojson_path_is_a_polygon_as_the_cli_reads_it(cli: Path, tmp_path: Path) -> None:
+    rect = EXAMPLES / "polygons" / "rectangle.geojson"
+    want = agkit.place(BLOCK, polygon=json.loads(rect.read_text()), height=12).to_dict()
+    for form in (rect, str(rect)):
+        assert agkit.place(BLOCK, polygon=form, height=12).to_dict() == want
+    out = run_cli(cli, "place", str(BLOCK), "--polygon", str(rect), "--height", "12", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    assert without_asset(want) == without_asset(json.loads(out.stdout))
+    with pytest.raises(FileNotFoundError) as e:
+        agkit.place(BLOCK, polygon=tmp_path / "nope.geojson", height=12)
+    assert e.value.filename == str(tmp_path / "nope.geojson")
+    bad = tmp_path / "bad.geojson"
+    bad.write_text("{not json")
+    with pytest.raises(ValueError, match="bad.geojson"):
+        agkit.place(BLOCK, polygon=bad, height=12)
 
 
 def test_shapely_polygons_are_taken_through_the_geo_interface() -> None:
@@ -242,7 +260,7 @@ RING = [(13.0, 47.0), (13.001, 47.0), (13.001, 47.001), (13.0, 47.001)]
         {"polygon": {"type": "Point", "coordinates": [13.0, 47.0]}},
         {"polygon": {"type": "Polygon"}},
         {"polygon": {"type": "MultiPolygon", "coordinates": [[RING], [RING]]}},
-        {"polygon": "not a polygon"},
+        {"polygon": 42},  # (a str is a .geojson path: test_a_geojson_path_...)
     ],
 )
 def test_bad_arguments_are_value_errors(kw: dict[str, Any]) -> None:

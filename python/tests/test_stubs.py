@@ -32,6 +32,9 @@ def stub_items() -> dict[str, set[str] | None]:
                     members.add(item.name)
                 elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
                     members.add(item.target.id)
+            for base in node.bases:  # a stub class inherits its base's members
+                if isinstance(base, ast.Name) and isinstance(out.get(base.id), set):
+                    members |= out[base.id] or set()
             out[node.name] = members
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             out[node.target.id] = None
@@ -50,7 +53,7 @@ def test_stubs_name_exactly_the_extension() -> None:
         obj = getattr(_agkit, name)
         if members is None:
             continue
-        have = public(dir(obj)) | {m for m in ("__geo_interface__", "__iter__", "__next__") if m in dir(obj)}
+        have = public(dir(obj)) | {m for m in ("__geo_interface__", "__iter__", "__next__", "__len__", "__new__") if m in vars(obj)}
         assert members == have, name
 
 
@@ -64,7 +67,7 @@ def test_every_public_item_is_documented() -> None:
 
 
 def test_the_modules_export_what_they_list() -> None:
-    for module in (agkit, agkit.dsf, agkit.agn):
+    for module in (agkit, agkit.dsf, agkit.agn, agkit.scenery, agkit.overlay):
         for name in module.__all__:
             assert getattr(module, name) is not None, f"{module.__name__}.{name}"
     assert agkit.dsf.read is _agkit.dsf_read and agkit.agn.write is _agkit.agn_write

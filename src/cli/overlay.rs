@@ -72,12 +72,16 @@ fn build(a: BuildArgs) -> u8 {
             return EXIT_INPUT;
         }
     };
-    let opts = BuildOptions {
-        lenient: a.lenient,
-        ..BuildOptions::default()
+    let opts = overlay::FolderOptions {
+        build: BuildOptions {
+            lenient: a.lenient,
+            ..BuildOptions::default()
+        },
+        preview: a.preview.map(|p| p == Preview::Png),
     };
-    let mut built = match overlay::build_overlay(&features, &rules, &opts) {
-        Ok(o) => o,
+    let base = a.rules.parent().unwrap_or(Path::new("."));
+    let built = match overlay::build_folder(&features, &rules, base, &a.output, &opts) {
+        Ok(b) => b,
         Err(OverlayError::Invalid(list)) => {
             for m in &list {
                 eprintln!("error: {}: {m}", a.features.display());
@@ -88,59 +92,15 @@ fn build(a: BuildArgs) -> u8 {
             );
             return EXIT_INPUT;
         }
-        Err(e) => return output::fail(e),
-    };
-    // The tiles are encoded once and read back: the placement engine runs
-    // on the uses as written (as `place --dsf` of the tile reads them) for
-    // every use whose rule names a local copy of the asset
-    // (`preview_file`): its warnings (an asset that does not fit its
-    // polygon, …) go into the report, its result into the previews, all
-    // before anything is written. One tile's placements are held at a
-    // time, and none without previews.
-    let encoded = match built.encode() {
-        Ok(e) => e,
         // A use no DSF can hold is the input's fault, not an I/O failure.
-        Err(e) => {
+        Err(e @ OverlayError::Encode { .. }) => {
             eprintln!("error: {}: {e}", a.features.display());
             return EXIT_INPUT;
         }
-    };
-    let as_written = match built.read_back(&encoded) {
-        Ok(o) => o,
         Err(e) => return output::fail(e),
     };
-    let base = a.rules.parent().unwrap_or(Path::new("."));
-    let (assets, mut notes) = overlay::preview::load_assets(&rules, base);
-    let mut previews = Vec::new();
-    let dir = a.output.join("preview");
-    for &tile in as_written.tiles.keys() {
-        let Some(kind) = a.preview else {
-            overlay::preview::tile_warnings(&as_written, tile, &assets, &mut notes);
-            continue;
-        };
-        let ps = overlay::preview::place_tile(&as_written, tile, &assets, &mut notes);
-        let mut formats = vec![(false, "svg")];
-        if kind == Preview::Png {
-            formats.push((true, "png"));
-        }
-        for (png, ext) in formats {
-            match overlay::preview::render(tile, &ps, png, &mut notes) {
-                Ok(bytes) => previews.push((dir.join(format!("{tile}.{ext}")), bytes)),
-                Err(e) => return output::fail(format!("preview of {tile}: {e}")),
-            }
-        }
-    }
-    notes.sort();
-    notes.dedup();
-    built.report.warnings.extend(notes);
-    // Previews, tiles and the report in one all-or-nothing step (the report
-    // last: its presence marks a complete run).
-    let n_previews = previews.len();
-    let written = match overlay::write_encoded_overlay(&mut built, encoded, &a.output, previews) {
-        Ok(w) => w,
-        Err(e) => return output::fail(e),
-    };
-    let r = &built.report;
+    let (n_previews, written) = (built.previews, built.written);
+    let r = &built.overlay.report;
     println!(
         "{} feature(s): {} used, {} skipped",
         r.features,

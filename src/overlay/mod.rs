@@ -5,9 +5,11 @@
 //! oriented geometry, cut into 1°×1° tiles ([`tiles`]) → per tile a
 //! [`Dsf`](crate::dsf::Dsf) with the AGP/AGB/AGS uses ([`build`]) → binary
 //! DSF files under `Earth nav data/` ([`build::write_overlay`]) and, on
-//! request, one SVG/PNG preview per tile ([`preview`]).
+//! request, one SVG/PNG preview per tile ([`preview`]); [`build_folder`]
+//! runs it all into a scenery folder, as `agkit overlay build` does.
 
 pub mod build;
+pub mod folder;
 pub mod orient;
 pub mod preview;
 pub mod rules;
@@ -17,6 +19,7 @@ pub use build::{
     BuildOptions, Encoded, Overlay, Report, build_overlay, write_encoded_overlay, write_overlay,
     write_overlay_with,
 };
+pub use folder::{Built, FolderOptions, build_folder};
 pub use rules::{Rules, RulesError};
 pub use tiles::TileId;
 

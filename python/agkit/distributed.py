@@ -1,0 +1,420 @@
+"""Thousands of DSF tiles on Dask: one task per tile, Parquet out.
+
+Two recipes on ``dask.distributed`` (``pip install "./python[dask]"``):
+
+- :func:`census` — every DSF under a folder → one row per autogen use
+  (tile, DSF, use, kind, asset, DSF parameter, height, low byte, heading,
+  centroid lon/lat, the DSF's package and the package and file the asset
+  resolves to), written as Parquet;
+- :func:`place_package` — every tile of a scenery package placed → one row
+  per placed object, facade and tree (with its geometry), written as
+  GeoParquet.
+
+Both take a ``distributed.Client``: ``Client(LocalCluster(...))`` on one
+machine, ``Client("tcp://scheduler:8786")`` on a cluster (the workers need
+agkit installed and the same paths); ``client=None`` runs every tile in
+this process, one after the other. Each tile is one task that writes its
+own part file (``OUT/parts/…``, renamed into place when complete); the
+result is the parts concatenated in path order, each sorted, so the rows
+are the same whatever the number of workers. A tile that fails (its task
+raises, or its worker dies) is reported in :attr:`Run.failed` with the
+reason and the others are kept; running again skips the tiles whose part is
+already written (``resume``), so only the failed and new ones run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
+
+import agkit
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+CENSUS_COLUMNS: dict[str, str] = {
+    "tile": "string",
+    "dsf": "string",
+    "use": "int64",
+    "kind": "string",
+    "asset": "string",
+    "param": "Int64",
+    "height": "float64",
+    "low": "Int64",
+    "heading": "float64",
+    "lon": "float64",
+    "lat": "float64",
+    "package": "string",
+    "resolved_package": "string",
+    "resolved_file": "string",
+    "resolution": "string",
+}
+"""The census columns and their pandas dtypes."""
+
+PLACED_COLUMNS: dict[str, str] = {
+    "tile": "string",
+    "dsf": "string",
+    "placement": "int64",
+    "autogen": "string",
+    "kind": "string",
+    "asset": "string",
+    "heading": "float64",
+    "height": "float64",
+    "mode": "string",
+    "source_line": "Int64",
+}
+"""The columns of placed items (besides ``geometry``) and their dtypes."""
+
+
+@dataclass
+class Run:
+    """What a recipe did: the tiles it ran (``done``), those whose part was
+    already written (``skipped``), those that failed with the reason
+    (``failed``), the rows of the result and where it was written."""
+
+    output: Path
+    done: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+    rows: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """True when no tile failed."""
+        return not self.failed
+
+
+# --- the scenery a worker resolves through ----------------------------------
+
+
+def _spec(
+    package: Optional[PathLike],
+    library: Sequence[PathLike],
+    installation: Optional[PathLike],
+    drefs: Optional[Mapping[str, float]],
+    season: Optional[str],
+) -> tuple[Any, ...]:
+    """A picklable, hashable description of the scenery (sent to workers)."""
+    if installation is not None and library:
+        raise ValueError("give library folders or an installation, not both")
+    return (
+        str(Path(package).resolve()) if package is not None else None,
+        tuple(str(Path(p).resolve()) for p in library),
+        str(Path(installation).resolve()) if installation is not None else None,
+        tuple(sorted((drefs or {}).items())),
+        season,
+    )
+
+
+_OPENED: dict[tuple[Any, ...], agkit.scenery.Scenery] = {}
+
+
+def _scenery(spec: tuple[Any, ...]) -> agkit.scenery.Scenery:
+    """The scenery of `spec`, opened once per worker process (its libraries
+    and assets read once for every tile the worker places)."""
+    if spec not in _OPENED:
+        _OPENED[spec] = _open(spec)
+    return _OPENED[spec]
+
+
+def _open(spec: tuple[Any, ...]) -> agkit.scenery.Scenery:
+    package, library, installation, drefs, season = spec
+    if installation is not None:
+        return agkit.scenery.Installation(installation, package=package, drefs=dict(drefs), season=season)
+    return agkit.scenery.Scenery(package, list(library), drefs=dict(drefs), season=season)
+
+
+# --- one tile -----------------------------------------------------------------
+
+
+def _tile_name(dsf: Path) -> str:
+    return dsf.stem
+
+
+def _centroid(geometry: Mapping[str, Any]) -> tuple[float, float]:
+    """A point's position, or the mean of a polygon's outer ring vertices
+    (its closing vertex once), as `agkit scenery at` places an item."""
+    if geometry["type"] == "Point":
+        lon, lat = geometry["coordinates"][:2]
+        return float(lon), float(lat)
+    ring = geometry["coordinates"][0]
+    if len(ring) > 1 and ring[0] == ring[-1]:
+        ring = ring[:-1]
+    return (sum(p[0] for p in ring) / len(ring), sum(p[1] for p in ring) / len(ring))
+
+
+def census_rows(dsf: PathLike, scenery: agkit.scenery.Scenery, name: Optional[str] = None) -> list[dict[str, Any]]:
+    """The census rows of one DSF: one per autogen use, in use order."""
+    dsf = Path(dsf)
+    tile = agkit.dsf.read(dsf)
+    package, _ = scenery.package_of(dsf)
+    resolved: dict[str, agkit.scenery.Resolution] = {}
+    rows = []
+    for i, f in enumerate(tile.autogen()["features"]):
+        props = f["properties"]
+        lon, lat = _centroid(f["geometry"])
+        asset = props["asset"]
+        if asset not in resolved:
+            resolved[asset] = scenery.resolve(asset, tile=(lat, lon), dsf=dsf)
+        r = resolved[asset]
+        usable = [c for c in r.candidates if c["exists"]]
+        rows.append(
+            {
+                "tile": _tile_name(dsf),
+                "dsf": name or str(dsf),
+                "use": i,
+                "kind": props["kind"],
+                "asset": asset,
+                "param": props.get("param"),
+                "height": props.get("height"),
+                "low": props.get("low"),
+                "heading": props.get("heading"),
+                "lon": lon,
+                "lat": lat,
+                "package": package,
+                "resolved_package": usable[0]["package"] if usable else None,
+                "resolved_file": str(usable[0]["file"]) if usable else None,
+                "resolution": r.source,
+            }
+        )
+    return rows
+
+
+def placed_rows(
+    dsf: PathLike, scenery: agkit.scenery.Scenery, seed: int = 0, name: Optional[str] = None
+) -> tuple[list[dict[str, Any]], Any]:
+    """The placed objects, facades and trees of one DSF: their rows (in
+    placement order) and a numpy array of their shapely geometries."""
+    import numpy
+    import shapely  # type: ignore[import-untyped,unused-ignore]
+    from shapely.geometry import shape  # type: ignore[import-untyped,unused-ignore]
+
+    dsf = Path(dsf)
+    tile, dsf_name = _tile_name(dsf), name or str(dsf)
+    placed = scenery.place_tile(dsf, seed)
+    features = [f for f in placed.__geo_interface__["features"] if f["properties"]["kind"] != "tile"]
+    rows = []
+    for f in features:
+        props = f["properties"]
+        row = {k: props.get(k) for k in PLACED_COLUMNS}
+        row.update(tile=tile, dsf=dsf_name, autogen=props.get("asset_file"))
+        rows.append(row)
+    # Points (objects, trees: nearly all rows) made in one call.
+    geoms = numpy.empty(len(features), dtype=object)
+    points = [i for i, f in enumerate(features) if f["geometry"]["type"] == "Point"]
+    if points:
+        xy = numpy.array([features[i]["geometry"]["coordinates"][:2] for i in points], dtype=float)
+        geoms[points] = shapely.points(xy)
+    for i, f in enumerate(features):
+        if geoms[i] is None:
+            geoms[i] = shape(f["geometry"])
+    return rows, geoms
+
+
+def _frame(rows: list[dict[str, Any]], columns: Mapping[str, str]) -> Any:
+    """A pandas DataFrame of `rows` with the `columns` and their dtypes."""
+    import pandas  # type: ignore[import-untyped,unused-ignore]
+
+    df = pandas.DataFrame(rows, columns=list(columns))
+    return df.astype(dict(columns))
+
+
+def _write_atomic(path: Path, write: Callable[[Path], None]) -> None:
+    """Writes `path` through a temporary file in its folder, renamed into
+    place: a part file exists only when it is complete."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    os.close(fd)
+    try:
+        write(Path(tmp))
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _census_task(dsf: str, name: str, part: str, spec: tuple[Any, ...]) -> int:
+    rows = census_rows(dsf, _scenery(spec), name)
+    df = _frame(rows, CENSUS_COLUMNS).sort_values("use", kind="stable")
+    _write_atomic(Path(part), lambda p: df.to_parquet(p, index=False))
+    return len(df)
+
+
+def _place_task(dsf: str, name: str, part: str, spec: tuple[Any, ...], seed: int) -> int:
+    import geopandas  # type: ignore[import-untyped,unused-ignore]
+
+    rows, geoms = placed_rows(dsf, _scenery(spec), seed, name)
+    gdf = geopandas.GeoDataFrame(_frame(rows, PLACED_COLUMNS), geometry=geoms, crs="EPSG:4326")
+    _write_atomic(Path(part), lambda p: gdf.to_parquet(p, index=False))
+    return len(gdf)
+
+
+# --- the run --------------------------------------------------------------------
+
+
+def dsf_files(folder: PathLike) -> list[Path]:
+    """Every `.dsf` under `folder` (any letter case), in path order."""
+    folder = Path(folder)
+    if folder.is_file():
+        return [folder]
+    if not folder.is_dir():
+        raise FileNotFoundError(2, "No such file or directory", str(folder))
+    return sorted(p for p in folder.rglob("*") if p.suffix.lower() == ".dsf" and p.is_file())
+
+
+def _part_name(rel: str) -> str:
+    return rel.replace("\\", "/").replace("/", "__") + ".parquet"
+
+
+def _run(
+    task: Callable[..., int],
+    tiles: list[Path],
+    root: Path,
+    out: Path,
+    extra: tuple[Any, ...],
+    client: Any,
+    resume: bool,
+) -> tuple[Run, list[Path]]:
+    """Runs `task` once per tile without a part file; the parts, in path
+    order, of every tile done now or before."""
+    parts_dir = out / "parts"
+    parts_dir.mkdir(parents=True, exist_ok=True)
+    run = Run(output=out)
+    todo = []
+    parts = []
+    for dsf in tiles:
+        rel = dsf.relative_to(root).as_posix() if dsf != root else dsf.name
+        part = parts_dir / _part_name(rel)
+        parts.append((rel, part))
+        if resume and part.is_file():
+            run.skipped.append(rel)
+        else:
+            todo.append((str(dsf), rel, str(part)))
+    if client is None:
+        for dsf_s, rel, part_s in todo:
+            try:
+                task(dsf_s, rel, part_s, *extra)
+                run.done.append(rel)
+            except Exception as e:  # noqa: BLE001 - reported per tile
+                run.failed[rel] = _reason(e)
+    else:
+        from distributed import as_completed
+
+        # One task per tile; `pure=False`: a task is run again after a
+        # failure, never answered from a cache.
+        futures = {
+            client.submit(task, dsf_s, rel, part_s, *extra, key=f"agkit-{task.__name__}-{rel}", pure=False): rel
+            for dsf_s, rel, part_s in todo
+        }
+        for fut in as_completed(futures):
+            rel = futures[fut]
+            try:
+                fut.result()
+                run.done.append(rel)
+            except Exception as e:  # noqa: BLE001 - a task error or a lost worker
+                run.failed[rel] = _reason(e)
+            finally:
+                fut.release()
+        run.done.sort()
+    finished = [part for rel, part in parts if rel not in run.failed and part.is_file()]
+    (out / "failed.json").write_text(json.dumps(run.failed, indent=2, sort_keys=True) + "\n")
+    return run, finished
+
+
+def _reason(e: BaseException) -> str:
+    """One line saying why a tile failed: the exception's class and
+    message (a lost worker is dask's `KilledWorker`)."""
+    return f"{type(e).__name__}: {e}"
+
+
+def census(
+    folder: PathLike,
+    out: PathLike,
+    *,
+    client: Any = None,
+    scenery: Optional[PathLike] = None,
+    library: Sequence[PathLike] = (),
+    installation: Optional[PathLike] = None,
+    drefs: Optional[Mapping[str, float]] = None,
+    season: Optional[str] = None,
+    resume: bool = True,
+) -> Run:
+    """An autogen census of every DSF under `folder`: one row per autogen
+    use (:data:`CENSUS_COLUMNS`), each asset resolved as the simulator
+    resolves it (a file of the DSF's package first — `scenery`, by default
+    the folder above `Earth nav data` — then the `library` folders, or
+    across an X-Plane `installation`). Written to `out/census.parquet`
+    (sorted by DSF path and use), with one part per tile under
+    `out/parts/` and the failed tiles in `out/failed.json`.
+    """
+    root = Path(folder)
+    out = Path(out)
+    spec = _spec(scenery, library, installation, drefs, season)
+    run, parts = _run(_census_task, dsf_files(root), root, out, (spec,), client, resume)
+    import pandas  # type: ignore[import-untyped,unused-ignore]
+
+    frames = [pandas.read_parquet(p) for p in parts]
+    df = pandas.concat(frames, ignore_index=True) if frames else _frame([], CENSUS_COLUMNS)
+    df = df.sort_values(["dsf", "use"], kind="stable").reset_index(drop=True)
+    _write_atomic(out / "census.parquet", lambda p: df.to_parquet(p, index=False))
+    run.output = out / "census.parquet"
+    run.rows = len(df)
+    return run
+
+
+def place_package(
+    package: PathLike,
+    out: PathLike,
+    *,
+    client: Any = None,
+    library: Sequence[PathLike] = (),
+    installation: Optional[PathLike] = None,
+    drefs: Optional[Mapping[str, float]] = None,
+    season: Optional[str] = None,
+    seed: int = 0,
+    resume: bool = True,
+) -> Run:
+    """Places every tile of the scenery `package` (every DSF under its
+    `Earth nav data`, or under `package` itself when it has none), its
+    assets resolved in the package, then the `library` folders (or the
+    libraries of an X-Plane `installation`); use `i` of a tile gets the
+    seed `seed XOR i`, as `agkit place --dsf`. Written to
+    `out/placed.parquet` (GeoParquet, lon/lat, EPSG:4326: one row per
+    placed object, facade and tree, :data:`PLACED_COLUMNS` and
+    `geometry`), with one part per tile under `out/parts/` and the failed
+    tiles in `out/failed.json`.
+    """
+    import geopandas  # type: ignore[import-untyped,unused-ignore]
+    import pandas  # type: ignore[import-untyped,unused-ignore]
+
+    pkg = Path(package)
+    end = next((p for p in pkg.iterdir() if p.is_dir() and p.name.lower() == "earth nav data"), None) if pkg.is_dir() else None
+    root = end or pkg
+    out = Path(out)
+    spec = _spec(pkg, library, installation, drefs, season)
+    run, parts = _run(_place_task, dsf_files(root), root, out, (spec, seed), client, resume)
+    frames = [geopandas.read_parquet(p) for p in parts]
+    if frames:
+        gdf = geopandas.GeoDataFrame(pandas.concat(frames, ignore_index=True), crs="EPSG:4326")
+    else:
+        gdf = geopandas.GeoDataFrame(_frame([], PLACED_COLUMNS), geometry=[], crs="EPSG:4326")
+    gdf = gdf.sort_values(["dsf", "placement"], kind="stable").reset_index(drop=True)
+    _write_atomic(out / "placed.parquet", lambda p: gdf.to_parquet(p, index=False))
+    run.output = out / "placed.parquet"
+    run.rows = len(gdf)
+    return run
+
+
+__all__ = [
+    "CENSUS_COLUMNS",
+    "PLACED_COLUMNS",
+    "Run",
+    "census",
+    "census_rows",
+    "dsf_files",
+    "place_package",
+    "placed_rows",
+]

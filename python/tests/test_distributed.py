@@ -1,0 +1,187 @@
+"""agkit.distributed on a dask LocalCluster: the autogen census and the
+placement of every tile of a package give the same rows on two workers as
+in one process, the rows the single-tile API gives; a tile that fails is
+reported and the others kept; a second run resumes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+import agkit
+
+from conftest import EXAMPLES
+
+pytest.importorskip("dask.distributed")
+pandas = pytest.importorskip("pandas")
+geopandas = pytest.importorskip("geopandas")
+pytest.importorskip("pyarrow")
+
+from agkit import distributed  # noqa: E402
+
+DEMO_TEXT = (EXAMPLES / "dsf" / "autogen_demo.txt").read_text()
+LONS = (13, 14, 15, 16, 17)
+
+
+def demo_tile(lon: int, library_plaza: bool = False) -> bytes:
+    """The demo tile moved to the tile at (47, lon): the same uses, each
+    shifted by whole degrees of longitude."""
+    text = DEMO_TEXT.replace("sim/west 13", f"sim/west {lon}").replace("sim/east 14", f"sim/east {lon + 1}")
+    text = text.replace("OBJECT 0 13.", f"OBJECT 0 {lon}.").replace("POLYGON_POINT 13.", f"POLYGON_POINT {lon}.")
+    if library_plaza:
+        text = text.replace("OBJECT_DEF point/plaza.agp", "OBJECT_DEF lib/demo/plaza.agp")
+    return agkit.dsf.build(text)
+
+
+def tile_name(lon: int) -> str:
+    return f"+47{lon:+04d}"
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A scenery package: the example assets and five tiles of the demo
+    tile's uses in `Earth nav data/+40+010/`; the last tile names its AGP
+    through a library path."""
+    pkg = tmp_path_factory.mktemp("scenery") / "Demo"
+    for sub in ("point", "block", "string"):
+        shutil.copytree(EXAMPLES / sub, pkg / sub)
+    for lon in LONS:
+        folder = pkg / "Earth nav data" / "+40+010"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{tile_name(lon)}.dsf").write_bytes(demo_tile(lon, library_plaza=lon == LONS[-1]))
+    return pkg
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    lib = tmp_path_factory.mktemp("lib") / "DemoLib"
+    shutil.copytree(EXAMPLES / "point", lib / "point")
+    (lib / "library.txt").write_text("A\n800\nLIBRARY\nEXPORT lib/demo/plaza.agp point/plaza.agp\n")
+    return lib
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    from dask.distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        with Client(cluster) as c:
+            yield c
+
+
+def test_the_tiles_are_where_they_say(package: Path) -> None:
+    for dsf in distributed.dsf_files(package):
+        uses = agkit.dsf.autogen(dsf)["features"]
+        lon = int(dsf.stem[3:])
+        assert len(uses) == 3
+        assert all(lon <= distributed._centroid(u["geometry"])[0] < lon + 1 for u in uses), dsf
+
+
+def test_the_census_is_the_same_on_two_workers_as_in_one_process(
+    package: Path, library: Path, client: Any, tmp_path: Path
+) -> None:
+    one = distributed.census(package, tmp_path / "one", library=[library])
+    two = distributed.census(package, tmp_path / "two", library=[library], client=client)
+    assert one.ok and two.ok and one.rows == two.rows == 3 * len(LONS)
+    assert sorted(one.done) == sorted(two.done) and len(one.done) == len(LONS)
+    a, b = pandas.read_parquet(one.output), pandas.read_parquet(two.output)
+    pandas.testing.assert_frame_equal(a, b)
+    assert list(a.columns) == list(distributed.CENSUS_COLUMNS)
+    assert list(a["dsf"]) == sorted(a["dsf"]) and a.groupby("dsf")["use"].apply(list).map(lambda u: u == [0, 1, 2]).all()
+
+
+def test_census_rows_are_the_tiles_uses_resolved(package: Path, library: Path, tmp_path: Path) -> None:
+    df = pandas.read_parquet(distributed.census(package, tmp_path, library=[library]).output)
+    for dsf in distributed.dsf_files(package):
+        rel = dsf.relative_to(package).as_posix()
+        rows = df[df["dsf"] == rel]
+        uses = agkit.dsf.autogen(dsf)["features"]
+        assert list(rows["asset"]) == [u["properties"]["asset"] for u in uses]
+        assert list(rows["kind"]) == ["agp", "agb", "ags"]
+        assert list(rows["param"].astype("float").fillna(-1)) == [-1, 768, 769]
+        assert set(rows["tile"]) == {dsf.stem} and set(rows["package"]) == {"Demo"}
+        point = uses[0]["geometry"]["coordinates"]
+        assert (rows.iloc[0]["lon"], rows.iloc[0]["lat"]) == (point[0], point[1])
+    lib_rows = df[df["asset"] == "lib/demo/plaza.agp"]
+    assert len(lib_rows) == 1
+    assert (lib_rows.iloc[0]["resolved_package"], lib_rows.iloc[0]["resolution"]) == ("DemoLib", "library")
+    assert lib_rows.iloc[0]["resolved_file"] == str(library / "point" / "plaza.agp")
+    local = df[df["asset"] != "lib/demo/plaza.agp"]
+    assert set(local["resolution"]) == {"local"} and set(local["resolved_package"]) == {"Demo"}
+    # Without the library the path resolves nowhere, and the row says so.
+    bare = pandas.read_parquet(distributed.census(package, tmp_path / "bare").output)
+    row = bare[bare["asset"] == "lib/demo/plaza.agp"].iloc[0]
+    assert pandas.isna(row["resolved_package"]) and row["resolution"] == "nothing"
+
+
+def test_placing_a_package_is_the_same_on_two_workers_and_equals_place_dsf(
+    package: Path, library: Path, client: Any, tmp_path: Path
+) -> None:
+    one = distributed.place_package(package, tmp_path / "one", library=[library], seed=5)
+    two = distributed.place_package(package, tmp_path / "two", library=[library], seed=5, client=client)
+    assert one.ok and two.ok and one.rows == two.rows > 0
+    a, b = geopandas.read_parquet(one.output), geopandas.read_parquet(two.output)
+    pandas.testing.assert_frame_equal(pandas.DataFrame(a.drop(columns="geometry")), pandas.DataFrame(b.drop(columns="geometry")))
+    assert list(a.geometry.to_wkb()) == list(b.geometry.to_wkb())
+    assert a.crs == "EPSG:4326" and set(a.geom_type) == {"Point", "Polygon"}
+    assert set(a["kind"]) == {"object", "facade", "tree"}
+    for dsf in distributed.dsf_files(package / "Earth nav data"):
+        t = agkit.place_dsf(dsf, scenery=package, library=[library], seed=5)
+        rows = a[a["tile"] == dsf.stem]
+        assert len(rows) == sum(len(p.objects) + len(p.facades) + len(p.trees) for p in t)
+        objects = rows[rows["kind"] == "object"]
+        want = [(o["lon"], o["lat"]) for p in t for o in p.objects]
+        assert [(g.x, g.y) for g in objects.geometry] == want
+
+
+def test_a_failing_tile_is_reported_and_a_second_run_resumes(package: Path, client: Any, tmp_path: Path) -> None:
+    pkg = tmp_path / "Broken"
+    shutil.copytree(package, pkg)
+    bad = pkg / "Earth nav data" / "+40+010" / f"{tile_name(14)}.dsf"
+    bad.write_bytes(b"XPLNEDSF\x01\x00\x00\x00 not a tile")
+    out = tmp_path / "census"
+    first = distributed.census(pkg, out, client=client)
+    rel = bad.relative_to(pkg).as_posix()
+    assert list(first.failed) == [rel] and "ParseError" in first.failed[rel] and "DSF" in first.failed[rel]
+    assert len(first.done) == len(LONS) - 1 and first.rows == 3 * (len(LONS) - 1)
+    assert json.loads((out / "failed.json").read_text()) == first.failed
+    assert first.failed[rel].startswith("ParseError: ") and "DSF003" in first.failed[rel]
+    parts = sorted((out / "parts").iterdir())
+    stamps = {p.name: p.stat().st_mtime_ns for p in parts}
+    bad.write_bytes(demo_tile(14))
+    second = distributed.census(pkg, out, client=client)
+    assert second.done == [rel] and sorted(second.skipped) == sorted(first.done) and second.ok
+    assert second.rows == 3 * len(LONS)
+    assert all((out / "parts" / n).stat().st_mtime_ns == t for n, t in stamps.items()), "a finished tile ran again"
+    again = distributed.census(pkg, out, client=client, resume=False)
+    assert sorted(again.done) == sorted(second.done + second.skipped) and again.skipped == []
+
+
+def test_a_missing_folder_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        distributed.census(tmp_path / "nope", tmp_path / "out")
+    with pytest.raises(ValueError, match="not both"):
+        distributed.census(tmp_path, tmp_path / "out", library=[tmp_path], installation=tmp_path)
+
+
+def test_census_and_placement_through_an_installation(package: Path, library: Path, client: Any, tmp_path: Path) -> None:
+    root = tmp_path / "X-Plane"
+    custom = root / "Custom Scenery"
+    shutil.copytree(package, custom / "Demo")
+    shutil.copytree(library, custom / "DemoLib")
+    (custom / "scenery_packs.ini").write_text(
+        "I\n1000 Version\nSCENERY\n\nSCENERY_PACK Custom Scenery/Demo/\nSCENERY_PACK Custom Scenery/DemoLib/\n"
+    )
+    run = distributed.census(custom, tmp_path / "census", client=client, installation=root)
+    df = pandas.read_parquet(run.output)
+    assert run.ok and len(df) == 3 * len(LONS)
+    assert set(df["resolution"]) == {"local", "library"} and set(df["package"]) == {"Demo"}
+    assert set(df["resolved_package"]) == {"Demo", "DemoLib"}
+    placed = distributed.place_package(custom / "Demo", tmp_path / "placed", client=client, installation=root, seed=5)
+    by_library = distributed.place_package(package, tmp_path / "lib", library=[library], seed=5)
+    a, b = geopandas.read_parquet(placed.output), geopandas.read_parquet(by_library.output)
+    assert list(a["kind"]) == list(b["kind"]) and list(a.geometry.to_wkb()) == list(b.geometry.to_wkb())
