@@ -1,7 +1,6 @@
 #!/bin/sh
-# agkit against Laminar's DSFTool on DSF at production scale (BENCHMARKS.md,
-# "DSF at production scale"): size, wall time, user CPU and peak RSS of
-# text -> DSF (`agkit dsf build` / `DSFTool --text2dsf`) and DSF -> text
+# agkit against Laminar's DSFTool (BENCHMARKS.md, "DSF against DSFTool"):
+# size, wall time, user CPU and peak RSS of text -> DSF (`agkit dsf build` / `DSFTool --text2dsf`) and DSF -> text
 # (`agkit dsf totext` / `DSFTool --dsf2text`), then the precision of both
 # rebuilds plane kind by plane kind (`cargo bench --bench dsf_precision`).
 #
