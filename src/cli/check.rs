@@ -72,7 +72,7 @@ fn has_known_extension(p: &Path) -> bool {
 fn head(path: &Path) -> Option<Vec<u8>> {
     use std::io::Read;
     let mut bytes = Vec::new();
-    agkit::fsutil::open_input(path, "an input")
+    agkit::fsutil::open_to_sniff(path, "a file to check")
         .ok()?
         .take(256)
         .read_to_end(&mut bytes)
@@ -127,10 +127,10 @@ fn check_file(file: &Path, format: Format) -> Outcome {
         human: String::new(),
         json: Vec::new(),
     };
-    let bytes = match super::output::read_input(file) {
+    let bytes = match super::output::read_input(file, "a file to check") {
         Ok(b) => b,
         Err(e) => {
-            out.io_error = Some(format!("{name}: {e}"));
+            out.io_error = Some(e);
             return out;
         }
     };

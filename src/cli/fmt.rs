@@ -57,10 +57,10 @@ pub fn run(args: Args) -> u8 {
     let (mut io_failed, mut bad_input, mut unformatted) = (false, false, 0usize);
     for file in &files {
         let name = super::output::input_name(file);
-        let bytes = match super::output::read_input(file) {
+        let bytes = match super::output::read_input(file, "an autogen text file") {
             Ok(b) => b,
             Err(e) => {
-                eprintln!("error: {name}: {e}");
+                eprintln!("error: {e}");
                 io_failed = true;
                 continue;
             }
@@ -93,7 +93,7 @@ pub fn run(args: Args) -> u8 {
                 unformatted += 1;
             }
         } else if args.in_place {
-            if changed && let Err(e) = agkit::fsutil::write_atomic(file, canonical.as_bytes()) {
+            if changed && let Err(e) = agkit::fsutil::rewrite_input(file, canonical.as_bytes()) {
                 eprintln!("error: {name}: {e}");
                 io_failed = true;
             }

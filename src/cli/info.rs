@@ -29,9 +29,9 @@ pub struct Args {
 /// Runs `agkit info`.
 pub fn run(args: Args) -> u8 {
     let name = super::output::input_name(&args.file);
-    let bytes = match super::output::read_input(&args.file) {
+    let bytes = match super::output::read_input(&args.file, "a file to summarize") {
         Ok(b) => b,
-        Err(e) => return super::output::fail(format!("{name}: {e}")),
+        Err(e) => return super::output::fail(e),
     };
     if let agkit::check::FileKind::Art(kind) = agkit::check::classify(&args.file, &bytes) {
         return art(&name, kind, &bytes, args.format);

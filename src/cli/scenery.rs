@@ -194,6 +194,11 @@ fn run_at(a: AtArgs) -> u8 {
         }
         (None, None) => AtFormat::Text,
     };
+    if let Some(o) = &a.output
+        && let Err(code) = output::check_output(o, agkit::fsutil::OutputRole::File, &[])
+    {
+        return code;
+    }
     let (lat, lon) = match parse_point(&a.at) {
         Ok(p) => p,
         Err(e) => return output::fail(e),
@@ -232,7 +237,11 @@ fn run_at(a: AtArgs) -> u8 {
         }
     };
     match bytes {
-        Ok(b) => output::write_output(a.output.as_deref(), &b),
+        Ok(b) => output::write_output(
+            a.output.as_deref(),
+            &b,
+            &agkit::out::count(r.items.len(), "item"),
+        ),
         Err(e) => output::fail(e),
     }
 }
@@ -293,7 +302,7 @@ fn finish<T: serde::Serialize>(
             Err(e) => return output::fail(e),
         },
     };
-    match output::write_output(None, &bytes) {
+    match output::write_output(None, &bytes, "") {
         EXIT_OK if failed => EXIT_INPUT,
         code => code,
     }

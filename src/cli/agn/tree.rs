@@ -40,12 +40,13 @@ fn dump_one(path: &Path, rel: &str, opts: &ReadOptions) -> FileDump {
     let mut out = FileDump::default();
     let mut diags = Vec::new();
     let cell = Cell::from_name(&path.to_string_lossy());
-    let bytes = match std::fs::read(path) {
+    let max = agkit::limits::Limits::default().max_input_bytes;
+    let bytes = match agkit::fsutil::read_file(path, "an AGN file", max) {
         Ok(b) => b,
         Err(e) => {
             out.io_error = true;
             out.errors = 1;
-            out.report = format!("error: {name}: {e}\n");
+            out.report = format!("error: {e}\n");
             return out;
         }
     };

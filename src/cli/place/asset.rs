@@ -2,12 +2,12 @@
 //! the polygons of `--polygon FILE.geojson` (AGB, AGS).
 
 use super::args::Args;
-use super::report::{asset_report, placement_report, write_placements, write_to};
+use super::report::{asset_report, done, placement_report, write_placements, write_to};
 use crate::cli::output::{self, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use agkit::limits::Limits;
 use agkit::out::{self, Format};
 use agkit::place::file::{AssetFile, AssetFileError};
-use agkit::place::{self, Params, Placement, Use};
+use agkit::place::{self, Params, Placement, Tally, Use};
 use std::path::Path;
 
 /// `agkit place ASSET --at …`: one placement, its warnings printed, written.
@@ -169,6 +169,8 @@ fn stream_polygons(
     format: Format,
 ) -> u8 {
     let mut failed = None;
+    let mut tally = Tally::default();
+    let mut why = None;
     let mut place_all = |w: &mut dyn std::io::Write| -> Result<(), out::OutError> {
         let mut stream = out::Stream::new(w, format)?;
         for (i, (label, u)) in uses.iter().enumerate() {
@@ -176,6 +178,10 @@ fn stream_polygons(
                 failed = Some(code);
                 out::OutError::Io(std::io::Error::other("placement failed"))
             })?;
+            tally.add(&p);
+            if why.is_none() {
+                why = p.why_empty();
+            }
             stream.push_part(&out::render_part(std::slice::from_ref(&p), i, format)?)?;
         }
         stream.finish()?.flush()?;
@@ -185,7 +191,10 @@ fn stream_polygons(
     match (failed, written) {
         (Some(code), _) => code,
         (None, Err(e)) => output::fail(e),
-        (None, Ok(())) => EXIT_OK,
+        (None, Ok(())) => {
+            done(args.output.as_deref(), &tally, why.as_deref());
+            EXIT_OK
+        }
     }
 }
 

@@ -24,6 +24,17 @@ pub fn run(mut args: Args) -> u8 {
         Ok(f) => f,
         Err(e) => return crate::cli::output::fail(e),
     };
+    if let Some(o) = &args.output {
+        let inputs: Vec<&std::path::Path> = [&args.asset, &args.polygon, &args.dsf]
+            .into_iter()
+            .flatten()
+            .map(|p| p.as_path())
+            .collect();
+        let role = agkit::fsutil::OutputRole::File;
+        if let Err(code) = crate::cli::output::check_output(o, role, &inputs) {
+            return code;
+        }
+    }
     let params = args.params();
     match (&args.dsf, &args.polygon, &args.at) {
         (Some(dsf), _, _) => tiles::run(dsf, &args, &params, format),
