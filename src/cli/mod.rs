@@ -87,6 +87,7 @@ enum Command {
     /// Summarize an autogen asset.
     Info(info::Args),
     /// Compute what an autogen asset places (tiles, objects, facades, trees).
+    #[command(override_usage = place::USAGE)]
     Place(place::Args),
     /// Live browser previewer: edit an asset, see the placement as you save.
     Serve(serve::Args),

@@ -53,6 +53,25 @@ pub enum CheckFormat {
     Json,
 }
 
+/// Output of `scenery resolve`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ResolveFormat {
+    /// A report for people.
+    Text,
+    /// The resolution: `{"path", "tile", "source", "candidates": [...],
+    /// "rule", "shadowed": [...]}`.
+    Json,
+}
+
+impl From<ResolveFormat> for CheckFormat {
+    fn from(f: ResolveFormat) -> CheckFormat {
+        match f {
+            ResolveFormat::Text => CheckFormat::Text,
+            ResolveFormat::Json => CheckFormat::Json,
+        }
+    }
+}
+
 /// Where the simulator's state comes from (shared by both subcommands).
 #[derive(Debug, clap::Args)]
 pub struct Install {
@@ -120,8 +139,8 @@ pub struct ResolveArgs {
     #[command(flatten)]
     install: Install,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
-    format: CheckFormat,
+    #[arg(long, value_enum, default_value_t = ResolveFormat::Text)]
+    format: ResolveFormat,
 }
 
 /// Runs `agkit scenery`.
@@ -278,7 +297,12 @@ fn run_resolve(a: ResolveArgs) -> u8 {
     };
     warn_load_errors(&scenery);
     let r = scenery.resolve(&a.path, agkit::scenery::resolve::Tile::of(lon, lat));
-    finish(a.format, &r, report::resolution_text, !r.is_resolved())
+    finish(
+        a.format.into(),
+        &r,
+        report::resolution_text,
+        !r.is_resolved(),
+    )
 }
 
 /// Pretty JSON with a final newline.

@@ -207,10 +207,10 @@ impl OutputError {
                 format!("{what} is {is}, and writing it would replace it; name another output")
             }
             OutputErrorKind::IsFolder => format!(
-                "a folder, but {what} goes here; name a file (in that folder, or elsewhere)"
+                "a folder where {what} should go; name a file (inside that folder, or elsewhere)"
             ),
             OutputErrorKind::NotFolder(it) => {
-                format!("{it}, but {what} goes here; name a folder (it is created when missing)")
+                format!("{it} where {what} should go; name a folder (it is created when missing)")
             }
             OutputErrorKind::NoFolder(dir) => format!(
                 "cannot write {what}: the folder {} does not exist; create it first or name \

@@ -17,8 +17,8 @@ pub enum Frame {
 /// Arguments of `agkit place`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The asset: .agp (with --at) or .agb/.ags (with --polygon).
-    #[arg(required_unless_present = "dsf")]
+    /// The asset: .agp (with --at) or .agb/.ags (with --polygon); or none,
+    /// with --dsf.
     pub asset: Option<PathBuf>,
     /// Where an .agp goes: latitude, longitude and heading (degrees
     /// clockwise from true north, default 0).

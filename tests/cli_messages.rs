@@ -1,0 +1,299 @@
+//! What the command line says in the first hour: errors that name the
+//! path, its role and a next step; a line after every write; `check`'s
+//! cap per code; one `--format text|json`; help that tells the truth.
+//! Messages are snapshots (insta), with the scratch folder written `TMP`.
+
+use std::path::{Path, PathBuf};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+const BIN: &str = env!("CARGO_BIN_EXE_agkit");
+
+const AGP: &str = "examples/point/plaza.agp";
+
+/// What a run printed, with its status.
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs agkit from the repository root with the words of `cmd` (`{tmp}`
+/// → `tmp`); `TMP` stands for `tmp` in what it printed.
+fn run(cmd: &str, tmp: &Path) -> Run {
+    run_argv(&cmd.split_whitespace().collect::<Vec<_>>(), tmp)
+}
+
+/// [`run`] with the arguments as given.
+fn run_argv(args: &[&str], tmp: &Path) -> Run {
+    let t = tmp.display().to_string();
+    let args: Vec<String> = args.iter().map(|a| a.replace("{tmp}", &t)).collect();
+    let out = std::process::Command::new(BIN)
+        .current_dir(ROOT)
+        .args(&args)
+        .output()
+        .unwrap();
+    let clean = |b: &[u8]| String::from_utf8_lossy(b).replace(&t, "TMP");
+    Run {
+        code: out.status.code(),
+        stdout: clean(&out.stdout),
+        stderr: clean(&out.stderr),
+    }
+}
+
+/// A copy of the plaza with `n` misspelt directives and `n` unknown ones:
+/// 2n warnings of one code.
+fn noisy(dir: &Path, n: usize) -> PathBuf {
+    let mut text = std::fs::read_to_string(Path::new(ROOT).join(AGP)).unwrap();
+    for i in 0..n {
+        text.push_str(&format!("OBJ_DRAPPED 1 2 3 4\nFOO {i}\n"));
+    }
+    let p = dir.join("noisy.agp");
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn check_shows_at_most_twenty_of_a_code_then_counts() {
+    let tmp = tempfile::tempdir().unwrap();
+    noisy(tmp.path(), 15);
+    let r = run("check {tmp}/noisy.agp", tmp.path());
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.stdout.matches("warning[AG0009]").count(), 20);
+    let tail: String = r
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with('…'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    insta::assert_snapshot!("check_cap_tail", tail);
+    assert_eq!(r.stderr, "checked 1 file: 0 errors, 30 warnings\n");
+
+    // Another cap, every one, none.
+    let r = run("check --max-per-code 3 {tmp}/noisy.agp", tmp.path());
+    assert_eq!(r.stdout.matches("warning[AG0009]").count(), 3);
+    assert!(r.stdout.contains("… and 27 more AG0009"), "{}", r.stdout);
+    let r = run("check --max-per-code all {tmp}/noisy.agp", tmp.path());
+    assert_eq!(r.stdout.matches("warning[AG0009]").count(), 30);
+    assert!(!r.stdout.contains("more AG0009"), "{}", r.stdout);
+    let q = run("check -q {tmp}/noisy.agp", tmp.path());
+    assert_eq!(q.code, Some(0));
+    insta::assert_snapshot!("check_quiet", q.stdout);
+    // JSON lists every one: it is for programs.
+    let j = run("check --format json {tmp}/noisy.agp", tmp.path());
+    let v: serde_json::Value = serde_json::from_str(&j.stdout).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 30);
+}
+
+#[test]
+fn check_caps_across_files_and_keeps_their_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    for d in ["a", "b", "c"] {
+        std::fs::create_dir(tmp.path().join(d)).unwrap();
+        noisy(&tmp.path().join(d), 4);
+    }
+    // And one with an error, past the cap of the warnings.
+    std::fs::write(
+        tmp.path().join("c/bad.agp"),
+        "A\n1000\nAG_POINT\nTILE 0 0 10\n",
+    )
+    .unwrap();
+    let r = run("check {tmp}", tmp.path());
+    assert_eq!(r.code, Some(1));
+    assert_eq!(r.stdout.matches("warning[AG0009]").count(), 20);
+    assert!(
+        r.stdout.contains("TMP/c/noisy.agp"),
+        "the third file is shown too"
+    );
+    assert!(
+        r.stdout.contains("error["),
+        "the error is shown: {}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("… and 4 more AG0009"), "{}", r.stdout);
+}
+
+#[test]
+fn text_is_the_format_word_everywhere_and_human_still_works() {
+    let tmp = tempfile::tempdir().unwrap();
+    for args in [
+        "check examples/point/plaza.agp",
+        "info examples/block/city_block.agb",
+        "dsf autogen examples/dsf/autogen_demo.dsf",
+        "scenery check --xplane tests/fixtures/xplane",
+        "agn locate 001332223121112an.agn",
+    ] {
+        let plain = run(args, tmp.path());
+        let mut with: Vec<&str> = args.split_whitespace().collect();
+        with.extend(["--format", "text"]);
+        let text = run_argv(&with, tmp.path());
+        assert_eq!(text.code, plain.code, "{with:?}: {}", text.stderr);
+        assert_eq!(text.stdout, plain.stdout, "{with:?}");
+        if !args.starts_with("scenery") && !args.starts_with("agn") {
+            with.pop();
+            with.push("human");
+            let human = run_argv(&with, tmp.path());
+            assert_eq!(human.stdout, plain.stdout, "{with:?}");
+        }
+    }
+    // The help offers `text`.
+    for words in ["check", "info", "dsf autogen"] {
+        let help = run(&format!("{words} --help"), tmp.path()).stdout;
+        assert!(help.contains("- text:"), "{words:?}: {help}");
+        assert!(!help.contains("- human:"), "{words:?}: {help}");
+    }
+}
+
+#[test]
+fn place_without_arguments_shows_every_form() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = run("place", tmp.path());
+    assert_eq!(r.code, Some(2));
+    insta::assert_snapshot!("place_no_arguments", r.stderr);
+    let help = run("place --help", tmp.path()).stdout;
+    for form in [
+        "--at LAT,LON",
+        "--polygon FILE.geojson",
+        "--dsf TILE.dsf",
+        "--xplane DIR",
+    ] {
+        assert!(help.contains(form), "{form}: {help}");
+    }
+}
+
+#[test]
+fn scenery_resolve_help_describes_the_json_it_prints() {
+    let tmp = tempfile::tempdir().unwrap();
+    let help = run("scenery resolve --help", tmp.path()).stdout;
+    assert!(!help.contains("findings"), "{help}");
+    let json = run(
+        "scenery resolve lib/fixture/tower.obj --tile 47.5,13.5 --xplane tests/fixtures/xplane --format json",
+        tmp.path(),
+    );
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    for key in v.as_object().unwrap().keys() {
+        assert!(
+            help.contains(&format!("\"{key}\"")),
+            "{key} is not in the help: {help}"
+        );
+    }
+}
+
+/// Outputs that cannot be written: each message names the path, says it
+/// is the output (file or folder) and what to do.
+#[test]
+fn an_output_that_cannot_be_written_says_why_and_what_to_do() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("file"), b"x").unwrap();
+    std::fs::create_dir(tmp.path().join("folder")).unwrap();
+    let cases = [
+        "place --dsf examples/dsf/autogen_demo.dsf --scenery examples -o {tmp}/nodir/x.png",
+        "place examples/point/plaza.agp --at 47.5,13 -o {tmp}/folder --format svg",
+        "place examples/point/plaza.agp --at 47.5,13 -o {tmp}/file/x.svg",
+        "dsf build examples/dsf/autogen_demo.txt -o {tmp}/folder",
+        "agn dump examples/agn/001332223121112an.agn -o {tmp}/nodir/x.txt",
+        "overlay build examples/gis/FEATURES.geojson --rules examples/gis/RULES.toml -o {tmp}/file",
+        "convert agn examples/agn -o {tmp}/file",
+        "gen -o {tmp}/file",
+    ];
+    let mut said = String::new();
+    for args in cases {
+        let r = run(args, tmp.path());
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        let words: Vec<&str> = args.split_whitespace().take(2).collect();
+        said.push_str(&format!("$ {}\n{}", words.join(" "), r.stderr));
+    }
+    insta::assert_snapshot!("output_errors", said);
+    // Nothing was made.
+    let mut left: Vec<String> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["file", "folder"]);
+}
+
+#[test]
+fn a_missing_input_is_named_with_its_role_and_what_to_do() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut said = String::new();
+    for args in [
+        "place nope.agb --polygon examples/polygons/rectangle.geojson",
+        "place examples/block/city_block.agb --polygon nope.geojson",
+        "dsf autogen nope.dsf",
+        "info nope.agp",
+    ] {
+        let r = run(args, tmp.path());
+        assert_eq!(r.code, Some(2), "{args:?}");
+        said.push_str(&r.stderr);
+    }
+    insta::assert_snapshot!("missing_inputs", said);
+}
+
+#[test]
+fn a_busy_port_gets_another_port_as_the_next_step() {
+    let tmp = tempfile::tempdir().unwrap();
+    let busy = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = busy.local_addr().unwrap().port().to_string();
+    let r = run_argv(&["serve", "examples", "--port", &port], tmp.path());
+    assert_eq!(r.code, Some(2));
+    let msg = r.stderr.replace(&port, "PORT");
+    assert!(msg.contains("127.0.0.1:PORT"), "{msg}");
+    assert!(msg.contains("--port 0"), "{msg}");
+}
+
+/// One line on stderr after a successful write into a file.
+#[test]
+fn every_write_into_a_file_ends_with_one_line_saying_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "place --dsf examples/dsf/autogen_demo.dsf --scenery examples -o {tmp}/demo.png",
+            "wrote TMP/demo.png (3 uses, ",
+        ),
+        (
+            "place examples/block/city_block.agb --polygon examples/polygons/rectangle.geojson --height 12 -o {tmp}/b.json",
+            "wrote TMP/b.json (1 use, ",
+        ),
+        (
+            "place --dsf examples/dsf --scenery examples -o {tmp}/all.geojson",
+            "wrote TMP/all.geojson (3 uses, ",
+        ),
+        (
+            "dsf build examples/dsf/autogen_demo.txt -o {tmp}/t.dsf",
+            "wrote TMP/t.dsf (",
+        ),
+        (
+            "dsf totext examples/dsf/autogen_demo.dsf -o {tmp}/t.txt",
+            "wrote TMP/t.txt",
+        ),
+        (
+            "agn dump examples/agn/001332223121112an.agn -o {tmp}/a.txt",
+            "wrote TMP/a.txt (",
+        ),
+        (
+            "scenery at 47.5,13.5 --xplane tests/fixtures/xplane -o {tmp}/at.svg",
+            "wrote TMP/at.svg (",
+        ),
+    ];
+    for (args, says) in cases {
+        let r = run(args, tmp.path());
+        assert_eq!(r.code, Some(0), "{args:?}: {}", r.stderr);
+        let last = r.stderr.lines().last().unwrap_or("");
+        assert!(last.starts_with(says), "{args:?}: {}", r.stderr);
+    }
+    // Into standard output there is no such line.
+    let r = run("place examples/point/plaza.agp --at 47.5,13", tmp.path());
+    assert!(!r.stderr.contains("wrote"), "{}", r.stderr);
+}
+
+#[test]
+fn a_folder_with_no_tile_is_an_error_not_an_empty_result() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = run(
+        "place --dsf {tmp} --scenery examples -o {tmp}/x.json",
+        tmp.path(),
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    insta::assert_snapshot!("place_dsf_empty_folder", r.stderr);
+    assert!(!tmp.path().join("x.json").exists());
+}
