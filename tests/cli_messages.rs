@@ -297,3 +297,77 @@ fn a_folder_with_no_tile_is_an_error_not_an_empty_result() {
     insta::assert_snapshot!("place_dsf_empty_folder", r.stderr);
     assert!(!tmp.path().join("x.json").exists());
 }
+
+/// A flag the asset's kind does not read is refused (exit 2), not
+/// silently ignored; so is a polygon parameter with `--dsf`, whose uses
+/// carry their own.
+#[test]
+fn a_flag_that_does_not_apply_to_the_asset_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut said = String::new();
+    for args in [
+        "place examples/block/city_block.agb --polygon examples/polygons/rectangle.geojson --spawning 2",
+        "place examples/string/town_edge.ags --polygon examples/polygons/lake.geojson --spelling-set 1",
+        "place examples/point/plaza.agp --at 47.5,13 --height 10",
+        "place examples/point/plaza.agp --at 47.5,13 --param 300",
+        "place examples/point/plaza.agp --at 47.5,13 --spawning 1",
+    ] {
+        let r = run(&format!("{args} -o {{tmp}}/x.json"), tmp.path());
+        assert_eq!(r.code, Some(2), "{args}: {}", r.stderr);
+        said.push_str(&r.stderr);
+    }
+    insta::assert_snapshot!("flags_that_do_not_apply", said);
+    for flag in [
+        "--height 3",
+        "--spawning 1",
+        "--spelling-set 1",
+        "--param 3",
+    ] {
+        let r = run(
+            &format!("place --dsf examples/dsf --scenery examples {flag}"),
+            tmp.path(),
+        );
+        assert_eq!(r.code, Some(2), "{flag}: {}", r.stderr);
+        assert!(r.stderr.contains("cannot be used with"), "{}", r.stderr);
+    }
+    assert!(!tmp.path().join("x.json").exists());
+}
+
+/// A spelling set or a spawning count that matches nothing is a warning,
+/// on stderr and in the JSON's `warnings`.
+#[test]
+fn a_parameter_that_matches_nothing_is_a_warning() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "place examples/block/city_block.agb --polygon examples/polygons/rectangle.geojson --height 12 --spelling-set 9",
+            "no SPELLING_SET is numbered 9 (the DSF parameter's low byte); the asset's are 0, 1: the first set, at line 89, is used",
+        ),
+        (
+            "place examples/block/city_block.agb --polygon examples/polygons/rectangle.geojson --height 1000",
+            "no SPELLING_SET 0 admits a block 1000.00 m high",
+        ),
+        (
+            "place examples/string/town_edge.ags --polygon examples/polygons/lake.geojson --height 10 --spawning 9",
+            "9 tile-spawning contours asked (the DSF parameter's low byte) but the polygon has 2: all of them spawn",
+        ),
+    ];
+    for (args, says) in cases {
+        let r = run(&format!("{args} -o {{tmp}}/x.json"), tmp.path());
+        assert_eq!(r.code, Some(0), "{args}: {}", r.stderr);
+        assert!(r.stderr.contains(says), "{args}: {}", r.stderr);
+        let json: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(tmp.path().join("x.json")).unwrap()).unwrap();
+        let warnings = json["warnings"].as_array().unwrap();
+        assert!(
+            warnings.iter().any(|w| w.as_str().unwrap().contains(says)),
+            "{args}: {warnings:?}"
+        );
+    }
+    // A set that matches says nothing of the kind.
+    let r = run(
+        "place examples/block/city_block.agb --polygon examples/polygons/rectangle.geojson --height 12 --spelling-set 1",
+        tmp.path(),
+    );
+    assert!(!r.stderr.contains("SPELLING_SET"), "{}", r.stderr);
+}

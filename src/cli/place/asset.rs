@@ -28,11 +28,14 @@ pub fn run_at(args: &Args, params: &Params, format: Format) -> u8 {
 
 /// Reads and parses an autogen text file, printing its diagnostics; the
 /// exit status when it cannot be placed.
-fn load_asset(path: &Path) -> Result<agkit::xp::model::Asset, u8> {
+fn load_asset(path: &Path, args: &Args) -> Result<agkit::xp::model::Asset, u8> {
     let file = AssetFile::read(path);
     eprint!("{}", asset_report(&file));
     match file.asset {
-        Ok(a) => Ok(a),
+        Ok(a) => match args.check_applies(a.kind) {
+            Ok(()) => Ok(a),
+            Err(e) => Err(output::fail(format!("{}: {e}", path.display()))),
+        },
         Err(AssetFileError::Read { .. }) => Err(EXIT_USAGE),
         Err(_) => Err(EXIT_INPUT),
     }
@@ -49,7 +52,7 @@ fn place_asset(args: &Args, params: &Params) -> Result<Placement, u8> {
             ));
         }
     };
-    let asset = load_asset(path)?;
+    let asset = load_asset(path, args)?;
     let name = path.display().to_string();
     match place::place(&asset, &name, &use_, params) {
         Ok(p) => Ok(p),
@@ -113,7 +116,7 @@ pub fn run_polygons(poly: &Path, args: &Args, params: &Params, format: Format) -
     let Some(path) = args.asset.as_ref() else {
         return EXIT_USAGE;
     };
-    let asset = match load_asset(path) {
+    let asset = match load_asset(path, args) {
         Ok(a) => a,
         Err(code) => return code,
     };

@@ -73,6 +73,17 @@ pub fn place(
     eng.edge_tiles_fit()?;
     eng.run();
     let mut out = eng.finish(windings)?;
+    if usize::from(params.low) > windings.len() {
+        out.warnings.insert(
+            0,
+            format!(
+                "{} tile-spawning contours asked (the DSF parameter's low byte) but the \
+                 polygon has {}: all of them spawn",
+                params.low,
+                windings.len()
+            ),
+        );
+    }
     if let Some(w) = defaulted {
         out.warnings.insert(0, w);
     }
