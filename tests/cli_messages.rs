@@ -371,3 +371,42 @@ fn a_parameter_that_matches_nothing_is_a_warning() {
     );
     assert!(!r.stderr.contains("SPELLING_SET"), "{}", r.stderr);
 }
+
+/// A folder with nothing to read is an error naming it (exit 1), for every
+/// command that walks folders: a run on nothing never passes as clean.
+#[test]
+fn a_folder_with_nothing_to_read_is_an_error_for_every_command() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join("empty")).unwrap();
+    std::fs::write(tmp.path().join("empty/notes.md"), "# not an asset\n").unwrap();
+    let mut said = String::new();
+    for args in [
+        "check {tmp}/empty",
+        "check --format json {tmp}/empty",
+        "fmt {tmp}/empty",
+        "fmt --check {tmp}/empty",
+        "agn dump {tmp}/empty --format geojson -o {tmp}/all.geojson",
+        "place --dsf {tmp}/empty --scenery examples",
+        "convert agn {tmp}/empty -o {tmp}/out",
+    ] {
+        let r = run(args, tmp.path());
+        assert_eq!(r.code, Some(1), "{args}: {}", r.stderr);
+        assert!(r.stdout.is_empty(), "{args}: {}", r.stdout);
+        said.push_str(&format!("$ {args}\n{}", r.stderr));
+    }
+    insta::assert_snapshot!("nothing_to_read", said);
+    // A missing one is a usage error.
+    let r = run("check {tmp}/nope", tmp.path());
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("TMP/nope: no such file or folder"),
+        "{}",
+        r.stderr
+    );
+    let mut left: Vec<String> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["empty"]);
+}

@@ -24,32 +24,15 @@ pub struct Args {
     paths: Vec<PathBuf>,
 }
 
-fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut files = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            let mut found: Vec<PathBuf> = agkit::fsutil::walk(p)
-                .filter_map(Result::ok)
-                .filter(|e| e.file_type().is_file())
-                .map(|e| e.into_path())
-                .filter(|f| super::check::is_autogen_text(f))
-                .collect();
-            found.sort();
-            files.extend(found);
-        } else if p.exists() || super::output::is_stdin(p) {
-            files.push(p.clone());
-        } else {
-            return Err(format!("{}: no such file or directory", p.display()));
-        }
-    }
-    Ok(files)
-}
-
 /// Runs `agkit fmt`.
 pub fn run(args: Args) -> u8 {
-    let files = match collect(&args.paths) {
+    let files = match super::check::gather(
+        &args.paths,
+        super::check::is_autogen_text,
+        "autogen text file (.agp .agb .ags, or an autogen header)",
+    ) {
         Ok(f) => f,
-        Err(e) => return super::output::fail(e),
+        Err(code) => return code,
     };
     if args.in_place && files.iter().any(|f| super::output::is_stdin(f)) {
         return super::output::fail("`-` (standard input) cannot be rewritten with --in-place");

@@ -661,9 +661,12 @@ pub fn read_inputs(
     files.sort();
     files.dedup();
     if files.is_empty() && errors.is_empty() {
-        errors.push(InputProblem::bad(
-            "no .agn files found in the given paths".into(),
-        ));
+        let named: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        errors.push(InputProblem::bad(format!(
+            "{}: no AGN file (*.agn) under this folder, so nothing is converted; name \
+             another folder or the files themselves",
+            named.join(", ")
+        )));
     }
     let read: Vec<Result<(std::path::PathBuf, Cell, Agn), InputProblem>> = files
         .par_iter()

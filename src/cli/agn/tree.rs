@@ -152,12 +152,13 @@ fn stream_tree(
 /// the rest.
 pub fn dump_tree(dir: &Path, output: Option<&Path>, opts: &ReadOptions) -> u8 {
     let start = std::time::Instant::now();
-    let files: Vec<PathBuf> = match crate::cli::check::collect(&[dir.to_path_buf()]) {
-        Ok(f) => f
-            .into_iter()
-            .filter(|f| f.extension().is_some_and(|e| e.eq_ignore_ascii_case("agn")))
-            .collect(),
-        Err(e) => return output::fail(e),
+    let files: Vec<PathBuf> = match crate::cli::check::gather(
+        &[dir.to_path_buf()],
+        |f| f.extension().is_some_and(|e| e.eq_ignore_ascii_case("agn")),
+        "AGN file (*.agn)",
+    ) {
+        Ok(f) => f,
+        Err(code) => return code,
     };
     let bar = output::progress_bar(files.len(), "AGN files");
     let result = output::write_output_with(output, |w| stream_tree(dir, &files, opts, &bar, w));
