@@ -748,7 +748,7 @@ const TYPOS: &[(&[&str], &str)] = &[
     ),
     (
         &["agn", "name", "--latt", "1", "--lon", "2"],
-        "a similar argument exists: '--lat'",
+        "unexpected argument '--latt': give the point as LAT,LON, or --lat LAT --lon LON",
     ),
     (
         &["agn", "locate", "--fromat", "json", "x"],

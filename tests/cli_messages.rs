@@ -410,3 +410,213 @@ fn a_folder_with_nothing_to_read_is_an_error_for_every_command() {
     left.sort();
     assert_eq!(left, ["empty"]);
 }
+
+/// `examples/polygons/NAME.geojson` with every ring reversed (`flip`)
+/// and/or every position written lat,lon (`swap`), into `dir`.
+fn rewritten(dir: &Path, name: &str, flip: bool, swap: bool) -> PathBuf {
+    let path = Path::new(ROOT).join(format!("examples/polygons/{name}.geojson"));
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for ring in v["features"][0]["geometry"]["coordinates"]
+        .as_array_mut()
+        .unwrap()
+    {
+        let ring = ring.as_array_mut().unwrap();
+        if flip {
+            ring.reverse();
+        }
+        if swap {
+            for p in ring.iter_mut() {
+                p.as_array_mut().unwrap().swap(0, 1);
+            }
+        }
+    }
+    let out = dir.join(format!("{name}_{flip}_{swap}.geojson"));
+    std::fs::write(&out, v.to_string()).unwrap();
+    out
+}
+
+/// GIS rings in either orientation: a clockwise outer ring and
+/// counter-clockwise hole place as the counter-clockwise ones do, with a
+/// note on stderr, in `--explain` and in the JSON's `notes`.
+#[test]
+fn either_ring_orientation_places_with_a_note() {
+    let tmp = tempfile::tempdir().unwrap();
+    let flipped = rewritten(tmp.path(), "lake", true, false);
+    let place = |poly: &str, extra: &str| {
+        run(
+            &format!(
+                "place examples/string/town_edge.ags --polygon {poly} --height 10 -o {{tmp}}/x.json {extra}"
+            ),
+            tmp.path(),
+        )
+    };
+    let json = || -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(tmp.path().join("x.json")).unwrap()).unwrap()
+    };
+    let plain = place("examples/polygons/lake.geojson", "");
+    assert_eq!(plain.code, Some(0), "{}", plain.stderr);
+    let want = json();
+    assert!(
+        want.get("notes").is_none(),
+        "no note when wound as X-Plane winds"
+    );
+    let r = place(flipped.to_str().unwrap(), "");
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let got = json();
+    let notes: Vec<&str> = got["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    insta::assert_snapshot!("reversed_rings_notes", notes.join("\n"));
+    for n in &notes {
+        assert!(
+            r.stderr
+                .contains(&format!("note: examples/string/town_edge.ags: {n}")),
+            "{}",
+            r.stderr
+        );
+    }
+    // The same tiles as the polygon wound as X-Plane winds it.
+    for key in ["tiles", "objects", "facades", "trees"] {
+        assert_eq!(
+            got[key].as_array().unwrap().len(),
+            want[key].as_array().unwrap().len(),
+            "{key}"
+        );
+    }
+    let r = place(flipped.to_str().unwrap(), "--explain");
+    let explain = got["notes"][0].as_str().unwrap();
+    assert!(
+        r.stderr.contains(&format!(
+            "explain: examples/string/town_edge.ags: {explain}"
+        )),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        !r.stderr.contains("note:"),
+        "the notes open the explanation instead"
+    );
+    // A block drawn clockwise places too (its first side kept).
+    let block = rewritten(tmp.path(), "rectangle", true, false);
+    let r = run(
+        &format!(
+            "place examples/block/city_block.agb --polygon {} --height 12",
+            block.display()
+        ),
+        tmp.path(),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("note: examples/block/city_block.agb: the outer ring runs clockwise"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// Latitude and longitude the wrong way round are read the other way in
+/// the message: on the command line (`LAT,LON`), in GeoJSON (`lon,lat`),
+/// and when `scenery at` finds nothing where the swapped point has items.
+#[test]
+fn swapped_coordinates_are_named_with_the_other_reading() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut said = String::new();
+    for args in [
+        "place examples/point/plaza.agp --at 147.5,13",
+        "scenery at 113.5,47.5 --xplane tests/fixtures/xplane",
+        "scenery resolve lib/fixture/tower.obj --tile 95,13.5 --xplane tests/fixtures/xplane",
+        "agn name 147.8,13.04",
+    ] {
+        let r = run(args, tmp.path());
+        assert_eq!(r.code, Some(2), "{args}: {}", r.stderr);
+        said.push_str(&r.stderr);
+    }
+    // GeoJSON written lat,lon beyond 90°: the feature says how it reads.
+    std::fs::write(
+        tmp.path().join("latlon.geojson"),
+        r#"{"type": "Polygon", "coordinates": [[[-33.9, 151.2], [-33.9, 151.3], [-33.8, 151.3], [-33.9, 151.2]]]}"#,
+    )
+    .unwrap();
+    let r = run(
+        "place examples/string/town_edge.ags --polygon {tmp}/latlon.geojson",
+        tmp.path(),
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    said.push_str(&r.stderr);
+    // A swapped point with scenery around the other reading: a warning
+    // (and in the JSON), the answer still given.
+    let r = run(
+        "scenery at 13.5,47.5 --xplane tests/fixtures/xplane --format json",
+        tmp.path(),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    said.push_str(&r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert!(
+        v["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("lat 47.5, lon 13.5"),
+        "{v}"
+    );
+    insta::assert_snapshot!("swapped_coordinates", said);
+    // Where the other reading holds nothing either, nothing is said.
+    let r = run(
+        "scenery at 10.5,20.5 --xplane tests/fixtures/xplane",
+        tmp.path(),
+    );
+    assert!(!r.stderr.contains("other way"), "{}", r.stderr);
+    // A polygon written lat,lon within range is mirrored, so its outer
+    // ring runs clockwise: the note says where it would lie read lon,lat.
+    let swapped = rewritten(tmp.path(), "lake", false, true);
+    let r = run(
+        &format!(
+            "place examples/string/town_edge.ags --polygon {} --height 10 -o {{tmp}}/x.json",
+            swapped.display()
+        ),
+        tmp.path(),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("were its numbers lat,lon it would lie at lat 47.5"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// `agn name` takes `LAT,LON` like every command; `--lat`/`--lon` still work.
+#[test]
+fn agn_name_takes_lat_lon_and_the_old_flags() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = run("agn name 47.8,13.04", tmp.path());
+    let b = run("agn name --lat 47.8 --lon 13.04", tmp.path());
+    assert_eq!(a.code, Some(0), "{}", a.stderr);
+    assert_eq!(a.stdout, b.stdout);
+    assert_eq!(a.stdout, "011223301111012an.agn\n");
+    let c = run("agn name --lat 47.8", tmp.path());
+    assert_eq!(c.code, Some(2));
+}
+
+/// Human text labels coordinates: `lat …, lon …`.
+#[test]
+fn human_text_labels_latitude_and_longitude() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = run(
+        "scenery at 47.5,13.5 --xplane tests/fixtures/xplane",
+        tmp.path(),
+    );
+    assert!(
+        r.stdout
+            .starts_with("4 items within 200 m of lat 47.500000, lon 13.500000\n"),
+        "{}",
+        r.stdout
+    );
+    for line in r.stdout.lines().filter(|l| l.contains(" at ")) {
+        assert!(line.contains(" at lat "), "{line}");
+    }
+}

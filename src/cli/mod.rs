@@ -60,6 +60,7 @@ macro_rules! eprintln {
 mod agn;
 mod check;
 mod convert;
+mod coords;
 mod dsf;
 mod fmt;
 mod r#gen;

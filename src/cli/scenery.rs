@@ -176,19 +176,6 @@ fn warn_load_errors(scenery: &Scenery) {
     }
 }
 
-/// `LAT,LON` in degrees.
-fn parse_point(s: &str) -> Result<(f64, f64), String> {
-    let v: Vec<f64> = s
-        .split(',')
-        .map(|p| p.trim().parse::<f64>())
-        .collect::<Result<_, _>>()
-        .map_err(|_| format!("{s}: expected LAT,LON in degrees"))?;
-    match v[..] {
-        [lat, lon] if lat.is_finite() && lon.is_finite() => Ok((lat, lon)),
-        _ => Err(format!("{s}: expected LAT,LON in degrees")),
-    }
-}
-
 fn run_at(a: AtArgs) -> u8 {
     let format = match (a.format, &a.output) {
         (Some(f), _) => f,
@@ -218,8 +205,8 @@ fn run_at(a: AtArgs) -> u8 {
     {
         return code;
     }
-    let (lat, lon) = match parse_point(&a.at) {
-        Ok(p) => p,
+    let (lat, lon) = match super::coords::parse(&a.at, "scenery at", false) {
+        Ok(p) => (p.lat, p.lon),
         Err(e) => return output::fail(e),
     };
     let scenery = match open(&a.install) {
@@ -286,10 +273,9 @@ fn run_check(a: CheckArgs) -> u8 {
 }
 
 fn run_resolve(a: ResolveArgs) -> u8 {
-    let (lat, lon) = match parse_point(&a.tile) {
-        Ok(p) if (-90.0..=90.0).contains(&p.0) && (-180.0..=180.0).contains(&p.1) => p,
-        Ok(_) => return output::fail(format!("--tile {}: out of range", a.tile)),
-        Err(e) => return output::fail(format!("--tile {e}")),
+    let (lat, lon) = match super::coords::parse(&a.tile, "--tile", false) {
+        Ok(p) => (p.lat, p.lon),
+        Err(e) => return output::fail(e),
     };
     let scenery = match open(&a.install) {
         Ok(x) => x,

@@ -295,6 +295,15 @@ impl Placement {
         })
     }
 
+    /// Records how the input was taken (`notes`, see [`Placement::notes`]),
+    /// and, when `explain`, as the first explanation lines too.
+    pub fn note(&mut self, notes: &[String], explain: bool) {
+        self.notes.extend_from_slice(notes);
+        if explain {
+            self.explain.splice(0..0, notes.iter().cloned());
+        }
+    }
+
     /// Fills every lon/lat field from the local coordinates in `frame`.
     pub fn georeference(&mut self, frame: &LocalFrame) {
         self.origin = frame.origin();

@@ -64,12 +64,14 @@ fn place_asset(args: &Args, params: &Params) -> Result<Placement, u8> {
     }
 }
 
-/// The polygons of `--polygon`, each ready to place and named for messages
-/// (`lake.geojson feature 3 (id "x")`), all checked before any engine runs:
+/// The polygons of `--polygon`, each ready to place, named for messages
+/// (`lake.geojson feature 3 (id "x")`) and wound as X-Plane winds them
+/// (with a note per ring reversed, [`agkit::geom::orient::gis_rings`]),
+/// all checked before any engine runs:
 /// finite positions on Earth, no polygon wider than `limits` allow. An
 /// unreadable file is exit 2; a file that is not GeoJSON or has a bad
 /// polygon is exit 1, the message naming the file and the feature.
-fn load_polygons(path: &Path, limits: &Limits) -> Result<Vec<(String, Use)>, u8> {
+fn load_polygons(path: &Path, limits: &Limits) -> Result<Vec<Polygon>, u8> {
     let file = path.display().to_string();
     // The previewer's polygons go by name; here they are files.
     if !path.exists() && agkit::serve::polygons::by_name(&file).is_some() {
@@ -88,8 +90,9 @@ fn load_polygons(path: &Path, limits: &Limits) -> Result<Vec<(String, Use)>, u8>
     drop(text);
     polys
         .into_iter()
-        .map(|p| {
+        .map(|mut p| {
             let own = p.label();
+            let notes = agkit::geom::orient::gis_rings(&mut p.windings);
             let use_ = Use::Polygon {
                 windings: p.windings,
             };
@@ -99,9 +102,18 @@ fn load_polygons(path: &Path, limits: &Limits) -> Result<Vec<(String, Use)>, u8>
                 (None, None, None) => file.clone(),
                 _ => format!("{file} {own}"),
             };
-            Ok((label, use_))
+            Ok(Polygon { label, use_, notes })
         })
         .collect()
+}
+
+/// One polygon of `--polygon`, ready to place.
+struct Polygon {
+    /// How messages name it.
+    label: String,
+    use_: Use,
+    /// How it was taken (rings reversed), for the report.
+    notes: Vec<String>,
 }
 
 /// `agkit place ASSET --polygon FILE`: one placement per polygon. Several
@@ -121,14 +133,16 @@ pub fn run_polygons(poly: &Path, args: &Args, params: &Params, format: Format) -
         Err(code) => return code,
     };
     let name = path.display().to_string();
-    let place_one = |label: &str, u: &Use| -> Result<Placement, u8> {
-        let p = place::place(&asset, &name, u, params).map_err(|e| match e {
+    let place_one = |poly: &Polygon| -> Result<Placement, u8> {
+        let label = &poly.label;
+        let mut p = place::place(&asset, &name, &poly.use_, params).map_err(|e| match e {
             place::PlaceError::Mismatch(_) => output::fail(format!("{name}: {e}")),
             _ => {
                 eprintln!("error: {name}: {label}: {e}");
                 EXIT_INPUT
             }
         })?;
+        p.note(&poly.notes, args.explain);
         eprint!("{}", placement_report(&p, args.explain));
         Ok(p)
     };
@@ -137,8 +151,9 @@ pub fn run_polygons(poly: &Path, args: &Args, params: &Params, format: Format) -
     }
     let mut placements = Vec::with_capacity(uses.len());
     let mut items = 0usize;
-    for (label, u) in &uses {
-        let p = match place_one(label, u) {
+    for each in &uses {
+        let label = &each.label;
+        let p = match place_one(each) {
             Ok(p) => p,
             Err(code) => return code,
         };
@@ -166,8 +181,8 @@ pub fn run_polygons(poly: &Path, args: &Args, params: &Params, format: Format) -
 /// GeoJSON collection ([`out::Stream`]). A placement that fails ends the
 /// run: the `-o` file is left as it was; stdout has what came before.
 fn stream_polygons(
-    uses: &[(String, Use)],
-    place_one: impl Fn(&str, &Use) -> Result<Placement, u8>,
+    uses: &[Polygon],
+    place_one: impl Fn(&Polygon) -> Result<Placement, u8>,
     args: &Args,
     format: Format,
 ) -> u8 {
@@ -176,8 +191,8 @@ fn stream_polygons(
     let mut why = None;
     let mut place_all = |w: &mut dyn std::io::Write| -> Result<(), out::OutError> {
         let mut stream = out::Stream::new(w, format)?;
-        for (i, (label, u)) in uses.iter().enumerate() {
-            let p = place_one(label, u).map_err(|code| {
+        for (i, poly) in uses.iter().enumerate() {
+            let p = place_one(poly).map_err(|code| {
                 failed = Some(code);
                 out::OutError::Io(std::io::Error::other("placement failed"))
             })?;
@@ -201,25 +216,11 @@ fn stream_polygons(
     }
 }
 
-/// `LAT,LON[,HEADING]`.
+/// `--at LAT,LON[,HEADING]`.
 fn parse_at(s: &str) -> Result<Use, String> {
-    let v: Vec<f64> = s
-        .split(',')
-        .map(|p| p.trim().parse::<f64>())
-        .collect::<Result<_, _>>()
-        .map_err(|_| format!("--at {s}: expected LAT,LON[,HEADING] in degrees"))?;
-    let (lat, lon, heading) = match v[..] {
-        [lat, lon] => (lat, lon, 0.0),
-        [lat, lon, h] => (lat, lon, h),
-        _ => return Err(format!("--at {s}: expected LAT,LON[,HEADING] in degrees")),
-    };
-    if !(-90.0..=90.0).contains(&lat) || !(-180.0..=180.0).contains(&lon) || !heading.is_finite() {
-        return Err(format!(
-            "--at {s}: latitude, longitude or heading out of range"
-        ));
-    }
+    let p = crate::cli::coords::parse(s, "--at", true)?;
     Ok(Use::Point {
-        at: [lon, lat],
-        heading,
+        at: [p.lon, p.lat],
+        heading: p.heading.unwrap_or(0.0),
     })
 }

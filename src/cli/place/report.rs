@@ -31,15 +31,21 @@ pub fn asset_report(a: &AssetFile) -> String {
     }
 }
 
-/// The lines printed for a placement: its warnings, then (with `--explain`)
-/// the engine's decisions.
+/// The lines printed for a placement: its warnings, then how its input
+/// was taken (its notes: rings reversed, …), or with `--explain` the
+/// engine's decisions, which the notes open.
 pub fn placement_report(p: &Placement, explain: bool) -> String {
     let mut report = String::new();
     for w in &p.warnings {
         report.push_str(&format!("warning: {}: {w}\n", p.asset));
     }
     if explain {
+        // The notes open the explanation.
         report.push_str(&explain_report(p));
+    } else {
+        for n in &p.notes {
+            report.push_str(&format!("note: {}: {n}\n", p.asset));
+        }
     }
     report
 }
