@@ -26,7 +26,7 @@ pub struct Args {
 
 /// Runs `agkit fmt`.
 pub fn run(args: Args) -> u8 {
-    let files = match super::check::gather(
+    let files = match super::walk::gather(
         &args.paths,
         super::check::is_autogen_text,
         "autogen text file (.agp .agb .ags, or an autogen header)",

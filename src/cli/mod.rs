@@ -70,6 +70,7 @@ mod overlay;
 mod place;
 mod scenery;
 mod serve;
+mod walk;
 
 /// agkit: check, format, inspect and place X-Plane and FSX autogen.
 #[derive(Debug, Parser)]

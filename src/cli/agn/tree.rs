@@ -152,7 +152,7 @@ fn stream_tree(
 /// the rest.
 pub fn dump_tree(dir: &Path, output: Option<&Path>, opts: &ReadOptions) -> u8 {
     let start = std::time::Instant::now();
-    let files: Vec<PathBuf> = match crate::cli::check::gather(
+    let files: Vec<PathBuf> = match crate::cli::walk::gather(
         &[dir.to_path_buf()],
         |f| f.extension().is_some_and(|e| e.eq_ignore_ascii_case("agn")),
         "AGN file (*.agn)",
