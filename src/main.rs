@@ -7,5 +7,7 @@ fn main() -> std::process::ExitCode {
     if let Err(e) = agkit::fsutil::remove_temp_files_on_signals() {
         eprintln!("warning: cannot watch for SIGINT and SIGTERM: {e}");
     }
+    // No output replaces a file the command reads.
+    agkit::fsutil::guard_inputs();
     cli::run()
 }

@@ -8,6 +8,8 @@
 //! a missing file is an I/O failure (status 2), a bad input is status 1, and
 //! a misspelt name gets the nearest real one as a suggestion.
 
+mod cli_support;
+
 use assert_cmd::Command;
 use assert_cmd::assert::OutputAssertExt;
 use predicates::prelude::*;
@@ -88,37 +90,9 @@ const SUBCOMMANDS: &[&[&str]] = &[
     &["scenery", "resolve"],
 ];
 
-/// The subcommand names listed under "Commands:" in a help text.
-fn listed_commands(help: &str) -> Vec<String> {
-    help.lines()
-        .skip_while(|l| !l.starts_with("Commands:"))
-        .skip(1)
-        .take_while(|l| l.starts_with("  "))
-        // Two spaces, then the name; wrapped descriptions are indented more.
-        .filter(|l| !l.starts_with("   "))
-        .filter_map(|l| l.split_whitespace().next())
-        .filter(|&n| n != "help")
-        .map(str::to_string)
-        .collect()
-}
-
-fn help_of(path: &[&str]) -> String {
-    let out = agkit().args(path).arg("--help").output().unwrap();
-    assert!(out.status.success(), "{path:?} --help");
-    String::from_utf8(out.stdout).unwrap()
-}
-
 #[test]
 fn every_subcommand_is_listed_here() {
-    let mut found = Vec::new();
-    for top in listed_commands(&help_of(&[])) {
-        let nested = listed_commands(&help_of(&[top.as_str()]));
-        if nested.is_empty() {
-            found.push(vec![top]);
-        } else {
-            found.extend(nested.into_iter().map(|n| vec![top.clone(), n]));
-        }
-    }
+    let mut found = cli_support::subcommands();
     let listed: Vec<Vec<String>> = SUBCOMMANDS
         .iter()
         .map(|p| p.iter().map(|s| s.to_string()).collect())
@@ -774,7 +748,7 @@ const TYPOS: &[(&[&str], &str)] = &[
     ),
     (
         &["agn", "name", "--latt", "1", "--lon", "2"],
-        "a similar argument exists: '--lat'",
+        "unexpected argument '--latt': give the point as LAT,LON, or --lat LAT --lon LON",
     ),
     (
         &["agn", "locate", "--fromat", "json", "x"],

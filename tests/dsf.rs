@@ -1007,7 +1007,7 @@ fn cli_totext_build_round_trip_and_errors() {
     let before = std::fs::read(&t1).unwrap();
     let o = run(&["dsf", "build", path(&t1), "-o", path(&t1)]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("the output is the input"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("writing it would replace it"));
     assert_eq!(std::fs::read(&t1).unwrap(), before);
     let before = std::fs::read(&d1).unwrap();
     let same = dir.path().join(".").join("a.dsf");

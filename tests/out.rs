@@ -401,3 +401,41 @@ mod props {
         }
     }
 }
+
+use proptest::prelude::*;
+
+proptest! {
+    /// Every heading DSF2Text writes reads back in `0 ≤ h < 360` and within
+    /// half a thousandth of a degree of the heading (around the circle):
+    /// 359.9996 was written `360.000`.
+    #[test]
+    fn dsf_text_headings_are_below_360_and_round_to_the_thousandth(
+        h in prop_oneof![
+            -1e6f64..1e6,
+            359.999f64..360.0,
+            -0.001f64..0.001,
+            (-3i32..4).prop_map(|k| f64::from(k) * 360.0 - 0.0004),
+        ]
+    ) {
+        let text = out::dsf_text::heading(h);
+        let back: f64 = text.parse().unwrap();
+        prop_assert!((0.0..360.0).contains(&back), "{h} → {text}");
+        prop_assert!(!text.starts_with('-'), "{h} → {text}");
+        let off = (back - h).rem_euclid(360.0);
+        let off = off.min(360.0 - off);
+        prop_assert!(off <= 0.0005 + 1e-9 * h.abs(), "{h} → {text}, {off} off");
+    }
+}
+
+#[test]
+fn a_placed_heading_of_almost_360_is_written_0() {
+    let mut p = placed();
+    let o = p.objects[0].clone();
+    p.objects = vec![agkit::place::PlacedObject {
+        heading: 359.9996,
+        ..o
+    }];
+    let text = out::dsf_text::to_dsf_text(&[p]);
+    let line = text.lines().find(|l| l.starts_with("OBJECT ")).unwrap();
+    assert!(line.ends_with(" 0.000"), "{line}");
+}

@@ -594,11 +594,14 @@ fn several_polygons_stream_one_placement_each_and_a_failure_keeps_the_output() {
         .collect();
     assert_eq!(placements.into_iter().collect::<Vec<_>>(), vec![0, 1, 2]);
 
-    // The middle polygon runs clockwise: the AGS engine refuses it. The
-    // message names the asset and the polygon; `-o` keeps what it held.
+    // The middle polygon's hole lies outside its outer ring: the AGS
+    // engine refuses it (a clockwise polygon is a GIS one, taken
+    // reversed). The message names the asset and the polygon; `-o` keeps
+    // what it held.
     let mut cw = lake();
-    cw[0].reverse();
-    cw[1].reverse();
+    for p in &mut cw[1] {
+        p[0] += 1000.0;
+    }
     let bad = write(
         dir.path(),
         "bad.geojson",

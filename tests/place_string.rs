@@ -287,6 +287,39 @@ fn orientation_errors_name_the_winding() {
     assert!(place(&no_scale, &[square(10.0)], &params(0)).is_err());
 }
 
+/// Every ring wound the other way round (GIS order): the diagnosis says
+/// so, not "a hole … outside the outer ring" (the counter-clockwise hole
+/// was taken for the outer ring).
+#[test]
+fn rings_all_wound_the_other_way_round_are_diagnosed_as_such() {
+    let a = square_asset();
+    let mut outer = square(10.0);
+    outer.reverse();
+    let hole = circle([5.0, 5.0], 2.0, 8, true);
+    let e = place(&a, &[outer.clone(), hole.clone()], &params(0))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("every ring winds the other way round: winding 1 (the outer ring, the largest) is clockwise"),
+        "{e}"
+    );
+    assert!(!e.contains("outside"), "{e}");
+    // In DSF order with the hole first, too.
+    let e = place(&a, &[hole.clone(), outer], &params(0))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("winding 2 (the outer ring, the largest)"), "{e}");
+    // Wound right, it places.
+    let hole_cw = circle([5.0, 5.0], 2.0, 8, false);
+    assert!(place(&a, &[square(10.0), hole_cw], &params(0)).is_ok());
+    // A counter-clockwise ring outside a clockwise one is not that case.
+    let far = circle([50.0, 5.0], 2.0, 8, true);
+    let mut cw = square(10.0);
+    cw.reverse();
+    let e = place(&a, &[cw, far], &params(0)).unwrap_err().to_string();
+    assert!(!e.contains("other way round"), "{e}");
+}
+
 #[test]
 fn l_shape_reflex_corner() {
     let l = vec![

@@ -102,6 +102,17 @@ impl Error {
         }
     }
 
+    /// An input the library's gate refused or could not read: the
+    /// operating system's error as it is, anything else (a folder, a pipe,
+    /// a device, a file over the cap) as an `OSError` saying why.
+    pub fn input(e: agkit::fsutil::InputError) -> Error {
+        let reason = e.reason();
+        match e.kind {
+            agkit::fsutil::InputErrorKind::Io(io) => Error::io(&e.path, io),
+            _ => Error::io(&e.path, std::io::Error::other(reason)),
+        }
+    }
+
     /// A bad argument.
     pub fn value(message: impl Into<String>) -> Error {
         Error::Value(message.into())

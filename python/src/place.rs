@@ -60,10 +60,11 @@ pub fn place(
     frame: Option<&str>,
     explain: bool,
 ) -> PyResult<Placement> {
+    let mut notes = Vec::new();
     let use_ = match (at, polygon) {
         (Some(at), None) => point_use(at)?,
         (None, Some(p)) => Use::Polygon {
-            windings: windings(py, p)?,
+            windings: windings(py, p, &mut notes)?,
         },
         _ => {
             return Err(Error::value(
@@ -87,10 +88,11 @@ pub fn place(
     };
     let a = asset.get();
     let (model, name) = (&a.model, &a.name);
-    let inner = detached(py, || {
+    let mut inner = detached(py, || {
         engine::place(model, name, &use_, &params)
             .map_err(|e| Error::plain(Class::Place, Some(name), e.to_string()))
     })?;
+    inner.note(&notes, explain);
     Ok(Placement { inner })
 }
 
@@ -182,8 +184,14 @@ fn check_position([lon, lat]: LonLat) -> Result<(), Error> {
     }
 }
 
-/// The DSF windings of `polygon=` (see [`place`]).
-fn windings(py: Python<'_>, polygon: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<LonLat>>> {
+/// The DSF windings of `polygon=` (see [`place`]); GeoJSON rings wound
+/// the other way round are reversed, a note per ring added to `notes`
+/// (a list of rings is taken as the DSF windings it is).
+fn windings(
+    py: Python<'_>,
+    polygon: &Bound<'_, PyAny>,
+    notes: &mut Vec<String>,
+) -> PyResult<Vec<Vec<LonLat>>> {
     let geo = if polygon.hasattr("__geo_interface__")? && !polygon.is_instance_of::<PyDict>() {
         Some(polygon.getattr("__geo_interface__")?)
     } else if polygon.cast::<PyMapping>().is_ok() {
@@ -224,7 +232,9 @@ fn windings(py: Python<'_>, polygon: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<LonL
                 ))
                 .into());
             }
-            polys.remove(0)
+            let mut rings = polys.remove(0);
+            notes.extend(agkit::geom::orient::gis_rings(&mut rings));
+            rings
         }
         None => polygon.extract().map_err(|_| {
             Error::value(
@@ -338,6 +348,14 @@ impl Placement {
     #[getter]
     fn warnings(&self) -> Vec<String> {
         self.inner.warnings.clone()
+    }
+
+    /// How the input was taken where it was not as a DSF stores it: a
+    /// GeoJSON outer ring wound clockwise (or a hole counter-clockwise)
+    /// reversed, with where the polygon would lie were its numbers lat,lon.
+    #[getter]
+    fn notes(&self) -> Vec<String> {
+        self.inner.notes.clone()
     }
 
     /// The engine's decisions (with `explain=True`).

@@ -67,7 +67,7 @@ fn install_error(e: InstallError, dir: Option<&Path>) -> Error {
 /// no DSF agkit reads.
 fn tile_error(e: TileError) -> Error {
     match e {
-        TileError::Read { path, source } => Error::io(&path, source),
+        TileError::Read { source, .. } => Error::input(source),
         TileError::Dsf { path, error, hint } => {
             let mut message = error.message();
             if let Some(h) = hint {

@@ -66,9 +66,14 @@ impl Source {
     /// The content (a file is read here: call it with the GIL released).
     pub fn bytes(&self) -> Result<Cow<'_, [u8]>, Error> {
         match self {
-            Source::Path(p) => std::fs::read(p)
-                .map(Cow::Owned)
-                .map_err(|e| Error::io(p, e)),
+            // The library's input gate: a regular file, capped; a folder,
+            // pipe or device is refused by name before it could block.
+            Source::Path(p) => {
+                let max = agkit::limits::Limits::default().max_input_bytes;
+                agkit::fsutil::read_file(p, "a file", max)
+                    .map(Cow::Owned)
+                    .map_err(Error::input)
+            }
             Source::Bytes(b) => Ok(Cow::Borrowed(b)),
             Source::Text(s) => Ok(Cow::Borrowed(s.as_bytes())),
         }

@@ -284,3 +284,27 @@ def test_extreme_but_valid_positions_place_finite_results() -> None:
     for at in [(90.0, 180.0), (-90.0, -180.0), (0.0, 0.0, -720.0), (89.9999, 179.9999, 1e6)]:
         p = agkit.place(a, at=at)
         assert all(math.isfinite(v) for o in p.objects for v in (o["x"], o["y"], o["heading"]))
+
+
+def test_a_gis_polygon_in_either_orientation_places_with_notes() -> None:
+    """A GeoJSON outer ring wound clockwise (and hole counter-clockwise) is
+    taken reversed, as `agkit place --polygon` takes it: the same tiles,
+    with a note per ring reversed in `notes`, the JSON and `explain`."""
+    lake = json.loads((EXAMPLES / "polygons" / "lake.geojson").read_text())
+    geometry = lake["features"][0]["geometry"]
+    plain = agkit.place(STRING, polygon=geometry, height=10)
+    assert plain.notes == []
+    assert "notes" not in plain.to_dict()
+    reversed_rings = {
+        "type": "Polygon",
+        "coordinates": [list(reversed(r)) for r in geometry["coordinates"]],
+    }
+    p = agkit.place(STRING, polygon=reversed_rings, height=10, explain=True)
+    assert len(p.tiles) == len(plain.tiles)
+    assert len(p.objects) == len(plain.objects)
+    assert len(p.notes) == 2
+    assert p.notes[0].startswith("the outer ring runs clockwise")
+    assert "were its numbers lat,lon it would lie at lat 13, lon 47.5" in p.notes[0]
+    assert p.notes[1].startswith("hole 1 runs counter-clockwise")
+    assert p.to_dict()["notes"] == p.notes
+    assert p.explain[:2] == p.notes

@@ -1,7 +1,7 @@
-//! `agkit check [--format human|json] PATH...`
+//! `agkit check [--format text|json] [--max-per-code N] [-q] PATH...`
 
 use super::output::{EXIT_INPUT, EXIT_OK, EXIT_USAGE};
-use agkit::diag::{self, Severity};
+use agkit::diag::{self, Severity, cap::PerCode};
 use agkit::out::count;
 use clap::ValueEnum;
 use std::path::{Path, PathBuf};
@@ -12,9 +12,12 @@ use agkit::check::{ArtKind, FileKind, check_bytes, has_autogen_header};
 /// Output style of `check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// rustc-style reports with the source line and a caret.
-    Human,
-    /// One JSON array of {file, line, column, severity, code, message}.
+    /// rustc-style reports with the source line and a caret (`human` is
+    /// another name for it).
+    #[value(alias = "human")]
+    Text,
+    /// One JSON array of {file, line, column, severity, code, message},
+    /// every diagnostic (no cap).
     Json,
 }
 
@@ -22,14 +25,31 @@ pub enum Format {
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Show at most N diagnostics of each code (`all` for every one); the
+    /// rest are counted, and a table per code ends the report.
+    #[arg(long, value_name = "N", default_value = "20", value_parser = parse_cap)]
+    max_per_code: usize,
+    /// Print only the table per code and the summary line, no report per
+    /// diagnostic.
+    #[arg(short, long)]
+    quiet: bool,
     /// Files or directories, searched recursively for files named .agp .agb
     /// .ags .agn .dsf .obj .fac .for .png .dds or starting with an autogen
     /// header (`A`/`I`, `1000`, `AG_POINT|AG_BLOCK|AG_STRING`), an OBJ,
     /// FACADE or FOREST header, or the DSF magic; `-` reads standard input.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
+}
+
+/// `--max-per-code`: a number, or `all`.
+fn parse_cap(s: &str) -> Result<usize, String> {
+    if s.eq_ignore_ascii_case("all") {
+        return Ok(usize::MAX);
+    }
+    s.parse()
+        .map_err(|_| format!("`{s}` is not a number of diagnostics (or `all`)"))
 }
 
 const EXTENSIONS: [&str; 10] = [
@@ -40,26 +60,15 @@ const EXTENSIONS: [&str; 10] = [
 /// extension or, whatever the name, by the first bytes (autogen header or
 /// DSF magic), skipping agkit's own temporary files (what a killed write
 /// leaves, see [`agkit::fsutil::walk`]). Named files and `-` (standard
-/// input) are taken as they are.
-pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut files = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            let mut found: Vec<PathBuf> = agkit::fsutil::walk(p)
-                .filter_map(Result::ok)
-                .filter(|e| e.file_type().is_file())
-                .map(|e| e.into_path())
-                .filter(|f| has_known_extension(f) || sniff(f).is_some())
-                .collect();
-            found.sort();
-            files.extend(found);
-        } else if p.exists() || super::output::is_stdin(p) {
-            files.push(p.clone());
-        } else {
-            return Err(format!("{}: no such file or directory", p.display()));
-        }
-    }
-    Ok(files)
+/// input) are taken as they are. `Err` holds the exit status, the message
+/// printed (see [`super::walk::gather`]).
+pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, u8> {
+    super::walk::gather(
+        paths,
+        |f| has_known_extension(f) || sniff(f).is_some(),
+        "file to check (.agp .agb .ags .agn .dsf .obj .fac .for .png .dds, or an autogen, \
+         OBJ, facade, forest or DSF header)",
+    )
 }
 
 fn has_known_extension(p: &Path) -> bool {
@@ -72,7 +81,7 @@ fn has_known_extension(p: &Path) -> bool {
 fn head(path: &Path) -> Option<Vec<u8>> {
     use std::io::Read;
     let mut bytes = Vec::new();
-    agkit::fsutil::open_input(path, "an input")
+    agkit::fsutil::open_to_sniff(path, "a file to check")
         .ok()?
         .take(256)
         .read_to_end(&mut bytes)
@@ -108,29 +117,35 @@ pub fn is_autogen_text(path: &Path) -> bool {
 /// dropped as soon as their file is rendered).
 const BATCH: usize = 256;
 
-/// The outcome of checking one file, rendered and ready to print.
+/// The outcome of checking one file, ready to print.
 struct Outcome {
+    name: String,
     errors: usize,
     warnings: usize,
     /// An I/O error message, if the file could not be read.
     io_error: Option<String>,
-    human: String,
+    /// For the text report: the source the diagnostics point into and the
+    /// diagnostics (rendered in path order, within the cap per code).
+    source: Option<String>,
+    diags: Vec<diag::Diagnostic>,
     json: Vec<diag::JsonDiagnostic>,
 }
 
 fn check_file(file: &Path, format: Format) -> Outcome {
     let name = super::output::input_name(file);
     let mut out = Outcome {
+        name: name.clone(),
         errors: 0,
         warnings: 0,
         io_error: None,
-        human: String::new(),
+        source: None,
+        diags: Vec::new(),
         json: Vec::new(),
     };
-    let bytes = match super::output::read_input(file) {
+    let bytes = match super::output::read_input(file, "a file to check") {
         Ok(b) => b,
         Err(e) => {
-            out.io_error = Some(format!("{name}: {e}"));
+            out.io_error = Some(e);
             return out;
         }
     };
@@ -145,7 +160,13 @@ fn check_file(file: &Path, format: Format) -> Outcome {
         .filter(|d| d.severity == Severity::Warning)
         .count();
     match format {
-        Format::Human => out.human = diag::render_human(&name, source.as_deref(), &diags),
+        Format::Text => {
+            // The source is kept only when there is something to point at.
+            if !diags.is_empty() {
+                out.source = source;
+            }
+            out.diags = diags;
+        }
         Format::Json => out.json = diag::to_json(&name, source.as_deref(), &diags),
     }
     out
@@ -169,7 +190,7 @@ pub fn run(args: Args) -> u8 {
     let bulk = args.paths.iter().any(|p| p.is_dir());
     let files = match collect(&args.paths) {
         Ok(f) => f,
-        Err(e) => return super::output::fail(e),
+        Err(code) => return code,
     };
     let bar = super::output::progress_bar(files.len(), "files");
     let mut stdout = std::io::BufWriter::new(super::output::stdout());
@@ -179,8 +200,9 @@ pub fn run(args: Args) -> u8 {
             Ok(s) => Some(s),
             Err(e) => return super::output::fail(e),
         },
-        Format::Human => None,
+        Format::Text => None,
     };
+    let mut cap = PerCode::new(if args.quiet { 0 } else { args.max_per_code });
     let (mut errors, mut warnings, mut failed, mut io_failed) = (0usize, 0usize, 0usize, false);
     for batch in files.chunks(BATCH) {
         let outcomes: Vec<Outcome> = batch
@@ -207,8 +229,10 @@ pub fn run(args: Args) -> u8 {
                         return super::output::fail(e);
                     }
                 }
-            } else if !o.human.is_empty() {
-                let written = bar.suspend(|| stdout.write_all(o.human.as_bytes()));
+            } else if !o.diags.is_empty() {
+                let shown = cap.filter(&o.diags);
+                let text = diag::render_human(&o.name, o.source.as_deref(), &shown);
+                let written = bar.suspend(|| stdout.write_all(text.as_bytes()));
                 if let Err(e) = written {
                     return write_failed(&e);
                 }
@@ -223,6 +247,17 @@ pub fn run(args: Args) -> u8 {
         let mut text = json.into_inner();
         text.push(b'\n');
         if let Err(e) = stdout.write_all(&text) {
+            return write_failed(&e);
+        }
+    }
+    // The table per code, when some were not shown.
+    if args.format == Format::Text && (args.quiet || cap.hidden() > 0) {
+        let more = if args.quiet {
+            String::new()
+        } else {
+            cap.more()
+        };
+        if let Err(e) = stdout.write_all((more + &cap.table()).as_bytes()) {
             return write_failed(&e);
         }
     }
@@ -242,7 +277,7 @@ pub fn run(args: Args) -> u8 {
             count(failed, "file"),
             start.elapsed().as_secs_f64()
         );
-    } else if args.format == Format::Human {
+    } else if args.format == Format::Text {
         eprintln!("{summary}");
     }
     if io_failed {

@@ -36,6 +36,13 @@ fn convert_agn(a: AgnArgs) -> u8 {
     if let Some(p) = a.paths.iter().find(|p| !p.exists()) {
         return super::output::fail(format!("{}: no such file or directory", p.display()));
     }
+    if let Err(code) = super::output::check_output(
+        &a.output,
+        agkit::fsutil::OutputRole::Folder,
+        &a.paths.iter().map(|p| p.as_path()).collect::<Vec<_>>(),
+    ) {
+        return code;
+    }
     let map = match &a.map {
         None => Map::bundled(),
         Some(p) => {
@@ -59,7 +66,11 @@ fn convert_agn(a: AgnArgs) -> u8 {
                 eprintln!("error: {e}");
             }
             eprintln!("{} problem(s); nothing was written", errors.len());
-            return EXIT_INPUT;
+            return if errors.iter().any(|e| e.unreadable) {
+                super::output::EXIT_USAGE
+            } else {
+                EXIT_INPUT
+            };
         }
     };
     let cells: Vec<_> = inputs.into_iter().map(|(_, c, agn)| (c, agn)).collect();

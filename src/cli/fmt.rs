@@ -24,32 +24,15 @@ pub struct Args {
     paths: Vec<PathBuf>,
 }
 
-fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut files = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            let mut found: Vec<PathBuf> = agkit::fsutil::walk(p)
-                .filter_map(Result::ok)
-                .filter(|e| e.file_type().is_file())
-                .map(|e| e.into_path())
-                .filter(|f| super::check::is_autogen_text(f))
-                .collect();
-            found.sort();
-            files.extend(found);
-        } else if p.exists() || super::output::is_stdin(p) {
-            files.push(p.clone());
-        } else {
-            return Err(format!("{}: no such file or directory", p.display()));
-        }
-    }
-    Ok(files)
-}
-
 /// Runs `agkit fmt`.
 pub fn run(args: Args) -> u8 {
-    let files = match collect(&args.paths) {
+    let files = match super::walk::gather(
+        &args.paths,
+        super::check::is_autogen_text,
+        "autogen text file (.agp .agb .ags, or an autogen header)",
+    ) {
         Ok(f) => f,
-        Err(e) => return super::output::fail(e),
+        Err(code) => return code,
     };
     if args.in_place && files.iter().any(|f| super::output::is_stdin(f)) {
         return super::output::fail("`-` (standard input) cannot be rewritten with --in-place");
@@ -57,10 +40,10 @@ pub fn run(args: Args) -> u8 {
     let (mut io_failed, mut bad_input, mut unformatted) = (false, false, 0usize);
     for file in &files {
         let name = super::output::input_name(file);
-        let bytes = match super::output::read_input(file) {
+        let bytes = match super::output::read_input(file, "an autogen text file") {
             Ok(b) => b,
             Err(e) => {
-                eprintln!("error: {name}: {e}");
+                eprintln!("error: {e}");
                 io_failed = true;
                 continue;
             }
@@ -93,7 +76,7 @@ pub fn run(args: Args) -> u8 {
                 unformatted += 1;
             }
         } else if args.in_place {
-            if changed && let Err(e) = agkit::fsutil::write_atomic(file, canonical.as_bytes()) {
+            if changed && let Err(e) = agkit::fsutil::rewrite_input(file, canonical.as_bytes()) {
                 eprintln!("error: {name}: {e}");
                 io_failed = true;
             }

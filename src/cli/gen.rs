@@ -36,6 +36,11 @@ pub fn run(args: Args) -> u8 {
         ScaleArg::Small => Scale::Small,
         ScaleArg::Full => Scale::Full,
     };
+    if let Err(code) =
+        super::output::check_output(&args.output, agkit::fsutil::OutputRole::Folder, &[])
+    {
+        return code;
+    }
     let start = std::time::Instant::now();
     let bar = super::output::progress_bar(scale.files(), "files");
     let generated = generator::generate_with(args.seed, &args.output, scale, &mut || bar.inc(1));

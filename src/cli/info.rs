@@ -1,4 +1,4 @@
-//! `agkit info [--format human|json] FILE`: what an autogen asset or a piece
+//! `agkit info [--format text|json] FILE`: what an autogen asset or a piece
 //! of X-Plane art (object, facade, forest, texture) contains.
 
 use super::output::{EXIT_INPUT, EXIT_OK};
@@ -8,8 +8,9 @@ use std::path::PathBuf;
 /// Output style of `info`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// A few aligned lines.
-    Human,
+    /// A few aligned lines (`human` is another name for it).
+    #[value(alias = "human")]
+    Text,
     /// One JSON object (keys: format, tiles, objects, facades, trees, assets, warnings, errors, …).
     Json,
 }
@@ -18,7 +19,7 @@ pub enum Format {
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
     /// An .agp, .agb or .ags file, or X-Plane art: an .obj, .fac or .for
     /// (by extension or header), a .png or .dds texture; `-` reads
@@ -29,9 +30,9 @@ pub struct Args {
 /// Runs `agkit info`.
 pub fn run(args: Args) -> u8 {
     let name = super::output::input_name(&args.file);
-    let bytes = match super::output::read_input(&args.file) {
+    let bytes = match super::output::read_input(&args.file, "a file to summarize") {
         Ok(b) => b,
-        Err(e) => return super::output::fail(format!("{name}: {e}")),
+        Err(e) => return super::output::fail(e),
     };
     if let agkit::check::FileKind::Art(kind) = agkit::check::classify(&args.file, &bytes) {
         return art(&name, kind, &bytes, args.format);
@@ -65,7 +66,7 @@ fn print<S: serde::Serialize>(
     format: Format,
 ) -> Result<(), u8> {
     let text = match format {
-        Format::Human => human(),
+        Format::Text => human(),
         Format::Json => serde_json::to_string_pretty(summary)
             .map(|s| s + "\n")
             .map_err(super::output::fail)?,

@@ -60,6 +60,7 @@ macro_rules! eprintln {
 mod agn;
 mod check;
 mod convert;
+mod coords;
 mod dsf;
 mod fmt;
 mod r#gen;
@@ -69,6 +70,7 @@ mod overlay;
 mod place;
 mod scenery;
 mod serve;
+mod walk;
 
 /// agkit: check, format, inspect and place X-Plane and FSX autogen.
 #[derive(Debug, Parser)]
@@ -87,6 +89,7 @@ enum Command {
     /// Summarize an autogen asset.
     Info(info::Args),
     /// Compute what an autogen asset places (tiles, objects, facades, trees).
+    #[command(override_usage = place::USAGE)]
     Place(place::Args),
     /// Live browser previewer: edit an asset, see the placement as you save.
     Serve(serve::Args),

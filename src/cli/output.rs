@@ -34,10 +34,42 @@ pub fn is_stdin(path: &std::path::Path) -> bool {
     path.as_os_str() == "-"
 }
 
-/// Reads a whole input file, or standard input for `-`.
-pub fn read_input(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+/// Reads a whole input file, or standard input for `-`, as `role` (`an
+/// autogen asset`, …) through the library's input gate: `Err` is the
+/// message naming the file, its role and what to do.
+pub fn read_input(path: &std::path::Path, role: &str) -> Result<Vec<u8>, String> {
     let max = agkit::limits::Limits::default().max_input_bytes;
-    agkit::fsutil::read_input(path, "an input", max).map_err(|e| std::io::Error::other(e.reason()))
+    agkit::fsutil::read_input(path, role, max).map_err(|e| e.to_string())
+}
+
+/// Reads a whole regular file as `role` through the library's input gate
+/// (`-` is a file of that name here); `Err` is the exit status, the error
+/// printed.
+pub fn read_file(path: &std::path::Path, role: &str) -> Result<Vec<u8>, u8> {
+    let max = agkit::limits::Limits::default().max_input_bytes;
+    agkit::fsutil::read_file(path, role, max).map_err(fail)
+}
+
+/// Checks an `-o` before any work ([`agkit::fsutil::check_output`]): a
+/// folder where a file goes or the other way round, a missing folder, an
+/// output that is one of `inputs`. `Err` is the exit status
+/// ([`EXIT_USAGE`]), the error printed.
+pub fn check_output(
+    path: &std::path::Path,
+    role: agkit::fsutil::OutputRole,
+    inputs: &[&std::path::Path],
+) -> Result<(), u8> {
+    agkit::fsutil::check_output(path, role, inputs).map_err(fail)
+}
+
+/// The line on stderr after a successful write into a file: `wrote PATH
+/// (WHAT)`.
+pub fn wrote(path: &std::path::Path, what: &str) {
+    if what.is_empty() {
+        eprintln!("wrote {}", path.display());
+    } else {
+        eprintln!("wrote {} ({what})", path.display());
+    }
 }
 
 /// The error line refusing an input that is not `what` (any of
@@ -155,12 +187,23 @@ pub fn emit(bytes: &[u8]) -> Result<(), u8> {
 /// A command's whole output: written to `output` atomically (nothing is
 /// replaced when it fails), or to standard output when there is no `-o` or
 /// it is `-` (as `-` for an input is standard input). Returns the exit
-/// status, with a message naming where a write failed.
-pub fn write_output(output: Option<&std::path::Path>, bytes: &[u8]) -> u8 {
+/// status, with a message naming where a write failed; a file written is
+/// reported (`wrote FILE (WHAT)`, [`wrote`]).
+pub fn write_output(output: Option<&std::path::Path>, bytes: &[u8], what: &str) -> u8 {
     match write_output_with(output, |w| w.write_all(bytes)) {
-        Ok(()) => EXIT_OK,
+        Ok(()) => {
+            if let Some(o) = output.filter(|p| !is_stdin(p)) {
+                wrote(o, what);
+            }
+            EXIT_OK
+        }
         Err(e) => fail(e),
     }
+}
+
+/// `N bytes`, for the line after a write.
+pub fn bytes_written(bytes: &[u8]) -> String {
+    agkit::out::count(bytes.len(), "byte")
 }
 
 /// [`write_output`] for output streamed by `fill`: into a temporary file
@@ -172,9 +215,9 @@ pub fn write_output_with<T>(
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<T>,
 ) -> Result<T, String> {
     match output.filter(|p| !is_stdin(p)) {
-        Some(p) => {
-            agkit::fsutil::write_atomic_with(p, fill).map_err(|e| format!("{}: {e}", p.display()))
-        }
+        Some(p) => agkit::fsutil::write_atomic_with(p, fill).map_err(|e| {
+            agkit::fsutil::OutputError::new(p, agkit::fsutil::OutputRole::File, e).to_string()
+        }),
         None => {
             let mut w = std::io::BufWriter::new(stdout());
             fill(&mut w)

@@ -1,6 +1,7 @@
 //! `agkit overlay build FEATURES.geojson --rules RULES.toml -o SCENERY_DIR`
 
 use super::output::{self, EXIT_INPUT, EXIT_OK};
+use agkit::fsutil::OutputRole;
 use agkit::overlay::{self, BuildOptions, Rules, build::OverlayError};
 use clap::ValueEnum;
 use std::path::{Path, PathBuf};
@@ -50,6 +51,10 @@ pub fn run(cmd: Command) -> u8 {
 }
 
 fn build(a: BuildArgs) -> u8 {
+    let inputs = [a.features.as_path(), a.rules.as_path()];
+    if let Err(code) = output::check_output(&a.output, OutputRole::Folder, &inputs) {
+        return code;
+    }
     let rules_text = match output::read_text(&a.rules, "a rules file (TOML)") {
         Ok(t) => t,
         Err(c) => return c,

@@ -53,6 +53,25 @@ pub enum CheckFormat {
     Json,
 }
 
+/// Output of `scenery resolve`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ResolveFormat {
+    /// A report for people.
+    Text,
+    /// The resolution: `{"path", "tile", "source", "candidates": [...],
+    /// "rule", "shadowed": [...]}`.
+    Json,
+}
+
+impl From<ResolveFormat> for CheckFormat {
+    fn from(f: ResolveFormat) -> CheckFormat {
+        match f {
+            ResolveFormat::Text => CheckFormat::Text,
+            ResolveFormat::Json => CheckFormat::Json,
+        }
+    }
+}
+
 /// Where the simulator's state comes from (shared by both subcommands).
 #[derive(Debug, clap::Args)]
 pub struct Install {
@@ -120,8 +139,8 @@ pub struct ResolveArgs {
     #[command(flatten)]
     install: Install,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
-    format: CheckFormat,
+    #[arg(long, value_enum, default_value_t = ResolveFormat::Text)]
+    format: ResolveFormat,
 }
 
 /// Runs `agkit scenery`.
@@ -157,19 +176,6 @@ fn warn_load_errors(scenery: &Scenery) {
     }
 }
 
-/// `LAT,LON` in degrees.
-fn parse_point(s: &str) -> Result<(f64, f64), String> {
-    let v: Vec<f64> = s
-        .split(',')
-        .map(|p| p.trim().parse::<f64>())
-        .collect::<Result<_, _>>()
-        .map_err(|_| format!("{s}: expected LAT,LON in degrees"))?;
-    match v[..] {
-        [lat, lon] if lat.is_finite() && lon.is_finite() => Ok((lat, lon)),
-        _ => Err(format!("{s}: expected LAT,LON in degrees")),
-    }
-}
-
 fn run_at(a: AtArgs) -> u8 {
     let format = match (a.format, &a.output) {
         (Some(f), _) => f,
@@ -194,8 +200,13 @@ fn run_at(a: AtArgs) -> u8 {
         }
         (None, None) => AtFormat::Text,
     };
-    let (lat, lon) = match parse_point(&a.at) {
-        Ok(p) => p,
+    if let Some(o) = &a.output
+        && let Err(code) = output::check_output(o, agkit::fsutil::OutputRole::File, &[])
+    {
+        return code;
+    }
+    let (lat, lon) = match super::coords::parse(&a.at, "scenery at", false) {
+        Ok(p) => (p.lat, p.lon),
         Err(e) => return output::fail(e),
     };
     let scenery = match open(&a.install) {
@@ -232,7 +243,11 @@ fn run_at(a: AtArgs) -> u8 {
         }
     };
     match bytes {
-        Ok(b) => output::write_output(a.output.as_deref(), &b),
+        Ok(b) => output::write_output(
+            a.output.as_deref(),
+            &b,
+            &agkit::out::count(r.items.len(), "item"),
+        ),
         Err(e) => output::fail(e),
     }
 }
@@ -258,10 +273,9 @@ fn run_check(a: CheckArgs) -> u8 {
 }
 
 fn run_resolve(a: ResolveArgs) -> u8 {
-    let (lat, lon) = match parse_point(&a.tile) {
-        Ok(p) if (-90.0..=90.0).contains(&p.0) && (-180.0..=180.0).contains(&p.1) => p,
-        Ok(_) => return output::fail(format!("--tile {}: out of range", a.tile)),
-        Err(e) => return output::fail(format!("--tile {e}")),
+    let (lat, lon) = match super::coords::parse(&a.tile, "--tile", false) {
+        Ok(p) => (p.lat, p.lon),
+        Err(e) => return output::fail(e),
     };
     let scenery = match open(&a.install) {
         Ok(x) => x,
@@ -269,7 +283,12 @@ fn run_resolve(a: ResolveArgs) -> u8 {
     };
     warn_load_errors(&scenery);
     let r = scenery.resolve(&a.path, agkit::scenery::resolve::Tile::of(lon, lat));
-    finish(a.format, &r, report::resolution_text, !r.is_resolved())
+    finish(
+        a.format.into(),
+        &r,
+        report::resolution_text,
+        !r.is_resolved(),
+    )
 }
 
 /// Pretty JSON with a final newline.
@@ -293,7 +312,7 @@ fn finish<T: serde::Serialize>(
             Err(e) => return output::fail(e),
         },
     };
-    match output::write_output(None, &bytes) {
+    match output::write_output(None, &bytes, "") {
         EXIT_OK if failed => EXIT_INPUT,
         code => code,
     }

@@ -24,27 +24,47 @@ pub struct Args {
     allow_hosts: Vec<String>,
 }
 
+/// Why the previewer could not start, with what to do: a port in use or
+/// not allowed gets `--port`, an address not of this machine `--bind`.
+fn bind_error(e: &std::io::Error, args: &Args) -> String {
+    use std::io::ErrorKind;
+    let hint = match e.kind() {
+        ErrorKind::AddrInUse => {
+            "; another program (perhaps another `agkit serve`) listens there: give --port N, \
+             or --port 0 for any free port"
+        }
+        ErrorKind::PermissionDenied if args.port < 1024 => {
+            "; ports below 1024 need privileges: give --port 8787, or --port 0 for any free port"
+        }
+        ErrorKind::AddrNotAvailable => {
+            "; the address is not one of this machine's: give --bind 127.0.0.1 (the default)"
+        }
+        _ => "",
+    };
+    format!("agkit serve: {e}{hint}")
+}
+
 /// Runs `agkit serve` until interrupted.
 pub fn run(args: Args) -> u8 {
-    if args.path.is_file() {
+    // A folder is served as it is; anything else must be an asset file.
+    if !args.path.is_dir() {
         let name = args.path.display().to_string();
-        match std::fs::read(&args.path) {
-            Ok(bytes) => {
-                if let Some(refused) = super::output::not_autogen_text(&name, &bytes) {
-                    eprintln!("{refused}");
-                    return super::output::EXIT_INPUT;
-                }
-            }
-            Err(e) => return super::output::fail(format!("{name}: {e}")),
+        let bytes = match super::output::read_file(&args.path, "an autogen asset to preview") {
+            Ok(b) => b,
+            Err(code) => return code,
+        };
+        if let Some(refused) = super::output::not_autogen_text(&name, &bytes) {
+            eprintln!("{refused}");
+            return super::output::EXIT_INPUT;
         }
     }
     let mut cfg = Config::new(&args.path);
     cfg.port = args.port;
     cfg.bind = args.bind;
-    cfg.allow_hosts = args.allow_hosts;
+    cfg.allow_hosts = args.allow_hosts.clone();
     let server = match Server::bind(&cfg) {
         Ok(s) => s,
-        Err(e) => return super::output::fail(format!("agkit serve: {e}")),
+        Err(e) => return super::output::fail(bind_error(&e, &args)),
     };
     if !args.bind.is_loopback() {
         eprintln!(

@@ -604,13 +604,34 @@ fn tile_dsf(
     dsf
 }
 
+/// A problem with one of the inputs of [`read_inputs`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct InputProblem {
+    /// What is wrong, naming the file (and the byte offset).
+    pub message: String,
+    /// The file could not be read at all (missing, a device, a pipe …),
+    /// as opposed to read and found wrong.
+    pub unreadable: bool,
+}
+
+impl InputProblem {
+    fn bad(message: String) -> InputProblem {
+        InputProblem {
+            message,
+            unreadable: false,
+        }
+    }
+}
+
 /// Reads AGN files: each path is a file or a directory searched (recursively)
 /// for `*.agn`; files are sorted by path. Returns `(path, cell, agn)` or
-/// the errors (file name not a cell name, read failure with byte offset).
+/// the problems (file name not a cell name, a file that cannot be read, a
+/// read failure with byte offset).
 #[allow(clippy::type_complexity)]
 pub fn read_inputs(
     paths: &[std::path::PathBuf],
-) -> Result<Vec<(std::path::PathBuf, Cell, Agn)>, Vec<String>> {
+) -> Result<Vec<(std::path::PathBuf, Cell, Agn)>, Vec<InputProblem>> {
     use rayon::prelude::*;
     let mut files = Vec::new();
     let mut errors = Vec::new();
@@ -627,7 +648,10 @@ pub fn read_inputs(
                         files.push(e.into_path())
                     }
                     Ok(_) => {}
-                    Err(err) => errors.push(format!("{}: {err}", p.display())),
+                    Err(err) => errors.push(InputProblem {
+                        message: format!("{}: {err}", p.display()),
+                        unreadable: true,
+                    }),
                 }
             }
         } else {
@@ -637,20 +661,30 @@ pub fn read_inputs(
     files.sort();
     files.dedup();
     if files.is_empty() && errors.is_empty() {
-        errors.push("no .agn files found in the given paths".into());
+        let named: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        errors.push(InputProblem::bad(format!(
+            "{}: no AGN file (*.agn) under this folder, so nothing is converted; name \
+             another folder or the files themselves",
+            named.join(", ")
+        )));
     }
-    let read: Vec<Result<(std::path::PathBuf, Cell, Agn), String>> = files
+    let read: Vec<Result<(std::path::PathBuf, Cell, Agn), InputProblem>> = files
         .par_iter()
         .map(|f| {
             let name = f
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            let cell = Cell::from_name(&name).map_err(|e| format!("{}: {e}", f.display()))?;
+            let cell = Cell::from_name(&name)
+                .map_err(|e| InputProblem::bad(format!("{}: {e}", f.display())))?;
             let max = crate::limits::Limits::default().max_input_bytes;
             let bytes =
-                crate::fsutil::read_file(f, "an AGN file", max).map_err(|e| e.to_string())?;
-            let agn = crate::agn::read(&bytes).map_err(|e| format!("{}: {e}", f.display()))?;
+                crate::fsutil::read_file(f, "an AGN file", max).map_err(|e| InputProblem {
+                    message: e.to_string(),
+                    unreadable: true,
+                })?;
+            let agn = crate::agn::read(&bytes)
+                .map_err(|e| InputProblem::bad(format!("{}: {e}", f.display())))?;
             Ok((f.clone(), cell, agn))
         })
         .collect();

@@ -5,6 +5,7 @@
 //! module only holds what `geo` does not have.
 
 pub mod frame;
+pub mod orient;
 pub mod valid;
 
 pub use frame::LocalFrame;

@@ -21,6 +21,23 @@
 use crate::place::Placement;
 use std::fmt::Write;
 
+/// A heading as DSF2Text writes it (`%.3lf`), in `0 ≤ h < 360` as
+/// written: rounded to the thousandth first, so that 359.9996 is `0.000`,
+/// never `360.000`, and −0.0001 is `0.000`, never `-0.000`.
+///
+/// ```
+/// use agkit::out::dsf_text::heading;
+/// assert_eq!(heading(359.9996), "0.000");
+/// assert_eq!(heading(359.9994), "359.999");
+/// assert_eq!(heading(-90.0), "270.000");
+/// assert_eq!(heading(-0.0001), "0.000");
+/// ```
+pub fn heading(h: f64) -> String {
+    let thousandths = (h * 1000.0).round().rem_euclid(360_000.0);
+    // `+ 0.0` turns −0 into 0.
+    format!("{:.3}", thousandths / 1000.0 + 0.0)
+}
+
 /// All placements as one DSF2Text document.
 pub fn to_dsf_text(ps: &[Placement]) -> String {
     let origin = ps.first().map_or([0.0, 0.0], |p| p.origin);
@@ -45,14 +62,19 @@ pub fn to_dsf_text(ps: &[Placement]) -> String {
                 agl.push(o.height);
                 let _ = writeln!(
                     body,
-                    "OBJECT_AGL {def} {:.9} {:.9} {:.5} {:.3}",
-                    o.lon, o.lat, o.height, o.heading
+                    "OBJECT_AGL {def} {:.9} {:.9} {:.5} {}",
+                    o.lon,
+                    o.lat,
+                    o.height,
+                    heading(o.heading)
                 );
             } else {
                 let _ = writeln!(
                     body,
-                    "OBJECT {def} {:.9} {:.9} {:.3}",
-                    o.lon, o.lat, o.heading
+                    "OBJECT {def} {:.9} {:.9} {}",
+                    o.lon,
+                    o.lat,
+                    heading(o.heading)
                 );
             }
         }

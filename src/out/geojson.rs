@@ -271,7 +271,10 @@ fn position(p: &geojson::Position) -> Result<LonLat, String> {
         return Err(format!("longitude {lon} is outside -180..180"));
     }
     if !(-90.0..=90.0).contains(&lat) {
-        return Err(format!("latitude {lat} is outside -90..90"));
+        let hint = crate::geom::orient::swapped_reading(lat, lon)
+            .map(|r| format!("; GeoJSON is lon,lat: were these numbers lat,lon, it would be {r}"))
+            .unwrap_or_default();
+        return Err(format!("latitude {lat} is outside -90..90{hint}"));
     }
     Ok([lon, lat])
 }

@@ -764,12 +764,14 @@ fn stale_tiles(overlay: &mut Overlay, dir: &Path) -> Result<Vec<PathBuf>, Overla
         {
             continue;
         }
-        let agent = crate::fsutil::read_file(path, "a DSF tile", Limits::default().max_input_bytes)
-            .map_err(|e| e.reason())
-            .and_then(|b| {
-                crate::dsf::read(&b).map_err(|e| format!("not a DSF that agkit reads ({e})"))
-            })
-            .map(|d| d.property("sim/creation_agent").unwrap_or("").to_string());
+        let agent = crate::fsutil::read_earlier_output(
+            path,
+            "a DSF tile",
+            Limits::default().max_input_bytes,
+        )
+        .map_err(|e| e.reason())
+        .and_then(|b| crate::dsf::read(&b).map_err(|e| format!("not a DSF that agkit reads ({e})")))
+        .map(|d| d.property("sim/creation_agent").unwrap_or("").to_string());
         let agkit = matches!(&agent, Ok(a) if a.starts_with("agkit"));
         let rel = path
             .strip_prefix(dir)

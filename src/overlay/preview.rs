@@ -35,7 +35,11 @@ pub fn load_assets(rules: &super::Rules, base: &Path) -> (Assets, Vec<String>) {
             continue;
         };
         let path = base.join(file);
-        match std::fs::read_to_string(&path) {
+        let max = crate::limits::Limits::default().max_input_bytes;
+        let text = crate::fsutil::read_file(&path, "an autogen asset (preview_file)", max)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .map_err(|e| e.reason());
+        match text {
             Ok(text) => match crate::xp::parse(&text) {
                 Ok(a) => {
                     assets.insert(r.asset.clone(), a);

@@ -12,13 +12,14 @@ use std::path::{Path, PathBuf};
 /// Why an asset file cannot be placed.
 #[derive(Debug, thiserror::Error)]
 pub enum AssetFileError {
-    /// The file could not be read.
-    #[error("{}: {source}", path.display())]
+    /// The file could not be read (missing, not a regular file, too
+    /// large …).
+    #[error("{source}")]
     Read {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: std::io::Error,
+        source: crate::fsutil::InputError,
     },
     /// The file is another kind of file agkit can tell (a DSF, an image,
     /// GeoJSON …).
@@ -70,7 +71,8 @@ impl AssetFile {
             diagnostics: Vec::new(),
             text: String::new(),
         };
-        let bytes = match std::fs::read(path) {
+        let max = crate::limits::Limits::default().max_input_bytes;
+        let bytes = match crate::fsutil::read_file(path, "an autogen asset", max) {
             Ok(b) => b,
             Err(source) => {
                 file.asset = Err(AssetFileError::Read {

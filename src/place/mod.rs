@@ -28,7 +28,8 @@ pub mod string;
 pub mod tile;
 
 pub use model::{
-    PlacedCorner, PlacedFacade, PlacedObject, PlacedTile, PlacedTree, Placement, Role, TileId,
+    PlacedCorner, PlacedFacade, PlacedObject, PlacedTile, PlacedTree, Placement, Role, Tally,
+    TileId,
 };
 
 use crate::geom::{LocalFrame, LonLat, Xy};

@@ -38,6 +38,77 @@ pub struct Placement {
     /// What the engine decided and why (`--explain`), in order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub explain: Vec<String>,
+    /// How the input was taken to be placed, where it was not as a DSF
+    /// stores it: a GIS polygon's clockwise outer ring (or
+    /// counter-clockwise hole) reversed, with where the polygon would lie
+    /// were its coordinates swapped. Absent from the JSON when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// What a run placed, counted: uses and the items of their placements.
+///
+/// ```
+/// let mut t = agkit::place::Tally::default();
+/// t.add(&agkit::place::Placement::default());
+/// assert_eq!(t.to_string(), "1 use, 0 tiles, 0 objects, 0 facades, 0 trees");
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Placements (autogen uses) counted.
+    pub uses: usize,
+    /// Tiles placed.
+    pub tiles: usize,
+    /// Objects placed.
+    pub objects: usize,
+    /// Facades placed.
+    pub facades: usize,
+    /// Trees placed.
+    pub trees: usize,
+}
+
+impl Tally {
+    /// Counts one placement.
+    pub fn add(&mut self, p: &Placement) {
+        self.uses += 1;
+        self.tiles += p.tiles.len();
+        self.objects += p.objects.len();
+        self.facades += p.facades.len();
+        self.trees += p.trees.len();
+    }
+
+    /// Adds another tally to this one.
+    pub fn merge(&mut self, other: &Tally) {
+        self.uses += other.uses;
+        self.tiles += other.tiles;
+        self.objects += other.objects;
+        self.facades += other.facades;
+        self.trees += other.trees;
+    }
+
+    /// The tally of `placements`.
+    pub fn of(placements: &[Placement]) -> Tally {
+        let mut t = Tally::default();
+        for p in placements {
+            t.add(p);
+        }
+        t
+    }
+}
+
+impl std::fmt::Display for Tally {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::out::count;
+        write!(
+            f,
+            "{}, {}, {}, {}, {}",
+            count(self.uses, "use"),
+            count(self.tiles, "tile"),
+            count(self.objects, "object"),
+            count(self.facades, "facade"),
+            count(self.trees, "tree")
+        )
+    }
 }
 
 /// A tile id as the JSON shows it: a number (AGP index, AGS TILE_ID) or the
@@ -202,6 +273,35 @@ impl Placement {
     /// counts).
     pub fn items(&self) -> usize {
         self.tiles.len() + self.objects.len() + self.facades.len() + self.trees.len()
+    }
+
+    /// Why nothing was placed, in one line, when nothing was: the warning
+    /// that says so (the last one saying `nothing placed`, else the first
+    /// warning), or that no warning explains it. `None` when something was
+    /// placed.
+    pub fn why_empty(&self) -> Option<String> {
+        if self.items() > 0 {
+            return None;
+        }
+        let why = self
+            .warnings
+            .iter()
+            .rev()
+            .find(|w| w.contains("nothing placed"))
+            .or(self.warnings.first());
+        Some(match why {
+            Some(w) => w.trim_end_matches("; nothing placed").to_string(),
+            None => "the engine found room for no tile, and no rule of the asset says why".into(),
+        })
+    }
+
+    /// Records how the input was taken (`notes`, see [`Placement::notes`]),
+    /// and, when `explain`, as the first explanation lines too.
+    pub fn note(&mut self, notes: &[String], explain: bool) {
+        self.notes.extend_from_slice(notes);
+        if explain {
+            self.explain.splice(0..0, notes.iter().cloned());
+        }
     }
 
     /// Fills every lon/lat field from the local coordinates in `frame`.

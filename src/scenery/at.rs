@@ -208,8 +208,10 @@ pub struct AtReport {
     /// The radius in metres.
     #[serde(skip)]
     pub radius_m: f64,
-    /// Problems met (unreadable DSFs, assets that could not be placed).
-    #[serde(skip)]
+    /// Problems met (unreadable DSFs, assets that could not be placed,
+    /// nothing here but something where the numbers read the other way
+    /// round would be); absent from the JSON when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
 }
 

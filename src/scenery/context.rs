@@ -322,7 +322,31 @@ impl Scenery {
             expand_autogen,
             limits: params.limits,
         };
-        Ok(at::at(inst, &self.index, &opts)?)
+        let mut report = at::at(inst, &self.index, &opts)?;
+        // Nothing here, but something where the numbers read the other way
+        // round would be (`13.04,47.8` for lat 47.8, lon 13.04): say so.
+        if report.items.is_empty() && lat != lon && (-90.0..=90.0).contains(&lon) {
+            let other = AtOptions {
+                lon: lat,
+                lat: lon,
+                expand_autogen: false,
+                ..opts
+            };
+            if let Ok(r) = at::at(inst, &self.index, &other)
+                && !r.items.is_empty()
+            {
+                use crate::geom::orient::lat_lon;
+                report.warnings.push(format!(
+                    "nothing within {} m of {}, but {} items at {} (the numbers the other way \
+                     round): a position is given latitude first",
+                    radius_m,
+                    lat_lon(lat, lon),
+                    crate::out::thousands(r.items.len()),
+                    lat_lon(lon, lat)
+                ));
+            }
+        }
+        Ok(report)
     }
 
     /// What in the installation does not resolve or is misconfigured.

@@ -13,7 +13,7 @@ pub fn at_text(r: &AtReport) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{} within {} m of {:.6}, {:.6}",
+        "{} within {} m of lat {:.6}, lon {:.6}",
         count(r.items.len(), "item"),
         r.radius_m,
         r.center[1],
@@ -54,7 +54,7 @@ fn item_line(s: &mut String, k: usize, i: &Item) {
     let indent = if i.placed_by.is_some() { "    " } else { "  " };
     let _ = writeln!(
         s,
-        "{indent}[{k}] {} {} at {:.6}, {:.6}",
+        "{indent}[{k}] {} {} at lat {:.6}, lon {:.6}",
         i.kind.as_str(),
         i.definition,
         i.lat,

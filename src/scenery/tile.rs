@@ -24,13 +24,14 @@ use std::sync::Arc;
 /// Why a tile could not be placed at all.
 #[derive(Debug, thiserror::Error)]
 pub enum TileError {
-    /// The file could not be read.
-    #[error("{}: {source}", path.display())]
+    /// The file could not be read (missing, not a regular file, too
+    /// large …).
+    #[error("{source}")]
     Read {
         /// The DSF.
         path: PathBuf,
         /// Why.
-        source: std::io::Error,
+        source: crate::fsutil::InputError,
     },
     /// The bytes are not a DSF agkit can read (the error carries the byte
     /// offset).
@@ -161,9 +162,12 @@ pub const TILE_BATCH: usize = 32;
 impl Scenery {
     /// Places every autogen use of the DSF at `path`.
     pub fn place_tile(&self, path: &Path, params: &Params) -> Result<TilePlacement, TileError> {
-        let bytes = std::fs::read(path).map_err(|source| TileError::Read {
-            path: path.to_path_buf(),
-            source,
+        let max = params.limits.max_input_bytes;
+        let bytes = crate::fsutil::read_file(path, "a DSF tile", max).map_err(|source| {
+            TileError::Read {
+                path: path.to_path_buf(),
+                source,
+            }
         })?;
         self.place_dsf(path, &bytes, params)
     }

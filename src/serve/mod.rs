@@ -298,7 +298,10 @@ impl Server {
         let root = Root::new(&cfg.path)
             .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", cfg.path.display())))?
             .with_max_entries(cfg.max_entries);
-        let listener = TcpListener::bind(SocketAddr::new(cfg.bind, cfg.port))?;
+        let addr = SocketAddr::new(cfg.bind, cfg.port);
+        let listener = TcpListener::bind(addr).map_err(|e| {
+            std::io::Error::new(e.kind(), format!("cannot listen on {addr} (the port): {e}"))
+        })?;
         let port = listener.local_addr()?.port();
         let mut hosts = vec![
             format!("127.0.0.1:{port}"),

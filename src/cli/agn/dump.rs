@@ -4,6 +4,7 @@
 use crate::cli::output::{self, EXIT_INPUT};
 use agkit::agn::{self, Cell, ReadOptions};
 use agkit::diag;
+use agkit::fsutil::OutputRole;
 use clap::ValueEnum;
 use std::path::{Path, PathBuf};
 
@@ -91,11 +92,21 @@ pub fn dump(mut a: DumpArgs) -> u8 {
                 "--cell cannot be used with a directory: each file's cell comes from its name",
             );
         }
+        if let Some(o) = &a.output
+            && let Err(code) = output::check_output(o, OutputRole::File, &[])
+        {
+            return code;
+        }
         return super::tree::dump_tree(&a.file, a.output.as_deref(), &read_options(&a));
     }
-    let bytes = match std::fs::read(&a.file) {
+    if let Some(o) = &a.output
+        && let Err(code) = output::check_output(o, OutputRole::File, &[&a.file])
+    {
+        return code;
+    }
+    let bytes = match output::read_file(&a.file, "an AGN file") {
         Ok(b) => b,
-        Err(e) => return output::fail(format!("{}: {e}", a.file.display())),
+        Err(code) => return code,
     };
     let model = match agn::read_with(&bytes, &read_options(&a)) {
         Ok(m) => m,
@@ -124,14 +135,18 @@ pub fn dump(mut a: DumpArgs) -> u8 {
             agn::geojson::to_geojson_string(&model, cell)
         }
     };
-    output::write_output(a.output.as_deref(), text.as_bytes())
+    let what = agkit::out::count(model.chunks.len(), "chunk");
+    output::write_output(a.output.as_deref(), text.as_bytes(), &what)
 }
 
 pub fn build(a: BuildArgs) -> u8 {
     use agkit::check::Contents;
-    let bytes = match std::fs::read(&a.file) {
+    if let Err(code) = output::check_output(&a.output, OutputRole::File, &[&a.file]) {
+        return code;
+    }
+    let bytes = match output::read_file(&a.file, "an AGN's JSON, text or GeoJSON form") {
         Ok(b) => b,
-        Err(e) => return output::fail(format!("{}: {e}", a.file.display())),
+        Err(code) => return code,
     };
     let name = a.file.display().to_string();
     let forms = "an AGN's JSON, text or GeoJSON form";
@@ -181,5 +196,5 @@ pub fn build(a: BuildArgs) -> u8 {
         Ok(b) => b,
         Err(e) => return input_error(&a.file, format!("cannot write AGN: {}", e.message)),
     };
-    output::write_output(Some(&a.output), &bytes)
+    output::write_output(Some(&a.output), &bytes, &output::bytes_written(&bytes))
 }

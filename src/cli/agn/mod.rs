@@ -26,12 +26,24 @@ pub enum Command {
 /// Arguments of `agkit agn name`.
 #[derive(Debug, clap::Args)]
 pub struct NameArgs {
-    /// Latitude in degrees (-90..90).
-    #[arg(long, allow_hyphen_values = true)]
-    lat: f64,
-    /// Longitude in degrees (wraps).
-    #[arg(long, allow_hyphen_values = true)]
-    lon: f64,
+    /// The point, latitude first, in degrees (`47.8,13.04`).
+    // Several values are taken only to name a misspelt flag after a point
+    // that may start with `-` (south).
+    #[arg(
+        value_name = "LAT,LON",
+        allow_hyphen_values = true,
+        num_args = 1..,
+        required_unless_present_all = ["lat", "lon"],
+        conflicts_with_all = ["lat", "lon"]
+    )]
+    at: Vec<String>,
+    /// Latitude in degrees (-90..90), with --lon: another way to give the
+    /// point.
+    #[arg(long, allow_hyphen_values = true, requires = "lon")]
+    lat: Option<f64>,
+    /// Longitude in degrees (wraps), with --lat.
+    #[arg(long, allow_hyphen_values = true, requires = "lat")]
+    lon: Option<f64>,
 }
 
 /// Output form of `locate`.
@@ -64,7 +76,26 @@ pub fn run(cmd: Command) -> u8 {
 }
 
 fn name(a: NameArgs) -> u8 {
-    match Cell::containing(a.lat, a.lon) {
+    let (lat, lon) = match (&a.at[..], a.lat, a.lon) {
+        // The point may start with `-` (south), so a misspelt flag lands here.
+        ([at, _, ..], _, _) if at.starts_with('-') => {
+            return output::fail(format!(
+                "unexpected argument '{at}': give the point as LAT,LON, or --lat LAT --lon LON"
+            ));
+        }
+        ([_, extra, ..], _, _) => {
+            return output::fail(format!(
+                "unexpected argument '{extra}': give the point as LAT,LON, or --lat LAT --lon LON"
+            ));
+        }
+        ([at], _, _) => match crate::cli::coords::parse(at, "agn name", false) {
+            Ok(p) => (p.lat, p.lon),
+            Err(e) => return output::fail(e),
+        },
+        ([], Some(lat), Some(lon)) => (lat, lon),
+        _ => return output::fail("give the point as LAT,LON (or --lat and --lon)"),
+    };
+    match Cell::containing(lat, lon) {
         Ok(c) => {
             println!("{}", c.name());
             EXIT_OK

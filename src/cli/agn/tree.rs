@@ -40,12 +40,13 @@ fn dump_one(path: &Path, rel: &str, opts: &ReadOptions) -> FileDump {
     let mut out = FileDump::default();
     let mut diags = Vec::new();
     let cell = Cell::from_name(&path.to_string_lossy());
-    let bytes = match std::fs::read(path) {
+    let max = agkit::limits::Limits::default().max_input_bytes;
+    let bytes = match agkit::fsutil::read_file(path, "an AGN file", max) {
         Ok(b) => b,
         Err(e) => {
             out.io_error = true;
             out.errors = 1;
-            out.report = format!("error: {name}: {e}\n");
+            out.report = format!("error: {e}\n");
             return out;
         }
     };
@@ -151,12 +152,13 @@ fn stream_tree(
 /// the rest.
 pub fn dump_tree(dir: &Path, output: Option<&Path>, opts: &ReadOptions) -> u8 {
     let start = std::time::Instant::now();
-    let files: Vec<PathBuf> = match crate::cli::check::collect(&[dir.to_path_buf()]) {
-        Ok(f) => f
-            .into_iter()
-            .filter(|f| f.extension().is_some_and(|e| e.eq_ignore_ascii_case("agn")))
-            .collect(),
-        Err(e) => return output::fail(e),
+    let files: Vec<PathBuf> = match crate::cli::walk::gather(
+        &[dir.to_path_buf()],
+        |f| f.extension().is_some_and(|e| e.eq_ignore_ascii_case("agn")),
+        "AGN file (*.agn)",
+    ) {
+        Ok(f) => f,
+        Err(code) => return code,
     };
     let bar = output::progress_bar(files.len(), "AGN files");
     let result = output::write_output_with(output, |w| stream_tree(dir, &files, opts, &bar, w));

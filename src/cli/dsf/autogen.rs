@@ -8,8 +8,9 @@ use std::path::Path;
 /// Output style of `dsf autogen`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// One block per use, for people.
-    Human,
+    /// One block per use, for people (`human` is another name for it).
+    #[value(alias = "human")]
+    Text,
     /// A JSON array of uses.
     Json,
 }
@@ -25,7 +26,7 @@ pub fn autogen(file: &Path, format: Format) -> u8 {
             Ok(s) => println!("{s}"),
             Err(e) => return output::fail(e),
         },
-        Format::Human => print!("{}", human(&uses)),
+        Format::Text => print!("{}", human(&uses)),
     }
     EXIT_OK
 }

@@ -12,7 +12,7 @@ pub fn build(input: &Path, output: &Path) -> u8 {
     if let Err(c) = refuse_overwrite(input, output) {
         return c;
     }
-    let text = match std::fs::read(input) {
+    let text = match output::read_file(input, "DSF2Text") {
         Ok(b) => {
             let name = input.display().to_string();
             if let Some(refused) = output::wrong_kind(&name, &b, "DSF2Text", &[Contents::DsfText]) {
@@ -23,7 +23,7 @@ pub fn build(input: &Path, output: &Path) -> u8 {
             String::from_utf8(b)
                 .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
         }
-        Err(e) => return output::fail(format!("{}: {e}", input.display())),
+        Err(code) => return code,
     };
     let base = input.parent().unwrap_or(Path::new(""));
     let mut files = dsf::text::RasterFiles::new(base, &agkit::limits::Limits::default());
@@ -48,14 +48,15 @@ pub fn build(input: &Path, output: &Path) -> u8 {
         Err(e) => return build_error(input, &e),
     };
     drop(model);
-    output::write_output(Some(output), &bytes)
+    output::write_output(Some(output), &bytes, &output::bytes_written(&bytes))
 }
 
 /// Reports why a text's model cannot be built, at the line of the entity
 /// concerned (the text is read again: this is the failing path only).
 fn build_error(input: &Path, e: &dsf::BuildError) -> u8 {
     let name = input.display().to_string();
-    let text = std::fs::read(input)
+    let max = agkit::limits::Limits::default().max_input_bytes;
+    let text = agkit::fsutil::read_file(input, "DSF2Text", max)
         .ok()
         .map(|b| String::from_utf8_lossy(&b).into_owned());
     let span = e

@@ -42,23 +42,20 @@ pub fn dsf_error(file: &Path, e: &dsf::DsfError, bytes: &[u8]) -> u8 {
     EXIT_INPUT
 }
 
-/// True when `output` names the file `input` is (so writing it would
-/// replace the input).
-fn is_input(input: &Path, output: &Path) -> bool {
-    match (input.canonicalize(), output.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
-}
-
-/// Refuses to write an output over its own input.
-pub fn refuse_overwrite(input: &Path, output: &Path) -> Result<(), u8> {
-    if is_input(input, output) {
-        Err(output::fail(format!(
-            "{}: the output is the input file; name another output",
-            output.display()
-        )))
-    } else {
-        Ok(())
+/// Refuses to write an output over its own input (by identity: links and
+/// `./x` are the same file) before any work; a missing folder is made
+/// later, so only the input is refused here.
+pub fn refuse_overwrite(input: &Path, out: &Path) -> Result<(), u8> {
+    use agkit::fsutil::{OutputErrorKind, OutputRole, check_output};
+    match check_output(out, OutputRole::File, &[input]) {
+        Err(e)
+            if matches!(
+                e.kind,
+                OutputErrorKind::IsInput(_) | OutputErrorKind::IsFolder
+            ) =>
+        {
+            Err(output::fail(e))
+        }
+        _ => Ok(()),
     }
 }

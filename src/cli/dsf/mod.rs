@@ -46,7 +46,7 @@ pub enum Command {
         /// The DSF file.
         file: PathBuf,
         /// Output format.
-        #[arg(long, value_enum, default_value_t = autogen::Format::Human)]
+        #[arg(long, value_enum, default_value_t = autogen::Format::Text)]
         format: autogen::Format,
     },
 }

@@ -112,6 +112,10 @@ pub fn totext_all(files: &[PathBuf], output: Option<&Path>) -> u8 {
         Ok(j) => j,
         Err(c) => return c,
     };
+    // No text may replace an input, even one converted after it.
+    for j in &jobs {
+        agkit::fsutil::declare_input(&j.input, "a DSF tile");
+    }
     let many = jobs.len() > 1 || jobs.first().is_some_and(|j| j.input != files[0]);
     let mut seen = std::collections::HashSet::new();
     let mut status = EXIT_OK;
@@ -132,8 +136,12 @@ pub fn totext_all(files: &[PathBuf], output: Option<&Path>) -> u8 {
         let code = totext(&job.input, job.output.as_deref());
         if code == EXIT_OK {
             done += 1;
-            if many && let Some(out) = &job.output {
-                eprintln!("{} -> {}", job.input.display(), out.display());
+            match &job.output {
+                Some(out) if many => {
+                    eprintln!("{} -> {}", job.input.display(), out.display());
+                }
+                Some(out) => output::wrote(out, "DSF2Text"),
+                None => {}
             }
         } else {
             failed += 1;

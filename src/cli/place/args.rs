@@ -3,6 +3,7 @@
 use agkit::limits::Limits;
 use agkit::out::Format;
 use agkit::place::{FrameConvention, Params};
+use agkit::xp::model::Kind;
 use std::path::PathBuf;
 
 /// The AGP orientation convention.
@@ -17,8 +18,8 @@ pub enum Frame {
 /// Arguments of `agkit place`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The asset: .agp (with --at) or .agb/.ags (with --polygon).
-    #[arg(required_unless_present = "dsf")]
+    /// The asset: .agp (with --at) or .agb/.ags (with --polygon); or none,
+    /// with --dsf.
     pub asset: Option<PathBuf>,
     /// Where an .agp goes: latitude, longitude and heading (degrees
     /// clockwise from true north, default 0).
@@ -38,18 +39,19 @@ pub struct Args {
     #[arg(
         long,
         allow_negative_numbers = true,
-        conflicts_with_all = ["height", "spawning", "spelling_set"]
+        conflicts_with_all = ["height", "spawning", "spelling_set", "dsf"]
     )]
     pub param: Option<u16>,
     /// Building height in metres (AGB/AGS), 0 to 1020: a DSF stores it / 4
     /// in 8 bits.
-    #[arg(long, value_name = "METRES", allow_negative_numbers = true, value_parser = parse_height)]
+    #[arg(long, value_name = "METRES", allow_negative_numbers = true, value_parser = parse_height,
+          conflicts_with = "dsf")]
     pub height: Option<f64>,
     /// Number of tile-spawning contours (AGS).
-    #[arg(long, allow_negative_numbers = true, conflicts_with = "spelling_set")]
+    #[arg(long, allow_negative_numbers = true, conflicts_with_all = ["spelling_set", "dsf"])]
     pub spawning: Option<u8>,
     /// Spelling set (AGB).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, conflicts_with = "dsf")]
     pub spelling_set: Option<u8>,
     /// Place every autogen use of this DSF tile (or of every .dsf under a folder).
     #[arg(long, value_name = "TILE.dsf", conflicts_with_all = ["asset", "at", "polygon"])]
@@ -148,6 +150,41 @@ impl Args {
             params.low = k;
         }
         params
+    }
+}
+
+impl Args {
+    /// Refuses a flag that does not apply to an asset of `kind`
+    /// (`--spawning` on an .agb, `--spelling-set` on an .ags, a polygon
+    /// parameter on an .agp), so that it is not silently ignored.
+    pub fn check_applies(&self, kind: Kind) -> Result<(), String> {
+        let given = [
+            ("--param", self.param.is_some()),
+            ("--height", self.height.is_some()),
+            ("--spawning", self.spawning.is_some()),
+            ("--spelling-set", self.spelling_set.is_some()),
+        ];
+        let (applies, what): (&[&str], &str) = match kind {
+            Kind::Agp => (
+                &[],
+                "an .agp takes --at LAT,LON[,HEADING] and no polygon parameter",
+            ),
+            Kind::Agb => (
+                &["--param", "--height", "--spelling-set"],
+                "an .agb takes --height and --spelling-set (or --param); --spawning counts an .ags's contours",
+            ),
+            Kind::Ags => (
+                &["--param", "--height", "--spawning"],
+                "an .ags takes --height and --spawning (or --param); --spelling-set chooses an .agb's spellings",
+            ),
+        };
+        match given.iter().find(|(f, on)| *on && !applies.contains(f)) {
+            Some((flag, _)) => Err(format!(
+                "{flag} does not apply to an {} asset: {what}",
+                kind.header()
+            )),
+            None => Ok(()),
+        }
     }
 }
 

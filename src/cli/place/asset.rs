@@ -2,12 +2,12 @@
 //! the polygons of `--polygon FILE.geojson` (AGB, AGS).
 
 use super::args::Args;
-use super::report::{asset_report, placement_report, write_placements, write_to};
+use super::report::{asset_report, done, placement_report, write_placements, write_to};
 use crate::cli::output::{self, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use agkit::limits::Limits;
 use agkit::out::{self, Format};
 use agkit::place::file::{AssetFile, AssetFileError};
-use agkit::place::{self, Params, Placement, Use};
+use agkit::place::{self, Params, Placement, Tally, Use};
 use std::path::Path;
 
 /// `agkit place ASSET --at …`: one placement, its warnings printed, written.
@@ -28,11 +28,14 @@ pub fn run_at(args: &Args, params: &Params, format: Format) -> u8 {
 
 /// Reads and parses an autogen text file, printing its diagnostics; the
 /// exit status when it cannot be placed.
-fn load_asset(path: &Path) -> Result<agkit::xp::model::Asset, u8> {
+fn load_asset(path: &Path, args: &Args) -> Result<agkit::xp::model::Asset, u8> {
     let file = AssetFile::read(path);
     eprint!("{}", asset_report(&file));
     match file.asset {
-        Ok(a) => Ok(a),
+        Ok(a) => match args.check_applies(a.kind) {
+            Ok(()) => Ok(a),
+            Err(e) => Err(output::fail(format!("{}: {e}", path.display()))),
+        },
         Err(AssetFileError::Read { .. }) => Err(EXIT_USAGE),
         Err(_) => Err(EXIT_INPUT),
     }
@@ -49,7 +52,7 @@ fn place_asset(args: &Args, params: &Params) -> Result<Placement, u8> {
             ));
         }
     };
-    let asset = load_asset(path)?;
+    let asset = load_asset(path, args)?;
     let name = path.display().to_string();
     match place::place(&asset, &name, &use_, params) {
         Ok(p) => Ok(p),
@@ -61,12 +64,14 @@ fn place_asset(args: &Args, params: &Params) -> Result<Placement, u8> {
     }
 }
 
-/// The polygons of `--polygon`, each ready to place and named for messages
-/// (`lake.geojson feature 3 (id "x")`), all checked before any engine runs:
+/// The polygons of `--polygon`, each ready to place, named for messages
+/// (`lake.geojson feature 3 (id "x")`) and wound as X-Plane winds them
+/// (with a note per ring reversed, [`agkit::geom::orient::gis_rings`]),
+/// all checked before any engine runs:
 /// finite positions on Earth, no polygon wider than `limits` allow. An
 /// unreadable file is exit 2; a file that is not GeoJSON or has a bad
 /// polygon is exit 1, the message naming the file and the feature.
-fn load_polygons(path: &Path, limits: &Limits) -> Result<Vec<(String, Use)>, u8> {
+fn load_polygons(path: &Path, limits: &Limits) -> Result<Vec<Polygon>, u8> {
     let file = path.display().to_string();
     // The previewer's polygons go by name; here they are files.
     if !path.exists() && agkit::serve::polygons::by_name(&file).is_some() {
@@ -85,8 +90,9 @@ fn load_polygons(path: &Path, limits: &Limits) -> Result<Vec<(String, Use)>, u8>
     drop(text);
     polys
         .into_iter()
-        .map(|p| {
+        .map(|mut p| {
             let own = p.label();
+            let notes = agkit::geom::orient::gis_rings(&mut p.windings);
             let use_ = Use::Polygon {
                 windings: p.windings,
             };
@@ -96,9 +102,18 @@ fn load_polygons(path: &Path, limits: &Limits) -> Result<Vec<(String, Use)>, u8>
                 (None, None, None) => file.clone(),
                 _ => format!("{file} {own}"),
             };
-            Ok((label, use_))
+            Ok(Polygon { label, use_, notes })
         })
         .collect()
+}
+
+/// One polygon of `--polygon`, ready to place.
+struct Polygon {
+    /// How messages name it.
+    label: String,
+    use_: Use,
+    /// How it was taken (rings reversed), for the report.
+    notes: Vec<String>,
 }
 
 /// `agkit place ASSET --polygon FILE`: one placement per polygon. Several
@@ -113,19 +128,21 @@ pub fn run_polygons(poly: &Path, args: &Args, params: &Params, format: Format) -
     let Some(path) = args.asset.as_ref() else {
         return EXIT_USAGE;
     };
-    let asset = match load_asset(path) {
+    let asset = match load_asset(path, args) {
         Ok(a) => a,
         Err(code) => return code,
     };
     let name = path.display().to_string();
-    let place_one = |label: &str, u: &Use| -> Result<Placement, u8> {
-        let p = place::place(&asset, &name, u, params).map_err(|e| match e {
+    let place_one = |poly: &Polygon| -> Result<Placement, u8> {
+        let label = &poly.label;
+        let mut p = place::place(&asset, &name, &poly.use_, params).map_err(|e| match e {
             place::PlaceError::Mismatch(_) => output::fail(format!("{name}: {e}")),
             _ => {
                 eprintln!("error: {name}: {label}: {e}");
                 EXIT_INPUT
             }
         })?;
+        p.note(&poly.notes, args.explain);
         eprint!("{}", placement_report(&p, args.explain));
         Ok(p)
     };
@@ -134,8 +151,9 @@ pub fn run_polygons(poly: &Path, args: &Args, params: &Params, format: Format) -
     }
     let mut placements = Vec::with_capacity(uses.len());
     let mut items = 0usize;
-    for (label, u) in &uses {
-        let p = match place_one(label, u) {
+    for each in &uses {
+        let label = &each.label;
+        let p = match place_one(each) {
             Ok(p) => p,
             Err(code) => return code,
         };
@@ -163,19 +181,25 @@ pub fn run_polygons(poly: &Path, args: &Args, params: &Params, format: Format) -
 /// GeoJSON collection ([`out::Stream`]). A placement that fails ends the
 /// run: the `-o` file is left as it was; stdout has what came before.
 fn stream_polygons(
-    uses: &[(String, Use)],
-    place_one: impl Fn(&str, &Use) -> Result<Placement, u8>,
+    uses: &[Polygon],
+    place_one: impl Fn(&Polygon) -> Result<Placement, u8>,
     args: &Args,
     format: Format,
 ) -> u8 {
     let mut failed = None;
+    let mut tally = Tally::default();
+    let mut why = None;
     let mut place_all = |w: &mut dyn std::io::Write| -> Result<(), out::OutError> {
         let mut stream = out::Stream::new(w, format)?;
-        for (i, (label, u)) in uses.iter().enumerate() {
-            let p = place_one(label, u).map_err(|code| {
+        for (i, poly) in uses.iter().enumerate() {
+            let p = place_one(poly).map_err(|code| {
                 failed = Some(code);
                 out::OutError::Io(std::io::Error::other("placement failed"))
             })?;
+            tally.add(&p);
+            if why.is_none() {
+                why = p.why_empty();
+            }
             stream.push_part(&out::render_part(std::slice::from_ref(&p), i, format)?)?;
         }
         stream.finish()?.flush()?;
@@ -185,29 +209,18 @@ fn stream_polygons(
     match (failed, written) {
         (Some(code), _) => code,
         (None, Err(e)) => output::fail(e),
-        (None, Ok(())) => EXIT_OK,
+        (None, Ok(())) => {
+            done(args.output.as_deref(), &tally, why.as_deref());
+            EXIT_OK
+        }
     }
 }
 
-/// `LAT,LON[,HEADING]`.
+/// `--at LAT,LON[,HEADING]`.
 fn parse_at(s: &str) -> Result<Use, String> {
-    let v: Vec<f64> = s
-        .split(',')
-        .map(|p| p.trim().parse::<f64>())
-        .collect::<Result<_, _>>()
-        .map_err(|_| format!("--at {s}: expected LAT,LON[,HEADING] in degrees"))?;
-    let (lat, lon, heading) = match v[..] {
-        [lat, lon] => (lat, lon, 0.0),
-        [lat, lon, h] => (lat, lon, h),
-        _ => return Err(format!("--at {s}: expected LAT,LON[,HEADING] in degrees")),
-    };
-    if !(-90.0..=90.0).contains(&lat) || !(-180.0..=180.0).contains(&lon) || !heading.is_finite() {
-        return Err(format!(
-            "--at {s}: latitude, longitude or heading out of range"
-        ));
-    }
+    let p = crate::cli::coords::parse(s, "--at", true)?;
     Ok(Use::Point {
-        at: [lon, lat],
-        heading,
+        at: [p.lon, p.lat],
+        heading: p.heading.unwrap_or(0.0),
     })
 }

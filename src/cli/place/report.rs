@@ -5,8 +5,8 @@
 use crate::cli::output;
 use agkit::diag;
 use agkit::out::{self, Format, count as plural, thousands};
-use agkit::place::Placement;
 use agkit::place::file::{AssetFile, AssetFileError};
+use agkit::place::{Placement, Tally};
 use agkit::scenery::tile::Unresolved;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -31,15 +31,21 @@ pub fn asset_report(a: &AssetFile) -> String {
     }
 }
 
-/// The lines printed for a placement: its warnings, then (with `--explain`)
-/// the engine's decisions.
+/// The lines printed for a placement: its warnings, then how its input
+/// was taken (its notes: rings reversed, …), or with `--explain` the
+/// engine's decisions, which the notes open.
 pub fn placement_report(p: &Placement, explain: bool) -> String {
     let mut report = String::new();
     for w in &p.warnings {
         report.push_str(&format!("warning: {}: {w}\n", p.asset));
     }
     if explain {
+        // The notes open the explanation.
         report.push_str(&explain_report(p));
+    } else {
+        for n in &p.notes {
+            report.push_str(&format!("note: {}: {n}\n", p.asset));
+        }
     }
     report
 }
@@ -118,7 +124,8 @@ impl Repeats {
 }
 
 /// Renders `placements` (one, or the `combined` array form) and writes them
-/// to `output` or stdout; `status` when that succeeds.
+/// to `output` or stdout; `status` when that succeeds, with the summary
+/// line ([`done`]).
 pub fn write_placements(
     placements: &[Placement],
     combined: bool,
@@ -134,8 +141,30 @@ pub fn write_placements(
         Ok(w.flush()?)
     };
     match write_to(output, &mut write) {
-        Ok(()) => status,
+        Ok(()) => {
+            let why = placements.iter().find_map(Placement::why_empty);
+            done(output, &Tally::of(placements), why.as_deref());
+            status
+        }
         Err(e) => output::fail(e),
+    }
+}
+
+/// The line after a successful run: `wrote FILE (3 uses, 45 objects, …)`
+/// for a file; and when nothing at all was placed, why (`why`, the first
+/// empty placement's reason), also when the output went to stdout.
+pub fn done(output: Option<&Path>, tally: &Tally, why: Option<&str>) {
+    let nothing = tally.tiles + tally.objects + tally.facades + tally.trees == 0;
+    let why = match why {
+        Some(w) if nothing => format!("nothing placed: {w}"),
+        _ if nothing => "nothing placed".to_string(),
+        _ => String::new(),
+    };
+    match output {
+        Some(o) if why.is_empty() => output::wrote(o, &tally.to_string()),
+        Some(o) => output::wrote(o, &format!("{tally}; {why}")),
+        None if !why.is_empty() => eprintln!("note: {why}"),
+        None => {}
     }
 }
 

@@ -10,7 +10,7 @@ use super::report::{
 };
 use crate::cli::output::{self, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use agkit::out::{self, Format, count as plural, thousands};
-use agkit::place::{Params, Placement};
+use agkit::place::{Params, Placement, Tally};
 use agkit::scenery::resolve::Conditions;
 use agkit::scenery::tile::{TileError, TilePlacement, Unresolved};
 use agkit::scenery::{Scenery, SceneryError};
@@ -126,6 +126,8 @@ struct Seen {
     /// Autogen uses, and those placed.
     uses: usize,
     placed: usize,
+    /// What the placed uses hold.
+    tally: Tally,
     /// Its unresolved assets.
     unresolved: Unresolved,
 }
@@ -141,6 +143,7 @@ impl Seen {
                     status: status_of(e),
                     uses: 0,
                     placed: 0,
+                    tally: Tally::default(),
                     unresolved: Unresolved::default(),
                 };
             }
@@ -168,6 +171,7 @@ impl Seen {
             },
             uses: tile.uses,
             placed: tile.placements.len(),
+            tally: Tally::of(&tile.placements),
             unresolved: tile.unresolved.clone(),
         }
     }
@@ -180,6 +184,8 @@ struct Totals {
     status: u8,
     /// Uses placed.
     placed: usize,
+    /// What they hold.
+    tally: Tally,
     /// Autogen uses in the tiles read.
     uses: usize,
     /// Tiles that failed or have asset errors.
@@ -200,6 +206,7 @@ impl Totals {
         }
         self.uses += seen.uses;
         self.placed += seen.placed;
+        self.tally.merge(&seen.tally);
         self.unresolved.merge(seen.unresolved);
     }
 }
@@ -213,6 +220,14 @@ fn run_folder(dir: &Path, args: &Args, params: &Params, format: Format, scenery:
     use rayon::prelude::*;
     let start = std::time::Instant::now();
     let tiles: Vec<PathBuf> = agkit::scenery::install::dsf_files(dir);
+    if tiles.is_empty() {
+        eprintln!(
+            "error: {}: no DSF tile (*.dsf) under this folder, so nothing is placed; give a \
+             tile or a folder holding tiles (such as a package's `Earth nav data`)",
+            dir.display()
+        );
+        return EXIT_INPUT;
+    }
     let bar = output::progress_bar(tiles.len(), "tiles");
     let mut totals = Totals::default();
     let mut place_all = |w: &mut dyn std::io::Write| -> Result<(), out::OutError> {
@@ -294,5 +309,8 @@ fn run_folder(dir: &Path, args: &Args, params: &Params, format: Format, scenery:
         },
         start.elapsed().as_secs_f64()
     );
+    if let Some(o) = args.output.as_deref() {
+        output::wrote(o, &totals.tally.to_string());
+    }
     status
 }

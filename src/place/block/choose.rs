@@ -49,6 +49,30 @@ pub(crate) fn matches(set: &SpellingSet, m: &Measures) -> bool {
         && admits(&set.depth_range, m.depth)
 }
 
+/// The warning when no spelling set matches `m`: which of the number
+/// (the DSF parameter's low byte) or the ranges rejected them all, and that
+/// the first set (at `first_line`) is used, as the spec says.
+pub(crate) fn no_match(block: &BlockProps, m: &Measures, first_line: usize) -> String {
+    let mut numbers: Vec<i64> = block.spelling_sets.iter().map(|s| s.param).collect();
+    numbers.sort_unstable();
+    numbers.dedup();
+    let why = if numbers.contains(&i64::from(m.low)) {
+        format!(
+            "no SPELLING_SET {} admits a block {:.2} m high, {:.2} m wide and {:.2} m deep \
+             (their HEIGHT_RANGE, WIDTH_RANGE or DEPTH_RANGE)",
+            m.low, m.height, m.width, m.depth
+        )
+    } else {
+        let list: Vec<String> = numbers.iter().take(16).map(i64::to_string).collect();
+        format!(
+            "no SPELLING_SET is numbered {} (the DSF parameter's low byte); the asset's are {}",
+            m.low,
+            list.join(", ")
+        )
+    };
+    format!("{why}: the first set, at line {first_line}, is used")
+}
+
 /// Chooses the spelling set (`None` when the block has no sets at all).
 pub(crate) fn choose(block: &BlockProps, m: &Measures, rng: &mut Rng) -> Option<Choice> {
     if block.spelling_sets.is_empty() {

@@ -98,6 +98,10 @@ pub fn place(
     let choice = choose::choose(props, &measures, &mut rng)
         .ok_or_else(|| PlaceError::Asset("the AGB has no SPELLING_SET".into()))?;
     let set = &props.spelling_sets[choice.index];
+    if choice.candidates.is_empty() {
+        out.warnings
+            .push(choose::no_match(props, &measures, set.line));
+    }
     if params.explain {
         let list: Vec<String> = choice
             .candidates

@@ -73,6 +73,17 @@ pub fn place(
     eng.edge_tiles_fit()?;
     eng.run();
     let mut out = eng.finish(windings)?;
+    if usize::from(params.low) > windings.len() {
+        out.warnings.insert(
+            0,
+            format!(
+                "{} tile-spawning contours asked (the DSF parameter's low byte) but the \
+                 polygon has {}: all of them spawn",
+                params.low,
+                windings.len()
+            ),
+        );
+    }
     if let Some(w) = defaulted {
         out.warnings.insert(0, w);
     }
@@ -116,6 +127,7 @@ fn check_windings(windings: &[Vec<Xy>]) -> Result<(Vec<Assembled>, usize), Place
         }
         areas.push(area);
     }
+    reversed_rings(&rings, &areas)?;
     let largest = |ccw: bool| {
         (0..rings.len())
             .filter(|&i| (areas[i] > 0.0) == ccw)
@@ -175,6 +187,39 @@ fn check_windings(windings: &[Vec<Xy>]) -> Result<(Vec<Assembled>, usize), Place
         }
     }
     Ok((rings, outer))
+}
+
+/// The diagnosis of a polygon whose rings all wind the other way round (as
+/// GIS data often does): the largest ring clockwise, with every
+/// counter-clockwise ring inside it. Without it the engine would take a
+/// counter-clockwise hole for the outer ring and report the real outer
+/// ring as a hole outside it.
+fn reversed_rings(rings: &[Assembled], areas: &[f64]) -> Result<(), PlaceError> {
+    let Some(big) = (0..rings.len()).max_by(|&a, &b| areas[a].abs().total_cmp(&areas[b].abs()))
+    else {
+        return Ok(());
+    };
+    if areas[big] > 0.0 || areas.iter().all(|&a| a < 0.0) {
+        return Ok(());
+    }
+    let region = Region::new(std::slice::from_ref(&rings[big].ring.pts));
+    let inside = |i: usize| {
+        rings[i]
+            .ring
+            .pts
+            .iter()
+            .all(|&p| region.locate(p) != Some(false))
+    };
+    if (0..rings.len()).all(|i| i == big || (areas[i] > 0.0 && inside(i))) {
+        return Err(PlaceError::Polygon(format!(
+            "every ring winds the other way round: {} (the outer ring, the largest) is \
+             clockwise and the holes inside it are counter-clockwise; X-Plane winds the outer \
+             ring counter-clockwise and holes clockwise (GIS data often the reverse): reverse \
+             every ring",
+            rings[big].label()
+        )));
+    }
+    Ok(())
 }
 
 /// A tile ready to be placed: where its pixels go and what it covers.

@@ -14,7 +14,15 @@
 //! Inputs go through one gate, [`open_input`] / [`read_input`]: a regular
 //! file (symbolic links followed) or standard input read with a byte cap;
 //! a directory, named pipe, device or socket is refused by name before
-//! anything could block on it.
+//! anything could block on it. Outputs go through another: once
+//! a program calls [`guard_inputs`], no write replaces a file it reads, and
+//! [`OutputError`] words what went wrong with an output.
+
+mod guard;
+
+pub use guard::{
+    IsInput, OutputError, OutputErrorKind, OutputRole, check_output, declare_input, guard_inputs,
+};
 
 use std::ffi::OsStr;
 use std::io::{Read, Write};
@@ -83,9 +91,18 @@ impl InputError {
                 "{} of {len} bytes is more than the {max} agkit reads",
                 self.role
             ),
-            // The operating system's words alone, as every agkit error
-            // naming a file has them.
-            InputErrorKind::Io(e) => e.to_string(),
+            // The operating system's words, then what to do about them.
+            InputErrorKind::Io(e) => {
+                let hint = match e.kind() {
+                    std::io::ErrorKind::NotFound => {
+                        "; check the name and the folder (a relative path starts from the \
+                         current folder)"
+                    }
+                    std::io::ErrorKind::PermissionDenied => "; check that you may read it",
+                    _ => "",
+                };
+                format!("cannot read {}: {e}{hint}", self.role)
+            }
         }
     }
 
@@ -99,7 +116,7 @@ impl InputError {
 }
 
 /// What a file that is not a regular file is, in words.
-fn kind_of(ft: std::fs::FileType) -> &'static str {
+pub(crate) fn kind_of(ft: std::fs::FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
@@ -118,6 +135,8 @@ fn kind_of(ft: std::fs::FileType) -> &'static str {
     }
     if ft.is_dir() {
         "a directory"
+    } else if ft.is_file() {
+        "a file"
     } else {
         "not a file"
     }
@@ -129,6 +148,20 @@ fn kind_of(ft: std::fs::FileType) -> &'static str {
 /// run without end. The file is opened without waiting (a pipe swapped in
 /// after the check cannot hold the open) and checked again once open.
 pub fn open_input(path: &Path, role: &str) -> Result<std::fs::File, InputError> {
+    open_gated(path, role, true)
+}
+
+/// Opens `path` through the same gate as [`open_input`] to look at its
+/// first bytes (is it a file the command reads?), without recording it as
+/// an input of the run ([`guard_inputs`]): a file only looked at may be
+/// the output.
+pub fn open_to_sniff(path: &Path, role: &str) -> Result<std::fs::File, InputError> {
+    open_gated(path, role, false)
+}
+
+/// [`open_input`], recording the file as an input of the run ([`guard`])
+/// when `record`.
+fn open_gated(path: &Path, role: &str, record: bool) -> Result<std::fs::File, InputError> {
     let err = |kind| InputError::new(path, role, kind);
     let meta = std::fs::metadata(path).map_err(|e| err(InputErrorKind::Io(e)))?;
     if !meta.is_file() {
@@ -142,6 +175,9 @@ pub fn open_input(path: &Path, role: &str) -> Result<std::fs::File, InputError> 
     let meta = f.metadata().map_err(|e| err(InputErrorKind::Io(e)))?;
     if !meta.is_file() {
         return Err(err(InputErrorKind::NotAFile(kind_of(meta.file_type()))));
+    }
+    if record {
+        guard::record(path, role, &meta);
     }
     Ok(f)
 }
@@ -166,8 +202,21 @@ pub fn read_input(path: &Path, role: &str, max: u64) -> Result<Vec<u8>, InputErr
 /// of more than `max` bytes before reading it; `-` is a file of that name
 /// here, never standard input.
 pub fn read_file(path: &Path, role: &str, max: u64) -> Result<Vec<u8>, InputError> {
+    read_gated(path, role, max, true)
+}
+
+/// Reads a file this run may go on to replace — what an earlier run wrote
+/// and this one takes over, such as `overlay build`'s tiles — through the
+/// same gate as [`read_file`], without recording it as an input
+/// ([`guard_inputs`]).
+pub fn read_earlier_output(path: &Path, role: &str, max: u64) -> Result<Vec<u8>, InputError> {
+    read_gated(path, role, max, false)
+}
+
+/// [`read_file`], recording the file as an input when `record`.
+fn read_gated(path: &Path, role: &str, max: u64, record: bool) -> Result<Vec<u8>, InputError> {
     let err = |kind| InputError::new(path, role, kind);
-    let f = open_input(path, role)?;
+    let f = open_gated(path, role, record)?;
     let len = f.metadata().map_err(|e| err(InputErrorKind::Io(e)))?.len();
     if len > max {
         return Err(err(InputErrorKind::TooLarge { len, max }));
@@ -309,12 +358,39 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// Like [`write_atomic`], but `fill` streams the content into the temporary
 /// file (buffered), so the output never has to be held in memory. If `fill`
 /// fails, the temporary file is removed and `path` is untouched.
+///
+/// Once [`guard_inputs`] is on, a `path` that is a file the run has read is
+/// refused (an error carrying an [`IsInput`]), before the write and again
+/// before the rename.
 pub fn write_atomic_with<T>(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<T>,
 ) -> std::io::Result<T> {
+    write_guarded(path, fill, true)
+}
+
+/// Rewrites the input `path` in place, atomically ([`write_atomic`]): the
+/// one write allowed to replace a file the run has read (`fmt
+/// --in-place`).
+pub fn rewrite_input(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_guarded(path, |w| w.write_all(bytes), false)
+}
+
+/// [`write_atomic_with`], refusing an input of the run when `guarded`.
+fn write_guarded<T>(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<T>,
+    guarded: bool,
+) -> std::io::Result<T> {
     let target = write_target(path)?;
+    if guarded {
+        guard::refuse_input(&target)?;
+    }
     let (tmp, out) = temp_beside(&target, &parent_dir(&target), fill)?;
+    if guarded {
+        // A streamed output may have read it while being written.
+        guard::refuse_input(&target)?;
+    }
     tmp.persist(&target)?;
     Ok(out)
 }
@@ -398,7 +474,8 @@ fn temp_beside<T>(
 /// files are removed, and so are the folders this call created (when empty).
 /// Only a failure of a rename itself (rare: the temporary file is already in
 /// the destination's folder) can leave the earlier files of the list
-/// replaced.
+/// replaced. Once [`guard_inputs`] is on, a destination that is a file the
+/// run has read fails the whole step before anything is renamed.
 pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> Result<(), (PathBuf, std::io::Error)> {
     let mut created: Vec<PathBuf> = Vec::new();
     let staged = stage(files, &mut created);
@@ -427,6 +504,7 @@ fn stage(
     let mut staged = Vec::with_capacity(files.len());
     for (path, bytes) in files {
         let target = write_target(path).map_err(|e| (path.clone(), e))?;
+        guard::refuse_input(&target).map_err(|e| (path.clone(), e))?;
         let dir = parent_dir(&target);
         let missing: Vec<PathBuf> = dir
             .ancestors()

@@ -7,6 +7,8 @@
 //! the source line and a caret; [`to_json`] prints the stable JSON form that
 //! `agkit check --format json` emits.
 
+pub mod cap;
+
 use serde::Serialize;
 use std::ops::Range;
 
