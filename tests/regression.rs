@@ -413,6 +413,8 @@ fn overlay_preview_and_place_dsf_of_the_same_tile_place_different_things() {
     for &tile in as_written.tiles.keys() {
         let mut warnings = Vec::new();
         let preview = overlay::preview::place_tile(&as_written, tile, &assets, &mut warnings);
+        // Only the art the examples name and do not bundle (AG0085).
+        warnings.retain(|w| !w.ends_with("[AG0085]"));
         assert!(warnings.is_empty(), "{warnings:?}");
         objects += preview.iter().map(|p| p.objects.len()).sum::<usize>();
         let want = json(&preview);

@@ -195,6 +195,9 @@ pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
         }
         for o in &p.objects {
             grow(frames.to_common(i, [o.x, o.y]), 0.0);
+            for q in &o.footprint {
+                grow(frames.to_common(i, *q), 0.0);
+            }
         }
         for t in &p.trees {
             grow(frames.to_common(i, [t.x, t.y]), t.width / 2.0);
@@ -411,6 +414,18 @@ pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
     s.push('\n');
     for (i, p) in ps.iter().enumerate() {
         for o in &p.objects {
+            // The footprint read from its OBJ, under the marker.
+            if o.footprint.len() >= 3 {
+                let mut d = String::new();
+                for (k, q) in o.footprint.iter().enumerate() {
+                    let (x, y) = view.px(frames.to_common(i, *q));
+                    let _ = write!(d, "{}{x:.2},{y:.2}", if k == 0 { "M" } else { "L" });
+                }
+                let _ = writeln!(
+                    s,
+                    r##"<path d="{d}Z" fill="#d83a3a" fill-opacity="0.3" stroke="#8e1b1b" stroke-width="0.8"/>"##
+                );
+            }
             let (x, y) = view.px(frames.to_common(i, [o.x, o.y]));
             if !detail {
                 let _ = writeln!(s, r#"<circle cx="{x:.2}" cy="{y:.2}" r="1.6"/>"#);
@@ -990,6 +1005,7 @@ mod tests {
                 height: 0.0,
                 show: None,
                 source_line: 2,
+                ..PlacedObject::default()
             }],
             ..Placement::default()
         }
