@@ -260,7 +260,10 @@ fn generated_small_set_is_clean_and_deterministic() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let json: Vec<serde_json::Value> = serde_json::from_slice(&o.stdout).unwrap();
     let other: Vec<&serde_json::Value> = json.iter().filter(|d| d["code"] != "AG0085").collect();
-    assert!(other.is_empty(), "generated inputs have diagnostics: {other:?}");
+    assert!(
+        other.is_empty(),
+        "generated inputs have diagnostics: {other:?}"
+    );
     let stderr = String::from_utf8_lossy(&o.stderr);
     let n = s.text_files + s.dsf_files + s.agn_files;
     assert!(

@@ -77,7 +77,11 @@ impl Fixture {
 
     /// The art the asset `name` of the served folder names, as the
     /// previewer reads it: beside the asset, inside the folder.
-    fn art(&self, name: &str, asset: &agkit::xp::model::Asset) -> Option<std::sync::Arc<agkit::place::art::Art>> {
+    fn art(
+        &self,
+        name: &str,
+        asset: &agkit::xp::model::Asset,
+    ) -> Option<std::sync::Arc<agkit::place::art::Art>> {
         let root = self.root().canonicalize().unwrap();
         Some(
             agkit::scenery::art::ArtStore::default()

@@ -381,10 +381,13 @@ fn facade_art(f: &mut PlacedFacade, fac: &Facade) {
             .floors
             .iter()
             .filter_map(|fl| Some((fl, top(fl)?)))
-            .fold(None::<(&crate::fac::Floor, f64)>, |best, (fl, h)| match best {
-                Some((_, b)) if (b - f.height).abs() <= (h - f.height).abs() => best,
-                _ => Some((fl, h)),
-            });
+            .fold(
+                None::<(&crate::fac::Floor, f64)>,
+                |best, (fl, h)| match best {
+                    Some((_, b)) if (b - f.height).abs() <= (h - f.height).abs() => best,
+                    _ => Some((fl, h)),
+                },
+            );
         let floor = best.map(|(fl, _)| fl).or(fac.floors.first());
         f.drawn_height = best.map(|(_, h)| h);
         f.floor = floor.map(|fl| fl.name.clone());

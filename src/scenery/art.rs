@@ -177,9 +177,7 @@ pub fn locate(naming: &Path, path: &str, kind: ArtKind, libs: Option<&Libraries>
     let Some(libs) = libs else {
         if library_style(dir, &rel) {
             out.state = ArtState::Unchecked;
-            out.how = format!(
-                "a library path {beside}: give --library or --xplane to look it up"
-            );
+            out.how = format!("a library path {beside}: give --library or --xplane to look it up");
         } else {
             out.how = beside;
         }
@@ -201,9 +199,7 @@ pub fn locate(naming: &Path, path: &str, kind: ArtKind, libs: Option<&Libraries>
                 .index
                 .exports_of(&rel)
                 .filter(|(_, p, e)| p.enabled && !e.is_absolute())
-                .find_map(|(_, p, e)| {
-                    resolve::find_file(&p.root, &e.real_path).map(|f| (p, e, f))
-                });
+                .find_map(|(_, p, e)| resolve::find_file(&p.root, &e.real_path).map(|f| (p, e, f)));
             match found {
                 Some((p, e, f)) => {
                     out.file = Some(f);
@@ -285,8 +281,7 @@ pub fn read(file: &Path, kind: ArtKind, limits: &Limits) -> Read {
                     .read_to_end(&mut head)
                     .map_err(|e| format!("{name}: {e}"))
             });
-        return match opened.and_then(|_| crate::texture::probe(&head).map_err(|e| e.to_string()))
-        {
+        return match opened.and_then(|_| crate::texture::probe(&head).map_err(|e| e.to_string())) {
             Ok(_) => Read::Texture,
             Err(e) => Read::Failed(e),
         };
@@ -376,7 +371,7 @@ impl ArtProblem {
 
 /// How deep [`ArtStore::problems`] follows names (asset → facade → its
 /// object → its texture).
-const MAX_DEPTH: usize = 4;
+pub const MAX_DEPTH: usize = 4;
 
 /// Cache key of an asset's art: the asset file, the tile, and whether
 /// libraries were given.
@@ -454,56 +449,59 @@ impl ArtStore {
     /// The art of `asset`, read from `file`: its objects, facades and
     /// forest, found beside it or in `libs`. Kept per asset file and tile.
     pub fn art_for(&self, file: &Path, asset: &Asset, libs: Option<&Libraries>) -> Arc<Art> {
-        let key = (file.to_path_buf(), libs.and_then(|l| l.tile), libs.is_some());
+        let key = (
+            file.to_path_buf(),
+            libs.and_then(|l| l.tile),
+            libs.is_some(),
+        );
         let lock = || self.arts.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(a) = lock().get(&key) {
             return Arc::clone(a);
         }
-        let one = |path: &str, kind: ArtKind| {
-            let (at, read) = self.open(file, path, kind, libs);
-            (at, read)
-        };
-        fn art_file<T>(at: Located, value: Option<Arc<T>>) -> ArtFile<T> {
+        // One path, read as `kind`; `pick` takes what placement keeps.
+        fn one<T>(
+            store: &ArtStore,
+            (file, libs): (&Path, Option<&Libraries>),
+            path: &str,
+            kind: ArtKind,
+            pick: fn(&Read) -> Option<Arc<T>>,
+        ) -> ArtFile<T> {
+            let (at, read) = store.open(file, path, kind, libs);
             ArtFile {
                 path: at.path,
                 file: at.file,
                 state: at.state,
                 how: at.how,
-                value,
+                value: read.as_deref().and_then(pick),
             }
         }
+        let from = (file, libs);
         let c = &asset.common;
         let objects = c
             .objects
             .iter()
             .map(|o| {
-                let (at, read) = one(&o.value, ArtKind::Object);
-                let v = match read.as_deref() {
-                    Some(Read::Object(s)) => Some(Arc::clone(s)),
+                one(self, from, &o.value, ArtKind::Object, |r| match r {
+                    Read::Object(s) => Some(Arc::clone(s)),
                     _ => None,
-                };
-                art_file(at, v)
+                })
             })
             .collect();
         let facades = c
             .facades
             .iter()
             .map(|f| {
-                let (at, read) = one(&f.value, ArtKind::Facade);
-                let v = match read.as_deref() {
-                    Some(Read::Facade(s)) => Some(Arc::clone(s)),
+                one(self, from, &f.value, ArtKind::Facade, |r| match r {
+                    Read::Facade(s) => Some(Arc::clone(s)),
                     _ => None,
-                };
-                art_file(at, v)
+                })
             })
             .collect();
         let forest = c.vegetation.as_ref().map(|v| {
-            let (at, read) = one(&v.value, ArtKind::Forest);
-            let v = match read.as_deref() {
-                Some(Read::Forest(s)) => Some(Arc::clone(s)),
+            one(self, from, &v.value, ArtKind::Forest, |r| match r {
+                Read::Forest(s) => Some(Arc::clone(s)),
                 _ => None,
-            };
-            art_file(at, v)
+            })
         });
         let art = Arc::new(Art {
             objects,
@@ -525,7 +523,15 @@ impl ArtStore {
     ) -> Vec<ArtProblem> {
         let mut out = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        self.walk(naming, path, kind, libs, &mut Vec::new(), &mut seen, &mut out);
+        self.walk(
+            naming,
+            path,
+            kind,
+            libs,
+            &mut Vec::new(),
+            &mut seen,
+            &mut out,
+        );
         out
     }
 
@@ -579,9 +585,21 @@ impl ArtStore {
         if let Some(n) = &c.texture_normal {
             named.push((n.line, &n.value.path, ArtKind::Texture));
         }
-        named.extend(c.objects.iter().map(|o| (o.line, o.value.as_str(), ArtKind::Object)));
-        named.extend(c.facades.iter().map(|f| (f.line, f.value.as_str(), ArtKind::Facade)));
-        named.extend(c.vegetation.iter().map(|v| (v.line, v.value.as_str(), ArtKind::Forest)));
+        named.extend(
+            c.objects
+                .iter()
+                .map(|o| (o.line, o.value.as_str(), ArtKind::Object)),
+        );
+        named.extend(
+            c.facades
+                .iter()
+                .map(|f| (f.line, f.value.as_str(), ArtKind::Facade)),
+        );
+        named.extend(
+            c.vegetation
+                .iter()
+                .map(|v| (v.line, v.value.as_str(), ArtKind::Forest)),
+        );
         let mut out = Vec::new();
         for (line, path, kind) in named {
             if path.trim().is_empty() {
@@ -659,12 +677,10 @@ pub fn file_diagnostics(
             let read = store.read(file, kind);
             let mut out = Vec::new();
             for (path, k) in read.names() {
-                let at = text
-                    .find(path.as_str())
-                    .map_or(Location::File, |i| {
-                        let line = text[..i].bytes().filter(|&c| c == b'\n').count() + 1;
-                        Location::Span(line_span(text, line))
-                    });
+                let at = text.find(path.as_str()).map_or(Location::File, |i| {
+                    let line = text[..i].bytes().filter(|&c| c == b'\n').count() + 1;
+                    Location::Span(line_span(text, line))
+                });
                 for p in store.problems(file, &path, k, libs) {
                     out.push(p.diagnostic(at.clone(), root));
                 }

@@ -438,10 +438,7 @@ fn art_findings(
                 Some(kind) => {
                     for (path, k) in art.read(&file, kind).names() {
                         for p in art.problems(&file, &path, k, Some(&libs)) {
-                            problems.push(format!(
-                                "{def} {}",
-                                p.message_within(Some(&inst.root))
-                            ));
+                            problems.push(format!("{def} {}", p.message_within(Some(&inst.root))));
                         }
                     }
                 }

@@ -33,7 +33,9 @@ pub(crate) fn fill(eng: &mut Engine) {
         None => ([params.tree_spacing; 2], [0.0; 2]),
     };
     if !(sx.is_finite() && sx > 0.0) {
-        eng.warn(|| format!("FILL_LAYER {layer}: tree spacing {sx} is not positive; no fill trees"));
+        eng.warn(|| {
+            format!("FILL_LAYER {layer}: tree spacing {sx} is not positive; no fill trees")
+        });
         return;
     }
     let (min, max) = eng.region.bbox();
