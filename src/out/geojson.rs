@@ -83,7 +83,19 @@ pub fn each_feature<E: serde::ser::Error>(
             emit(feature(p, i, "tile", t, g, &["polygon", "lonlat"]).map_err(E::custom)?)?;
         }
         for o in &p.objects {
-            let (g, drop): (_, &[&str]) = match ring(&o.footprint_lonlat) {
+            // The footprint turns clockwise (the OBJ's counter-clockwise
+            // hull in x and z, z pointing south); GeoJSON's exterior rings
+            // turn counter-clockwise (RFC 7946, 3.1.6).
+            let mut footprint = o.footprint_lonlat.clone();
+            let closed: geo::LineString = footprint
+                .iter()
+                .chain(footprint.first())
+                .map(|&[x, y]| (x, y))
+                .collect();
+            if geo::Winding::is_cw(&closed) {
+                footprint.reverse();
+            }
+            let (g, drop): (_, &[&str]) = match ring(&footprint) {
                 Some(g) => (Some(g), &["x", "y", "footprint", "footprint_lonlat"]),
                 None => (
                     Some(GeometryValue::new_point([o.lon, o.lat])),
