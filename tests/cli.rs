@@ -992,7 +992,7 @@ fn examples_have_no_diagnostics_but_missing_art() {
     for d in &diags {
         assert_eq!(d["code"], "AG0085", "{d}");
         let m = d["message"].as_str().unwrap();
-        assert!(m.contains(": not found (tried "), "{m}");
+        assert!(m.contains(": not found (") && m.contains("; tried "), "{m}");
     }
 }
 
