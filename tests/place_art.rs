@@ -35,15 +35,10 @@ fn agkit() -> Command {
 /// `agkit ARGS… PATHS… --format json`: its JSON output, its stderr, and
 /// whether it exited 0.
 fn run_json(args: &[&str], paths: &[&Path]) -> (serde_json::Value, String, bool) {
-    run_as(args, paths, "json")
-}
-
-/// `agkit ARGS… PATHS… --format FORMAT` (`json` or `geojson`).
-fn run_as(args: &[&str], paths: &[&Path], format: &str) -> (serde_json::Value, String, bool) {
     let out = agkit()
         .args(args)
         .args(paths)
-        .args(["--format", format])
+        .args(["--format", "json"])
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -638,43 +633,4 @@ fn facades_carry_height_roof_and_walls() {
     assert_eq!(names(0), vec![long.clone(); 4]);
     // FAC_WALLS 0 1 0 7: type 7 is past the two walls, so the last.
     assert_eq!(names(1), vec![long.clone(), short.clone(), long, short]);
-}
-
-/// GeoJSON draws each object with a footprint as its Polygon, its exterior
-/// ring counter-clockwise as RFC 7946 asks (the footprint in the model
-/// turns clockwise: the OBJ's counter-clockwise hull in x and z, z
-/// south), with the heights QGIS extrudes by.
-#[test]
-fn geojson_footprints_are_counter_clockwise_polygons() {
-    let file = fixtures().join("village.agp");
-    let (v, err, ok) = run_json(&["place", "--at", "47.5,13.5,75"], &[&file]);
-    assert!(ok, "{err}");
-    let model = v["objects"].as_array().unwrap()[0]["footprint"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| [p[0].as_f64().unwrap(), p[1].as_f64().unwrap()])
-        .collect::<Vec<_>>();
-    assert!(area(&model) < 0.0, "the model's footprint turns clockwise");
-    let (g, err, ok) = run_as(&["place", "--at", "47.5,13.5,75"], &[&file], "geojson");
-    assert!(ok, "{err}");
-    let houses: Vec<&serde_json::Value> = g["features"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["properties"]["kind"] == "object" && f["properties"]["asset"] == "house.obj")
-        .collect();
-    assert_eq!(houses.len(), 1);
-    let h = houses[0];
-    assert_eq!(h["geometry"]["type"], "Polygon");
-    assert_eq!(h["properties"]["object_height"], 5.0);
-    let ring: Vec<[f64; 2]> = h["geometry"]["coordinates"][0]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| [p[0].as_f64().unwrap(), p[1].as_f64().unwrap()])
-        .collect();
-    assert_eq!(ring.len(), 5, "closed");
-    assert_eq!(ring[0], ring[4]);
-    assert!(area(&ring[..4]) > 0.0, "counter-clockwise: {ring:?}");
 }
