@@ -604,6 +604,33 @@ fn scenery_check_and_scenery_at_agree() {
     assert_eq!(check, want, "{v:#}");
     assert_eq!(v["stats"]["unresolved"], 1);
     assert_eq!(v["stats"]["missing_art"], 2, "{v:#}");
+
+    // Without the textures, the village's details come in line order
+    // (line 8 before line 12, not after 16 as text sorts).
+    std::fs::remove_dir_all(t.path().join("Custom Scenery/Village/art")).unwrap();
+    let (_, v) = check_not_opened(t.path());
+    let village = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "SCN015" && f["package"] == "Village")
+        .unwrap();
+    let lines: Vec<usize> = village["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let d = d.as_str().unwrap();
+            d["autogen/village.agp:".len()..]
+                .split(':')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    assert!(lines.len() > 3 && lines.contains(&8), "{village:#}");
+    assert!(lines.windows(2).all(|w| w[0] <= w[1]), "{lines:?}");
 }
 
 /// Facades carry the height they draw, a roof, and the wall each side

@@ -415,7 +415,11 @@ fn art_findings(
     use rayon::prelude::*;
     let jobs: Vec<_> = follow.into_iter().collect();
     stats.art_followed += jobs.len();
-    let found: Vec<(usize, Vec<String>, Vec<String>)> = jobs
+    // Each problem keyed by the definition and the line naming the art
+    // (0 for what an object, facade or forest names), so that details
+    // come in line order (line 8 before line 16), then its message.
+    type Problem = (String, usize, String);
+    let found: Vec<(usize, Vec<String>, Vec<Problem>)> = jobs
         .into_par_iter()
         .map(|((prio, tile, file, def), dsfs)| {
             let libs = super::art::Libraries {
@@ -428,17 +432,17 @@ fn art_findings(
                 None => {
                     if let Ok(asset) = &crate::place::file::AssetFile::read(&file).asset {
                         for (line, p) in art.asset_problems(&file, asset, Some(&libs)) {
-                            problems.push(format!(
-                                "{def}:{line}: {}",
-                                p.message_within(Some(&inst.root))
-                            ));
+                            let msg =
+                                format!("{def}:{line}: {}", p.message_within(Some(&inst.root)));
+                            problems.push((def.clone(), line, msg));
                         }
                     }
                 }
                 Some(kind) => {
                     for (path, k) in art.read(&file, kind).names() {
                         for p in art.problems(&file, &path, k, Some(&libs)) {
-                            problems.push(format!("{def} {}", p.message_within(Some(&inst.root))));
+                            let msg = format!("{def} {}", p.message_within(Some(&inst.root)));
+                            problems.push((def.clone(), 0, msg));
                         }
                     }
                 }
@@ -446,7 +450,7 @@ fn art_findings(
             (prio, dsfs, problems)
         })
         .collect();
-    let mut per: BTreeMap<usize, BTreeMap<String, Vec<String>>> = BTreeMap::new();
+    let mut per: BTreeMap<usize, BTreeMap<Problem, Vec<String>>> = BTreeMap::new();
     for (prio, dsfs, problems) in found {
         for msg in problems {
             per.entry(prio)
@@ -461,7 +465,7 @@ fn art_findings(
         stats.missing_art += problems.len();
         let details = problems
             .iter()
-            .map(|(msg, dsfs)| {
+            .map(|((_, _, msg), dsfs)| {
                 let mut dsfs = dsfs.clone();
                 dsfs.sort();
                 dsfs.dedup();
