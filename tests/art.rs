@@ -438,11 +438,17 @@ fn check_and_info_take_art_from_a_directory() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);
+    // The art's own 3 warnings, and 9 for the textures the object, the
+    // facade and the forest (twice: tree_list.txt) name that are not there.
     assert!(
-        stderr.contains("checked 7 files: 1 error, 3 warnings"),
+        stderr.contains("checked 7 files: 1 error, 12 warnings"),
         "{stderr}"
     );
     assert!(stdout.contains("OBJ0007.obj:10:5"), "{stdout}");
+    assert!(
+        stdout.contains("warning[AG0085]: texture house.png: not found (not beside house.obj"),
+        "{stdout}"
+    );
     assert_eq!(out.status.code(), Some(1));
     let info = Command::cargo_bin("agkit")
         .unwrap()

@@ -161,7 +161,9 @@ const SUCCESSES: &[(&[&str], &str)] = &[
         &["check", "examples/"],
         "checked 39 files: 0 errors, 0 warnings",
     ),
-    (&["check", "--format", "json", AGP], "[]"),
+    // Empty, or the art the example names that is not bundled (see
+    // examples_have_no_diagnostics_but_missing_art).
+    (&["check", "--format", "json", AGP], "["),
     (&["fmt", "--check", "examples/"], ""),
     (&["fmt", AGP], "AG_POINT"),
     (&["info", AGB], "autogen block (AGB)"),
@@ -928,17 +930,42 @@ fn one_is_singular() {
         .success()
         .stdout(contains("1 tile, 3 objects, 1 facade, 2 trees"));
     agkit()
-        .args(["place", "--dsf", "examples/dsf", "--scenery", "examples"])
+        .args([
+            "place",
+            "--dsf",
+            "examples/dsf",
+            "--scenery",
+            "examples",
+            "--no-art",
+        ])
         .assert()
         .success()
         .stderr(contains(
             "placed 3 uses from 1 tile: 0 warnings, 0 tiles with errors",
         ));
     agkit()
-        .args(["check", AGP])
+        .args(["check", "tests/fixtures/placeart/house.obj"])
         .assert()
         .success()
         .stderr("checked 1 file: 0 errors, 0 warnings\n");
+}
+
+/// The bundled examples are clean: nothing `agkit check` reports but art
+/// they name that is not bundled with them (AG0085, one per file and
+/// directive, naming the path tried).
+#[test]
+fn examples_have_no_diagnostics_but_missing_art() {
+    let out = agkit()
+        .args(["check", "--format", "json", "examples/"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", said(&out));
+    let diags: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    for d in &diags {
+        assert_eq!(d["code"], "AG0085", "{d}");
+        let m = d["message"].as_str().unwrap();
+        assert!(m.contains(": not found (") && m.contains("; tried "), "{m}");
+    }
 }
 
 #[test]

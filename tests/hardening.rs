@@ -197,18 +197,19 @@ fn generated_small_set_is_clean_and_deterministic() {
     let s = generate_small(a.path());
     assert!(s.text_files >= 60 && s.text_bytes > 1_000_000, "{s:?}");
     assert!(s.dsf_files >= 5 && s.agn_files >= 200, "{s:?}");
-    // Every generated file parses without errors or warnings.
+    // Every generated file parses without errors or warnings, but for the
+    // art its assets name, which the generator does not write (AG0085).
     let o = agkit()
         .args(["check", "--format", "json"])
         .arg(a.path())
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(
-        json,
-        serde_json::json!([]),
-        "generated inputs have diagnostics"
+    let json: Vec<serde_json::Value> = serde_json::from_slice(&o.stdout).unwrap();
+    let other: Vec<&serde_json::Value> = json.iter().filter(|d| d["code"] != "AG0085").collect();
+    assert!(
+        other.is_empty(),
+        "generated inputs have diagnostics: {other:?}"
     );
     let stderr = String::from_utf8_lossy(&o.stderr);
     let n = s.text_files + s.dsf_files + s.agn_files;

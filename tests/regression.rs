@@ -413,6 +413,8 @@ fn overlay_preview_and_place_dsf_of_the_same_tile_place_different_things() {
     for &tile in as_written.tiles.keys() {
         let mut warnings = Vec::new();
         let preview = overlay::preview::place_tile(&as_written, tile, &assets, &mut warnings);
+        // Only the art the examples name and do not bundle (AG0085).
+        warnings.retain(|w| !w.ends_with("[AG0085]"));
         assert!(warnings.is_empty(), "{warnings:?}");
         objects += preview.iter().map(|p| p.objects.len()).sum::<usize>();
         let want = json(&preview);
@@ -474,6 +476,7 @@ fn at_item(
         conditions: Vec::new(),
         exclusion: None,
         placed_by: None,
+        art: None,
         shape,
     }
 }
@@ -642,4 +645,46 @@ fn overlay_previews_drew_no_tile_edge() {
             .join("\n")
             .contains(">+47+012</text>")
     );
+}
+
+/// An object's footprint went into GeoJSON clockwise: the placed footprint
+/// turns clockwise in x east / y north (the OBJ's counter-clockwise hull in
+/// x and z, z south), and RFC 7946 (3.1.6) asks exterior rings to turn
+/// counter-clockwise. The model keeps its order; GeoJSON reverses it.
+#[test]
+fn geojson_object_footprints_were_clockwise() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/placeart/village.agp");
+    let asset = agkit::xp::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let scenery = agkit::scenery::Scenery::without_libraries(Default::default());
+    let params = agkit::place::Params {
+        art: Some(scenery.asset_art(&file, &asset, None)),
+        ..Default::default()
+    };
+    let at = agkit::place::Use::Point {
+        at: [13.5, 47.5],
+        heading: 75.0,
+    };
+    let p = agkit::place::place(&asset, "village.agp", &at, &params).unwrap();
+    let signed = agkit::overlay::orient::signed_area;
+    let house = &p.objects[0];
+    assert_eq!(house.asset, "house.obj");
+    assert!(signed(&house.footprint) < 0.0, "the model turns clockwise");
+    let g = agkit::out::render_all(&[p], agkit::out::Format::Geojson).unwrap();
+    let g: serde_json::Value = serde_json::from_slice(&g).unwrap();
+    let f = g["features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["properties"]["asset"] == "house.obj")
+        .unwrap();
+    assert_eq!(f["geometry"]["type"], "Polygon");
+    assert_eq!(f["properties"]["object_height"], 5.0);
+    let ring: Vec<[f64; 2]> = f["geometry"]["coordinates"][0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| [q[0].as_f64().unwrap(), q[1].as_f64().unwrap()])
+        .collect();
+    assert_eq!((ring.len(), ring[0]), (5, ring[4]), "closed");
+    assert!(signed(&ring[..4]) > 0.0, "counter-clockwise: {ring:?}");
 }

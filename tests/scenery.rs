@@ -639,10 +639,13 @@ fn scenery_check_finds_planted_mistakes() {
     assert_eq!(
         codes,
         [
-            "SCN001", "SCN002", "SCN003", "SCN004", "SCN005", "SCN006", "SCN007", "SCN008"
+            "SCN001", "SCN002", "SCN003", "SCN004", "SCN005", "SCN006", "SCN007", "SCN008",
+            "SCN015"
         ]
     );
     assert_eq!(v["stats"]["unresolved"], 1);
+    // The plaza placed from the library names ten art files it lacks.
+    assert_eq!(v["stats"]["missing_art"], 10);
     assert_eq!(v["stats"]["dsfs"], 3);
 }
 
@@ -1061,7 +1064,8 @@ fn scenery_check_clean_installation() {
     );
     assert_eq!(
         String::from_utf8_lossy(&o.stdout),
-        "checked 2 packages (2 enabled, 1 with a library.txt, 1 export), 1 DSF, 1 definition: 0 unresolved\n"
+        "checked 2 packages (2 enabled, 1 with a library.txt, 1 export), 1 DSF, 1 definition: 0 unresolved; \
+         art of 1 file followed: 0 missing\n"
     );
 }
 

@@ -75,6 +75,21 @@ impl Fixture {
         self.dir.path().join("assets")
     }
 
+    /// The art the asset `name` of the served folder names, as the
+    /// previewer reads it: beside the asset, inside the folder.
+    fn art(
+        &self,
+        name: &str,
+        asset: &agkit::xp::model::Asset,
+    ) -> Option<std::sync::Arc<agkit::place::art::Art>> {
+        let root = self.root().canonicalize().unwrap();
+        Some(
+            agkit::scenery::art::ArtStore::default()
+                .within(&root)
+                .art_for(&root.join(name), asset, None),
+        )
+    }
+
     fn host(&self) -> String {
         format!("127.0.0.1:{}", self.addr.port())
     }
@@ -515,6 +530,7 @@ fn placement_of_an_ags_on_the_lake() {
         seed: 7,
         low: 2,
         explain: true,
+        art: f.art("shore.ags", &asset),
         ..Default::default()
     };
     let direct = agkit::place::place(
@@ -609,17 +625,19 @@ fn placement_of_an_agp_and_an_agb_matches_the_library() {
     );
     assert_eq!(status, 200, "{v}");
     let plaza = |frame| {
+        let asset = agkit::xp::parse(&agp).unwrap();
         let params = agkit::place::Params {
             seed: 5,
             explain: true,
             frame,
+            art: f.art("plaza.agp", &asset),
             ..Default::default()
         };
         let at = agkit::place::Use::Point {
             at: [13.01, 47.51],
             heading: 30.0,
         };
-        agkit::place::place(&agkit::xp::parse(&agp).unwrap(), "plaza.agp", &at, &params).unwrap()
+        agkit::place::place(&asset, "plaza.agp", &at, &params).unwrap()
     };
     let direct = plaza(agkit::place::FrameConvention::default());
     assert!(!direct.tiles.is_empty());
@@ -670,14 +688,16 @@ fn placement_of_an_agp_and_an_agb_matches_the_library() {
             .map(|&p| frame.to_lonlat(p))
             .collect(),
     ];
+    let city = agkit::xp::parse(&agb).unwrap();
     let params = agkit::place::Params {
         seed: 9,
         height: 16.0,
         density: 4,
+        art: f.art("city.agb", &city),
         ..Default::default()
     };
     let direct = agkit::place::place(
-        &agkit::xp::parse(&agb).unwrap(),
+        &city,
         "city.agb",
         &agkit::place::Use::Polygon { windings },
         &params,

@@ -1130,10 +1130,12 @@ fn cli_check_dir_selects_files_by_header_or_extension() {
     let (code, out, err) = agkit(&["check", "--format", "json", d.to_str().unwrap()]);
     assert_eq!(code, 1, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // (Leaving out the texture t.dds the assets name, not written here.)
     let mut files: Vec<String> = v
         .as_array()
         .unwrap()
         .iter()
+        .filter(|d| d["code"] != "AG0085")
         .map(|d| {
             Path::new(d["file"].as_str().unwrap())
                 .file_name()

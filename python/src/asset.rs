@@ -18,6 +18,8 @@ pub struct Asset {
     pub model: Arc<model::Asset>,
     /// The file name, or `<bytes>` / `<text>`.
     pub name: String,
+    /// The file, when read from one: the art it names is found beside it.
+    pub path: Option<std::path::PathBuf>,
     warnings: Vec<Diagnostic>,
 }
 
@@ -52,6 +54,7 @@ impl Asset {
         Ok(Asset {
             model: Arc::new(model),
             name,
+            path: src.path().map(Path::to_path_buf),
             warnings,
         })
     }

@@ -38,13 +38,16 @@ pub struct Placement {
 /// (AGB); `frame` orients an AGP tile: `"wed"` (WorldEditor's preview, as
 /// Blender and OverlayEditor show it) or `"spec"` (the AGP spec's
 /// sentence), by default the convention `agkit place` uses; `explain`
-/// records the engine's decisions in `Placement.explain`.
+/// records the engine's decisions in `Placement.explain`; `art` (true by
+/// default) reads the objects, facades and forest an asset read from a
+/// file names, found beside it: objects get their footprints and heights,
+/// trees follow the forest, and what is missing is said in `warnings`.
 ///
 /// Raises `agkit.PlaceError` (also a `ValueError`) when the asset cannot be
 /// placed there, `ValueError` for bad arguments.
 #[pyfunction]
 #[pyo3(signature = (asset, *, at=None, polygon=None, seed=0, density=6, height=None,
-    param=None, spawning=None, spelling_set=None, frame=None, explain=false))]
+    param=None, spawning=None, spelling_set=None, frame=None, explain=false, art=true))]
 #[allow(clippy::too_many_arguments)]
 pub fn place(
     py: Python<'_>,
@@ -59,6 +62,7 @@ pub fn place(
     spelling_set: Option<u8>,
     frame: Option<&str>,
     explain: bool,
+    art: bool,
 ) -> PyResult<Placement> {
     let mut notes = Vec::new();
     let use_ = match (at, polygon) {
@@ -89,6 +93,16 @@ pub fn place(
     let a = asset.get();
     let (model, name) = (&a.model, &a.name);
     let mut inner = detached(py, || {
+        let mut params = params;
+        if let (true, Some(path)) = (art, &a.path) {
+            let at = match &use_ {
+                Use::Point { at, .. } => Some(*at),
+                Use::Polygon { windings } => windings.iter().flatten().next().copied(),
+            };
+            let tile = at.map(|[lon, lat]| agkit::scenery::resolve::Tile::of(lon, lat));
+            let scenery = agkit::scenery::Scenery::without_libraries(Default::default());
+            params.art = Some(scenery.asset_art(path, model, tile));
+        }
         engine::place(model, name, &use_, &params)
             .map_err(|e| Error::plain(Class::Place, Some(name), e.to_string()))
     })?;

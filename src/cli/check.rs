@@ -41,6 +41,15 @@ pub struct Args {
     /// FACADE or FOREST header, or the DSF magic; `-` reads standard input.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
+    /// A library package or Custom Scenery folder to look up the library
+    /// paths of the art assets name (repeatable; searched in order).
+    #[arg(long = "library", value_name = "DIR")]
+    library: Vec<PathBuf>,
+    /// Look up the library paths of the art assets name across this
+    /// X-Plane installation (the X-Plane folder or its Custom Scenery
+    /// folder).
+    #[arg(long, value_name = "DIR", conflicts_with = "library")]
+    xplane: Option<PathBuf>,
 }
 
 /// `--max-per-code`: a number, or `all`.
@@ -131,7 +140,21 @@ struct Outcome {
     json: Vec<diag::JsonDiagnostic>,
 }
 
-fn check_file(file: &Path, format: Format) -> Outcome {
+/// Where the art files name is looked for: beside each file, and in the
+/// libraries `--library` or `--xplane` give.
+fn art_scenery(args: &Args) -> Result<agkit::scenery::Scenery, String> {
+    use agkit::scenery::{Scenery, resolve::Conditions};
+    match (&args.xplane, args.library.is_empty()) {
+        (Some(dir), _) => {
+            Scenery::installation(dir, Conditions::default()).map_err(|e| format!("--xplane {e}"))
+        }
+        (None, false) => Scenery::packages(None, &args.library, Conditions::default())
+            .map_err(|e| format!("--library {e}")),
+        (None, true) => Ok(Scenery::without_libraries(Conditions::default())),
+    }
+}
+
+fn check_file(file: &Path, format: Format, art: &agkit::scenery::Scenery) -> Outcome {
     let name = super::output::input_name(file);
     let mut out = Outcome {
         name: name.clone(),
@@ -149,8 +172,14 @@ fn check_file(file: &Path, format: Format) -> Outcome {
             return out;
         }
     };
-    let (source, diags) = check_bytes(file, &bytes);
+    let (source, mut diags) = check_bytes(file, &bytes);
     drop(bytes);
+    if let Some(text) = &source
+        && !diags.iter().any(|d| d.is_error())
+        && !super::output::is_stdin(file)
+    {
+        diags.extend(art.art_diagnostics(file, text));
+    }
     out.errors = diags
         .iter()
         .filter(|d| d.severity == Severity::Error)
@@ -192,6 +221,10 @@ pub fn run(args: Args) -> u8 {
         Ok(f) => f,
         Err(code) => return code,
     };
+    let art = match art_scenery(&args) {
+        Ok(a) => a,
+        Err(e) => return super::output::fail(e),
+    };
     let bar = super::output::progress_bar(files.len(), "files");
     let mut stdout = std::io::BufWriter::new(super::output::stdout());
     let mut json = serde_json::Serializer::pretty(Vec::new());
@@ -208,7 +241,7 @@ pub fn run(args: Args) -> u8 {
         let outcomes: Vec<Outcome> = batch
             .par_iter()
             .map(|f| {
-                let o = check_file(f, args.format);
+                let o = check_file(f, args.format, &art);
                 bar.inc(1);
                 o
             })

@@ -1,10 +1,15 @@
 //! `--format geojson`: a FeatureCollection in lon/lat (RFC 7946).
 //!
-//! One feature per tile (Polygon), object (Point), facade (Polygon) and tree
-//! (Point). `properties.kind` is `tile`, `object`, `facade` or `tree`;
+//! One feature per tile (Polygon), object (its footprint as a Polygon when
+//! its OBJ was read, else a Point), facade (Polygon) and tree (Point).
+//! `properties.kind` is `tile`, `object`, `facade` or `tree`;
 //! `properties.placement` is the index of the placement (0 for a single
 //! asset) and `properties.asset_file` its asset; the other properties are the
-//! JSON fields of the item (without the coordinates).
+//! JSON fields of the item (without the coordinates; an object drawn as its
+//! footprint keeps `lon` and `lat`, its position). Heights are properties
+//! for a 3-D view to extrude by: a facade's `height`, an object's
+//! `object_height` over its base offset `height` (QGIS: "Extrusion" and
+//! "Height"), a tree's `height`.
 //!
 //! [`read_polygons`] goes the other way for `--polygon`: the DSF windings of
 //! each polygon in a GeoJSON document.
@@ -78,8 +83,26 @@ pub fn each_feature<E: serde::ser::Error>(
             emit(feature(p, i, "tile", t, g, &["polygon", "lonlat"]).map_err(E::custom)?)?;
         }
         for o in &p.objects {
-            let g = Some(GeometryValue::new_point([o.lon, o.lat]));
-            emit(feature(p, i, "object", o, g, &["x", "y", "lon", "lat"]).map_err(E::custom)?)?;
+            // The footprint turns clockwise (the OBJ's counter-clockwise
+            // hull in x and z, z pointing south); GeoJSON's exterior rings
+            // turn counter-clockwise (RFC 7946, 3.1.6).
+            let mut footprint = o.footprint_lonlat.clone();
+            let closed: geo::LineString = footprint
+                .iter()
+                .chain(footprint.first())
+                .map(|&[x, y]| (x, y))
+                .collect();
+            if geo::Winding::is_cw(&closed) {
+                footprint.reverse();
+            }
+            let (g, drop): (_, &[&str]) = match ring(&footprint) {
+                Some(g) => (Some(g), &["x", "y", "footprint", "footprint_lonlat"]),
+                None => (
+                    Some(GeometryValue::new_point([o.lon, o.lat])),
+                    &["x", "y", "lon", "lat", "footprint", "footprint_lonlat"],
+                ),
+            };
+            emit(feature(p, i, "object", o, g, drop).map_err(E::custom)?)?;
         }
         for f in &p.facades {
             let g = ring(&f.lonlat);

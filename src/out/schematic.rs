@@ -598,6 +598,7 @@ mod tests {
                 height: 0.0,
                 show: None,
                 source_line: 2,
+                ..PlacedObject::default()
             }],
             ..Placement::default()
         }

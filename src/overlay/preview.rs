@@ -8,7 +8,9 @@
 //! gets seed `i`), so the preview shows what `place --dsf` places;
 //! [`place_overlay`] carries its warnings
 //! (an asset that does not fit its polygon, …) into the report, naming the
-//! feature. Each preview draws the tile's placements with [`crate::out`]'s
+//! feature. The art each asset names is read beside its `preview_file`
+//! ([`load_assets`]) and followed as `place` follows it. Each preview draws
+//! the tile's placements with [`crate::out`]'s
 //! SVG/PNG picture: tiles, facades, objects and trees where the engine ran,
 //! otherwise the use's DSF polygon or point alone.
 
@@ -20,16 +22,29 @@ use crate::out::Format;
 use crate::place::{Params, Placement, tile};
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
+
+/// An asset the previews place: parsed from its `preview_file`, with the
+/// art it names found beside that file ([`crate::scenery::art`]).
+#[derive(Debug, Clone)]
+pub struct PreviewAsset {
+    /// The asset.
+    pub asset: crate::xp::model::Asset,
+    /// Its objects, facades and forest, as found beside the file.
+    pub art: Arc<crate::place::art::Art>,
+}
 
 /// Assets the previews can run the placement engine on: DSF path → parsed
-/// asset (only for rules with a readable `preview_file`).
-pub type Assets = BTreeMap<String, crate::xp::model::Asset>;
+/// asset and its art (only for rules with a readable `preview_file`).
+pub type Assets = BTreeMap<String, PreviewAsset>;
 
-/// Loads the `preview_file` of every rule (relative to `base`). Files that
-/// cannot be read or parsed are listed in the returned notes.
+/// Loads the `preview_file` of every rule (relative to `base`) and the art
+/// each names (read once). Files that cannot be read or parsed are listed
+/// in the returned notes.
 pub fn load_assets(rules: &super::Rules, base: &Path) -> (Assets, Vec<String>) {
     let mut assets = Assets::new();
     let mut notes = Vec::new();
+    let store = crate::scenery::art::ArtStore::default();
     for r in &rules.rules {
         let Some(file) = &r.preview_file else {
             continue;
@@ -41,8 +56,9 @@ pub fn load_assets(rules: &super::Rules, base: &Path) -> (Assets, Vec<String>) {
             .map_err(|e| e.reason());
         match text {
             Ok(text) => match crate::xp::parse(&text) {
-                Ok(a) => {
-                    assets.insert(r.asset.clone(), a);
+                Ok(asset) => {
+                    let art = store.art_for(&path, &asset, None);
+                    assets.insert(r.asset.clone(), PreviewAsset { asset, art });
                 }
                 Err(d) => notes.push(format!(
                     "{}: not placed or drawn ({} problem(s) parsing it)",
@@ -142,8 +158,12 @@ fn place_use(
     from: &str,
     notes: &mut Vec<String>,
 ) -> (Placement, bool) {
-    if let Some(asset) = assets.get(&u.asset) {
-        match tile::place_use(asset, u, i, &Params::default()) {
+    if let Some(a) = assets.get(&u.asset) {
+        let params = Params {
+            art: Some(Arc::clone(&a.art)),
+            ..Params::default()
+        };
+        match tile::place_use(&a.asset, u, i, &params) {
             Ok(p) => return (p, true),
             Err(e) => notes.push(format!("{from}{}: drawn as an outline: {e}", u.asset)),
         }

@@ -8,11 +8,14 @@
 //! (so `2 4` shows at 1/3 of the places at level 2, 2/3 at level 3, all at
 //! 4..6). Without show levels an object is always shown.
 //!
-//! Tree lines: trees at both ends and evenly between, no further apart than
+//! Trees follow the forest when one was read ([`Context::trees`], see
+//! [`super::art`]). Without one, tree lines have trees at both ends and
+//! evenly between, no further apart than
 //! [`Params::tree_spacing`](super::Params::tree_spacing), each
 //! [`TREE_LINE_WIDTH`] × the spacing wide (6 m at the default 10 m), so that
 //! neighbouring crowns stand apart as in a planted row.
 
+use super::art::TreeArt;
 use super::budget::Budget;
 use super::{PlacedFacade, PlacedObject, PlacedTree, Placement, Rng};
 use crate::geom::Xy;
@@ -104,8 +107,10 @@ pub struct Context<'a> {
     pub block_height: f64,
     /// Density setting 1..6.
     pub density: u8,
-    /// Tree-line spacing in metres.
+    /// Tree-line spacing in metres, without a forest.
     pub tree_spacing: f64,
+    /// The forest trees are drawn from, when it was read.
+    pub trees: Option<TreeArt<'a>>,
     /// Annotations whose pixel position fails this test are dropped (covered
     /// by an overlapping tile, cropped away).
     pub keep: &'a dyn Fn(Px) -> bool,
@@ -160,6 +165,7 @@ pub fn annotate(
                     height,
                     show: o.show,
                     source_line: ann.line,
+                    ..PlacedObject::default()
                 });
             }
             AnnotationKind::Facade(f) => {
@@ -185,6 +191,7 @@ pub fn annotate(
                     lonlat: Vec::new(),
                     walls: f.walls.clone(),
                     source_line: ann.line,
+                    ..PlacedFacade::default()
                 });
             }
             AnnotationKind::Tree(t) => {
@@ -195,17 +202,28 @@ pub fn annotate(
                     return;
                 }
                 let [x, y] = ctx.map.apply(t.at);
-                out.trees.push(PlacedTree {
+                let mut tree = PlacedTree {
                     tile: Some(tile),
                     x,
                     y,
-                    lon: 0.0,
-                    lat: 0.0,
                     width: t.width,
                     layer: t.layer,
                     heading: normalize_heading(ctx.base_heading + t.heading),
                     source_line: ann.line,
-                });
+                    ..PlacedTree::default()
+                };
+                if let Some(trees) = &ctx.trees {
+                    let mut r = trees.rng(tile, ann.line);
+                    if let Some(pick) = trees.pick(t.layer, Some(t.width), &mut r) {
+                        super::art::set_tree(&mut tree, pick);
+                    }
+                }
+                out.trees.push(tree);
+            }
+            AnnotationKind::TreeLine(l) if ctx.trees.is_some() => {
+                if !forest_line(out, tile, ann.line, l, ctx, budget) {
+                    return;
+                }
             }
             AnnotationKind::TreeLine(l) => {
                 let a = ctx.map.apply(l.from);
@@ -236,18 +254,77 @@ pub fn annotate(
                         tile: Some(tile),
                         x,
                         y,
-                        lon: 0.0,
-                        lat: 0.0,
                         width: TREE_LINE_WIDTH * spacing,
                         layer: l.layer,
                         heading: normalize_heading(rng.random::<f64>() * 360.0),
                         source_line: ann.line,
+                        ..PlacedTree::default()
                     });
                 }
             }
             AnnotationKind::GroundFormula(_) => {}
         }
     }
+}
+
+/// A `TREE_LINE` drawn from the forest of `ctx.trees`: from the start,
+/// steps of the forest's `SPACING` x each moved by up to its `RANDOM` x
+/// (never shorter than a tenth of the spacing), as long as the line lasts;
+/// each tree picked from the layer with a height in its range. False when
+/// the budget is spent.
+fn forest_line(
+    out: &mut Placement,
+    tile: usize,
+    line: usize,
+    l: &crate::xp::model::TreeLineAnn,
+    ctx: &Context,
+    budget: &Budget,
+) -> bool {
+    let Some(trees) = ctx.trees else {
+        return true;
+    };
+    let ([spacing, _], [random, _]) = trees.spacing();
+    let shortest = (spacing - random).max(spacing / 10.0);
+    let a = ctx.map.apply(l.from);
+    let b = ctx.map.apply(l.to);
+    let len = (b[0] - a[0]).hypot(b[1] - a[1]);
+    let most = (len / shortest).floor() + 1.0;
+    // One unit per point the line can hold, charged before the loop.
+    if !most.is_finite() || !budget.work(most as u64) {
+        return false;
+    }
+    let mut rng = trees.rng(tile, line);
+    let mut at = 0.0;
+    while at <= len {
+        let t = if len > 0.0 { at / len } else { 0.0 };
+        let px = [
+            l.from[0] + t * (l.to[0] - l.from[0]),
+            l.from[1] + t * (l.to[1] - l.from[1]),
+        ];
+        let step = (spacing + (rng.random::<f64>() * 2.0 - 1.0) * random).max(shortest);
+        if (ctx.keep)(px) {
+            if !budget.items(1) {
+                return false;
+            }
+            let [x, y] = ctx.map.apply(px);
+            let mut tree = PlacedTree {
+                tile: Some(tile),
+                x,
+                y,
+                width: TREE_LINE_WIDTH * spacing,
+                layer: l.layer,
+                heading: normalize_heading(rng.random::<f64>() * 360.0),
+                source_line: line,
+                ..PlacedTree::default()
+            };
+            if let Some(pick) = trees.pick(l.layer, None, &mut rng) {
+                super::art::set_tree(&mut tree, pick);
+            }
+            out.trees.push(tree);
+        }
+        at += step;
+    }
+    true
 }
 
 /// How far an OBJ_SCRAPER is raised for a block of height `h`: every `step`

@@ -19,6 +19,7 @@
 //! file, with its diagnostics, is a [`file::AssetFile`].
 
 pub mod annotate;
+pub mod art;
 pub mod block;
 pub mod budget;
 pub mod file;
@@ -29,7 +30,7 @@ pub mod tile;
 
 pub use model::{
     PlacedCorner, PlacedFacade, PlacedObject, PlacedTile, PlacedTree, Placement, Role, Tally,
-    TileId,
+    TileId, WallChoice,
 };
 
 use crate::geom::{LocalFrame, LonLat, Xy};
@@ -74,9 +75,16 @@ pub struct Params {
     pub density: u8,
     /// AGP orientation convention.
     pub frame: FrameConvention,
-    /// Spacing of trees along a TREE_LINE in metres (forest files are not
-    /// read; 10 m by default).
+    /// Spacing of trees along a TREE_LINE and of fill trees in metres,
+    /// when no forest was read (10 m by default; with a forest its
+    /// `SPACING` counts, see [`art`]).
     pub tree_spacing: f64,
+    /// The art the asset names, found and read ([`art::Art`], made by
+    /// [`crate::scenery::art::ArtStore`]): objects get their footprints and
+    /// heights, facades their heights and walls, trees follow the forest.
+    /// `None`: not looked up (objects are points, trees are laid
+    /// `tree_spacing` apart, items carry no art fields).
+    pub art: Option<std::sync::Arc<art::Art>>,
     /// Record the engine's decisions in [`Placement::explain`].
     pub explain: bool,
     /// What one run may place and spend, and how wide its polygon may be
@@ -93,6 +101,7 @@ impl Default for Params {
             density: 6,
             frame: FrameConvention::default(),
             tree_spacing: 10.0,
+            art: None,
             explain: false,
             limits: Limits::default(),
         }
@@ -100,6 +109,16 @@ impl Default for Params {
 }
 
 impl Params {
+    /// What tree annotations draw from: the forest of [`Params::art`],
+    /// when it was read.
+    pub fn tree_art(&self) -> Option<art::TreeArt<'_>> {
+        let forest = self.art.as_deref()?.forest()?;
+        Some(art::TreeArt {
+            forest,
+            seed: self.seed,
+        })
+    }
+
     /// Splits a 16-bit DSF polygon parameter into height (high byte × 4 m)
     /// and the low byte.
     pub fn with_dsf_param(mut self, param: u16) -> Self {
@@ -196,6 +215,9 @@ pub fn place(
             )));
         }
     };
+    if let Some(art) = &params.art {
+        art::apply(&mut placement, art);
+    }
     placement.kind = asset.kind.extension().to_string();
     placement.asset = name.to_string();
     placement.seed = params.seed;

@@ -184,7 +184,7 @@ pub struct PlacedTile {
 }
 
 /// A placed object.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct PlacedObject {
     /// Index into [`Placement::tiles`].
     pub tile: usize,
@@ -211,10 +211,27 @@ pub struct PlacedObject {
     pub show: Option<[i64; 2]>,
     /// Source line of the annotation.
     pub source_line: usize,
+    /// Whether its OBJ was found and read (absent when art was not looked
+    /// up, see [`super::art`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub art: Option<super::art::ArtState>,
+    /// Its footprint from the OBJ, turned by the heading and moved to the
+    /// position: a ring in local metres, not closed (absent without art or
+    /// when the OBJ has no solid triangles).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub footprint: Vec<Xy>,
+    /// The footprint in lon/lat.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub footprint_lonlat: Vec<LonLat>,
+    /// How tall the object stands above its base, metres (the OBJ's
+    /// highest solid LOD-0 vertex); `height` stays the vertical offset of
+    /// the base.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object_height: Option<f64>,
 }
 
 /// A placed facade.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct PlacedFacade {
     /// Index into [`Placement::tiles`].
     pub tile: usize,
@@ -231,10 +248,44 @@ pub struct PlacedFacade {
     pub walls: Option<Vec<i64>>,
     /// Source line.
     pub source_line: usize,
+    /// Whether its `.fac` was found and read (absent when art was not
+    /// looked up).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub art: Option<super::art::ArtState>,
+    /// The height the facade draws, metres: type 2, the top `ROOF_HEIGHT`
+    /// of the floor closest to `height`; type 1, `height` within the
+    /// facade's height range.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drawn_height: Option<f64>,
+    /// The type-2 floor drawn (its `FLOOR` name).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub floor: Option<String>,
+    /// The wall each side draws, in side order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wall_choice: Option<Vec<WallChoice>>,
+    /// Whether it draws a roof.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roof: Option<bool>,
+    /// The wall texture, as the `.fac` names it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wall_texture: Option<String>,
+    /// The roof texture, as the `.fac` names it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roof_texture: Option<String>,
+}
+
+/// The wall one side of a facade draws.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WallChoice {
+    /// Its index among the walls (of the nearest level, or of the floor
+    /// drawn).
+    pub wall: usize,
+    /// Its name, when the facade gives one.
+    pub name: Option<String>,
 }
 
 /// A placed tree.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct PlacedTree {
     /// Index into [`Placement::tiles`], `None` for fill trees.
     pub tile: Option<usize>,
@@ -254,6 +305,20 @@ pub struct PlacedTree {
     pub heading: f64,
     /// Source line (0 for fill trees).
     pub source_line: usize,
+    /// Whether the `VEGETATION` forest was found and read (absent when art
+    /// was not looked up).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub art: Option<super::art::ArtState>,
+    /// Height in metres, from the forest's tree.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub height: Option<f64>,
+    /// The forest entry drawn: its index in the forest's tree table (file
+    /// order).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forest_tree: Option<usize>,
+    /// That entry's name, when the forest gives one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tree_name: Option<String>,
 }
 
 /// A vertex treated as a corner (AGS).
@@ -312,6 +377,7 @@ impl Placement {
         }
         for o in &mut self.objects {
             [o.lon, o.lat] = frame.to_lonlat([o.x, o.y]);
+            o.footprint_lonlat = o.footprint.iter().map(|&p| frame.to_lonlat(p)).collect();
         }
         for f in &mut self.facades {
             f.lonlat = f.polygon.iter().map(|&p| frame.to_lonlat(p)).collect();

@@ -167,6 +167,7 @@ pub fn place(asset: &Asset, heading: f64, params: &Params) -> Result<Placement, 
         block_height: 0.0,
         density: params.density,
         tree_spacing: params.tree_spacing,
+        trees: params.tree_art(),
         keep: &keep,
     };
     let before = tile

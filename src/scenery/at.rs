@@ -18,6 +18,7 @@ use super::resolve::{self, Conditions, LibraryIndex, Resolution, Tile};
 use crate::dsf::{Dsf, Entity};
 use crate::geom::{LocalFrame, LonLat, Xy};
 use crate::limits::{LimitExceeded, Limits};
+use crate::place::art::{ArtFile, ArtState};
 use crate::place::{self, Params, Use};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -189,6 +190,11 @@ pub struct Item {
     /// Index of the autogen item that placed this one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub placed_by: Option<usize>,
+    /// For an item an autogen asset places: whether its art file was found
+    /// and read (`missing`, `unchecked`, `invalid`: it could not be
+    /// opened).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub art: Option<ArtState>,
     /// The shape (windings, lon/lat; one point for point items).
     #[serde(skip)]
     pub shape: Vec<Vec<LonLat>>,
@@ -451,10 +457,16 @@ struct Loaded<'a> {
 }
 
 /// Answers `scenery at` for an installation and its library index.
+///
+/// What an autogen item places resolves its art through `art` (read once,
+/// shared with the other faces, see [`super::art`]); with `place_art` the
+/// engines follow it (footprints, forests), else they place without it.
 pub fn at(
     inst: &Installation,
     index: &LibraryIndex,
     opts: &AtOptions,
+    art: &super::art::ArtStore,
+    place_art: bool,
 ) -> Result<AtReport, AtError> {
     if !(-90.0..=90.0).contains(&opts.lat) || !(-180.0..=180.0).contains(&opts.lon) {
         return Err(AtError::Query(format!(
@@ -670,6 +682,7 @@ pub fn at(
                     .collect(),
                 exclusion,
                 placed_by: None,
+                art: None,
                 shape,
             };
             LimitExceeded::check(
@@ -690,6 +703,7 @@ pub fn at(
                     (heading, param, seed),
                     l.tile,
                     (inst, index, opts, &frame),
+                    (art, place_art),
                     &mut assets,
                     &mut report.warnings,
                 );
@@ -744,6 +758,7 @@ fn expand(
     (heading, param, seed): (f64, Option<u16>, u64),
     tile: Tile,
     (inst, index, opts, frame): (&Installation, &LibraryIndex, &AtOptions, &LocalFrame),
+    (store, place_art): (&super::art::ArtStore, bool),
     assets: &mut HashMap<PathBuf, Result<crate::xp::model::Asset, String>>,
     warnings: &mut Vec<String>,
 ) -> Vec<Item> {
@@ -777,10 +792,19 @@ fn expand(
             windings: parent.shape.clone(),
         },
     };
+    let libs = super::art::Libraries {
+        index,
+        tile: Some(tile),
+        conditions: &opts.conditions,
+    };
+    let art = store.art_for(file, asset, Some(&libs));
     let mut params = opts.params.clone();
     params.seed = seed;
     if let Some(p) = param {
         params = params.with_dsf_param(p);
+    }
+    if place_art {
+        params.art = Some(std::sync::Arc::clone(&art));
     }
     let placed = match place::place(asset, &parent.definition, &use_, &params) {
         Ok(p) => p,
@@ -792,46 +816,45 @@ fn expand(
             return Vec::new();
         }
     };
-    let dir = file.parent().unwrap_or(Path::new("."));
-    let child = |kind: ItemKind, definition: &str, shape: Vec<Vec<LonLat>>| {
-        let (resolved, rule) = if definition.is_empty() {
-            (None, "placed by the autogen asset".to_string())
-        } else if let Some(f) = resolve::find_file(dir, &super::library::normalize(definition)) {
-            (
-                Some(Resolved {
-                    package: parent
-                        .resolved
-                        .as_ref()
-                        .map_or_else(|| parent.package.clone(), |r| r.package.clone()),
-                    file: relative(&f, &inst.root),
-                }),
-                "a file beside the autogen asset".to_string(),
-            )
-        } else {
-            let r = index.resolve(definition, tile, &opts.conditions);
-            let rule = if r.is_resolved() {
-                rule_text(&r, None)
-            } else {
-                format!(
-                    "unresolved: not a file beside {} and {}",
-                    relative(file, &inst.root),
-                    r.why_unresolved()
-                )
-            };
-            (
-                r.pick(opts.params.seed).map(|c| Resolved {
-                    package: c.package.clone(),
-                    file: relative(&c.file, &inst.root),
-                }),
-                rule,
-            )
+    // Each child resolves as the asset's art did: beside the asset, else
+    // through the libraries at the tile.
+    let child = |kind: ItemKind,
+                 at: Option<(&str, Option<&PathBuf>, ArtState, &str)>,
+                 shape: Vec<Vec<LonLat>>| {
+        let (definition, resolved, rule, state) = match at {
+            None => (
+                String::new(),
+                None,
+                "placed by the autogen asset".to_string(),
+                None,
+            ),
+            Some((path, file, state, how)) => {
+                let resolved = file.map(|f| Resolved {
+                    package: inst.package_of(f).map_or_else(
+                        || {
+                            parent
+                                .resolved
+                                .as_ref()
+                                .map_or_else(|| parent.package.clone(), |r| r.package.clone())
+                        },
+                        |p| p.name.clone(),
+                    ),
+                    file: relative(f, &inst.root),
+                });
+                let rule = match state {
+                    ArtState::Found => how.to_string(),
+                    ArtState::Invalid => format!("cannot be read: {how}"),
+                    _ => format!("unresolved: {how}"),
+                };
+                (path.to_string(), resolved, rule, Some(state))
+            }
         };
         let at = representative(&shape);
         Item {
             package: parent.package.clone(),
             dsf: parent.dsf.clone(),
             kind,
-            definition: definition.to_string(),
+            definition,
             resolved,
             lon: at[0],
             lat: at[1],
@@ -840,9 +863,13 @@ fn expand(
             conditions: Vec::new(),
             exclusion: parent.exclusion.clone(),
             placed_by: Some(parent_index),
+            art: state,
             shape,
         }
     };
+    fn of<T>(f: &ArtFile<T>) -> (&str, Option<&PathBuf>, ArtState, &str) {
+        (&f.path, f.file.as_ref(), f.state, &f.how)
+    }
     let mut out = Vec::new();
     let mut keep = |item: Item, area: bool| {
         if distance(frame, &item.shape, area) <= opts.radius_m {
@@ -850,27 +877,22 @@ fn expand(
         }
     };
     for o in &placed.objects {
+        let at = usize::try_from(o.index)
+            .ok()
+            .and_then(|i| art.objects.get(i))
+            .map(of);
         keep(
-            child(ItemKind::Object, &o.asset, vec![vec![[o.lon, o.lat]]]),
+            child(ItemKind::Object, at, vec![vec![[o.lon, o.lat]]]),
             false,
         );
     }
     for f in &placed.facades {
-        keep(
-            child(ItemKind::Facade, &f.asset, vec![f.lonlat.clone()]),
-            true,
-        );
+        let at = art.facades.iter().find(|a| a.path == f.asset).map(of);
+        keep(child(ItemKind::Facade, at, vec![f.lonlat.clone()]), true);
     }
-    let vegetation = asset
-        .common
-        .vegetation
-        .as_ref()
-        .map_or(String::new(), |v| v.value.clone());
     for t in &placed.trees {
-        keep(
-            child(ItemKind::Tree, &vegetation, vec![vec![[t.lon, t.lat]]]),
-            false,
-        );
+        let at = art.forest.as_ref().map(of);
+        keep(child(ItemKind::Tree, at, vec![vec![[t.lon, t.lat]]]), false);
     }
     out
 }

@@ -17,6 +17,7 @@
 //! | SCN012 | warning | problems in `scenery_packs.ini` (the `INI` diagnostics) |
 //! | SCN013 | error | a `library.txt` that cannot be read |
 //! | SCN014 | warning | exports naming an absolute or drive-letter path (never followed) |
+//! | SCN015 | warning | art the package's scenery names that cannot be found or read: what its autogen assets name (objects, facades, forests, textures) and the textures and objects of the objects, facades and forests it places |
 //!
 //! Only the DSFs of the `Custom Scenery` packages are read (the default
 //! scenery's base meshes are large and Laminar's own); the libraries of
@@ -68,6 +69,12 @@ pub struct Stats {
     pub definitions: usize,
     /// Of those, resolving nowhere.
     pub unresolved: usize,
+    /// Files the definitions resolve to whose art was followed (autogen
+    /// assets, objects, facades, forests; once per package and tile).
+    pub art_followed: usize,
+    /// Art files they name, directly or through what they name, that
+    /// cannot be found or read (once per package).
+    pub missing_art: usize,
 }
 
 /// The result of `scenery check`.
@@ -171,6 +178,7 @@ pub fn check(
     index: &LibraryIndex,
     load_errors: &[LoadError],
     cond: &Conditions,
+    art: &super::art::ArtStore,
     progress: &(dyn Fn() + Sync),
 ) -> CheckReport {
     use rayon::prelude::*;
@@ -217,6 +225,9 @@ pub fn check(
     // Paths a package's DSFs name outside the package with `../`.
     let mut climbing: BTreeMap<usize, BTreeMap<String, Vec<String>>> = BTreeMap::new();
     let mut meshes: HashMap<Tile, &Package> = HashMap::new();
+    // Art files to follow: (package, tile, resolved file, definition) →
+    // the DSFs naming it.
+    let mut follow: BTreeMap<(usize, Tile, PathBuf, String), Vec<String>> = BTreeMap::new();
     for (p, d, f) in &read {
         match f {
             Err(e) => out.push(finding(
@@ -242,7 +253,13 @@ pub fn check(
                             .push(f.rel.clone());
                     }
                     let r = resolve::resolve(index, Some((&p.name, &p.path)), def, f.tile, cond);
-                    if r.is_resolved() {
+                    if let Some(c) = r.usable().next() {
+                        if art_kind(def).is_some() {
+                            follow
+                                .entry((p.priority, f.tile, c.file.clone(), def.clone()))
+                                .or_default()
+                                .push(f.rel.clone());
+                        }
                         continue;
                     }
                     stats.unresolved += 1;
@@ -290,6 +307,7 @@ pub fn check(
             details,
         ));
     }
+    art_findings(inst, index, cond, art, follow, &mut stats, &mut out);
     for (prio, defs) in &climbing {
         let pkg = &inst.packages[*prio];
         out.push(finding(
@@ -364,6 +382,107 @@ pub fn check(
     CheckReport {
         findings: out,
         stats,
+    }
+}
+
+/// What a definition names, for following its art: an autogen asset
+/// (`None` inside) or an object, facade or forest.
+fn art_kind(def: &str) -> Option<Option<super::art::ArtKind>> {
+    use super::art::ArtKind;
+    let ext = def.rsplit_once('.')?.1.to_ascii_lowercase();
+    match ext.as_str() {
+        "agp" | "agb" | "ags" => Some(None),
+        "obj" => Some(Some(ArtKind::Object)),
+        "fac" => Some(Some(ArtKind::Facade)),
+        "for" => Some(Some(ArtKind::Forest)),
+        _ => None,
+    }
+}
+
+/// SCN015: the art what the packages' DSFs place names (an autogen
+/// asset's objects, facades, forest and textures; an object's, facade's or
+/// forest's textures and objects) that cannot be found or read, found as
+/// placement finds it ([`super::art`]) at each DSF's tile.
+fn art_findings(
+    inst: &Installation,
+    index: &LibraryIndex,
+    cond: &Conditions,
+    art: &super::art::ArtStore,
+    follow: BTreeMap<(usize, Tile, PathBuf, String), Vec<String>>,
+    stats: &mut Stats,
+    out: &mut Vec<Finding>,
+) {
+    use rayon::prelude::*;
+    let jobs: Vec<_> = follow.into_iter().collect();
+    stats.art_followed += jobs.len();
+    // Each problem keyed by the definition and the line naming the art
+    // (0 for what an object, facade or forest names), so that details
+    // come in line order (line 8 before line 16), then its message.
+    type Problem = (String, usize, String);
+    let found: Vec<(usize, Vec<String>, Vec<Problem>)> = jobs
+        .into_par_iter()
+        .map(|((prio, tile, file, def), dsfs)| {
+            let libs = super::art::Libraries {
+                index,
+                tile: Some(tile),
+                conditions: cond,
+            };
+            let mut problems = Vec::new();
+            match art_kind(&def).flatten() {
+                None => {
+                    if let Ok(asset) = &crate::place::file::AssetFile::read(&file).asset {
+                        for (line, p) in art.asset_problems(&file, asset, Some(&libs)) {
+                            let msg =
+                                format!("{def}:{line}: {}", p.message_within(Some(&inst.root)));
+                            problems.push((def.clone(), line, msg));
+                        }
+                    }
+                }
+                Some(kind) => {
+                    for (path, k) in art.read(&file, kind).names() {
+                        for p in art.problems(&file, &path, k, Some(&libs)) {
+                            let msg = format!("{def} {}", p.message_within(Some(&inst.root)));
+                            problems.push((def.clone(), 0, msg));
+                        }
+                    }
+                }
+            }
+            (prio, dsfs, problems)
+        })
+        .collect();
+    let mut per: BTreeMap<usize, BTreeMap<Problem, Vec<String>>> = BTreeMap::new();
+    for (prio, dsfs, problems) in found {
+        for msg in problems {
+            per.entry(prio)
+                .or_default()
+                .entry(msg)
+                .or_default()
+                .extend(dsfs.iter().cloned());
+        }
+    }
+    for (prio, problems) in per {
+        let pkg = &inst.packages[prio];
+        stats.missing_art += problems.len();
+        let details = problems
+            .iter()
+            .map(|((_, _, msg), dsfs)| {
+                let mut dsfs = dsfs.clone();
+                dsfs.sort();
+                dsfs.dedup();
+                format!("{msg} [{}]", used_in(&dsfs))
+            })
+            .collect();
+        out.push(finding(
+            Severity::Warning,
+            "SCN015",
+            Some(&pkg.name),
+            format!(
+                "{}: {} its scenery names cannot be found or read",
+                pkg.name,
+                count(problems.len(), "art file"),
+            ),
+            details,
+        ));
     }
 }
 

@@ -15,9 +15,11 @@
 //!
 //! A `Scenery` is `Send + Sync`: one value serves every thread placing
 //! tiles. It reads each autogen asset file once and keeps it (see
-//! [`Scenery::asset`]), so a file changed on disk while it lives is not
-//! read again.
+//! [`Scenery::asset`]), and each art file the assets name once
+//! ([`Scenery::art`], [`super::art`]), so a file changed on disk while it
+//! lives is not read again.
 
+use super::art::{ArtStore, Libraries};
 use super::at::{self, AtError, AtOptions, AtReport};
 use super::check::{self, CheckReport};
 use super::install::{InstallError, Installation, folder_name};
@@ -86,6 +88,10 @@ pub struct Scenery {
     own: Mutex<HashMap<PathBuf, Arc<LibraryIndex>>>,
     /// Autogen asset files read so far, by path.
     assets: Mutex<HashMap<PathBuf, Arc<AssetFile>>>,
+    /// Art files read so far, and each asset's art per tile.
+    art: ArtStore,
+    /// Whether placement reads the art the assets name.
+    read_art: bool,
 }
 
 impl Scenery {
@@ -103,6 +109,8 @@ impl Scenery {
             load_errors,
             own: Mutex::new(HashMap::new()),
             assets: Mutex::new(HashMap::new()),
+            art: ArtStore::default(),
+            read_art: true,
         }
     }
 
@@ -113,6 +121,12 @@ impl Scenery {
         let inst = Installation::open(dir)?;
         let (index, errors) = LibraryIndex::from_installation(&inst);
         Ok(Scenery::new(index, Some(inst), conditions, errors))
+    }
+
+    /// No library at all: art named by a library path is not looked up
+    /// ([`crate::place::art::ArtState::Unchecked`]).
+    pub fn without_libraries(conditions: Conditions) -> Scenery {
+        Scenery::new(LibraryIndex::default(), None, conditions, Vec::new())
     }
 
     /// Packages given one by one: `package`, the package every DSF
@@ -166,6 +180,59 @@ impl Scenery {
     pub fn with_package(mut self, package: Option<&Path>) -> Scenery {
         self.package = package.map(Path::to_path_buf);
         self
+    }
+
+    /// The same scenery placing without art when `read` is false: objects
+    /// as points, trees at the fixed spacing, no art fields (as before art
+    /// was read; `agkit place --no-art`).
+    pub fn with_art(mut self, read: bool) -> Scenery {
+        self.read_art = read;
+        self
+    }
+
+    /// Whether placement reads the art the assets name.
+    pub fn reads_art(&self) -> bool {
+        self.read_art
+    }
+
+    /// The art files read so far, and each asset's art per tile.
+    pub fn art(&self) -> &ArtStore {
+        &self.art
+    }
+
+    /// The libraries art is looked up in at `tile`, handed to `f`: `None`
+    /// when no library was given at all (neither an installation nor a
+    /// library package).
+    fn with_libraries<R>(&self, tile: Option<Tile>, f: impl FnOnce(Option<&Libraries>) -> R) -> R {
+        if self.installation.is_none() && self.index.packages.is_empty() {
+            return f(None);
+        }
+        f(Some(&Libraries {
+            index: &self.index,
+            tile,
+            conditions: &self.conditions,
+        }))
+    }
+
+    /// The art of `asset`, read from `file` and placed on `tile`, found
+    /// beside the file or in the libraries (read once, see
+    /// [`super::art`]): what [`crate::place::Params::art`] takes.
+    pub fn asset_art(
+        &self,
+        file: &Path,
+        asset: &crate::xp::model::Asset,
+        tile: Option<Tile>,
+    ) -> Arc<crate::place::art::Art> {
+        self.with_libraries(tile, |libs| self.art.art_for(file, asset, libs))
+    }
+
+    /// What `agkit check` says of the art the file at `file` (whose text
+    /// is `text`) names: [`super::art::file_diagnostics`] with these
+    /// libraries.
+    pub fn art_diagnostics(&self, file: &Path, text: &str) -> Vec<crate::diag::Diagnostic> {
+        self.with_libraries(None, |libs| {
+            super::art::file_diagnostics(&self.art, file, text, libs, None)
+        })
     }
 
     /// The installation, when opened on one.
@@ -245,7 +312,7 @@ impl Scenery {
     }
 
     /// The index a DSF of the package at `root` resolves through.
-    fn index_for(&self, root: &Path) -> Arc<LibraryIndex> {
+    pub(crate) fn index_for(&self, root: &Path) -> Arc<LibraryIndex> {
         let has_own = self.installation.is_none()
             && root.join("library.txt").is_file()
             && !self.index.packages.iter().any(|p| p.root == root);
@@ -322,7 +389,7 @@ impl Scenery {
             expand_autogen,
             limits: params.limits,
         };
-        let mut report = at::at(inst, &self.index, &opts)?;
+        let mut report = at::at(inst, &self.index, &opts, &self.art, self.read_art)?;
         // Nothing here, but something where the numbers read the other way
         // round would be (`13.04,47.8` for lat 47.8, lon 13.04): say so.
         if report.items.is_empty() && lat != lon && (-90.0..=90.0).contains(&lon) {
@@ -332,7 +399,7 @@ impl Scenery {
                 expand_autogen: false,
                 ..opts
             };
-            if let Ok(r) = at::at(inst, &self.index, &other)
+            if let Ok(r) = at::at(inst, &self.index, &other, &self.art, self.read_art)
                 && !r.items.is_empty()
             {
                 use crate::geom::orient::lat_lon;
@@ -361,6 +428,7 @@ impl Scenery {
             &self.index,
             &self.load_errors,
             &self.conditions,
+            &self.art,
             progress,
         ))
     }

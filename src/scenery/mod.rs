@@ -64,6 +64,7 @@
 //! assert_eq!(from, ["High", "Low"], "EXPORT_EXTEND adds to the lower export");
 //! ```
 
+pub mod art;
 pub mod at;
 pub mod check;
 pub mod context;

@@ -178,14 +178,23 @@ pub fn check_text(r: &CheckReport) -> String {
     let st = &r.stats;
     let _ = writeln!(
         s,
-        "checked {} ({} enabled, {} with a library.txt, {}), {}, {}: {} unresolved",
+        "checked {} ({} enabled, {} with a library.txt, {}), {}, {}: {} unresolved{}",
         count(st.packages, "package"),
         thousands(st.enabled),
         thousands(st.libraries),
         count(st.exports, "export"),
         count(st.dsfs, "DSF"),
         count(st.definitions, "definition"),
-        thousands(st.unresolved)
+        thousands(st.unresolved),
+        if st.art_followed > 0 {
+            format!(
+                "; art of {} followed: {} missing",
+                count(st.art_followed, "file"),
+                thousands(st.missing_art)
+            )
+        } else {
+            String::new()
+        }
     );
     s
 }
@@ -206,6 +215,7 @@ mod tests {
                 dsfs: 3000,
                 definitions: 12_345,
                 unresolved: 1001,
+                ..Default::default()
             },
         };
         assert_eq!(

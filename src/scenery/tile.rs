@@ -213,6 +213,17 @@ impl Scenery {
             }
         }
         let mut listed: HashSet<PathBuf> = HashSet::new();
+        let (_, root) = self.package_of(path);
+        let index = self.index_for(&root);
+        // No library at all (no installation, none given, none in the
+        // package): library paths are not looked up, as `Scenery::asset_art`.
+        let libs = (self.install().is_some() || !index.packages.is_empty()).then(|| {
+            super::art::Libraries {
+                index: &index,
+                tile: Some(tile),
+                conditions: self.conditions(),
+            }
+        });
         for (i, u) in uses.iter().enumerate() {
             let r = &resolved[&u.asset];
             let Some(file) = r.pick(use_seed(params.seed, i)).map(|c| &c.file) else {
@@ -224,6 +235,16 @@ impl Scenery {
             }
             let Ok(asset) = &loaded.asset else {
                 continue;
+            };
+            let art_params;
+            let params = if self.reads_art() {
+                art_params = Params {
+                    art: Some(self.art().art_for(file, asset, libs.as_ref())),
+                    ..params.clone()
+                };
+                &art_params
+            } else {
+                params
             };
             match place_use(asset, u, i, params) {
                 Ok(mut p) => {

@@ -149,7 +149,21 @@ fn read_asset(shared: &Shared, rel: &str) -> Result<Checked, Response> {
         ));
     }
     let bytes = shared.root.read_bytes(rel).map_err(refusal)?;
-    let (source, diags) = crate::check::check_bytes(std::path::Path::new(rel), &bytes);
+    let (source, mut diags) = crate::check::check_bytes(std::path::Path::new(rel), &bytes);
+    // As `agkit check` adds them: the art the asset names, found beside it
+    // (inside the served folder only), the paths tried shown from there.
+    if let (Some(text), Ok(file)) = (&source, shared.root.resolve(rel))
+        && !diags.iter().any(|d| d.is_error())
+    {
+        let store = crate::scenery::art::ArtStore::new(shared.limits).within(shared.root.dir());
+        diags.extend(crate::scenery::art::file_diagnostics(
+            &store,
+            &file,
+            text,
+            None,
+            Some(shared.root.dir()),
+        ));
+    }
     let errors = diags.iter().filter(|d| d.is_error()).count();
     let diagnostics = serde_json::to_value(crate::diag::to_json(rel, source.as_deref(), &diags))
         .unwrap_or(Value::Null);
@@ -510,8 +524,16 @@ fn place_response(shared: &Shared, req: &PlaceRequest) -> Response {
         }
     };
     let started = std::time::Instant::now();
+    // The art the asset names, read for this request only (the files may
+    // change between requests) and only inside the served folder.
+    let art = shared.root.resolve(&req.asset).ok().map(|file| {
+        crate::scenery::art::ArtStore::new(shared.limits)
+            .within(shared.root.dir())
+            .art_for(&file, &asset, None)
+    });
     let params = Params {
         limits: shared.limits,
+        art,
         ..params
     };
     let placement = match place::place(&asset, &req.asset, &use_, &params) {

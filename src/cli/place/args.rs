@@ -61,14 +61,20 @@ pub struct Args {
     #[arg(long, value_name = "DIR", requires = "dsf")]
     pub scenery: Option<PathBuf>,
     /// A library package or Custom Scenery folder to resolve library paths
-    /// in (repeatable; searched in order).
-    #[arg(long = "library", value_name = "DIR", requires = "dsf")]
+    /// in (repeatable; searched in order): the DSF's paths, and the art an
+    /// asset names that is not beside it.
+    #[arg(long = "library", value_name = "DIR")]
     pub library: Vec<PathBuf>,
     /// Resolve library paths across this X-Plane installation (the X-Plane
     /// folder or its Custom Scenery folder), in scenery_packs.ini order,
-    /// as the simulator does.
-    #[arg(long, value_name = "DIR", requires = "dsf", conflicts_with = "library")]
+    /// as the simulator does (the DSF's paths, and the art an asset names
+    /// that is not beside it).
+    #[arg(long, value_name = "DIR", conflicts_with = "library")]
     pub xplane: Option<PathBuf>,
+    /// Place without reading the art the assets name: objects as points,
+    /// tree lines and fills at the fixed 10 m spacing, no art fields.
+    #[arg(long)]
+    pub no_art: bool,
     /// A dataref value for libraries' REGION_DREF conditions (repeatable);
     /// conditions on datarefs not given are assumed to hold.
     #[arg(long = "dref", value_name = "NAME=VALUE", requires = "dsf")]

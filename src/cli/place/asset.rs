@@ -8,7 +8,49 @@ use agkit::limits::Limits;
 use agkit::out::{self, Format};
 use agkit::place::file::{AssetFile, AssetFileError};
 use agkit::place::{self, Params, Placement, Tally, Use};
+use agkit::scenery::Scenery;
+use agkit::scenery::resolve::{Conditions, Tile};
 use std::path::Path;
+
+/// Where the art the asset names is looked for: beside it, then in the
+/// libraries of `--library` or `--xplane`.
+fn art_scenery(args: &Args) -> Result<Scenery, u8> {
+    let cond = Conditions::default();
+    let s = match (&args.xplane, args.library.is_empty()) {
+        (Some(dir), _) => Scenery::installation(dir, cond).map_err(|e| format!("--xplane {e}")),
+        (None, false) => {
+            Scenery::packages(None, &args.library, cond).map_err(|e| format!("--library {e}"))
+        }
+        (None, true) => Ok(Scenery::without_libraries(cond)),
+    };
+    let s = s.map_err(output::fail)?;
+    for e in s.load_errors() {
+        eprintln!("warning: {}: {}", e.package, e.error);
+    }
+    Ok(s)
+}
+
+/// `params` with the art of `asset` (read from `path`) placed by `use_`,
+/// unless `--no-art`.
+fn with_art(
+    params: &Params,
+    args: &Args,
+    scenery: &Scenery,
+    path: &Path,
+    asset: &agkit::xp::model::Asset,
+    use_: &Use,
+) -> Params {
+    let mut p = params.clone();
+    if !args.no_art {
+        let at = match use_ {
+            Use::Point { at, .. } => Some(*at),
+            Use::Polygon { windings } => windings.iter().flatten().next().copied(),
+        };
+        let tile = at.map(|[lon, lat]| Tile::of(lon, lat));
+        p.art = Some(scenery.asset_art(path, asset, tile));
+    }
+    p
+}
 
 /// `agkit place ASSET --at …`: one placement, its warnings printed, written.
 pub fn run_at(args: &Args, params: &Params, format: Format) -> u8 {
@@ -53,8 +95,10 @@ fn place_asset(args: &Args, params: &Params) -> Result<Placement, u8> {
         }
     };
     let asset = load_asset(path, args)?;
+    let scenery = art_scenery(args)?;
+    let params = with_art(params, args, &scenery, path, &asset, &use_);
     let name = path.display().to_string();
-    match place::place(&asset, &name, &use_, params) {
+    match place::place(&asset, &name, &use_, &params) {
         Ok(p) => Ok(p),
         Err(e @ place::PlaceError::Mismatch(_)) => Err(output::fail(format!("{name}: {e}"))),
         Err(e) => {
@@ -132,10 +176,15 @@ pub fn run_polygons(poly: &Path, args: &Args, params: &Params, format: Format) -
         Ok(a) => a,
         Err(code) => return code,
     };
+    let scenery = match art_scenery(args) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
     let name = path.display().to_string();
     let place_one = |poly: &Polygon| -> Result<Placement, u8> {
         let label = &poly.label;
-        let mut p = place::place(&asset, &name, &poly.use_, params).map_err(|e| match e {
+        let params = with_art(params, args, &scenery, path, &asset, &poly.use_);
+        let mut p = place::place(&asset, &name, &poly.use_, &params).map_err(|e| match e {
             place::PlaceError::Mismatch(_) => output::fail(format!("{name}: {e}")),
             _ => {
                 eprintln!("error: {name}: {label}: {e}");

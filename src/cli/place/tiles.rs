@@ -45,10 +45,12 @@ fn open(args: &Args) -> Result<Scenery, u8> {
         }
         None => Scenery::packages(args.scenery.as_deref(), &args.library, cond),
     };
-    let scenery = scenery.map_err(|e| match e {
-        SceneryError::Installation(_) => output::fail(format!("--xplane {e}")),
-        _ => output::fail(format!("--library {e}")),
-    })?;
+    let scenery = scenery
+        .map_err(|e| match e {
+            SceneryError::Installation(_) => output::fail(format!("--xplane {e}")),
+            _ => output::fail(format!("--library {e}")),
+        })?
+        .with_art(!args.no_art);
     for e in scenery.load_errors() {
         eprintln!("warning: {}: {}", e.package, e.error);
     }

@@ -265,6 +265,7 @@ pub(crate) fn lay(out: &mut Placement, inp: &Input, rng: &mut Rng) {
                     block_height: inp.params.height,
                     density: inp.params.density,
                     tree_spacing: inp.params.tree_spacing,
+                    trees: inp.params.tree_art(),
                     keep: &keep_k,
                 };
                 annotate(out, first + k, anns, &ctx, rng, inp.budget);

@@ -476,6 +476,7 @@ impl<'a> Engine<'a> {
                 block_height: self.params.height,
                 density: self.params.density,
                 tree_spacing: self.params.tree_spacing,
+                trees: self.params.tree_art(),
                 keep: &keep,
             };
             let facades = self.out.facades.len();

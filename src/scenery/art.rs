@@ -1,0 +1,737 @@
+//! Finding and reading the art an asset names, as the simulator finds it:
+//! every `OBJECT`, `FACADE`, `VEGETATION` and `TEXTURE*` of an autogen
+//! asset, every texture of an object, facade or forest, every object of a
+//! facade.
+//!
+//! **Where a path is looked for** ([`locate`]), the rule in
+//! `docs/scenery.md` ("Art an asset names"):
+//!
+//! 1. beside the file naming it: the path taken relative to that file's
+//!    folder (`\` read as `/`, any letter case, `../` climbing as the
+//!    operating system climbs). A texture is looked for with `.dds`, then
+//!    `.png`, in place of the extension written, then as written: xptools'
+//!    `process_texture_path` (`src/WEDCore/WED_ResourceMgr.cpp`) does the
+//!    same, and X-Plane loads the DDS when there is one;
+//! 2. else, for an object, facade or forest, as a library path through the
+//!    libraries given ([`Libraries`]: the same index and rules as the
+//!    paths of a DSF, [`super::resolve`]). Textures are never library
+//!    paths.
+//!
+//! The order is the one WorldEditor's resource manager (`GetObjRelative`)
+//! says should be used — its own comment notes that trying the library
+//! first resolves a path such as `objects/x.obj` to a different file than
+//! the one beside the asset — and the one Laminar's library document gives
+//! for a DSF: the package's own file first, then the library.
+//!
+//! Without libraries, a path that is not beside the file is
+//! [`ArtState::Missing`] — unless it looks like a library path (a folder,
+//! then a file, whose first folder is not beside the file naming it):
+//! then it is [`ArtState::Unchecked`], since no library was given to look
+//! in.
+//!
+//! **Reading.** An [`ArtStore`] reads each file once, by the file it
+//! resolved to (objects keep only their [`ObjShape`]; textures only their
+//! header is read), and keeps the [`Art`] of each asset per tile, so a busy
+//! tile placing one asset a thousand times reads its art once. It is
+//! `Send + Sync`: tiles placed in parallel share it.
+
+use super::library;
+use super::resolve::{self, Conditions, LibraryIndex, Tile};
+use crate::diag::{Diagnostic, Location, Severity};
+use crate::fac::Facade;
+use crate::forest::Forest;
+use crate::limits::Limits;
+use crate::place::art::{Art, ArtFile, ArtState, ObjShape, codes};
+use crate::xp::model::Asset;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// The libraries art is looked up in when it is not beside the file
+/// naming it.
+#[derive(Debug, Clone, Copy)]
+pub struct Libraries<'a> {
+    /// Every library package, highest priority first.
+    pub index: &'a LibraryIndex,
+    /// The tile the asset is placed on (regional exports count only on
+    /// their tiles); `None` when there is none (`agkit check`): then any
+    /// export of the path counts.
+    pub tile: Option<Tile>,
+    /// Dataref values and season.
+    pub conditions: &'a Conditions,
+}
+
+/// What kind of art a path names: textures are looked for with other
+/// extensions and never in libraries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ArtKind {
+    /// An OBJ8 object.
+    Object,
+    /// A facade.
+    Facade,
+    /// A forest.
+    Forest,
+    /// A PNG or DDS texture.
+    Texture,
+}
+
+impl ArtKind {
+    /// How messages name it.
+    pub fn noun(self) -> &'static str {
+        match self {
+            ArtKind::Object => "object",
+            ArtKind::Facade => "facade",
+            ArtKind::Forest => "forest",
+            ArtKind::Texture => "texture",
+        }
+    }
+}
+
+/// Where a path led.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Located {
+    /// The path as written.
+    pub path: String,
+    /// The file found.
+    pub file: Option<PathBuf>,
+    /// [`ArtState::Found`] (the file exists), `Missing` or `Unchecked`.
+    pub state: ArtState,
+    /// How it was found (`beside house.agp`, a library rule), or why it
+    /// was not (naming the file beside which it was looked for, not its
+    /// folder).
+    pub how: String,
+    /// The path tried beside the file naming it, when not found there.
+    pub tried: Option<PathBuf>,
+}
+
+/// The alternatives X-Plane tries for a texture path: `.dds`, `.png` in
+/// place of its extension, then as written.
+fn texture_names(rel: &str) -> Vec<String> {
+    let stem = match rel.rsplit_once('.') {
+        Some((s, ext)) if !ext.contains('/') => s,
+        _ => rel,
+    };
+    let mut v = vec![format!("{stem}.dds"), format!("{stem}.png")];
+    if !v.iter().any(|n| n.eq_ignore_ascii_case(rel)) {
+        v.push(rel.to_string());
+    }
+    v
+}
+
+/// True when `rel` reads as a library path seen from `dir`: a folder,
+/// then a file, the first folder not beside the file (nor `..`).
+fn library_style(dir: &Path, rel: &str) -> bool {
+    let mut parts = rel.split('/').filter(|p| !p.is_empty() && *p != ".");
+    match (parts.next(), parts.next()) {
+        (Some(first), Some(_)) if first != ".." => {
+            super::install::child_ci(dir, first).is_none_or(|p| !p.is_dir())
+        }
+        _ => false,
+    }
+}
+
+/// The file name of `p` for messages.
+fn name_of(p: &Path) -> String {
+    p.file_name().map_or_else(
+        || p.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// Where the simulator finds `path`, named by the file `naming` (see the
+/// module docs).
+pub fn locate(naming: &Path, path: &str, kind: ArtKind, libs: Option<&Libraries>) -> Located {
+    let rel = library::normalize(path);
+    let dir = naming.parent().unwrap_or(Path::new("."));
+    let mut out = Located {
+        path: path.to_string(),
+        file: None,
+        state: ArtState::Missing,
+        how: String::new(),
+        tried: None,
+    };
+    if rel.is_empty() {
+        out.how = "no path given".into();
+        return out;
+    }
+    if library::is_absolute(&rel) {
+        out.how = "an absolute path, which X-Plane's libraries never follow".into();
+        return out;
+    }
+    let names = match kind {
+        ArtKind::Texture => texture_names(&rel),
+        _ => vec![rel.clone()],
+    };
+    if let Some(f) = names.iter().find_map(|n| resolve::find_file(dir, n)) {
+        out.file = Some(f);
+        out.state = ArtState::Found;
+        out.how = format!("beside {}", name_of(naming));
+        return out;
+    }
+    out.tried = Some(dir.join(&rel));
+    let beside = format!("not beside {}", name_of(naming));
+    if kind == ArtKind::Texture {
+        out.how = format!("{beside} as written, .dds or .png");
+        return out;
+    }
+    let Some(libs) = libs else {
+        if library_style(dir, &rel) {
+            out.state = ArtState::Unchecked;
+            out.how = format!("a library path {beside}: give --library or --xplane to look it up");
+        } else {
+            out.how = beside;
+        }
+        return out;
+    };
+    match libs.tile {
+        Some(tile) => {
+            let r = resolve::resolve(libs.index, None, path, tile, libs.conditions);
+            if let Some(c) = r.pick(0) {
+                out.file = Some(c.file.clone());
+                out.state = ArtState::Found;
+                out.how = format!("library: {}", r.rule);
+            } else {
+                out.how = format!("{beside}; as a library path: {}", r.why_unresolved());
+            }
+        }
+        None => {
+            let found = libs
+                .index
+                .exports_of(&rel)
+                .filter(|(_, p, e)| p.enabled && !e.is_absolute())
+                .find_map(|(_, p, e)| resolve::find_file(&p.root, &e.real_path).map(|f| (p, e, f)));
+            match found {
+                Some((p, e, f)) => {
+                    out.file = Some(f);
+                    out.state = ArtState::Found;
+                    out.how = format!("library: exported by {}/library.txt:{}", p.name, e.line);
+                }
+                None => {
+                    let n = libs.index.packages.iter().filter(|p| p.enabled).count();
+                    out.how = format!(
+                        "{beside}; no enabled library exports it (searched {})",
+                        crate::out::count(n, "package")
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+/// An art file as read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Read {
+    /// An object's shape.
+    Object(Arc<ObjShape>),
+    /// A facade.
+    Facade(Arc<Facade>),
+    /// A forest.
+    Forest(Arc<Forest>),
+    /// A texture whose header reads.
+    Texture,
+    /// The file cannot be read or has errors: why.
+    Failed(String),
+}
+
+impl Read {
+    /// The paths the file names, each with its kind: an object's and a
+    /// forest's textures, a facade's textures and objects.
+    pub fn names(&self) -> Vec<(String, ArtKind)> {
+        let tex = |v: &mut Vec<(String, ArtKind)>, t: &mut dyn Iterator<Item = &String>| {
+            v.extend(
+                t.filter(|p| !p.trim().is_empty())
+                    .map(|p| (p.clone(), ArtKind::Texture)),
+            );
+        };
+        let mut v = Vec::new();
+        match self {
+            Read::Object(o) => tex(&mut v, &mut o.textures.iter()),
+            Read::Forest(f) => tex(&mut v, &mut f.textures.values()),
+            Read::Facade(f) => {
+                tex(&mut v, &mut f.textures.values());
+                v.extend(
+                    f.objects
+                        .iter()
+                        .chain(&f.scraper_objects)
+                        .map(|p| (p.clone(), ArtKind::Object)),
+                );
+            }
+            Read::Texture | Read::Failed(_) => {}
+        }
+        v.sort();
+        v.dedup();
+        v
+    }
+}
+
+/// Bytes of a texture read to check its header.
+const TEXTURE_HEAD: u64 = 4096;
+
+/// Reads `file` as art of `kind`, bounded by `limits`.
+pub fn read(file: &Path, kind: ArtKind, limits: &Limits) -> Read {
+    let name = file.display().to_string();
+    if kind == ArtKind::Texture {
+        use std::io::Read as _;
+        let mut head = Vec::new();
+        let opened = crate::fsutil::open_input(file, "a texture")
+            .map_err(|e| e.to_string())
+            .and_then(|f| {
+                f.take(TEXTURE_HEAD)
+                    .read_to_end(&mut head)
+                    .map_err(|e| format!("{name}: {e}"))
+            });
+        return match opened.and_then(|_| crate::texture::probe(&head).map_err(|e| e.to_string())) {
+            Ok(_) => Read::Texture,
+            Err(e) => Read::Failed(e),
+        };
+    }
+    let bytes = match crate::fsutil::read_input(file, kind.noun(), limits.max_input_bytes) {
+        Ok(b) => b,
+        Err(e) => return Read::Failed(e.to_string()),
+    };
+    let first = |r: crate::diag::Refused| r.to_string();
+    match kind {
+        ArtKind::Object => crate::obj::read(&bytes, &name, limits)
+            .map(|o| Read::Object(Arc::new(ObjShape::of(&o))))
+            .unwrap_or_else(|e| Read::Failed(first(e))),
+        ArtKind::Facade => crate::fac::read(&bytes, &name, limits)
+            .map(|f| Read::Facade(Arc::new(f)))
+            .unwrap_or_else(|e| Read::Failed(first(e))),
+        ArtKind::Forest => crate::forest::read(&bytes, &name, limits)
+            .map(|f| Read::Forest(Arc::new(f)))
+            .unwrap_or_else(|e| Read::Failed(first(e))),
+        ArtKind::Texture => Read::Texture,
+    }
+}
+
+/// One art file that could not be found or read, and the chain of files
+/// that named it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArtProblem {
+    /// The paths from the asset's directive down to this one (the first
+    /// is what the asset names; the last is this file).
+    pub chain: Vec<String>,
+    /// What the last path names.
+    pub kind: ArtKind,
+    /// Missing, not looked up, or unreadable.
+    pub state: ArtState,
+    /// Why it was not found, or why it does not read.
+    pub how: String,
+    /// The path tried beside the file naming it.
+    pub tried: Option<PathBuf>,
+}
+
+impl ArtProblem {
+    /// One line: `fountain.obj names texture fountain.dds: not found
+    /// (…; tried …)`.
+    pub fn message(&self) -> String {
+        self.message_within(None)
+    }
+
+    /// [`ArtProblem::message`] with the path tried shown relative to
+    /// `root` when inside it (an installation's reports).
+    pub fn message_within(&self, root: Option<&Path>) -> String {
+        let mut s = String::new();
+        for (i, p) in self.chain.iter().enumerate() {
+            if i + 1 == self.chain.len() {
+                if i == 0 {
+                    s.push_str(&format!("{} {p}", self.kind.noun()));
+                } else {
+                    s.push_str(&format!("names {} {p}", self.kind.noun()));
+                }
+            } else {
+                s.push_str(&format!("{p} "));
+            }
+        }
+        match &self.tried {
+            Some(t) => format!(
+                "{s}: {} ({}; tried {})",
+                self.state.describe(),
+                self.how,
+                root.and_then(|r| t.strip_prefix(r).ok())
+                    .unwrap_or(t)
+                    .display()
+            ),
+            None => format!("{s}: {} ({})", self.state.describe(), self.how),
+        }
+    }
+
+    /// The diagnostic for it at `location`, paths tried shown relative
+    /// to `root` when given.
+    pub fn diagnostic(&self, location: Location, root: Option<&Path>) -> Diagnostic {
+        let (sev, code) = match self.state {
+            ArtState::Unchecked => (Severity::Note, codes::ART_UNCHECKED),
+            ArtState::Invalid => (Severity::Warning, codes::ART_INVALID),
+            _ => (Severity::Warning, codes::ART_MISSING),
+        };
+        Diagnostic::new(sev, code, self.message_within(root), location)
+    }
+}
+
+/// How deep [`ArtStore::problems`] follows names (asset → facade → its
+/// object → its texture).
+pub const MAX_DEPTH: usize = 4;
+
+/// Cache key of an asset's art: the asset file, the tile, and whether
+/// libraries were given.
+type ArtKey = (PathBuf, Option<Tile>, bool);
+
+/// Art read once per run and shared by every thread (see the module
+/// docs).
+#[derive(Debug, Default)]
+pub struct ArtStore {
+    limits: Limits,
+    /// Files outside this folder are not read (`agkit serve`).
+    within: Option<PathBuf>,
+    files: Mutex<HashMap<(PathBuf, ArtKind), Arc<Read>>>,
+    arts: Mutex<HashMap<ArtKey, Arc<Art>>>,
+}
+
+impl ArtStore {
+    /// A store reading files within `limits`.
+    pub fn new(limits: Limits) -> ArtStore {
+        ArtStore {
+            limits,
+            ..ArtStore::default()
+        }
+    }
+
+    /// The same store reading only files inside the folder `dir` (given
+    /// canonical): any other is missing, "outside the folder served" (the
+    /// previewer reads nothing outside its PATH).
+    pub fn within(mut self, dir: &Path) -> ArtStore {
+        self.within = Some(dir.to_path_buf());
+        self
+    }
+
+    /// The file `file` read as `kind`, once for the life of the store.
+    pub fn read(&self, file: &Path, kind: ArtKind) -> Arc<Read> {
+        let key = (file.to_path_buf(), kind);
+        let lock = || self.files.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(r) = lock().get(&key) {
+            return Arc::clone(r);
+        }
+        // Read outside the lock; the first one kept wins.
+        let r = Arc::new(read(file, kind, &self.limits));
+        Arc::clone(lock().entry(key).or_insert(r))
+    }
+
+    /// How many distinct files were read so far.
+    pub fn files_read(&self) -> usize {
+        self.files.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    /// `path` located from `naming` and read.
+    pub fn open(
+        &self,
+        naming: &Path,
+        path: &str,
+        kind: ArtKind,
+        libs: Option<&Libraries>,
+    ) -> (Located, Option<Arc<Read>>) {
+        let mut at = locate(naming, path, kind, libs);
+        if let (Some(dir), Some(f)) = (&self.within, at.file.clone())
+            && !f.canonicalize().is_ok_and(|c| c.starts_with(dir))
+        {
+            at.file = None;
+            at.state = ArtState::Missing;
+            at.how = format!("{} is outside the folder served", f.display());
+        }
+        let read = at.file.as_ref().map(|f| self.read(f, kind));
+        if let Some(Read::Failed(why)) = read.as_deref() {
+            at.state = ArtState::Invalid;
+            at.how = why.clone();
+        }
+        (at, read)
+    }
+
+    /// The art of `asset`, read from `file`: its objects, facades and
+    /// forest, found beside it or in `libs`. Kept per asset file and tile.
+    pub fn art_for(&self, file: &Path, asset: &Asset, libs: Option<&Libraries>) -> Arc<Art> {
+        let key = (
+            file.to_path_buf(),
+            libs.and_then(|l| l.tile),
+            libs.is_some(),
+        );
+        let lock = || self.arts.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(a) = lock().get(&key) {
+            return Arc::clone(a);
+        }
+        // One path, read as `kind`; `pick` takes what placement keeps.
+        fn one<T>(
+            store: &ArtStore,
+            (file, libs): (&Path, Option<&Libraries>),
+            path: &str,
+            kind: ArtKind,
+            pick: fn(&Read) -> Option<Arc<T>>,
+        ) -> ArtFile<T> {
+            let (at, read) = store.open(file, path, kind, libs);
+            ArtFile {
+                path: at.path,
+                file: at.file,
+                state: at.state,
+                how: at.how,
+                value: read.as_deref().and_then(pick),
+            }
+        }
+        let from = (file, libs);
+        let c = &asset.common;
+        let objects = c
+            .objects
+            .iter()
+            .map(|o| {
+                one(self, from, &o.value, ArtKind::Object, |r| match r {
+                    Read::Object(s) => Some(Arc::clone(s)),
+                    _ => None,
+                })
+            })
+            .collect();
+        let facades = c
+            .facades
+            .iter()
+            .map(|f| {
+                one(self, from, &f.value, ArtKind::Facade, |r| match r {
+                    Read::Facade(s) => Some(Arc::clone(s)),
+                    _ => None,
+                })
+            })
+            .collect();
+        let forest = c.vegetation.as_ref().map(|v| {
+            one(self, from, &v.value, ArtKind::Forest, |r| match r {
+                Read::Forest(s) => Some(Arc::clone(s)),
+                _ => None,
+            })
+        });
+        let art = Arc::new(Art {
+            objects,
+            facades,
+            forest,
+        });
+        Arc::clone(lock().entry(key).or_insert(art))
+    }
+
+    /// Every art file `path` (named by `naming`) leads to that cannot be
+    /// found or read: the file itself, else what it names, and so on down
+    /// to [`MAX_DEPTH`] files.
+    pub fn problems(
+        &self,
+        naming: &Path,
+        path: &str,
+        kind: ArtKind,
+        libs: Option<&Libraries>,
+    ) -> Vec<ArtProblem> {
+        let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        self.walk(
+            naming,
+            path,
+            kind,
+            libs,
+            &mut Vec::new(),
+            &mut seen,
+            &mut out,
+        );
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &self,
+        naming: &Path,
+        path: &str,
+        kind: ArtKind,
+        libs: Option<&Libraries>,
+        chain: &mut Vec<String>,
+        seen: &mut std::collections::HashSet<PathBuf>,
+        out: &mut Vec<ArtProblem>,
+    ) {
+        chain.push(path.to_string());
+        let (at, read) = self.open(naming, path, kind, libs);
+        if at.state != ArtState::Found {
+            out.push(ArtProblem {
+                chain: chain.clone(),
+                kind,
+                state: at.state,
+                how: at.how,
+                tried: at.tried,
+            });
+        } else if let (Some(file), Some(read)) = (&at.file, read)
+            && chain.len() < MAX_DEPTH
+            && seen.insert(file.clone())
+        {
+            for (p, k) in read.names() {
+                self.walk(file, &p, k, libs, chain, seen, out);
+            }
+        }
+        chain.pop();
+    }
+
+    /// Every art `asset` (read from `file`) names, directly or through
+    /// what it names, that cannot be found or read, with the line of the
+    /// asset's directive: `OBJECT`, `FACADE`, `VEGETATION`, `TEXTURE`,
+    /// `TEXTURE_LIT`, `TEXTURE_NORMAL`.
+    pub fn asset_problems(
+        &self,
+        file: &Path,
+        asset: &Asset,
+        libs: Option<&Libraries>,
+    ) -> Vec<(usize, ArtProblem)> {
+        let c = &asset.common;
+        let mut named: Vec<(usize, &str, ArtKind)> = Vec::new();
+        for t in [&c.texture, &c.texture_lit].into_iter().flatten() {
+            named.push((t.line, &t.value, ArtKind::Texture));
+        }
+        if let Some(n) = &c.texture_normal {
+            named.push((n.line, &n.value.path, ArtKind::Texture));
+        }
+        named.extend(
+            c.objects
+                .iter()
+                .map(|o| (o.line, o.value.as_str(), ArtKind::Object)),
+        );
+        named.extend(
+            c.facades
+                .iter()
+                .map(|f| (f.line, f.value.as_str(), ArtKind::Facade)),
+        );
+        named.extend(
+            c.vegetation
+                .iter()
+                .map(|v| (v.line, v.value.as_str(), ArtKind::Forest)),
+        );
+        let mut out = Vec::new();
+        for (line, path, kind) in named {
+            if path.trim().is_empty() {
+                continue;
+            }
+            for p in self.problems(file, path, kind, libs) {
+                out.push((line, p));
+            }
+        }
+        out
+    }
+}
+
+/// The byte span of line `line` (1-based) of `text`, without its line
+/// break (LF, CRLF or a lone CR end a line).
+pub fn line_span(text: &str, line: usize) -> std::ops::Range<usize> {
+    let b = text.as_bytes();
+    let mut start = 0;
+    let mut n = 1;
+    let mut i = 0;
+    while i < b.len() && n < line {
+        match b[i] {
+            b'\n' => {
+                n += 1;
+                start = i + 1;
+            }
+            b'\r' => {
+                n += 1;
+                if b.get(i + 1) == Some(&b'\n') {
+                    i += 1;
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let end = b[start.min(b.len())..]
+        .iter()
+        .position(|&c| c == b'\n' || c == b'\r')
+        .map_or(b.len(), |k| start + k);
+    start.min(b.len())..end
+}
+
+/// The art diagnostics of a file `agkit check` reads: for an autogen
+/// asset, every art it names that cannot be found or read, at its
+/// directive's line; for an object, facade or forest, every texture (and a
+/// facade's objects) it names, at the first line that names it. Paths
+/// tried are shown relative to `root` when given.
+pub fn file_diagnostics(
+    store: &ArtStore,
+    file: &Path,
+    text: &str,
+    libs: Option<&Libraries>,
+    root: Option<&Path>,
+) -> Vec<Diagnostic> {
+    match crate::check::classify(file, text.as_bytes()) {
+        crate::check::FileKind::Text => {
+            let (Some(asset), _) = crate::xp::parse_lenient(text) else {
+                return Vec::new();
+            };
+            store
+                .asset_problems(file, &asset, libs)
+                .into_iter()
+                .map(|(line, p)| p.diagnostic(Location::Span(line_span(text, line)), root))
+                .collect()
+        }
+        crate::check::FileKind::Art(k) => {
+            let kind = match k {
+                crate::check::ArtKind::Obj => ArtKind::Object,
+                crate::check::ArtKind::Facade => ArtKind::Facade,
+                crate::check::ArtKind::Forest => ArtKind::Forest,
+                crate::check::ArtKind::Texture => return Vec::new(),
+            };
+            let read = store.read(file, kind);
+            let mut out = Vec::new();
+            for (path, k) in read.names() {
+                let at = text.find(path.as_str()).map_or(Location::File, |i| {
+                    let line = text[..i].bytes().filter(|&c| c == b'\n').count() + 1;
+                    Location::Span(line_span(text, line))
+                });
+                for p in store.problems(file, &path, k, libs) {
+                    out.push(p.diagnostic(at.clone(), root));
+                }
+            }
+            out
+        }
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn textures_are_tried_as_dds_then_png() {
+        assert_eq!(texture_names("a/b.png"), ["a/b.dds", "a/b.png"]);
+        assert_eq!(texture_names("b.bmp"), ["b.dds", "b.png", "b.bmp"]);
+        assert_eq!(texture_names("b"), ["b.dds", "b.png", "b"]);
+        assert_eq!(texture_names("x.y/b"), ["x.y/b.dds", "x.y/b.png", "x.y/b"]);
+    }
+
+    #[test]
+    fn spans_of_lines_end_at_any_break() {
+        let t = "A\r\n1000\rAG_POINT\nOBJECT x.obj\n";
+        assert_eq!(&t[line_span(t, 1)], "A");
+        assert_eq!(&t[line_span(t, 2)], "1000");
+        assert_eq!(&t[line_span(t, 4)], "OBJECT x.obj");
+        assert_eq!(line_span(t, 9), t.len()..t.len());
+    }
+
+    #[test]
+    fn found_beside_the_file_missing_or_unchecked() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir(d.path().join("objects")).unwrap();
+        std::fs::write(d.path().join("objects/House.OBJ"), "x").unwrap();
+        std::fs::write(d.path().join("roof.dds"), "x").unwrap();
+        let asset = d.path().join("a.agp");
+        let l = locate(&asset, "objects\\house.obj", ArtKind::Object, None);
+        assert_eq!(l.state, ArtState::Found, "{l:?}");
+        let l = locate(&asset, "roof.png", ArtKind::Texture, None);
+        assert_eq!(l.file, Some(d.path().join("roof.dds")));
+        let l = locate(&asset, "objects/shed.obj", ArtKind::Object, None);
+        assert_eq!(l.state, ArtState::Missing);
+        assert_eq!(l.tried, Some(d.path().join("objects/shed.obj")));
+        assert_eq!(l.how, "not beside a.agp");
+        let l = locate(&asset, "lib/g10/shed.obj", ArtKind::Object, None);
+        assert_eq!(l.state, ArtState::Unchecked);
+        let l = locate(&asset, "lib/g10/shed.png", ArtKind::Texture, None);
+        assert_eq!(l.state, ArtState::Missing);
+        let l = locate(&asset, "/etc/passwd", ArtKind::Object, None);
+        assert_eq!(l.state, ArtState::Missing);
+    }
+}
