@@ -48,6 +48,13 @@ pub struct Limits {
     /// have to be decoded; checked against its header before any pixel is
     /// decoded. Decoded textures take 4 bytes a pixel.
     pub max_texture_pixels: u64,
+    /// Most bytes of PNG one 3-D scene ([`crate::out::gltf`]) embeds,
+    /// all textures together; a texture past it is drawn in a plain
+    /// colour, with a warning.
+    pub max_scene_texture_bytes: u64,
+    /// Most triangles one 3-D scene holds (each mesh counted once,
+    /// however many objects use it); a scene past it is refused.
+    pub max_scene_triangles: u64,
 }
 
 impl Default for Limits {
@@ -62,6 +69,8 @@ impl Default for Limits {
             max_output_bytes: 256 << 20,
             max_mesh_elements: 50_000_000,
             max_texture_pixels: 16384 * 16384,
+            max_scene_texture_bytes: 256 << 20,
+            max_scene_triangles: 20_000_000,
         }
     }
 }

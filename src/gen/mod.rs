@@ -1089,7 +1089,7 @@ pub fn fuzz_dsf_build(data: &[u8]) {
 /// What the `obj_read` fuzz target holds any bytes to: reading never
 /// panics; an object read has its footprint inside its bounds (seen from
 /// above), finite derived values, and a summary that serializes; a file
-/// without errors reads with [`crate::obj::read`] too.
+/// without errors reads with [`crate::obj::read()`] too.
 ///
 /// # Panics
 /// When a property does not hold (that is the finding).

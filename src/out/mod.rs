@@ -7,6 +7,7 @@
 
 pub mod dsf_text;
 pub mod geojson;
+pub mod gltf;
 pub mod json;
 pub mod png;
 pub mod strokefont;
@@ -62,11 +63,15 @@ pub enum Format {
     /// The SVG picture rasterised (its words drawn with a built-in stroke
     /// font).
     Png,
+    /// A 3-D scene as binary glTF ([`gltf`]).
+    Glb,
+    /// A 3-D scene as glTF JSON, its data embedded ([`gltf`]).
+    Gltf,
 }
 
 impl Format {
     /// The format a file name asks for by its extension (`.json`,
-    /// `.geojson`, `.txt`, `.svg`, `.png`), if any.
+    /// `.geojson`, `.txt`, `.svg`, `.png`, `.glb`, `.gltf`), if any.
     pub fn from_path(path: &Path) -> Option<Format> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
         Some(match ext.as_str() {
@@ -75,6 +80,8 @@ impl Format {
             "txt" => Format::DsfText,
             "svg" => Format::Svg,
             "png" => Format::Png,
+            "glb" => Format::Glb,
+            "gltf" => Format::Gltf,
             _ => return None,
         })
     }
@@ -92,6 +99,9 @@ pub enum OutError {
     /// Writing the output failed.
     #[error("cannot write: {0}")]
     Io(#[from] std::io::Error),
+    /// A 3-D scene cannot be made (a limit).
+    #[error("cannot make the 3-D scene: {0}")]
+    Scene(String),
     /// The format is one picture or one tile and cannot be written in parts.
     #[error("{0} output cannot be streamed; use json or geojson")]
     NotStreamable(&'static str),
@@ -111,6 +121,7 @@ fn streamable(format: Format) -> Result<(), OutError> {
         Format::DsfText => Err(OutError::NotStreamable("dsf-text")),
         Format::Svg => Err(OutError::NotStreamable("svg")),
         Format::Png => Err(OutError::NotStreamable("png")),
+        Format::Glb | Format::Gltf => Err(OutError::NotStreamable("a 3-D scene")),
     }
 }
 
@@ -237,5 +248,7 @@ pub fn render_all(ps: &[Placement], format: Format) -> Result<Vec<u8>, OutError>
         Format::DsfText => Ok(dsf_text::to_dsf_text(ps).into_bytes()),
         Format::Svg => Ok(svg::to_svg(ps).into_bytes()),
         Format::Png => png::to_png(&svg::to_svg_with(ps, svg::TextMode::Outlined)),
+        Format::Glb => gltf::to_glb(ps),
+        Format::Gltf => gltf::to_gltf(ps),
     }
 }

@@ -38,6 +38,11 @@ pub struct Placement {
     /// What the engine decided and why (`--explain`), in order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub explain: Vec<String>,
+    /// The art the placement followed ([`super::Params::art`]), kept for
+    /// the outputs that draw it (a 3-D scene, [`crate::out::gltf`]); not
+    /// serialized.
+    #[serde(skip)]
+    pub art: Option<std::sync::Arc<super::art::Art>>,
 }
 
 /// A tile id as the JSON shows it: a number (AGP index, AGS TILE_ID) or the

@@ -127,12 +127,30 @@ pub fn write_placements(
     status: u8,
 ) -> u8 {
     let mut write = |w: &mut dyn std::io::Write| {
-        out::write(placements, combined, format, w)?;
+        if let Some(container) = scene_container(format) {
+            // A 3-D scene says which art it drew in plain colours.
+            let scene = out::gltf::write_scene(placements, container, &Default::default())?;
+            for warning in &scene.warnings {
+                eprintln!("warning: {warning}");
+            }
+            w.write_all(&scene.bytes)?;
+        } else {
+            out::write(placements, combined, format, w)?;
+        }
         Ok(w.flush()?)
     };
     match write_to(output, &mut write) {
         Ok(()) => status,
         Err(e) => output::fail(e),
+    }
+}
+
+/// The glTF container of a 3-D scene format.
+fn scene_container(format: Format) -> Option<out::gltf::Container> {
+    match format {
+        Format::Glb => Some(out::gltf::Container::Glb),
+        Format::Gltf => Some(out::gltf::Container::Gltf),
+        _ => None,
     }
 }
 
