@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
-const [scene, out, w = '1200', h = '800'] = process.argv.slice(2);
+const [scene, out, w = '1000', h = '600'] = process.argv.slice(2);
 if (!scene || !out) {
   console.error('usage: node e2e/render-gltf.mjs SCENE.glb OUT.png [WIDTH HEIGHT]');
   process.exit(2);
@@ -56,9 +56,24 @@ new GLTFLoader().load('/scene.glb', (gltf) => {
   // From the south-east (+x, +z) and above, far enough for the whole
   // bounding sphere to fit the view.
   const dist = r / Math.sin((fov / 2) * Math.PI / 180) * 0.72;
-  const dir = new THREE.Vector3(0.45, 0.75, 0.8).normalize();
+  const dir = new THREE.Vector3(0.5, 0.55, 0.85).normalize();
   camera.position.copy(centre).addScaledVector(dir, dist);
   camera.lookAt(centre);
+  // Then fit the picture to the scene: its box's corners, projected, fill
+  // 94 % of the larger side, centred.
+  camera.updateMatrixWorld();
+  const lo = new THREE.Vector2(Infinity, Infinity);
+  const hi = new THREE.Vector2(-Infinity, -Infinity);
+  for (const x of [box.min.x, box.max.x]) for (const y of [box.min.y, box.max.y]) for (const z of [box.min.z, box.max.z]) {
+    const p = new THREE.Vector3(x, y, z).project(camera);
+    lo.min(new THREE.Vector2(p.x, p.y));
+    hi.max(new THREE.Vector2(p.x, p.y));
+  }
+  camera.zoom = 0.94 / Math.max((hi.x - lo.x) / 2, (hi.y - lo.y) / 2);
+  const cx = ((lo.x + hi.x) / 2) * camera.zoom;
+  const cy = ((lo.y + hi.y) / 2) * camera.zoom;
+  camera.setViewOffset(${width}, ${height}, (cx * ${width}) / 2, (-cy * ${height}) / 2, ${width}, ${height});
+  camera.updateProjectionMatrix();
   sun.position.set(centre.x - r, centre.y + r * 2, centre.z + r * 0.6);
   sun.target.position.copy(centre);
   const cam = sun.shadow.camera;

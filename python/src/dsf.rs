@@ -88,15 +88,9 @@ pub fn dsf_build<'py>(
             }
             let text = String::from_utf8_lossy(&bytes);
             let base = src.path().and_then(Path::parent).unwrap_or(Path::new(""));
-            let mut load = |file: &str| -> Result<Vec<u8>, String> {
-                let p = Path::new(file);
-                let p = if p.is_relative() {
-                    base.join(p)
-                } else {
-                    p.to_path_buf()
-                };
-                dsf::text::read_raster_file(&p).map_err(|e| format!("{}: {e}", p.display()))
-            };
+            // As `agkit dsf build` reads them: beside the text, bounded.
+            let mut files = dsf::text::RasterFiles::new(base, &agkit::limits::Limits::default());
+            let mut load = |file: &str| files.load(file);
             let (model, mut opts) = dsf::from_text(&text, &mut load)
                 .map_err(|e| Error::at_line(Class::Parse, &name, e.line, "DSF030", e.message))?;
             // Grouped and stripped, as `agkit dsf build` writes a text.
