@@ -422,3 +422,100 @@ fn place_writes_glb_and_gltf_by_extension_and_format() {
     let (doc, bin) = chunks(&std::fs::read(&plaza).unwrap());
     check_structure(&doc, &bin);
 }
+
+mod random {
+    use super::*;
+    use agkit::place::{PlacedFacade, PlacedObject, PlacedTile, PlacedTree, Role, TileId};
+    use proptest::prelude::*;
+
+    /// A placement without art: tiles of 3 to 8 points (any shape, even
+    /// self-crossing or degenerate), objects, facades and trees anywhere.
+    fn placement() -> impl Strategy<Value = Placement> {
+        let xy = || (-500.0..500.0f64, -500.0..500.0f64).prop_map(|(x, y)| [x, y]);
+        let ring = move |n: std::ops::Range<usize>| prop::collection::vec(xy(), n);
+        (
+            prop::collection::vec((ring(3..8), 0..300usize, any::<bool>()), 0..6),
+            prop::collection::vec((xy(), 0.0..360.0f64, 0..3i64, -5.0..20.0f64), 0..20),
+            prop::collection::vec((ring(2..7), 0.0..40.0f64), 0..4),
+            prop::collection::vec((xy(), 0.0..30.0f64, prop::option::of(0.0..40.0f64)), 0..30),
+        )
+            .prop_map(|(tiles, objects, facades, trees)| Placement {
+                kind: "agb".into(),
+                asset: "random.agb".into(),
+                origin: [13.0, 47.0],
+                tiles: tiles
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (polygon, order, hidden))| PlacedTile {
+                        id: TileId::Num(i as i64),
+                        uv: polygon
+                            .iter()
+                            .map(|p| [p[0] + 500.0, p[1] + 500.0])
+                            .collect(),
+                        polygon,
+                        lonlat: vec![],
+                        order,
+                        hidden,
+                        role: Role::Grid,
+                        unit: 0,
+                        source_line: 1,
+                        stop_points: vec![],
+                        ground_point: None,
+                    })
+                    .collect(),
+                objects: objects
+                    .into_iter()
+                    .map(|([x, y], heading, index, height)| PlacedObject {
+                        asset: format!("o{index}.obj"),
+                        index,
+                        x,
+                        y,
+                        heading,
+                        height,
+                        ..PlacedObject::default()
+                    })
+                    .collect(),
+                facades: facades
+                    .into_iter()
+                    .map(|(polygon, height)| PlacedFacade {
+                        asset: "f.fac".into(),
+                        polygon,
+                        height,
+                        ..PlacedFacade::default()
+                    })
+                    .collect(),
+                trees: trees
+                    .into_iter()
+                    .map(|([x, y], width, height)| PlacedTree {
+                        x,
+                        y,
+                        width,
+                        height,
+                        ..PlacedTree::default()
+                    })
+                    .collect(),
+                ..Placement::default()
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Whatever is placed, the scene holds together: one object node
+        /// per object, one mesh per distinct object path, every mesh used,
+        /// accessors and bounds right; the .gltf form holds the same.
+        #[test]
+        fn any_placement_makes_a_well_formed_scene(p in placement()) {
+            let w = write_scene(std::slice::from_ref(&p), Container::Glb, &Limits::default()).unwrap();
+            let (doc, bin) = chunks(&w.bytes);
+            check_structure(&doc, &bin);
+            let objs = object_nodes(&doc);
+            prop_assert_eq!(objs.len(), p.objects.len());
+            let meshes: BTreeSet<u64> = objs.iter().map(|n| n["mesh"].as_u64().unwrap()).collect();
+            let assets: BTreeSet<&str> = p.objects.iter().map(|o| o.asset.as_str()).collect();
+            prop_assert_eq!(meshes.len(), assets.len());
+            let g = write_scene(std::slice::from_ref(&p), Container::Gltf, &Limits::default()).unwrap();
+            let gdoc: Value = serde_json::from_slice(&g.bytes).unwrap();
+            prop_assert_eq!(&gdoc["nodes"], &doc["nodes"]);
+        }
+    }
+}
