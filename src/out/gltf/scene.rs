@@ -45,7 +45,19 @@ struct Builder<'a> {
     art: Loader<'a>,
     limits: &'a Limits,
     /// Object meshes by the file drawn (or `missing:` and the path).
-    obj_meshes: HashMap<PathBuf, Option<usize>>,
+    obj_meshes: HashMap<PathBuf, Drawn>,
+}
+
+/// What an OBJ draws.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Drawn {
+    /// A mesh.
+    Mesh(usize),
+    /// Nothing static (lights, lines, animated or draped parts only): its
+    /// instances are nodes without a mesh.
+    Nothing,
+    /// It cannot be read: a box.
+    Unreadable,
 }
 
 /// The scene of `ps` (in the first placement's frame) and the warnings
@@ -198,7 +210,7 @@ impl Builder<'_> {
     fn object(&mut self, k: usize, o: &PlacedObject, art: Option<&Art>) -> Result<usize, Refusal> {
         let file = art.and_then(|a| usize::try_from(o.index).ok().and_then(|i| a.objects.get(i)));
         let state = file.map(|f| f.state);
-        let mesh = match file
+        let drawn = match file
             .filter(|f| f.state == ArtState::Found)
             .and_then(|f| f.file.clone())
         {
@@ -210,18 +222,19 @@ impl Builder<'_> {
                     m
                 }
             },
-            None => None,
+            None => Drawn::Unreadable,
         };
-        let (mesh, name) = match mesh {
-            Some(m) => (m, format!("{} #{k}", o.asset)),
-            None => (
-                self.marker(&o.asset)?,
+        let (mesh, name) = match drawn {
+            Drawn::Mesh(m) => (Some(m), format!("{} #{k}", o.asset)),
+            Drawn::Nothing => (None, format!("{} #{k} (nothing static)", o.asset)),
+            Drawn::Unreadable => (
+                Some(self.marker(&o.asset)?),
                 format!("missing object {} #{k}", o.asset),
             ),
         };
         Ok(self.scene.node(Node {
             name,
-            mesh: Some(mesh),
+            mesh,
             translation: [o.x, o.height, -o.y],
             yaw: -o.heading.to_radians(),
             extras: Some(json!({
@@ -234,11 +247,10 @@ impl Builder<'_> {
     }
 
     /// The mesh of the OBJ at `path`: its static LOD-0 triangles (no
-    /// draped, animated, line or light geometry) with its `TEXTURE`;
-    /// `None` when it cannot be read or has none.
-    fn obj_mesh(&mut self, path: &Path) -> Result<Option<usize>, Refusal> {
+    /// draped, animated, line or light geometry) with its `TEXTURE`.
+    fn obj_mesh(&mut self, path: &Path) -> Result<Drawn, Refusal> {
         let Some(obj) = self.art.obj(path) else {
-            return Ok(None);
+            return Ok(Drawn::Unreadable);
         };
         let tex = obj
             .texture("TEXTURE")
@@ -251,14 +263,17 @@ impl Builder<'_> {
         let mat = self.textured(&name, tex, OBJECT, true);
         let prim = obj_prim(&obj, mat);
         self.check(prim.triangles())?;
-        Ok(self.scene.mesh(name, vec![prim]))
+        Ok(self
+            .scene
+            .mesh(name, vec![prim])
+            .map_or(Drawn::Nothing, Drawn::Mesh))
     }
 
     /// The box drawn for the objects of `asset` whose OBJ cannot be drawn
     /// (one mesh per path).
     fn marker(&mut self, asset: &str) -> Result<usize, Refusal> {
         let key = PathBuf::from(format!("missing:{asset}"));
-        if let Some(Some(m)) = self.obj_meshes.get(&key) {
+        if let Some(Drawn::Mesh(m)) = self.obj_meshes.get(&key) {
             return Ok(*m);
         }
         let mat = self.scene.color("missing art", MISSING);
@@ -272,7 +287,7 @@ impl Builder<'_> {
             .scene
             .mesh(format!("missing object {asset}"), vec![prim])
             .ok_or_else(|| "an empty marker".to_string())?;
-        self.obj_meshes.insert(key, Some(m));
+        self.obj_meshes.insert(key, Drawn::Mesh(m));
         Ok(m)
     }
 
