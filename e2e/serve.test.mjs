@@ -130,6 +130,22 @@ test('agkit serve in a browser: place, inspect, reseed, reshape, live reload, er
       await page.evaluate(() => window.__agkit.poly.windings.flat().length), 'a handle per vertex');
     console.log(`${ASSET} on the lake: ${n1} tiles`);
 
+    // The placement shown, downloaded as a 3-D scene: a GLB whose JSON
+    // chunk is a glTF 2.0 document with the placement's origin.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-glb')]);
+    assert.match(download.suggestedFilename(), /\.glb$/);
+    const glb = fs.readFileSync(await download.path());
+    assert.equal(glb.subarray(0, 4).toString('latin1'), 'glTF', 'GLB magic');
+    assert.equal(glb.readUInt32LE(4), 2, 'GLB version');
+    assert.equal(glb.readUInt32LE(8), glb.length, 'GLB length');
+    assert.equal(glb.subarray(16, 20).toString('latin1'), 'JSON');
+    const gltf = JSON.parse(glb.subarray(20, 20 + glb.readUInt32LE(12)).toString('utf8'));
+    assert.equal(gltf.asset.version, '2.0');
+    const origin = await page.evaluate(() => window.__agkit.result.placement.origin);
+    assert.deepEqual([gltf.scenes[0].extras.origin.lon, gltf.scenes[0].extras.origin.lat], origin);
+    assert.ok(gltf.meshes.length > 0, 'the scene has meshes');
+    console.log(`downloaded ${download.suggestedFilename()}: ${glb.length} bytes, ${gltf.nodes.length} nodes`);
+
     // The diagnostics panel is what `agkit check` prints for the file.
     const cli = checkJson(served, ASSET);
     if (cli.length) {

@@ -52,6 +52,13 @@ pub struct Limits {
     /// by one; a picture of more is an overview (each use's outline and
     /// count), so its memory stays bounded whatever the placement holds.
     pub max_drawn_items: usize,
+    /// Most bytes of PNG one 3-D scene ([`crate::out::gltf`]) embeds,
+    /// all textures together; a texture past it is drawn in a plain
+    /// colour, with a warning.
+    pub max_scene_texture_bytes: u64,
+    /// Most triangles one 3-D scene holds (each mesh counted once,
+    /// however many objects use it); a scene past it is refused.
+    pub max_scene_triangles: u64,
 }
 
 impl Default for Limits {
@@ -67,6 +74,8 @@ impl Default for Limits {
             max_mesh_elements: 50_000_000,
             max_texture_pixels: 16384 * 16384,
             max_drawn_items: 50_000,
+            max_scene_texture_bytes: 256 << 20,
+            max_scene_triangles: 20_000_000,
         }
     }
 }

@@ -1091,3 +1091,39 @@ fn an_idle_server_walked_its_tree_four_times_a_second() {
     let (_, v) = start().get("/api/files");
     assert!(v.get("note").is_none(), "{v}");
 }
+
+#[test]
+fn placement_as_a_glb_download() {
+    let f = start();
+    let (status, head, body) = f.get_with(
+        "/api/place.glb?asset=shore.ags&polygon=lake&seed=7",
+        &f.host(),
+        "",
+    );
+    assert_eq!(status, 200, "{head}");
+    assert!(head.contains("Content-Type: model/gltf-binary"), "{head}");
+    assert!(
+        head.contains("Content-Disposition: attachment; filename=\"shore.glb\""),
+        "{head}"
+    );
+    assert_eq!(&body[..4], b"glTF");
+    let json_len = u32::from_le_bytes(body[12..16].try_into().unwrap()) as usize;
+    let doc: Value = serde_json::from_slice(&body[20..20 + json_len]).unwrap();
+    // The placement /api/place gives, with its origin in the scene's extras.
+    let (_, v) = f.get("/api/place?asset=shore.ags&polygon=lake&seed=7");
+    assert_eq!(
+        doc["scenes"][0]["extras"]["origin"]["lon"],
+        v["placement"]["origin"][0]
+    );
+    assert_eq!(
+        doc["nodes"].as_array().unwrap().len(),
+        // The placement's node, its ground, and each object; facades and
+        // trees (one node each) when there are any.
+        2 + v["placement"]["objects"].as_array().unwrap().len()
+            + usize::from(!v["placement"]["facades"].as_array().unwrap().is_empty())
+            + usize::from(!v["placement"]["trees"].as_array().unwrap().is_empty())
+    );
+    // The same refusals as /api/place.
+    let (status, v) = f.get("/api/place.glb?asset=../beside.ags&polygon=square");
+    assert!(status >= 400, "{v}");
+}

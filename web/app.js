@@ -1026,6 +1026,30 @@ function buildLayers() {
 }
 
 $('fit').addEventListener('click', fit);
+
+// The placement shown, as a 3-D scene: the same request to /api/place.glb,
+// saved under the name the server gives.
+async function downloadGlb() {
+  if (!state.asset || !state.poly) return;
+  const res = await fetch('/api/place.glb', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(placeBody()),
+  });
+  if (!res.ok) {
+    const body = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+    showMessage('Cannot make the 3-D scene', body.error || `HTTP ${res.status}`);
+    return;
+  }
+  const name = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') || '')?.[1] || 'placement.glb';
+  const url = URL.createObjectURL(await res.blob());
+  const a = Object.assign(document.createElement('a'), { href: url, download: name });
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+$('download-glb').addEventListener('click', () => { downloadGlb().catch((e) => showMessage('Cannot download', e.message)); });
 document.addEventListener('keydown', (ev) => {
   if (ev.target.closest('input, select, textarea')) return;
   if (ev.key === 'f') fit();

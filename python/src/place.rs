@@ -479,6 +479,18 @@ impl Placement {
         Ok(PyBytes::new(py, &bytes))
     }
 
+    /// The placement as a 3-D scene: glTF 2.0 binary (GLB) bytes, as
+    /// `agkit place -o scene.glb` writes it (ground tiles, objects, facades
+    /// and trees drawn with the art the placement followed).
+    fn to_gltf<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let p = &self.inner;
+        let bytes = detached(py, || {
+            agkit::out::gltf::to_glb(std::slice::from_ref(p))
+                .map_err(|e| Error::plain(Class::Build, Some(&p.asset), e.to_string()))
+        })?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
     fn __repr__(&self) -> String {
         let p = &self.inner;
         format!(

@@ -216,6 +216,23 @@ def test_render_every_format() -> None:
         p.render("gif")  # type: ignore[arg-type]
 
 
+def test_to_gltf_is_the_glb_the_cli_writes(cli: Path, tmp_path: Path) -> None:
+    import struct
+
+    p = agkit.place(EXAMPLES / "point" / "plaza.agp", at=(47.0, 13.0, 20.0))
+    glb = p.to_gltf()
+    magic, version, length, json_len, kind = struct.unpack_from("<4sIII4s", glb)
+    assert (magic, version, length, kind) == (b"glTF", 2, len(glb), b"JSON")
+    doc = json.loads(glb[20 : 20 + json_len])
+    assert doc["asset"]["version"] == "2.0"
+    origin = doc["scenes"][0]["extras"]["origin"]
+    assert (origin["lon"], origin["lat"]) == p.origin
+    out = tmp_path / "plaza.glb"
+    r = run_cli(cli, "place", str(EXAMPLES / "point" / "plaza.agp"), "--at", "47.0,13.0,20", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert out.read_bytes() == glb
+
+
 def test_a_use_of_the_wrong_kind_is_a_place_error() -> None:
     ring = [(13.0, 47.0), (13.001, 47.0), (13.001, 47.001), (13.0, 47.001)]
     with pytest.raises(agkit.PlaceError) as e:

@@ -9,6 +9,7 @@ pub mod draw;
 pub mod dsf_text;
 pub mod frame;
 pub mod geojson;
+pub mod gltf;
 pub mod json;
 pub mod labels;
 pub(crate) mod overview;
@@ -67,11 +68,15 @@ pub enum Format {
     /// The SVG picture rasterised (its words drawn with a built-in stroke
     /// font).
     Png,
+    /// A 3-D scene as binary glTF ([`gltf`]).
+    Glb,
+    /// A 3-D scene as glTF JSON, its data embedded ([`gltf`]).
+    Gltf,
 }
 
 impl Format {
     /// The format a file name asks for by its extension (`.json`,
-    /// `.geojson`, `.txt`, `.svg`, `.png`), if any.
+    /// `.geojson`, `.txt`, `.svg`, `.png`, `.glb`, `.gltf`), if any.
     pub fn from_path(path: &Path) -> Option<Format> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
         Some(match ext.as_str() {
@@ -80,6 +85,8 @@ impl Format {
             "txt" => Format::DsfText,
             "svg" => Format::Svg,
             "png" => Format::Png,
+            "glb" => Format::Glb,
+            "gltf" => Format::Gltf,
             _ => return None,
         })
     }
@@ -97,6 +104,9 @@ pub enum OutError {
     /// Writing the output failed.
     #[error("cannot write: {0}")]
     Io(#[from] std::io::Error),
+    /// A 3-D scene cannot be made (a limit).
+    #[error("cannot make the 3-D scene: {0}")]
+    Scene(String),
     /// The format is one picture or one tile and cannot be written in parts.
     #[error("{0} output cannot be streamed; use json or geojson")]
     NotStreamable(&'static str),
@@ -116,6 +126,7 @@ fn streamable(format: Format) -> Result<(), OutError> {
         Format::DsfText => Err(OutError::NotStreamable("dsf-text")),
         Format::Svg => Err(OutError::NotStreamable("svg")),
         Format::Png => Err(OutError::NotStreamable("png")),
+        Format::Glb | Format::Gltf => Err(OutError::NotStreamable("a 3-D scene")),
     }
 }
 
@@ -240,6 +251,8 @@ pub fn render_all(ps: &[Placement], format: Format) -> Result<Vec<u8>, OutError>
         Format::Json => json::to_json_array(ps),
         Format::Geojson => geojson::to_geojson(ps),
         Format::DsfText => Ok(dsf_text::to_dsf_text(ps).into_bytes()),
+        Format::Glb => gltf::to_glb(ps),
+        Format::Gltf => gltf::to_gltf(ps),
         Format::Svg | Format::Png => picture(&svg::Scene::of(ps), format),
     }
 }

@@ -158,6 +158,20 @@ pub struct Art {
     pub facades: Vec<ArtFile<Facade>>,
     /// The `VEGETATION` forest.
     pub forest: Option<ArtFile<Forest>>,
+    /// The ground texture (`TEXTURE`), located beside the asset (not
+    /// read: a 3-D scene decodes it, [`crate::out::gltf`]).
+    pub ground: Option<Ground>,
+}
+
+/// An asset's ground texture: where it is, and the pixel size the tiles'
+/// texture coordinates are given in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ground {
+    /// `TEXTURE` located (its value is never kept).
+    pub texture: ArtFile<()>,
+    /// `TEXTURE_SCALE` in pixels, as the tiles' `uv` count them; `None`
+    /// when not given (one pixel of the image is one unit).
+    pub scale: Option<[f64; 2]>,
 }
 
 impl Art {

@@ -44,6 +44,11 @@ pub struct Placement {
     /// were its coordinates swapped. Absent from the JSON when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// The art the placement followed ([`super::Params::art`]), kept for
+    /// the outputs that draw it (a 3-D scene, [`crate::out::gltf`]); not
+    /// serialized.
+    #[serde(skip)]
+    pub art: Option<std::sync::Arc<super::art::Art>>,
 }
 
 /// What a run placed, counted: uses and the items of their placements.

@@ -503,10 +503,15 @@ impl ArtStore {
                 _ => None,
             })
         });
+        let ground = c.texture.as_ref().map(|t| crate::place::art::Ground {
+            texture: one(self, from, &t.value, ArtKind::Texture, |_| None::<Arc<()>>),
+            scale: c.texture_scale.as_ref().map(|s| s.value),
+        });
         let art = Arc::new(Art {
             objects,
             facades,
             forest,
+            ground,
         });
         Arc::clone(lock().entry(key).or_insert(art))
     }

@@ -37,21 +37,23 @@ pub fn route(shared: &Shared, req: &Request) -> Response {
         ),
         ("/api/polygon", true, _) => polygon_file(shared, req),
         ("/api/asset", true, _) => asset(shared, req),
-        ("/api/place", true, _) => match PlaceRequest::from_query(req) {
-            Ok(p) => place_response(shared, &p),
+        ("/api/place" | "/api/place.glb", true, _) => match PlaceRequest::from_query(req) {
+            Ok(p) => place_response(shared, &p, req.path.ends_with(".glb")),
             Err(e) => Response::error(400, &e),
         },
-        ("/api/place", false, "POST") => match serde_json::from_slice::<PlaceRequest>(&req.body) {
-            Ok(p) => place_response(shared, &p),
-            Err(e) => Response::error(400, &format!("bad JSON: {e}")),
-        },
+        ("/api/place" | "/api/place.glb", false, "POST") => {
+            match serde_json::from_slice::<PlaceRequest>(&req.body) {
+                Ok(p) => place_response(shared, &p, req.path.ends_with(".glb")),
+                Err(e) => Response::error(400, &format!("bad JSON: {e}")),
+            }
+        }
         ("/api/version", true, _) => {
             let (version, _) = shared.current();
             Response::json(200, &json!({ "version": version }))
         }
         (
             "/" | "/app.js" | "/style.css" | "/api/files" | "/api/polygons" | "/api/polygon"
-            | "/api/asset" | "/api/version" | "/api/place",
+            | "/api/asset" | "/api/version" | "/api/place" | "/api/place.glb",
             _,
             _,
         ) => {
@@ -437,7 +439,9 @@ fn extent_within(local: &[Vec<Xy>], max: f64) -> Result<(), Response> {
     Ok(())
 }
 
-fn place_response(shared: &Shared, req: &PlaceRequest) -> Response {
+/// The placement a request asks for, as `/api/place` answers it (JSON),
+/// or as a 3-D scene (`/api/place.glb`: a GLB download, [`glb_response`]).
+fn place_response(shared: &Shared, req: &PlaceRequest, glb: bool) -> Response {
     let params = match req.params() {
         Ok(p) => p,
         Err(e) => return Response::error(400, &e),
@@ -540,6 +544,10 @@ fn place_response(shared: &Shared, req: &PlaceRequest) -> Response {
         Ok(p) => p,
         Err(e) => return fail("place", e.to_string()),
     };
+    if glb {
+        return glb_response(shared, &placement, &req.asset)
+            .unwrap_or_else(|e| fail("gltf", e.to_string()));
+    }
     let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
     let pivots = pivots(&asset, &placement);
     Response::json_of(
@@ -555,6 +563,39 @@ fn place_response(shared: &Shared, req: &PlaceRequest) -> Response {
             version,
         },
     )
+}
+
+/// A placement as a GLB download named after its asset, within the
+/// server's limits.
+fn glb_response(
+    shared: &Shared,
+    placement: &Placement,
+    asset: &str,
+) -> Result<Response, crate::out::OutError> {
+    let scene = crate::out::gltf::write_scene(
+        std::slice::from_ref(placement),
+        crate::out::gltf::Container::Glb,
+        &shared.limits,
+    )?;
+    let stem: String = std::path::Path::new(asset)
+        .file_stem()
+        .map(|s| s.to_string_lossy())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let mut r = Response::new(200, "model/gltf-binary", scene.bytes);
+    r.headers.push((
+        "Content-Disposition",
+        format!("attachment; filename=\"{stem}.glb\""),
+    ));
+    Ok(r)
 }
 
 /// The answer of `/api/place`, serialized straight to its text: a

@@ -26,6 +26,7 @@ mod support;
 mod agn;
 mod art;
 mod dsf;
+mod gltf;
 mod place_art;
 mod place_point;
 mod scenery;

@@ -137,7 +137,16 @@ pub fn write_placements(
         eprintln!("note: {n}");
     }
     let mut write = |w: &mut dyn std::io::Write| {
-        out::write(placements, combined, format, w)?;
+        if let Some(container) = scene_container(format) {
+            // A 3-D scene says which art it drew in plain colours.
+            let scene = out::gltf::write_scene(placements, container, &Default::default())?;
+            for warning in &scene.warnings {
+                eprintln!("warning: {warning}");
+            }
+            w.write_all(&scene.bytes)?;
+        } else {
+            out::write(placements, combined, format, w)?;
+        }
         Ok(w.flush()?)
     };
     match write_to(output, &mut write) {
@@ -165,6 +174,15 @@ pub fn done(output: Option<&Path>, tally: &Tally, why: Option<&str>) {
         Some(o) => output::wrote(o, &format!("{tally}; {why}")),
         None if !why.is_empty() => eprintln!("note: {why}"),
         None => {}
+    }
+}
+
+/// The glTF container of a 3-D scene format.
+fn scene_container(format: Format) -> Option<out::gltf::Container> {
+    match format {
+        Format::Glb => Some(out::gltf::Container::Glb),
+        Format::Gltf => Some(out::gltf::Container::Gltf),
+        _ => None,
     }
 }
 

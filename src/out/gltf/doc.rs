@@ -1,0 +1,338 @@
+//! A built [`Scene`] as a glTF 2.0 document ([`gltf_json`]) and its binary
+//! buffer, and the two containers: GLB (a binary file of a JSON chunk and
+//! a BIN chunk, as the glTF 2.0 specification's "Binary glTF Layout"
+//! gives it) and `.gltf` (the JSON with its buffer as a `data:` URI).
+
+use super::model::{Material, Prim, Scene};
+use base64::Engine as _;
+use gltf_json as json;
+use json::validation::Checked::Valid;
+use json::validation::USize64;
+use serde_json::{Value, json as js};
+
+/// The document and its binary buffer (4-byte aligned parts).
+struct Doc {
+    root: json::Root,
+    bin: Vec<u8>,
+}
+
+impl Doc {
+    /// Appends `bytes` as a buffer view (4-byte aligned).
+    fn view(
+        &mut self,
+        bytes: &[u8],
+        target: Option<json::buffer::Target>,
+    ) -> json::Index<json::buffer::View> {
+        while !self.bin.len().is_multiple_of(4) {
+            self.bin.push(0);
+        }
+        let offset = self.bin.len();
+        self.bin.extend_from_slice(bytes);
+        self.root.push(json::buffer::View {
+            buffer: json::Index::new(0),
+            byte_length: USize64::from(bytes.len()),
+            byte_offset: Some(USize64::from(offset)),
+            byte_stride: None,
+            name: None,
+            target: target.map(Valid),
+            extensions: None,
+            extras: None,
+        })
+    }
+
+    /// An accessor of `count` items of `ty`/`component` over `bytes`.
+    fn accessor(
+        &mut self,
+        bytes: &[u8],
+        count: usize,
+        ty: json::accessor::Type,
+        component: json::accessor::ComponentType,
+        target: json::buffer::Target,
+        bounds: Option<(Value, Value)>,
+    ) -> json::Index<json::Accessor> {
+        let view = self.view(bytes, Some(target));
+        let (min, max) = bounds.unzip();
+        self.root.push(json::Accessor {
+            buffer_view: Some(view),
+            byte_offset: None,
+            count: USize64::from(count),
+            component_type: Valid(json::accessor::GenericComponentType(component)),
+            extensions: None,
+            extras: None,
+            type_: Valid(ty),
+            min,
+            max,
+            name: None,
+            normalized: false,
+            sparse: None,
+        })
+    }
+}
+
+/// Little-endian bytes of `f32` vectors.
+fn floats<const N: usize>(v: &[[f32; N]]) -> Vec<u8> {
+    v.iter().flatten().flat_map(|f| f.to_le_bytes()).collect()
+}
+
+/// The per-component minimum and maximum of `v` (as the specification
+/// requires for POSITION).
+fn min_max(v: &[[f32; 3]]) -> (Value, Value) {
+    let mut lo = [f32::INFINITY; 3];
+    let mut hi = [f32::NEG_INFINITY; 3];
+    for p in v {
+        for k in 0..3 {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        }
+    }
+    (js!(lo), js!(hi))
+}
+
+/// One primitive's accessors and its glTF form.
+fn primitive(
+    doc: &mut Doc,
+    p: &Prim,
+    materials: &[json::Index<json::Material>],
+) -> json::mesh::Primitive {
+    use json::accessor::{ComponentType as C, Type as T};
+    use json::buffer::Target::{ArrayBuffer as A, ElementArrayBuffer as E};
+    use json::mesh::Semantic;
+    let n = p.pos.len();
+    let pos = doc.accessor(
+        &floats(&p.pos),
+        n,
+        T::Vec3,
+        C::F32,
+        A,
+        Some(min_max(&p.pos)),
+    );
+    let nrm = doc.accessor(&floats(&p.nrm), n, T::Vec3, C::F32, A, None);
+    let uv = doc.accessor(&floats(&p.uv), n, T::Vec2, C::F32, A, None);
+    let idx_bytes: Vec<u8> = p.idx.iter().flat_map(|i| i.to_le_bytes()).collect();
+    let lo = p.idx.iter().min().copied().unwrap_or(0);
+    let hi = p.idx.iter().max().copied().unwrap_or(0);
+    let idx = doc.accessor(
+        &idx_bytes,
+        p.idx.len(),
+        T::Scalar,
+        C::U32,
+        E,
+        Some((js!([lo]), js!([hi]))),
+    );
+    json::mesh::Primitive {
+        attributes: [
+            (Valid(Semantic::Positions), pos),
+            (Valid(Semantic::Normals), nrm),
+            (Valid(Semantic::TexCoords(0)), uv),
+        ]
+        .into_iter()
+        .collect(),
+        extensions: None,
+        extras: None,
+        indices: Some(idx),
+        material: materials.get(p.material).copied(),
+        mode: Valid(json::mesh::Mode::Triangles),
+        targets: None,
+    }
+}
+
+/// A material's glTF form (textures index `textures`).
+fn material(m: &Material, textures: &[json::Index<json::Texture>]) -> json::Material {
+    let base_color_texture =
+        m.image
+            .and_then(|i| textures.get(i))
+            .map(|&index| json::texture::Info {
+                index,
+                tex_coord: 0,
+                extensions: None,
+                extras: None,
+            });
+    json::Material {
+        alpha_cutoff: m.mask.then_some(json::material::AlphaCutoff(0.5)),
+        alpha_mode: Valid(if m.mask {
+            json::material::AlphaMode::Mask
+        } else {
+            json::material::AlphaMode::Opaque
+        }),
+        double_sided: true,
+        name: Some(m.name.clone()),
+        pbr_metallic_roughness: json::material::PbrMetallicRoughness {
+            base_color_factor: json::material::PbrBaseColorFactor(m.color),
+            base_color_texture,
+            metallic_factor: json::material::StrengthFactor(0.0),
+            roughness_factor: json::material::StrengthFactor(0.9),
+            metallic_roughness_texture: None,
+            extensions: None,
+            extras: None,
+        },
+        normal_texture: None,
+        occlusion_texture: None,
+        emissive_texture: None,
+        emissive_factor: json::material::EmissiveFactor([0.0; 3]),
+        extensions: None,
+        extras: None,
+    }
+}
+
+/// `v` as glTF `extras`.
+fn extras(v: &Value) -> json::Extras {
+    serde_json::value::to_raw_value(v).ok()
+}
+
+/// The document and its buffer for `scene`.
+fn document(scene: &Scene) -> Doc {
+    let mut doc = Doc {
+        root: json::Root::default(),
+        bin: Vec::new(),
+    };
+    doc.root.asset = json::Asset {
+        generator: Some(format!("agkit {}", env!("CARGO_PKG_VERSION"))),
+        ..json::Asset::default()
+    };
+    let sampler = (!scene.images.is_empty()).then(|| {
+        doc.root.push(json::texture::Sampler {
+            mag_filter: Some(Valid(json::texture::MagFilter::Linear)),
+            min_filter: Some(Valid(json::texture::MinFilter::LinearMipmapLinear)),
+            wrap_s: Valid(json::texture::WrappingMode::Repeat),
+            wrap_t: Valid(json::texture::WrappingMode::Repeat),
+            name: None,
+            extensions: None,
+            extras: None,
+        })
+    });
+    let mut textures = Vec::with_capacity(scene.images.len());
+    for im in &scene.images {
+        let view = doc.view(&im.png, None);
+        let source = doc.root.push(json::Image {
+            buffer_view: Some(view),
+            mime_type: Some(json::image::MimeType("image/png".into())),
+            name: Some(im.name.clone()),
+            uri: None,
+            extensions: None,
+            extras: None,
+        });
+        textures.push(doc.root.push(json::Texture {
+            name: Some(im.name.clone()),
+            sampler,
+            source,
+            extensions: None,
+            extras: None,
+        }));
+    }
+    let materials: Vec<_> = scene
+        .materials
+        .iter()
+        .map(|m| {
+            let m = material(m, &textures);
+            doc.root.push(m)
+        })
+        .collect();
+    for m in &scene.meshes {
+        let primitives = m
+            .prims
+            .iter()
+            .map(|p| primitive(&mut doc, p, &materials))
+            .collect();
+        doc.root.push(json::Mesh {
+            extensions: None,
+            extras: None,
+            name: Some(m.name.clone()),
+            primitives,
+            weights: None,
+        });
+    }
+    for n in &scene.nodes {
+        let (s, c) = (n.yaw / 2.0).sin_cos();
+        doc.root.push(json::Node {
+            camera: None,
+            children: (!n.children.is_empty()).then(|| {
+                n.children
+                    .iter()
+                    .map(|&i| json::Index::new(i as u32))
+                    .collect()
+            }),
+            extensions: None,
+            extras: n.extras.as_ref().and_then(extras),
+            matrix: None,
+            mesh: n.mesh.map(|i| json::Index::new(i as u32)),
+            name: Some(n.name.clone()),
+            rotation: (n.yaw != 0.0)
+                .then_some(json::scene::UnitQuaternion([0.0, s as f32, 0.0, c as f32])),
+            scale: None,
+            translation: (n.translation != [0.0; 3]).then(|| n.translation.map(|v| v as f32)),
+            skin: None,
+            weights: None,
+        });
+    }
+    let s = doc.root.push(json::Scene {
+        extensions: None,
+        extras: extras(&scene.extras),
+        name: Some("agkit placement".into()),
+        nodes: scene
+            .roots
+            .iter()
+            .map(|&i| json::Index::new(i as u32))
+            .collect(),
+    });
+    doc.root.scene = Some(s);
+    while !doc.bin.len().is_multiple_of(4) {
+        doc.bin.push(0);
+    }
+    doc
+}
+
+/// The document with one buffer of `length` bytes at `uri` (none for GLB).
+fn with_buffer(doc: &mut Doc, uri: Option<String>) {
+    if doc.bin.is_empty() {
+        return;
+    }
+    doc.root.push(json::Buffer {
+        byte_length: USize64::from(doc.bin.len()),
+        name: None,
+        uri,
+        extensions: None,
+        extras: None,
+    });
+}
+
+/// `scene` as a GLB file.
+pub(crate) fn glb(scene: &Scene) -> Result<Vec<u8>, serde_json::Error> {
+    let mut doc = document(scene);
+    with_buffer(&mut doc, None);
+    let mut text = doc.root.to_vec()?;
+    while !text.len().is_multiple_of(4) {
+        text.push(b' ');
+    }
+    let bin_chunk = if doc.bin.is_empty() {
+        0
+    } else {
+        8 + doc.bin.len()
+    };
+    let total = 12 + 8 + text.len() + bin_chunk;
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&text);
+    if !doc.bin.is_empty() {
+        out.extend_from_slice(&(doc.bin.len() as u32).to_le_bytes());
+        out.extend_from_slice(b"BIN\0");
+        out.extend_from_slice(&doc.bin);
+    }
+    Ok(out)
+}
+
+/// `scene` as a `.gltf` file: JSON, its buffer a base64 `data:` URI.
+pub(crate) fn gltf(scene: &Scene) -> Result<Vec<u8>, serde_json::Error> {
+    let mut doc = document(scene);
+    let uri = format!(
+        "data:application/octet-stream;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(&doc.bin)
+    );
+    with_buffer(&mut doc, Some(uri));
+    let mut v = doc.root.to_vec_pretty()?;
+    v.push(b'\n');
+    Ok(v)
+}

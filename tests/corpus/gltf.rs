@@ -1,0 +1,80 @@
+//! Every real OBJ8 of the corpus in one 3-D scene (`agkit::out::gltf`):
+//! each drawn once as a mesh of its static LOD-0 triangles, with its own
+//! texture where it is beside it. The scene is left in
+//! `<target>/tmp/gltf-out/corpus_objects.glb`, where `.ci/run` has the
+//! Khronos glTF validator check it.
+
+use crate::support;
+use agkit::limits::Limits;
+use agkit::obj::Select;
+use agkit::out::gltf::{Container, write_scene};
+use agkit::place::art::{Art, ArtFile, ArtState};
+use agkit::place::{PlacedObject, Placement};
+use serde_json::Value;
+use std::sync::Arc;
+
+#[test]
+fn every_real_object_is_one_mesh_of_its_static_triangles() {
+    let lim = Limits::default();
+    let mut art = Art::default();
+    let mut objects = Vec::new();
+    // (static triangles, its index) of each OBJ that reads.
+    let mut expected = Vec::new();
+    for row in support::nonempty(support::rows_of(&["obj"]), "obj") {
+        let bytes = std::fs::read(&row.path).unwrap();
+        let Ok(obj) = agkit::obj::read(&bytes, &row.rel, &lim) else {
+            continue; // its diagnostic is the art suite's business
+        };
+        let i = art.objects.len();
+        expected.push((obj.triangle_count(Select::Static), i));
+        art.objects.push(ArtFile {
+            path: row.rel.clone(),
+            file: Some(row.path.clone()),
+            state: ArtState::Found,
+            how: "the corpus".into(),
+            value: None,
+        });
+        // A grid 80 m apart, each turned differently.
+        objects.push(PlacedObject {
+            asset: row.rel.clone(),
+            index: i as i64,
+            x: (i % 12) as f64 * 80.0,
+            y: (i / 12) as f64 * 80.0,
+            heading: (i * 37 % 360) as f64,
+            ..PlacedObject::default()
+        });
+    }
+    assert!(!objects.is_empty(), "no corpus OBJ reads");
+    let p = Placement {
+        kind: "agp".into(),
+        asset: "corpus objects".into(),
+        origin: [13.0, 47.0],
+        objects,
+        art: Some(Arc::new(art)),
+        ..Placement::default()
+    };
+    let w = write_scene(std::slice::from_ref(&p), Container::Glb, &lim).unwrap();
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("gltf-out");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("corpus_objects.glb"), &w.bytes).unwrap();
+    let len = u32::from_le_bytes(w.bytes[12..16].try_into().unwrap()) as usize;
+    let doc: Value = serde_json::from_slice(&w.bytes[20..20 + len]).unwrap();
+    let nodes = doc["nodes"].as_array().unwrap();
+    let instances: Vec<&Value> = nodes
+        .iter()
+        .filter(|n| n["extras"]["heading"].is_number())
+        .collect();
+    assert_eq!(instances.len(), expected.len());
+    for (n, (triangles, i)) in instances.iter().zip(&expected) {
+        let rel = &p.objects[*i].asset;
+        match n["mesh"].as_u64() {
+            None => assert_eq!(*triangles, 0, "{rel}: drawn with nothing"),
+            Some(m) => {
+                let mesh = &doc["meshes"][m as usize];
+                let idx = mesh["primitives"][0]["indices"].as_u64().unwrap() as usize;
+                let count = doc["accessors"][idx]["count"].as_u64().unwrap() as usize;
+                assert_eq!(count, 3 * triangles, "{rel}: its static LOD-0 triangles");
+            }
+        }
+    }
+}
