@@ -48,6 +48,10 @@ pub struct Limits {
     /// have to be decoded; checked against its header before any pixel is
     /// decoded. Decoded textures take 4 bytes a pixel.
     pub max_texture_pixels: u64,
+    /// Most items (tiles, objects, facades, trees) one picture draws one
+    /// by one; a picture of more is an overview (each use's outline and
+    /// count), so its memory stays bounded whatever the placement holds.
+    pub max_drawn_items: usize,
 }
 
 impl Default for Limits {
@@ -62,6 +66,7 @@ impl Default for Limits {
             max_output_bytes: 256 << 20,
             max_mesh_elements: 50_000_000,
             max_texture_pixels: 16384 * 16384,
+            max_drawn_items: 50_000,
         }
     }
 }

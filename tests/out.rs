@@ -299,12 +299,15 @@ fn combined_picture_of_two_origins() {
     )
     .unwrap();
     let svg = String::from_utf8(out::render_all(&[a, b], Format::Svg).unwrap()).unwrap();
-    assert!(svg.contains("2 autogen uses"));
-    // Both DSF points are drawn (a ⊕ in a close-up, a ring in an overview).
-    let dsf_points = svg
+    assert!(svg.contains("DSF tile +47+013: 2 autogen uses"));
+    assert!(svg.contains("assets: examples/plaza.agp, b.agp"));
+    // Both DSF points are drawn (a ⊕ in a close-up, a ring at small
+    // scale).
+    let points = &svg[svg.find("<g id=\"points\"").unwrap()..];
+    let dsf_points = points[..points.find("</g>").unwrap()]
         .split("<circle ")
         .skip(1)
-        .filter(|c| c[..c.find('>').unwrap()].contains(r##"stroke="#111""##))
+        .filter(|c| c[..c.find('>').unwrap()].contains(r##"stroke="#111111""##))
         .count();
     assert_eq!(dsf_points, 2);
 }

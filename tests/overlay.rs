@@ -1065,21 +1065,23 @@ fn svg_structure(svg: &str) -> serde_json::Value {
     serde_json::json!({ "groups": groups, "legend": legend })
 }
 
-/// A preview of a whole town is drawn as an overview, the way a map is
-/// drawn at a small scale: objects are points without heading ticks, trees
+/// A preview of a whole town is drawn the way a map is drawn at a small
+/// scale: objects are small squares without heading ticks, trees
 /// unoutlined dots, tiles filled areas without ids or arrows, no ground
-/// points — not a mat of markers.
+/// points — not a mat of markers. (It holds fewer items than the bound of
+/// one picture, so every item is drawn.)
 #[test]
-fn a_town_preview_is_drawn_as_an_overview() {
+fn a_town_preview_is_drawn_at_small_scale() {
     let rules = Rules::parse(&std::fs::read_to_string(EXAMPLE_RULES).unwrap()).unwrap();
     let features = overlay::read_features(&town()).unwrap();
     assert!((950..1100).contains(&features.len()), "{}", features.len());
     let built = overlay::build_overlay(&features, &rules, &BuildOptions::default()).unwrap();
     let (placed, _) = place_with_example_assets(&built);
-    let ps = &placed[&TileId {
+    let tile = TileId {
         south: 47,
         west: 13,
-    }];
+    };
+    let ps = &placed[&tile];
     assert!(ps.len() > 700, "{} uses", ps.len());
     let objects: usize = ps.iter().map(|p| p.objects.len()).sum();
     let tiles: usize = ps.iter().map(|p| p.tiles.len()).sum();
@@ -1088,26 +1090,30 @@ fn a_town_preview_is_drawn_as_an_overview() {
         "{objects} objects, {tiles} tiles"
     );
 
-    let svg = String::from_utf8(overlay::preview::render(ps, false).unwrap()).unwrap();
+    let mut notes = Vec::new();
+    let svg = overlay::preview::render(tile, ps, false, &mut notes).unwrap();
+    let svg = String::from_utf8(svg).unwrap();
+    assert!(notes.is_empty(), "every item is drawn: {notes:?}");
     let v = svg_structure(&svg);
     let g = &v["groups"];
-    // Every object a point: one circle each, no ticks.
-    assert_eq!(g["objects"]["circle"], objects);
-    assert!(g["objects"].get("line").is_none());
+    // Every object a small square, no ticks.
+    assert_eq!(g["objects"]["rect"], objects);
+    assert!(g["objects"].get("polyline").is_none());
     assert!(svg.contains(r##"<g id="objects" fill="#c0392b">"##));
-    // Tiles as areas: polygons only, no arrows, no ids, no ground points.
-    assert_eq!(g["tiles"]["polygon"], tiles);
-    assert!(g["tiles"].get("path").is_none(), "no arrows");
+    // Tiles as areas: closed paths only, no arrows, no ids, no ground
+    // points.
+    assert_eq!(g["tiles"]["path"], tiles);
+    assert!(g["tiles"].get("polyline").is_none(), "no arrows");
     assert_eq!(g["labels"], serde_json::json!({}), "no tile ids");
-    assert!(g["points"].get("path").is_none(), "no ground points");
+    assert!(g["points"].get("polyline").is_none(), "no ground points");
     // Trees a texture of dots (no outline).
     assert!(svg.contains(r##"<g id="trees" fill="#3f8f33" fill-opacity="0.55">"##));
     assert_eq!(v["legend"][0], "tile");
-    insta::assert_json_snapshot!("town_overview_structure", v);
+    insta::assert_json_snapshot!("town_small_scale_structure", v);
 
     // The same town's PNG (looked at when this was written: a street map
     // of filled blocks) rasterises.
-    let png = overlay::preview::render(ps, true).unwrap();
+    let png = overlay::preview::render(tile, ps, true, &mut notes).unwrap();
     assert_eq!(&png[1..4], b"PNG");
     if let Some(dump) = std::env::var_os("AGKIT_DUMP_PNG") {
         std::fs::write(dump, &png).unwrap();
@@ -1120,12 +1126,14 @@ fn a_town_preview_is_drawn_as_an_overview() {
 #[test]
 fn the_example_preview_labels_only_what_is_legible() {
     let (placed, _) = place_with_example_assets(&example());
-    for ps in placed.values() {
-        let svg = String::from_utf8(overlay::preview::render(ps, false).unwrap()).unwrap();
+    for (&tile, ps) in &placed {
+        let svg = overlay::preview::render(tile, ps, false, &mut Vec::new()).unwrap();
+        let svg = String::from_utf8(svg).unwrap();
         let v = svg_structure(&svg);
         let tiles: usize = ps.iter().map(|p| p.tiles.len()).sum();
         let labels = v["groups"]["labels"]["text"].as_u64().unwrap_or(0) as usize;
-        let arrows = v["groups"]["tiles"]["path"].as_u64().unwrap_or(0) as usize;
+        // An arrow is two lines: its shaft and its head.
+        let arrows = v["groups"]["tiles"]["polyline"].as_u64().unwrap_or(0) as usize / 2;
         assert!(
             labels > 0 && labels < tiles,
             "{labels} of {tiles} tiles labelled"

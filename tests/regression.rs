@@ -433,3 +433,216 @@ fn overlay_preview_and_place_dsf_of_the_same_tile_place_different_things() {
     }
     assert!(objects > 0, "the example places objects");
 }
+
+// ------------------------------------------------------------ pictures
+
+/// A `scenery at` report of one package placing `items` around 47.5 N,
+/// 13.5 E (radius 100 m).
+fn at_report(items: Vec<agkit::scenery::at::Item>) -> agkit::scenery::at::AtReport {
+    agkit::scenery::at::AtReport {
+        packages: vec![agkit::scenery::at::PackageInfo {
+            name: "Town".into(),
+            path: "Custom Scenery/Town/".into(),
+            priority: 0,
+            enabled: true,
+        }],
+        items,
+        center: [13.5, 47.5],
+        radius_m: 100.0,
+        warnings: Vec::new(),
+    }
+}
+
+/// An item of kind `kind` at lon/lat `shape` (one point, or rings),
+/// resolved or not.
+fn at_item(
+    kind: agkit::scenery::at::ItemKind,
+    shape: Vec<Vec<[f64; 2]>>,
+    resolved: bool,
+) -> agkit::scenery::at::Item {
+    agkit::scenery::at::Item {
+        package: "Town".into(),
+        dsf: "Earth nav data/+40+010/+47+013.dsf".into(),
+        kind,
+        definition: "lib/x".into(),
+        resolved: resolved.then(|| agkit::scenery::at::Resolved {
+            package: "Town".into(),
+            file: "Custom Scenery/Town/x".into(),
+        }),
+        lon: shape[0][0][0],
+        lat: shape[0][0][1],
+        excluded_by: None,
+        rule: String::new(),
+        conditions: Vec::new(),
+        exclusion: None,
+        placed_by: None,
+        art: None,
+        shape,
+    }
+}
+
+/// The SVG elements of a picture's group `id`, one a line.
+fn svg_group<'a>(svg: &'a str, id: &str) -> Vec<&'a str> {
+    let at = svg.find(&format!("<g id=\"{id}\"")).unwrap();
+    let g = &svg[at..];
+    g[..g.find("\n</g>").unwrap()].lines().skip(1).collect()
+}
+
+/// Issue 25, "Pictures": `scenery at -o x.svg` drew an autogen string's
+/// rings as open paths, so the picture lost a side of the demo string.
+#[test]
+fn scenery_at_drew_autogen_strings_as_open_paths() {
+    use agkit::scenery::at::ItemKind;
+    let ring = vec![
+        [13.4995, 47.4995],
+        [13.5005, 47.4995],
+        [13.5005, 47.5005],
+        [13.4995, 47.5005],
+    ];
+    let hole = vec![[13.4998, 47.4998], [13.4998, 47.5002], [13.5002, 47.5002]];
+    let report = at_report(vec![at_item(
+        ItemKind::AutogenString,
+        vec![ring, hole],
+        true,
+    )]);
+    let svg = agkit::scenery::picture::to_svg(&report, agkit::scenery::picture::Words::Text);
+    let items = svg_group(&svg, "items");
+    assert_eq!(items.len(), 1);
+    let d = items[0].split("d=\"").nth(1).unwrap();
+    let d = &d[..d.find('"').unwrap()];
+    assert_eq!(d.matches('M').count(), 2);
+    assert!(d.split('M').skip(1).all(|r| r.ends_with('Z')), "{d}");
+}
+
+/// Issue 25, "Pictures": in `scenery at`'s picture objects and trees were
+/// the same dots, and unresolved items looked like resolved ones.
+#[test]
+fn scenery_at_drew_objects_and_trees_alike_and_unresolved_as_resolved() {
+    use agkit::scenery::at::ItemKind;
+    let point = |dx: f64| vec![vec![[13.5 + dx, 47.5]]];
+    let report = at_report(vec![
+        at_item(ItemKind::Object, point(0.0), true),
+        at_item(ItemKind::Tree, point(0.0002), true),
+        at_item(ItemKind::Object, point(0.0004), false),
+    ]);
+    let svg = agkit::scenery::picture::to_svg(&report, agkit::scenery::picture::Words::Text);
+    let items = svg_group(&svg, "items");
+    assert!(items[0].starts_with("<rect") && items[1].starts_with("<circle"));
+    assert!(!items[0].contains("stroke-dasharray"), "{}", items[0]);
+    assert!(items[2].starts_with("<rect") && items[2].contains("stroke-dasharray"));
+    assert!(items[2].contains(r#"fill="none""#));
+    let legend = &svg[svg.find("<g id=\"legend\"").unwrap()..];
+    assert!(legend.contains(">unresolved (no file)</text>") && legend.contains(">tree</text>"));
+}
+
+/// An AGP of one 24 m tile with an object 0.4 m south of its centre (the
+/// DSF point), where the tile's id used to go, placed in +47+013.
+fn tile_with_an_object_under_its_id() -> agkit::place::Placement {
+    let text = "A\n1000\nAG_POINT\nTEXTURE_SCALE 64 64\nTEXTURE_WIDTH 24\nOBJECT o.obj\n\
+                TILE 0 0 64 64\nOBJ_DRAPED 32 30.9 180 0\n";
+    let asset = agkit::xp::parse(text).unwrap();
+    let at = agkit::place::Use::Point {
+        at: [13.04, 47.8],
+        heading: 0.0,
+    };
+    let params = agkit::place::Params::default();
+    agkit::place::place(&asset, "block/b.agp", &at, &params).unwrap()
+}
+
+/// Issue 25, "Pictures": tile ids were drawn where they fell, over the
+/// object markers.
+#[test]
+fn tile_ids_were_drawn_over_object_markers() {
+    let p = tile_with_an_object_under_its_id();
+    let svg = String::from_utf8(agkit::out::render(&p, agkit::out::Format::Svg).unwrap()).unwrap();
+    let num = |l: &str, k: &str| -> f64 {
+        let v = l.split(&format!(" {k}=\"")).nth(1).unwrap();
+        v[..v.find('"').unwrap()].parse().unwrap()
+    };
+    let label = svg_group(&svg, "labels")[0];
+    assert!(label.ends_with(">0</text>"), "{label}");
+    let (x, y) = (num(label, "x"), num(label, "y"));
+    // 11 px text, centred both ways: "0" is at most 7 px wide.
+    let text = [x - 3.5, y - 5.5, x + 3.5, y + 5.5];
+    let marker = svg_group(&svg, "objects")
+        .into_iter()
+        .find_map(|l| l.find("<circle").map(|at| &l[at..]))
+        .unwrap();
+    let (cx, cy, r) = (num(marker, "cx"), num(marker, "cy"), num(marker, "r"));
+    let apart = text[2] <= cx - r || cx + r <= text[0] || text[3] <= cy - r || cy + r <= text[1];
+    assert!(apart, "the id at {text:?} covers the marker at {cx},{cy}");
+}
+
+/// Issue 25, "Pictures": the picture of a DSF tile's uses was titled
+/// "3 autogen uses", naming neither the tile nor the assets.
+#[test]
+fn dsf_pictures_named_neither_tile_nor_assets() {
+    let a = tile_with_an_object_under_its_id();
+    let mut b = a.clone();
+    b.asset = "string/s.agp".into();
+    b.origin = [13.041, 47.8];
+    let svg = agkit::out::render_all(&[a, b], agkit::out::Format::Svg).unwrap();
+    let svg = String::from_utf8(svg).unwrap();
+    let title = svg_group(&svg, "title").join("\n");
+    assert!(
+        title.contains(">DSF tile +47+013: 2 autogen uses</text>"),
+        "{title}"
+    );
+    assert!(
+        title.contains("assets: block/b.agp, string/s.agp"),
+        "{title}"
+    );
+}
+
+/// Issue 24, "Totals not capped where each piece is": `place --dsf TILE -o
+/// tile.png` of a busy tile drew every item (a 1 GB peak, then the SVG
+/// library's "nodes limit reached"). Past `Limits::max_drawn_items` the
+/// picture is an overview of the uses.
+#[test]
+fn busy_tile_pictures_drew_every_item() {
+    let mut one = tile_with_an_object_under_its_id();
+    one.objects = (0..100)
+        .map(|k| agkit::place::PlacedObject {
+            x: (k % 10) as f64 * 2.0,
+            y: (k / 10) as f64 * 2.0,
+            ..one.objects[0].clone()
+        })
+        .collect();
+    let ps: Vec<_> = (0..600)
+        .map(|i| agkit::place::Placement {
+            origin: [
+                13.1 + 0.001 * (i % 30) as f64,
+                47.1 + 0.001 * (i / 30) as f64,
+            ],
+            ..one.clone()
+        })
+        .collect();
+    let items: usize = ps.iter().map(|p| p.items()).sum();
+    assert!(items > agkit::limits::Limits::default().max_drawn_items);
+    let svg = agkit::out::render_all(&ps, agkit::out::Format::Svg).unwrap();
+    assert!(svg.len() < 1 << 20, "{} bytes", svg.len());
+    let svg = String::from_utf8(svg).unwrap();
+    assert!(svg_group(&svg, "title").join("\n").contains(">overview: "));
+    assert!(agkit::out::picture_note(&ps, agkit::out::Format::Png).is_some());
+}
+
+/// Issue 25, "Pictures": an overlay preview did not draw its tile's edge.
+#[test]
+fn overlay_previews_drew_no_tile_edge() {
+    let mut p = tile_with_an_object_under_its_id();
+    // 10 m west of lon 13: the tile's east edge crosses the map.
+    p.origin = [12.99985, 47.8];
+    let tile = agkit::overlay::TileId {
+        south: 47,
+        west: 12,
+    };
+    let svg = agkit::overlay::preview::render(tile, &[p], false, &mut Vec::new()).unwrap();
+    let svg = String::from_utf8(svg).unwrap();
+    assert_eq!(svg_group(&svg, "tile-edge").len(), 1);
+    assert!(svg.contains(">edge of tile +47+012</text>"));
+    assert!(
+        svg_group(&svg, "locator")
+            .join("\n")
+            .contains(">+47+012</text>")
+    );
+}

@@ -66,7 +66,7 @@ def test_agp_attributes() -> None:
     assert a.objects == ["fountain.obj", "kiosk.obj", "lamp_post.obj", "bench.obj"]
     assert a.facades == ["shops_low.fac", "hedge.fac"]
     assert a.vegetation == "plaza_trees.for"
-    assert a.texture == "plaza.dds"
+    assert a.texture == "plaza.png"
     assert a.metres_per_pixel == (0.0625, 0.0625)
     assert len(a.tiles) == 2
     tile = a.tiles[0]
@@ -74,7 +74,7 @@ def test_agp_attributes() -> None:
     assert any(ann["kind"]["type"] == "object" for ann in tile["annotations"])
     assert a.grids == [] and a.spellings == [] and a.corners == []
     model = a.to_dict()
-    assert model["kind"] == "agp" and model["common"]["texture"]["value"] == "plaza.dds"
+    assert model["kind"] == "agp" and model["common"]["texture"]["value"] == "plaza.png"
     json.dumps(model)  # plain data all the way down
 
 

@@ -124,7 +124,7 @@ fn build(a: BuildArgs) -> u8 {
             formats.push((true, "png"));
         }
         for (png, ext) in formats {
-            match overlay::preview::render(&ps, png) {
+            match overlay::preview::render(tile, &ps, png, &mut notes) {
                 Ok(bytes) => previews.push((dir.join(format!("{tile}.{ext}")), bytes)),
                 Err(e) => return output::fail(format!("preview of {tile}: {e}")),
             }

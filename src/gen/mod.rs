@@ -591,6 +591,59 @@ pub fn base_mesh_tile(rng: &mut Rng, lat: i32, lon: i32, grid: usize, polygons: 
     dsf
 }
 
+/// The bundled demo tile (`examples/dsf/autogen_demo.txt`: an AGP, an AGB
+/// and an AGS naming the example assets by their paths in `examples/`).
+pub const DEMO_TILE_TEXT: &str = include_str!("../../examples/dsf/autogen_demo.txt");
+
+/// A busy autogen tile: the demo tile's three uses `copies` times over, on
+/// a grid of 0.004° × 0.003° steps north-east of the demo's own (52 × 52
+/// copies stay inside tile +47+013). Placed with `--scenery examples`,
+/// 2,667 copies are 8,001 uses holding about 400,000 items, a DSF of
+/// about 190 KB: the picture benchmark's input (`benches/picture.rs`).
+pub fn busy_demo_tile(copies: usize) -> io::Result<Vec<u8>> {
+    let (demo, opts) = dsf::from_text(DEMO_TILE_TEXT, &mut no_raster)
+        .map_err(|e| io::Error::other(format!("the demo tile: {e}")))?;
+    let side = (copies as f64).sqrt().ceil().max(1.0) as usize;
+    let mut dsf = Dsf {
+        entities: Vec::with_capacity(demo.entities.len() * copies),
+        ..demo.clone()
+    };
+    for i in 0..copies {
+        let (dx, dy) = (0.004 * (i % side) as f64, 0.003 * (i / side) as f64);
+        for e in &demo.entities {
+            dsf.entities.push(match e {
+                Entity::Object(o) => Entity::Object(Object {
+                    lon: o.lon + dx,
+                    lat: o.lat + dy,
+                    ..o.clone()
+                }),
+                Entity::Polygon(p) => {
+                    let depth = p.depth.max(1);
+                    let windings = (p.windings.iter())
+                        .map(|w| {
+                            w.chunks(depth)
+                                .flat_map(|pt| {
+                                    pt.iter().enumerate().map(|(k, v)| match k {
+                                        0 => v + dx,
+                                        1 => v + dy,
+                                        _ => *v,
+                                    })
+                                })
+                                .collect()
+                        })
+                        .collect();
+                    Entity::Polygon(Polygon {
+                        windings,
+                        ..p.clone()
+                    })
+                }
+                other => other.clone(),
+            });
+        }
+    }
+    dsf::build(&dsf, &opts).map_err(|e| io::Error::other(format!("building the busy tile: {e:?}")))
+}
+
 /// A dense overlay tile at `lat`, `lon`: `objects` objects of 40
 /// definitions and `polygons` AGB/AGS/facade/forest polygons of 12
 /// definitions, clustered around towns, in the mixed order a naive writer
@@ -1089,7 +1142,7 @@ pub fn fuzz_dsf_build(data: &[u8]) {
 /// What the `obj_read` fuzz target holds any bytes to: reading never
 /// panics; an object read has its footprint inside its bounds (seen from
 /// above), finite derived values, and a summary that serializes; a file
-/// without errors reads with [`crate::obj::read`] too.
+/// without errors reads with [`crate::obj::read()`] too.
 ///
 /// # Panics
 /// When a property does not hold (that is the finding).

@@ -5,10 +5,15 @@
 //! FeatureCollection, one DSF2Text file, one picture. The formats are
 //! described in `docs/placement.md`.
 
+pub mod draw;
 pub mod dsf_text;
+pub mod frame;
 pub mod geojson;
 pub mod json;
+pub mod labels;
+pub(crate) mod overview;
 pub mod png;
+mod schematic;
 pub mod strokefont;
 pub mod svg;
 
@@ -235,7 +240,36 @@ pub fn render_all(ps: &[Placement], format: Format) -> Result<Vec<u8>, OutError>
         Format::Json => json::to_json_array(ps),
         Format::Geojson => geojson::to_geojson(ps),
         Format::DsfText => Ok(dsf_text::to_dsf_text(ps).into_bytes()),
-        Format::Svg => Ok(svg::to_svg(ps).into_bytes()),
-        Format::Png => png::to_png(&svg::to_svg_with(ps, svg::TextMode::Outlined)),
+        Format::Svg | Format::Png => picture(&svg::Scene::of(ps), format),
+    }
+}
+
+/// The picture of `scene` as SVG or PNG bytes (any other format is taken
+/// as SVG), bounded as [`svg::draw`] bounds it.
+pub fn picture(scene: &svg::Scene, format: Format) -> Result<Vec<u8>, OutError> {
+    let text = match format {
+        Format::Png => svg::TextMode::Outlined,
+        _ => svg::TextMode::Text,
+    };
+    let opts = svg::Options {
+        text,
+        ..svg::Options::default()
+    };
+    let svg = svg::draw(scene, &opts).drawing.to_svg(text);
+    match format {
+        Format::Png => png::to_png(&svg),
+        _ => Ok(svg.into_bytes()),
+    }
+}
+
+/// For a picture (`svg`, `png`) of `ps`: why it is an overview rather than
+/// every item, in one sentence for stderr; `None` for the other formats
+/// and for pictures that draw every item.
+pub fn picture_note(ps: &[Placement], format: Format) -> Option<String> {
+    match format {
+        Format::Svg | Format::Png => {
+            svg::overview_note(&svg::Scene::of(ps), svg::Options::default().max_items)
+        }
+        _ => None,
     }
 }

@@ -183,14 +183,43 @@ fn outline(u: &AutogenUse) -> Placement {
             .iter()
             .map(|w| w.iter().map(|&p| frame.to_local(p)).collect())
             .collect(),
-        warnings: vec!["asset not loaded: the use is drawn without its placement".into()],
+        warnings: vec![NOT_LOADED.into()],
         ..Placement::default()
     }
 }
 
-/// The preview of one tile's placements (from [`place_overlay`] or
-/// [`tile_placements`]) as SVG (or PNG) bytes, drawn by [`crate::out`].
-pub fn render(placements: &[Placement], png: bool) -> Result<Vec<u8>, String> {
+/// The warning of a use drawn without its placement (its asset is not
+/// loaded): the preview draws it dashed.
+const NOT_LOADED: &str = "asset not loaded: the use is drawn without its placement";
+
+/// The preview of `tile`'s placements (from [`place_overlay`],
+/// [`place_tile`] or [`tile_placements`]) as SVG (or PNG) bytes, drawn by
+/// [`crate::out::svg`]: the title names the tile, a locator shows where
+/// the map lies in it and its edge is drawn where it crosses the map;
+/// uses whose asset is not loaded are dashed outlines. When the tile holds
+/// more items than one picture draws, the preview is an overview and
+/// `notes` gets a line saying so.
+pub fn render(
+    tile: TileId,
+    placements: &[Placement],
+    png: bool,
+    notes: &mut Vec<String>,
+) -> Result<Vec<u8>, String> {
     let format = if png { Format::Png } else { Format::Svg };
-    crate::out::render_all(placements, format).map_err(|e| e.to_string())
+    let (unplaced, placed): (Vec<&Placement>, Vec<&Placement>) = placements
+        .iter()
+        .partition(|p| p.items() == 0 && p.warnings.iter().any(|w| w == NOT_LOADED));
+    let scene = crate::out::svg::Scene {
+        placements: placed,
+        unplaced,
+        tile: Some(crate::scenery::resolve::Tile {
+            west: tile.west,
+            south: tile.south,
+        }),
+    };
+    let limit = crate::limits::Limits::default().max_drawn_items;
+    if let Some(note) = crate::out::svg::overview_note(&scene, limit) {
+        notes.push(format!("preview of {tile}: {note}"));
+    }
+    crate::out::picture(&scene, format).map_err(|e| e.to_string())
 }

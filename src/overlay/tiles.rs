@@ -110,8 +110,12 @@ pub fn tiles_touched(poly: &Polygon<f64>) -> Vec<TileId> {
 }
 
 /// Tolerance (degrees) within which a clipped vertex is snapped onto the
-/// tile edge it was cut at.
-pub const EDGE_SNAP: f64 = 1e-7;
+/// tile edge it was cut at. It is twice the largest rounding the DSF writer
+/// gives an overlay's polygon points (4.8e-7°): a sliver thinner than that
+/// along a tile edge would become, once written, a ring lying on the edge
+/// (found by `holed_pieces_keep_a_valid_winding_order`: a hole ending
+/// 1.8e-7° short of a degree line), so it is snapped flat and dropped.
+pub const EDGE_SNAP: f64 = 1e-6;
 
 /// One piece of a polygon inside one tile.
 #[derive(Debug, Clone, PartialEq)]
@@ -129,9 +133,9 @@ pub struct Piece {
 /// same order). Otherwise it is intersected with the tile's square
 /// (`geo::BooleanOps`, which rounds coordinates to a fixed grid): vertices
 /// within [`EDGE_SNAP`] of an input vertex get that vertex's exact
-/// coordinates back, vertices within [`EDGE_SNAP`] of the tile edge are
-/// snapped onto it so cut edges lie exactly on the integer degree lines, and
-/// slivers without area are dropped.
+/// coordinates back, vertices (input ones too) within [`EDGE_SNAP`] of the
+/// tile edge are snapped onto it so cut edges lie exactly on the integer
+/// degree lines, and slivers and holes without area are dropped.
 pub fn clip_to_tile(poly: &Polygon<f64>, tile: TileId) -> Vec<Piece> {
     let inside = poly.exterior().coords().all(|c| tile.covers([c.x, c.y]));
     if inside {
@@ -160,17 +164,13 @@ pub fn clip_to_tile(poly: &Polygon<f64>, tile: TileId) -> Vec<Piece> {
         .collect();
     let snap = |c: Coord<f64>| -> Coord<f64> {
         let (kx, ky) = key(c);
-        for dx in -1..=1 {
-            for dy in -1..=1 {
-                if let Some(o) = originals.get(&(kx + dx, ky + dy))
-                    && (o.x - c.x).abs() <= EDGE_SNAP
-                    && (o.y - c.y).abs() <= EDGE_SNAP
-                {
-                    return *o;
-                }
-            }
-        }
-        let mut c = c;
+        let original = (-1..=1)
+            .flat_map(|dx| (-1..=1).map(move |dy| (kx + dx, ky + dy)))
+            .filter_map(|k| originals.get(&k))
+            .find(|o| (o.x - c.x).abs() <= EDGE_SNAP && (o.y - c.y).abs() <= EDGE_SNAP);
+        // An input vertex keeps its exact coordinates, unless it lies within
+        // the snap of the tile edge: then it goes onto the edge below.
+        let mut c = original.copied().unwrap_or(c);
         for e in [f64::from(tile.west), f64::from(tile.west + 1)] {
             if (c.x - e).abs() < EDGE_SNAP {
                 c.x = e;
@@ -213,7 +213,7 @@ pub fn clip_to_tile(poly: &Polygon<f64>, tile: TileId) -> Vec<Piece> {
                 p.interiors()
                     .iter()
                     .map(ring)
-                    .filter(|r| r.0.len() >= 4)
+                    .filter(|r| r.0.len() >= 4 && ring_area(r) > 1e-16)
                     .collect(),
             )
         })
@@ -223,6 +223,11 @@ pub fn clip_to_tile(poly: &Polygon<f64>, tile: TileId) -> Vec<Piece> {
             clipped: true,
         })
         .collect()
+}
+
+/// The area a closed ring encloses (square degrees).
+fn ring_area(r: &LineString<f64>) -> f64 {
+    geo::Area::unsigned_area(&Polygon::new(r.clone(), Vec::new()))
 }
 
 /// Where an input edge crosses the line `u = at` (with `uv` picking the

@@ -1,27 +1,41 @@
 //! The picture of `scenery at`: every item within the radius, top down,
-//! coloured by the package that places it; excluded items are grey and
-//! dashed, what autogen places is drawn thinner than the autogen itself.
-//! A legend names the packages in priority order.
+//! coloured by the package that places it and shaped by its kind —
+//! objects are squares, autogen points rings, trees dots, areas (facades,
+//! forests, draped polygons, beaches, autogen blocks and strings) closed
+//! outlines, lines and networks open lines. Excluded items are grey and
+//! finely dashed; items whose definition resolves to no file are dashed
+//! outlines without fill; what autogen places is drawn smaller and
+//! thinner than the autogen itself. The frame is that of every agkit
+//! picture ([`crate::out::frame`]): a title naming the point and radius,
+//! a north arrow, a scale bar and a legend of the packages (in priority
+//! order) and of the symbols drawn.
+//!
+//! Bounded whatever the radius holds: past `Limits::max_drawn_items`
+//! items the map is a grid of cells shaded by their count of items, and
+//! the header says so.
 
 use super::at::{AtReport, Item, ItemKind};
 use crate::geom::LocalFrame;
-use std::fmt::Write as _;
+use crate::limits::Limits;
+use crate::out::draw::{CATEGORIES, Colour, Drawing, Layer, Paint, Px, Shape, Style, TextMode};
+use crate::out::frame::{self, Entry, Footer, Header, LEFT};
 
-/// Side of the map square, pixels.
-const MAP: f64 = 800.0;
-/// Width of the legend column, pixels.
-const LEGEND: f64 = 340.0;
-/// Margin around the map, pixels.
-const MARGIN: f64 = 20.0;
+/// Width of the picture and of its map, pixels.
+const WIDTH: f64 = 900.0;
+/// Height of the map, pixels.
+const MAP_H: f64 = 640.0;
+/// Room between the radius circle and the map's edge, pixels.
+const MARGIN: f64 = 10.0;
 
 /// Package colours, in priority order (repeating past the end).
-const PALETTE: [&str; 10] = [
-    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
-    "#bcbd22", "#7f7f7f",
-];
+const PALETTE: [Colour; 10] = CATEGORIES;
 
 /// Grey of excluded items.
-const EXCLUDED: &str = "#b0b0b0";
+const EXCLUDED: Colour = Colour::hex(0xb0b0b0);
+/// Grey of the legend's symbols.
+const SYMBOL: Colour = Colour::hex(0x555555);
+/// Most packages the legend names; the rest are counted.
+const LEGEND_PACKAGES: usize = 12;
 
 /// How words are written: SVG `<text>` or strokes of agkit's built-in font
 /// (for PNG, which is rasterised without fonts).
@@ -33,82 +47,86 @@ pub enum Words {
     Strokes,
 }
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-fn word(svg: &mut String, words: Words, text: &str, x: f64, y: f64, size: f64, fill: &str) {
-    match words {
-        Words::Text => {
-            let _ = writeln!(
-                svg,
-                r#"<text x="{x:.1}" y="{y:.1}" font-family="sans-serif" font-size="{size:.1}" fill="{fill}">{}</text>"#,
-                escape(text)
-            );
-        }
-        Words::Strokes => {
-            let _ = writeln!(
-                svg,
-                r#"<path d="{}" fill="none" stroke="{fill}" stroke-width="{:.2}" stroke-linecap="round" stroke-linejoin="round"/>"#,
-                crate::out::strokefont::path(text, x, y, size),
-                size / 10.0
-            );
-        }
-    }
-}
-
-/// The colour of the package named `name` (by its place in the report's
-/// package list).
-fn colour(report: &AtReport, name: &str) -> &'static str {
-    let k = report
-        .packages
-        .iter()
-        .position(|p| p.name == name)
-        .unwrap_or(0);
+/// The colour of the package ranked `k` in the report's package list.
+fn colour(k: usize) -> Colour {
     PALETTE[k % PALETTE.len()]
 }
 
 /// The picture as an SVG document.
 pub fn to_svg(report: &AtReport, words: Words) -> String {
-    let frame = LocalFrame::new(report.center);
-    let scale = (MAP / 2.0 - MARGIN) / report.radius_m;
-    let c = MARGIN + MAP / 2.0 - MARGIN;
-    let px = |ll: [f64; 2]| {
-        let p = frame.to_local(ll);
-        (c + p[0] * scale, c - p[1] * scale)
+    let mode = match words {
+        Words::Text => TextMode::Text,
+        Words::Strokes => TextMode::Outlined,
     };
-    let (w, h) = (MAP + LEGEND, MAP);
-    let mut svg = String::new();
-    let _ = writeln!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#
-    );
-    let _ = writeln!(svg, r##"<rect width="{w}" height="{h}" fill="#ffffff"/>"##);
-    let _ = writeln!(
-        svg,
-        r##"<circle cx="{c:.1}" cy="{c:.1}" r="{:.1}" fill="#f7f7f2" stroke="#999999" stroke-dasharray="4 4"/>"##,
-        report.radius_m * scale
-    );
-    let _ = writeln!(
-        svg,
-        r##"<path d="M{:.1} {c:.1}H{:.1}M{c:.1} {:.1}V{:.1}" stroke="#666666" stroke-width="1"/>"##,
-        c - 8.0,
-        c + 8.0,
-        c - 8.0,
-        c + 8.0
-    );
+    draw(report, Limits::default().max_drawn_items).to_svg(mode)
+}
 
-    // Items are clipped to the map square, clear of the legend.
-    let _ = writeln!(
-        svg,
-        r#"<clipPath id="map"><rect width="{MAP}" height="{MAP}"/></clipPath><g clip-path="url(#map)">"#
-    );
-    // Lowest priority first, so higher packages are drawn on top; excluded
-    // items first of all, under everything that stays.
-    let mut order: Vec<(usize, &Item)> = report.items.iter().enumerate().collect();
+/// The kinds of symbol drawn, for the legend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Symbol {
+    Object,
+    AutogenPoint,
+    Tree,
+    Area,
+    AutogenString,
+    Line,
+}
+
+impl Symbol {
+    fn of(kind: ItemKind) -> Symbol {
+        match kind {
+            ItemKind::Object => Symbol::Object,
+            ItemKind::AutogenPoint => Symbol::AutogenPoint,
+            ItemKind::Tree => Symbol::Tree,
+            ItemKind::AutogenString => Symbol::AutogenString,
+            ItemKind::Line | ItemKind::String | ItemKind::Network => Symbol::Line,
+            _ => Symbol::Area,
+        }
+    }
+
+    fn entry(self) -> Entry {
+        let s = Style::fill(SYMBOL).fill_opacity(0.35).stroke(SYMBOL, 1.2);
+        match self {
+            Symbol::Object => Entry::new(
+                vec![Shape::Rect {
+                    at: [3.0, 1.5],
+                    size: [6.0, 6.0],
+                    style: s,
+                }],
+                "object",
+            ),
+            Symbol::AutogenPoint => Entry::new(
+                vec![Shape::Circle {
+                    at: [6.0, 4.5],
+                    r: 4.0,
+                    style: Style::outline(SYMBOL, 1.6),
+                }],
+                "autogen point",
+            ),
+            Symbol::Tree => Entry::disc(2.5, Style::fill(SYMBOL), "tree"),
+            Symbol::Area => Entry::swatch(s, "area (facade, forest, polygon, block)"),
+            Symbol::AutogenString => Entry::swatch(
+                Style::fill(SYMBOL).fill_opacity(0.06).stroke(SYMBOL, 1.6),
+                "autogen string",
+            ),
+            Symbol::Line => Entry::new(
+                vec![Shape::Line {
+                    points: vec![[0.0, 7.0], [5.0, 2.0], [12.0, 4.0]],
+                    style: Style::outline(SYMBOL, 2.0),
+                }],
+                "line, string, network",
+            ),
+        }
+    }
+}
+
+/// The drawing of the report, with at most `max_items` items drawn one by
+/// one (more are counted per cell).
+pub fn draw(report: &AtReport, max_items: usize) -> Drawing {
+    let frame_ll = LocalFrame::new(report.center);
+    let map_w = WIDTH - 2.0 * LEFT;
+    let radius_px = MAP_H.min(map_w) / 2.0 - MARGIN;
+    let scale = radius_px / report.radius_m;
     let rank = |i: &Item| {
         report
             .packages
@@ -116,146 +134,224 @@ pub fn to_svg(report: &AtReport, words: Words) -> String {
             .position(|p| p.name == i.package)
             .unwrap_or(0)
     };
+    let excluded = report
+        .items
+        .iter()
+        .filter(|i| i.excluded_by.is_some())
+        .count();
+    let unresolved = report.items.iter().filter(|i| unresolved(i)).count();
+    let overview = report.items.len() > max_items;
+    let note = overview.then(|| {
+        format!(
+            "overview: {} are more than the {} one picture draws; drawn as counts per cell (the JSON and GeoJSON list every item)",
+            crate::out::count(report.items.len(), "item"),
+            crate::out::thousands(max_items)
+        )
+    });
+    let mut packages_here: Vec<usize> = report.items.iter().map(rank).collect();
+    packages_here.sort_unstable();
+    packages_here.dedup();
+    let title = format!(
+        "Scenery within {} m of lat {:.6}, lon {:.6}",
+        report.radius_m, report.center[1], report.center[0]
+    );
+    let parts = vec![
+        format!(
+            "{} from {}",
+            crate::out::count(report.items.len(), "item"),
+            crate::out::count(packages_here.len(), "package")
+        ),
+        format!("{excluded} excluded"),
+        format!("{unresolved} unresolved"),
+    ];
+    let header = Header::new(&title, &parts, note.as_deref(), WIDTH, 0.0);
+    let top = header.height;
+    let c = [LEFT + map_w / 2.0, top + MAP_H / 2.0];
+    let px = |ll: [f64; 2]| {
+        let p = frame_ll.to_local(ll);
+        [c[0] + p[0] * scale, c[1] - p[1] * scale]
+    };
+
+    let mut circle = Layer::new("radius", Style::default());
+    circle.shapes.push(Shape::Circle {
+        at: c,
+        r: radius_px,
+        style: Style::fill(Colour::hex(0xf7f7f2))
+            .stroke(Colour::hex(0x999999), 1.0)
+            .dashed(4.0, 4.0),
+    });
+    let cross = Style::outline(Colour::hex(0x666666), 1.0);
+    circle.shapes.push(Shape::Line {
+        points: vec![[c[0] - 8.0, c[1]], [c[0] + 8.0, c[1]]],
+        style: cross,
+    });
+    circle.shapes.push(Shape::Line {
+        points: vec![[c[0], c[1] - 8.0], [c[0], c[1] + 8.0]],
+        style: cross,
+    });
+
+    let mut entries = Vec::new();
+    let mut layers = vec![circle];
+    if overview {
+        let points = report.items.iter().map(|i| (px([i.lon, i.lat]), 1));
+        let b = frame::map_box(WIDTH, &header, MAP_H);
+        let (layer, entry) = crate::out::overview::grid_of(points, b, scale);
+        layers.push(layer);
+        entries.push(entry);
+    } else {
+        let (mut layer, symbols) = items_layer(report, &px, &rank);
+        layer.clip = Some(frame::map_box(WIDTH, &header, MAP_H));
+        layers.push(layer);
+        entries.extend(symbols.into_iter().map(Symbol::entry));
+    }
+    // The packages placing something here, in priority order.
+    for &k in packages_here.iter().take(LEGEND_PACKAGES) {
+        let p = &report.packages[k];
+        let n = report.items.iter().filter(|i| i.package == p.name).count();
+        entries.push(Entry::swatch(
+            Style::fill(colour(k)),
+            format!(
+                "#{} {}: {}",
+                p.priority,
+                p.name,
+                crate::out::count(n, "item")
+            ),
+        ));
+    }
+    if packages_here.len() > LEGEND_PACKAGES {
+        entries.push(Entry::swatch(
+            Style::fill(Colour::hex(0xdddddd)),
+            format!(
+                "{} more",
+                crate::out::count(packages_here.len() - LEGEND_PACKAGES, "package")
+            ),
+        ));
+    }
+    if excluded > 0 && !overview {
+        entries.push(Entry::swatch(
+            Style::fill(EXCLUDED).stroke(EXCLUDED, 1.0).dashed(2.0, 2.0),
+            "excluded",
+        ));
+    }
+    if unresolved > 0 && !overview {
+        entries.push(Entry::swatch(
+            Style::outline(SYMBOL, 1.4).dashed(4.0, 2.0),
+            "unresolved (no file)",
+        ));
+    }
+    let footer = Footer::new(scale, WIDTH, entries);
+    frame::compose(WIDTH, &header, layers, MAP_H, Vec::new(), &footer)
+}
+
+/// True when the item names a definition that resolves to no file (a
+/// tree of an asset without `VEGETATION` names none).
+fn unresolved(item: &Item) -> bool {
+    item.resolved.is_none() && !item.definition.is_empty()
+}
+
+/// Every item as its symbol, in drawing order (excluded first, then the
+/// lowest priority, so the higher packages are on top), clipped to the
+/// map; and the symbols used.
+fn items_layer(
+    report: &AtReport,
+    px: &dyn Fn([f64; 2]) -> Px,
+    rank: &dyn Fn(&Item) -> usize,
+) -> (Layer, Vec<Symbol>) {
+    let mut order: Vec<(usize, &Item)> = report.items.iter().enumerate().collect();
     order.sort_by_key(|(k, i)| (i.excluded_by.is_none(), std::cmp::Reverse(rank(i)), *k));
+    let mut layer = Layer::new("items", Style::default());
+    let mut symbols = Vec::new();
     for (_, item) in order {
+        let symbol = Symbol::of(item.kind);
+        symbols.push(symbol);
+        let excluded = item.excluded_by.is_some();
+        let unresolved = unresolved(item);
+        let stroke = if excluded {
+            EXCLUDED
+        } else {
+            colour(rank(item))
+        };
         // Ground cover (draped polygons, forests, beaches) lighter than
         // buildings, so that what stands on it stays visible.
         let ground = matches!(
             item.kind,
             ItemKind::Polygon | ItemKind::Forest | ItemKind::Beach
         );
-        let (stroke, fill_opacity, dash) = if item.excluded_by.is_some() {
-            (EXCLUDED, 0.15, r#" stroke-dasharray="3 3""#)
-        } else if ground {
-            (colour(report, &item.package), 0.12, "")
-        } else {
-            (colour(report, &item.package), 0.35, "")
+        let fill_opacity = match (excluded, item.kind) {
+            (true, _) => 0.15,
+            (_, ItemKind::AutogenString) => 0.06,
+            _ if ground => 0.12,
+            _ => 0.35,
         };
-        let width = if item.placed_by.is_some() { 0.8 } else { 1.6 };
-        let path = |ring: &[[f64; 2]], close: bool| {
-            let mut d = String::new();
-            for (k, p) in ring.iter().enumerate() {
-                let (x, y) = px(*p);
-                let _ = write!(d, "{}{x:.1} {y:.1}", if k == 0 { "M" } else { "L" });
+        let child = item.placed_by.is_some();
+        let width = if child { 0.8 } else { 1.6 };
+        let mut style = Style::fill(stroke)
+            .fill_opacity(fill_opacity)
+            .stroke(stroke, width);
+        if excluded {
+            style = style.dashed(2.0, 2.0);
+        }
+        if unresolved {
+            style = Style {
+                fill: Some(Paint::None),
+                ..style.dashed(4.0, 2.0)
+            };
+        }
+        let at = px([item.lon, item.lat]);
+        match symbol {
+            Symbol::Object => {
+                let h = if child { 2.0 } else { 3.5 };
+                layer.shapes.push(Shape::Rect {
+                    at: [at[0] - h, at[1] - h],
+                    size: [2.0 * h, 2.0 * h],
+                    style: if unresolved {
+                        style
+                    } else {
+                        style.fill_opacity(0.8)
+                    },
+                });
             }
-            if close {
-                d.push('Z');
-            }
-            d
-        };
-        match item.kind {
-            ItemKind::Object | ItemKind::AutogenPoint | ItemKind::Tree => {
-                let (x, y) = px([item.lon, item.lat]);
-                let r = match (item.kind, item.placed_by.is_some()) {
-                    (ItemKind::Tree, _) => 2.0,
-                    (_, true) => 2.5,
-                    (ItemKind::AutogenPoint, _) => 5.0,
-                    _ => 3.5,
-                };
-                let (fill, op) = if item.kind == ItemKind::AutogenPoint {
-                    ("none", 1.0)
+            Symbol::AutogenPoint => layer.shapes.push(Shape::Circle {
+                at,
+                r: 5.0,
+                style: Style {
+                    fill: Some(Paint::None),
+                    ..style
+                },
+            }),
+            Symbol::Tree => layer.shapes.push(Shape::Circle {
+                at,
+                r: 2.0,
+                style: if unresolved {
+                    style
                 } else {
-                    (stroke, 0.8)
-                };
-                let _ = writeln!(
-                    svg,
-                    r#"<circle cx="{x:.1}" cy="{y:.1}" r="{r}" fill="{fill}" fill-opacity="{op}" stroke="{stroke}" stroke-width="{width}"{dash}/>"#
-                );
-            }
-            k if k.is_area() || k == ItemKind::AutogenString => {
-                let d: String = item
+                    style.fill_opacity(0.8)
+                },
+            }),
+            Symbol::Area | Symbol::AutogenString => {
+                let rings = item
                     .shape
                     .iter()
-                    .map(|ring| path(ring, k != ItemKind::AutogenString))
+                    .map(|ring| ring.iter().map(|&p| px(p)).collect())
                     .collect();
-                let fill = if k == ItemKind::AutogenString {
-                    "none"
-                } else {
-                    stroke
+                layer.shapes.push(Shape::Area { rings, style });
+            }
+            Symbol::Line => {
+                let style = Style {
+                    fill: Some(Paint::None),
+                    stroke_width: Some(width + 0.8),
+                    ..style
                 };
-                let _ = writeln!(
-                    svg,
-                    r#"<path d="{d}" fill="{fill}" fill-opacity="{fill_opacity}" fill-rule="evenodd" stroke="{stroke}" stroke-width="{width}"{dash}/>"#
-                );
-            }
-            _ => {
-                let d: String = item.shape.iter().map(|ring| path(ring, false)).collect();
-                let _ = writeln!(
-                    svg,
-                    r#"<path d="{d}" fill="none" stroke="{stroke}" stroke-width="{}"{dash}/>"#,
-                    width + 0.8
-                );
+                for ring in &item.shape {
+                    layer.shapes.push(Shape::Line {
+                        points: ring.iter().map(|&p| px(p)).collect(),
+                        style,
+                    });
+                }
             }
         }
     }
-
-    svg.push_str("</g>\n");
-    // Legend: the title, the packages with items here, excluded grey.
-    let x0 = MAP + 10.0;
-    let mut y = 30.0;
-    let title = format!(
-        "{:.6}, {:.6}  r {} m",
-        report.center[1], report.center[0], report.radius_m
-    );
-    word(&mut svg, words, &title, x0, y, 14.0, "#222222");
-    y += 20.0;
-    let excluded = report
-        .items
-        .iter()
-        .filter(|i| i.excluded_by.is_some())
-        .count();
-    let counts = format!("{} items, {excluded} excluded", report.items.len());
-    word(&mut svg, words, &counts, x0, y, 12.0, "#444444");
-    y += 28.0;
-    for (k, p) in report.packages.iter().enumerate() {
-        let n = report.items.iter().filter(|i| i.package == p.name).count();
-        if n == 0 {
-            continue;
-        }
-        let _ = writeln!(
-            svg,
-            r#"<rect x="{x0}" y="{:.1}" width="14" height="14" fill="{}"/>"#,
-            y - 12.0,
-            PALETTE[k % PALETTE.len()]
-        );
-        let label = format!("{}. {} ({n})", p.priority, p.name);
-        word(&mut svg, words, &label, x0 + 22.0, y, 12.0, "#222222");
-        y += 22.0;
-        if y > h - 40.0 {
-            break;
-        }
-    }
-    if excluded > 0 {
-        let _ = writeln!(
-            svg,
-            r#"<rect x="{x0}" y="{:.1}" width="14" height="14" fill="{EXCLUDED}"/>"#,
-            y - 12.0
-        );
-        word(&mut svg, words, "excluded", x0 + 22.0, y, 12.0, "#222222");
-    }
-    // Scale bar: a round length near a quarter of the radius.
-    let target = report.radius_m / 4.0;
-    let mag = 10f64.powf(target.log10().floor());
-    let len = [1.0, 2.0, 5.0]
-        .iter()
-        .map(|m| m * mag)
-        .rfind(|l| *l <= target)
-        .unwrap_or(mag);
-    let (bx, by) = (MARGIN, h - MARGIN);
-    let _ = writeln!(
-        svg,
-        r##"<path d="M{bx} {by}H{:.1}" stroke="#222222" stroke-width="2"/>"##,
-        bx + len * scale
-    );
-    word(
-        &mut svg,
-        words,
-        &format!("{len} m"),
-        bx,
-        by - 6.0,
-        11.0,
-        "#222222",
-    );
-    svg.push_str("</svg>\n");
-    svg
+    symbols.sort_unstable();
+    symbols.dedup();
+    (layer, symbols)
 }

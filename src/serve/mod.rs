@@ -77,6 +77,7 @@ pub fn serve_limits() -> Limits {
         max_output_bytes: 64 << 20,
         max_mesh_elements: 5_000_000,
         max_texture_pixels: 4096 * 4096,
+        max_drawn_items: 50_000,
     }
 }
 

@@ -126,6 +126,9 @@ pub fn write_placements(
     output: Option<&Path>,
     status: u8,
 ) -> u8 {
+    if let Some(n) = out::picture_note(placements, format) {
+        eprintln!("note: {n}");
+    }
     let mut write = |w: &mut dyn std::io::Write| {
         out::write(placements, combined, format, w)?;
         Ok(w.flush()?)

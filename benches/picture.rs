@@ -1,0 +1,106 @@
+//! Pictures of busy tiles: `agkit place --dsf TILE -o tile.png|svg` on a
+//! tile of 8,001 autogen uses (the bundled demo tile's three uses 2,667
+//! times over, `agkit::gen::busy_demo_tile`, placed with `--scenery
+//! examples`: about 400,000 items), beside the peer: the same placements
+//! written as JSON, which holds every item and draws nothing.
+//!
+//! ```sh
+//! cargo bench --bench picture        # exits 1 when the guard is missed
+//! ```
+//!
+//! Each run is a process of its own, timed and measured with
+//! `/usr/bin/time` (wall seconds, peak RSS) where it exists. The guard: a
+//! picture's peak RSS stays within 64 MB of the JSON run's, i.e. the
+//! picture adds a bounded overview, not a drawing of every item (before
+//! the bound, the PNG peaked at 590 MB in a debug build and failed with
+//! the SVG library's "nodes limit reached" on busier tiles).
+
+use std::path::Path;
+use std::process::Command;
+
+/// Uses × 3 of the busy tile.
+const COPIES: usize = 2667;
+/// Most MB a picture's peak RSS may exceed the JSON run's by.
+const GUARD_MB: f64 = 64.0;
+
+/// Runs `agkit place --dsf TILE --scenery examples -o OUT`: wall seconds,
+/// peak RSS in MB (when `/usr/bin/time` measures it) and the output's
+/// size in bytes.
+fn run(tile: &Path, out: &Path) -> (f64, Option<f64>, u64) {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let exe = env!("CARGO_BIN_EXE_agkit");
+    let args = [
+        "place",
+        "--dsf",
+        tile.to_str().unwrap(),
+        "--scenery",
+        &format!("{root}/examples"),
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    let timed = Path::new("/usr/bin/time").exists();
+    let start = std::time::Instant::now();
+    let o = if timed {
+        Command::new("/usr/bin/time")
+            .args(["-f", "%e %M", exe])
+            .args(args)
+            .output()
+    } else {
+        Command::new(exe).args(args).output()
+    }
+    .expect("runs agkit");
+    let wall = start.elapsed().as_secs_f64();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let rss = timed
+        .then(|| {
+            err.lines()
+                .last()?
+                .split_whitespace()
+                .nth(1)?
+                .parse::<f64>()
+                .ok()
+        })
+        .flatten()
+        .map(|kb| kb / 1024.0);
+    if let Some(note) = err.lines().find(|l| l.starts_with("note: ")) {
+        println!("  {note}");
+    }
+    (wall, rss, std::fs::metadata(out).unwrap().len())
+}
+
+fn main() {
+    // `cargo bench` passes --bench; nothing else is taken.
+    let dir = tempfile::tempdir().unwrap();
+    let tile = dir.path().join("+47+013.dsf");
+    let bytes = agkit::r#gen::busy_demo_tile(COPIES).expect("builds the busy tile");
+    std::fs::write(&tile, &bytes).unwrap();
+    println!(
+        "busy tile: {} uses, {} KB",
+        agkit::out::thousands(3 * COPIES),
+        bytes.len() / 1024
+    );
+    println!("| output | wall | peak RSS | file |");
+    println!("|---|---|---|---|");
+    let mut json_rss = None;
+    let mut missed = false;
+    for ext in ["json", "svg", "png"] {
+        let (wall, rss, size) = run(&tile, &dir.path().join(format!("tile.{ext}")));
+        let rss_text = rss.map_or("?".into(), |r| format!("{r:.0} MB"));
+        println!(
+            "| {ext} | {wall:.2} s | {rss_text} | {:.1} MB |",
+            size as f64 / 1e6
+        );
+        match (ext, rss, json_rss) {
+            ("json", r, _) => json_rss = r,
+            (_, Some(r), Some(j)) if r > j + GUARD_MB => missed = true,
+            _ => {}
+        }
+    }
+    if missed {
+        println!(
+            "guard missed: a picture's peak RSS is more than {GUARD_MB} MB over the JSON run's"
+        );
+        std::process::exit(1);
+    }
+}

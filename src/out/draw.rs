@@ -1,0 +1,641 @@
+//! The drawing model of agkit's pictures: a [`Drawing`] is layers of
+//! shapes with styles, in picture pixels (x right, y down), written as SVG
+//! by [`Drawing::to_svg`].
+//!
+//! A picture style fills a drawing; the writer knows nothing of
+//! placements or scenery. The schematic style ([`super::svg`]) fills the
+//! map layers with outlines, discs and markers; a textured style adds
+//! shapes of its own kind (an image cut to a tile) beside the ones here,
+//! and every style shares the frame (title, scale bar, legend, north
+//! arrow) of [`super::frame`].
+//!
+//! The SVG is written one element a line, each layer a `<g id="…">` group
+//! on its own line, so that tools (and tests) can read it line by line.
+//! Areas are closed paths (every ring ends with `Z`); open lines are
+//! `<polyline>`s; words drawn as strokes are paths of class `word`.
+
+use std::fmt::Write;
+
+/// A point of the picture, in pixels: x right, y down.
+pub type Px = [f64; 2];
+
+/// A box of the picture: `[x0, y0, x1, y1]`, pixels.
+pub type Bbox = [f64; 4];
+
+/// An RGB colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Colour(pub u8, pub u8, pub u8);
+
+impl Colour {
+    /// The colour of a `0xRRGGBB` number.
+    pub const fn hex(v: u32) -> Colour {
+        Colour((v >> 16) as u8, (v >> 8) as u8, v as u8)
+    }
+}
+
+impl std::fmt::Display for Colour {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "#{:02x}{:02x}{:02x}", self.0, self.1, self.2)
+    }
+}
+
+/// Ten colours told apart at a glance, for categories (packages, assets):
+/// the last is a grey for "the rest".
+pub const CATEGORIES: [Colour; 10] = [
+    Colour::hex(0x1f77b4),
+    Colour::hex(0xd62728),
+    Colour::hex(0x2ca02c),
+    Colour::hex(0xff7f0e),
+    Colour::hex(0x9467bd),
+    Colour::hex(0x8c564b),
+    Colour::hex(0xe377c2),
+    Colour::hex(0x17becf),
+    Colour::hex(0xbcbd22),
+    Colour::hex(0x7f7f7f),
+];
+
+/// How a fill or stroke is painted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Paint {
+    /// Not painted.
+    None,
+    /// A plain colour.
+    Colour(Colour),
+}
+
+impl std::fmt::Display for Paint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Paint::None => f.write_str("none"),
+            Paint::Colour(c) => c.fmt(f),
+        }
+    }
+}
+
+/// How a shape (or a whole layer) is painted. `None` fields are inherited
+/// from the layer, then from SVG's defaults (black fill, no stroke).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Style {
+    /// The fill.
+    pub fill: Option<Paint>,
+    /// Opacity of the fill, 0–1.
+    pub fill_opacity: Option<f64>,
+    /// The outline.
+    pub stroke: Option<Paint>,
+    /// Width of the outline, pixels.
+    pub stroke_width: Option<f64>,
+    /// Dashes of the outline: drawn and gap lengths, pixels.
+    pub dash: Option<[f64; 2]>,
+    /// Opacity of the whole shape, 0–1.
+    pub opacity: Option<f64>,
+    /// Round line caps and joins.
+    pub round: bool,
+}
+
+impl Style {
+    /// Filled with `c`.
+    pub fn fill(c: Colour) -> Style {
+        Style {
+            fill: Some(Paint::Colour(c)),
+            ..Style::default()
+        }
+    }
+
+    /// Outlined with `c`, `width` pixels wide, not filled.
+    pub fn outline(c: Colour, width: f64) -> Style {
+        Style {
+            fill: Some(Paint::None),
+            ..Style::default().stroke(c, width)
+        }
+    }
+
+    /// This style outlined with `c`, `width` pixels wide.
+    pub fn stroke(self, c: Colour, width: f64) -> Style {
+        Style {
+            stroke: Some(Paint::Colour(c)),
+            stroke_width: Some(width),
+            ..self
+        }
+    }
+
+    /// This style with the fill at opacity `o`.
+    pub fn fill_opacity(self, o: f64) -> Style {
+        Style {
+            fill_opacity: Some(o),
+            ..self
+        }
+    }
+
+    /// This style with its outline dashed.
+    pub fn dashed(self, on: f64, off: f64) -> Style {
+        Style {
+            dash: Some([on, off]),
+            ..self
+        }
+    }
+
+    /// This style at opacity `o`.
+    pub fn opacity(self, o: f64) -> Style {
+        Style {
+            opacity: Some(o),
+            ..self
+        }
+    }
+
+    /// This style with round caps and joins.
+    pub fn round(self) -> Style {
+        Style {
+            round: true,
+            ..self
+        }
+    }
+
+    /// The SVG attributes of the style, each with a leading space.
+    fn attributes(&self, s: &mut String) {
+        if let Some(p) = self.fill {
+            let _ = write!(s, r#" fill="{p}""#);
+        }
+        if let Some(o) = self.fill_opacity {
+            let _ = write!(s, r#" fill-opacity="{}""#, num(o));
+        }
+        if let Some(p) = self.stroke {
+            let _ = write!(s, r#" stroke="{p}""#);
+        }
+        if let Some(w) = self.stroke_width {
+            let _ = write!(s, r#" stroke-width="{}""#, num(w));
+        }
+        if let Some([on, off]) = self.dash {
+            let _ = write!(s, r#" stroke-dasharray="{} {}""#, num(on), num(off));
+        }
+        if let Some(o) = self.opacity {
+            let _ = write!(s, r#" opacity="{}""#, num(o));
+        }
+        if self.round {
+            s.push_str(r#" stroke-linecap="round" stroke-linejoin="round""#);
+        }
+    }
+}
+
+/// Horizontal alignment of a text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Anchor {
+    /// `at` is the text's left end.
+    Start,
+    /// `at` is the text's middle.
+    Middle,
+}
+
+/// Words on the picture.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Text {
+    /// Where: the baseline's left end or middle ([`Anchor`]), or the
+    /// vertical middle of the text when `middle`.
+    pub at: Px,
+    /// Font size, pixels.
+    pub size: f64,
+    /// Horizontal alignment.
+    pub anchor: Anchor,
+    /// `at` is the vertical middle, not the baseline.
+    pub middle: bool,
+    /// Colour.
+    pub colour: Colour,
+    /// Bold.
+    pub bold: bool,
+    /// The words.
+    pub text: String,
+}
+
+impl Text {
+    /// A text of `size` in `colour` with its baseline starting at `at`.
+    pub fn new(text: impl Into<String>, at: Px, size: f64, colour: Colour) -> Text {
+        Text {
+            at,
+            size,
+            anchor: Anchor::Start,
+            middle: false,
+            colour,
+            bold: false,
+            text: text.into(),
+        }
+    }
+
+    /// This text centred on `at` (both ways).
+    pub fn centred(self) -> Text {
+        Text {
+            anchor: Anchor::Middle,
+            middle: true,
+            ..self
+        }
+    }
+
+    /// This text centred horizontally on `at`, on its baseline.
+    pub fn centred_x(self) -> Text {
+        Text {
+            anchor: Anchor::Middle,
+            ..self
+        }
+    }
+
+    /// This text in bold.
+    pub fn bold(self) -> Text {
+        Text { bold: true, ..self }
+    }
+
+    /// The box the text takes at most, in either [`TextMode`].
+    pub fn bbox(&self) -> Bbox {
+        let w = text_width(&self.text, self.size);
+        let x0 = match self.anchor {
+            Anchor::Start => self.at[0],
+            Anchor::Middle => self.at[0] - w / 2.0,
+        };
+        let (y0, y1) = if self.middle {
+            (self.at[1] - 0.5 * self.size, self.at[1] + 0.5 * self.size)
+        } else {
+            (self.at[1] - 0.8 * self.size, self.at[1] + 0.25 * self.size)
+        };
+        [x0, y0, x0 + w, y1]
+    }
+}
+
+/// Width in pixels that `text` at `size` takes at most, in either
+/// [`TextMode`] (the stroke font is wider than a proportional font's
+/// average, so a layout holds in both).
+pub fn text_width(text: &str, size: f64) -> f64 {
+    super::strokefont::width(text, size * 0.9).max(0.62 * size * text.chars().count() as f64)
+}
+
+/// One thing drawn.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape {
+    /// Closed rings, filled even-odd (an outer ring and its holes).
+    Area {
+        /// The rings; each is closed back to its first point.
+        rings: Vec<Vec<Px>>,
+        /// Its style.
+        style: Style,
+    },
+    /// An open line through the points.
+    Line {
+        /// The points in order.
+        points: Vec<Px>,
+        /// Its style.
+        style: Style,
+    },
+    /// A disc.
+    Circle {
+        /// Its centre.
+        at: Px,
+        /// Its radius, pixels.
+        r: f64,
+        /// Its style.
+        style: Style,
+    },
+    /// An upright rectangle.
+    Rect {
+        /// Its top left corner.
+        at: Px,
+        /// Its width and height.
+        size: Px,
+        /// Its style.
+        style: Style,
+    },
+    /// Words.
+    Text(Text),
+    /// Shapes drawn with their origin moved to `at` (a legend's icon).
+    Group {
+        /// Where the shapes' origin goes.
+        at: Px,
+        /// The shapes.
+        shapes: Vec<Shape>,
+    },
+}
+
+/// A named group of shapes with a common style, drawn in order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Layer {
+    /// The group's `id`.
+    pub id: &'static str,
+    /// The style its shapes inherit.
+    pub style: Style,
+    /// Extra attributes of the group (`data-…`).
+    pub data: Vec<(&'static str, String)>,
+    /// A box the shapes are cut to, if any.
+    pub clip: Option<Bbox>,
+    /// The shapes, bottom first.
+    pub shapes: Vec<Shape>,
+}
+
+impl Layer {
+    /// An empty layer.
+    pub fn new(id: &'static str, style: Style) -> Layer {
+        Layer {
+            id,
+            style,
+            data: Vec::new(),
+            clip: None,
+            shapes: Vec::new(),
+        }
+    }
+}
+
+/// How a picture carries its words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextMode {
+    /// SVG `<text>` elements (selectable, any font).
+    Text,
+    /// Strokes of a built-in font (for rasterising without fonts).
+    Outlined,
+}
+
+/// A whole picture.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Drawing {
+    /// Width and height, pixels.
+    pub size: Px,
+    /// The colour under everything.
+    pub background: Colour,
+    /// The layers, bottom first.
+    pub layers: Vec<Layer>,
+}
+
+impl Drawing {
+    /// How many shapes the drawing holds (groups counted with their
+    /// members).
+    pub fn shapes(&self) -> usize {
+        fn count(s: &Shape) -> usize {
+            match s {
+                Shape::Group { shapes, .. } => 1 + shapes.iter().map(count).sum::<usize>(),
+                _ => 1,
+            }
+        }
+        self.layers.iter().flat_map(|l| &l.shapes).map(count).sum()
+    }
+
+    /// The SVG document.
+    pub fn to_svg(&self, mode: TextMode) -> String {
+        let [w, h] = self.size;
+        let mut s = String::with_capacity(4096 + 64 * self.shapes());
+        let _ = writeln!(
+            s,
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.0} {h:.0}" font-family="Helvetica, Arial, sans-serif">"##
+        );
+        let _ = writeln!(
+            s,
+            r#"<rect width="100%" height="100%" fill="{}"/>"#,
+            self.background
+        );
+        for layer in &self.layers {
+            if let Some(b) = layer.clip {
+                let _ = writeln!(
+                    s,
+                    r#"<clipPath id="clip-{}"><rect x="{}" y="{}" width="{}" height="{}"/></clipPath>"#,
+                    layer.id,
+                    num(b[0]),
+                    num(b[1]),
+                    num(b[2] - b[0]),
+                    num(b[3] - b[1])
+                );
+            }
+            let _ = write!(s, r#"<g id="{}""#, layer.id);
+            if layer.clip.is_some() {
+                let _ = write!(s, r#" clip-path="url(#clip-{})""#, layer.id);
+            }
+            for (k, v) in &layer.data {
+                let _ = write!(s, r#" {k}="{}""#, esc(v));
+            }
+            layer.style.attributes(&mut s);
+            s.push_str(">\n");
+            for shape in &layer.shapes {
+                write_shape(&mut s, shape, mode);
+            }
+            s.push_str("</g>\n");
+        }
+        s.push_str("</svg>\n");
+        s
+    }
+}
+
+/// A number for an attribute: at most two decimals, no trailing zeros.
+fn num(v: f64) -> String {
+    let t = format!("{v:.2}");
+    let t = t.trim_end_matches('0').trim_end_matches('.');
+    if t == "-0" { "0".into() } else { t.into() }
+}
+
+/// Points closer than this to the last one kept are left out of a path:
+/// they change nothing a viewer can see, and the path of a long outline
+/// stays proportional to its length on the picture.
+const MIN_STEP_PX: f64 = 0.25;
+
+/// `points` as SVG coordinates `x,y x,y …`, dropping points within
+/// [`MIN_STEP_PX`] of the last kept one (the last point is always kept
+/// when `keep_last`). At least `min` points are kept when there are that
+/// many.
+fn coords(points: &[Px], keep_last: bool, min: usize) -> String {
+    let mut kept: Vec<Px> = Vec::with_capacity(points.len().min(4096));
+    for (i, &p) in points.iter().enumerate() {
+        let last = i + 1 == points.len();
+        let far = kept.last().is_none_or(|q: &Px| {
+            (p[0] - q[0]).abs() >= MIN_STEP_PX || (p[1] - q[1]).abs() >= MIN_STEP_PX
+        });
+        if far || (last && keep_last) {
+            kept.push(p);
+        }
+    }
+    if kept.len() < min && points.len() >= min {
+        kept = points.to_vec();
+    }
+    let mut s = String::with_capacity(kept.len() * 14);
+    for (i, p) in kept.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        let _ = write!(s, "{:.2},{:.2}", p[0], p[1]);
+    }
+    s
+}
+
+fn write_shape(s: &mut String, shape: &Shape, mode: TextMode) {
+    let mut attrs = String::new();
+    match shape {
+        Shape::Area { rings, style } => {
+            style.attributes(&mut attrs);
+            let mut d = String::new();
+            for ring in rings.iter().filter(|r| !r.is_empty()) {
+                let _ = write!(d, "M{}Z", coords(ring, false, 3));
+            }
+            if rings.len() > 1 {
+                attrs.push_str(r#" fill-rule="evenodd""#);
+            }
+            if !d.is_empty() {
+                let _ = writeln!(s, r#"<path d="{d}"{attrs}/>"#);
+            }
+        }
+        Shape::Line { points, style } => {
+            style.attributes(&mut attrs);
+            if points.len() >= 2 {
+                let _ = writeln!(
+                    s,
+                    r#"<polyline points="{}"{attrs}/>"#,
+                    coords(points, true, 2)
+                );
+            }
+        }
+        Shape::Circle { at, r, style } => {
+            style.attributes(&mut attrs);
+            let _ = writeln!(
+                s,
+                r#"<circle cx="{:.2}" cy="{:.2}" r="{}"{attrs}/>"#,
+                at[0],
+                at[1],
+                num(*r)
+            );
+        }
+        Shape::Rect { at, size, style } => {
+            style.attributes(&mut attrs);
+            let _ = writeln!(
+                s,
+                r#"<rect x="{:.2}" y="{:.2}" width="{}" height="{}"{attrs}/>"#,
+                at[0],
+                at[1],
+                num(size[0]),
+                num(size[1])
+            );
+        }
+        Shape::Text(t) => write_text(s, t, mode),
+        Shape::Group { at, shapes } => {
+            let _ = writeln!(
+                s,
+                r#"<g transform="translate({},{})">"#,
+                num(at[0]),
+                num(at[1])
+            );
+            for shape in shapes {
+                write_shape(s, shape, mode);
+            }
+            s.push_str("</g>\n");
+        }
+    }
+}
+
+fn write_text(s: &mut String, t: &Text, mode: TextMode) {
+    let [x, y] = t.at;
+    match mode {
+        TextMode::Text => {
+            let _ = writeln!(
+                s,
+                r#"<text x="{x:.1}" y="{y:.1}" font-size="{}" fill="{}"{}{}{}>{}</text>"#,
+                num(t.size),
+                t.colour,
+                if t.anchor == Anchor::Middle {
+                    r#" text-anchor="middle""#
+                } else {
+                    ""
+                },
+                if t.middle {
+                    r#" dominant-baseline="middle""#
+                } else {
+                    ""
+                },
+                if t.bold { r#" font-weight="bold""# } else { "" },
+                esc(&t.text)
+            );
+        }
+        TextMode::Outlined => {
+            let size = t.size * 0.9;
+            let x = match t.anchor {
+                Anchor::Start => x,
+                Anchor::Middle => x - super::strokefont::width(&t.text, size) / 2.0,
+            };
+            let y = if t.middle { y + 0.375 * size } else { y };
+            let w = size / if t.bold { 7.0 } else { 10.0 };
+            let _ = writeln!(
+                s,
+                r#"<path class="word" d="{}" fill="none" stroke="{}" stroke-width="{w:.2}" stroke-linecap="round" stroke-linejoin="round"/>"#,
+                super::strokefont::path(&t.text, x, y, size),
+                t.colour
+            );
+        }
+    }
+}
+
+/// Escapes text for XML.
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn drawing(shapes: Vec<Shape>) -> String {
+        let mut layer = Layer::new("x", Style::fill(Colour::hex(0x112233)));
+        layer.data.push(("data-n", "a\"b".into()));
+        layer.shapes = shapes;
+        Drawing {
+            size: [100.0, 50.0],
+            background: Colour(255, 255, 255),
+            layers: vec![layer],
+        }
+        .to_svg(TextMode::Text)
+    }
+
+    #[test]
+    fn shapes_are_written_one_a_line_and_areas_are_closed() {
+        let sq = vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]];
+        let hole = vec![[2.0, 2.0], [2.0, 4.0], [4.0, 4.0]];
+        let svg = drawing(vec![
+            Shape::Area {
+                rings: vec![sq.clone(), hole],
+                style: Style::outline(Colour::hex(0xff0000), 1.5).dashed(3.0, 2.0),
+            },
+            Shape::Line {
+                points: sq,
+                style: Style::default(),
+            },
+            Shape::Circle {
+                at: [1.0, 2.0],
+                r: 0.5,
+                style: Style::default().opacity(0.5),
+            },
+            Shape::Text(Text::new("a<b", [1.0, 2.0], 11.0, Colour(0, 0, 0)).centred()),
+        ]);
+        let lines: Vec<&str> = svg.lines().collect();
+        assert_eq!(lines[2], r##"<g id="x" data-n="a&quot;b" fill="#112233">"##);
+        assert_eq!(
+            lines[3],
+            r##"<path d="M0.00,0.00 10.00,0.00 10.00,10.00 0.00,10.00ZM2.00,2.00 2.00,4.00 4.00,4.00Z" fill="none" stroke="#ff0000" stroke-width="1.5" stroke-dasharray="3 2" fill-rule="evenodd"/>"##
+        );
+        assert!(lines[4].starts_with("<polyline points=\"0.00,0.00 "));
+        assert_eq!(
+            lines[5],
+            r#"<circle cx="1.00" cy="2.00" r="0.5" opacity="0.5"/>"#
+        );
+        assert!(lines[6].ends_with(">a&lt;b</text>"), "{}", lines[6]);
+        assert_eq!(lines[7], "</g>");
+    }
+
+    #[test]
+    fn points_closer_than_a_quarter_pixel_are_dropped_but_rings_keep_three() {
+        let fine: Vec<Px> = (0..1000).map(|i| [i as f64 * 0.01, 0.0]).collect();
+        assert_eq!(coords(&fine, true, 2).split(' ').count(), 41);
+        let tiny = [[0.0, 0.0], [0.1, 0.0], [0.1, 0.1]];
+        assert_eq!(coords(&tiny, false, 3).split(' ').count(), 3);
+    }
+
+    #[test]
+    fn a_text_box_covers_its_words() {
+        let t = Text::new("abc", [10.0, 20.0], 10.0, Colour(0, 0, 0));
+        let b = t.bbox();
+        assert_eq!((b[0], b[1], b[3]), (10.0, 12.0, 22.5));
+        assert!(b[2] - b[0] >= 3.0 * 6.0);
+        let c = t.centred().bbox();
+        assert!((c[0] + c[2] - 20.0).abs() < 1e-9 && c[1] == 15.0 && c[3] == 25.0);
+        assert_eq!(num(1.50), "1.5");
+        assert_eq!(num(-0.001), "0");
+        assert_eq!(Colour::hex(0x0a0b0c).to_string(), "#0a0b0c");
+    }
+}
