@@ -52,6 +52,11 @@ pub struct Limits {
     /// by one; a picture of more is an overview (each use's outline and
     /// count), so its memory stays bounded whatever the placement holds.
     pub max_drawn_items: usize,
+    /// Most bytes of images (PNG crops of tile textures) one textured
+    /// picture embeds, counted over the whole picture; tiles past it are
+    /// drawn in the flat mean colour of their crop (and the picture says
+    /// so).
+    pub max_picture_image_bytes: u64,
 }
 
 impl Default for Limits {
@@ -67,6 +72,7 @@ impl Default for Limits {
             max_mesh_elements: 50_000_000,
             max_texture_pixels: 16384 * 16384,
             max_drawn_items: 50_000,
+            max_picture_image_bytes: 24 << 20,
         }
     }
 }

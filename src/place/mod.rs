@@ -217,6 +217,7 @@ pub fn place(
     };
     if let Some(art) = &params.art {
         art::apply(&mut placement, art);
+        placement.art = Some(std::sync::Arc::clone(art));
     }
     placement.kind = asset.kind.extension().to_string();
     placement.asset = name.to_string();

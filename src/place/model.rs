@@ -38,6 +38,11 @@ pub struct Placement {
     /// What the engine decided and why (`--explain`), in order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub explain: Vec<String>,
+    /// The art the asset names as it was found and read (`None` when art
+    /// was not looked up): textured pictures draw with it. Not part of the
+    /// JSON form (its items carry their own `art` states).
+    #[serde(skip)]
+    pub art: Option<std::sync::Arc<super::art::Art>>,
 }
 
 /// A tile id as the JSON shows it: a number (AGP index, AGS TILE_ID) or the

@@ -78,6 +78,7 @@ pub fn serve_limits() -> Limits {
         max_mesh_elements: 5_000_000,
         max_texture_pixels: 4096 * 4096,
         max_drawn_items: 50_000,
+        max_picture_image_bytes: 8 << 20,
     }
 }
 

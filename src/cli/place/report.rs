@@ -117,20 +117,38 @@ impl Repeats {
     }
 }
 
-/// Renders `placements` (one, or the `combined` array form) and writes them
-/// to `output` or stdout; `status` when that succeeds.
+/// Renders `placements` (one, or the `combined` array form; pictures in
+/// `style`) and writes them to `output` or stdout; `status` when that
+/// succeeds.
 pub fn write_placements(
     placements: &[Placement],
     combined: bool,
     format: Format,
+    style: out::svg::PictureStyle,
     output: Option<&Path>,
     status: u8,
 ) -> u8 {
-    if let Some(n) = out::picture_note(placements, format) {
-        eprintln!("note: {n}");
-    }
+    let picture = match format {
+        Format::Svg | Format::Png => {
+            let ps = match placements.first() {
+                Some(p) if !combined => std::slice::from_ref(p),
+                _ => placements,
+            };
+            match out::render_all_with(ps, format, style) {
+                Ok((bytes, notes)) => {
+                    notes.iter().for_each(|n| eprintln!("note: {n}"));
+                    Some(bytes)
+                }
+                Err(e) => return output::fail(e),
+            }
+        }
+        _ => None,
+    };
     let mut write = |w: &mut dyn std::io::Write| {
-        out::write(placements, combined, format, w)?;
+        match &picture {
+            Some(bytes) => w.write_all(bytes)?,
+            None => out::write(placements, combined, format, w)?,
+        }
         Ok(w.flush()?)
     };
     match write_to(output, &mut write) {
