@@ -627,7 +627,7 @@ pub(super) fn paint(
     // Ground under the schematic tiles; buildings, footprints and crowns
     // over the schematic facades; the marks under the labels.
     // Only the layers that hold something are added.
-    let mut put = |layers: &mut Vec<Layer>, before: &str, layer: Layer| {
+    let put = |layers: &mut Vec<Layer>, before: &str, layer: Layer| {
         if !layer.shapes.is_empty() {
             let at = layers.iter().position(|l| l.id == before);
             layers.insert(at.unwrap_or(layers.len()), layer);
