@@ -130,8 +130,9 @@ pub fn cut(img: &crate::texture::Image, rect: [u32; 4], size: [u32; 2]) -> Cut {
     Cut { rect, size, rgba }
 }
 
-/// A PNG of RGBA8 pixels.
-fn encode_png(w: u32, h: u32, rgba: &[u8]) -> Option<Vec<u8>> {
+/// A PNG file of `w` × `h` RGBA8 pixels (`None` when `rgba` is not that
+/// size).
+pub fn encode_png(w: u32, h: u32, rgba: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::new();
     let mut enc = png::Encoder::new(&mut out, w, h);
     enc.set_color(png::ColorType::Rgba);
