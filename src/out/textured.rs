@@ -17,7 +17,7 @@
 //!   texture cannot be read).
 //!
 //! Everything without art to draw it is left to the schematic style
-//! ([`super::schematic`]): an item whose art was looked up and is missing
+//! (`out/schematic.rs`): an item whose art was looked up and is missing
 //! or unreadable is drawn as its symbol and ringed with a dashed mark, and
 //! the legend says so; items whose art was not looked up at all (`--no-art`,
 //! placements built by hand) are plain symbols, as in the schematic
