@@ -28,4 +28,5 @@ mod art;
 mod dsf;
 mod place_point;
 mod scenery;
+mod textured;
 mod xp;
