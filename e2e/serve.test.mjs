@@ -187,6 +187,21 @@ test('agkit serve in a browser: place, inspect, reseed, reshape, live reload, er
     await page.check('#layers input[data-layer="tiles"]');
     assert.equal(await page.locator('#l-tiles path.tile').count(), n1);
 
+    // Views: textured (the default) draws the tiles with their texture,
+    // served as PNG; schematic draws no image at all.
+    assert.equal(await page.inputValue('#style'), 'textured');
+    assert.ok(await page.locator('#l-ground image').count() > 0, 'the textured view draws no texture');
+    const png = await page.evaluate(async () => {
+      const r = await fetch(document.querySelector('#l-ground image').getAttribute('href'));
+      return [r.status, r.headers.get('content-type')];
+    });
+    assert.deepEqual(png, [200, 'image/png']);
+    await page.selectOption('#style', 'schematic');
+    assert.equal(await page.locator('#view image').count(), 0, 'the schematic view draws images');
+    assert.equal(await page.locator('#l-tiles path.tile').count(), n1);
+    await page.selectOption('#style', 'textured');
+    assert.ok(await page.locator('#l-ground image').count() > 0);
+
     // Change the seed: the drawing changes.
     const seed0 = await drawing();
     r0 = await renders();

@@ -59,6 +59,11 @@ pub struct Limits {
     /// Most triangles one 3-D scene holds (each mesh counted once,
     /// however many objects use it); a scene past it is refused.
     pub max_scene_triangles: u64,
+    /// Most bytes of images (PNG crops of tile textures) one textured
+    /// picture embeds, counted over the whole picture; tiles past it are
+    /// drawn in the flat mean colour of their crop (and the picture says
+    /// so).
+    pub max_picture_image_bytes: u64,
 }
 
 impl Default for Limits {
@@ -76,6 +81,7 @@ impl Default for Limits {
             max_drawn_items: 50_000,
             max_scene_texture_bytes: 256 << 20,
             max_scene_triangles: 20_000_000,
+            max_picture_image_bytes: 24 << 20,
         }
     }
 }

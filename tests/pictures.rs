@@ -65,12 +65,16 @@ fn lake(seed: u64) -> Placement {
 /// The demo tile placed and drawn by the command line.
 fn demo_svg(dir: &Path) -> String {
     let out = dir.join("demo.svg");
+    // The schematic style: its ids, markers and labels are what these
+    // tests read (tests/textured.rs holds the textured picture).
     ok(&agkit(&[
         "place",
         "--dsf",
         "examples/dsf/autogen_demo.dsf",
         "--scenery",
         "examples",
+        "--style",
+        "schematic",
         "-o",
         out.to_str().unwrap(),
     ]));
@@ -596,14 +600,14 @@ fn more_uses_than_the_bound_are_counted_per_cell() {
     );
 }
 
-/// The command line on a tile of 1,200 uses (the demo's three, 400 times
+/// The command line on a tile of 1,500 uses (the demo's three, 500 times
 /// over: `gen::busy_demo_tile`): the picture is an overview, stderr says
 /// so, the pictures are small.
 #[test]
 fn a_busy_tile_gives_an_overview_and_says_so() {
     let dir = tempfile::tempdir().unwrap();
     let tile = dir.path().join("busy.dsf");
-    std::fs::write(&tile, agkit::r#gen::busy_demo_tile(400).unwrap()).unwrap();
+    std::fs::write(&tile, agkit::r#gen::busy_demo_tile(500).unwrap()).unwrap();
     let examples = Path::new(ROOT).join("examples");
     for ext in ["svg", "png"] {
         let out = dir.path().join(format!("busy.{ext}"));
@@ -617,13 +621,13 @@ fn a_busy_tile_gives_an_overview_and_says_so() {
             out.to_str().unwrap(),
         ]));
         assert!(err.contains("note: overview: "), "{err}");
-        assert!(err.contains("1,200 uses"), "{err}");
+        assert!(err.contains("1,500 uses"), "{err}");
         let bytes = std::fs::read(&out).unwrap();
         assert!(bytes.len() < 1 << 20, "{ext}: {} bytes", bytes.len());
         if ext == "svg" {
             let svg = String::from_utf8(bytes).unwrap();
-            assert!(svg.contains(">DSF tile +47+013: 1,200 autogen uses</text>"));
-            assert_eq!(group(&svg, "uses").len(), 1200);
+            assert!(svg.contains(">DSF tile +47+013: 1,500 autogen uses</text>"));
+            assert_eq!(group(&svg, "uses").len(), 1500);
         }
     }
 }

@@ -39,6 +39,7 @@ const state = {
   result: null,           // last /api/place answer (placement + extras)
   error: null,
   layers: Object.fromEntries(LAYERS.map(([k]) => [k, true])),
+  style: 'textured',
   selected: null,         // {t: kind, i: index}
   hlLine: null,
   version: -1,
@@ -480,16 +481,60 @@ function pathOf(points, ox, oy) {
   return 'M' + points.map((p) => P(p[0] + ox, p[1] + oy)).join('L') + 'Z';
 }
 
+// The affine map taking the points `from` onto `to` ([a, b, c, d, e, f]:
+// x' = a·x + c·y + e, y' = b·x + d·y + f), fitted on the first point and the
+// two others spanning the largest triangle; null when they are on a line.
+function affineOf(from, to) {
+  const n = Math.min(from.length, to.length);
+  let best = [0, 0, 0];
+  for (let j = 1; j < n; j++) {
+    for (let k = j + 1; k < n; k++) {
+      const det = (from[j][0] - from[0][0]) * (from[k][1] - from[0][1]) - (from[k][0] - from[0][0]) * (from[j][1] - from[0][1]);
+      if (Math.abs(det) > Math.abs(best[0])) best = [det, j, k];
+    }
+  }
+  const [det, j, k] = best;
+  if (Math.abs(det) < 1e-9) return null;
+  const q1 = [from[j][0] - from[0][0], from[j][1] - from[0][1]], q2 = [from[k][0] - from[0][0], from[k][1] - from[0][1]];
+  const p1 = [to[j][0] - to[0][0], to[j][1] - to[0][1]], p2 = [to[k][0] - to[0][0], to[k][1] - to[0][1]];
+  const inv = [q2[1] / det, -q2[0] / det, -q1[1] / det, q1[0] / det];
+  const a = p1[0] * inv[0] + p2[0] * inv[2], c = p1[0] * inv[1] + p2[0] * inv[3];
+  const b = p1[1] * inv[0] + p2[1] * inv[2], d = p1[1] * inv[1] + p2[1] * inv[3];
+  return [a, b, c, d, to[0][0] - a * from[0][0] - c * from[0][1], to[0][1] - b * from[0][0] - d * from[0][1]];
+}
+
+// Textured view: each shown tile drawn with its texture (served as PNG by
+// /api/texture), the texture's TEXTURE_SCALE pixels mapped onto the tile
+// by the affine map its vertices give, and cut to the tile's outline.
+function groundOf(pl, tex, ox, oy) {
+  const out = [];
+  const [sw, sh] = tex.scale;
+  const href = `/api/texture?path=${encodeURIComponent(tex.path)}`;
+  pl.tiles.forEach((t, i) => {
+    if (t.hidden || t.uv.length !== t.polygon.length) return;
+    const from = t.uv.map(([u, v]) => [u, sh - v]);
+    const to = t.polygon.map(([x, y]) => [x + ox, -(y + oy)]);
+    const m = affineOf(from, to);
+    if (!m) return;
+    out.push(`<clipPath id="gc${i}"><path d="${pathOf(t.polygon, ox, oy)}"/></clipPath><g clip-path="url(#gc${i})"><image class="ground" data-i="${i}" href="${esc(href)}" width="${sw}" height="${sh}" preserveAspectRatio="none" transform="matrix(${m.map((v) => v.toFixed(6)).join(' ')})"/></g>`);
+  });
+  return out;
+}
+
 function drawPlacement() {
   const pl = state.result && state.result.placement;
   const L = state.layers;
-  const parts = { tiles: [], labels: [], facades: [], trees: [], objects: [], stops: [], pivots: [], corners: [], point: [] };
+  const textured = state.style === 'textured';
+  document.body.classList.toggle('textured', textured);
+  const parts = { ground: [], tiles: [], labels: [], facades: [], trees: [], objects: [], stops: [], pivots: [], corners: [], point: [] };
   let nTiles = 0;
   const labelSizes = [];
   if (pl) {
     const [ox, oy] = state.result.offset;
+    const tex = textured && state.result.texture;
+    if (tex) parts.ground = groundOf(pl, tex, ox, oy);
     pl.tiles.forEach((t, i) => {
-      const cls = `tile role-${t.role}${t.hidden ? ' hidden' : ''}${t.unit % 2 ? ' alt' : ''}`;
+      const cls = `tile role-${t.role}${t.hidden ? ' hidden' : ''}${t.unit % 2 ? ' alt' : ''}${tex && !t.hidden ? ' drawn' : ''}`;
       parts.tiles.push(`<path class="${cls}" data-t="tile" data-i="${i}" data-line="${t.source_line}" d="${pathOf(t.polygon, ox, oy)}"/>`);
       nTiles++;
       // Label at the centroid, sized to the tile.
@@ -520,6 +565,9 @@ function drawPlacement() {
       const x = o.x + ox, y = o.y + oy, a = o.heading * Math.PI / 180, len = 3;
       // One path per object: a 1.2 m disc and its heading tick.
       const r = 0.9, tx = x + Math.sin(a) * len, ty = y + Math.cos(a) * len;
+      if (textured && o.footprint && o.footprint.length >= 3) {
+        parts.objects.push(`<path class="footprint" data-t="object" data-i="${i}" data-line="${o.source_line}" d="${pathOf(o.footprint, ox, oy)}"/>`);
+      }
       parts.objects.push(`<path class="obj" data-t="object" data-i="${i}" data-line="${o.source_line}" d="M${f2(x - r)},${f2(-y)}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0M${P(x, y)}L${P(tx, ty)}"/>`);
     });
     (state.result.pivots || []).forEach((p, i) => {
@@ -535,6 +583,7 @@ function drawPlacement() {
     }
   }
   const set = (id, key, on) => { $(id).innerHTML = on ? parts[key].join('') : ''; };
+  set('l-ground', 'ground', L.tiles);
   set('l-tiles', 'tiles', L.tiles);
   set('l-labels', 'labels', L.labels && L.tiles);
   set('l-facades', 'facades', L.facades);
@@ -549,6 +598,7 @@ function drawPlacement() {
   state.labelSize = labelSizes.length ? labelSizes[labelSizes.length >> 1] : 1;
   $('l-labels').classList.toggle('tiny', state.labelSize * state.view.scale < 6);
   svg.dataset.placedTiles = String(nTiles);
+  svg.dataset.style = state.style;
   applyHighlight();
 }
 
@@ -1007,6 +1057,8 @@ $('heading').addEventListener('input', () => { const v = Number($('heading').val
     if (ev.key === 'ArrowRight' || ev.key === 'ArrowUp') setHeading(state.heading + (ev.shiftKey ? 15 : 1));
   });
 })();
+
+$('style').addEventListener('change', (ev) => { state.style = ev.target.value; drawPlacement(); });
 
 function buildLayers() {
   const box = $('layers');

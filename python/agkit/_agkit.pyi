@@ -108,7 +108,10 @@ class Placement:
         self, what: Literal["objects", "trees"] = "objects", *, local: bool = False
     ) -> FloatArray: ...
     def render(
-        self, format: Literal["json", "geojson", "dsf-text", "svg", "png"]
+        self,
+        format: Literal["json", "geojson", "dsf-text", "svg", "png"],
+        *,
+        style: Literal["textured", "schematic"] = "textured",
     ) -> bytes: ...
     def to_gltf(self) -> bytes: ...
 

@@ -455,9 +455,26 @@ impl Placement {
         crate::numpy_rows(py, rows.len(), 3, rows.concat())
     }
 
-    /// The placement drawn or written as `agkit place --format FORMAT`
-    /// would: `"json"`, `"geojson"`, `"dsf-text"`, `"svg"` or `"png"`.
-    fn render<'py>(&self, py: Python<'py>, format: &str) -> PyResult<Bound<'py, PyBytes>> {
+    /// The placement drawn or written as `agkit place --format FORMAT
+    /// --style STYLE` would: `"json"`, `"geojson"`, `"dsf-text"`, `"svg"`
+    /// or `"png"`; pictures `"textured"` (the art itself, the default) or
+    /// `"schematic"` (symbols).
+    #[pyo3(signature = (format, *, style="textured"))]
+    fn render<'py>(
+        &self,
+        py: Python<'py>,
+        format: &str,
+        style: &str,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let style = match style {
+            "textured" => agkit::out::svg::PictureStyle::Textured,
+            "schematic" => agkit::out::svg::PictureStyle::Schematic,
+            other => {
+                return Err(
+                    Error::value(format!("style {other:?} is not textured or schematic")).into(),
+                );
+            }
+        };
         let format = match format {
             "json" => Format::Json,
             "geojson" => Format::Geojson,
@@ -473,8 +490,14 @@ impl Placement {
         };
         let p = &self.inner;
         let bytes = detached(py, || {
-            agkit::out::render(p, format)
-                .map_err(|e| Error::plain(Class::Build, Some(&p.asset), e.to_string()))
+            match format {
+                Format::Svg | Format::Png => {
+                    agkit::out::render_all_with(std::slice::from_ref(p), format, style)
+                        .map(|(bytes, _)| bytes)
+                }
+                _ => agkit::out::render(p, format),
+            }
+            .map_err(|e| Error::plain(Class::Build, Some(&p.asset), e.to_string()))
         })?;
         Ok(PyBytes::new(py, &bytes))
     }

@@ -233,6 +233,20 @@ def test_to_gltf_is_the_glb_the_cli_writes(cli: Path, tmp_path: Path) -> None:
     assert out.read_bytes() == glb
 
 
+def test_render_styles() -> None:
+    # The plaza's tiles are drawn with their texture; the schematic
+    # picture has symbols only.
+    p = place_use(demo_uses()[0])
+    textured = p.render("svg").decode()
+    assert "<image" in textured and 'id="ground"' in textured
+    assert p.render("svg", style="textured").decode() == textured
+    schematic = p.render("svg", style="schematic").decode()
+    assert "<image" not in schematic and 'id="tiles"' in schematic
+    assert p.render("png", style="schematic").startswith(b"\x89PNG")
+    with pytest.raises(ValueError):
+        p.render("svg", style="photo")  # type: ignore[arg-type]
+
+
 def test_a_use_of_the_wrong_kind_is_a_place_error() -> None:
     ring = [(13.0, 47.0), (13.001, 47.0), (13.001, 47.001), (13.0, 47.001)]
     with pytest.raises(agkit.PlaceError) as e:

@@ -301,6 +301,9 @@ pub enum Shape {
     },
     /// Words.
     Text(Text),
+    /// A raster image (a tile's cut of its texture) mapped into place by
+    /// an affine transform and cut to a ring.
+    Image(Image),
     /// Shapes drawn with their origin moved to `at` (a legend's icon).
     Group {
         /// Where the shapes' origin goes.
@@ -308,6 +311,32 @@ pub enum Shape {
         /// The shapes.
         shapes: Vec<Shape>,
     },
+}
+
+/// A PNG embedded in a picture: written once (a `<defs>` entry the first
+/// time a [`Shape::Image`] draws it) however many shapes draw it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Embedded {
+    /// The PNG file's bytes.
+    pub png: Vec<u8>,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+}
+
+/// An [`Embedded`] image drawn into the picture.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Image {
+    /// The image (shared: the same cut drawn by many tiles is embedded
+    /// once).
+    pub image: std::sync::Arc<Embedded>,
+    /// The affine map from the image's pixels (x right, y down, its top
+    /// left corner at 0, 0) to the picture's: SVG's `matrix(a b c d e f)`,
+    /// picture x = a·x + c·y + e, picture y = b·x + d·y + f.
+    pub transform: [f64; 6],
+    /// The ring (picture pixels) the image is cut to; not cut when empty.
+    pub clip: Vec<Px>,
 }
 
 /// A named group of shapes with a common style, drawn in order.
@@ -384,6 +413,7 @@ impl Drawing {
             r#"<rect width="100%" height="100%" fill="{}"/>"#,
             self.background
         );
+        let mut ids = Ids::default();
         for layer in &self.layers {
             if let Some(b) = layer.clip {
                 let _ = writeln!(
@@ -406,7 +436,7 @@ impl Drawing {
             layer.style.attributes(&mut s);
             s.push_str(">\n");
             for shape in &layer.shapes {
-                write_shape(&mut s, shape, mode);
+                write_shape(&mut s, shape, mode, &mut ids);
             }
             s.push_str("</g>\n");
         }
@@ -455,9 +485,56 @@ fn coords(points: &[Px], keep_last: bool, min: usize) -> String {
     s
 }
 
-fn write_shape(s: &mut String, shape: &Shape, mode: TextMode) {
+/// The ids given so far to embedded images (by their address) and clip
+/// paths while writing one document.
+#[derive(Default)]
+struct Ids {
+    images: std::collections::HashMap<*const Embedded, usize>,
+    clips: usize,
+}
+
+/// Writes `img`: its image's `<defs>` entry the first time, its clip path,
+/// and the image drawn (`<use>`) inside a group cut to it.
+fn write_image(s: &mut String, img: &Image, ids: &mut Ids) {
+    use base64::Engine as _;
+    let key = std::sync::Arc::as_ptr(&img.image);
+    let next = ids.images.len();
+    let id = *ids.images.entry(key).or_insert_with(|| {
+        let _ = writeln!(
+            s,
+            r#"<defs><image id="img{next}" width="{}" height="{}" preserveAspectRatio="none" href="data:image/png;base64,{}"/></defs>"#,
+            img.image.width,
+            img.image.height,
+            base64::engine::general_purpose::STANDARD.encode(&img.image.png)
+        );
+        next
+    });
+    let t = img.transform;
+    let matrix = format!(
+        "matrix({:.5} {:.5} {:.5} {:.5} {:.3} {:.3})",
+        t[0], t[1], t[2], t[3], t[4], t[5]
+    );
+    if img.clip.len() >= 3 {
+        let c = ids.clips;
+        ids.clips += 1;
+        let _ = writeln!(
+            s,
+            r#"<clipPath id="cut{c}"><path d="M{}Z"/></clipPath>"#,
+            coords(&img.clip, false, 3)
+        );
+        let _ = writeln!(
+            s,
+            r##"<g clip-path="url(#cut{c})"><use href="#img{id}" transform="{matrix}"/></g>"##
+        );
+    } else {
+        let _ = writeln!(s, r##"<use href="#img{id}" transform="{matrix}"/>"##);
+    }
+}
+
+fn write_shape(s: &mut String, shape: &Shape, mode: TextMode, ids: &mut Ids) {
     let mut attrs = String::new();
     match shape {
+        Shape::Image(img) => write_image(s, img, ids),
         Shape::Area { rings, style } => {
             style.attributes(&mut attrs);
             let mut d = String::new();
@@ -511,7 +588,7 @@ fn write_shape(s: &mut String, shape: &Shape, mode: TextMode) {
                 num(at[1])
             );
             for shape in shapes {
-                write_shape(s, shape, mode);
+                write_shape(s, shape, mode, ids);
             }
             s.push_str("</g>\n");
         }

@@ -17,6 +17,7 @@ pub mod png;
 mod schematic;
 pub mod strokefont;
 pub mod svg;
+pub mod textured;
 
 use crate::place::Placement;
 use std::path::Path;
@@ -258,20 +259,56 @@ pub fn render_all(ps: &[Placement], format: Format) -> Result<Vec<u8>, OutError>
 }
 
 /// The picture of `scene` as SVG or PNG bytes (any other format is taken
-/// as SVG), bounded as [`svg::draw`] bounds it.
+/// as SVG) in the default style (textured), bounded as [`svg::draw`]
+/// bounds it.
 pub fn picture(scene: &svg::Scene, format: Format) -> Result<Vec<u8>, OutError> {
+    picture_with(scene, format, &svg::Options::default()).map(|(bytes, _)| bytes)
+}
+
+/// The picture of `scene` as SVG or PNG bytes drawn with `opts` (its text
+/// mode follows the format: words as strokes in a PNG), and what it left
+/// out, one sentence each for stderr: that it is an overview, that tiles
+/// were filled flat.
+pub fn picture_with(
+    scene: &svg::Scene,
+    format: Format,
+    opts: &svg::Options,
+) -> Result<(Vec<u8>, Vec<String>), OutError> {
     let text = match format {
         Format::Png => svg::TextMode::Outlined,
         _ => svg::TextMode::Text,
     };
-    let opts = svg::Options {
-        text,
-        ..svg::Options::default()
+    let opts = svg::Options { text, ..*opts };
+    let picture = svg::draw(scene, &opts);
+    let notes = picture
+        .overview
+        .into_iter()
+        .chain(picture.textures)
+        .collect();
+    let svg = picture.drawing.to_svg(text);
+    let bytes = match format {
+        Format::Png => png::to_png(&svg)?,
+        _ => svg.into_bytes(),
     };
-    let svg = svg::draw(scene, &opts).drawing.to_svg(text);
+    Ok((bytes, notes))
+}
+
+/// [`render_all`] with pictures (`svg`, `png`) drawn in `style`, and the
+/// notes [`picture_with`] gives (none for the other formats).
+pub fn render_all_with(
+    ps: &[Placement],
+    format: Format,
+    style: svg::PictureStyle,
+) -> Result<(Vec<u8>, Vec<String>), OutError> {
     match format {
-        Format::Png => png::to_png(&svg),
-        _ => Ok(svg.into_bytes()),
+        Format::Svg | Format::Png => {
+            let opts = svg::Options {
+                style,
+                ..svg::Options::default()
+            };
+            picture_with(&svg::Scene::of(ps), format, &opts)
+        }
+        _ => Ok((render_all(ps, format)?, Vec::new())),
     }
 }
 

@@ -5,9 +5,11 @@
 //! layers filled by a picture style, inside the frame of
 //! [`super::frame`] — a title naming the tile(s) and the assets, a scale
 //! bar, a north arrow and a legend of what is drawn. The style
-//! ([`PictureStyle`]) fills the map's layers: the schematic style
-//! (`out/schematic.rs`) draws every item as a symbol; a textured style
-//! would fill the same layers with the art itself.
+//! ([`PictureStyle`]) fills the map's layers: the textured style
+//! (`out/textured.rs`, the default) draws the art itself — tiles with
+//! their texture, objects' footprints, facades' roofs, trees' crowns — and
+//! leaves what has no art to the schematic style (`out/schematic.rs`),
+//! which draws every item as a symbol.
 //!
 //! A picture is bounded whatever the input: when the items of a scene
 //! (tiles, objects, facades, trees) are more than [`Options::max_items`]
@@ -83,12 +85,18 @@ impl<'a> Scene<'a> {
 
 /// What a picture's map layers show; every style shares the frame and the
 /// bound of [`draw`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 #[non_exhaustive]
 pub enum PictureStyle {
+    /// What the simulator draws, from above: tiles with the pixels of
+    /// their texture, objects as their footprints shaded by height,
+    /// facades as roofed footprints, trees as crowns of their width; items
+    /// without art as their schematic symbols (ringed, dashed, when their
+    /// art is missing).
+    #[default]
+    Textured,
     /// Symbols people read at a glance: tile outlines with their ids and
     /// texture arrows, facade footprints, tree discs, object markers.
-    #[default]
     Schematic,
 }
 
@@ -102,14 +110,18 @@ pub struct Options {
     /// Most items drawn one by one; a scene with more is an overview
     /// (`Limits::max_drawn_items`).
     pub max_items: usize,
+    /// What reading textures may cost (their size, the bytes of images one
+    /// picture embeds: `Limits::max_picture_image_bytes`).
+    pub limits: Limits,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Options {
-            style: PictureStyle::Schematic,
+            style: PictureStyle::Textured,
             text: TextMode::Text,
             max_items: Limits::default().max_drawn_items,
+            limits: Limits::default(),
         }
     }
 }
@@ -122,6 +134,10 @@ pub struct Picture {
     /// Set when the picture is an overview: why, in one sentence (the
     /// header carries it too).
     pub overview: Option<String>,
+    /// Set when a textured picture filled tiles in flat colour because
+    /// its images reached `Limits::max_picture_image_bytes`: how many, in
+    /// one sentence (the legend says it too).
+    pub textures: Option<String>,
 }
 
 /// The picture of all placements, with SVG text.
@@ -229,7 +245,10 @@ fn extent(scene: &Scene, frames: &Frames) -> (Xy, Xy) {
         for f in &p.facades {
             f.polygon.iter().for_each(|&q| g(q, 0.0));
         }
-        p.objects.iter().for_each(|o| g([o.x, o.y], 0.0));
+        for o in &p.objects {
+            g([o.x, o.y], 0.0);
+            o.footprint.iter().for_each(|&q| g(q, 0.0));
+        }
         p.trees.iter().for_each(|t| g([t.x, t.y], t.width / 2.0));
     }
     if !min[0].is_finite() {
@@ -387,10 +406,17 @@ pub fn draw(scene: &Scene, opts: &Options) -> Picture {
         top: header.height,
     };
     let mut labels = Labels::inside(view.bbox());
+    let mut textures = None;
     let (mut layers, mut entries) = match (note.is_some(), opts.style) {
         (true, _) => super::overview::paint(scene, &frames, &view, &mut labels, opts.max_items),
         (false, PictureStyle::Schematic) => {
             super::schematic::paint(scene, &frames, &view, &mut labels)
+        }
+        (false, PictureStyle::Textured) => {
+            let (layers, entries, flat) =
+                super::textured::paint(scene, &frames, &view, &mut labels, &opts.limits);
+            textures = flat;
+            (layers, entries)
         }
     };
     let mut locator = Vec::new();
@@ -414,6 +440,7 @@ pub fn draw(scene: &Scene, opts: &Options) -> Picture {
     Picture {
         drawing,
         overview: note,
+        textures,
     }
 }
 

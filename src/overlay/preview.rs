@@ -225,5 +225,13 @@ pub fn render(
     if let Some(note) = crate::out::svg::overview_note(&scene, limit) {
         notes.push(format!("preview of {tile}: {note}"));
     }
-    crate::out::picture(&scene, format).map_err(|e| e.to_string())
+    // The schematic style: a preview checks the overlay's uses and tiles
+    // (ids, texture arrows) across a whole town, not the art.
+    let opts = crate::out::svg::Options {
+        style: crate::out::svg::PictureStyle::Schematic,
+        ..crate::out::svg::Options::default()
+    };
+    crate::out::picture_with(&scene, format, &opts)
+        .map(|(bytes, _)| bytes)
+        .map_err(|e| e.to_string())
 }

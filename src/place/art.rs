@@ -148,6 +148,16 @@ impl ObjShape {
     }
 }
 
+/// What the tiles of an asset are drawn with: its `TEXTURE` (the file in
+/// [`ArtFile::file`]) and the `TEXTURE_SCALE` its tile coordinates count
+/// pixels in.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TileTexture {
+    /// `TEXTURE_SCALE` width and height in pixels (`[1, 1]` without it,
+    /// as [`crate::xp::model::Common::texture_scale_px`] says).
+    pub scale: [f64; 2],
+}
+
 /// The art of one asset: its `OBJECT`s and `FACADE`s by index and its
 /// `VEGETATION`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -158,20 +168,12 @@ pub struct Art {
     pub facades: Vec<ArtFile<Facade>>,
     /// The `VEGETATION` forest.
     pub forest: Option<ArtFile<Forest>>,
-    /// The ground texture (`TEXTURE`), located beside the asset (not
-    /// read: a 3-D scene decodes it, [`crate::out::gltf`]).
-    pub ground: Option<Ground>,
-}
-
-/// An asset's ground texture: where it is, and the pixel size the tiles'
-/// texture coordinates are given in.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Ground {
-    /// `TEXTURE` located (its value is never kept).
-    pub texture: ArtFile<()>,
-    /// `TEXTURE_SCALE` in pixels, as the tiles' `uv` count them; `None`
-    /// when not given (one pixel of the image is one unit).
-    pub scale: Option<[f64; 2]>,
+    /// The tiles' `TEXTURE` (textured pictures and 3-D scenes draw with
+    /// it; placement does not read it).
+    pub texture: Option<ArtFile<TileTexture>>,
+    /// The forest's 2-D texture file, when the forest names one and it is
+    /// found (pictures colour tree crowns with it).
+    pub forest_texture: Option<PathBuf>,
 }
 
 impl Art {

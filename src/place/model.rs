@@ -44,9 +44,10 @@ pub struct Placement {
     /// were its coordinates swapped. Absent from the JSON when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
-    /// The art the placement followed ([`super::Params::art`]), kept for
-    /// the outputs that draw it (a 3-D scene, [`crate::out::gltf`]); not
-    /// serialized.
+    /// The art the placement followed ([`super::Params::art`]; `None` when
+    /// art was not looked up), kept for the outputs that draw it (textured
+    /// pictures, 3-D scenes: [`crate::out::gltf`]). Not part of the JSON
+    /// form (its items carry their own `art` states).
     #[serde(skip)]
     pub art: Option<std::sync::Arc<super::art::Art>>,
 }

@@ -503,15 +503,36 @@ impl ArtStore {
                 _ => None,
             })
         });
-        let ground = c.texture.as_ref().map(|t| crate::place::art::Ground {
-            texture: one(self, from, &t.value, ArtKind::Texture, |_| None::<Arc<()>>),
-            scale: c.texture_scale.as_ref().map(|s| s.value),
+        // The tiles' texture and the forest's: located (and their headers
+        // read) now, decoded only by a picture that draws them.
+        let texture = c.texture.as_ref().map(|t| {
+            let (at, read) = self.open(file, &t.value, ArtKind::Texture, libs);
+            let ok = matches!(read.as_deref(), Some(Read::Texture));
+            ArtFile {
+                path: at.path,
+                file: at.file,
+                state: at.state,
+                how: at.how,
+                value: ok.then(|| {
+                    Arc::new(crate::place::art::TileTexture {
+                        scale: c.texture_scale_px(),
+                    })
+                }),
+            }
+        });
+        let forest_texture = forest.as_ref().and_then(|f| {
+            let (for_file, tex) = (f.file.as_ref()?, f.get()?.texture()?);
+            let (at, read) = self.open(for_file, tex, ArtKind::Texture, libs);
+            matches!(read.as_deref(), Some(Read::Texture))
+                .then_some(at.file)
+                .flatten()
         });
         let art = Arc::new(Art {
             objects,
             facades,
             forest,
-            ground,
+            texture,
+            forest_texture,
         });
         Arc::clone(lock().entry(key).or_insert(art))
     }

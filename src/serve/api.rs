@@ -37,6 +37,7 @@ pub fn route(shared: &Shared, req: &Request) -> Response {
         ),
         ("/api/polygon", true, _) => polygon_file(shared, req),
         ("/api/asset", true, _) => asset(shared, req),
+        ("/api/texture", true, _) => texture(shared, req),
         ("/api/place" | "/api/place.glb", true, _) => match PlaceRequest::from_query(req) {
             Ok(p) => place_response(shared, &p, req.path.ends_with(".glb")),
             Err(e) => Response::error(400, &e),
@@ -53,7 +54,7 @@ pub fn route(shared: &Shared, req: &Request) -> Response {
         }
         (
             "/" | "/app.js" | "/style.css" | "/api/files" | "/api/polygons" | "/api/polygon"
-            | "/api/asset" | "/api/version" | "/api/place" | "/api/place.glb",
+            | "/api/asset" | "/api/version" | "/api/place" | "/api/place.glb" | "/api/texture",
             _,
             _,
         ) => {
@@ -63,6 +64,55 @@ pub fn route(shared: &Shared, req: &Request) -> Response {
         }
         _ => Response::error(404, "no such page or endpoint"),
     }
+}
+
+/// `GET /api/texture?path=REL`: a PNG or DDS texture under PATH, decoded
+/// (within the server's limits) and sent as PNG, for the previewer's
+/// textured view.
+fn texture(shared: &Shared, req: &Request) -> Response {
+    let rel = match required(req, "path") {
+        Ok(r) => r,
+        Err(r) => return r,
+    };
+    let file = match shared.root.resolve_texture(rel) {
+        Ok(f) => f,
+        Err(r) => return refusal(r),
+    };
+    let bytes = match crate::fsutil::read_file(&file, "a texture", shared.limits.max_input_bytes) {
+        Ok(b) => b,
+        Err(e) => return Response::error(404, &e.to_string()),
+    };
+    let img = match crate::texture::decode(&bytes, &shared.limits) {
+        Ok(i) => i,
+        Err(e) => return Response::error(422, &format!("{rel}: {e}")),
+    };
+    match crate::out::textured::encode_png(img.width, img.height, &img.rgba) {
+        Some(png) => Response::new(200, "image/png", png),
+        None => Response::error(500, "cannot encode the texture"),
+    }
+}
+
+/// The texture the placement's tiles draw with, for the previewer: its
+/// path under PATH (for `/api/texture`) and its `TEXTURE_SCALE`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+struct TextureRef {
+    path: String,
+    scale: [f64; 2],
+}
+
+fn texture_ref(shared: &Shared, placement: &Placement) -> Option<TextureRef> {
+    let t = placement.art.as_ref()?.texture.as_ref()?;
+    let file = t.file.as_ref()?.canonicalize().ok()?;
+    let rel = file.strip_prefix(shared.root.dir()).ok()?;
+    let path = rel
+        .components()
+        .map(|c| c.as_os_str().to_str())
+        .collect::<Option<Vec<_>>>()?
+        .join("/");
+    Some(TextureRef {
+        path,
+        scale: t.get()?.scale,
+    })
 }
 
 fn refusal(r: Refusal) -> Response {
@@ -550,9 +600,11 @@ fn place_response(shared: &Shared, req: &PlaceRequest, glb: bool) -> Response {
     }
     let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
     let pivots = pivots(&asset, &placement);
+    let texture = texture_ref(shared, &placement);
     Response::json_of(
         200,
         &Placed {
+            texture,
             diagnostics: &diagnostics,
             elapsed_ms,
             frame_origin,
@@ -611,6 +663,9 @@ struct Placed<'a> {
     placement: &'a Placement,
     polygon: &'a [Vec<Xy>],
     version: u64,
+    /// The tiles' texture, when found (the textured view draws with it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    texture: Option<TextureRef>,
 }
 
 /// A pivot point of a placed AGS tile, in the placement's local metres.

@@ -109,6 +109,31 @@ impl Root {
 
     /// Maps a client path to a file under the root, or refuses it.
     pub fn resolve(&self, rel: &str) -> Result<PathBuf, Refusal> {
+        self.resolve_kind(
+            rel,
+            |p| file_type(p).is_some(),
+            "an .agp/.agb/.ags/.geojson file",
+        )
+    }
+
+    /// Maps a client path to a texture (`.png`, `.dds`) under the root
+    /// (the previewer's textured view), or refuses it as [`Root::resolve`]
+    /// refuses any other path.
+    pub fn resolve_texture(&self, rel: &str) -> Result<PathBuf, Refusal> {
+        let texture = |p: &Path| {
+            p.extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| e.eq_ignore_ascii_case("png") || e.eq_ignore_ascii_case("dds"))
+        };
+        self.resolve_kind(rel, texture, "a .png or .dds texture")
+    }
+
+    fn resolve_kind(
+        &self,
+        rel: &str,
+        kind: impl Fn(&Path) -> bool,
+        noun: &str,
+    ) -> Result<PathBuf, Refusal> {
         if rel.is_empty() {
             return Err(Refusal::NotFound("no path given".into()));
         }
@@ -128,10 +153,8 @@ impl Root {
                 }
             }
         }
-        if file_type(p).is_none() {
-            return Err(Refusal::NotFound(format!(
-                "{rel}: not an .agp/.agb/.ags/.geojson file"
-            )));
+        if !kind(p) {
+            return Err(Refusal::NotFound(format!("{rel}: not {noun}")));
         }
         let joined = self.dir.join(p);
         let canon = joined

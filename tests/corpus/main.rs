@@ -30,4 +30,5 @@ mod gltf;
 mod place_art;
 mod place_point;
 mod scenery;
+mod textured;
 mod xp;

@@ -109,6 +109,11 @@ pub struct Args {
     /// Output format (default: from the -o extension, else json).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
+    /// How a picture (svg, png) draws: the art itself (tiles with their
+    /// texture, footprints, roofs, crowns; symbols where art is missing),
+    /// or symbols only.
+    #[arg(long, value_enum, default_value_t = agkit::out::svg::PictureStyle::Textured)]
+    pub style: agkit::out::svg::PictureStyle,
     /// Output file (written atomically; stdout when absent).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,

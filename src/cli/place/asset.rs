@@ -63,6 +63,7 @@ pub fn run_at(args: &Args, params: &Params, format: Format) -> u8 {
         std::slice::from_ref(&p),
         false,
         format,
+        args.style,
         args.output.as_deref(),
         EXIT_OK,
     )
@@ -221,6 +222,7 @@ pub fn run_polygons(poly: &Path, args: &Args, params: &Params, format: Format) -
         &placements,
         uses.len() != 1,
         format,
+        args.style,
         args.output.as_deref(),
         EXIT_OK,
     )

@@ -123,19 +123,33 @@ impl Repeats {
     }
 }
 
-/// Renders `placements` (one, or the `combined` array form) and writes them
-/// to `output` or stdout; `status` when that succeeds, with the summary
-/// line ([`done`]).
+/// Renders `placements` (one, or the `combined` array form; pictures in
+/// `style`) and writes them to `output` or stdout; `status` when that
+/// succeeds, with the summary line ([`done`]).
 pub fn write_placements(
     placements: &[Placement],
     combined: bool,
     format: Format,
+    style: out::svg::PictureStyle,
     output: Option<&Path>,
     status: u8,
 ) -> u8 {
-    if let Some(n) = out::picture_note(placements, format) {
-        eprintln!("note: {n}");
-    }
+    let picture = match format {
+        Format::Svg | Format::Png => {
+            let ps = match placements.first() {
+                Some(p) if !combined => std::slice::from_ref(p),
+                _ => placements,
+            };
+            match out::render_all_with(ps, format, style) {
+                Ok((bytes, notes)) => {
+                    notes.iter().for_each(|n| eprintln!("note: {n}"));
+                    Some(bytes)
+                }
+                Err(e) => return output::fail(e),
+            }
+        }
+        _ => None,
+    };
     let mut write = |w: &mut dyn std::io::Write| {
         if let Some(container) = scene_container(format) {
             // A 3-D scene says which art it drew in plain colours.
@@ -144,6 +158,8 @@ pub fn write_placements(
                 eprintln!("warning: {warning}");
             }
             w.write_all(&scene.bytes)?;
+        } else if let Some(bytes) = &picture {
+            w.write_all(bytes)?;
         } else {
             out::write(placements, combined, format, w)?;
         }

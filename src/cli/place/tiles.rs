@@ -32,7 +32,14 @@ pub fn run(dsf: &Path, args: &Args, params: &Params, format: Format) -> u8 {
     for p in &placements {
         eprint!("{}", placement_report(p, args.explain));
     }
-    write_placements(&placements, true, format, args.output.as_deref(), status)
+    write_placements(
+        &placements,
+        true,
+        format,
+        args.style,
+        args.output.as_deref(),
+        status,
+    )
 }
 
 /// The scenery the DSF's paths resolve in (`--xplane`, or `--scenery` and

@@ -172,16 +172,17 @@ impl Builder<'_> {
         p: &Placement,
         art: Option<&Art>,
     ) -> Result<Option<usize>, Refusal> {
-        let ground = art.and_then(|a| a.ground.as_ref());
+        let ground = art.and_then(|a| a.texture.as_ref());
         let tex = ground
-            .and_then(|g| g.texture.file.clone())
+            .and_then(|g| g.file.clone())
             .and_then(|f| self.art.texture(&mut self.scene, &f));
-        let scale = match (ground.and_then(|g| g.scale), tex) {
-            (Some(s), _) if s[0] > 0.0 && s[1] > 0.0 => s,
-            (_, Some(t)) => [f64::from(t.size[0]), f64::from(t.size[1])],
+        // `TEXTURE_SCALE` as the tiles' coordinates count it ([1, 1]
+        // without it, as WorldEditor reads an AGP).
+        let scale = match ground.and_then(|g| g.get()).map(|t| t.scale) {
+            Some(s) if s[0] > 0.0 && s[1] > 0.0 => s,
             _ => [1.0, 1.0],
         };
-        let name = ground.map_or("ground", |g| g.texture.path.as_str());
+        let name = ground.map_or("ground", |g| g.path.as_str());
         let mat = self.textured(name, tex, GROUND, false);
         let mut prim = Prim::new(mat);
         for t in p.tiles.iter().filter(|t| !t.hidden) {
