@@ -62,9 +62,11 @@ pub fn build_folder(
             &[(false, "svg")]
         };
         for &(png, ext) in formats {
-            let bytes = preview::render(tile, &ps, png, &mut notes).map_err(|message| OverlayError::Encode {
-                tile,
-                message: format!("preview: {message}"),
+            let bytes = preview::render(tile, &ps, png, &mut notes).map_err(|message| {
+                OverlayError::Encode {
+                    tile,
+                    message: format!("preview: {message}"),
+                }
             })?;
             previews.push((folder.join(format!("{tile}.{ext}")), bytes));
         }
