@@ -95,13 +95,8 @@ pub fn place(
     let mut inner = detached(py, || {
         let mut params = params;
         if let (true, Some(path)) = (art, &a.path) {
-            let at = match &use_ {
-                Use::Point { at, .. } => Some(*at),
-                Use::Polygon { windings } => windings.iter().flatten().next().copied(),
-            };
-            let tile = at.map(|[lon, lat]| agkit::scenery::resolve::Tile::of(lon, lat));
             let scenery = agkit::scenery::Scenery::without_libraries(Default::default());
-            params.art = Some(scenery.asset_art(path, model, tile));
+            params.art = Some(scenery.use_art(path, model, &use_));
         }
         engine::place(model, name, &use_, &params)
             .map_err(|e| Error::plain(Class::Place, Some(name), e.to_string()))

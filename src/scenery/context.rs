@@ -226,6 +226,23 @@ impl Scenery {
         self.with_libraries(tile, |libs| self.art.art_for(file, asset, libs))
     }
 
+    /// The art of `asset`, read from `file`, for one use of it: the tile
+    /// is the one under the use's point (or its polygon's first vertex),
+    /// where the libraries are looked up as the simulator looks them up
+    /// for that tile ([`Scenery::asset_art`]).
+    pub fn use_art(
+        &self,
+        file: &Path,
+        asset: &crate::xp::model::Asset,
+        use_: &crate::place::Use,
+    ) -> Arc<crate::place::art::Art> {
+        let at = match use_ {
+            crate::place::Use::Point { at, .. } => Some(*at),
+            crate::place::Use::Polygon { windings } => windings.iter().flatten().next().copied(),
+        };
+        self.asset_art(file, asset, at.map(|[lon, lat]| Tile::of(lon, lat)))
+    }
+
     /// What `agkit check` says of the art the file at `file` (whose text
     /// is `text`) names: [`super::art::file_diagnostics`] with these
     /// libraries.

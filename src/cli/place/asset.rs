@@ -9,7 +9,7 @@ use agkit::out::{self, Format};
 use agkit::place::file::{AssetFile, AssetFileError};
 use agkit::place::{self, Params, Placement, Tally, Use};
 use agkit::scenery::Scenery;
-use agkit::scenery::resolve::{Conditions, Tile};
+use agkit::scenery::resolve::Conditions;
 use std::path::Path;
 
 /// Where the art the asset names is looked for: beside it, then in the
@@ -42,12 +42,7 @@ fn with_art(
 ) -> Params {
     let mut p = params.clone();
     if !args.no_art {
-        let at = match use_ {
-            Use::Point { at, .. } => Some(*at),
-            Use::Polygon { windings } => windings.iter().flatten().next().copied(),
-        };
-        let tile = at.map(|[lon, lat]| Tile::of(lon, lat));
-        p.art = Some(scenery.asset_art(path, asset, tile));
+        p.art = Some(scenery.use_art(path, asset, use_));
     }
     p
 }
