@@ -131,6 +131,7 @@ def place(
     spelling_set: Optional[int] = None,
     frame: Optional[Literal["wed", "spec"]] = None,
     explain: bool = False,
+    art: bool = True,
 ) -> Placement: ...
 
 @final

@@ -65,8 +65,16 @@ PLACED_COLUMNS: dict[str, str] = {
     "height": "float64",
     "mode": "string",
     "source_line": "Int64",
+    "lon": "float64",
+    "lat": "float64",
+    "object_height": "float64",
+    "art": "string",
 }
-"""The columns of placed items (besides ``geometry``) and their dtypes."""
+"""The columns of placed items (besides ``geometry``) and their dtypes:
+``lon``/``lat`` is an object's or tree's position (its geometry is the
+object's footprint where its OBJ could be read), ``object_height`` the
+height of the object read from its OBJ, ``art`` whether the item's art was
+``found``, ``missing``, ``unchecked`` or ``invalid``."""
 
 
 @dataclass
@@ -201,6 +209,8 @@ def placed_rows(
         props = f["properties"]
         row = {k: props.get(k) for k in PLACED_COLUMNS}
         row.update(tile=tile, dsf=dsf_name, autogen=props.get("asset_file"))
+        if f["geometry"]["type"] == "Point":
+            row["lon"], row["lat"] = f["geometry"]["coordinates"][:2]
         rows.append(row)
     # Points (objects, trees: nearly all rows) made in one call.
     geoms = numpy.empty(len(features), dtype=object)

@@ -84,7 +84,9 @@ pub fn check(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Vec<Diagnost
     Ok(detached(py, || {
         let bytes = src.bytes()?;
         let path = src.path().unwrap_or(Path::new(""));
-        let (text, diags) = agkit::check::check_bytes(path, &bytes);
+        // As `agkit check` does: the art a file names is checked beside it.
+        let scenery = agkit::scenery::Scenery::without_libraries(Default::default());
+        let (text, diags) = scenery.check_bytes(path, &bytes, src.path().is_some());
         Ok(records(&name, text.as_deref(), &diags))
     })?)
 }

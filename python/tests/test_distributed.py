@@ -135,7 +135,7 @@ def test_placing_a_package_is_the_same_on_two_workers_and_equals_place_dsf(
         assert len(rows) == sum(len(p.objects) + len(p.facades) + len(p.trees) for p in t)
         objects = rows[rows["kind"] == "object"]
         want = [(o["lon"], o["lat"]) for p in t for o in p.objects]
-        assert [(g.x, g.y) for g in objects.geometry] == want
+        assert list(zip(objects["lon"], objects["lat"])) == want
 
 
 def test_a_failing_tile_is_reported_and_a_second_run_resumes(package: Path, client: Any, tmp_path: Path) -> None:

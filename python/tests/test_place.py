@@ -180,10 +180,15 @@ def test_records_geojson_and_arrays_agree() -> None:
     fc = p.__geo_interface__
     assert fc == p.to_geojson()
     assert fc["type"] == "FeatureCollection" and len(fc["features"]) == n
-    points = [f for f in fc["features"] if f["properties"]["kind"] == "object"]
-    assert [tuple(f["geometry"]["coordinates"]) for f in points] == [
-        (o["lon"], o["lat"]) for o in p.objects
-    ]
+    objects = [f for f in fc["features"] if f["properties"]["kind"] == "object"]
+    # An object is its footprint (a Polygon, its position kept as lon/lat)
+    # where its OBJ was read, else its point.
+    def position(f: dict) -> tuple:
+        g = f["geometry"]
+        return tuple(g["coordinates"]) if g["type"] == "Point" else (f["properties"]["lon"], f["properties"]["lat"])
+
+    assert [position(f) for f in objects] == [(o["lon"], o["lat"]) for o in p.objects]
+    assert {f["geometry"]["type"] for f in objects} == {"Polygon"}
     np = pytest.importorskip("numpy")
     arr = p.array()
     assert arr.shape == (len(p.objects), 3) and arr.dtype == np.float64

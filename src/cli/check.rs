@@ -7,7 +7,7 @@ use clap::ValueEnum;
 use std::path::{Path, PathBuf};
 
 // One implementation, shared with the previewer's diagnostics panel.
-use agkit::check::{ArtKind, FileKind, check_bytes, has_autogen_header};
+use agkit::check::{ArtKind, FileKind, has_autogen_header};
 
 /// Output style of `check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -172,14 +172,8 @@ fn check_file(file: &Path, format: Format, art: &agkit::scenery::Scenery) -> Out
             return out;
         }
     };
-    let (source, mut diags) = check_bytes(file, &bytes);
+    let (source, diags) = art.check_bytes(file, &bytes, !super::output::is_stdin(file));
     drop(bytes);
-    if let Some(text) = &source
-        && !diags.iter().any(|d| d.is_error())
-        && !super::output::is_stdin(file)
-    {
-        diags.extend(art.art_diagnostics(file, text));
-    }
     out.errors = diags
         .iter()
         .filter(|d| d.severity == Severity::Error)

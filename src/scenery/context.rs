@@ -243,6 +243,28 @@ impl Scenery {
         self.asset_art(file, asset, at.map(|[lon, lat]| Tile::of(lon, lat)))
     }
 
+    /// What `agkit check` says of `bytes`, read from `file`: the format's
+    /// own checks ([`crate::check::check_bytes`]) and, for a text without
+    /// errors, the art it names ([`Scenery::art_diagnostics`]). `art` false
+    /// leaves the art out (a text from standard input or from memory names
+    /// nothing beside it). Returns the text (for pointing at lines) and the
+    /// diagnostics.
+    pub fn check_bytes(
+        &self,
+        file: &Path,
+        bytes: &[u8],
+        art: bool,
+    ) -> (Option<String>, Vec<crate::diag::Diagnostic>) {
+        let (text, mut diags) = crate::check::check_bytes(file, bytes);
+        if let Some(t) = &text
+            && art
+            && !diags.iter().any(|d| d.is_error())
+        {
+            diags.extend(self.art_diagnostics(file, t));
+        }
+        (text, diags)
+    }
+
     /// What `agkit check` says of the art the file at `file` (whose text
     /// is `text`) names: [`super::art::file_diagnostics`] with these
     /// libraries.
