@@ -28,7 +28,10 @@ import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
-const bin = process.env.AGKIT_BIN || path.join(repo, 'target', 'debug', 'agkit');
+// The debug build `cargo build` made, in CARGO_TARGET_DIR when that is set.
+const bin =
+  process.env.AGKIT_BIN ||
+  path.join(path.resolve(repo, process.env.CARGO_TARGET_DIR || 'target'), 'debug', 'agkit');
 const artifacts = path.join(here, 'artifacts');
 const ASSET = 'string/town_edge.ags';
 const POINT_ASSET = 'point/plaza.agp';
