@@ -17,6 +17,8 @@
 
 mod cli_support;
 
+use cli_support::{copy_dir, mkfifo};
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -77,12 +79,6 @@ fn expand(template: &str, tmp: &Path) -> Vec<String> {
                 .replace("{root}", ROOT)
         })
         .collect()
-}
-
-fn mkfifo(path: &Path) {
-    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "{path:?}");
 }
 
 /// Every place a command reads a file: the arguments with `{in}` for the
@@ -169,19 +165,6 @@ fn installation_with_a_pipe(dir: &Path, file: &str) -> PathBuf {
     std::fs::remove_file(&pipe).unwrap();
     mkfifo(&pipe);
     to
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
-    }
 }
 
 #[test]

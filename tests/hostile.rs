@@ -3,6 +3,10 @@
 //! the other cases found by trying agkit as a hostile user would. Each test
 //! is named after the bug it keeps fixed.
 
+mod cli_support;
+
+#[cfg(unix)]
+use cli_support::mkfifo;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -41,13 +45,6 @@ fn wait_or_hang(mut child: Child, secs: u64) -> Output {
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-#[cfg(unix)]
-fn mkfifo(p: &Path) {
-    let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "mkfifo");
 }
 
 /// A DSF model with the bounds `[west, south, east, north]` and `n`

@@ -16,10 +16,13 @@
 //! - `agkit check` names the path it tried;
 //! - `scenery check` and `scenery at` agree on what is missing.
 
+mod cli_support;
+
 use agkit::place::art::{ArtState, footprint_at};
 use agkit::place::{self, Params, Placement, Use};
 use agkit::scenery::Scenery;
 use assert_cmd::Command;
+use cli_support::copy_dir;
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -511,19 +514,6 @@ fn installation_with_a_village() -> tempfile::TempDir {
     );
     std::fs::write(&ini, packs).unwrap();
     t
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), dest).unwrap();
-        }
-    }
 }
 
 /// What `scenery at` (JSON) marks it could not open, as `(package,

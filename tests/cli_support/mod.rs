@@ -1,5 +1,6 @@
-//! What the command-line tests (`tests/cli.rs`, `tests/cli_gates.rs`)
-//! share: the subcommands `agkit --help` lists.
+//! What the command-line tests (`tests/cli.rs`, `tests/cli_gates.rs`,
+//! `tests/hostile.rs`, `tests/place_art.rs`) share: the subcommands
+//! `agkit --help` lists, a folder copied, a named pipe made.
 
 // Each test binary uses only some of them.
 #![allow(dead_code)]
@@ -44,4 +45,26 @@ pub fn subcommands() -> Vec<Vec<String>> {
         }
     }
     found
+}
+
+/// Copies the folder `from` (and every folder in it) to `to`.
+pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
+
+/// Makes a named pipe (FIFO) at `path`.
+#[cfg(unix)]
+pub fn mkfifo(path: &std::path::Path) {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "{path:?}");
 }
