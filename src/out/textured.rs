@@ -250,10 +250,7 @@ fn grounds(scene: &Scene, frames: &Frames, view: &View, limits: &Limits) -> Grou
     // Identical cuts (same file, rectangle and size) are embedded once.
     let mut cuts: Cuts = HashMap::new();
     for (n, (file, _, tiles)) in jobs.iter().enumerate() {
-        let img = crate::fsutil::read_input(file, "a texture", limits.max_input_bytes)
-            .ok()
-            .and_then(|bytes| crate::texture::decode(&bytes, limits).ok());
-        let Some(img) = img else {
+        let Ok(img) = crate::texture::open(file, limits) else {
             out.failed.extend(tiles);
             continue;
         };
@@ -363,10 +360,7 @@ fn crown_colours(scene: &Scene, limits: &Limits) -> HashMap<(PathBuf, usize), Co
         if p.trees.is_empty() || !seen.insert(file.clone()) {
             continue;
         }
-        let Some(img) = crate::fsutil::read_input(file, "a texture", limits.max_input_bytes)
-            .ok()
-            .and_then(|b| crate::texture::decode(&b, limits).ok())
-        else {
+        let Ok(img) = crate::texture::open(file, limits) else {
             continue;
         };
         let [sx, sy] = forest.scale;

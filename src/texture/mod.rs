@@ -139,6 +139,15 @@ pub fn read(bytes: &[u8], file: &str, limits: &Limits) -> Result<Image, Refused>
     decode(bytes, limits).map_err(|e| Refused::new(file, None, vec![e.diagnostic()]))
 }
 
+/// The texture file at `file`, read through the input gate
+/// ([`crate::fsutil::read_input`], at most `limits.max_input_bytes`) and
+/// decoded ([`decode`]); the error says why in one line.
+pub fn open(file: &std::path::Path, limits: &Limits) -> Result<Image, String> {
+    let bytes = crate::fsutil::read_input(file, "a texture", limits.max_input_bytes)
+        .map_err(|e| e.to_string())?;
+    decode(&bytes, limits).map_err(|e| e.message)
+}
+
 /// What `agkit check` reports for a texture: its header, and every problem
 /// decoding it finds (the pixels themselves are dropped).
 pub fn check(bytes: &[u8], limits: &Limits) -> (Option<Info>, Vec<Diagnostic>) {

@@ -107,10 +107,7 @@ impl<'a> Loader<'a> {
 
     /// Decodes `file` and embeds it as PNG.
     fn embed(&mut self, scene: &mut Scene, file: &Path) -> Result<Tex, String> {
-        let bytes = crate::fsutil::read_input(file, "a texture", self.limits.max_input_bytes)
-            .map_err(|e| e.to_string())?;
-        let img = crate::texture::decode(&bytes, self.limits).map_err(|e| e.message)?;
-        drop(bytes);
+        let img = crate::texture::open(file, self.limits)?;
         let alpha = img.rgba.chunks_exact(4).any(|p| p[3] < 128);
         let png = encode_png(&img).map_err(|e| format!("cannot encode as PNG: {e}"))?;
         let max = self.limits.max_scene_texture_bytes;
