@@ -74,7 +74,8 @@ mod walk;
 
 /// agkit: check, format, inspect and place X-Plane and FSX autogen.
 #[derive(Debug, Parser)]
-#[command(name = "agkit", version, about, long_about = None)]
+// The version with the commit built from, where there is one (build.rs).
+#[command(name = "agkit", version = env!("AGKIT_VERSION"), about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
