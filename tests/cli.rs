@@ -1115,3 +1115,45 @@ fn polygon_geojson(name: &str, label: &str, rings: &[Vec<[f64; 2]>]) -> String {
         rings.join(",\n")
     )
 }
+
+// ---------------------------------------------------------------- version --
+
+/// `agkit --version` (and `-V`): the crate's version, then, in a git
+/// checkout, the commit the binary was built from as git names it — its
+/// short hash and date (build.rs). The test runs in the checkout it was
+/// built from, so that commit is HEAD.
+#[test]
+fn version_is_the_crates_with_the_commit_built_from() {
+    let want = concat!("agkit ", env!("CARGO_PKG_VERSION"));
+    let head = std::process::Command::new("git")
+        .args(["-C", ROOT, "log", "-1", "--format=%H %cd", "--date=short"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success() && Path::new(ROOT).join(".git").exists())
+        .map(|o| String::from_utf8(o.stdout).unwrap());
+    for flag in ["--version", "-V"] {
+        let out = agkit().arg(flag).output().unwrap();
+        assert!(out.status.success(), "{flag}");
+        let line = String::from_utf8(out.stdout).unwrap();
+        let line = line.trim_end();
+        let rest = line
+            .strip_prefix(want)
+            .unwrap_or_else(|| panic!("{flag}: {line:?}"));
+        let Some(head) = &head else {
+            // No checkout (or no git): the version alone.
+            assert_eq!(rest, "", "{flag}: {line:?}");
+            continue;
+        };
+        let (full, date) = head.trim().split_once(' ').unwrap();
+        let inner = rest
+            .strip_prefix(" (")
+            .and_then(|r| r.strip_suffix(')'))
+            .unwrap_or_else(|| panic!("{flag}: {line:?} names no commit (HEAD {full})"));
+        let (hash, built) = inner.split_once(' ').unwrap();
+        assert!(
+            hash.len() >= 7 && full.starts_with(hash),
+            "{line:?}: HEAD is {full}"
+        );
+        assert_eq!(built, date, "{line:?}");
+    }
+}
