@@ -65,11 +65,19 @@ fn main() {
         assert_eq!(s.triangles, 1);
         assert_eq!(check("lods.obj", &lods), 0);
     });
-    cases.push(("lods", format!("60,000 ATTR_LOD, {} KB", lods.len() / 1024), t));
+    cases.push((
+        "lods",
+        format!("60,000 ATTR_LOD, {} KB", lods.len() / 1024),
+        t,
+    ));
 
     let counts = support::repeated_point_counts(40_000);
     let t = best(|| assert_eq!(check("counts.obj", &counts), 39_999));
-    cases.push(("point_counts", format!("40,000 POINT_COUNTS, {} KB", counts.len() / 1024), t));
+    cases.push((
+        "point_counts",
+        format!("40,000 POINT_COUNTS, {} KB", counts.len() / 1024),
+        t,
+    ));
 
     let meshes = support::many_meshes(40_000);
     let t = best(|| {
@@ -79,7 +87,11 @@ fn main() {
         let s = agkit::forest::summary::Summary::of(&f, 0, 0);
         assert!(s.has_3d);
     });
-    cases.push(("meshes", format!("40,000 MESH + 40,000 MESH_3D, {} KB", meshes.len() / 1024), t));
+    cases.push((
+        "meshes",
+        format!("40,000 MESH + 40,000 MESH_3D, {} KB", meshes.len() / 1024),
+        t,
+    ));
 
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("big.for"), support::big_forest(20_000)).unwrap();
@@ -116,7 +128,10 @@ fn main() {
             if over { "  OVER THE BOUND" } else { "" }
         );
     }
-    println!("bound: {} ms per case (best of {REPEATS})", BOUND.as_millis());
+    println!(
+        "bound: {} ms per case (best of {REPEATS})",
+        BOUND.as_millis()
+    );
     if failed {
         eprintln!("a case passed the bound: a reader or placement went quadratic again");
         std::process::exit(1);

@@ -79,10 +79,14 @@ pub fn glb_is_finite(glb: &[u8]) -> Result<(), String> {
         Some(n) => glb.get(bin_at + 8..bin_at + 8 + n).ok_or("BIN chunk cut")?,
         None => &[],
     };
-    let doc: serde_json::Value =
-        serde_json::from_slice(json).map_err(|e| format!("JSON: {e}"))?;
+    let doc: serde_json::Value = serde_json::from_slice(json).map_err(|e| format!("JSON: {e}"))?;
     let views = doc["bufferViews"].as_array().cloned().unwrap_or_default();
-    for (i, acc) in doc["accessors"].as_array().into_iter().flatten().enumerate() {
+    for (i, acc) in doc["accessors"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
         for key in ["min", "max"] {
             for v in acc[key].as_array().into_iter().flatten() {
                 if !v.as_f64().is_some_and(f64::is_finite) {
@@ -107,11 +111,15 @@ pub fn glb_is_finite(glb: &[u8]) -> Result<(), String> {
             .ok_or(format!("accessor {i} without a view"))?;
         let base = view["byteOffset"].as_u64().unwrap_or(0) as usize
             + acc["byteOffset"].as_u64().unwrap_or(0) as usize;
-        let stride = view["byteStride"].as_u64().map_or(comps * 4, |s| s as usize);
+        let stride = view["byteStride"]
+            .as_u64()
+            .map_or(comps * 4, |s| s as usize);
         for k in 0..acc["count"].as_u64().unwrap_or(0) as usize {
             for c in 0..comps {
                 let o = base + k * stride + c * 4;
-                let b = bin.get(o..o + 4).ok_or(format!("accessor {i} past the buffer"))?;
+                let b = bin
+                    .get(o..o + 4)
+                    .ok_or(format!("accessor {i} past the buffer"))?;
                 let v = f32::from_le_bytes(b.try_into().expect("4 bytes"));
                 if !v.is_finite() {
                     return Err(format!("accessor {i} element {k} holds {v}"));

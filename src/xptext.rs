@@ -445,7 +445,12 @@ impl<'a> Args<'a> {
         let Some(&w) = self.words.peek() else {
             return Ok(None);
         };
-        if w.text.parse::<f64>().ok().filter(|v| v.is_finite()).is_none() {
+        if w.text
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .is_none()
+        {
             return Ok(None);
         }
         self.words.next();
@@ -750,5 +755,20 @@ mod tests {
         assert_eq!(a.number("z").unwrap_err().code, "X2");
         assert_eq!(a.number("w").unwrap_err().code, "X1");
         assert_eq!(a.count(), 3);
+        // Within ±1e6 for what is drawn; counts have their own limits; a
+        // divisor is 0 or at least 1e-3.
+        let text = "X 1e6 -1000001 4e9 1e-300 0 0.001 0.0009 1e300 n\n";
+        let ls: Vec<_> = lines(text, 0).collect();
+        let mut a = Args::new(ls[0], CODES);
+        assert_eq!(a.number("a").unwrap(), 1e6);
+        assert_eq!(a.number("b").unwrap_err().code, "X4");
+        assert_eq!(a.integer("c", 0, u32::MAX as i64).unwrap(), 4_000_000_000);
+        assert_eq!(a.number("d").unwrap(), 1e-300);
+        assert_eq!(a.divisor("e").unwrap(), 0.0);
+        assert_eq!(a.divisor("f").unwrap(), 0.001);
+        assert_eq!(a.divisor("g").unwrap_err().code, "X4");
+        assert_eq!(a.optional_number().unwrap_err().code, "X4");
+        assert_eq!(a.optional_number().unwrap(), None);
+        assert_eq!(a.word("n").unwrap().text, "n");
     }
 }

@@ -74,7 +74,10 @@ fn the_footprint_of_coordinates_near_1e301_beside_small_ones_panicked() {
     let fp = o.footprint();
     assert!(fp.len() >= 3, "{fp:?}");
     assert!(fp.iter().flatten().all(|v| v.is_finite()), "{fp:?}");
-    assert!(fp.contains(&[-1e301, 2.0]) && fp.contains(&[3.0, -1e301]), "{fp:?}");
+    assert!(
+        fp.contains(&[-1e301, 2.0]) && fp.contains(&[3.0, -1e301]),
+        "{fp:?}"
+    );
 }
 
 proptest! {
@@ -126,7 +129,10 @@ fn check_info_and_place_exited_101_on_such_an_object() {
         let err = String::from_utf8_lossy(&out.stderr).into_owned()
             + &String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(1), "{cmd}: {err}");
-        assert!(err.contains("OBJ0018") && err.contains("huge.obj:5"), "{cmd}: {err}");
+        assert!(
+            err.contains("OBJ0018") && err.contains("huge.obj:5"),
+            "{cmd}: {err}"
+        );
     }
 }
 
@@ -204,7 +210,10 @@ fn numbers_finite_in_f64_but_not_in_f32_passed_check() {
         );
         let d = diags.iter().find(|d| d.code == *code).unwrap();
         assert!(d.is_error(), "{name}: {d:?}");
-        assert!(d.message.contains("outside the range") || d.message.contains("too close to 0"), "{d:?}");
+        assert!(
+            d.message.contains("outside the range") || d.message.contains("too close to 0"),
+            "{d:?}"
+        );
     }
     // The bounds are inclusive and real numbers pass: 1e6 m, 1e-3 texels.
     let fine = "I\n800\nOBJ\nPOINT_COUNTS 3 0 0 3\nVT 1e6 0 0 0 1 0 0 0\nVT 0 -1e6 1 0 1 0 0 0\n\
@@ -217,7 +226,11 @@ fn numbers_finite_in_f64_but_not_in_f32_passed_check() {
     // Counts and indices keep their own limits, not this one.
     let big = "I\n800\nOBJ\nPOINT_COUNTS 3 0 0 2000000\n";
     let c = agkit::obj::check(big.as_bytes(), &Limits::default());
-    assert!(!codes(&c.diagnostics).contains(&"OBJ0018"), "{:?}", c.diagnostics);
+    assert!(
+        !codes(&c.diagnostics).contains(&"OBJ0018"),
+        "{:?}",
+        c.diagnostics
+    );
 }
 
 /// A yard placing `obj`, `fac` and `forest` (files beside it), written
@@ -259,10 +272,18 @@ fn fixture(name: &str) -> String {
 #[test]
 fn such_art_reached_the_gltf_as_infinity_and_null() {
     let dir = tempfile::tempdir().unwrap();
-    let (obj, fac, forest) = (fixture("house.obj"), fixture("wall.fac"), fixture("trees.for"));
+    let (obj, fac, forest) = (
+        fixture("house.obj"),
+        fixture("wall.fac"),
+        fixture("trees.for"),
+    );
     // The fixtures draw: a finite scene with art.
     let (p, glb) = yard(dir.path(), &obj, &fac, &forest);
-    assert!(p.warnings.iter().all(|w| !w.contains("AG0087")), "{:?}", p.warnings);
+    assert!(
+        p.warnings.iter().all(|w| !w.contains("AG0087")),
+        "{:?}",
+        p.warnings
+    );
     assert!(p.objects.iter().any(|o| o.footprint.len() >= 3));
     place_gltf_check::glb_is_finite(&glb).unwrap();
     for (name, text, _, _) in BEYOND_F32 {
@@ -287,7 +308,11 @@ fn such_art_reached_the_gltf_as_infinity_and_null() {
 fn sixty_thousand_levels_of_detail_took_30_s_to_summarise() {
     let text = gen_::many_lods(60_000);
     let c = agkit::obj::check(text.as_bytes(), &Limits::default());
-    assert!(!c.has_errors(), "{:?}", &c.diagnostics[..c.diagnostics.len().min(3)]);
+    assert!(
+        !c.has_errors(),
+        "{:?}",
+        &c.diagnostics[..c.diagnostics.len().min(3)]
+    );
     let o = c.value.unwrap();
     assert_eq!(o.lods.len(), 60_000);
     assert_eq!(o.draws.len(), 60_000);
@@ -310,7 +335,11 @@ fn forty_thousand_repeated_point_counts_rescanned_the_file_per_warning() {
     assert_eq!(d.len(), n - 1, "{:?}", &d[..d.len().min(3)]);
     assert!(d.iter().all(|d| d.code == "OBJ0013"));
     // Every one names the first's line (4), and sits on its own line.
-    assert!(d.iter().all(|d| d.message.contains("first on line 4")), "{:?}", d[0]);
+    assert!(
+        d.iter().all(|d| d.message.contains("first on line 4")),
+        "{:?}",
+        d[0]
+    );
     let lines = lines_of("counts.obj", &src, &d);
     for (k, (line, _)) in lines.iter().enumerate() {
         assert_eq!(*line, Some(k + 5));
@@ -324,14 +353,21 @@ fn eighty_thousand_mesh_lines_looked_each_name_up_through_every_mesh() {
     let n = 40_000;
     let text = gen_::many_meshes(n);
     let c = agkit::forest::check(text.as_bytes(), &Limits::default());
-    assert!(!c.has_errors(), "{:?}", &c.diagnostics[..c.diagnostics.len().min(3)]);
+    assert!(
+        !c.has_errors(),
+        "{:?}",
+        &c.diagnostics[..c.diagnostics.len().min(3)]
+    );
     let f = c.value.unwrap();
     assert_eq!((f.meshes.len(), f.trees[0].meshes.len()), (n, n));
     // A name no MESH defines is still found out, once.
     let bad = text.replace("MESH_3D mesh_39999", "MESH_3D mesh_40000");
     let c = agkit::forest::check(bad.as_bytes(), &Limits::default());
     assert_eq!(
-        codes(&c.diagnostics).iter().filter(|&&c| c == "FOR0010").count(),
+        codes(&c.diagnostics)
+            .iter()
+            .filter(|&&c| c == "FOR0010")
+            .count(),
         1
     );
     let s = agkit::forest::summary::Summary::of(&f, 0, 0);

@@ -25,17 +25,11 @@ const SAFE: f64 = 1e100;
 /// The convex hull of `points` (`[x, z]`), open and counter-clockwise;
 /// points that are not finite are left out.
 pub fn hull(points: impl Iterator<Item = [f64; 2]>) -> Vec<[f64; 2]> {
-    let given: Vec<[f64; 2]> = points
-        .filter(|p| p.iter().all(|v| v.is_finite()))
-        .collect();
+    let given: Vec<[f64; 2]> = points.filter(|p| p.iter().all(|v| v.is_finite())).collect();
     if given.is_empty() {
         return Vec::new();
     }
-    let largest = given
-        .iter()
-        .flatten()
-        .map(|v| v.abs())
-        .fold(0.0, f64::max);
+    let largest = given.iter().flatten().map(|v| v.abs()).fold(0.0, f64::max);
     // A power of two brings the largest coordinate to about 1: exact for
     // every coordinate within 2^-1022 of it, so their order and orientation
     // are kept.
@@ -48,7 +42,12 @@ pub fn hull(points: impl Iterator<Item = [f64; 2]>) -> Vec<[f64; 2]> {
     let scale = |v: f64| v * 2f64.powi(-exp / 2) * 2f64.powi(-(exp - exp / 2));
     let scaled: Vec<Point<f64>> = given
         .iter()
-        .map(|&[x, z]| Point(Coord { x: scale(x), y: scale(z) }))
+        .map(|&[x, z]| {
+            Point(Coord {
+                x: scale(x),
+                y: scale(z),
+            })
+        })
         .collect();
     // The hull's corners are input points: each maps back to a point given
     // (the first of those a tiny coordinate made equal when scaled).
@@ -109,7 +108,10 @@ mod tests {
         assert_eq!(h, vec![[0.0, 0.0]]);
         // The largest finite coordinates (2^1024 itself is not an f64).
         let h = hull([[f64::MAX, 0.0], [-f64::MAX, 0.0], [0.0, f64::MAX]].into_iter());
-        assert!(h.contains(&[f64::MAX, 0.0]) && h.contains(&[0.0, f64::MAX]), "{h:?}");
+        assert!(
+            h.contains(&[f64::MAX, 0.0]) && h.contains(&[0.0, f64::MAX]),
+            "{h:?}"
+        );
     }
 
     #[test]

@@ -49,7 +49,8 @@ pub fn many_meshes(n: usize) -> String {
 /// A forest of `rows` trees in layer 0, one metre apart (`SPACING 1 1`),
 /// shares 1 % each, heights 5 to 10 m.
 pub fn big_forest(rows: usize) -> String {
-    let mut s = String::from("A\n800\nFOREST\n\nSCALE_X 256\nSCALE_Y 256\nSPACING 1 1\nRANDOM 0 0\n");
+    let mut s =
+        String::from("A\n800\nFOREST\n\nSCALE_X 256\nSCALE_Y 256\nSPACING 1 1\nRANDOM 0 0\n");
     for i in 0..rows {
         let _ = writeln!(s, "TREE 0 0 64 128 32 1 5 10 2 0 tree_{i}");
     }
