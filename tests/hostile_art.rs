@@ -103,8 +103,13 @@ proptest! {
         for p in &fp {
             prop_assert!(used.contains(p), "{:?} is not a corner", p);
         }
-        // The corner farthest along x is a corner of the hull.
-        if let Some(far) = used.iter().copied().reduce(|a, b| if b[0].abs() > a[0].abs() { b } else { a }) {
+        // The corner farthest along x is a corner of the hull, unless it
+        // is so small beside the largest coordinate (10^-290 of it) that
+        // scaling rounds it towards 0 (documented in obj::footprint).
+        let largest = used.iter().flatten().fold(0.0f64, |m, v| m.max(v.abs()));
+        if let Some(far) = used.iter().copied().reduce(|a, b| if b[0].abs() > a[0].abs() { b } else { a })
+            && far[0].abs() >= largest * 1e-290
+        {
             prop_assert!(fp.iter().any(|p| p[0] == far[0]), "{:?} lost: {:?}", far, fp);
         }
     }
@@ -131,7 +136,10 @@ fn check_info_and_place_exited_101_on_such_an_object() {
         assert_ne!(out.status.code(), Some(101), "{cmd} panicked: {err}");
         if cmd == "check" {
             assert_eq!(out.status.code(), Some(1), "{cmd}: {err}");
-            assert!(err.contains("OBJ0018") && err.contains("huge.obj:5"), "{cmd}: {err}");
+            assert!(
+                err.contains("OBJ0018") && err.contains("huge.obj:5"),
+                "{cmd}: {err}"
+            );
         } else {
             // `info` summarises what could be read: no footprint from the
             // refused vertices, and the error counted.
@@ -340,7 +348,7 @@ fn forty_thousand_repeated_point_counts_rescanned_the_file_per_warning() {
     assert!(d.iter().all(|d| d.code == "OBJ0013"));
     // Every one names the first's line (5), and sits on its own line.
     assert!(
-        d.iter().all(|d| d.message.contains("first on line 4")),
+        d.iter().all(|d| d.message.contains("first on line 5")),
         "{:?}",
         d[0]
     );
