@@ -33,8 +33,8 @@ pub fn run(data: &[u8], dir: &Path) -> Option<bool> {
     for (name, bytes) in [("a.obj", obj), ("a.fac", fac), ("a.for", forest)] {
         std::fs::write(dir.join(name), bytes).expect("write art");
     }
-    let limits = case.params.limits.clone();
-    let store = agkit::scenery::art::ArtStore::new(limits.clone());
+    let limits = case.params.limits;
+    let store = agkit::scenery::art::ArtStore::new(limits);
     let art = store.art_for(&dir.join("fuzz.agp"), &case.asset, None);
     case.params.art = Some(Arc::clone(&art));
     let Ok(p) = agkit::place::place(&case.asset, "fuzz", &case.use_, &case.params) else {
