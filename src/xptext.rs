@@ -325,7 +325,28 @@ pub struct ArgCodes {
     pub not_number: &'static str,
     /// A number is NaN or infinite.
     pub not_finite: &'static str,
+    /// A finite number outside [`MAX_MAGNITUDE`] (or a divisor too close
+    /// to 0, see [`MIN_DIVISOR`]).
+    pub out_of_range: &'static str,
 }
+
+/// The largest magnitude of a number an art file may give for a length,
+/// a coordinate, a distance, a texture coordinate or fraction, a share or
+/// an angle: 10⁶ (a thousand kilometres; no real object, facade or tree
+/// comes near it, and the real files agkit is tested on stay below 10⁵).
+///
+/// Within it every value agkit derives — a footprint turned and moved
+/// into a tile, a facade's walls and roof, a tree's quad and texture
+/// window, squared lengths and cross products — is finite in `f64` and
+/// fits `f32` (10³⁸), the precision glTF stores. Counts and indices are
+/// whole numbers with their own limits, not this one.
+pub const MAX_MAGNITUDE: f64 = 1e6;
+
+/// The smallest magnitude of a number other texture coordinates are
+/// divided by (a facade's `TEX_SIZE`, a forest's `SCALE_X`/`SCALE_Y`),
+/// unless it is 0 (which readers take as "not given"): a quotient of two
+/// numbers within [`MAX_MAGNITUDE`] then stays within 10⁹.
+pub const MIN_DIVISOR: f64 = 1e-3;
 
 /// The arguments of one directive line, read in order.
 ///
@@ -391,20 +412,50 @@ impl<'a> Args<'a> {
         w
     }
 
-    /// The next argument as a finite number.
+    /// The next argument as a finite number within [`MAX_MAGNITUDE`].
     pub fn number(&mut self, what: &str) -> Result<f64, Diagnostic> {
         let w = self.word(what)?;
         number(w, self.codes, what)
     }
 
-    /// The next argument as a finite number, if there is one that is a
-    /// number (a word that is not one is left unread).
-    pub fn optional_number(&mut self) -> Option<f64> {
-        let w = *self.words.peek()?;
-        let v = w.text.parse::<f64>().ok().filter(|v| v.is_finite())?;
+    /// The next argument as a number texture coordinates are divided by:
+    /// a [`Args::number`] that is 0 or at least [`MIN_DIVISOR`] in
+    /// magnitude.
+    pub fn divisor(&mut self, what: &str) -> Result<f64, Diagnostic> {
+        let w = self.word(what)?;
+        let v = number(w, self.codes, what)?;
+        if v != 0.0 && v.abs() < MIN_DIVISOR {
+            return Err(Diagnostic::error(
+                self.codes.out_of_range,
+                format!(
+                    "{what} `{}` is too close to 0: other coordinates are divided by it, so agkit takes 0 or a size from {MIN_DIVISOR} to {MAX_MAGNITUDE:e}",
+                    w.text
+                ),
+                w.span(),
+            ));
+        }
+        Ok(v)
+    }
+
+    /// The next argument as a number, if there is one that is a number (a
+    /// word that is not one is left unread); a number outside
+    /// [`MAX_MAGNITUDE`] is an error (it is read, and refused, as
+    /// [`Args::number`] refuses it).
+    pub fn optional_number(&mut self) -> Result<Option<f64>, Diagnostic> {
+        let Some(&w) = self.words.peek() else {
+            return Ok(None);
+        };
+        if w.text
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .is_none()
+        {
+            return Ok(None);
+        }
         self.words.next();
         self.read += 1;
-        Some(v)
+        number(w, self.codes, "a number").map(Some)
     }
 
     /// The next argument as an integer (a number written with a fraction
@@ -412,7 +463,7 @@ impl<'a> Args<'a> {
     /// `min` and at most `max`.
     pub fn integer(&mut self, what: &str, min: i64, max: i64) -> Result<i64, Diagnostic> {
         let w = self.word(what)?;
-        let v = number(w, self.codes, what)?;
+        let v = finite(w, self.codes, what)?;
         let t = v.trunc();
         if t < min as f64 || t > max as f64 {
             return Err(Diagnostic::error(
@@ -431,7 +482,7 @@ impl<'a> Args<'a> {
     /// `TEXTURE_NORMAL [ratio] path`.
     pub fn skip_ratio(&mut self) {
         let mut probe = self.clone();
-        if probe.optional_number().is_some() && !probe.is_empty() {
+        if probe.optional_number().is_ok_and(|v| v.is_some()) && !probe.is_empty() {
             *self = probe;
         }
     }
@@ -537,7 +588,7 @@ pub fn vertex(a: &mut Args<'_>) -> Result<[f64; 8], Diagnostic> {
 pub fn indices(a: &mut Args<'_>, vertices: usize, code: &str) -> Result<usize, Diagnostic> {
     let mut n = 0;
     while let Some(w) = a.optional_word() {
-        let v = number(w, a.codes, "an index")?;
+        let v = finite(w, a.codes, "an index")?;
         if v < 0.0 || v.fract() != 0.0 || v >= vertices as f64 {
             return Err(Diagnostic::error(
                 code,
@@ -580,8 +631,27 @@ pub fn out_of_place(code: &str, line: Line<'_>, needs: &str) -> Diagnostic {
     )
 }
 
-/// `w` as a finite number (`1`, `-0.5`, `.5`, `1.`, `1e3`).
+/// `w` as a finite number (`1`, `-0.5`, `.5`, `1.`, `1e3`) within
+/// [`MAX_MAGNITUDE`]: every length, coordinate, fraction and share an art
+/// file gives is read so.
 pub fn number(w: Word<'_>, codes: ArgCodes, what: &str) -> Result<f64, Diagnostic> {
+    let v = finite(w, codes, what)?;
+    if v.abs() > MAX_MAGNITUDE {
+        return Err(Diagnostic::error(
+            codes.out_of_range,
+            format!(
+                "{what} `{}` is outside the range agkit can draw (-{MAX_MAGNITUDE:e} to {MAX_MAGNITUDE:e})",
+                w.text
+            ),
+            w.span(),
+        ));
+    }
+    Ok(v)
+}
+
+/// `w` as a finite number of any magnitude: a count or an index, which the
+/// caller bounds itself.
+pub fn finite(w: Word<'_>, codes: ArgCodes, what: &str) -> Result<f64, Diagnostic> {
     match w.text.parse::<f64>() {
         Ok(v) if v.is_finite() => Ok(v),
         Ok(_) => Err(Diagnostic::error(
@@ -605,6 +675,7 @@ mod tests {
         missing: "X1",
         not_number: "X2",
         not_finite: "X3",
+        out_of_range: "X4",
     };
 
     #[test]
@@ -684,5 +755,20 @@ mod tests {
         assert_eq!(a.number("z").unwrap_err().code, "X2");
         assert_eq!(a.number("w").unwrap_err().code, "X1");
         assert_eq!(a.count(), 3);
+        // Within ±1e6 for what is drawn; counts have their own limits; a
+        // divisor is 0 or at least 1e-3.
+        let text = "X 1e6 -1000001 4e9 1e-300 0 0.001 0.0009 1e300 n\n";
+        let ls: Vec<_> = lines(text, 0).collect();
+        let mut a = Args::new(ls[0], CODES);
+        assert_eq!(a.number("a").unwrap(), 1e6);
+        assert_eq!(a.number("b").unwrap_err().code, "X4");
+        assert_eq!(a.integer("c", 0, u32::MAX as i64).unwrap(), 4_000_000_000);
+        assert_eq!(a.number("d").unwrap(), 1e-300);
+        assert_eq!(a.divisor("e").unwrap(), 0.0);
+        assert_eq!(a.divisor("f").unwrap(), 0.001);
+        assert_eq!(a.divisor("g").unwrap_err().code, "X4");
+        assert_eq!(a.optional_number().unwrap_err().code, "X4");
+        assert_eq!(a.optional_number().unwrap(), None);
+        assert_eq!(a.word("n").unwrap().text, "n");
     }
 }

@@ -603,14 +603,21 @@ fn hostile_art_stays_bounded() {
     );
     assert!(c.diagnostics.iter().any(|d| d.code == "OBJ0008"));
     assert_eq!(c.value.unwrap().triangle_count(Select::All), 0);
-    // Floors asked for by the billion are counted, not looped.
+    // Floors asked for by the million are counted, not looped; by 1e300
+    // they are past the numbers agkit draws (issue 31).
     let f = fac::read(
-        b"A\n800\nFACADE\nFLOORS_MAX 1e300\nFLOORS_MIN 1e200\nLOD 0 1\nWALL 0 1\nSCALE 1 1\nBOTTOM 0 0.1\nMIDDLE 0.1 0.2\nTOP 0.2 0.3\n",
+        b"A\n800\nFACADE\nFLOORS_MAX 1e6\nFLOORS_MIN 1e5\nLOD 0 1\nWALL 0 1\nSCALE 1 1\nBOTTOM 0 0.1\nMIDDLE 0.1 0.2\nTOP 0.2 0.3\n",
         "x.fac",
         &lim,
     )
     .unwrap();
     assert!(f.height_range().unwrap().min.is_finite());
+    let c = fac::check(b"A\n800\nFACADE\nFLOORS_MAX 1e300\n", &lim);
+    assert!(
+        c.diagnostics.iter().any(|d| d.code == "FAC0016"),
+        "{:?}",
+        c.diagnostics
+    );
     // Truncations of every fixture at every length never panic.
     for e in std::fs::read_dir(fixture("")).unwrap() {
         let data = std::fs::read(e.unwrap().path()).unwrap();

@@ -167,20 +167,68 @@ pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
+/// Where the lines of a text start, found in one pass: the line of any
+/// offset is then a binary search.
+///
+/// [`line_col`] scans the text before the offset each time, which is right
+/// for one position and quadratic for many (a file of 40,000 repeated
+/// directives, each with a diagnostic). Whatever looks up more than one
+/// position of the same text — [`to_json`], a reader naming an earlier
+/// line in a message — builds one `LineIndex` and asks it. Lines end as
+/// [`line_col`] ends them: LF, CRLF or a lone CR.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineIndex {
+    /// Byte offset of each line's first byte; the first is 0.
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    /// The index of `source`'s lines.
+    pub fn new(source: &str) -> LineIndex {
+        let b = source.as_bytes();
+        let mut starts = vec![0];
+        for i in memchr::memchr2_iter(b'\n', b'\r', b) {
+            // A CR followed by LF ends its line at the LF.
+            if b[i] == b'\n' || b.get(i + 1) != Some(&b'\n') {
+                starts.push(i + 1);
+            }
+        }
+        LineIndex { starts }
+    }
+
+    /// The number of lines (a text ending in a line break has an empty
+    /// last line).
+    pub fn lines(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The 1-based line of byte `offset` (past the end: the last line).
+    pub fn line(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&s| s <= offset).max(1)
+    }
+
+    /// The 1-based line and column (in characters) of byte `offset` of
+    /// `source`, the text this index was built from; the same answer as
+    /// [`line_col`].
+    pub fn line_col(&self, source: &str, offset: usize) -> (usize, usize) {
+        line_col_indexed(source, self, offset, None)
+    }
+}
+
 /// [`line_col`] with the line starts of `source` already known; `last` is an
 /// earlier (offset, line, column) to count the column on from when it lies
 /// on the same line before `offset`.
 fn line_col_indexed(
     source: &str,
-    starts: &[usize],
+    index: &LineIndex,
     offset: usize,
     last: Option<(usize, usize, usize)>,
 ) -> (usize, usize) {
     let offset = floor_char_boundary(source, offset.min(source.len()));
-    let line = starts.partition_point(|&s| s <= offset);
+    let line = index.line(offset);
     let column = match last {
         Some((o, l, c)) if l == line && o <= offset => c + source[o..offset].chars().count(),
-        _ => source[starts[line - 1]..offset].chars().count() + 1,
+        _ => source[index.starts[line - 1]..offset].chars().count() + 1,
     };
     (line, column)
 }
@@ -221,16 +269,9 @@ pub fn to_json(file: &str, source: Option<&str>, diags: &[Diagnostic]) -> Vec<Js
     let source = read.as_deref().or(source);
     // Line starts, built once when there is more than one position to look
     // up (a pass over the text per diagnostic would be quadratic).
-    let starts: Vec<usize> = match source {
-        Some(src) if diags.len() > 1 => std::iter::once(0)
-            .chain(
-                src.bytes()
-                    .enumerate()
-                    .filter(|&(_, b)| b == b'\n')
-                    .map(|(i, _)| i + 1),
-            )
-            .collect(),
-        _ => Vec::new(),
+    let index = match source {
+        Some(src) if diags.len() > 1 => Some(LineIndex::new(src)),
+        _ => None,
     };
     // The last position looked up: diagnostics come sorted, so the column of
     // the next one on the same line is counted on from there.
@@ -240,12 +281,12 @@ pub fn to_json(file: &str, source: Option<&str>, diags: &[Diagnostic]) -> Vec<Js
         .map(|d| {
             let (line, column, offset) = match (&d.location, source) {
                 (Location::Span(r), Some(src)) => {
-                    let (l, c) = if starts.is_empty() {
-                        line_col(src, r.start)
-                    } else {
-                        let (l, c) = line_col_indexed(src, &starts, r.start, last);
+                    let (l, c) = if let Some(index) = &index {
+                        let (l, c) = line_col_indexed(src, index, r.start, last);
                         last = Some((floor_char_boundary(src, r.start.min(src.len())), l, c));
                         (l, c)
+                    } else {
+                        line_col(src, r.start)
                     };
                     (Some(l), Some(c), None)
                 }
@@ -433,15 +474,14 @@ mod tests {
 
     #[test]
     fn indexed_line_col_equals_the_scan() {
-        let src = "ab\n\nçd\r\nxyz";
-        let starts: Vec<usize> = std::iter::once(0)
-            .chain(src.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
+        let src = "ab\n\nçd\r\nxyz\rw\r\r\nv\r";
+        let index = LineIndex::new(src);
+        assert_eq!(index.lines(), 8);
         let mut last = None;
         for off in 0..=src.len() + 2 {
-            let got = line_col_indexed(src, &starts, off, None);
+            let got = index.line_col(src, off);
             assert_eq!(got, line_col(src, off), "{off}");
-            let on = line_col_indexed(src, &starts, off, last);
+            let on = line_col_indexed(src, &index, off, last);
             assert_eq!(on, got, "{off} after {last:?}");
             last = Some((floor_char_boundary(src, off.min(src.len())), got.0, got.1));
         }

@@ -43,6 +43,7 @@ crate::diag::rules! {
     NEWER_KEYWORD = "FAC0013", Warning, "a type-2 (version 1000) directive in a version 800 facade";
     NO_WALLS = "FAC0014", Warning, "the facade has no wall: X-Plane draws nothing but a roof";
     NO_PATH = "FAC0015", Note, "a TEXTURE directive without a file name";
+    OUT_OF_RANGE = "FAC0016", Error, "a number outside the range agkit can draw (beyond ±1e6, or a divisor closer to 0 than 1e-3)";
 }
 
 /// The versions the header may name (`GetFac` accepts 800 and 1000).

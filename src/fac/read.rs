@@ -17,6 +17,7 @@ const ARGS: ArgCodes = ArgCodes {
     missing: codes::MISSING_ARG,
     not_number: codes::NOT_A_NUMBER,
     not_finite: codes::NOT_FINITE,
+    out_of_range: codes::OUT_OF_RANGE,
 };
 
 /// Reads a facade; `name` names the file in the refusal. Warnings are
@@ -163,8 +164,8 @@ impl<'a> Reader<'a> {
                 });
             }
             "TEX_SIZE" => {
-                let w = a.number("a width")?;
-                let h = a.number("a height")?;
+                let w = a.divisor("a width")?;
+                let h = a.divisor("a height")?;
                 self.tex_scale = [
                     if w != 0.0 { 1.0 / w } else { 1.0 },
                     if h != 0.0 { 1.0 / h } else { 1.0 },
@@ -225,7 +226,7 @@ impl<'a> Reader<'a> {
             }
             "ROOF_SCALE" => {
                 let s = a.number("a scale")?;
-                match a.optional_number() {
+                match a.optional_number()? {
                     Some(t) if !a.is_empty() => {
                         // Type 1: `ROOF_SCALE s1 t1 s_ctr t_ctr s2 t2 rsx rsy`.
                         for what in ["s", "t", "s", "t", "metres", "metres"] {
@@ -279,7 +280,7 @@ impl<'a> Reader<'a> {
             "SPELLING" => {
                 let mut idx = Vec::new();
                 while let Some(w) = a.optional_word() {
-                    let v = xptext::number(w, ARGS, "a segment index")?;
+                    let v = xptext::finite(w, ARGS, "a segment index")?;
                     let n = self.floor(line)?.segments.len();
                     if v < 0.0 || v.fract() != 0.0 || v >= n as f64 {
                         return Err(Diagnostic::error(
@@ -377,7 +378,7 @@ impl<'a> Reader<'a> {
         let min_width = a.number("a minimum width")?;
         let max_width = a.number("a maximum width")?;
         let mut headings = None;
-        if let Some(lo) = a.optional_number() {
+        if let Some(lo) = a.optional_number()? {
             let hi = a.number("a maximum heading")?;
             headings = Some([lo, hi]);
         }
@@ -408,7 +409,7 @@ impl<'a> Reader<'a> {
         let mut n = Vec::with_capacity(5);
         while n.len() < 5 {
             match a.optional_word() {
-                Some(w) => n.push(xptext::number(w, ARGS, "a mesh count")?),
+                Some(w) => n.push(xptext::finite(w, ARGS, "a mesh count")?),
                 None => break,
             }
         }
@@ -538,7 +539,7 @@ impl<'a> Reader<'a> {
 }
 
 fn object_index(w: xptext::Word<'_>) -> Result<usize, Diagnostic> {
-    let v = xptext::number(w, ARGS, "an object index")?;
+    let v = xptext::finite(w, ARGS, "an object index")?;
     if v < 0.0 || v.fract() != 0.0 || v > u32::MAX as f64 {
         return Err(Diagnostic::error(
             codes::OBJECT_RANGE,

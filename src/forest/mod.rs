@@ -38,6 +38,7 @@ crate::diag::rules! {
     NO_TREES = "FOR0013", Warning, "the forest has no tree: X-Plane plants nothing";
     HEIGHT_ORDER = "FOR0014", Warning, "a tree's minimum height is above its maximum";
     BAD_SPACING = "FOR0015", Warning, "SPACING is not positive";
+    OUT_OF_RANGE = "FOR0016", Error, "a number outside the range agkit can draw (beyond ±1e6, or a divisor closer to 0 than 1e-3)";
 }
 
 /// The versions the header may name (`GetFor` accepts 800, 1000, 1200).
@@ -71,6 +72,69 @@ pub struct Forest {
     /// `DENSITY_PARAMS`, `CHOICE_PARAMS`, `HEIGHT_PARAMS`: Perlin noise
     /// (wavelength, amplitude pairs), by directive.
     pub noise: BTreeMap<String, Vec<f64>>,
+    /// The trees of each layer, indexed on the first [`Forest::pick`] or
+    /// [`Forest::layer`] (see [`Layers`]).
+    #[serde(skip)]
+    pub(crate) index: Layers,
+}
+
+/// The drawn trees of each layer with their running shares, built once
+/// from [`Forest::trees`] so that a pick is a binary search: rebuilding a
+/// layer's list per tree made filling a lot with 140,000 trees from a
+/// 20,000-row table take most of a minute.
+///
+/// It is built on first use and kept, so `trees` is read as it was then; a
+/// forest whose `trees` change afterwards should be cloned (a clone
+/// indexes afresh) or rebuilt. A forest whose table grew or shrank is
+/// never answered from the old index. It takes no part in equality.
+#[derive(Debug, Default)]
+pub(crate) struct Layers(std::sync::OnceLock<LayerIndex>);
+
+#[derive(Debug)]
+struct LayerIndex {
+    /// How many rows the table had when indexed.
+    rows: usize,
+    /// Layer → its drawn trees (indices into `trees`, file order) and,
+    /// for those with a positive share, their indices and running sums.
+    layers: std::collections::HashMap<u32, LayerTrees>,
+}
+
+#[derive(Debug, Default)]
+struct LayerTrees {
+    drawn: Vec<usize>,
+    weighted: Vec<usize>,
+    cumulative: Vec<f64>,
+}
+
+impl Clone for Layers {
+    fn clone(&self) -> Layers {
+        Layers::default()
+    }
+}
+
+impl PartialEq for Layers {
+    fn eq(&self, _: &Layers) -> bool {
+        true
+    }
+}
+
+impl LayerIndex {
+    fn of(trees: &[Tree]) -> LayerIndex {
+        let mut layers: std::collections::HashMap<u32, LayerTrees> = Default::default();
+        for (i, t) in trees.iter().enumerate().filter(|(_, t)| t.is_drawn()) {
+            let l = layers.entry(t.layer).or_default();
+            l.drawn.push(i);
+            if t.percentage > 0.0 {
+                let before = l.cumulative.last().copied().unwrap_or(0.0);
+                l.weighted.push(i);
+                l.cumulative.push(before + t.percentage);
+            }
+        }
+        LayerIndex {
+            rows: trees.len(),
+            layers,
+        }
+    }
 }
 
 /// One `TREE` (or X-Plane 12 `TREE2`).
@@ -165,35 +229,52 @@ impl Forest {
         l
     }
 
+    /// The index of the tree table's layers, built on first use (and
+    /// afresh, not kept, when the table's length changed since).
+    fn with_index<R>(&self, f: impl FnOnce(&LayerIndex) -> R) -> R {
+        let index = self.index.0.get_or_init(|| LayerIndex::of(&self.trees));
+        if index.rows == self.trees.len() {
+            f(index)
+        } else {
+            f(&LayerIndex::of(&self.trees))
+        }
+    }
+
     /// The trees of layer `n` that X-Plane draws, in file order.
     pub fn layer(&self, n: u32) -> Vec<&Tree> {
-        self.trees
-            .iter()
-            .filter(|t| t.layer == n && t.is_drawn())
-            .collect()
+        self.with_index(|x| {
+            x.layers
+                .get(&n)
+                .map(|l| l.drawn.iter().map(|&i| &self.trees[i]).collect())
+                .unwrap_or_default()
+        })
     }
 
     /// The tree of layer `n` that a uniform random number `r` in `0..1`
     /// picks, each tree weighted by its percentage; `None` when the layer
     /// has no tree with a positive percentage.
     pub fn pick(&self, n: u32, r: f64) -> Option<&Tree> {
-        let trees: Vec<&Tree> = self
-            .layer(n)
-            .into_iter()
-            .filter(|t| t.percentage > 0.0)
-            .collect();
-        let total: f64 = trees.iter().map(|t| t.percentage).sum();
-        if total <= 0.0 {
-            return None;
-        }
-        let mut at = r.clamp(0.0, 1.0) * total;
-        for t in &trees {
-            if at < t.percentage {
-                return Some(t);
+        self.pick_index(n, r).map(|i| &self.trees[i])
+    }
+
+    /// [`Forest::pick`] as an index into [`Forest::trees`]: a binary search
+    /// of the layer's running shares (the layer is indexed once).
+    pub fn pick_index(&self, n: u32, r: f64) -> Option<usize> {
+        self.with_index(|x| {
+            let l = x.layers.get(&n)?;
+            let total = *l.cumulative.last()?;
+            if total.is_nan() || total <= 0.0 {
+                return None;
             }
-            at -= t.percentage;
-        }
-        trees.last().copied()
+            let at = r.clamp(0.0, 1.0) * total;
+            // The first tree whose running share passes `at`: the one a
+            // walk subtracting each share in turn stops at.
+            let k = l
+                .cumulative
+                .partition_point(|&c| c <= at)
+                .min(l.weighted.len() - 1);
+            Some(l.weighted[k])
+        })
     }
 
     /// The lowest and highest tree of layer `n`, metres.
@@ -212,5 +293,81 @@ impl Forest {
     /// True when a tree has a 3-D model.
     pub fn has_3d(&self) -> bool {
         self.trees.iter().any(|t| !t.meshes.is_empty())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(layer: u32, percentage: f64, w: f64) -> Tree {
+        Tree {
+            s: 0.0,
+            t: 0.0,
+            w,
+            h: 10.0,
+            offset: 0.0,
+            percentage,
+            min_height: 1.0,
+            max_height: 2.0,
+            quads: 2,
+            layer,
+            name: None,
+            group: None,
+            meshes: Vec::new(),
+            y_quads: 0,
+        }
+    }
+
+    /// The walk the index replaced: subtract each share in turn.
+    fn walk(f: &Forest, n: u32, r: f64) -> Option<usize> {
+        let trees: Vec<usize> = (0..f.trees.len())
+            .filter(|&i| {
+                let t = &f.trees[i];
+                t.layer == n && t.is_drawn() && t.percentage > 0.0
+            })
+            .collect();
+        let total: f64 = trees.iter().map(|&i| f.trees[i].percentage).sum();
+        if total <= 0.0 {
+            return None;
+        }
+        let mut at = r.clamp(0.0, 1.0) * total;
+        for &i in &trees {
+            if at < f.trees[i].percentage {
+                return Some(i);
+            }
+            at -= f.trees[i].percentage;
+        }
+        trees.last().copied()
+    }
+
+    #[test]
+    fn indexed_picks_are_the_walks_picks() {
+        let mut f = crate::forest::read(b"A\n800\nFOREST\n", "f", &Default::default())
+            .unwrap_or_else(|_| panic!("an empty forest reads"));
+        f.trees = vec![
+            tree(0, 50.0, 8.0),
+            tree(1, 70.0, 8.0),
+            tree(0, 0.0, 8.0),
+            tree(0, 30.0, 0.0), // not drawn
+            tree(0, 20.0, 4.0),
+            tree(2, 0.0, 4.0),
+            tree(0, 0.25, 4.0),
+        ];
+        for n in 0..4 {
+            for k in 0..=1000 {
+                let r = f64::from(k) / 1000.0;
+                assert_eq!(f.pick_index(n, r), walk(&f, n, r), "layer {n}, r {r}");
+            }
+        }
+        assert_eq!(f.layer(0).len(), 4);
+        assert!(f.layer(2).len() == 1 && f.pick(2, 0.5).is_none());
+        // A table that grew after the first pick is not answered from the
+        // old index; a clone indexes afresh.
+        f.trees.push(tree(3, 10.0, 4.0));
+        assert_eq!(f.pick_index(3, 0.5), Some(7));
+        let g = f.clone();
+        assert_eq!(g.pick_index(3, 0.5), Some(7));
+        assert_eq!(g, f);
     }
 }

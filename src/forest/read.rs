@@ -16,6 +16,7 @@ const ARGS: ArgCodes = ArgCodes {
     missing: codes::MISSING_ARG,
     not_number: codes::NOT_A_NUMBER,
     not_finite: codes::NOT_FINITE,
+    out_of_range: codes::OUT_OF_RANGE,
 };
 
 /// Reads a forest; `name` names the file in the refusal. Warnings are
@@ -48,6 +49,7 @@ pub fn check(bytes: &[u8], limits: &Limits) -> Checked<Forest> {
                     meshes: Vec::new(),
                     skip_surfaces: Vec::new(),
                     noise: Default::default(),
+                    index: Default::default(),
                 },
                 shader_3d: false,
                 declared: 0,
@@ -115,8 +117,8 @@ impl<'a> Reader<'a> {
                     )),
                 }
             }
-            "SCALE_X" => self.forest.scale[0] = a.number("a texture width")?,
-            "SCALE_Y" => self.forest.scale[1] = a.number("a texture height")?,
+            "SCALE_X" => self.forest.scale[0] = a.divisor("a texture width")?,
+            "SCALE_Y" => self.forest.scale[1] = a.divisor("a texture height")?,
             "SPACING" => {
                 let s = [a.number("metres across")?, a.number("metres along")?];
                 if s[0] <= 0.0 || s[1] <= 0.0 {
@@ -198,7 +200,7 @@ impl<'a> Reader<'a> {
         }
         let whole = |a: &mut Args<'a>, what: &str| -> Result<u32, Diagnostic> {
             let w = a.word(what)?;
-            let n = xptext::number(w, ARGS, what)?;
+            let n = xptext::finite(w, ARGS, what)?;
             if n < 0.0 || n.fract() != 0.0 || n > u32::MAX as f64 {
                 return Err(Diagnostic::error(
                     codes::BAD_LAYER,
@@ -292,8 +294,12 @@ impl<'a> Reader<'a> {
 
     /// The forest, its own diagnostics appended to `diags`.
     fn finish(mut self, diags: &mut Vec<Diagnostic>) -> Forest {
+        // The names once, in a set: a lookup per MESH_3D through every
+        // MESH would be quadratic in a file of many of both.
+        let names: std::collections::HashSet<&str> =
+            self.forest.meshes.iter().map(|m| m.name.as_str()).collect();
         for (name, span) in std::mem::take(&mut self.mesh_refs) {
-            if !self.forest.meshes.iter().any(|m| m.name == name) {
+            if !names.contains(name.as_str()) {
                 self.diags.push(Diagnostic::error(
                     codes::UNKNOWN_MESH,
                     format!("no MESH is named `{name}`"),

@@ -42,6 +42,7 @@ crate::diag::rules! {
     LOD_ORDER = "OBJ0015", Warning, "ATTR_LOD near distance not below its far distance";
     NO_PATH = "OBJ0016", Note, "a TEXTURE directive without a file name (the object is drawn untextured)";
     ANIM_OUTSIDE = "OBJ0017", Warning, "an animation directive outside ANIM_begin … ANIM_end";
+    OUT_OF_RANGE = "OBJ0018", Error, "a number outside the range agkit can draw (beyond ±1e6, or a divisor closer to 0 than 1e-3)";
 }
 
 /// The versions the header may name (`XObj8Read` accepts only 800).
@@ -184,23 +185,32 @@ impl Obj {
     /// level starting at the nearest distance of all (additive LODs all
     /// start at 0).
     pub fn is_lod0(&self, lod: usize) -> bool {
+        self.lod0_test()(lod)
+    }
+
+    /// [`Obj::is_lod0`] with the nearest distance found once: one pass
+    /// over the levels, then each test is a lookup (a test per draw call
+    /// that scanned every level would be quadratic in a file of many
+    /// `ATTR_LOD`s).
+    fn lod0_test(&self) -> impl Fn(usize) -> bool + '_ {
         let nearest = self
             .lods
             .iter()
             .map(|l| l.near)
             .fold(f64::INFINITY, f64::min);
-        lod == 0 || self.lods.get(lod).is_some_and(|l| l.near <= nearest)
+        move |lod| lod == 0 || self.lods.get(lod).is_some_and(|l| l.near <= nearest)
     }
 
     /// The LOD-0 triangles `select` picks, as three vertex indices each.
     /// Triangles with an index past the vertices or a range past the
     /// index table (errors `OBJ0007`, `OBJ0008`) are left out.
     pub fn triangles(&self, select: Select) -> impl Iterator<Item = [usize; 3]> + '_ {
+        let lod0 = self.lod0_test();
         self.draws
             .iter()
             .filter(move |d| {
                 d.kind == DrawKind::Tris
-                    && self.is_lod0(d.lod)
+                    && lod0(d.lod)
                     && match select {
                         Select::Solid => !d.draped,
                         Select::Draped => d.draped,

@@ -18,6 +18,7 @@ const ARGS: ArgCodes = ArgCodes {
     missing: codes::MISSING_ARG,
     not_number: codes::NOT_A_NUMBER,
     not_finite: codes::NOT_FINITE,
+    out_of_range: codes::OUT_OF_RANGE,
 };
 
 /// Fewest bytes a `VT` line takes (`VT` and 8 one-digit numbers).
@@ -144,6 +145,8 @@ struct Reader<'a> {
     diags: Vec<Diagnostic>,
     obj: Obj,
     counts_at: Option<usize>,
+    /// The line of the first `POINT_COUNTS`, once a repeat needs it.
+    first_counts_line: Option<usize>,
     draped: bool,
     /// Open `ANIM_begin` lines, innermost last (offsets only).
     open: Vec<usize>,
@@ -163,6 +166,7 @@ impl<'a> Reader<'a> {
             diags: Vec::new(),
             obj,
             counts_at: None,
+            first_counts_line: None,
             draped: false,
             open: Vec::new(),
             draw_spans: Vec::new(),
@@ -192,7 +196,7 @@ impl<'a> Reader<'a> {
                 let max = self.obj.point_counts[0] as i64 - 1;
                 for _ in 0..n {
                     let w = a.word(if n == 1 { "an index" } else { "10 indices" })?;
-                    let v = xptext::number(w, ARGS, "an index")?;
+                    let v = xptext::finite(w, ARGS, "an index")?;
                     if v < 0.0 || v.fract() != 0.0 || v > max as f64 {
                         return Err(Diagnostic::error(
                             codes::INDEX_RANGE,
@@ -356,10 +360,15 @@ impl<'a> Reader<'a> {
 
     fn point_counts(&mut self, line: Line<'a>, a: &mut Args<'a>) -> Result<bool, Diagnostic> {
         if let Some(at) = self.counts_at {
-            let (l, _) = crate::diag::line_col(self.text, at);
+            // The first one's line, found once: a file repeating
+            // POINT_COUNTS 40,000 times must not be scanned per repeat.
+            let text = self.text;
+            let first = *self
+                .first_counts_line
+                .get_or_insert_with(|| crate::diag::LineIndex::new(text).line(at));
             self.diags.push(Diagnostic::warning(
                 codes::POINT_COUNTS_AGAIN,
-                format!("POINT_COUNTS again (first on line {l}): these counts replace those"),
+                format!("POINT_COUNTS again (first on line {first}): these counts replace those"),
                 line.span(),
             ));
         }

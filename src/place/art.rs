@@ -249,12 +249,10 @@ impl<'a> TreeArt<'a> {
     pub fn pick(&self, layer: i64, width: Option<f64>, rng: &mut Rng) -> Option<TreePick> {
         let layer = u32::try_from(layer).ok()?;
         let r: f64 = rng.random();
-        let tree = self.forest.pick(layer, r)?;
-        let index = self
-            .forest
-            .trees
-            .iter()
-            .position(|t| std::ptr::eq(t, tree))?;
+        // The forest indexes its layers once: a pick is a binary search,
+        // not a walk over the table (see `Forest::pick_index`).
+        let index = self.forest.pick_index(layer, r)?;
+        let tree = &self.forest.trees[index];
         let aspect = tree.aspect();
         let (width, height) = match width {
             Some(w) if aspect > 0.0 => (w, w / aspect),
