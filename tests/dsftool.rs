@@ -104,7 +104,9 @@ fn dsf2text_writes_dsftools_text_with_its_trailer_and_progress_lines() {
         );
         let text = std::fs::read_to_string(tmp.path().join("demo.txt")).unwrap();
         assert!(
-            text.starts_with("I\n800 written by DSFTool 2.4.0-b1\nDSF2TEXT\n\n# file: demo.dsf\n\n"),
+            text.starts_with(
+                "I\n800 written by DSFTool 2.4.0-b1\nDSF2TEXT\n\n# file: demo.dsf\n\n"
+            ),
             "{text}"
         );
         assert!(text.ends_with("END_POLYGON\n# Result code: 0\n"), "{text}");
@@ -134,7 +136,11 @@ fn text2dsf_in_both_spellings_builds_what_agkit_dsf_build_builds() {
             .unwrap();
         ok(&o);
         assert!(
-            stdout(&o).ends_with(&format!("Converted {} to {}\n", txt.display(), out.display())),
+            stdout(&o).ends_with(&format!(
+                "Converted {} to {}\n",
+                txt.display(),
+                out.display()
+            )),
             "{}",
             stdout(&o)
         );
@@ -146,7 +152,10 @@ fn text2dsf_in_both_spellings_builds_what_agkit_dsf_build_builds() {
 fn dash_is_standard_output_for_the_text_and_standard_input_for_text2dsf() {
     let tmp = tempfile::tempdir().unwrap();
     demo_dsf(tmp.path(), "demo.dsf");
-    ok(&dsftool(tmp.path(), &["--dsf2text", "demo.dsf", "demo.txt"]));
+    ok(&dsftool(
+        tmp.path(),
+        &["--dsf2text", "demo.dsf", "demo.txt"],
+    ));
     let file = std::fs::read_to_string(tmp.path().join("demo.txt")).unwrap();
     // To standard output: the text alone, the progress lines on stderr.
     let piped = dsftool(tmp.path(), &["--dsf2text", "demo.dsf", "-"]);
@@ -181,7 +190,10 @@ fn several_dsfs_make_one_text_with_definitions_numbered_on() {
     let tmp = tempfile::tempdir().unwrap();
     demo_dsf(tmp.path(), "demo.dsf");
     network_dsf(tmp.path());
-    let out = dsftool(tmp.path(), &["--dsf2text", "demo.dsf", "net.dsf", "both.txt"]);
+    let out = dsftool(
+        tmp.path(),
+        &["--dsf2text", "demo.dsf", "net.dsf", "both.txt"],
+    );
     ok(&out);
     let text = std::fs::read_to_string(tmp.path().join("both.txt")).unwrap();
     assert_eq!(text.matches("I\n800 written by").count(), 1);
@@ -191,7 +203,10 @@ fn several_dsfs_make_one_text_with_definitions_numbered_on() {
     assert!(second.contains("\nBEGIN_POLYGON 2 255 2\n"), "{second}");
     assert!(second.contains("\nBEGIN_SEGMENT 0 1 1 "), "{second}");
     // The merged text builds: its tables are both tiles' tables.
-    ok(&dsftool(tmp.path(), &["--text2dsf", "both.txt", "both.dsf"]));
+    ok(&dsftool(
+        tmp.path(),
+        &["--text2dsf", "both.txt", "both.dsf"],
+    ));
     let back = dsftool(tmp.path(), &["--dsf2text", "both.dsf", "-"]);
     ok(&back);
     assert_eq!(stdout(&back).matches("\nPOLYGON_DEF ").count(), 3);
@@ -224,7 +239,10 @@ fn two_rasters_for_one_sidecar_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
     network_dsf(tmp.path());
     std::fs::copy(tmp.path().join("net.dsf"), tmp.path().join("net2.dsf")).unwrap();
-    let out = dsftool(tmp.path(), &["--dsf2text", "net.dsf", "net2.dsf", "both.txt"]);
+    let out = dsftool(
+        tmp.path(),
+        &["--dsf2text", "net.dsf", "net2.dsf", "both.txt"],
+    );
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("net2.dsf: its raster `soundscape` would replace the sidecar"),
@@ -239,7 +257,10 @@ fn raster_sidecars_are_named_after_the_text_and_read_from_the_working_folder() {
     let tmp = tempfile::tempdir().unwrap();
     network_dsf(tmp.path());
     std::fs::create_dir(tmp.path().join("out")).unwrap();
-    ok(&dsftool(tmp.path(), &["--dsf2text", "net.dsf", "out/net.txt"]));
+    ok(&dsftool(
+        tmp.path(),
+        &["--dsf2text", "net.dsf", "out/net.txt"],
+    ));
     let side = tmp.path().join("out/net.txt.soundscape.raw");
     assert_eq!(std::fs::read(&side).unwrap(), b"ABCD");
     let text = std::fs::read_to_string(tmp.path().join("out/net.txt")).unwrap();
@@ -248,7 +269,10 @@ fn raster_sidecars_are_named_after_the_text_and_read_from_the_working_folder() {
         "{text}"
     );
     // Built again from the working folder, as DSFTool resolves the name.
-    ok(&dsftool(tmp.path(), &["--text2dsf", "out/net.txt", "again.dsf"]));
+    ok(&dsftool(
+        tmp.path(),
+        &["--text2dsf", "out/net.txt", "again.dsf"],
+    ));
     let back = dsftool(tmp.path(), &["--dsf2text", "again.dsf", "again.txt"]);
     ok(&back);
     assert_eq!(
@@ -278,14 +302,24 @@ fn version_and_auto_config() {
     let tmp = tempfile::tempdir().unwrap();
     let out = dsftool(tmp.path(), &["--version"]);
     ok(&out);
-    assert!(stdout(&out).starts_with("DSFTool 2.4.0-b1 "), "{}", stdout(&out));
+    assert!(
+        stdout(&out).starts_with("DSFTool 2.4.0-b1 "),
+        "{}",
+        stdout(&out)
+    );
     let link = link_as(tmp.path(), "DSFTool");
     let out = Command::new(&link).arg("--auto_config").output().unwrap();
     ok(&out);
     let lines: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
     assert_eq!(lines.len(), 2, "{lines:?}");
-    assert!(lines[0].starts_with("CMD .txt .dsf \"") && lines[0].ends_with("\" -text2dsf \"INFILE\" \"OUTFILE\""));
-    assert!(lines[1].starts_with("CMD .dsf .txt \"") && lines[1].ends_with("\" -dsf2text \"INFILE\" \"OUTFILE\""));
+    assert!(
+        lines[0].starts_with("CMD .txt .dsf \"")
+            && lines[0].ends_with("\" -text2dsf \"INFILE\" \"OUTFILE\"")
+    );
+    assert!(
+        lines[1].starts_with("CMD .dsf .txt \"")
+            && lines[1].ends_with("\" -dsf2text \"INFILE\" \"OUTFILE\"")
+    );
 }
 
 /// Difference: DSFTool exits 1 after its usage for `-h`; agkit prints the
@@ -374,7 +408,11 @@ fn a_damaged_dsf_fails_with_its_offset_and_leaves_no_text() {
     std::fs::write(&dsf, &bytes[..bytes.len() / 2]).unwrap();
     let out = dsftool(tmp.path(), &["--dsf2text", "demo.dsf", "out.txt"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("demo.dsf @ byte "), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("demo.dsf @ byte "),
+        "{}",
+        stderr(&out)
+    );
     assert!(!tmp.path().join("out.txt").exists());
 }
 
@@ -388,13 +426,20 @@ fn a_line_dsftool_would_drop_is_an_error_with_its_line() {
                 PROPERTY sim/north 48\nOBJECT_DEF a.obj\n";
     for (body, line, what) in [
         ("OBJECT 0 8.5 47.5\n", 6, "takes 4 values"),
-        ("OBJECT 3 8.5 47.5 0\n", 6, "definition 3 is not in the OBJECT_DEF table"),
+        (
+            "OBJECT 3 8.5 47.5 0\n",
+            6,
+            "definition 3 is not in the OBJECT_DEF table",
+        ),
     ] {
         std::fs::write(tmp.path().join("t.txt"), format!("{head}{body}")).unwrap();
         let out = dsftool(tmp.path(), &["--text2dsf", "t.txt", "t.dsf"]);
         assert_eq!(out.status.code(), Some(1), "{body}");
         let err = stderr(&out);
-        assert!(err.contains("t.txt:") && err.contains(&format!(":{line}:")), "{err}");
+        assert!(
+            err.contains("t.txt:") && err.contains(&format!(":{line}:")),
+            "{err}"
+        );
         assert!(err.contains(what), "{err}");
         assert!(!tmp.path().join("t.dsf").exists());
     }
@@ -407,7 +452,11 @@ fn an_unknown_argument_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let out = dsftool(tmp.path(), &["--dsf2txt", "a.dsf", "a.txt"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("unknown argument `--dsf2txt`"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("unknown argument `--dsf2txt`"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 /// Difference: `DSFTool --dsf2text X.dsf` (no text named) writes a text

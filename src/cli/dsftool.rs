@@ -318,13 +318,7 @@ fn text2dsf(input: &OsString, out: &OsString) -> u8 {
         Err(e) => return output::fail(e),
     };
     let name = output::input_name(input);
-    let code = build::build_text(
-        &name,
-        (!stdin).then_some(input),
-        bytes,
-        Path::new(""),
-        out,
-    );
+    let code = build::build_text(&name, (!stdin).then_some(input), bytes, Path::new(""), out);
     if code == EXIT_OK {
         println!("Converted {} to {}", input.display(), out.display());
     }

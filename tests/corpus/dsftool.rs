@@ -159,7 +159,10 @@ fn every_corpus_tile_reads_builds_and_reads_again_as_dsftool_does() {
         }
         let again = dsftool(dir, &["--dsf2text", "rt.dsf", "rt.txt"]);
         if !again.status.success() {
-            problems.push(format!("{rel}: --dsf2text of the rebuild failed: {}", said(&again)));
+            problems.push(format!(
+                "{rel}: --dsf2text of the rebuild failed: {}",
+                said(&again)
+            ));
             continue;
         }
         let text = String::from_utf8(text).unwrap();
