@@ -7,7 +7,7 @@
 use super::support;
 use md5::{Digest, Md5};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 /// One row of the fixture.
