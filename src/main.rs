@@ -9,5 +9,10 @@ fn main() -> std::process::ExitCode {
     }
     // No output replaces a file the command reads.
     agkit::fsutil::guard_inputs();
+    // Started as `DSFTool` (a link or copy under that name): DSFTool's
+    // command line, so a pipeline calling DSFTool runs unchanged.
+    if let Some(code) = cli::dsftool::run_if_named() {
+        return code.into();
+    }
     cli::run()
 }

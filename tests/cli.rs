@@ -82,6 +82,7 @@ const SUBCOMMANDS: &[&[&str]] = &[
     &["dsf", "totext"],
     &["dsf", "build"],
     &["dsf", "autogen"],
+    &["dsftool"],
     &["gen"],
     &["overlay", "build"],
     &["convert", "agn"],
@@ -238,6 +239,11 @@ const SUCCESSES: &[(&[&str], &str)] = &[
     (&["dsf", "totext", DSF], "DSF2TEXT"),
     (&["dsf", "build", DSF_TEXT, "-o", "{tmp}/demo.dsf"], ""),
     (&["dsf", "autogen", DSF], "3 autogen uses"),
+    (&["dsftool", "--dsf2text", DSF, "-"], "# Result code: 0"),
+    (
+        &["dsftool", "--text2dsf", DSF_TEXT, "{tmp}/demo.dsf"],
+        "Converted examples/dsf/autogen_demo.txt",
+    ),
     (&["dsf", "autogen", "--format", "json", DSF], "\"asset\""),
     (
         &[
@@ -536,6 +542,8 @@ const MISSING: &[&[&str]] = &[
     &["dsf", "totext", "nope.dsf"],
     &["dsf", "build", "nope.txt", "-o", "{tmp}/x.dsf"],
     &["dsf", "autogen", "nope.dsf"],
+    &["dsftool", "--dsf2text", "nope.dsf", "{tmp}/x.txt"],
+    &["dsftool", "--text2dsf", "nope.txt", "{tmp}/x.dsf"],
     &[
         "overlay",
         "build",

@@ -100,6 +100,8 @@ const READERS: &[(&str, &str)] = &[
     ("dsf totext {in}", "x.dsf"),
     ("dsf build {in} -o {tmp}/out.dsf", "x.txt"),
     ("dsf autogen {in}", "x.dsf"),
+    ("dsftool --dsf2text {in} {tmp}/out.txt", "x.dsf"),
+    ("dsftool --text2dsf {in} {tmp}/out.dsf", "x.txt"),
     (
         "overlay build {in} --rules {root}/examples/gis/RULES.toml -o {tmp}/o",
         "x.geojson",
@@ -253,6 +255,9 @@ const OVERWRITES: &[(&str, &str)] = &[
     ("dsf totext t.dsf t.dsf.txt -o .", "t.dsf.txt"),
     ("dsf build t.txt -o t.txt", "t.txt"),
     ("dsf build t.txt -o sym.txt", "t.txt"),
+    ("dsftool --dsf2text t.dsf t.dsf", "t.dsf"),
+    ("dsftool -dsf2text tiles/t.dsf t.dsf ./t.dsf", "t.dsf"),
+    ("dsftool --text2dsf t.txt sym.txt", "t.txt"),
     ("overlay build f.geojson --rules r.toml -o r.toml", "r.toml"),
     (
         "convert agn 001332223121112an.agn -o 001332223121112an.agn",

@@ -62,6 +62,7 @@ mod check;
 mod convert;
 mod coords;
 mod dsf;
+pub(crate) mod dsftool;
 mod fmt;
 mod r#gen;
 mod info;
@@ -100,6 +101,9 @@ enum Command {
     /// X-Plane DSF tiles: to text, build, list autogen.
     #[command(subcommand)]
     Dsf(dsf::Command),
+    /// Laminar's DSFTool command line (--dsf2text, --text2dsf, --version),
+    /// as agkit runs it when started under the name DSFTool.
+    Dsftool(dsftool::Args),
     /// Write a deterministic benchmark input set (text assets, DSF, AGN).
     Gen(r#gen::Args),
     /// Build DSF overlays placing autogen on GIS features.
@@ -125,6 +129,7 @@ pub fn run() -> ExitCode {
         Command::Serve(a) => serve::run(a),
         Command::Agn(c) => agn::run(c),
         Command::Dsf(c) => dsf::run(c),
+        Command::Dsftool(a) => dsftool::run(a),
         Command::Gen(a) => r#gen::run(a),
         Command::Overlay(c) => overlay::run(c),
         Command::Convert(c) => convert::run(c),

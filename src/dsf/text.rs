@@ -57,9 +57,67 @@ pub fn to_text(dsf: &Dsf, opts: &TextOptions) -> String {
 pub fn write_text(dsf: &Dsf, opts: &TextOptions, w: &mut dyn Write) -> io::Result<()> {
     header(dsf, opts, w)?;
     for e in &dsf.entities {
-        entity(w, e)?;
+        entity(w, e, DefOffsets::default())?;
     }
     w.write_all(RESULT)
+}
+
+/// The program DSFTool 2.4.0-b1 names on a text's second line
+/// (`800 written by DSFTool 2.4.0-b1`); `agkit dsftool` writes the same
+/// line, so that its texts are DSFTool's byte for byte.
+pub const DSFTOOL_AGENT: &str = "DSFTool 2.4.0-b1";
+
+/// Where one tile's definitions start in a text that merges several tiles
+/// (`DSFTool --dsf2text A.dsf B.dsf OUT.txt`): each table of the text is
+/// the tables of the tiles one after another, so an entity of a later
+/// tile names its definition by its index plus the sizes of that table in
+/// the tiles before it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DefOffsets {
+    /// Added to `BEGIN_PATCH` terrain indices.
+    pub terrain: u64,
+    /// Added to `OBJECT*` indices.
+    pub object: u64,
+    /// Added to `BEGIN_POLYGON` indices.
+    pub polygon: u64,
+    /// Added to `BEGIN_SEGMENT*` indices.
+    pub network: u64,
+}
+
+impl DefOffsets {
+    /// The offsets of the tile that follows `dsf` in the text.
+    pub fn after(self, dsf: &Dsf) -> DefOffsets {
+        DefOffsets {
+            terrain: self.terrain + dsf.terrain_defs.len() as u64,
+            object: self.object + dsf.object_defs.len() as u64,
+            polygon: self.polygon + dsf.polygon_defs.len() as u64,
+            network: self.network + dsf.network_defs.len() as u64,
+        }
+    }
+}
+
+/// The three cookie lines and the blank line that open a text, naming
+/// `agent` as its writer (`agkit`, or [`DSFTOOL_AGENT`]).
+pub fn write_cookie(agent: &str, w: &mut dyn Write) -> io::Result<()> {
+    write!(w, "I\n800 written by {agent}\nDSF2TEXT\n\n")
+}
+
+/// One tile's part of a text, as DSFTool writes each of the DSFs it is
+/// given: `# file: <source_name>`, the pool summary, `DIVISIONS`,
+/// `HEIGHTS`, properties, definitions, one `RASTER_DATA` line per raster
+/// naming `raster_files[k]` (without a name where that is empty or
+/// missing: the text then has no sidecar), the entities with their
+/// definitions offset by `first`, and `# Result code: 0`. A text is
+/// [`write_cookie`] and then one part per tile.
+pub fn write_stream_part(
+    dsf: &Decoded<'_>,
+    source_name: &str,
+    raster_files: &[String],
+    first: DefOffsets,
+    w: &mut dyn Write,
+) -> Result<(), StreamError<io::Error>> {
+    header_body(&dsf.head, Some(source_name), raster_files, w).map_err(StreamError::Sink)?;
+    stream_entities(dsf, first, w)
 }
 
 /// DSFTool's last line for a file it read without error.
@@ -75,12 +133,21 @@ pub fn write_stream(
     w: &mut dyn Write,
 ) -> Result<(), StreamError<io::Error>> {
     header(&dsf.head, opts, w).map_err(StreamError::Sink)?;
+    stream_entities(dsf, DefOffsets::default(), w)
+}
+
+/// The entities of `dsf` as they are decoded, then the trailer.
+fn stream_entities(
+    dsf: &Decoded<'_>,
+    off: DefOffsets,
+    w: &mut dyn Write,
+) -> Result<(), StreamError<io::Error>> {
     let mut depth = 0;
     dsf.events(|ev, _| match ev {
-        Event::Entity(e) => entity(w, &e),
+        Event::Entity(e) => entity(w, &e, off),
         Event::BeginPatch(p) => {
             depth = p.depth;
-            begin_patch(w, &p)
+            begin_patch(w, &p, off)
         }
         Event::Primitive(pr) => primitive(w, &pr, depth),
         Event::EndPatch => w.write_all(b"END_PATCH\n"),
@@ -92,8 +159,24 @@ pub fn write_stream(
 /// read from a binary), `DIVISIONS`, `HEIGHTS`, properties, definitions
 /// and `RASTER_DATA` lines.
 fn header(dsf: &Dsf, opts: &TextOptions, w: &mut dyn Write) -> io::Result<()> {
-    w.write_all(b"I\n800 written by agkit\nDSF2TEXT\n\n")?;
-    if let Some(n) = &opts.source_name {
+    write_cookie("agkit", w)?;
+    let names: Vec<String> = dsf
+        .rasters
+        .iter()
+        .enumerate()
+        .map(|(k, r)| raster_file_name(opts, k, r))
+        .collect();
+    header_body(dsf, opts.source_name.as_deref(), &names, w)
+}
+
+/// The header after the cookie lines (see [`header`]).
+fn header_body(
+    dsf: &Dsf,
+    source_name: Option<&str>,
+    raster_files: &[String],
+    w: &mut dyn Write,
+) -> io::Result<()> {
+    if let Some(n) = source_name {
         writeln!(w, "# file: {n}\n")?;
     }
     let from_binary = dsf.md5 != Md5Status::NotChecked;
@@ -141,18 +224,15 @@ fn header(dsf: &Dsf, opts: &TextOptions, w: &mut dyn Write) -> io::Result<()> {
         }
     }
     for (k, r) in dsf.rasters.iter().enumerate() {
-        writeln!(
+        write!(
             w,
-            "RASTER_DATA version={} bpp={} flags={} width={} height={} scale={:.6} offset={:.6} {}",
-            r.version,
-            r.bpp,
-            r.flags,
-            r.width,
-            r.height,
-            r.scale,
-            r.offset,
-            raster_file_name(opts, k, r)
+            "RASTER_DATA version={} bpp={} flags={} width={} height={} scale={:.6} offset={:.6}",
+            r.version, r.bpp, r.flags, r.width, r.height, r.scale, r.offset,
         )?;
+        match raster_files.get(k).filter(|n| !n.is_empty()) {
+            Some(n) => writeln!(w, " {n}")?,
+            None => w.write_all(b"\n")?,
+        }
     }
     Ok(())
 }
@@ -261,14 +341,14 @@ fn guess_good_heights(lo: f64, hi: f64, min_range: f64) -> (f64, f64) {
     (scale, offset)
 }
 
-fn entity(w: &mut dyn Write, e: &Entity) -> io::Result<()> {
+fn entity(w: &mut dyn Write, e: &Entity, off: DefOffsets) -> io::Result<()> {
     match e {
         Entity::Filter(f) => writeln!(w, "FILTER {f}"),
-        Entity::Object(o) => object(w, o),
-        Entity::Polygon(p) => polygon(w, p),
-        Entity::Network(n) => chain(w, n),
+        Entity::Object(o) => object(w, o, off.object),
+        Entity::Polygon(p) => polygon(w, p, off.polygon),
+        Entity::Network(n) => chain(w, n, off.network),
         Entity::Patch(p) => {
-            begin_patch(w, p)?;
+            begin_patch(w, p, off)?;
             for pr in &p.primitives {
                 primitive(w, pr, p.depth)?;
             }
@@ -277,12 +357,13 @@ fn entity(w: &mut dyn Write, e: &Entity) -> io::Result<()> {
     }
 }
 
-fn object(w: &mut dyn Write, o: &Object) -> io::Result<()> {
+fn object(w: &mut dyn Write, o: &Object, off: u64) -> io::Result<()> {
+    let def = u64::from(o.def) + off;
     match (o.mode, o.elevation) {
         (ElevationMode::Draped, _) | (_, None) => writeln!(
             w,
             "OBJECT {} {:.9} {:.9} {:.3}",
-            o.def, o.lon, o.lat, o.heading
+            def, o.lon, o.lat, o.heading
         ),
         (m, Some(z)) => writeln!(
             w,
@@ -292,7 +373,7 @@ fn object(w: &mut dyn Write, o: &Object) -> io::Result<()> {
             } else {
                 "OBJECT_MSL"
             },
-            o.def,
+            def,
             o.lon,
             o.lat,
             z,
@@ -309,8 +390,9 @@ fn values(w: &mut dyn Write, kw: &str, v: &[f64]) -> io::Result<()> {
     w.write_all(b"\n")
 }
 
-fn polygon(w: &mut dyn Write, p: &Polygon) -> io::Result<()> {
-    writeln!(w, "BEGIN_POLYGON {} {} {}", p.def, p.param, p.depth)?;
+fn polygon(w: &mut dyn Write, p: &Polygon, off: u64) -> io::Result<()> {
+    let def = u64::from(p.def) + off;
+    writeln!(w, "BEGIN_POLYGON {def} {} {}", p.param, p.depth)?;
     for k in 0..p.windings.len() {
         w.write_all(b"BEGIN_WINDING\n")?;
         for pt in p.points(k) {
@@ -321,11 +403,15 @@ fn polygon(w: &mut dyn Write, p: &Polygon) -> io::Result<()> {
     w.write_all(b"END_POLYGON\n")
 }
 
-fn begin_patch(w: &mut dyn Write, p: &Patch) -> io::Result<()> {
+fn begin_patch(w: &mut dyn Write, p: &Patch, off: DefOffsets) -> io::Result<()> {
     writeln!(
         w,
         "BEGIN_PATCH {} {:.6} {:.6} {} {}",
-        p.def, p.lod_near, p.lod_far, p.flags, p.depth
+        u64::from(p.def) + off.terrain,
+        p.lod_near,
+        p.lod_far,
+        p.flags,
+        p.depth
     )
 }
 
@@ -337,7 +423,8 @@ fn primitive(w: &mut dyn Write, pr: &Primitive, depth: usize) -> io::Result<()> 
     w.write_all(b"END_PRIMITIVE\n")
 }
 
-fn chain(w: &mut dyn Write, n: &NetworkChain) -> io::Result<()> {
+fn chain(w: &mut dyn Write, n: &NetworkChain, off: u64) -> io::Result<()> {
+    let def = u64::from(n.def) + off;
     let pts: Vec<&[f64]> = n.points().collect();
     if pts.is_empty() {
         return Ok(());
@@ -358,8 +445,8 @@ fn chain(w: &mut dyn Write, n: &NetworkChain) -> io::Result<()> {
     let begin = |w: &mut dyn Write, p: &[f64]| -> io::Result<()> {
         write!(
             w,
-            "BEGIN_SEGMENT{suffix} {} {} {}",
-            n.def, n.subtype, p[3] as u64
+            "BEGIN_SEGMENT{suffix} {def} {} {}",
+            n.subtype, p[3] as u64
         )?;
         geo(w, p)
     };

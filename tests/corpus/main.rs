@@ -26,6 +26,7 @@ mod support;
 mod agn;
 mod art;
 mod dsf;
+mod dsftool;
 mod gltf;
 mod place_art;
 mod place_point;

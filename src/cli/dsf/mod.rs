@@ -5,8 +5,8 @@ use crate::cli::output;
 use std::path::PathBuf;
 
 mod autogen;
-mod build;
-mod common;
+pub(super) mod build;
+pub(super) mod common;
 mod totext;
 
 /// Subcommands of `agkit dsf`.
