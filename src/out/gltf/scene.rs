@@ -10,7 +10,7 @@ use crate::geom::{LocalFrame, Xy};
 use crate::limits::Limits;
 use crate::obj::{Obj, Select};
 use crate::place::art::{Art, ArtFile, ArtState};
-use crate::place::{PlacedFacade, PlacedObject, PlacedTree, Placement};
+use crate::place::{PlacedFacade, PlacedObject, Placement};
 use serde_json::json;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -838,7 +838,7 @@ fn tree_rect(forest: &Forest, t: &crate::forest::Tree) -> ([f64; 4], f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::place::{PlacedTile, Role, TileId};
+    use crate::place::{PlacedTile, PlacedTree, Role, TileId};
 
     fn tile(polygon: Vec<Xy>) -> PlacedTile {
         PlacedTile {
