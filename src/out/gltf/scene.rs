@@ -440,8 +440,8 @@ impl Builder<'_> {
         let mat = self.scene.color("missing art", MISSING, false);
         let mut prim = Prim::new(mat);
         let h = MARKER / 2.0;
-        // Clockwise and closed: every side's front faces out.
-        let ring = [[-h, -h], [-h, h], [h, h], [h, -h], [-h, -h]];
+        // Counter-clockwise and closed: every side's front faces out.
+        let ring = [[-h, -h], [h, -h], [h, h], [-h, h], [-h, -h]];
         walls(&mut prim, &ring, 0.0, MARKER, None);
         let tris = triangulate(&ring);
         let uv = |k: usize| [ring[k][0] / MARKER + 0.5, 0.5 - ring[k][1] / MARKER];
@@ -526,9 +526,9 @@ impl Builder<'_> {
             .collect();
         let mut prims = vec![Prim::new(wall_mat)];
         if closed {
-            // Fronts out: a wall's front is on the right of its side, so
-            // the ring is walked clockwise.
-            if signed_area(&ring) > 0.0 {
+            // Fronts out: a wall's front is on the right of its side, and
+            // the outside is on the right of a counter-clockwise ring.
+            if signed_area(&ring) < 0.0 {
                 ring.reverse();
             }
             let sides: Vec<Xy> = ring.iter().chain(ring.first()).copied().collect();
@@ -735,7 +735,7 @@ fn walls(prim: &mut Prim, path: &[Xy], bottom: f64, top: f64, uv: Option<[f64; 4
             continue;
         }
         // Counter-clockwise seen from the right of a → b: the front is
-        // outward on a clockwise ring.
+        // outward on a counter-clockwise ring.
         prim.quad(
             [g(a, bottom), g(b, bottom), g(b, top), g(a, top)],
             [[u0, v0], [u1, v0], [u1, v1], [u0, v1]],
