@@ -10,5 +10,6 @@ cd "$(dirname "$0")/.."
 art=$(cd "${AGKIT_CORPUS:-../shared/corpus}/art" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-sed "s|@ART@|$art|g" e2e/fixtures/real_art_airfield.agp.in > "$tmp/airfield.agp"
-cargo run -q -- place "$tmp/airfield.agp" --at 44.0,-77.1,0 -o "$out"
+rel=$(realpath --relative-to="$tmp" "$art")
+sed "s|@ART@|$rel|g" e2e/fixtures/real_art_airfield.agp.in > "$tmp/airfield.agp"
+cargo build -q && "${CARGO_TARGET_DIR:-target}/debug/agkit" place "$tmp/airfield.agp" --at 44.0,-77.1,0 -o "$out"
