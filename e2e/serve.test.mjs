@@ -6,7 +6,9 @@
 // asset string/town_edge.ags and the lake polygon, checks that tiles are
 // drawn, that hovering a tile names its source line, that the diagnostics
 // panel lists what `agkit check` prints, that the Explain panel and the
-// layer toggles work; changes the seed and sees the drawing change; drags a
+// layer toggles work; changes the seed and sees the drawing change; shows
+// the 3-D view (WebGL, the .glb scene) and sees it draw, follow a new seed
+// and turn with the mouse; drags a
 // polygon vertex and sees the placement follow; zooms, saves an edit to the
 // asset file and sees the drawing change within a second with pan/zoom,
 // polygon and seed kept; breaks the asset and sees the error; turns an AGP
@@ -82,7 +84,8 @@ test('agkit serve in a browser: place, inspect, reseed, reshape, live reload, er
     ctx = await chromium.launchPersistentContext(userData, {
       executablePath: '/usr/bin/chromium',
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      args: ['--no-sandbox', '--disable-gpu', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+        '--disable-quic', '--no-first-run',
         '--disable-background-networking', '--disable-component-update', '--disable-sync'],
       viewport: { width: 1400, height: 860 },
     });
@@ -212,6 +215,62 @@ test('agkit serve in a browser: place, inspect, reseed, reshape, live reload, er
     await settled(r0);
     assert.equal(await page.evaluate(() => window.__agkit.result.placement.seed), 4242);
     assert.notEqual(await drawing(), seed0, 'seed 4242 draws the same as seed 0');
+
+    // The 3-D view: the scene the .glb download holds, drawn with WebGL
+    // (no library) beside the textured and schematic views. It draws the
+    // ground and buildings lit (not the background, not black), and follows
+    // an edit (another seed) like the 2-D view.
+    const shown3d = () => page.evaluate(() => Number(document.getElementById('view3d').dataset.shown || 0));
+    const pixels3d = () => page.evaluate(() => {
+      const c = document.getElementById('view3d');
+      const gl = c.getContext('webgl2');
+      const px = new Uint8Array(c.width * c.height * 4);
+      gl.readPixels(0, 0, c.width, c.height, gl.RGBA, gl.UNSIGNED_BYTE, px);
+      // The background is rgb(207, 219, 230).
+      let drawn = 0, black = 0, green = 0, sum = 0, hash = 0;
+      for (let i = 0; i < px.length; i += 4) {
+        const [r, g, b] = [px[i], px[i + 1], px[i + 2]];
+        hash = (hash * 31 + r + 7 * g + 13 * b) >>> 0;
+        if (Math.abs(r - 207) + Math.abs(g - 219) + Math.abs(b - 230) < 12) continue;
+        drawn++;
+        sum += (r + g + b) / 3;
+        if (r + g + b < 30) black++;
+        if (g > r + 10 && g > b) green++;
+      }
+      return { total: px.length / 4, drawn, black, green, mean: drawn ? sum / drawn : 0, hash, error: c.dataset.error || null };
+    });
+    await page.selectOption('#style', '3d');
+    await page.waitForFunction(() => Number(document.getElementById('view3d').dataset.shown || 0) > 0, null, { timeout: 30000 });
+    assert.ok(await page.isVisible('#view3d'), 'the 3-D view is not shown');
+    const px3a = await pixels3d();
+    console.log(`3-D view: ${px3a.drawn} of ${px3a.total} px drawn, mean ${px3a.mean.toFixed(0)}, ${px3a.black} black, ${px3a.green} green`);
+    assert.equal(px3a.error, null);
+    assert.ok(px3a.drawn > 0.05 * px3a.total, `the 3-D view draws little: ${JSON.stringify(px3a)}`);
+    assert.ok(px3a.mean > 60 && px3a.black < 0.05 * px3a.drawn, `the 3-D view is dark: ${JSON.stringify(px3a)}`);
+    assert.ok(px3a.green > 0, `no tree drawn green: ${JSON.stringify(px3a)}`);
+    await page.screenshot({ path: path.join(artifacts, 'serve-3d.png') });
+    let s3 = await shown3d();
+    r0 = await renders();
+    await page.fill('#seed', '7');
+    await settled(r0);
+    await page.waitForFunction((s) => Number(document.getElementById('view3d').dataset.shown || 0) > s, s3, { timeout: 30000 });
+    const px3b = await pixels3d();
+    assert.notEqual(px3b.hash, px3a.hash, 'another seed draws the same 3-D picture');
+    assert.ok(px3b.drawn > 0.05 * px3b.total);
+    // Drag to turn the camera: the picture turns.
+    const c3 = await page.locator('#view3d').boundingBox();
+    await page.mouse.move(c3.x + c3.width / 2, c3.y + c3.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(c3.x + c3.width / 2 + 120, c3.y + c3.height / 2, { steps: 4 });
+    await page.mouse.up();
+    assert.notEqual((await pixels3d()).hash, px3b.hash, 'dragging does not turn the 3-D view');
+    s3 = await shown3d();
+    r0 = await renders();
+    await page.fill('#seed', '4242');
+    await settled(r0);
+    await page.waitForFunction((s) => Number(document.getElementById('view3d').dataset.shown || 0) > s, s3, { timeout: 30000 });
+    await page.selectOption('#style', 'textured');
+    assert.ok(!(await page.isVisible('#view3d')));
 
     // Drag a vertex of the outer ring 40 px east: the placement follows.
     const handle = page.locator('#l-handles circle[data-w="0"][data-i="1"]');

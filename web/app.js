@@ -1,4 +1,5 @@
-// agkit serve — the previewer page. Plain JS + SVG, no dependencies.
+// agkit serve — the previewer page. Plain JS + SVG (and WebGL for the 3-D
+// view), no dependencies.
 //
 // Coordinates: the drawing is in local metres of the current polygon's frame
 // (x east, y north); SVG y grows down, so every y is negated when drawn. Pan
@@ -463,6 +464,7 @@ function requestPlacement() {
 // ------------------------------------------------------------- drawing --
 
 function render() {
+  if (state.style === '3d') v3Update().catch((e) => { $('view3d').dataset.error = e.message; });
   drawPlacement();
   drawPolygonOnly();
   renderMessage();
@@ -1058,7 +1060,7 @@ $('heading').addEventListener('input', () => { const v = Number($('heading').val
   });
 })();
 
-$('style').addEventListener('change', (ev) => { state.style = ev.target.value; drawPlacement(); });
+$('style').addEventListener('change', (ev) => { state.style = ev.target.value; drawPlacement(); v3Show(); });
 
 function buildLayers() {
   const box = $('layers');
@@ -1104,11 +1106,330 @@ async function downloadGlb() {
 $('download-glb').addEventListener('click', () => { downloadGlb().catch((e) => showMessage('Cannot download', e.message)); });
 document.addEventListener('keydown', (ev) => {
   if (ev.target.closest('input, select, textarea')) return;
-  if (ev.key === 'f') fit();
+  if (ev.key === 'f') {
+    fit();
+    if (state.style === '3d') { v3.fitted = false; v3Update().catch(() => {}); }
+  }
   if (ev.key === '[') setSeed(state.seed - 1);
   if (ev.key === ']') setSeed(state.seed + 1);
   if (ev.key === 'Escape') { state.hlLine = null; focusLine(null); applyHighlight(); }
 });
+
+// ------------------------------------------------------------ 3-D view --
+// The placement shown as the glTF writer makes it: the same request to
+// /api/place.glb, read here (a small GLB reader: meshes, node transforms,
+// materials, embedded PNG textures) and drawn with WebGL 2, lit by a sun,
+// with an orbit camera (drag to turn, wheel to zoom, f to fit). It follows
+// every change the 2-D view follows.
+
+const v3 = {
+  gl: null, prog: null, loc: null, draws: [], textures: [], buffers: [],
+  yaw: -0.7, pitch: 0.65, dist: 100, target: [0, 0, 0], radius: 50,
+  seq: 0, shown: 0, fitted: false, fitKey: null, drag: null,
+};
+
+const V3_VS = `#version 300 es
+in vec3 pos; in vec3 nrm; in vec2 uv;
+uniform mat4 model; uniform mat4 viewProj;
+out vec3 vN; out vec2 vUv;
+void main() {
+  vN = mat3(model) * nrm;
+  vUv = uv;
+  gl_Position = viewProj * model * vec4(pos, 1.0);
+}`;
+const V3_FS = `#version 300 es
+precision mediump float;
+in vec3 vN; in vec2 vUv;
+uniform vec4 color; uniform sampler2D tex; uniform bool hasTex;
+uniform float cutoff; uniform vec3 sun;
+out vec4 frag;
+void main() {
+  vec4 c = color;
+  if (hasTex) c *= texture(tex, vUv);
+  if (c.a < cutoff) discard;
+  vec3 n = normalize(vN);
+  if (!gl_FrontFacing) n = -n;
+  float light = 0.45 + 0.7 * max(dot(n, sun), 0.0);
+  frag = vec4(c.rgb * light, 1.0);
+}`;
+
+function v3Init() {
+  if (v3.gl) return v3.gl;
+  const canvas = $('view3d');
+  const gl = canvas.getContext('webgl2', { antialias: true, preserveDrawingBuffer: true });
+  if (!gl) throw new Error('this browser has no WebGL 2');
+  const shader = (type, src) => {
+    const s = gl.createShader(type);
+    gl.shaderSource(s, src);
+    gl.compileShader(s);
+    if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(s));
+    return s;
+  };
+  const p = gl.createProgram();
+  gl.attachShader(p, shader(gl.VERTEX_SHADER, V3_VS));
+  gl.attachShader(p, shader(gl.FRAGMENT_SHADER, V3_FS));
+  gl.bindAttribLocation(p, 0, 'pos');
+  gl.bindAttribLocation(p, 1, 'nrm');
+  gl.bindAttribLocation(p, 2, 'uv');
+  gl.linkProgram(p);
+  if (!gl.getProgramParameter(p, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(p));
+  v3.prog = p;
+  v3.loc = Object.fromEntries(['model', 'viewProj', 'color', 'tex', 'hasTex', 'cutoff', 'sun']
+    .map((n) => [n, gl.getUniformLocation(p, n)]));
+  v3.gl = gl;
+  canvas.addEventListener('pointerdown', (ev) => {
+    v3.drag = { x: ev.clientX, y: ev.clientY };
+    canvas.setPointerCapture(ev.pointerId);
+  });
+  canvas.addEventListener('pointermove', (ev) => {
+    if (!v3.drag) return;
+    v3.yaw -= (ev.clientX - v3.drag.x) * 0.01;
+    v3.pitch = Math.min(1.55, Math.max(0.05, v3.pitch + (ev.clientY - v3.drag.y) * 0.01));
+    v3.drag = { x: ev.clientX, y: ev.clientY };
+    v3Draw();
+  });
+  canvas.addEventListener('pointerup', () => { v3.drag = null; });
+  canvas.addEventListener('wheel', (ev) => {
+    ev.preventDefault();
+    v3.dist = Math.min(v3.radius * 50, Math.max(1, v3.dist * Math.exp(ev.deltaY * 0.001)));
+    v3Draw();
+  }, { passive: false });
+  new ResizeObserver(() => v3Draw()).observe(canvas);
+  return gl;
+}
+
+// The JSON and binary chunks of a GLB.
+function glbChunks(buf) {
+  const dv = new DataView(buf);
+  if (buf.byteLength < 20 || dv.getUint32(0, true) !== 0x46546c67) throw new Error('not a GLB file');
+  const jsonLen = dv.getUint32(12, true);
+  const doc = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, 20, jsonLen)));
+  const at = 20 + jsonLen;
+  const bin = at + 8 <= buf.byteLength ? new Uint8Array(buf, at + 8, dv.getUint32(at, true)) : new Uint8Array(0);
+  return { doc, bin };
+}
+
+function glbAccessor(doc, bin, i) {
+  const a = doc.accessors[i];
+  const view = doc.bufferViews[a.bufferView];
+  const n = a.count * ({ SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4 })[a.type];
+  const off = bin.byteOffset + (view.byteOffset || 0) + (a.byteOffset || 0);
+  const Kind = ({ 5126: Float32Array, 5125: Uint32Array, 5123: Uint16Array, 5121: Uint8Array })[a.componentType];
+  return new Kind(bin.buffer, off, n);
+}
+
+// Column-major 4 × 4 matrices.
+function m4mul(a, b) {
+  const o = new Float32Array(16);
+  for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) {
+    let s = 0;
+    for (let k = 0; k < 4; k++) s += a[k * 4 + r] * b[c * 4 + k];
+    o[c * 4 + r] = s;
+  }
+  return o;
+}
+function m4node(n) {
+  if (n.matrix) return Float32Array.from(n.matrix);
+  const [x, y, z, w] = n.rotation || [0, 0, 0, 1];
+  const [sx, sy, sz] = n.scale || [1, 1, 1];
+  const [tx, ty, tz] = n.translation || [0, 0, 0];
+  return Float32Array.from([
+    (1 - 2 * (y * y + z * z)) * sx, 2 * (x * y + z * w) * sx, 2 * (x * z - y * w) * sx, 0,
+    2 * (x * y - z * w) * sy, (1 - 2 * (x * x + z * z)) * sy, 2 * (y * z + x * w) * sy, 0,
+    2 * (x * z + y * w) * sz, 2 * (y * z - x * w) * sz, (1 - 2 * (x * x + y * y)) * sz, 0,
+    tx, ty, tz, 1,
+  ]);
+}
+const M4_ID = Float32Array.from([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+
+function v3Clear() {
+  const gl = v3.gl;
+  for (const b of v3.buffers) gl.deleteBuffer(b);
+  for (const v of v3.draws) gl.deleteVertexArray(v.vao);
+  for (const t of v3.textures) if (t) gl.deleteTexture(t);
+  v3.buffers = []; v3.draws = []; v3.textures = [];
+}
+
+// Reads a GLB into GPU buffers and draw calls; the camera fits the scene
+// the first time and when the asset changes.
+async function v3Load(buf, fitKey) {
+  const gl = v3Init();
+  const { doc, bin } = glbChunks(buf);
+  const bitmaps = await Promise.all((doc.images || []).map((im) => {
+    const view = doc.bufferViews[im.bufferView];
+    const bytes = new Uint8Array(bin.buffer, bin.byteOffset + (view.byteOffset || 0), view.byteLength);
+    return createImageBitmap(new Blob([bytes], { type: im.mimeType || 'image/png' })).catch(() => null);
+  }));
+  v3Clear();
+  v3.textures = bitmaps.map((bmp) => {
+    if (!bmp) return null;
+    const t = gl.createTexture();
+    gl.bindTexture(gl.TEXTURE_2D, t);
+    gl.pixelStorei(gl.UNPACK_FLIP_Y_WEBGL, false);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, bmp);
+    gl.generateMipmap(gl.TEXTURE_2D);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR_MIPMAP_LINEAR);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.REPEAT);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.REPEAT);
+    return t;
+  });
+  const meshes = (doc.meshes || []).map((m) => m.primitives.map((p) => {
+    const vao = gl.createVertexArray();
+    gl.bindVertexArray(vao);
+    const attr = (slot, i, size) => {
+      if (i === undefined) return;
+      const b = gl.createBuffer();
+      v3.buffers.push(b);
+      gl.bindBuffer(gl.ARRAY_BUFFER, b);
+      gl.bufferData(gl.ARRAY_BUFFER, glbAccessor(doc, bin, i), gl.STATIC_DRAW);
+      gl.enableVertexAttribArray(slot);
+      gl.vertexAttribPointer(slot, size, gl.FLOAT, false, 0, 0);
+    };
+    attr(0, p.attributes.POSITION, 3);
+    attr(1, p.attributes.NORMAL, 3);
+    attr(2, p.attributes.TEXCOORD_0, 2);
+    const idx = glbAccessor(doc, bin, p.indices);
+    const ib = gl.createBuffer();
+    v3.buffers.push(ib);
+    gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, ib);
+    gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, idx, gl.STATIC_DRAW);
+    gl.bindVertexArray(null);
+    const a = doc.accessors[p.attributes.POSITION];
+    const mat = (doc.materials || [])[p.material] || {};
+    const pbr = mat.pbrMetallicRoughness || {};
+    const ti = pbr.baseColorTexture ? doc.textures[pbr.baseColorTexture.index].source : null;
+    return {
+      vao, count: idx.length,
+      type: idx instanceof Uint32Array ? gl.UNSIGNED_INT : gl.UNSIGNED_SHORT,
+      min: a.min, max: a.max,
+      // Linear base colour to the screen's sRGB.
+      color: (pbr.baseColorFactor || [1, 1, 1, 1]).map((c, k) => (k < 3 ? Math.pow(c, 1 / 2.2) : c)),
+      tex: ti === null ? null : v3.textures[ti],
+      cutoff: mat.alphaMode === 'MASK' ? (mat.alphaCutoff ?? 0.5) : -1,
+      twoSided: !!mat.doubleSided,
+    };
+  }));
+  const lo = [Infinity, Infinity, Infinity];
+  const hi = [-Infinity, -Infinity, -Infinity];
+  const visit = (i, parent) => {
+    const n = doc.nodes[i];
+    const m = m4mul(parent, m4node(n));
+    if (n.mesh !== undefined) {
+      for (const p of meshes[n.mesh] || []) {
+        v3.draws.push({ ...p, model: m });
+        for (let c = 0; c < 8; c++) {
+          const q = [0, 1, 2].map((k) => ((c >> k) & 1 ? p.max[k] : p.min[k]));
+          for (let k = 0; k < 3; k++) {
+            const w = m[k] * q[0] + m[4 + k] * q[1] + m[8 + k] * q[2] + m[12 + k];
+            lo[k] = Math.min(lo[k], w);
+            hi[k] = Math.max(hi[k], w);
+          }
+        }
+      }
+    }
+    for (const c of n.children || []) visit(c, m);
+  };
+  const scene = (doc.scenes || [])[doc.scene || 0] || { nodes: [] };
+  for (const r of scene.nodes) visit(r, M4_ID);
+  if (v3.draws.length && (!v3.fitted || fitKey !== v3.fitKey)) {
+    v3.target = [0, 1, 2].map((k) => (lo[k] + hi[k]) / 2);
+    v3.radius = Math.max(1, Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) / 2);
+    v3.dist = v3.radius * 2.4;
+    v3.fitted = true;
+    v3.fitKey = fitKey;
+  }
+  v3Draw();
+  v3.shown++;
+  $('view3d').dataset.draws = String(v3.draws.length);
+  $('view3d').dataset.shown = String(v3.shown);
+}
+
+function v3Draw() {
+  const gl = v3.gl;
+  if (!gl) return;
+  const canvas = gl.canvas;
+  const w = Math.max(1, Math.round(canvas.clientWidth * (window.devicePixelRatio || 1)));
+  const h = Math.max(1, Math.round(canvas.clientHeight * (window.devicePixelRatio || 1)));
+  if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
+  gl.viewport(0, 0, w, h);
+  gl.clearColor(0.81, 0.86, 0.9, 1);
+  gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+  gl.enable(gl.DEPTH_TEST);
+  gl.useProgram(v3.prog);
+  // Camera: glTF's frame (y up); yaw 0 looks north from the south.
+  const cp = Math.cos(v3.pitch);
+  const eye = [
+    v3.target[0] + v3.dist * cp * Math.sin(v3.yaw),
+    v3.target[1] + v3.dist * Math.sin(v3.pitch),
+    v3.target[2] + v3.dist * cp * Math.cos(v3.yaw),
+  ];
+  const f = [0, 1, 2].map((k) => v3.target[k] - eye[k]);
+  const fl = Math.hypot(...f);
+  const fz = f.map((x) => x / fl);
+  let sx = [fz[1] * 0 - fz[2] * 1, fz[2] * 0 - fz[0] * 0, fz[0] * 1 - fz[1] * 0];
+  const sl = Math.hypot(...sx) || 1;
+  sx = sx.map((x) => x / sl);
+  const up = [sx[1] * fz[2] - sx[2] * fz[1], sx[2] * fz[0] - sx[0] * fz[2], sx[0] * fz[1] - sx[1] * fz[0]];
+  const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  const view = Float32Array.from([
+    sx[0], up[0], -fz[0], 0, sx[1], up[1], -fz[1], 0, sx[2], up[2], -fz[2], 0,
+    -dot(sx, eye), -dot(up, eye), dot(fz, eye), 1,
+  ]);
+  const near = Math.max(0.05, v3.dist / 500);
+  const far = v3.dist + v3.radius * 4;
+  const t = 1 / Math.tan((45 * Math.PI) / 360);
+  const proj = Float32Array.from([
+    t / (w / h), 0, 0, 0, 0, t, 0, 0, 0, 0, (far + near) / (near - far), -1,
+    0, 0, (2 * far * near) / (near - far), 0,
+  ]);
+  gl.uniformMatrix4fv(v3.loc.viewProj, false, m4mul(proj, view));
+  const sun = [0.35, 0.8, 0.45];
+  const sn = Math.hypot(...sun);
+  gl.uniform3fv(v3.loc.sun, sun.map((x) => x / sn));
+  gl.uniform1i(v3.loc.tex, 0);
+  for (const d of v3.draws) {
+    if (d.twoSided) gl.disable(gl.CULL_FACE);
+    else gl.enable(gl.CULL_FACE);
+    gl.uniformMatrix4fv(v3.loc.model, false, d.model);
+    gl.uniform4fv(v3.loc.color, d.color);
+    gl.uniform1f(v3.loc.cutoff, d.cutoff);
+    gl.uniform1i(v3.loc.hasTex, d.tex ? 1 : 0);
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D, d.tex);
+    gl.bindVertexArray(d.vao);
+    gl.drawElements(gl.TRIANGLES, d.count, d.type, 0);
+  }
+  gl.bindVertexArray(null);
+}
+
+// Fetches the scene of the placement shown and draws it (the newest
+// request wins; older answers are dropped).
+async function v3Update() {
+  if (state.style !== '3d' || !state.asset || !state.poly) return;
+  const seq = ++v3.seq;
+  const res = await fetch('/api/place.glb', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(placeBody()),
+  });
+  if (seq !== v3.seq) return;
+  if (!res.ok) {
+    const body = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+    $('view3d').dataset.error = body.error || `HTTP ${res.status}`;
+    return;
+  }
+  const buf = await res.arrayBuffer();
+  if (seq !== v3.seq) return;
+  delete $('view3d').dataset.error;
+  await v3Load(buf, state.asset);
+}
+
+function v3Show() {
+  const on = state.style === '3d';
+  $('view3d').hidden = !on;
+  $('view').style.visibility = on ? 'hidden' : '';
+  if (on) v3Update().catch((e) => { $('view3d').dataset.error = e.message; });
+}
 
 // --------------------------------------------------------- live reload --
 

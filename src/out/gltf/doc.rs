@@ -154,7 +154,7 @@ fn material(m: &Material, textures: &[json::Index<json::Texture>]) -> json::Mate
         } else {
             json::material::AlphaMode::Opaque
         }),
-        double_sided: true,
+        double_sided: m.double_sided,
         name: Some(m.name.clone()),
         pbr_metallic_roughness: json::material::PbrMetallicRoughness {
             base_color_factor: json::material::PbrBaseColorFactor(m.color),

@@ -78,6 +78,14 @@ pub fn write_scene(
     limits: &Limits,
 ) -> Result<Written, OutError> {
     let (scene, warnings) = scene::build(ps, limits).map_err(OutError::Scene)?;
+    // The builder leaves out what cannot be written as finite `f32`; this
+    // is the last guard, so that no NaN, infinity or null bound is ever
+    // written.
+    if let Some(what) = scene.not_finite() {
+        return Err(OutError::Scene(format!(
+            "{what} would be written with a value that is not finite"
+        )));
+    }
     let bytes = match container {
         Container::Glb => doc::glb(&scene)?,
         Container::Gltf => doc::gltf(&scene)?,

@@ -1,8 +1,23 @@
 //! The scene as it is built, before it becomes a glTF document: meshes of
 //! triangles, materials, embedded images and nodes, in glTF's frame
 //! (metres; x east, y up, z south).
+//!
+//! **Winding.** glTF's front faces are counter-clockwise (the
+//! specification, "Meshes": a triangle's front is the side from which its
+//! vertices run counter-clockwise), and a client shades with the vertex
+//! normals: a normal pointing against its triangle's front draws the face
+//! black in a renderer that trusts them (Blender's Cycles). Every
+//! primitive is settled by [`Prim::settle`] before it becomes a mesh:
+//! degenerate triangles are left out, and a corner whose normal points
+//! against its triangle gets a vertex of its own with the triangle's
+//! normal, so that no written corner disagrees with its face.
 
 use serde_json::Value;
+
+/// Longest name Blender keeps (its `MAX_ID_NAME` less the two-letter
+/// type code and the terminating zero): a longer name is cut there and
+/// may then clash with another.
+pub(crate) const MAX_NAME: usize = 63;
 
 /// One primitive: triangles of one material.
 #[derive(Debug, Clone, Default)]
@@ -14,7 +29,7 @@ pub(crate) struct Prim {
     /// Texture coordinates (glTF's: v down from the image's top), one
     /// per vertex.
     pub uv: Vec<[f32; 2]>,
-    /// Three indices a triangle.
+    /// Three indices a triangle, counter-clockwise seen from its front.
     pub idx: Vec<u32>,
     /// Index into [`Scene::materials`].
     pub material: usize,
@@ -38,17 +53,136 @@ impl Prim {
         i
     }
 
-    /// Adds a quad `a b c d` (in order around it) as two triangles facing
-    /// `n`, with the texture coordinates given.
-    pub fn quad(&mut self, corners: [[f64; 3]; 4], uvs: [[f64; 2]; 4], n: [f64; 3]) {
+    /// Adds a planar quad `a b c d`, counter-clockwise seen from its
+    /// front, as two triangles, with the texture coordinates given; its
+    /// normal is the quad's own (Newell's), so it agrees with the winding.
+    pub fn quad(&mut self, corners: [[f64; 3]; 4], uvs: [[f64; 2]; 4]) {
+        let n = newell(&corners);
         let i: Vec<u32> = (0..4).map(|k| self.vertex(corners[k], n, uvs[k])).collect();
         self.idx.extend([i[0], i[1], i[2], i[0], i[2], i[3]]);
+    }
+
+    /// Adds the triangles `tris` (indices into `points`) of a horizontal
+    /// polygon at glTF height `up`, facing up (`up_side`) or down, each
+    /// triangle wound counter-clockwise seen from that side whatever
+    /// order the triangulation gave it; `uv_of` gives a point's texture
+    /// coordinates.
+    pub fn flat(
+        &mut self,
+        points: &[[f64; 2]],
+        tris: &[usize],
+        up: f64,
+        up_side: bool,
+        uv_of: impl Fn(usize) -> [f64; 2],
+    ) {
+        let n = if up_side {
+            [0.0, 1.0, 0.0]
+        } else {
+            [0.0, -1.0, 0.0]
+        };
+        let base = self.pos.len() as u32;
+        for (k, p) in points.iter().enumerate() {
+            self.vertex([p[0], up, -p[1]], n, uv_of(k));
+        }
+        for t in tris.chunks_exact(3) {
+            let [a, b, c] = [t[0], t[1], t[2]];
+            if a.max(b).max(c) >= points.len() {
+                continue;
+            }
+            // Counter-clockwise in (east, north) is counter-clockwise seen
+            // from above in glTF's frame (east × north = up).
+            let (pa, pb, pc) = (points[a], points[b], points[c]);
+            let area = (pb[0] - pa[0]) * (pc[1] - pa[1]) - (pc[0] - pa[0]) * (pb[1] - pa[1]);
+            let ccw = area > 0.0;
+            let [a, b, c] = [a as u32, b as u32, c as u32].map(|k| base + k);
+            if ccw == up_side {
+                self.idx.extend([a, b, c]);
+            } else {
+                self.idx.extend([a, c, b]);
+            }
+        }
     }
 
     /// Triangles held.
     pub fn triangles(&self) -> usize {
         self.idx.len() / 3
     }
+
+    /// True when every position, normal and texture coordinate is a
+    /// finite `f32`.
+    pub fn finite(&self) -> bool {
+        self.pos.iter().flatten().all(|v| v.is_finite())
+            && self.nrm.iter().flatten().all(|v| v.is_finite())
+            && self.uv.iter().flatten().all(|v| v.is_finite())
+    }
+
+    /// Makes every triangle agree with its normals: a triangle without
+    /// area (as `f32`) is left out, and a corner whose vertex normal is
+    /// not within 90° of the triangle's geometric normal is given a
+    /// vertex of its own with that normal. Returns the corners so
+    /// changed (0 for geometry built right).
+    pub fn settle(&mut self) -> usize {
+        let mut fixed = 0;
+        let mut idx = Vec::with_capacity(self.idx.len());
+        for t in self.idx.chunks_exact(3) {
+            let Some(face) = face_normal(
+                self.pos[t[0] as usize],
+                self.pos[t[1] as usize],
+                self.pos[t[2] as usize],
+            ) else {
+                continue;
+            };
+            for &v in t {
+                let n = self.nrm[v as usize];
+                let d = n[0] * face[0] + n[1] * face[1] + n[2] * face[2];
+                // Within 90° by a margin that survives the reader's own
+                // rounding.
+                if d > 1e-4 {
+                    idx.push(v);
+                } else {
+                    fixed += 1;
+                    let i = self.pos.len() as u32;
+                    self.pos.push(self.pos[v as usize]);
+                    self.uv.push(self.uv[v as usize]);
+                    self.nrm.push(face);
+                    idx.push(i);
+                }
+            }
+        }
+        self.idx = idx;
+        fixed
+    }
+}
+
+/// The unit geometric normal of triangle `a b c` (its front, where it
+/// runs counter-clockwise), computed as `f64` from the `f32` positions
+/// written; `None` when it has no area.
+pub(crate) fn face_normal(a: [f32; 3], b: [f32; 3], c: [f32; 3]) -> Option<[f32; 3]> {
+    let d = |p: [f32; 3], q: [f32; 3]| [0, 1, 2].map(|k| f64::from(q[k]) - f64::from(p[k]));
+    let (u, v) = (d(a, b), d(a, c));
+    let n = [
+        u[1] * v[2] - u[2] * v[1],
+        u[2] * v[0] - u[0] * v[2],
+        u[0] * v[1] - u[1] * v[0],
+    ];
+    let l = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+    // Below this the direction is rounding noise.
+    let scale = [u, v].iter().flatten().fold(0.0f64, |m, x| m.max(x.abs()));
+    (l.is_finite() && l > 1e-9 * scale * scale && l > 0.0)
+        .then(|| [(n[0] / l) as f32, (n[1] / l) as f32, (n[2] / l) as f32])
+}
+
+/// The normal of a polygon's corners by Newell's method (its front where
+/// they run counter-clockwise), not normalised.
+fn newell(p: &[[f64; 3]]) -> [f64; 3] {
+    let mut n = [0.0; 3];
+    for (k, a) in p.iter().enumerate() {
+        let b = p[(k + 1) % p.len()];
+        n[0] += (a[1] - b[1]) * (a[2] + b[2]);
+        n[1] += (a[2] - b[2]) * (a[0] + b[0]);
+        n[2] += (a[0] - b[0]) * (a[1] + b[1]);
+    }
+    n
 }
 
 /// `n` scaled to length 1 (straight up when it has no length).
@@ -82,6 +216,10 @@ pub(crate) struct Material {
     pub image: Option<usize>,
     /// Alpha MASK (cut-out trees, textures with transparent pixels).
     pub mask: bool,
+    /// Drawn from both sides: tree cards, fences (facades that are not
+    /// rings) and OBJ8 objects (which may turn culling off); closed
+    /// shapes and the ground are drawn from their front only.
+    pub double_sided: bool,
 }
 
 /// An embedded image.
@@ -125,45 +263,128 @@ pub(crate) struct Scene {
     pub roots: Vec<usize>,
     /// The scene's `extras`.
     pub extras: Value,
+    /// The materials as asked for (before their names were made
+    /// unique), in the order of [`Scene::materials`].
+    asked: Vec<Material>,
+    /// Face corners [`Prim::settle`] had to mend (0 for geometry built
+    /// right: the builder's own shapes, and OBJs whose normals agree
+    /// with their triangles).
+    pub mended: usize,
+    /// Names given to nodes, meshes, materials and images, each kind
+    /// apart.
+    names: [std::collections::HashSet<String>; 4],
+}
+
+/// A name no longer than [`MAX_NAME`] bytes: a longer one keeps its
+/// start and its end (`…` between), where a path's file name is.
+pub(crate) fn short(name: &str) -> String {
+    if name.len() <= MAX_NAME {
+        return name.to_string();
+    }
+    let keep = (MAX_NAME - '…'.len_utf8()) / 2;
+    let mut a = keep;
+    while !name.is_char_boundary(a) {
+        a -= 1;
+    }
+    let mut b = name.len() - keep;
+    while !name.is_char_boundary(b) {
+        b += 1;
+    }
+    format!("{}…{}", &name[..a], &name[b..])
 }
 
 impl Scene {
     /// The index of a material like `m`, added when new.
-    pub fn material(&mut self, m: Material) -> usize {
-        match self.materials.iter().position(|x| *x == m) {
+    pub fn material(&mut self, mut m: Material) -> usize {
+        match self.asked.iter().position(|x| *x == m) {
             Some(i) => i,
             None => {
+                self.asked.push(m.clone());
+                m.name = self.unique(2, &m.name);
                 self.materials.push(m);
                 self.materials.len() - 1
             }
         }
     }
 
-    /// A plain-colour material named `name`.
-    pub fn color(&mut self, name: &str, color: [f32; 4]) -> usize {
+    /// A plain-colour material named `name`, drawn from both sides or
+    /// its front only.
+    pub fn color(&mut self, name: &str, color: [f32; 4], double_sided: bool) -> usize {
         self.material(Material {
             name: name.to_string(),
             color,
             image: None,
             mask: false,
+            double_sided,
         })
     }
 
-    /// Adds a mesh of the non-empty `prims`; its index (`None` when all
-    /// are empty).
-    pub fn mesh(&mut self, name: String, prims: Vec<Prim>) -> Option<usize> {
-        let prims: Vec<Prim> = prims.into_iter().filter(|p| !p.idx.is_empty()).collect();
+    /// `name` (shortened to [`MAX_NAME`]) made unique among the names of
+    /// its `kind` (0 nodes, 1 meshes, 2 materials, 3 images) with a number: what
+    /// a client that renames clashes (Blender's `.001`) keeps as it is.
+    pub fn unique(&mut self, kind: usize, name: &str) -> String {
+        let base = short(name);
+        let mut n = base.clone();
+        let mut k = 2;
+        while self.names[kind].contains(&n) {
+            let tail = format!(" ({k})");
+            let mut cut = MAX_NAME.saturating_sub(tail.len()).min(base.len());
+            while !base.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            n = format!("{}{tail}", &base[..cut]);
+            k += 1;
+        }
+        self.names[kind].insert(n.clone());
+        n
+    }
+
+    /// Adds a mesh of the non-empty `prims`, each settled
+    /// ([`Prim::settle`]), named `name` made unique; its index (`None`
+    /// when all are empty).
+    pub fn mesh(&mut self, name: &str, prims: Vec<Prim>) -> Option<usize> {
+        let prims: Vec<Prim> = prims
+            .into_iter()
+            .map(|mut p| {
+                self.mended += p.settle();
+                p
+            })
+            .filter(|p| !p.idx.is_empty())
+            .collect();
         if prims.is_empty() {
             return None;
         }
+        let name = self.unique(1, name);
         self.meshes.push(Mesh { name, prims });
         Some(self.meshes.len() - 1)
     }
 
-    /// Adds a node; its index.
-    pub fn node(&mut self, node: Node) -> usize {
+    /// Adds a node, its name made unique; its index.
+    pub fn node(&mut self, mut node: Node) -> usize {
+        node.name = self.unique(0, &node.name);
         self.nodes.push(node);
         self.nodes.len() - 1
+    }
+
+    /// The first mesh or node holding a value that is not a finite
+    /// `f32` (named), if any.
+    pub fn not_finite(&self) -> Option<String> {
+        if let Some(m) = self
+            .meshes
+            .iter()
+            .find(|m| !m.prims.iter().all(Prim::finite))
+        {
+            return Some(format!("mesh {:?}", m.name));
+        }
+        self.nodes
+            .iter()
+            .find(|n| {
+                !n.translation
+                    .iter()
+                    .chain([&n.yaw])
+                    .all(|v| (*v as f32).is_finite())
+            })
+            .map(|n| format!("node {:?}", n.name))
     }
 
     /// Triangles held in the meshes (each mesh once, however many nodes

@@ -1,0 +1,384 @@
+"""Every glTF scene the tests wrote, opened in Blender as a user opens it.
+
+Run with the Python that has the `bpy` module (Blender as a Python module,
+from PyPI) and `trimesh`:
+
+    python e2e/blender_check.py DIR [--renders OUTDIR]
+
+For each `*.glb` and `*.gltf` in DIR (what tests/gltf.rs writes to
+`${CARGO_TARGET_DIR:-target}/tmp/gltf-out`), in a fresh Blender file:
+
+- `bpy.ops.import_scene.gltf` finishes with no importer error or warning;
+- the objects are what the placements hold: one per placement, per object,
+  per facade, per tree group and per ground, counted against the sidecar
+  `NAME.counts.json` the test wrote from the placements (or, without one,
+  the counts in the scene's own extras);
+- the instances of one OBJ share one mesh;
+- every image texture has pixels;
+- no face corner's normal points against its face (the share of such
+  corners is 0 in every mesh), and the boxes drawn for missing objects are
+  closed;
+- a small Cycles render (CPU, a few samples, a sun and a camera from the
+  scene's bounds) shows the OBJ objects lit, not black, against the ground:
+  the scene is rendered once as it is and once with flat mask colours, and
+  the OBJ pixels' mean brightness is compared with the ground's;
+
+and trimesh loads the file, its faces agreeing with its normals.
+
+Exits non-zero, listing every failure, when anything fails.
+"""
+
+import argparse
+import contextlib
+import io
+import json
+import logging
+import math
+import os
+import struct
+import sys
+import tempfile
+
+import bpy  # noqa: E402  (Blender as a module)
+import bmesh
+import mathutils
+import numpy
+import trimesh
+
+failures = []
+
+
+def fail(scene, msg):
+    failures.append(f"{scene}: {msg}")
+    print(f"FAIL {scene}: {msg}", flush=True)
+
+
+def gltf_json(path):
+    """The glTF document's JSON (the JSON chunk of a GLB)."""
+    data = open(path, "rb").read()
+    if data[:4] == b"glTF":
+        n = struct.unpack_from("<I", data, 12)[0]
+        return json.loads(data[20 : 20 + n])
+    return json.loads(data)
+
+
+def expected_counts(path, doc):
+    """What the placements hold: from the test's sidecar, else the
+    scene's extras."""
+    side = os.path.splitext(path)[0] + ".counts.json"
+    if os.path.exists(side):
+        return json.load(open(side))
+    ps = doc["scenes"][doc.get("scene", 0)].get("extras", {}).get("placements", [])
+    if not all("objects" in p for p in ps):
+        fail(os.path.basename(path), "no NAME.counts.json beside it and no counts in its extras")
+        ps = [{"objects": 0, "facades": 0, "trees": 0} for _ in ps]
+    return {
+        "placements": len(ps),
+        "objects": sum(p["objects"] for p in ps),
+        "facades": sum(p["facades"] for p in ps),
+        "tree_groups": sum(1 for p in ps if p["trees"] > 0),
+    }
+
+
+class Collect(logging.Handler):
+    """Log records of WARNING and above, from the importer."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.records = []
+
+    def emit(self, record):
+        self.records.append(self.format(record))
+
+
+@contextlib.contextmanager
+def captured_fds():
+    """Standard output and error at the file-descriptor level (the
+    importer and Blender print there), as text once the block ends."""
+    out = tempfile.TemporaryFile(mode="w+b")
+    saved = [os.dup(1), os.dup(2)]
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.dup2(out.fileno(), 1)
+    os.dup2(out.fileno(), 2)
+    box = {}
+    try:
+        yield box
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        out.seek(0)
+        box["text"] = out.read().decode("utf-8", "replace")
+
+
+def import_scene(name, path):
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    handler = Collect()
+    logging.getLogger().addHandler(handler)
+    try:
+        with captured_fds() as box:
+            result = bpy.ops.import_scene.gltf(filepath=path)
+    finally:
+        logging.getLogger().removeHandler(handler)
+    text = box.get("text", "")
+    if result != {"FINISHED"}:
+        fail(name, f"the importer returned {result}")
+    said = [
+        line
+        for line in text.splitlines() + handler.records
+        if "WARNING" in line.upper() or "ERROR" in line.upper()
+    ]
+    if said:
+        fail(name, "the importer said: " + " | ".join(said[:5]))
+
+
+def check_counts(name, expect):
+    by_item = {}
+    for o in bpy.data.objects:
+        item = o.get("item")
+        by_item[item] = by_item.get(item, 0) + 1
+    have = {
+        "placements": by_item.get("placement", 0),
+        "objects": by_item.get("object", 0),
+        "facades": by_item.get("facade", 0),
+        "tree_groups": by_item.get("trees", 0),
+    }
+    for k in ("placements", "objects", "facades", "tree_groups"):
+        if have[k] != expect[k]:
+            fail(name, f"{have[k]} {k} in Blender, the placements hold {expect[k]}")
+    grounds = by_item.get("ground", 0)
+    if grounds > have["placements"]:
+        fail(name, f"{grounds} ground objects for {have['placements']} placements")
+    unknown = by_item.get(None, 0)
+    if unknown:
+        fail(name, f"{unknown} objects without an item property")
+    for o in bpy.data.objects:
+        if "asset" not in o.keys():
+            fail(name, f"object {o.name!r} names no asset")
+        if o.get("item") in ("object", "facade") and "source_line" not in o.keys():
+            fail(name, f"object {o.name!r} names no source line")
+    names = [o.name for o in bpy.data.objects]
+    renamed = [n for n in names if len(n) > 4 and n[-4] == "." and n[-3:].isdigit()]
+    if renamed:
+        fail(name, f"Blender renamed clashing names: {renamed[:3]}")
+    print(f"  objects: {have}, grounds {grounds}", flush=True)
+
+
+def check_instances(name):
+    meshes = {}
+    for o in bpy.data.objects:
+        if o.get("item") == "object" and o.data is not None:
+            key = o.get("art_file") or ("missing", o.get("art"))
+            meshes.setdefault(key, set()).add(o.data.name)
+    for key, m in meshes.items():
+        if len(m) != 1:
+            fail(name, f"the instances of {key} use {len(m)} meshes, not one")
+
+
+def check_images(name):
+    for img in bpy.data.images:
+        if img.size[0] == 0 or img.size[1] == 0 or len(img.pixels) == 0:
+            fail(name, f"image {img.name!r} has no pixels")
+
+
+def check_normals(name):
+    """Share of face corners whose normal points against their face: 0."""
+    for me in bpy.data.meshes:
+        against = 0
+        total = 0
+        normals = me.corner_normals
+        for poly in me.polygons:
+            fn = poly.normal
+            for li in poly.loop_indices:
+                total += 1
+                if normals[li].vector.dot(fn) <= 0.0:
+                    against += 1
+        if against:
+            fail(
+                name,
+                f"mesh {me.name!r}: {against} of {total} corners "
+                f"({100.0 * against / total:.1f} %) point against their face",
+            )
+        if me.name.startswith("missing "):
+            bm = bmesh.new()
+            bm.from_mesh(me)
+            bmesh.ops.remove_doubles(bm, verts=bm.verts, dist=1e-4)
+            open_edges = sum(1 for e in bm.edges if not e.is_manifold)
+            bm.free()
+            if open_edges:
+                fail(name, f"box {me.name!r} is not closed: {open_edges} open edges")
+
+
+def bounds():
+    lo = mathutils.Vector((math.inf,) * 3)
+    hi = mathutils.Vector((-math.inf,) * 3)
+    for o in bpy.data.objects:
+        if o.type != "MESH":
+            continue
+        for c in o.bound_box:
+            w = o.matrix_world @ mathutils.Vector(c)
+            lo = mathutils.Vector(map(min, lo, w))
+            hi = mathutils.Vector(map(max, hi, w))
+    return lo, hi
+
+
+def setup_render(width=320, height=240, samples=4):
+    scene = bpy.context.scene
+    scene.render.engine = "CYCLES"
+    scene.cycles.device = "CPU"
+    scene.cycles.samples = samples
+    scene.cycles.use_denoising = False
+    scene.render.resolution_x = width
+    scene.render.resolution_y = height
+    scene.render.resolution_percentage = 100
+    scene.render.image_settings.file_format = "PNG"
+    scene.render.image_settings.color_mode = "RGB"
+    scene.view_settings.view_transform = "Standard"
+    if scene.world is None:
+        scene.world = bpy.data.worlds.new("sky")
+    scene.world.use_nodes = True
+    bg = scene.world.node_tree.nodes.get("Background")
+    bg.inputs[0].default_value = (0.6, 0.7, 0.9, 1.0)
+    bg.inputs[1].default_value = 0.3
+    lo, hi = bounds()
+    centre = (lo + hi) / 2
+    size = max((hi - lo).length, 1.0)
+    sun = bpy.data.objects.new("sun", bpy.data.lights.new("sun", "SUN"))
+    sun.data.energy = 3.0
+    sun.rotation_euler = (math.radians(40), 0.0, math.radians(30))
+    scene.collection.objects.link(sun)
+    cam = bpy.data.objects.new("camera", bpy.data.cameras.new("camera"))
+    cam.data.angle = math.radians(50)
+    cam.data.clip_end = size * 10
+    where = centre + mathutils.Vector((0.5, -0.9, 0.8)).normalized() * size * 0.7
+    cam.location = where
+    cam.rotation_euler = (centre - where).to_track_quat("-Z", "Y").to_euler()
+    scene.collection.objects.link(cam)
+    scene.camera = cam
+    return scene
+
+
+def render(scene, path):
+    scene.render.filepath = path
+    with captured_fds():
+        bpy.ops.render.render(write_still=True)
+    img = bpy.data.images.load(path, check_existing=False)
+    w, h = img.size
+    px = numpy.array(img.pixels[:], dtype=numpy.float32).reshape(h, w, 4)[:, :, :3]
+    bpy.data.images.remove(img)
+    return px
+
+
+def emission(name, rgb):
+    m = bpy.data.materials.new(name)
+    m.use_nodes = True
+    nt = m.node_tree
+    nt.nodes.clear()
+    e = nt.nodes.new("ShaderNodeEmission")
+    e.inputs[0].default_value = (*rgb, 1.0)
+    out = nt.nodes.new("ShaderNodeOutputMaterial")
+    nt.links.new(e.outputs[0], out.inputs[0])
+    return m
+
+
+def check_render(name, keep):
+    scene = setup_render()
+    lit = render(scene, os.path.join(keep, f"{name}.png"))
+    # The same view with mask colours: OBJ objects magenta, ground green,
+    # all else black.
+    masks = {
+        "object": emission("mask object", (1.0, 0.0, 1.0)),
+        "ground": emission("mask ground", (0.0, 1.0, 0.0)),
+    }
+    other = emission("mask other", (0.0, 0.0, 0.0))
+    for o in bpy.data.objects:
+        if o.type != "MESH":
+            continue
+        is_box = o.data.name.startswith("missing ")
+        m = masks.get(o.get("item")) if not is_box else other
+        for slot in o.material_slots:
+            slot.link = "OBJECT"
+            slot.material = m or other
+    scene.cycles.samples = 1
+    scene.render.filter_size = 0.01
+    mask = render(scene, os.path.join(keep, f"{name}.mask.png"))
+    is_obj = (mask[:, :, 0] > 0.5) & (mask[:, :, 2] > 0.5) & (mask[:, :, 1] < 0.2)
+    is_ground = (mask[:, :, 1] > 0.5) & (mask[:, :, 0] < 0.2)
+    lum = lit @ numpy.array([0.2126, 0.7152, 0.0722], dtype=numpy.float32)
+    n_obj, n_ground = int(is_obj.sum()), int(is_ground.sum())
+    if n_obj < 20 or n_ground < 20:
+        print(f"  render: {n_obj} OBJ and {n_ground} ground pixels; too few to compare")
+        return n_obj >= 20
+    obj, ground = float(lum[is_obj].mean()), float(lum[is_ground].mean())
+    dark = float((lum[is_obj] < 0.03).mean())
+    print(
+        f"  render: OBJ pixels {obj:.3f} ({n_obj} px, {100 * dark:.0f} % black), "
+        f"ground {ground:.3f} ({n_ground} px)",
+        flush=True,
+    )
+    if obj < 0.25 * ground or dark > 0.2:
+        fail(name, f"OBJ pixels are dark: {obj:.3f} against the ground's {ground:.3f}, {100 * dark:.0f} % black")
+    return True
+
+
+def check_trimesh(name, path):
+    try:
+        scene = trimesh.load(path, force="scene", process=False)
+    except Exception as e:  # noqa: BLE001 (any failure to load is the finding)
+        fail(name, f"trimesh cannot load it: {e}")
+        return
+    if not scene.geometry:
+        fail(name, "trimesh finds no geometry")
+    for gname, mesh in scene.geometry.items():
+        if not len(mesh.faces):
+            continue
+        fn = mesh.face_normals
+        vn = mesh.vertex_normals[mesh.faces]
+        against = int((numpy.einsum("fj,fkj->fk", fn, vn) <= 0).sum())
+        if against:
+            fail(name, f"trimesh: {gname}: {against} corners against their face")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("dir")
+    ap.add_argument("--renders", default=None, help="where the renders are kept")
+    args = ap.parse_args()
+    files = sorted(
+        f for f in os.listdir(args.dir) if f.endswith(".glb") or f.endswith(".gltf")
+    )
+    if not files:
+        print(f"error: no .glb or .gltf in {args.dir}: run cargo test --test gltf first", file=sys.stderr)
+        return 1
+    keep = args.renders or os.path.join(args.dir, "blender")
+    os.makedirs(keep, exist_ok=True)
+    rendered_objs = 0
+    print(f"Blender {bpy.app.version_string}, trimesh {trimesh.__version__}", flush=True)
+    for f in files:
+        path = os.path.join(args.dir, f)
+        name = f
+        print(f"== {name}", flush=True)
+        doc = gltf_json(path)
+        import_scene(name, path)
+        check_counts(name, expected_counts(path, doc))
+        check_instances(name)
+        check_images(name)
+        check_normals(name)
+        if check_render(name, keep):
+            rendered_objs += 1
+        check_trimesh(name, path)
+    if rendered_objs == 0:
+        fail("all", "no scene showed OBJ pixels to compare with the ground")
+    if failures:
+        print(f"\n{len(failures)} failure(s):", file=sys.stderr)
+        for f in failures:
+            print(f"  {f}", file=sys.stderr)
+        return 1
+    print(f"\n{len(files)} scene(s) open right in Blender and trimesh; renders in {keep}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
