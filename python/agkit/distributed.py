@@ -323,14 +323,18 @@ def features_frame(*sources: Any, layer: str = "objects") -> Any:
     """A lazy dask-geopandas GeoDataFrame of one feature table of every
     DSF that `sources` name (files, folders, glob patterns), one partition
     per tile. Needs dask-geopandas."""
+    import dask.dataframe as dd  # type: ignore[import-untyped,unused-ignore]
+
     try:
-        import dask_geopandas  # type: ignore[import-untyped,unused-ignore]
+        # Registers the GeoDataFrame partitions: from_map then gives a
+        # dask_geopandas.GeoDataFrame.
+        import dask_geopandas  # type: ignore[import-untyped,unused-ignore]  # noqa: F401
     except ImportError as e:
         raise ImportError(f"features_frame needs dask-geopandas: pip install dask-geopandas ({e})") from e
     paths = [str(p) for p in agkit.dsf.dsf_paths(*sources)]
     if not paths:
         raise FileNotFoundError(2, "No .dsf file matches", " ".join(map(str, sources)))
-    return dask_geopandas.from_map(tile_features, paths, layer=layer, meta=features_meta(layer))
+    return dd.from_map(tile_features, paths, layer=layer, meta=features_meta(layer))
 
 
 # --- the run --------------------------------------------------------------------
