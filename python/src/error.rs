@@ -258,7 +258,8 @@ impl Error {
                     // (IsADirectoryError...) saying why in agkit's words.
                     Some(r) => PyOSError::new_err((r.errno, r.reason.clone(), file)),
                     None => {
-                        let err = PyOSError::new_err(format!("{file}: {}", pythonic(&error.to_string())));
+                        let err =
+                            PyOSError::new_err(format!("{file}: {}", pythonic(&error.to_string())));
                         // No errno to pick a subclass by; `filename` all the same.
                         let _ = err.value(py).setattr("filename", file);
                         err
@@ -315,17 +316,32 @@ const PYTHONIC: &[(&str, &str)] = &[
         "give --at LAT,LON[,HEADING] for an .agp or --polygon FILE.geojson for an .agb/.ags",
         "give at=(lat, lon[, heading]) for an .agp or polygon= for an .agb/.ags",
     ),
-    ("give --at LAT,LON[,HEADING]", "give at=(lat, lon[, heading])"),
+    (
+        "give --at LAT,LON[,HEADING]",
+        "give at=(lat, lon[, heading])",
+    ),
     (
         "give --polygon FILE.geojson",
         "give polygon= (GeoJSON, a shapely Polygon, or a list of rings of (lon, lat))",
     ),
     (" (or `-`, standard input)", ""),
-    ("(--library DIR or --xplane DIR)", "(library= or installation=)"),
+    (
+        "(--library DIR or --xplane DIR)",
+        "(library= or installation=)",
+    ),
     ("(--library or --xplane)", "(library= or installation=)"),
-    ("give --library or --xplane", "give library= or installation="),
-    ("(--format json or geojson has every item)", "(render(\"json\") or \"geojson\" has every item)"),
-    ("choose one with --a2ge-record-size 16|24", "choose one with a2ge_record_size=16 or 24"),
+    (
+        "give --library or --xplane",
+        "give library= or installation=",
+    ),
+    (
+        "(--format json or geojson has every item)",
+        "(render(\"json\") or \"geojson\" has every item)",
+    ),
+    (
+        "choose one with --a2ge-record-size 16|24",
+        "choose one with a2ge_record_size=16 or 24",
+    ),
     ("pass --cell NAME", "pass cell="),
     ("--dref ", "drefs: "),
     ("--season ", "season "),

@@ -161,12 +161,15 @@ fn params(
 /// `at=(lat, lon[, heading])`, or a mapping of `lat`, `lon` and
 /// `heading`.
 fn point_use(at: &Bound<'_, PyAny>) -> Result<Use, PyErr> {
-    const SHAPE: &str =
-        "at must be (lat, lon) or (lat, lon, heading) in degrees, or a dict of lat, lon and heading";
+    const SHAPE: &str = "at must be (lat, lon) or (lat, lon, heading) in degrees, or a dict of lat, lon and heading";
     let v: Vec<f64> = if let Ok(m) = at.cast::<PyMapping>() {
         let get = |k: &str| -> PyResult<Option<f64>> {
             match m.get_item(k) {
-                Ok(v) => Ok(Some(v.extract().map_err(|_| Error::value(format!("at[{k:?}] is not a number")))?)),
+                Ok(v) => {
+                    Ok(Some(v.extract().map_err(|_| {
+                        Error::value(format!("at[{k:?}] is not a number"))
+                    })?))
+                }
                 Err(_) => Ok(None),
             }
         };

@@ -201,7 +201,12 @@ const GENERIC: [&str; 8] = [
 /// A ring or line of points (each `depth` values) with consecutive repeats
 /// (and, for a ring, a repeated closing point) removed; the kept points'
 /// extra planes appended to `extra`.
-fn clean(points: &mut dyn Iterator<Item = &[f64]>, ring: bool, extra: &mut Vec<f64>, keep: usize) -> Vec<LonLat> {
+fn clean(
+    points: &mut dyn Iterator<Item = &[f64]>,
+    ring: bool,
+    extra: &mut Vec<f64>,
+    keep: usize,
+) -> Vec<LonLat> {
     let mut out: Vec<LonLat> = Vec::new();
     let mut planes: Vec<f64> = Vec::new();
     for p in points {
@@ -244,23 +249,42 @@ pub fn features(dsf: &Dsf) -> Features {
     for (entity, e) in dsf.entities.iter().enumerate() {
         match e {
             Entity::Object(o) => {
-                let definition = dsf.object_defs.get(o.def as usize).cloned().unwrap_or_default();
+                let definition = dsf
+                    .object_defs
+                    .get(o.def as usize)
+                    .cloned()
+                    .unwrap_or_default();
                 out.features.push(Feature {
                     kind: extension(&definition),
                     definition,
                     heading: Some(o.heading),
                     elevation: o.elevation,
                     mode: Some(o.mode),
-                    ..Feature::new(Layer::Objects, entity, o.def, Geometry::Point([o.lon, o.lat]))
+                    ..Feature::new(
+                        Layer::Objects,
+                        entity,
+                        o.def,
+                        Geometry::Point([o.lon, o.lat]),
+                    )
                 });
             }
             Entity::Polygon(p) => polygon(dsf, entity, p, &mut out),
             Entity::Network(c) => {
-                let definition = dsf.network_defs.get(c.def as usize).cloned().unwrap_or_default();
+                let definition = dsf
+                    .network_defs
+                    .get(c.def as usize)
+                    .cloned()
+                    .unwrap_or_default();
                 let keep = c.depth.saturating_sub(2);
                 let planes: Vec<&'static str> = match c.depth {
                     4 => vec!["elevation", "junction"],
-                    7 => vec!["elevation", "junction", "ctrl_lon", "ctrl_lat", "ctrl_elevation"],
+                    7 => vec![
+                        "elevation",
+                        "junction",
+                        "ctrl_lon",
+                        "ctrl_lat",
+                        "ctrl_elevation",
+                    ],
                     d => GENERIC[..d.saturating_sub(2).min(GENERIC.len())].to_vec(),
                 };
                 let keep = keep.min(planes.len());
@@ -269,17 +293,24 @@ pub fn features(dsf: &Dsf) -> Features {
                 if line.len() < 2 {
                     out.notes.push(Note {
                         entity,
-                        message: format!("network chain of {} distinct point(s) left out: a line needs 2", line.len()),
+                        message: format!(
+                            "network chain of {} distinct point(s) left out: a line needs 2",
+                            line.len()
+                        ),
                     });
                     continue;
                 }
-                let junction = |p: Option<&[f64]>| p.and_then(|p| p.get(3)).map_or(0, |&j| j as u32);
+                let junction =
+                    |p: Option<&[f64]>| p.and_then(|p| p.get(3)).map_or(0, |&j| j as u32);
                 let pts: Vec<&[f64]> = c.points().collect();
                 out.features.push(Feature {
                     kind: "net".to_string(),
                     definition,
                     subtype: Some(c.subtype),
-                    junctions: Some([junction(pts.first().copied()), junction(pts.last().copied())]),
+                    junctions: Some([
+                        junction(pts.first().copied()),
+                        junction(pts.last().copied()),
+                    ]),
                     planes,
                     extra,
                     ..Feature::new(Layer::Chains, entity, c.def, Geometry::LineString(line))
@@ -320,7 +351,11 @@ impl Feature {
 
 /// The features of one polygon entity.
 fn polygon(dsf: &Dsf, entity: usize, p: &super::Polygon, out: &mut Features) {
-    let definition = dsf.polygon_defs.get(p.def as usize).cloned().unwrap_or_default();
+    let definition = dsf
+        .polygon_defs
+        .get(p.def as usize)
+        .cloned()
+        .unwrap_or_default();
     let kind = extension(&definition);
     let planes = polygon_planes(&kind, p.depth);
     let keep = planes.len();
@@ -394,7 +429,9 @@ fn polygon(dsf: &Dsf, entity: usize, p: &super::Polygon, out: &mut Features) {
                     continue;
                 }
                 if !area && k > 0 {
-                    note(format!("winding {k} of a forest in fill mode {fill_mode} dropped: a line has one"));
+                    note(format!(
+                        "winding {k} of a forest in fill mode {fill_mode} dropped: a line has one"
+                    ));
                     extra.truncate(mark);
                     continue;
                 }
@@ -445,7 +482,10 @@ mod tests {
 
     fn tile(entities: Vec<Entity>, polygon_defs: &[&str]) -> Dsf {
         Dsf {
-            properties: vec![("sim/west".into(), "13".into()), ("sim/south".into(), "-7".into())],
+            properties: vec![
+                ("sim/west".into(), "13".into()),
+                ("sim/south".into(), "-7".into()),
+            ],
             polygon_defs: polygon_defs.iter().map(|s| s.to_string()).collect(),
             entities,
             ..Dsf::default()
@@ -470,38 +510,65 @@ mod tests {
     fn rings_are_closed_and_short_holes_dropped_with_a_note() {
         let square = vec![0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0];
         let short_hole = vec![0.2, 0.2, 0.3, 0.3, 0.3, 0.3];
-        let f = features(&tile(vec![poly(0, 0, 2, vec![square, short_hole])], &["a.pol"]));
+        let f = features(&tile(
+            vec![poly(0, 0, 2, vec![square, short_hole])],
+            &["a.pol"],
+        ));
         assert_eq!(f.features.len(), 1);
-        let Geometry::Polygon(rings) = &f.features[0].geometry else { panic!() };
+        let Geometry::Polygon(rings) = &f.features[0].geometry else {
+            panic!()
+        };
         assert_eq!(rings.len(), 1);
         assert_eq!(rings[0].first(), rings[0].last());
         assert_eq!(rings[0].len(), 5);
         assert_eq!(f.notes.len(), 1);
-        assert!(f.notes[0].message.contains("hole 1 of 2 distinct point(s) dropped"));
+        assert!(
+            f.notes[0]
+                .message
+                .contains("hole 1 of 2 distinct point(s) dropped")
+        );
     }
 
     #[test]
     fn lines_are_open_unless_the_closed_flag_is_set_and_keep_their_planes() {
         let w = vec![0.0, 0.0, 5.0, 6.0, 1.0, 0.0, 7.0, 8.0, 1.0, 1.0, 9.0, 10.0];
         let f = features(&tile(
-            vec![poly(0, 0, 4, vec![w.clone()]), poly(0, 1, 4, vec![w]), poly(1, 3, 2, vec![vec![0.0, 0.0]])],
+            vec![
+                poly(0, 0, 4, vec![w.clone()]),
+                poly(0, 1, 4, vec![w]),
+                poly(1, 3, 2, vec![vec![0.0, 0.0]]),
+            ],
             &["road.lin", "x.str"],
         ));
         assert_eq!(f.features.len(), 2);
-        let Geometry::LineString(open) = &f.features[0].geometry else { panic!() };
+        let Geometry::LineString(open) = &f.features[0].geometry else {
+            panic!()
+        };
         assert_eq!(open.len(), 3);
         assert_eq!(f.features[0].planes, ["ctrl_lon", "ctrl_lat"]);
         assert_eq!(f.features[0].extra, [5.0, 6.0, 7.0, 8.0, 9.0, 10.0]);
-        let Geometry::LineString(ring) = &f.features[1].geometry else { panic!() };
+        let Geometry::LineString(ring) = &f.features[1].geometry else {
+            panic!()
+        };
         assert_eq!(ring.len(), 4);
         assert_eq!(f.features[1].closed, Some(true));
-        assert!(f.notes[0].message.contains("open line needs 2"), "{:?}", f.notes);
+        assert!(
+            f.notes[0].message.contains("open line needs 2"),
+            "{:?}",
+            f.notes
+        );
     }
 
     #[test]
     fn forests_carry_density_and_fill_mode() {
         let sq = vec![0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0];
-        let f = features(&tile(vec![poly(0, 255, 2, vec![sq.clone()]), poly(0, 256 + 51, 2, vec![sq])], &["t.for"]));
+        let f = features(&tile(
+            vec![
+                poly(0, 255, 2, vec![sq.clone()]),
+                poly(0, 256 + 51, 2, vec![sq]),
+            ],
+            &["t.for"],
+        ));
         assert_eq!(f.features[0].layer, Layer::Forests);
         assert_eq!(f.features[0].density, Some(1.0));
         assert!(matches!(f.features[0].geometry, Geometry::Polygon(_)));
