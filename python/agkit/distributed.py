@@ -12,8 +12,11 @@ Two recipes on ``dask.distributed`` (``pip install "./python[dask]"``):
 
 Both take a ``distributed.Client``: ``Client(LocalCluster(...))`` on one
 machine, ``Client("tcp://scheduler:8786")`` on a cluster (the workers need
-agkit installed and the same paths); ``client=None`` runs every tile in
-this process, one after the other. Each tile is one task that writes its
+agkit installed and the same paths); ``client=None`` uses the Client
+already running (``distributed.get_client()``), and runs every tile in this
+process, one after the other, only when there is none. ``progress=True``
+shows Dask's own progress bar (``distributed.progress``; without a Client
+``dask.diagnostics.ProgressBar``). Each tile is one task that writes its
 own part file (``OUT/parts/…``, renamed into place when complete); the
 result is the parts concatenated in path order, each sorted, so the rows
 are the same whatever the number of workers. A tile that fails (its task
@@ -262,7 +265,114 @@ def _place_task(dsf: str, name: str, part: str, spec: tuple[Any, ...], seed: int
     return len(gdf)
 
 
+# --- per-tile functions for dask.dataframe.from_map -------------------------------
+
+
+def tile_census(
+    dsf: PathLike,
+    *,
+    scenery: Optional[PathLike] = None,
+    library: Sequence[PathLike] = (),
+    installation: Optional[PathLike] = None,
+    drefs: Optional[Mapping[str, float]] = None,
+    season: Optional[str] = None,
+) -> Any:
+    """The census of one DSF as a pandas DataFrame of :data:`CENSUS_COLUMNS`
+    (their dtypes), for ``dask.dataframe.from_map(tile_census, paths,
+    meta=census_meta())``."""
+    spec = _spec(scenery, library, installation, drefs, season)
+    return _frame(census_rows(dsf, _scenery(spec)), CENSUS_COLUMNS)
+
+
+def census_meta() -> Any:
+    """An empty DataFrame of the census columns (``meta=`` of
+    ``dask.dataframe.from_map``)."""
+    return _frame([], CENSUS_COLUMNS)
+
+
+def tile_features(dsf: PathLike, layer: str = "objects") -> Any:
+    """One table of a DSF's features (``agkit.dsf`` tables: ``objects``,
+    ``polygons``, ``lines``, ``facades``, ``forests``, ``chains``,
+    ``vertices``) as a GeoDataFrame, for
+    ``dask_geopandas.from_map``/``dask.dataframe.from_map``."""
+    if layer not in agkit.dsf.SCHEMAS:
+        raise ValueError(f"layer={layer!r}: the layers are {', '.join(agkit.dsf.SCHEMAS)}")
+    return agkit.dsf.read(dsf).tables()[layer].to_geopandas()
+
+
+def features_meta(layer: str = "objects") -> Any:
+    """An empty GeoDataFrame of one layer's schema (``meta=``)."""
+    return agkit.dsf.Table.empty(layer).to_geopandas()
+
+
+def census_frame(folder: PathLike, **scenery: Any) -> Any:
+    """A lazy ``dask.dataframe.DataFrame`` of the census of every DSF
+    under `folder`: one partition per tile (``dd.from_map`` over
+    :func:`tile_census`); `scenery` as :func:`tile_census` takes it.
+    ``.compute()`` runs it on the running Client (or dask's local
+    scheduler)."""
+    import dask.dataframe as dd  # type: ignore[import-untyped,unused-ignore]
+
+    paths = [str(p) for p in dsf_files(folder)]
+    if not paths:
+        raise FileNotFoundError(2, "No .dsf file under the folder", str(folder))
+    return dd.from_map(tile_census, paths, meta=census_meta(), **scenery)
+
+
+def features_frame(*sources: Any, layer: str = "objects") -> Any:
+    """A lazy dask-geopandas GeoDataFrame of one feature table of every
+    DSF that `sources` name (files, folders, glob patterns), one partition
+    per tile. Needs dask-geopandas."""
+    import dask.dataframe as dd  # type: ignore[import-untyped,unused-ignore]
+
+    try:
+        # Registers the GeoDataFrame partitions: from_map then gives a
+        # dask_geopandas.GeoDataFrame.
+        import dask_geopandas  # type: ignore[import-untyped,unused-ignore]  # noqa: F401
+    except ImportError as e:
+        raise ImportError(f"features_frame needs dask-geopandas: pip install dask-geopandas ({e})") from e
+    paths = [str(p) for p in agkit.dsf.dsf_paths(*sources)]
+    if not paths:
+        raise FileNotFoundError(2, "No .dsf file matches", " ".join(map(str, sources)))
+    return dd.from_map(tile_features, paths, layer=layer, meta=features_meta(layer))
+
+
 # --- the run --------------------------------------------------------------------
+
+
+def _client(client: Any) -> Any:
+    """`client`, else the Client running in this process, else None."""
+    if client is not None:
+        return client
+    try:
+        from distributed import get_client
+    except ImportError:
+        return None
+    try:
+        return get_client()
+    except ValueError:  # no Client is running
+        return None
+
+
+def _batch(task: Callable[..., int], jobs: list[tuple[str, str, str]], *extra: Any) -> list[tuple[str, Optional[str]]]:
+    """Runs `task` for each tile of a batch: (tile, None) when done, (tile,
+    why) when it failed."""
+    out: list[tuple[str, Optional[str]]] = []
+    for dsf_s, rel, part_s in jobs:
+        try:
+            task(dsf_s, rel, part_s, *extra)
+            out.append((rel, None))
+        except Exception as e:  # noqa: BLE001 - reported per tile
+            out.append((rel, _reason(e)))
+    return out
+
+
+def _batches(todo: list[tuple[str, str, str]], slots: int) -> list[list[tuple[str, str, str]]]:
+    """The tiles in about four batches per worker thread (a task per tile
+    would cost the scheduler more than a small tile takes), in order."""
+    n = max(1, min(len(todo), 4 * max(1, slots)))
+    size = -(-len(todo) // n)
+    return [todo[i : i + size] for i in range(0, len(todo), size)]
 
 
 def dsf_files(folder: PathLike) -> list[Path]:
@@ -287,6 +397,7 @@ def _run(
     extra: tuple[Any, ...],
     client: Any,
     resume: bool,
+    progress: bool = False,
 ) -> tuple[Run, list[Path]]:
     """Runs `task` once per tile without a part file; the parts, in path
     order, of every tile done now or before."""
@@ -303,29 +414,48 @@ def _run(
             run.skipped.append(rel)
         else:
             todo.append((str(dsf), rel, str(part)))
+    client = _client(client)
     if client is None:
-        for dsf_s, rel, part_s in todo:
-            try:
-                task(dsf_s, rel, part_s, *extra)
-                run.done.append(rel)
-            except Exception as e:  # noqa: BLE001 - reported per tile
-                run.failed[rel] = _reason(e)
+        if progress and todo:
+            import dask  # type: ignore[import-untyped,unused-ignore]
+            from dask.diagnostics import ProgressBar  # type: ignore[import-untyped,unused-ignore]
+
+            tasks = [dask.delayed(_batch)(task, [job], *extra) for job in todo]
+            with ProgressBar():
+                results = dask.compute(*tasks, scheduler="sync")
+        else:
+            results = tuple(_batch(task, [job], *extra) for job in todo)
+        for res in results:
+            for rel, why in res:
+                if why is None:
+                    run.done.append(rel)
+                else:
+                    run.failed[rel] = why
     else:
         from distributed import as_completed
+        from distributed import progress as show_progress
 
-        # One task per tile; `pure=False`: a task is run again after a
-        # failure, never answered from a cache.
-        futures = {
-            client.submit(task, dsf_s, rel, part_s, *extra, key=f"agkit-{task.__name__}-{rel}", pure=False): rel
-            for dsf_s, rel, part_s in todo
-        }
+        slots = sum(client.nthreads().values()) or 1
+        # A task per batch of tiles, each tile still its own part file;
+        # `pure=False`: a task is run again after a failure, never
+        # answered from a cache.
+        futures = {}
+        for jobs in _batches(todo, slots):
+            key = f"agkit-{task.__name__}-{jobs[0][1]}"
+            futures[client.submit(_batch, task, jobs, *extra, key=key, pure=False)] = jobs
+        if progress and futures:
+            show_progress(list(futures))
         for fut in as_completed(futures):
-            rel = futures[fut]
+            jobs = futures[fut]
             try:
-                fut.result()
-                run.done.append(rel)
-            except Exception as e:  # noqa: BLE001 - a task error or a lost worker
-                run.failed[rel] = _reason(e)
+                for rel, why in fut.result():
+                    if why is None:
+                        run.done.append(rel)
+                    else:
+                        run.failed[rel] = why
+            except Exception as e:  # noqa: BLE001 - a lost worker: every tile of the batch
+                for _, rel, _ in jobs:
+                    run.failed[rel] = _reason(e)
             finally:
                 fut.release()
         run.done.sort()
@@ -351,6 +481,7 @@ def census(
     drefs: Optional[Mapping[str, float]] = None,
     season: Optional[str] = None,
     resume: bool = True,
+    progress: bool = False,
 ) -> Run:
     """An autogen census of every DSF under `folder`: one row per autogen
     use (:data:`CENSUS_COLUMNS`), each asset resolved as the simulator
@@ -363,7 +494,7 @@ def census(
     root = Path(folder)
     out = Path(out)
     spec = _spec(scenery, library, installation, drefs, season)
-    run, parts = _run(_census_task, dsf_files(root), root, out, (spec,), client, resume)
+    run, parts = _run(_census_task, dsf_files(root), root, out, (spec,), client, resume, progress)
     import pandas  # type: ignore[import-untyped,unused-ignore]
 
     frames = [pandas.read_parquet(p) for p in parts]
@@ -386,6 +517,7 @@ def place_package(
     season: Optional[str] = None,
     seed: int = 0,
     resume: bool = True,
+    progress: bool = False,
 ) -> Run:
     """Places every tile of the scenery `package` (every DSF under its
     `Earth nav data`, or under `package` itself when it has none), its
@@ -405,7 +537,7 @@ def place_package(
     root = end or pkg
     out = Path(out)
     spec = _spec(pkg, library, installation, drefs, season)
-    run, parts = _run(_place_task, dsf_files(root), root, out, (spec, seed), client, resume)
+    run, parts = _run(_place_task, dsf_files(root), root, out, (spec, seed), client, resume, progress)
     frames = [geopandas.read_parquet(p) for p in parts]
     if frames:
         gdf = geopandas.GeoDataFrame(pandas.concat(frames, ignore_index=True), crs="EPSG:4326")
@@ -423,8 +555,14 @@ __all__ = [
     "PLACED_COLUMNS",
     "Run",
     "census",
+    "census_frame",
+    "census_meta",
     "census_rows",
     "dsf_files",
+    "features_frame",
+    "features_meta",
     "place_package",
     "placed_rows",
+    "tile_census",
+    "tile_features",
 ]

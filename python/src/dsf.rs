@@ -508,6 +508,37 @@ impl Dsf {
         Ok(out)
     }
 
+    /// The tile's objects, polygons, lines, facades, forests and network
+    /// chains as typed tables (`agkit.dsf.Tables`): one row per entity
+    /// with a geometry valid by construction, in lon/lat (EPSG:4326).
+    fn tables<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let raw = self.features(py)?;
+        let tables = py.import("agkit.dsf")?.getattr("_tables")?;
+        tables.call1((raw, &self.name))
+    }
+
+    /// The raw features (`agkit.dsf.Tables` is made from them): a dict of
+    /// `tile`, `features` (rows with a GeoJSON `geometry`, `planes` and
+    /// `extra`) and `notes`.
+    fn features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let tile: &dsf::Dsf = &self.inner;
+        let f = detached(py, || Ok(dsf::features::features(tile)))?;
+        crate::to_py(py, &f)
+    }
+
+    /// Every feature of `tables()` as one GeoJSON FeatureCollection
+    /// (a `layer` property says which table).
+    #[getter]
+    fn __geo_interface__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.tables(py)?.getattr("__geo_interface__")
+    }
+
+    /// `tables().to_geopandas()`: one GeoDataFrame of every feature
+    /// (EPSG:4326). Needs geopandas.
+    fn to_geopandas<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.tables(py)?.call_method0("to_geopandas")
+    }
+
     /// The autogen uses as a GeoJSON FeatureCollection (see
     /// `agkit.dsf.autogen`).
     fn autogen<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

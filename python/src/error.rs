@@ -106,9 +106,14 @@ impl Error {
     /// operating system's error as it is, anything else (a folder, a pipe,
     /// a device, a file over the cap) as an `OSError` saying why.
     pub fn input(e: agkit::fsutil::InputError) -> Error {
-        let reason = e.reason();
+        let reason = pythonic(&e.reason());
         match e.kind {
             agkit::fsutil::InputErrorKind::Io(io) => Error::io(&e.path, io),
+            // A folder given as a file: IsADirectoryError, as open() raises.
+            agkit::fsutil::InputErrorKind::NotAFile("a directory") => Error::io(
+                &e.path,
+                std::io::Error::from_raw_os_error(EISDIR).with_reason(reason),
+            ),
             _ => Error::io(&e.path, std::io::Error::other(reason)),
         }
     }
@@ -239,7 +244,7 @@ impl Error {
     /// The Python exception.
     pub fn into_pyerr(self, py: Python<'_>) -> PyErr {
         match self {
-            Error::Value(m) => PyValueError::new_err(m),
+            Error::Value(m) => PyValueError::new_err(pythonic(&m)),
             Error::Io { file, error } => match error.raw_os_error() {
                 // OSError(errno, strerror, filename) picks the subclass
                 // (FileNotFoundError, PermissionError, ...).
@@ -248,7 +253,18 @@ impl Error {
                     let text = text.trim_end_matches(&format!(" (os error {errno})"));
                     PyOSError::new_err((errno, text.to_string(), file))
                 }
-                None => PyOSError::new_err(format!("{file}: {error}")),
+                None => match error.get_ref().and_then(|r| r.downcast_ref::<Reasoned>()) {
+                    // OSError(errno, why, filename): the subclass of errno
+                    // (IsADirectoryError...) saying why in agkit's words.
+                    Some(r) => PyOSError::new_err((r.errno, r.reason.clone(), file)),
+                    None => {
+                        let err =
+                            PyOSError::new_err(format!("{file}: {}", pythonic(&error.to_string())));
+                        // No errno to pick a subclass by; `filename` all the same.
+                        let _ = err.value(py).setattr("filename", file);
+                        err
+                    }
+                },
             },
             Error::Agkit(r) => raise(py, *r).unwrap_or_else(|e| e),
         }
@@ -259,6 +275,87 @@ impl From<Error> for PyErr {
     fn from(e: Error) -> PyErr {
         Python::attach(|py| e.into_pyerr(py))
     }
+}
+
+/// `EISDIR`, the errno of a folder given where a file is read.
+const EISDIR: i32 = 21;
+
+/// An operating-system error number with agkit's reason for it.
+#[derive(Debug)]
+struct Reasoned {
+    errno: i32,
+    reason: String,
+}
+
+impl std::fmt::Display for Reasoned {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl std::error::Error for Reasoned {}
+
+/// An `io::Error` of an errno, saying why in agkit's words.
+trait WithReason {
+    fn with_reason(self, reason: String) -> std::io::Error;
+}
+
+impl WithReason for std::io::Error {
+    fn with_reason(self, reason: String) -> std::io::Error {
+        let errno = self.raw_os_error().unwrap_or(0);
+        std::io::Error::new(self.kind(), Reasoned { errno, reason })
+    }
+}
+
+/// The library's messages speak to the command line's users, naming its
+/// flags; Python users give arguments. Each phrase naming a flag, said the
+/// Python way (the one place this is done: every `agkit.Error` and
+/// `OSError` message passes here).
+const PYTHONIC: &[(&str, &str)] = &[
+    (
+        "give --at LAT,LON[,HEADING] for an .agp or --polygon FILE.geojson for an .agb/.ags",
+        "give at=(lat, lon[, heading]) for an .agp or polygon= for an .agb/.ags",
+    ),
+    (
+        "give --at LAT,LON[,HEADING]",
+        "give at=(lat, lon[, heading])",
+    ),
+    (
+        "give --polygon FILE.geojson",
+        "give polygon= (GeoJSON, a shapely Polygon, or a list of rings of (lon, lat))",
+    ),
+    (" (or `-`, standard input)", ""),
+    (
+        "(--library DIR or --xplane DIR)",
+        "(library= or installation=)",
+    ),
+    ("(--library or --xplane)", "(library= or installation=)"),
+    (
+        "give --library or --xplane",
+        "give library= or installation=",
+    ),
+    (
+        "(--format json or geojson has every item)",
+        "(render(\"json\") or \"geojson\" has every item)",
+    ),
+    (
+        "choose one with --a2ge-record-size 16|24",
+        "choose one with a2ge_record_size=16 or 24",
+    ),
+    ("pass --cell NAME", "pass cell="),
+    ("--dref ", "drefs: "),
+    ("--season ", "season "),
+];
+
+/// `message` with the command line's flags said as Python arguments.
+pub fn pythonic(message: &str) -> String {
+    let mut out = message.to_string();
+    for (cli, py) in PYTHONIC {
+        if out.contains(cli) {
+            out = out.replace(cli, py);
+        }
+    }
+    out
 }
 
 /// The module defining the exception classes.
@@ -280,7 +377,7 @@ fn raise(py: Python<'_>, r: Raised) -> Result<PyErr, PyErr> {
     kw.set_item("offset", r.offset)?;
     kw.set_item("code", r.code)?;
     kw.set_item("diagnostics", r.diagnostics)?;
-    let value = class.call((r.message,), Some(&kw))?;
+    let value = class.call((pythonic(&r.message),), Some(&kw))?;
     Ok(PyErr::from_value(value))
 }
 

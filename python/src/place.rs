@@ -158,21 +158,46 @@ fn params(
     Ok(p)
 }
 
-/// `at=(lat, lon[, heading])`.
+/// `at=(lat, lon[, heading])`, or a mapping of `lat`, `lon` and
+/// `heading`.
 fn point_use(at: &Bound<'_, PyAny>) -> Result<Use, PyErr> {
-    let v: Vec<f64> = at
-        .extract()
-        .map_err(|_| Error::value("at must be (lat, lon) or (lat, lon, heading) in degrees"))?;
+    const SHAPE: &str = "at must be (lat, lon) or (lat, lon, heading) in degrees, or a dict of lat, lon and heading";
+    let v: Vec<f64> = if let Ok(m) = at.cast::<PyMapping>() {
+        let get = |k: &str| -> PyResult<Option<f64>> {
+            match m.get_item(k) {
+                Ok(v) => {
+                    Ok(Some(v.extract().map_err(|_| {
+                        Error::value(format!("at[{k:?}] is not a number"))
+                    })?))
+                }
+                Err(_) => Ok(None),
+            }
+        };
+        match (get("lat")?, get("lon")?, get("heading")?) {
+            (Some(lat), Some(lon), None) => vec![lat, lon],
+            (Some(lat), Some(lon), Some(h)) => vec![lat, lon, h],
+            _ => return Err(Error::value(SHAPE).into()),
+        }
+    } else {
+        at.extract().map_err(|_| Error::value(SHAPE))?
+    };
     let (lat, lon, heading) = match v[..] {
         [lat, lon] => (lat, lon, 0.0),
         [lat, lon, h] => (lat, lon, h),
-        _ => {
-            return Err(
-                Error::value("at must be (lat, lon) or (lat, lon, heading) in degrees").into(),
-            );
-        }
+        _ => return Err(Error::value(SHAPE).into()),
     };
-    check_position([lon, lat])?;
+    // Said back in the order given: at=(lat, lon).
+    if !(-90.0..=90.0).contains(&lat) || !(-180.0..=180.0).contains(&lon) {
+        let swapped = if agkit::geom::orient::swapped_reading(lat, lon).is_some() {
+            " (it looks like (lon, lat): at takes (lat, lon))"
+        } else {
+            ""
+        };
+        return Err(Error::value(format!(
+            "at=({lat}, {lon}) is not a (latitude, longitude) in degrees{swapped}"
+        ))
+        .into());
+    }
     if !heading.is_finite() {
         return Err(Error::value(format!("heading {heading} is not finite")).into());
     }
@@ -241,9 +266,7 @@ fn windings(
                 ))
                 .into());
             }
-            let mut rings = polys.remove(0);
-            notes.extend(agkit::geom::orient::gis_rings(&mut rings));
-            rings
+            polys.remove(0)
         }
         None => polygon.extract().map_err(|_| {
             Error::value(
@@ -254,9 +277,23 @@ fn windings(
     if rings.first().is_none_or(|r| r.is_empty()) {
         return Err(Error::value("polygon has no vertices").into());
     }
-    for p in rings.iter().flatten() {
-        check_position(*p)?;
+    for (k, ring) in rings.iter().enumerate() {
+        for (i, &[lon, lat]) in ring.iter().enumerate() {
+            if let Some(reading) = agkit::geom::orient::swapped_reading(lat, lon) {
+                return Err(Error::value(format!(
+                    "polygon ring {k} vertex {i} is ({lon}, {lat}): latitude {lat} is off the world; \
+                     the vertices look like (lat, lon) ({reading} read the other way round), \
+                     but polygon takes (lon, lat) as GeoJSON does"
+                ))
+                .into());
+            }
+            check_position([lon, lat])?;
+        }
     }
+    // Either winding is taken, as GIS tools and the command line take it:
+    // the outer ring made counter-clockwise, the holes clockwise.
+    let mut rings = rings;
+    notes.extend(agkit::geom::orient::gis_rings(&mut rings));
     Ok(rings)
 }
 

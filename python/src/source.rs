@@ -3,7 +3,9 @@
 //! One rule for every function that takes a "source": `bytes` (or
 //! `bytearray`) are the file's content; an `os.PathLike` is a path; a `str`
 //! is the file's text when it holds a line break (every autogen, DSF2Text
-//! and JSON file has several lines) and a path otherwise.
+//! and JSON file has several lines) and a path otherwise; an open file
+//! object (anything with `read()`, binary or text) is read to its end and
+//! named by its `name`.
 
 use crate::error::Error;
 use pyo3::prelude::*;
@@ -21,6 +23,13 @@ pub enum Source {
     Bytes(PyBackedBytes),
     /// The content as text.
     Text(PyBackedStr),
+    /// What an open file object held, and its name.
+    Stream {
+        /// The object's `name` (or `<stream>`).
+        name: String,
+        /// Its content.
+        data: Vec<u8>,
+    },
 }
 
 impl Source {
@@ -37,13 +46,45 @@ impl Source {
                 Source::Path(PathBuf::from(&*s))
             });
         }
-        match obj.extract::<PathBuf>() {
-            Ok(p) => Ok(Source::Path(p)),
-            Err(_) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
-                "expected a path (str or os.PathLike), bytes or text, not {}",
-                obj.get_type().name()?
-            ))),
+        if let Ok(p) = obj.extract::<PathBuf>() {
+            return Ok(Source::Path(p));
         }
+        if obj.hasattr("read")? {
+            return Source::stream(obj);
+        }
+        Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "expected a path (str or os.PathLike), bytes, text or an open file, not {}",
+            obj.get_type().name()?
+        )))
+    }
+
+    /// An open file object read to its end (binary, or text as UTF-8),
+    /// no more than agkit reads from a file.
+    fn stream(obj: &Bound<'_, PyAny>) -> PyResult<Source> {
+        let max = agkit::limits::Limits::default().max_input_bytes;
+        let name = obj
+            .getattr("name")
+            .ok()
+            .and_then(|n| n.extract::<PathBuf>().ok())
+            .map_or_else(|| "<stream>".to_string(), |p| p.display().to_string());
+        let got = obj.call_method1("read", (max.saturating_add(1),))?;
+        let data: Vec<u8> = if got.is_instance_of::<PyString>() {
+            got.extract::<String>()?.into_bytes()
+        } else if let Ok(b) = got.extract::<PyBackedBytes>() {
+            b.to_vec()
+        } else {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "{name}: read() gave {}, not bytes or str",
+                got.get_type().name()?
+            )));
+        };
+        if data.len() as u64 > max {
+            return Err(Error::value(format!(
+                "{name}: more than the {max} bytes agkit reads from a file"
+            ))
+            .into());
+        }
+        Ok(Source::Stream { name, data })
     }
 
     /// The name errors and diagnostics use: the path, `<bytes>` or `<text>`.
@@ -52,6 +93,7 @@ impl Source {
             Source::Path(p) => p.display().to_string(),
             Source::Bytes(_) => "<bytes>".into(),
             Source::Text(_) => "<text>".into(),
+            Source::Stream { name, .. } => name.clone(),
         }
     }
 
@@ -76,6 +118,7 @@ impl Source {
             }
             Source::Bytes(b) => Ok(Cow::Borrowed(b)),
             Source::Text(s) => Ok(Cow::Borrowed(s.as_bytes())),
+            Source::Stream { data, .. } => Ok(Cow::Borrowed(data)),
         }
     }
 }

@@ -185,3 +185,56 @@ def test_census_and_placement_through_an_installation(package: Path, library: Pa
     by_library = distributed.place_package(package, tmp_path / "lib", library=[library], seed=5)
     a, b = geopandas.read_parquet(placed.output), geopandas.read_parquet(by_library.output)
     assert list(a["kind"]) == list(b["kind"]) and list(a.geometry.to_wkb()) == list(b.geometry.to_wkb())
+
+
+def test_client_none_uses_the_running_client(package: Path, library: Path, client: Any, tmp_path: Path) -> None:
+    """With a Client running, client=None runs the tiles on it (the
+    scheduler sees the tasks), not in this process."""
+    before = len(client.cluster.scheduler.transition_log)
+    run = distributed.census(package, tmp_path / "c", library=[library])
+    assert run.ok and run.rows == 3 * len(LONS)
+    log = list(client.cluster.scheduler.transition_log)[before:]
+    assert any("agkit-_census_task" in str(entry[0]) for entry in log)
+
+
+def test_without_a_client_the_tiles_run_here(package: Path, library: Path, tmp_path: Path) -> None:
+    from distributed import get_client
+
+    try:
+        get_client()
+        pytest.skip("a Client is running in this process")
+    except ValueError:
+        pass
+    assert distributed._client(None) is None
+    run = distributed.census(package, tmp_path / "here", library=[library], progress=True)
+    assert run.ok and run.rows == 3 * len(LONS)
+
+
+def test_progress_on_a_client_is_dasks_own(package: Path, library: Path, client: Any, tmp_path: Path, capsys: Any) -> None:
+    run = distributed.census(package, tmp_path / "p", library=[library], client=client, progress=True)
+    assert run.ok
+
+
+def test_from_map_gives_dask_frames_equal_to_the_recipes(package: Path, library: Path, client: Any, tmp_path: Path) -> None:
+    dd = pytest.importorskip("dask.dataframe")
+    lazy = distributed.census_frame(package, library=[library])
+    assert lazy.npartitions == len(LONS)
+    got = lazy.compute().reset_index(drop=True)
+    want = pandas.read_parquet(distributed.census(package, tmp_path / "w", library=[library]).output)
+    got = got.assign(dsf=[Path(d).relative_to(package).as_posix() for d in got["dsf"]])
+    got = got.astype(distributed.CENSUS_COLUMNS).sort_values(["dsf", "use"]).reset_index(drop=True)
+    pandas.testing.assert_frame_equal(got, want)
+    paths = [str(p) for p in distributed.dsf_files(package)]
+    one = dd.from_map(distributed.tile_census, paths, meta=distributed.census_meta(), library=[library])
+    assert len(one.compute()) == len(want)
+
+
+def test_features_frame_is_a_dask_geopandas_frame(package: Path, client: Any) -> None:
+    pytest.importorskip("dask_geopandas")
+    lazy = distributed.features_frame(package / "Earth nav data", layer="polygons")
+    assert type(lazy).__name__ == "GeoDataFrame" and lazy.npartitions == len(LONS)
+    gdf = lazy.compute()
+    assert len(gdf) == 2 * len(LONS) and gdf.crs == "EPSG:4326"
+    assert list(gdf.columns) == [*agkit.dsf.SCHEMAS["polygons"], "geometry"]
+    with pytest.raises(ValueError, match="the layers are"):
+        distributed.tile_features(distributed.dsf_files(package)[0], layer="roads")

@@ -14,6 +14,7 @@
 
 pub mod autogen;
 pub mod cmd;
+pub mod features;
 pub mod lint;
 pub mod planar;
 pub mod quant;
