@@ -1241,7 +1241,9 @@ fn the_glb_embeds_no_texture_from_outside_the_served_folder() {
     for asset in outside_assets() {
         let images = g.glb_images(asset);
         assert!(
-            !images.iter().any(|n| n.contains("s.png") || n.contains("linked")),
+            !images
+                .iter()
+                .any(|n| n.contains("s.png") || n.contains("linked")),
             "{asset} embeds {images:?}"
         );
         // Only the ground texture, which is inside.
@@ -1276,12 +1278,19 @@ fn answers_do_not_tell_whether_an_outside_file_exists() {
     let secret = g.top.path().join("secret");
     let secret = secret.to_str().unwrap();
     for a in &with {
-        assert!(!a.contains(secret), "an absolute path outside is shown: {a}");
+        assert!(
+            !a.contains(secret),
+            "an absolute path outside is shown: {a}"
+        );
         assert!(!a.contains("outside"), "{a}");
     }
     // The object names its texture as missing, in the words of a file
     // that is not there at all.
     assert!(with[0].contains("not found"), "{}", with[0]);
     std::fs::remove_file(g.top.path().join("secret/s.png")).unwrap();
-    assert_eq!(answers(&f), with, "the answers changed with the outside file");
+    assert_eq!(
+        answers(&f),
+        with,
+        "the answers changed with the outside file"
+    );
 }

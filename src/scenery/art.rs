@@ -124,8 +124,9 @@ fn texture_names(rel: &str) -> Vec<String> {
 fn library_style(dir: &Path, rel: &str, within: Option<&Path>) -> bool {
     let mut parts = rel.split('/').filter(|p| !p.is_empty() && *p != ".");
     match (parts.next(), parts.next()) {
-        (Some(first), Some(_)) if first != ".." => super::install::child_ci(dir, first)
-            .is_none_or(|p| !p.is_dir() || !inside(&p, within)),
+        (Some(first), Some(_)) if first != ".." => {
+            super::install::child_ci(dir, first).is_none_or(|p| !p.is_dir() || !inside(&p, within))
+        }
         _ => false,
     }
 }

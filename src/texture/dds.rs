@@ -152,9 +152,8 @@ fn data_at(bytes: &[u8]) -> usize {
 /// file's length.
 pub(super) fn check_layout(bytes: &[u8]) -> Result<(), TextureError> {
     let (info, pixels) = probe(bytes)?;
-    let header = Header::read(bytes.get(HEADER_AT..).unwrap_or_default()).map_err(|e| {
-        TextureError::new(codes::BAD_HEADER, HEADER_AT as u64, e.to_string())
-    })?;
+    let header = Header::read(bytes.get(HEADER_AT..).unwrap_or_default())
+        .map_err(|e| TextureError::new(codes::BAD_HEADER, HEADER_AT as u64, e.to_string()))?;
     let volume = header.caps2.contains(Caps2::VOLUME);
     let depth = if volume {
         header.depth.unwrap_or(1).max(1)
@@ -244,7 +243,10 @@ pub(super) fn check_layout(bytes: &[u8]) -> Result<(), TextureError> {
         let what = match (info.mipmaps, faces * layers) {
             (1, 1) => "the top image".to_string(),
             (m, 1) => format!("a chain of {m} mipmaps"),
-            (m, n) => format!("{n} faces or layers of {}", crate::out::count(m as usize, "mipmap")),
+            (m, n) => format!(
+                "{n} faces or layers of {}",
+                crate::out::count(m as usize, "mipmap")
+            ),
         };
         return Err(TextureError::new(
             codes::TRUNCATED,
