@@ -75,6 +75,22 @@ fn dxt1(w: u32, h: u32, mips: u32, caps2: u32, data: usize) -> Vec<u8> {
     b
 }
 
+/// CRC-32 (ISO-HDLC), as PNG chunks carry it.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut c = !0u32;
+    for &b in bytes {
+        c ^= u32::from(b);
+        for _ in 0..8 {
+            c = if c & 1 != 0 {
+                0xEDB8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
+        }
+    }
+    !c
+}
+
 fn codes(d: &[agkit::diag::Diagnostic]) -> Vec<&str> {
     d.iter().map(|d| d.code.as_str()).collect()
 }
@@ -82,7 +98,7 @@ fn codes(d: &[agkit::diag::Diagnostic]) -> Vec<&str> {
 #[test]
 fn check_reads_a_png_bomb_without_decoding_its_image() {
     let bomb = rgba_bomb();
-    assert!(bomb.len() < 2 << 20, "{} bytes", bomb.len());
+    assert!(bomb.len() < 8 << 20, "{} bytes", bomb.len());
     let ((info, diags), peak) = heap_support::peak_of(|| texture::check(bomb, &Limits::default()));
     assert_eq!(info.map(|i| (i.width, i.height)), Some((16384, 16384)));
     assert!(diags.is_empty(), "{diags:?}");
@@ -139,8 +155,10 @@ fn past_the_process_budget_is_refused_before_decoding() {
         ..Limits::default()
     };
     let mut bomb = rgba_bomb().to_vec();
-    // IHDR width (bytes 16..20) doubled: 32768 × 16384.
+    // IHDR width (bytes 16..20) doubled: 32768 × 16384, its CRC redone.
     bomb[16..20].copy_from_slice(&32768u32.to_be_bytes());
+    let crc = crc32(&bomb[12..29]);
+    bomb[29..33].copy_from_slice(&crc.to_be_bytes());
     let (r, peak) = heap_support::peak_of(|| texture::decode(&bomb, &wide));
     let e = r.unwrap_err();
     assert_eq!(e.code, "TEX0004", "{e}");
