@@ -113,6 +113,115 @@ impl LimitExceeded {
     }
 }
 
+/// Bytes of decoded pixels the whole process may hold at once: the
+/// default [`Limits::max_unpacked_bytes`], shared by every thread
+/// ([`decoded`]).
+pub const DECODED_BYTES: u64 = 1 << 30;
+
+/// A budget of bytes shared by every thread of the process: work that is
+/// about to allocate a large buffer reserves its size first
+/// ([`Budget::reserve`]) and gives it back when the buffer is dropped (the
+/// [`Grant`] is dropped). Parallel work (rayon) therefore holds at most the
+/// budget's cap together, however many cores there are.
+///
+/// A thread that holds nothing waits until enough is given back, so the
+/// result does not depend on how threads interleave; a thread that already
+/// holds part of the budget does not wait (it could wait for itself) and is
+/// refused when the rest is not free. A request larger than the whole cap
+/// is refused at once.
+#[derive(Debug)]
+pub struct Budget {
+    cap: u64,
+    used: std::sync::Mutex<u64>,
+    freed: std::sync::Condvar,
+}
+
+std::thread_local! {
+    /// Bytes of [`decoded`] the current thread holds.
+    static HELD: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The process-wide budget of decoded pixels ([`DECODED_BYTES`]): every
+/// texture decoder reserves its output here before allocating it.
+pub fn decoded() -> &'static Budget {
+    static DECODED: Budget = Budget::new(DECODED_BYTES);
+    &DECODED
+}
+
+impl Budget {
+    /// A budget of `cap` bytes.
+    pub const fn new(cap: u64) -> Budget {
+        Budget {
+            cap,
+            used: std::sync::Mutex::new(0),
+            freed: std::sync::Condvar::new(),
+        }
+    }
+
+    /// The most bytes held at once.
+    pub fn cap(&self) -> u64 {
+        self.cap
+    }
+
+    /// Bytes held now, all threads together.
+    pub fn in_use(&self) -> u64 {
+        *self.used.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Reserves `bytes` for `what` (see the type's docs for when it waits
+    /// and when it refuses). The bytes are given back when the grant is
+    /// dropped.
+    pub fn reserve(&'static self, what: &str, bytes: u64) -> Result<Grant, LimitExceeded> {
+        LimitExceeded::check(what, bytes, self.cap)?;
+        let mine = HELD.with(std::cell::Cell::get);
+        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        while *used + bytes > self.cap {
+            if mine > 0 {
+                return Err(LimitExceeded {
+                    what: format!("{what} (with what this thread already holds)"),
+                    needed: mine + bytes,
+                    limit: self.cap,
+                });
+            }
+            used = self.freed.wait(used).unwrap_or_else(|e| e.into_inner());
+        }
+        *used += bytes;
+        HELD.with(|h| h.set(h.get() + bytes));
+        Ok(Grant {
+            budget: self,
+            bytes,
+            thread: std::thread::current().id(),
+        })
+    }
+}
+
+/// Bytes reserved from a [`Budget`], given back when dropped.
+#[derive(Debug)]
+pub struct Grant {
+    budget: &'static Budget,
+    bytes: u64,
+    thread: std::thread::ThreadId,
+}
+
+impl Grant {
+    /// The bytes reserved.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+}
+
+impl Drop for Grant {
+    fn drop(&mut self) {
+        if std::thread::current().id() == self.thread {
+            HELD.with(|h| h.set(h.get().saturating_sub(self.bytes)));
+        }
+        let mut used = self.budget.used.lock().unwrap_or_else(|e| e.into_inner());
+        *used = used.saturating_sub(self.bytes);
+        drop(used);
+        self.budget.freed.notify_all();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,5 +231,32 @@ mod tests {
         assert!(LimitExceeded::check("x", 10, 10).is_ok());
         let e = LimitExceeded::check("unpacked bytes", 11, 10).unwrap_err();
         assert_eq!(e.to_string(), "unpacked bytes: 11 exceeds the limit of 10");
+    }
+
+    #[test]
+    fn a_budget_refuses_past_its_cap_and_gives_back_on_drop() {
+        static B: Budget = Budget::new(100);
+        assert!(B.reserve("x", 101).is_err());
+        let a = B.reserve("x", 60).unwrap();
+        assert_eq!(B.in_use(), 60);
+        // This thread holds 60: it is refused rather than waiting for itself.
+        let e = B.reserve("x", 50).unwrap_err();
+        assert_eq!(e.needed, 110);
+        let b = B.reserve("x", 40).unwrap();
+        assert_eq!(B.in_use(), 100);
+        drop((a, b));
+        assert_eq!(B.in_use(), 0);
+    }
+
+    #[test]
+    fn a_thread_holding_nothing_waits_for_the_budget() {
+        static B: Budget = Budget::new(100);
+        let a = B.reserve("x", 80).unwrap();
+        let t = std::thread::spawn(|| B.reserve("x", 50).map(|g| g.bytes()));
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert_eq!(B.in_use(), 80, "the other thread waits");
+        drop(a);
+        assert_eq!(t.join().unwrap(), Ok(50));
+        assert_eq!(B.in_use(), 0);
     }
 }

@@ -1127,3 +1127,170 @@ fn placement_as_a_glb_download() {
     let (status, v) = f.get("/api/place.glb?asset=../beside.ags&polygon=square");
     assert!(status >= 400, "{v}");
 }
+
+/// A served folder whose assets' objects name textures outside it, and a
+/// folder beside it holding them (issue 31): `../secret/s.png`,
+/// `..\secret\s.png`, a symlinked folder and a symlinked file leading out,
+/// and one texture inside as the control.
+struct Gated {
+    top: tempfile::TempDir,
+    addr: SocketAddr,
+}
+
+/// An AGP placing one object, `obj`, whose texture is `texture`.
+fn gated_asset(root: &std::path::Path, name: &str, texture: &str) {
+    let obj = format!("{name}.obj");
+    std::fs::write(
+        root.join(format!("{name}.agp")),
+        format!(
+            "A\n1000\nAG_POINT\n\nTEXTURE ground.png\nTEXTURE_SCALE 64 64\nTEXTURE_WIDTH 16\n\
+             OBJECT {obj}\nTILE 0 0 64 64\nOBJ_GRADED 32 32 0 0\n"
+        ),
+    )
+    .unwrap();
+    let house = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/placeart/house.obj"
+    ))
+    .unwrap()
+    .replace("TEXTURE ../art/rgba8.png", &format!("TEXTURE {texture}"));
+    std::fs::write(root.join(obj), house).unwrap();
+}
+
+fn a_png(rgba: [u8; 4]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, 4, 4);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut w = enc.write_header().unwrap();
+    w.write_image_data(&rgba.repeat(16)).unwrap();
+    w.finish().unwrap();
+    out
+}
+
+fn start_gated() -> Gated {
+    let top = tempfile::tempdir().unwrap();
+    let root = top.path().join("root");
+    let secret = top.path().join("secret");
+    std::fs::create_dir_all(root.join("tex")).unwrap();
+    std::fs::create_dir_all(&secret).unwrap();
+    std::fs::write(secret.join("s.png"), a_png([1, 2, 3, 255])).unwrap();
+    std::fs::write(root.join("tex/in.png"), a_png([9, 9, 9, 255])).unwrap();
+    std::fs::write(root.join("ground.png"), a_png([5, 5, 5, 255])).unwrap();
+    gated_asset(&root, "inside", "tex/in.png");
+    gated_asset(&root, "dotdot", "../secret/s.png");
+    gated_asset(&root, "backslash", "..\\secret\\s.png");
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&secret, root.join("linkdir")).unwrap();
+        std::os::unix::fs::symlink(secret.join("s.png"), root.join("tex/linked.png")).unwrap();
+        gated_asset(&root, "linkdir", "linkdir/s.png");
+        gated_asset(&root, "linkfile", "tex/linked.png");
+    }
+    let mut cfg = Config::new(&root);
+    cfg.poll = Duration::from_millis(50);
+    let server = Server::bind(&cfg).unwrap();
+    let addr = server.local_addr();
+    std::thread::spawn(move || server.run());
+    Gated { top, addr }
+}
+
+impl Gated {
+    fn fixture(&self) -> Fixture {
+        // Only `addr` and `host` are used; the temp folders stay with self.
+        Fixture {
+            _outside: tempfile::tempdir().unwrap(),
+            dir: tempfile::tempdir().unwrap(),
+            addr: self.addr,
+        }
+    }
+
+    /// The images the GLB of `asset` embeds, by name.
+    fn glb_images(&self, asset: &str) -> Vec<String> {
+        let f = self.fixture();
+        let (status, head, body) =
+            f.get_with(&format!("/api/place.glb?asset={asset}"), &f.host(), "");
+        assert_eq!(status, 200, "{asset}: {head}");
+        let json_len = u32::from_le_bytes(body[12..16].try_into().unwrap()) as usize;
+        let doc: Value = serde_json::from_slice(&body[20..20 + json_len]).unwrap();
+        doc["images"]
+            .as_array()
+            .map(|v| {
+                v.iter()
+                    .map(|i| i["name"].as_str().unwrap_or("").to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+fn outside_assets() -> Vec<&'static str> {
+    let mut v = vec!["dotdot.agp", "backslash.agp"];
+    if cfg!(unix) {
+        v.extend(["linkdir.agp", "linkfile.agp"]);
+    }
+    v
+}
+
+#[test]
+fn the_glb_embeds_no_texture_from_outside_the_served_folder() {
+    let g = start_gated();
+    // The control: a texture inside is embedded.
+    let inside = g.glb_images("inside.agp");
+    assert!(inside.contains(&"in.png".to_string()), "{inside:?}");
+    for asset in outside_assets() {
+        let images = g.glb_images(asset);
+        assert!(
+            !images
+                .iter()
+                .any(|n| n.contains("s.png") || n.contains("linked")),
+            "{asset} embeds {images:?}"
+        );
+        // Only the ground texture, which is inside.
+        assert_eq!(images, ["ground.png"], "{asset}");
+    }
+    // /api/texture refuses the same paths.
+    let f = g.fixture();
+    for p in ["../secret/s.png", "linkdir/s.png", "tex/linked.png"] {
+        let (status, _, _) = f.get_with(&format!("/api/texture?path={p}"), &f.host(), "");
+        assert_eq!(status, 403, "{p}");
+    }
+}
+
+#[test]
+fn answers_do_not_tell_whether_an_outside_file_exists() {
+    let g = start_gated();
+    let f = g.fixture();
+    let answers = |f: &Fixture| -> Vec<String> {
+        let mut v = Vec::new();
+        for asset in outside_assets() {
+            let (status, a) = f.get(&format!("/api/asset?path={asset}"));
+            assert_eq!(status, 200, "{a}");
+            v.push(a["diagnostics"].to_string());
+            let (status, p) = f.get(&format!("/api/place?asset={asset}"));
+            assert_eq!(status, 200, "{p}");
+            v.push(p["diagnostics"].to_string());
+            v.push(p["placement"]["objects"].to_string());
+        }
+        v
+    };
+    let with = answers(&f);
+    let secret = g.top.path().join("secret");
+    let secret = secret.to_str().unwrap();
+    for a in &with {
+        assert!(
+            !a.contains(secret),
+            "an absolute path outside is shown: {a}"
+        );
+        assert!(!a.contains("outside"), "{a}");
+    }
+    // The object names its texture as missing, in the words of a file
+    // that is not there at all.
+    assert!(with[0].contains("not found"), "{}", with[0]);
+    std::fs::remove_file(g.top.path().join("secret/s.png")).unwrap();
+    assert_eq!(
+        answers(&f),
+        with,
+        "the answers changed with the outside file"
+    );
+}

@@ -74,7 +74,14 @@ fn print<S: serde::Serialize>(
     super::output::emit(text.as_bytes())
 }
 
-/// `agkit info` of X-Plane art: the library's summary, printed.
+/// Problems `info` shows of a file with errors, at most.
+const SHOWN: usize = 5;
+
+/// `agkit info` of X-Plane art: the library's summary, printed. A file with
+/// errors also has its first problems rendered on standard error, naming
+/// the file; a texture whose structure is wrong (a DDS header promising
+/// more than the file holds) gets only its problems, no summary built on
+/// the header's word.
 fn art(name: &str, kind: agkit::check::ArtKind, bytes: &[u8], format: Format) -> u8 {
     let summary = match agkit::check::summarize_art(kind, bytes) {
         Ok(s) => s,
@@ -86,14 +93,42 @@ fn art(name: &str, kind: agkit::check::ArtKind, bytes: &[u8], format: Format) ->
             return EXIT_INPUT;
         }
     };
-    if let Err(code) = print(&summary, || summary.to_human(), format) {
-        return code;
-    }
     let errors = match &summary {
         agkit::check::ArtSummary::Obj(s) => s.errors,
         agkit::check::ArtSummary::Facade(s) => s.errors,
         agkit::check::ArtSummary::Forest(s) => s.errors,
-        agkit::check::ArtSummary::Texture(_) => 0,
+        agkit::check::ArtSummary::Texture(_) => {
+            let (_, diags) = agkit::check::check_art(kind, bytes);
+            if diags.iter().any(|d| d.is_error()) {
+                show_problems(name, None, &diags);
+                return EXIT_INPUT;
+            }
+            0
+        }
     };
-    if errors > 0 { EXIT_INPUT } else { EXIT_OK }
+    if let Err(code) = print(&summary, || summary.to_human(), format) {
+        return code;
+    }
+    if errors > 0 {
+        let (text, diags) = agkit::check::check_art(kind, bytes);
+        show_problems(name, text.as_deref(), &diags);
+        EXIT_INPUT
+    } else {
+        EXIT_OK
+    }
+}
+
+/// The first [`SHOWN`] errors of `name` on standard error, rendered with
+/// the file's name and line, and how many more there are.
+fn show_problems(name: &str, text: Option<&str>, diags: &[agkit::diag::Diagnostic]) {
+    let errors: Vec<agkit::diag::Diagnostic> =
+        diags.iter().filter(|d| d.is_error()).cloned().collect();
+    let shown = &errors[..errors.len().min(SHOWN)];
+    eprint!("{}", agkit::diag::render_human(name, text, shown));
+    if errors.len() > shown.len() {
+        eprintln!(
+            "… and {} more; run `agkit check {name}` for all",
+            errors.len() - shown.len()
+        );
+    }
 }

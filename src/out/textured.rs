@@ -667,11 +667,7 @@ mod tests {
 
     #[test]
     fn cuts_average_down_and_copy_at_their_own_size() {
-        let img = crate::texture::Image {
-            width: 4,
-            height: 2,
-            rgba: (0..32).map(|v| v as u8 * 8).collect(),
-        };
+        let img = crate::texture::Image::new(4, 2, (0..32).map(|v| v as u8 * 8).collect());
         let copy = cut(&img, [1, 0, 3, 2], [2, 2]);
         assert_eq!(&copy.rgba[..4], &img.rgba[4..8]);
         assert_eq!(&copy.rgba[8..12], &img.rgba[20..24]);

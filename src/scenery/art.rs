@@ -119,12 +119,13 @@ fn texture_names(rel: &str) -> Vec<String> {
 }
 
 /// True when `rel` reads as a library path seen from `dir`: a folder,
-/// then a file, the first folder not beside the file (nor `..`).
-fn library_style(dir: &Path, rel: &str) -> bool {
+/// then a file, the first folder not beside the file (nor `..`; a folder
+/// outside `within` counts as not there).
+fn library_style(dir: &Path, rel: &str, within: Option<&Path>) -> bool {
     let mut parts = rel.split('/').filter(|p| !p.is_empty() && *p != ".");
     match (parts.next(), parts.next()) {
         (Some(first), Some(_)) if first != ".." => {
-            super::install::child_ci(dir, first).is_none_or(|p| !p.is_dir())
+            super::install::child_ci(dir, first).is_none_or(|p| !p.is_dir() || !inside(&p, within))
         }
         _ => false,
     }
@@ -141,6 +142,28 @@ fn name_of(p: &Path) -> String {
 /// Where the simulator finds `path`, named by the file `naming` (see the
 /// module docs).
 pub fn locate(naming: &Path, path: &str, kind: ArtKind, libs: Option<&Libraries>) -> Located {
+    locate_within(naming, path, kind, libs, None)
+}
+
+/// True when `file` is inside the canonical folder `within` (judged by its
+/// canonical path: no `..`, no symlink leaving it), or when there is no
+/// such folder.
+pub fn inside(file: &Path, within: Option<&Path>) -> bool {
+    within.is_none_or(|dir| file.canonicalize().is_ok_and(|c| c.starts_with(dir)))
+}
+
+/// [`locate`], seeing only the files inside the canonical folder `within`
+/// when given (`agkit serve`): a file outside it, reached by `..`, by a
+/// backslash or through a symlink, is treated exactly as a missing one —
+/// the same state and the same words — so the answer never tells whether
+/// it exists.
+pub fn locate_within(
+    naming: &Path,
+    path: &str,
+    kind: ArtKind,
+    libs: Option<&Libraries>,
+    within: Option<&Path>,
+) -> Located {
     let rel = library::normalize(path);
     let dir = naming.parent().unwrap_or(Path::new("."));
     let mut out = Located {
@@ -162,10 +185,27 @@ pub fn locate(naming: &Path, path: &str, kind: ArtKind, libs: Option<&Libraries>
         ArtKind::Texture => texture_names(&rel),
         _ => vec![rel.clone()],
     };
-    if let Some(f) = names.iter().find_map(|n| resolve::find_file(dir, n)) {
+    if let Some(f) = names
+        .iter()
+        .filter_map(|n| resolve::find_file(dir, n))
+        .find(|f| inside(f, within))
+    {
         out.file = Some(f);
         out.state = ArtState::Found;
         out.how = format!("beside {}", name_of(naming));
+        return out;
+    }
+    // Something by that name that is not a regular file (a FIFO, a
+    // device, a folder): said so, not "not found".
+    if let Some((p, what)) = names.iter().find_map(|n| {
+        let p = dir.join(n);
+        let meta = std::fs::metadata(&p).ok()?;
+        (!meta.is_file() && inside(&p, within))
+            .then(|| (p, crate::fsutil::kind_of(meta.file_type())))
+    }) {
+        out.state = ArtState::Invalid;
+        out.how = format!("{what}, not a regular file");
+        out.tried = Some(p);
         return out;
     }
     out.tried = Some(dir.join(&rel));
@@ -175,7 +215,7 @@ pub fn locate(naming: &Path, path: &str, kind: ArtKind, libs: Option<&Libraries>
         return out;
     }
     let Some(libs) = libs else {
-        if library_style(dir, &rel) {
+        if library_style(dir, &rel, within) {
             out.state = ArtState::Unchecked;
             out.how = format!("a library path {beside}: give --library or --xplane to look it up");
         } else {
@@ -186,7 +226,7 @@ pub fn locate(naming: &Path, path: &str, kind: ArtKind, libs: Option<&Libraries>
     match libs.tile {
         Some(tile) => {
             let r = resolve::resolve(libs.index, None, path, tile, libs.conditions);
-            if let Some(c) = r.pick(0) {
+            if let Some(c) = r.pick(0).filter(|c| inside(&c.file, within)) {
                 out.file = Some(c.file.clone());
                 out.state = ArtState::Found;
                 out.how = format!("library: {}", r.rule);
@@ -199,7 +239,11 @@ pub fn locate(naming: &Path, path: &str, kind: ArtKind, libs: Option<&Libraries>
                 .index
                 .exports_of(&rel)
                 .filter(|(_, p, e)| p.enabled && !e.is_absolute())
-                .find_map(|(_, p, e)| resolve::find_file(&p.root, &e.real_path).map(|f| (p, e, f)));
+                .find_map(|(_, p, e)| {
+                    resolve::find_file(&p.root, &e.real_path)
+                        .filter(|f| inside(f, within))
+                        .map(|f| (p, e, f))
+                });
             match found {
                 Some((p, e, f)) => {
                     out.file = Some(f);
@@ -398,8 +442,9 @@ impl ArtStore {
     }
 
     /// The same store reading only files inside the folder `dir` (given
-    /// canonical): any other is missing, "outside the folder served" (the
-    /// previewer reads nothing outside its PATH).
+    /// canonical, judged by canonical paths): any other is missing, in the
+    /// same words as a file that does not exist ([`locate_within`]; the
+    /// previewer reads nothing outside its PATH, nor tells what is there).
     pub fn within(mut self, dir: &Path) -> ArtStore {
         self.within = Some(dir.to_path_buf());
         self
@@ -430,14 +475,7 @@ impl ArtStore {
         kind: ArtKind,
         libs: Option<&Libraries>,
     ) -> (Located, Option<Arc<Read>>) {
-        let mut at = locate(naming, path, kind, libs);
-        if let (Some(dir), Some(f)) = (&self.within, at.file.clone())
-            && !f.canonicalize().is_ok_and(|c| c.starts_with(dir))
-        {
-            at.file = None;
-            at.state = ArtState::Missing;
-            at.how = format!("{} is outside the folder served", f.display());
-        }
+        let mut at = locate_within(naming, path, kind, libs, self.within.as_deref());
         let read = at.file.as_ref().map(|f| self.read(f, kind));
         if let Some(Read::Failed(why)) = read.as_deref() {
             at.state = ArtState::Invalid;

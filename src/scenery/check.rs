@@ -17,7 +17,7 @@
 //! | SCN012 | warning | problems in `scenery_packs.ini` (the `INI` diagnostics) |
 //! | SCN013 | error | a `library.txt` that cannot be read |
 //! | SCN014 | warning | exports naming an absolute or drive-letter path (never followed) |
-//! | SCN015 | warning | art the package's scenery names that cannot be found or read: what its autogen assets name (objects, facades, forests, textures) and the textures and objects of the objects, facades and forests it places |
+//! | SCN015 | warning | art the package's scenery names that cannot be found or read: what its autogen assets name (objects, facades, forests, textures) and the textures and objects of the objects, facades and forests it places or its `library.txt` exports (each named with the exported path) |
 //!
 //! Only the DSFs of the `Custom Scenery` packages are read (the default
 //! scenery's base meshes are large and Laminar's own); the libraries of
@@ -69,8 +69,9 @@ pub struct Stats {
     pub definitions: usize,
     /// Of those, resolving nowhere.
     pub unresolved: usize,
-    /// Files the definitions resolve to whose art was followed (autogen
-    /// assets, objects, facades, forests; once per package and tile).
+    /// Distinct files whose art was followed: those the definitions
+    /// resolve to and those the Custom Scenery libraries export (autogen
+    /// assets, objects, facades, forests).
     pub art_followed: usize,
     /// Art files they name, directly or through what they name, that
     /// cannot be found or read (once per package).
@@ -226,8 +227,8 @@ pub fn check(
     let mut climbing: BTreeMap<usize, BTreeMap<String, Vec<String>>> = BTreeMap::new();
     let mut meshes: HashMap<Tile, &Package> = HashMap::new();
     // Art files to follow: (package, tile, resolved file, definition) →
-    // the DSFs naming it.
-    let mut follow: BTreeMap<(usize, Tile, PathBuf, String), Vec<String>> = BTreeMap::new();
+    // the DSFs naming it (or the library lines exporting it).
+    let mut follow: Follow = BTreeMap::new();
     for (p, d, f) in &read {
         match f {
             Err(e) => out.push(finding(
@@ -256,7 +257,7 @@ pub fn check(
                     if let Some(c) = r.usable().next() {
                         if art_kind(def).is_some() {
                             follow
-                                .entry((p.priority, f.tile, c.file.clone(), def.clone()))
+                                .entry((p.priority, Some(f.tile), c.file.clone(), def.clone()))
                                 .or_default()
                                 .push(f.rel.clone());
                         }
@@ -307,6 +308,7 @@ pub fn check(
             details,
         ));
     }
+    export_follows(inst, index, &mut follow);
     art_findings(inst, index, cond, art, follow, &mut stats, &mut out);
     for (prio, defs) in &climbing {
         let pkg = &inst.packages[*prio];
@@ -399,22 +401,61 @@ fn art_kind(def: &str) -> Option<Option<super::art::ArtKind>> {
     }
 }
 
-/// SCN015: the art what the packages' DSFs place names (an autogen
-/// asset's objects, facades, forest and textures; an object's, facade's or
-/// forest's textures and objects) that cannot be found or read, found as
-/// placement finds it ([`super::art`]) at each DSF's tile.
+/// Art files to follow: (package, the tile of the DSF naming it or `None`
+/// for a library export, resolved file, the path as named) → the DSFs
+/// naming it or the `library.txt` lines exporting it.
+type Follow = BTreeMap<(usize, Option<Tile>, PathBuf, String), Vec<String>>;
+
+/// Adds to `follow` every asset, object, facade and forest the enabled
+/// Custom Scenery packages export in their `library.txt`, whether or not a
+/// DSF uses it (a library package such as openSAM_Library has no DSF of its
+/// own), keyed by the exported virtual path; exports naming missing files
+/// are SCN002's, absolute ones SCN014's.
+fn export_follows(inst: &Installation, index: &LibraryIndex, follow: &mut Follow) {
+    for pkg in scanned_packages(inst) {
+        let Some(lib) = index
+            .packages
+            .iter()
+            .find(|l| l.enabled && l.root == pkg.path)
+        else {
+            continue;
+        };
+        for e in &lib.library.exports {
+            if e.is_absolute() || art_kind(&e.real_path).is_none() {
+                continue;
+            }
+            let Some(file) = resolve::find_file(&lib.root, &e.real_path) else {
+                continue;
+            };
+            follow
+                .entry((pkg.priority, None, file, e.virtual_path.clone()))
+                .or_default()
+                .push(format!("library.txt:{}", e.line));
+        }
+    }
+}
+
+/// SCN015: the art what the packages' DSFs place, and what their libraries
+/// export, names (an autogen asset's objects, facades, forest and
+/// textures; an object's, facade's or forest's textures and objects) that
+/// cannot be found or read, found as placement finds it ([`super::art`])
+/// at each DSF's tile (an export's: through any export of the path).
 fn art_findings(
     inst: &Installation,
     index: &LibraryIndex,
     cond: &Conditions,
     art: &super::art::ArtStore,
-    follow: BTreeMap<(usize, Tile, PathBuf, String), Vec<String>>,
+    follow: Follow,
     stats: &mut Stats,
     out: &mut Vec<Finding>,
 ) {
     use rayon::prelude::*;
     let jobs: Vec<_> = follow.into_iter().collect();
-    stats.art_followed += jobs.len();
+    stats.art_followed += jobs
+        .iter()
+        .map(|((_, _, file, _), _)| file)
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
     // Each problem keyed by the definition and the line naming the art
     // (0 for what an object, facade or forest names), so that details
     // come in line order (line 8 before line 16), then its message.
@@ -424,7 +465,7 @@ fn art_findings(
         .map(|((prio, tile, file, def), dsfs)| {
             let libs = super::art::Libraries {
                 index,
-                tile: Some(tile),
+                tile,
                 conditions: cond,
             };
             let mut problems = Vec::new();
@@ -486,13 +527,15 @@ fn art_findings(
     }
 }
 
-/// The DSFs naming a path, for a finding's details: the one DSF, or how
-/// many with the first.
+/// The DSFs naming a path (or the library lines exporting it), for a
+/// finding's details: the one, or how many with the first.
 fn used_in(dsfs: &[String]) -> String {
     if dsfs.len() == 1 {
         dsfs[0].clone()
-    } else {
+    } else if dsfs.iter().all(|d| !d.starts_with("library.txt:")) {
         format!("{} DSFs, e.g. {}", dsfs.len(), dsfs[0])
+    } else {
+        format!("{} DSFs or exports, e.g. {}", dsfs.len(), dsfs[0])
     }
 }
 

@@ -624,10 +624,11 @@ fn glb_response(
     placement: &Placement,
     asset: &str,
 ) -> Result<Response, crate::out::OutError> {
-    let scene = crate::out::gltf::write_scene(
+    let scene = crate::out::gltf::write_scene_within(
         std::slice::from_ref(placement),
         crate::out::gltf::Container::Glb,
         &shared.limits,
+        shared.root.dir(),
     )?;
     let stem: String = std::path::Path::new(asset)
         .file_stem()

@@ -1,8 +1,8 @@
 //! DDS: the header through `ddsfile`, DXT blocks through `texpresso`,
 //! uncompressed pixels by their channel masks.
 
-use super::{Container, Image, Info, TextureError, codes};
-use ddsfile::{FourCC, Header, PixelFormatFlags};
+use super::{Container, Info, TextureError, codes};
+use ddsfile::{Caps2, FourCC, Header, PixelFormatFlags};
 
 /// The first four bytes of a DDS file.
 pub(super) const MAGIC: &[u8] = b"DDS ";
@@ -115,13 +115,157 @@ fn masked_name(bits: u32, masks: [u32; 4]) -> String {
     name + "8"
 }
 
-pub(super) fn decode(bytes: &[u8]) -> Result<Image, TextureError> {
-    let (info, pixels) = probe(bytes)?;
-    let data_at = if bytes.get(84..88) == Some(&FourCC::DX10.to_le_bytes()) {
+/// The most images a mipmap chain of a `w × h` (× `d` deep) texture can
+/// hold: down to 1 × 1.
+fn max_levels(w: u32, h: u32, d: u32) -> u32 {
+    32 - w.max(h).max(d).max(1).leading_zeros()
+}
+
+/// Bytes of one `w × h` image stored as `pixels`, `None` for a format
+/// agkit does not know the size of.
+fn image_bytes(pixels: Pixels, w: u64, h: u64) -> Option<u64> {
+    match pixels {
+        Pixels::Blocks(f) => {
+            let block = match f {
+                texpresso::Format::Bc1 | texpresso::Format::Bc4 => 8,
+                _ => 16,
+            };
+            Some(w.div_ceil(4).max(1) * h.div_ceil(4).max(1) * block)
+        }
+        Pixels::Masked { bytes, .. } => Some(w * h * bytes as u64),
+        Pixels::Other => None,
+    }
+}
+
+/// Where the pixel data starts.
+fn data_at(bytes: &[u8]) -> usize {
+    if bytes.get(84..88) == Some(&FourCC::DX10.to_le_bytes()) {
         DX10_DATA_AT
     } else {
         DATA_AT
+    }
+}
+
+/// Checks what the header promises against the file: the mipmap count
+/// against what the size allows, and the bytes of every image of the
+/// chain, of every cube face and of every array layer (DX10), against the
+/// file's length.
+pub(super) fn check_layout(bytes: &[u8]) -> Result<(), TextureError> {
+    let (info, pixels) = probe(bytes)?;
+    let header = Header::read(bytes.get(HEADER_AT..).unwrap_or_default())
+        .map_err(|e| TextureError::new(codes::BAD_HEADER, HEADER_AT as u64, e.to_string()))?;
+    let volume = header.caps2.contains(Caps2::VOLUME);
+    let depth = if volume {
+        header.depth.unwrap_or(1).max(1)
+    } else {
+        1
     };
+    let most = max_levels(info.width, info.height, depth);
+    if info.mipmaps > most {
+        return Err(TextureError::new(
+            codes::BAD_LAYOUT,
+            28,
+            format!(
+                "the header declares {} mipmaps but a {} × {} image has at most {most}",
+                info.mipmaps, info.width, info.height
+            ),
+        ));
+    }
+    let at = data_at(bytes);
+    // A DX10 file says cube and array in its own header (below).
+    let faces: u64 = if at != DX10_DATA_AT && header.caps2.contains(Caps2::CUBEMAP) {
+        let all = [
+            Caps2::CUBEMAP_POSITIVEX,
+            Caps2::CUBEMAP_NEGATIVEX,
+            Caps2::CUBEMAP_POSITIVEY,
+            Caps2::CUBEMAP_NEGATIVEY,
+            Caps2::CUBEMAP_POSITIVEZ,
+            Caps2::CUBEMAP_NEGATIVEZ,
+        ];
+        all.iter().filter(|f| header.caps2.contains(**f)).count() as u64
+    } else {
+        1
+    };
+    let mut layers: u64 = 1;
+    let mut pixels = pixels;
+    if at == DX10_DATA_AT {
+        let word = |o: usize| {
+            bytes
+                .get(o..o + 4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        };
+        let (Some(misc), Some(array)) = (word(136), word(140)) else {
+            return Err(TextureError::new(
+                codes::BAD_HEADER,
+                128,
+                "the DX10 header (20 bytes after the DDS header) is cut short",
+            ));
+        };
+        if array == 0 {
+            return Err(TextureError::new(
+                codes::BAD_LAYOUT,
+                140,
+                "the DX10 header declares an array of 0 textures",
+            ));
+        }
+        layers = u64::from(array) * if misc & 4 != 0 { 6 } else { 1 };
+        // The sizes of the DXGI formats of the same kinds agkit decodes
+        // (it does not decode them from a DX10 file, but can count them).
+        pixels = match word(128).unwrap_or(0) {
+            70..=72 => Pixels::Blocks(texpresso::Format::Bc1),
+            73..=75 => Pixels::Blocks(texpresso::Format::Bc2),
+            76..=78 => Pixels::Blocks(texpresso::Format::Bc3),
+            27..=32 | 87 | 88 | 90..=93 => Pixels::Masked {
+                bytes: 4,
+                masks: [0xff, 0xff00, 0xff_0000, 0xff00_0000],
+            },
+            _ => pixels,
+        };
+    }
+    let data = bytes.len().saturating_sub(at) as u64;
+    let mut needed: u64 = 0;
+    let (mut w, mut h, mut d) = (
+        u64::from(info.width),
+        u64::from(info.height),
+        u64::from(depth),
+    );
+    for _ in 0..info.mipmaps {
+        let Some(one) = image_bytes(pixels, w, h) else {
+            // A format whose sizes agkit does not know: only the count is
+            // checked.
+            return Ok(());
+        };
+        needed = needed.saturating_add(one.saturating_mul(d));
+        (w, h, d) = ((w / 2).max(1), (h / 2).max(1), (d / 2).max(1));
+    }
+    let needed = needed.saturating_mul(faces).saturating_mul(layers);
+    if data < needed {
+        let what = match (info.mipmaps, faces * layers) {
+            (1, 1) => "the top image".to_string(),
+            (m, 1) => format!("a chain of {m} mipmaps"),
+            (m, n) => format!(
+                "{n} faces or layers of {}",
+                crate::out::count(m as usize, "mipmap")
+            ),
+        };
+        return Err(TextureError::new(
+            codes::TRUNCATED,
+            bytes.len() as u64,
+            format!(
+                "{what} of {} × {} {} needs {needed} bytes of data but the file has {data}",
+                info.width, info.height, info.format
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Decodes the top image into `rgba` (cleared first, then sized for it),
+/// after checking that the file holds its data; its width and height.
+/// The caller checked the layout ([`check_layout`]).
+pub(super) fn decode_into(bytes: &[u8], rgba: &mut Vec<u8>) -> Result<(u32, u32), TextureError> {
+    let (info, pixels) = probe(bytes)?;
+    let data_at = data_at(bytes);
     let (w, h) = (info.width as usize, info.height as usize);
     let data = bytes.get(data_at..).unwrap_or_default();
     let too_large = || {
@@ -157,9 +301,10 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Image, TextureError> {
             ),
         ));
     }
-    let mut rgba = vec![0u8; pixel_count.checked_mul(4).ok_or_else(too_large)?];
+    rgba.clear();
+    rgba.resize(pixel_count.checked_mul(4).ok_or_else(too_large)?, 0);
     match pixels {
-        Pixels::Blocks(f) => f.decompress(&data[..needed], w, h, &mut rgba),
+        Pixels::Blocks(f) => f.decompress(&data[..needed], w, h, rgba),
         Pixels::Masked { bytes, masks } => {
             let shifts = masks.map(|m| byte_shift(m).map(|s| s / 8));
             for (src, dst) in data[..needed]
@@ -177,9 +322,5 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Image, TextureError> {
         }
         Pixels::Other => {}
     }
-    Ok(Image {
-        width: info.width,
-        height: info.height,
-        rgba,
-    })
+    Ok((info.width, info.height))
 }

@@ -6,6 +6,17 @@
 //! and, for DDS, that the file holds the data the header promises — so no
 //! pixel is allocated for a texture that is too large or too short.
 //!
+//! **Memory.** The decoded image is the only image-sized buffer: a PNG is
+//! decoded into it and expanded to four channels in place, a DDS
+//! decompressed into it. Its bytes are reserved first from the
+//! process-wide budget of decoded pixels ([`crate::limits::decoded`],
+//! 1 GiB), which every thread shares, and given back when the [`Image`] is
+//! dropped: textures decoded in parallel (rayon) hold at most the budget
+//! together, however many cores there are. [`check`] decodes no image: a
+//! PNG's rows are read one at a time and dropped (the zlib stream, filters
+//! and checksums are still checked), a DDS's header and lengths are
+//! compared with the file.
+//!
 //! DDS: DXT1, DXT3 and DXT5 (decoded by the `texpresso` crate) and
 //! uncompressed RGB/RGBA in any byte order of 24 or 32 bits a pixel (the
 //! channel masks say where each channel is); any other pixel format is an
@@ -29,6 +40,7 @@ crate::diag::rules! {
     TRUNCATED = "TEX0005", Error, "the pixel data is cut short or corrupt";
     NOT_POWER_OF_TWO = "TEX0006", Warning, "a side is not a power of two (Laminar's scenery documentation asks for one)";
     EMPTY = "TEX0007", Error, "the width or height is zero";
+    BAD_LAYOUT = "TEX0008", Error, "a DDS header declares more mipmaps than its size allows, or an empty array";
 }
 
 /// The container of a texture.
@@ -61,7 +73,11 @@ pub struct Info {
 }
 
 /// A decoded image: rows top to bottom, 4 bytes (R, G, B, A) a pixel.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// An image [`decode`] made holds its bytes of the process-wide budget of
+/// decoded pixels ([`crate::limits::decoded`]) until it is dropped (a clone
+/// shares that reservation).
+#[derive(Debug, Clone)]
 pub struct Image {
     /// Width in pixels.
     pub width: u32,
@@ -69,7 +85,36 @@ pub struct Image {
     pub height: u32,
     /// `width × height × 4` bytes.
     pub rgba: Vec<u8>,
+    /// The bytes reserved for `rgba`, when decoded.
+    grant: Option<std::sync::Arc<crate::limits::Grant>>,
 }
+
+impl Image {
+    /// An image of `rgba` (`width × height × 4` bytes), outside the
+    /// budget of decoded pixels.
+    pub fn new(width: u32, height: u32, rgba: Vec<u8>) -> Image {
+        Image {
+            width,
+            height,
+            rgba,
+            grant: None,
+        }
+    }
+
+    /// Bytes of the budget of decoded pixels this image holds (0 for one
+    /// made by [`Image::new`]).
+    pub fn reserved(&self) -> u64 {
+        self.grant.as_ref().map_or(0, |g| g.bytes())
+    }
+}
+
+impl PartialEq for Image {
+    fn eq(&self, other: &Image) -> bool {
+        (self.width, self.height, &self.rgba) == (other.width, other.height, &other.rgba)
+    }
+}
+
+impl Eq for Image {}
 
 /// Why a texture cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -123,15 +168,43 @@ pub fn probe(bytes: &[u8]) -> Result<Info, TextureError> {
     }
 }
 
-/// Decodes a texture's top image to RGBA8. The size is checked against
-/// `limits` before any pixel is decoded.
+/// Bytes a decoder may allocate for its own rows and tables, beside the
+/// image: a few rows of the widest image and the zlib window, with room.
+fn row_cap(info: &Info) -> usize {
+    // Up to 8 bytes a pixel (RGBA16), a handful of rows.
+    let row = info.width as usize * 8 + 64;
+    row.saturating_mul(8).saturating_add(1 << 20)
+}
+
+/// Decodes a texture's top image to RGBA8. The header is read first and
+/// the size checked against `limits`, then the image's bytes are reserved
+/// from the process-wide budget ([`crate::limits::decoded`]; this may wait
+/// for other threads to give theirs back), before any pixel is decoded.
 pub fn decode(bytes: &[u8], limits: &Limits) -> Result<Image, TextureError> {
     let info = probe(bytes)?;
     check_size(&info, limits)?;
-    match info.container {
-        Container::Png => png::decode(bytes, limits),
-        Container::Dds => dds::decode(bytes),
+    if info.container == Container::Dds {
+        // Refused for a lying header or a short file before reserving.
+        dds::check_layout(bytes)?;
     }
+    // The image's bytes; the decoder's own rows (`row_cap`, a few rows and
+    // a megabyte) are not counted.
+    let extra = row_cap(&info);
+    let image_bytes = u64::from(info.width) * u64::from(info.height) * 4;
+    let grant = crate::limits::decoded()
+        .reserve("bytes of decoded textures held at once", image_bytes)
+        .map_err(|e| TextureError::new(codes::TOO_LARGE, 0, e.to_string()))?;
+    let mut rgba = Vec::new();
+    let (width, height) = match info.container {
+        Container::Png => png::decode_into(bytes, extra, &mut rgba)?,
+        Container::Dds => dds::decode_into(bytes, &mut rgba)?,
+    };
+    Ok(Image {
+        width,
+        height,
+        rgba,
+        grant: Some(std::sync::Arc::new(grant)),
+    })
 }
 
 /// [`decode`], with a refusal naming `file`.
@@ -149,7 +222,9 @@ pub fn open(file: &std::path::Path, limits: &Limits) -> Result<Image, String> {
 }
 
 /// What `agkit check` reports for a texture: its header, and every problem
-/// decoding it finds (the pixels themselves are dropped).
+/// in its structure — without decoding the image: a PNG's rows are read one
+/// at a time and dropped, a DDS's header and lengths are compared with the
+/// file.
 pub fn check(bytes: &[u8], limits: &Limits) -> (Option<Info>, Vec<Diagnostic>) {
     let info = match probe(bytes) {
         Ok(i) => i,
@@ -167,7 +242,24 @@ pub fn check(bytes: &[u8], limits: &Limits) -> (Option<Info>, Vec<Diagnostic>) {
             Location::Offset(0),
         ));
     }
-    if let Err(e) = decode(bytes, limits) {
+    let checked = check_size(&info, limits).and_then(|()| match info.container {
+        Container::Png => png::validate(bytes, row_cap(&info)),
+        Container::Dds => dds::check_layout(bytes).and_then(|()| {
+            if info.decodable {
+                Ok(())
+            } else {
+                Err(TextureError::new(
+                    codes::UNSUPPORTED,
+                    84,
+                    format!(
+                        "DDS pixel format `{}` is not decoded: agkit reads DXT1, DXT3, DXT5 and 24- or 32-bit RGB(A)",
+                        info.format
+                    ),
+                ))
+            }
+        }),
+    });
+    if let Err(e) = checked {
         diags.push(e.diagnostic());
     }
     (Some(info), diags)

@@ -1,8 +1,9 @@
 //! PNG through the `png` crate: the header for [`probe`], every colour
-//! type expanded to RGBA8 for [`decode`].
+//! type expanded to RGBA8 for [`decode`] (in the one buffer the image is
+//! returned in), and the whole stream read row by row, keeping none, for
+//! [`validate`].
 
-use super::{Container, Image, Info, TextureError, codes};
-use crate::limits::Limits;
+use super::{Container, Info, TextureError, codes};
 use ::png::{BitDepth, ColorType, Decoder, Transformations};
 use std::io::Cursor;
 
@@ -39,43 +40,87 @@ pub(super) fn probe(bytes: &[u8]) -> Result<Info, TextureError> {
     })
 }
 
-pub(super) fn decode(bytes: &[u8], limits: &Limits) -> Result<Image, TextureError> {
-    // The crate's own allocation cap, set to what the limits allow (the
-    // caller already checked the image's size against them).
-    let cap = usize::try_from(limits.max_unpacked_bytes).unwrap_or(usize::MAX);
-    let mut decoder = Decoder::new_with_limits(Cursor::new(bytes), ::png::Limits { bytes: cap });
-    decoder.set_transformations(Transformations::EXPAND | Transformations::STRIP_16);
-    let corrupt = |e: ::png::DecodingError| {
+fn corrupt(bytes: &[u8]) -> impl Fn(::png::DecodingError) -> TextureError + '_ {
+    |e| {
         TextureError::new(
             codes::TRUNCATED,
             bytes.len() as u64,
             format!("the PNG data is cut short or corrupt: {e}"),
         )
-    };
-    let mut reader = decoder.read_info().map_err(corrupt)?;
-    let size = reader.output_buffer_size().ok_or_else(|| {
-        TextureError::new(
-            codes::TOO_LARGE,
-            8,
-            "the PNG image overflows this machine's memory",
-        )
-    })?;
-    let mut buf = vec![0u8; size];
-    let frame = reader.next_frame(&mut buf).map_err(corrupt)?;
-    let header = reader.info();
-    if (frame.width, frame.height) != (header.width, header.height) {
-        // An animated PNG whose first frame is not the whole image.
+    }
+}
+
+/// A reader of `bytes` past its header, allocating at most `cap` bytes of
+/// its own (its row buffers), expanding to 8-bit channels when `expand`.
+fn reader(
+    bytes: &[u8],
+    cap: usize,
+    expand: bool,
+) -> Result<::png::Reader<Cursor<&[u8]>>, TextureError> {
+    let mut decoder = Decoder::new_with_limits(Cursor::new(bytes), ::png::Limits { bytes: cap });
+    if expand {
+        decoder.set_transformations(Transformations::EXPAND | Transformations::STRIP_16);
+    } else {
+        decoder.set_transformations(Transformations::IDENTITY);
+    }
+    decoder.read_info().map_err(corrupt(bytes))
+}
+
+/// The first frame of an animated PNG must be the whole image.
+fn whole_frame(w: u32, h: u32, header: &::png::Info) -> Result<(), TextureError> {
+    if (w, h) != (header.width, header.height) {
         return Err(TextureError::new(
             codes::TRUNCATED,
             8,
             format!(
-                "the first frame is {} × {} pixels but the image {} × {}",
-                frame.width, frame.height, header.width, header.height
+                "the first frame is {w} × {h} pixels but the image {} × {}",
+                header.width, header.height
             ),
         ));
     }
-    let (w, h) = (frame.width as usize, frame.height as usize);
-    let channels = match frame.color_type {
+    Ok(())
+}
+
+/// Reads every row of the image, keeping none: the zlib stream, the
+/// filters and the checksums are checked, in memory of a few rows.
+pub(super) fn validate(bytes: &[u8], row_cap: usize) -> Result<(), TextureError> {
+    let mut reader = reader(bytes, row_cap, false)?;
+    let (w, h) = (reader.info().width, reader.info().height);
+    let (fw, fh) = reader
+        .info()
+        .frame_control()
+        .map_or((w, h), |f| (f.width, f.height));
+    whole_frame(fw, fh, reader.info())?;
+    let mut rows = 0u64;
+    while let Some(row) = reader.next_interlaced_row().map_err(corrupt(bytes))? {
+        if matches!(row.interlace(), ::png::InterlaceInfo::Null(_)) {
+            rows += 1;
+        }
+    }
+    let interlaced = reader.info().interlaced;
+    if !interlaced && rows != u64::from(h) {
+        return Err(TextureError::new(
+            codes::TRUNCATED,
+            bytes.len() as u64,
+            format!("the PNG image has {rows} rows but its header says {h}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Decodes the image into `out` (cleared first), expanded to RGBA8: the
+/// decoder writes its 1-, 2-, 3- or 4-channel rows straight into the front
+/// of `out`, sized for RGBA, and they are spread to four channels in place,
+/// from the last pixel back, so no second image-sized buffer is made.
+/// `row_cap` bounds the decoder's own buffers.
+pub(super) fn decode_into(
+    bytes: &[u8],
+    row_cap: usize,
+    out: &mut Vec<u8>,
+) -> Result<(u32, u32), TextureError> {
+    let mut reader = reader(bytes, row_cap, true)?;
+    let (color, depth) = reader.output_color_type();
+    let channels = match color {
         ColorType::Grayscale => 1,
         ColorType::GrayscaleAlpha => 2,
         ColorType::Rgb => 3,
@@ -88,28 +133,44 @@ pub(super) fn decode(bytes: &[u8], limits: &Limits) -> Result<Image, TextureErro
             ));
         }
     };
-    let mut rgba = Vec::with_capacity(w * h * 4);
-    for row in buf.chunks(frame.line_size.max(1)).take(h) {
-        for px in row.chunks_exact(channels).take(w) {
-            let p = match channels {
-                1 => [px[0], px[0], px[0], 255],
-                2 => [px[0], px[0], px[0], px[1]],
-                3 => [px[0], px[1], px[2], 255],
-                _ => [px[0], px[1], px[2], px[3]],
-            };
-            rgba.extend_from_slice(&p);
-        }
-    }
-    if rgba.len() != w * h * 4 {
+    let header = reader.info();
+    let (w, h) = (header.width as usize, header.height as usize);
+    let (fw, fh) = header
+        .frame_control()
+        .map_or((header.width, header.height), |f| (f.width, f.height));
+    whole_frame(fw, fh, header)?;
+    let size = reader.output_buffer_size().ok_or_else(|| {
+        TextureError::new(
+            codes::TOO_LARGE,
+            8,
+            "the PNG image overflows this machine's memory",
+        )
+    })?;
+    let rgba_len = w * h * 4;
+    if depth != BitDepth::Eight || size != w * h * channels || size > rgba_len {
         return Err(TextureError::new(
             codes::TRUNCATED,
-            bytes.len() as u64,
-            "the PNG image has fewer pixels than its header says",
+            8,
+            format!("the PNG rows do not expand to 8-bit channels ({size} bytes for {w} × {h})"),
         ));
     }
-    Ok(Image {
-        width: frame.width,
-        height: frame.height,
-        rgba,
-    })
+    out.clear();
+    out.resize(rgba_len, 0);
+    reader
+        .next_frame(&mut out[..size])
+        .map_err(corrupt(bytes))?;
+    // Spread in place, last pixel first: pixel i moves from i × channels to
+    // i × 4, never over a pixel not yet moved.
+    if channels < 4 {
+        for i in (0..w * h).rev() {
+            let s = i * channels;
+            let p = match channels {
+                1 => [out[s], out[s], out[s], 255],
+                2 => [out[s], out[s], out[s], out[s + 1]],
+                _ => [out[s], out[s + 1], out[s + 2], 255],
+            };
+            out[i * 4..i * 4 + 4].copy_from_slice(&p);
+        }
+    }
+    Ok((w as u32, h as u32))
 }

@@ -1,11 +1,17 @@
 //! The art a scene draws, read once per file: whole OBJ8 objects (the
 //! placement keeps only their footprints) and textures decoded and
 //! embedded as PNG, their total bytes capped.
+//!
+//! A scene built inside [`confined`] (the previewer's, through
+//! [`super::write_scene_within`]) reads no file outside the folder given:
+//! an object or texture outside it — by `..`, a backslash or a symlink,
+//! judged by canonical path — is missing, in the words of a missing file.
 
 use super::model::{Image, Scene};
 use crate::limits::Limits;
 use crate::obj::Obj;
-use crate::scenery::art::{ArtKind, locate};
+use crate::scenery::art::{ArtKind, inside, locate_within};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -21,9 +27,29 @@ pub(crate) struct Tex {
     pub alpha: bool,
 }
 
+std::thread_local! {
+    /// The folder scenes built on this thread may read art from.
+    static CONFINED: RefCell<Option<PathBuf>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with every scene built on this thread by it reading art only
+/// inside the canonical folder `dir`.
+pub(crate) fn confined<R>(dir: &Path, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<PathBuf>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            CONFINED.with(|c| *c.borrow_mut() = self.0.take());
+        }
+    }
+    let _restore = Restore(CONFINED.with(|c| c.borrow_mut().replace(dir.to_path_buf())));
+    f()
+}
+
 /// Reads art for one scene.
 pub(crate) struct Loader<'a> {
     limits: &'a Limits,
+    /// Files outside this folder are missing ([`confined`]).
+    within: Option<PathBuf>,
     objs: HashMap<PathBuf, Option<Arc<Obj>>>,
     textures: HashMap<PathBuf, Option<Tex>>,
     /// PNG bytes embedded so far.
@@ -37,6 +63,7 @@ impl<'a> Loader<'a> {
     pub fn new(limits: &'a Limits) -> Loader<'a> {
         Loader {
             limits,
+            within: CONFINED.with(|c| c.borrow().clone()),
             objs: HashMap::new(),
             textures: HashMap::new(),
             embedded: 0,
@@ -51,6 +78,14 @@ impl<'a> Loader<'a> {
             return o.clone();
         }
         let name = file.display().to_string();
+        if !inside(file, self.within.as_deref()) {
+            self.warnings.push(format!(
+                "{}: object not found; drawn as a box",
+                name_of(file)
+            ));
+            self.objs.insert(file.to_path_buf(), None);
+            return None;
+        }
         let read = crate::fsutil::read_input(file, "an object", self.limits.max_input_bytes)
             .map_err(|e| e.to_string())
             .and_then(|b| crate::obj::read(&b, &name, self.limits).map_err(|e| e.to_string()));
@@ -71,7 +106,7 @@ impl<'a> Loader<'a> {
         if path.trim().is_empty() {
             return None;
         }
-        let at = locate(naming, path, ArtKind::Texture, None);
+        let at = locate_within(naming, path, ArtKind::Texture, None, self.within.as_deref());
         match at.file {
             Some(f) => self.texture(scene, &f),
             None => {
@@ -95,6 +130,14 @@ impl<'a> Loader<'a> {
     pub fn texture(&mut self, scene: &mut Scene, file: &Path) -> Option<Tex> {
         if let Some(t) = self.textures.get(file) {
             return *t;
+        }
+        if !inside(file, self.within.as_deref()) {
+            self.warnings.push(format!(
+                "{}: texture not found; drawn in a plain colour",
+                name_of(file)
+            ));
+            self.textures.insert(file.to_path_buf(), None);
+            return None;
         }
         let t = self.embed(scene, file).map_err(|e| {
             self.warnings
@@ -129,6 +172,14 @@ impl<'a> Loader<'a> {
             alpha,
         })
     }
+}
+
+/// The file name of `p`, for messages that must not show where it is.
+fn name_of(p: &Path) -> String {
+    p.file_name().map_or_else(
+        || "(unnamed)".to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
 /// `img` as an 8-bit RGBA PNG.

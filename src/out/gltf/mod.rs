@@ -99,6 +99,19 @@ pub fn write_scene(
     Ok(Written { bytes, warnings })
 }
 
+/// [`write_scene`] reading art only inside the canonical folder `dir`
+/// (the previewer's served folder): an object or texture outside it —
+/// reached by `..`, a backslash or a symlink, judged by canonical path — is
+/// drawn as missing, and no file outside is opened.
+pub fn write_scene_within(
+    ps: &[Placement],
+    container: Container,
+    limits: &Limits,
+    dir: &std::path::Path,
+) -> Result<Written, OutError> {
+    art::confined(dir, || write_scene(ps, container, limits))
+}
+
 /// The placements as a GLB file with the default limits (warnings
 /// dropped; see [`write_scene`]).
 pub fn to_glb(ps: &[Placement]) -> Result<Vec<u8>, OutError> {
