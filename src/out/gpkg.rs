@@ -11,7 +11,10 @@
 //! SQLite needs a file: [`GpkgWriter`] builds the package in a file of its
 //! own (a temporary one for [`write_gpkg`]), inside one transaction.
 //! Geometries are GeoPackage binary: the 8-byte header (`GP`, version 0,
-//! flags, SRS id) and the envelope, then the geometry as WKB ([`wkb`]).
+//! flags, SRS id) and the envelope, then the geometry as WKB (2-D Point,
+//! LineString or Polygon, little-endian: three record layouts of the OGC
+//! Simple Features spec, written here rather than through a crate whose
+//! derive macros would rebuild half the dependency tree).
 
 use super::OutError;
 use super::layers::{FieldType, LAYERS, Row, Shape, Value};
@@ -186,31 +189,25 @@ const WKT: &str = "GEOGCS[\"WGS 84\",DATUM[\"WGS_1984\",SPHEROID[\"WGS 84\",6378
 /// A shape as GeoPackage binary with its envelope (min x, min y, max x,
 /// max y); `None` for no geometry.
 fn blob(shape: &Shape) -> Result<Option<(Vec<u8>, [f64; 4])>, OutError> {
-    use geo::{Coord, Geometry, LineString, Point, Polygon};
-    let line = |pts: &[[f64; 2]]| -> LineString {
-        pts.iter().map(|&[x, y]| Coord { x, y }).collect()
-    };
-    let (g, pts): (Geometry, Vec<[f64; 2]>) = match shape {
+    let rings: Vec<&[[f64; 2]]> = match shape {
         Shape::None => return Ok(None),
-        Shape::Point(p) => (Point::new(p[0], p[1]).into(), vec![*p]),
-        Shape::LineString(l) => (line(l).into(), l.clone()),
-        Shape::Polygon(rings) => {
-            let mut it = rings.iter();
-            let outer = it.next().map(|r| line(r)).unwrap_or_default();
-            let holes = it.map(|r| line(r)).collect();
-            (Polygon::new(outer, holes).into(), rings.concat())
-        }
+        Shape::Point(p) => vec![std::slice::from_ref(p)],
+        Shape::LineString(l) => vec![l.as_slice()],
+        Shape::Polygon(rs) => rs.iter().map(Vec::as_slice).collect(),
     };
+    let n: usize = rings.iter().map(|r| r.len()).sum();
     let mut e = [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
-    for [x, y] in &pts {
+    for [x, y] in rings.iter().copied().flatten() {
         e = [e[0].min(*x), e[1].min(*y), e[2].max(*x), e[3].max(*y)];
     }
     let point = matches!(shape, Shape::Point(_));
-    let mut b = Vec::with_capacity(48 + 16 * pts.len());
+    let mut b = Vec::with_capacity(48 + 16 * n + 4 * rings.len());
+    // GeoPackage binary header (OGC 12-128r18, 2.1.3): magic, version 0
+    // (version 1 of the format), flags: little-endian (bit 0) and, except
+    // for a point (whose envelope is itself), the envelope
+    // [minx, maxx, miny, maxy] (code 1 in bits 1-3); then the SRS id.
     b.extend_from_slice(b"GP");
-    b.push(0); // version 1 of the binary format
-    // Little-endian header (bit 0); envelope [minx, maxx, miny, maxy]
-    // (code 1, bits 1-3) except for points, whose envelope is the point.
+    b.push(0);
     b.push(if point { 0b0000_0001 } else { 0b0000_0011 });
     b.extend_from_slice(&WGS84.to_le_bytes());
     if !point {
@@ -218,10 +215,40 @@ fn blob(shape: &Shape) -> Result<Option<(Vec<u8>, [f64; 4])>, OutError> {
             b.extend_from_slice(&v.to_le_bytes());
         }
     }
-    let opts = wkb::writer::WriteOptions {
-        endianness: wkb::Endianness::LittleEndian,
+    // The geometry as ISO WKB (2-D), little-endian: byte order 1, the type
+    // (1 Point, 2 LineString, 3 Polygon), then the counts and coordinates.
+    let count = |b: &mut Vec<u8>, k: usize| -> Result<(), OutError> {
+        let k = u32::try_from(k).map_err(|_| OutError::Gpkg("a geometry of over 2^32 points".into()))?;
+        b.extend_from_slice(&k.to_le_bytes());
+        Ok(())
     };
-    wkb::writer::write_geometry(&mut b, &g, &opts).map_err(|e| OutError::Gpkg(e.to_string()))?;
+    let coords = |b: &mut Vec<u8>, pts: &[[f64; 2]]| {
+        for [x, y] in pts {
+            b.extend_from_slice(&x.to_le_bytes());
+            b.extend_from_slice(&y.to_le_bytes());
+        }
+    };
+    b.push(1);
+    match shape {
+        Shape::None => {}
+        Shape::Point(p) => {
+            b.extend_from_slice(&1u32.to_le_bytes());
+            coords(&mut b, std::slice::from_ref(p));
+        }
+        Shape::LineString(l) => {
+            b.extend_from_slice(&2u32.to_le_bytes());
+            count(&mut b, l.len())?;
+            coords(&mut b, l);
+        }
+        Shape::Polygon(rs) => {
+            b.extend_from_slice(&3u32.to_le_bytes());
+            count(&mut b, rs.len())?;
+            for r in rs {
+                count(&mut b, r.len())?;
+                coords(&mut b, r);
+            }
+        }
+    }
     Ok(Some((b, e)))
 }
 

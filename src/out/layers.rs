@@ -281,7 +281,7 @@ pub enum Value {
 
 impl From<Option<f64>> for Value {
     fn from(v: Option<f64>) -> Self {
-        v.map_or(Value::Null, |v| Value::Real(v))
+        v.map_or(Value::Null, Value::Real)
     }
 }
 
