@@ -3,9 +3,9 @@
 
 use agkit::out::layers::{FieldType, GeomType, LAYERS};
 use agkit::out::{self, Format};
-use std::path::{Path, PathBuf};
 use agkit::place::{self, Params, Placement, Use};
 use agkit::xp::model::*;
+use std::path::{Path, PathBuf};
 
 fn lined<T>(value: T, line: usize) -> Lined<T> {
     Lined { value, line }
@@ -536,7 +536,10 @@ fn gis_geojson_is_layered_flat_and_typed() {
         assert_eq!(fs.len(), p.items() + 1, "one feature per item and the use");
         assert_layered(&fs);
         // Pairs are two numbers; the tile id one type.
-        let tile = fs.iter().find(|f| f["properties"]["kind"] == "tile").unwrap();
+        let tile = fs
+            .iter()
+            .find(|f| f["properties"]["kind"] == "tile")
+            .unwrap();
         assert!(tile["properties"]["ground_x"].is_f64());
         assert!(tile["properties"]["tile_id"].is_i64());
         assert_eq!(tile["properties"]["item_id"], "0/tile/0");
@@ -621,7 +624,10 @@ fn gis_geopackage_has_one_table_per_layer() {
                 r.get(0)
             })
             .unwrap();
-        let in_geojson = fs.iter().filter(|f| f["properties"]["layer"] == l.name).count();
+        let in_geojson = fs
+            .iter()
+            .filter(|f| f["properties"]["layer"] == l.name)
+            .count();
         assert_eq!(n, in_geojson, "{}", l.name);
     }
     // A geometry: the GeoPackage header (GP, version 0, little-endian with

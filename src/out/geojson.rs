@@ -132,7 +132,10 @@ pub fn each_feature<E: serde::ser::Error>(
     emit: &mut dyn FnMut(Feature) -> Result<(), E>,
 ) -> Result<(), E> {
     layers::each_row(ps, first, &mut |r| {
-        let props: JsonObject = r.fields().map(|(f, v)| (f.name.to_string(), json(v))).collect();
+        let props: JsonObject = r
+            .fields()
+            .map(|(f, v)| (f.name.to_string(), json(v)))
+            .collect();
         emit(Feature {
             bbox: None,
             geometry: geometry(&r.shape).map(Geometry::new),

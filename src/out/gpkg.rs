@@ -150,7 +150,12 @@ impl GpkgWriter {
             let ext = &mut self.extent[row.layer];
             *ext = Some(match *ext {
                 None => e,
-                Some(a) => [a[0].min(e[0]), a[1].min(e[1]), a[2].max(e[2]), a[3].max(e[3])],
+                Some(a) => [
+                    a[0].min(e[0]),
+                    a[1].min(e[1]),
+                    a[2].max(e[2]),
+                    a[3].max(e[3]),
+                ],
             });
         }
         self.count[row.layer] += 1;
@@ -196,7 +201,12 @@ fn blob(shape: &Shape) -> Result<Option<(Vec<u8>, [f64; 4])>, OutError> {
         Shape::Polygon(rs) => rs.iter().map(Vec::as_slice).collect(),
     };
     let n: usize = rings.iter().map(|r| r.len()).sum();
-    let mut e = [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
+    let mut e = [
+        f64::INFINITY,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NEG_INFINITY,
+    ];
     for [x, y] in rings.iter().copied().flatten() {
         e = [e[0].min(*x), e[1].min(*y), e[2].max(*x), e[3].max(*y)];
     }
@@ -218,7 +228,8 @@ fn blob(shape: &Shape) -> Result<Option<(Vec<u8>, [f64; 4])>, OutError> {
     // The geometry as ISO WKB (2-D), little-endian: byte order 1, the type
     // (1 Point, 2 LineString, 3 Polygon), then the counts and coordinates.
     let count = |b: &mut Vec<u8>, k: usize| -> Result<(), OutError> {
-        let k = u32::try_from(k).map_err(|_| OutError::Gpkg("a geometry of over 2^32 points".into()))?;
+        let k = u32::try_from(k)
+            .map_err(|_| OutError::Gpkg("a geometry of over 2^32 points".into()))?;
         b.extend_from_slice(&k.to_le_bytes());
         Ok(())
     };

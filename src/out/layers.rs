@@ -629,7 +629,11 @@ mod tests {
             for fld in l.fields {
                 assert!(fld.name.len() <= 10, "{} is too long", fld.name);
                 let prev = seen.insert(fld.name, fld.ty);
-                assert!(prev.is_none_or(|t| t == fld.ty), "{} changes type", fld.name);
+                assert!(
+                    prev.is_none_or(|t| t == fld.ty),
+                    "{} changes type",
+                    fld.name
+                );
             }
         }
     }

@@ -912,7 +912,12 @@ fn expand(
     for f in &placed.facades {
         let fac = art.facades.iter().find(|a| a.path == f.asset);
         let height = f.drawn_height.or(Some(f.height));
-        let mut item = child(ItemKind::Facade, fac.map(of), vec![f.lonlat.clone()], height);
+        let mut item = child(
+            ItemKind::Facade,
+            fac.map(of),
+            vec![f.lonlat.clone()],
+            height,
+        );
         item.open = fac.and_then(|a| a.get()).is_some_and(|fac| !fac.ring);
         let area = !item.open;
         keep(item, area);

@@ -2,9 +2,9 @@
 //! `scenery check` (the JSON forms are the reports serialized).
 
 use super::at::{AtReport, Item, ItemKind};
-use crate::geom::LonLat;
 use super::check::CheckReport;
 use super::resolve::Resolution;
+use crate::geom::LonLat;
 use crate::out::{count, thousands};
 use std::fmt::Write as _;
 
@@ -113,7 +113,13 @@ pub fn at_geojson_with(r: &AtReport, pretty: bool) -> Result<Vec<u8>, serde_json
             .collect();
         let area = (i.kind.is_area() && !i.open) || i.kind == ItemKind::Object;
         let rings: Option<Vec<Vec<LonLat>>> = (area && shape.first().is_some_and(|w| w.len() >= 3))
-            .then(|| shape.iter().enumerate().map(|(n, w)| ring(w, n == 0)).collect())
+            .then(|| {
+                shape
+                    .iter()
+                    .enumerate()
+                    .map(|(n, w)| ring(w, n == 0))
+                    .collect()
+            })
             .flatten();
         let (layer, g) = if let Some(rings) = rings {
             (AT_LAYERS[2], GeometryValue::new_polygon(rings))
@@ -133,8 +139,14 @@ pub fn at_geojson_with(r: &AtReport, pretty: bool) -> Result<Vec<u8>, serde_json
         put("dsf", JsonValue::from(i.dsf.as_str()));
         put("kind", JsonValue::from(i.kind.as_str()));
         put("definition", JsonValue::from(i.definition.as_str()));
-        put("res_file", text(i.resolved.as_ref().map(|r| r.file.as_str())));
-        put("res_pkg", text(i.resolved.as_ref().map(|r| r.package.as_str())));
+        put(
+            "res_file",
+            text(i.resolved.as_ref().map(|r| r.file.as_str())),
+        );
+        put(
+            "res_pkg",
+            text(i.resolved.as_ref().map(|r| r.package.as_str())),
+        );
         put("lon", JsonValue::from(deg(i.lon)));
         put("lat", JsonValue::from(deg(i.lat)));
         put("excl_by", text(i.excluded_by.as_deref()));
@@ -148,7 +160,10 @@ pub fn at_geojson_with(r: &AtReport, pretty: bool) -> Result<Vec<u8>, serde_json
             },
         );
         put("exclusion", text(i.exclusion.as_deref()));
-        put("placed_by", i.placed_by.map_or(JsonValue::Null, JsonValue::from));
+        put(
+            "placed_by",
+            i.placed_by.map_or(JsonValue::Null, JsonValue::from),
+        );
         put(
             "art",
             match i.art.map(serde_json::to_value).transpose()? {
@@ -158,8 +173,9 @@ pub fn at_geojson_with(r: &AtReport, pretty: bool) -> Result<Vec<u8>, serde_json
         );
         put(
             "height",
-            i.height
-                .map_or(JsonValue::Null, |h| JsonValue::from(crate::out::layers::metres(h))),
+            i.height.map_or(JsonValue::Null, |h| {
+                JsonValue::from(crate::out::layers::metres(h))
+            }),
         );
         features.push(Feature {
             bbox: None,
