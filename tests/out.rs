@@ -619,7 +619,7 @@ fn gis_geopackage_has_one_table_per_layer() {
             )
             .unwrap();
         assert_eq!((ty.as_str(), srs), (l.geometry.name(), 4326));
-        let n: usize = db
+        let n: i64 = db
             .query_row(&format!("SELECT count(*) FROM \"{}\"", l.name), [], |r| {
                 r.get(0)
             })
@@ -628,7 +628,7 @@ fn gis_geopackage_has_one_table_per_layer() {
             .iter()
             .filter(|f| f["properties"]["layer"] == l.name)
             .count();
-        assert_eq!(n, in_geojson, "{}", l.name);
+        assert_eq!(n as usize, in_geojson, "{}", l.name);
     }
     // A geometry: the GeoPackage header (GP, version 0, little-endian with
     // an envelope, SRS 4326), then WKB (little-endian Polygon).
@@ -706,9 +706,9 @@ fn gis_demo_tile_in_every_gis_format() {
             .iter()
             .map(|l| {
                 db.query_row(&format!("SELECT count(*) FROM \"{}\"", l.name), [], |r| {
-                    r.get::<_, usize>(0)
+                    r.get::<_, i64>(0)
                 })
-                .unwrap()
+                .unwrap() as usize
             })
             .sum()
     };
