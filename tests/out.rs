@@ -397,7 +397,7 @@ mod props {
             let gj: geojson::GeoJson = std::str::from_utf8(&gj).unwrap().parse().unwrap();
             let geojson::GeoJson::FeatureCollection(fc) = gj else { panic!() };
             prop_assert_eq!(fc.features.len(),
-                            p.tiles.len() + p.objects.len() + p.facades.len() + p.trees.len());
+                            p.tiles.len() + p.objects.len() + p.facades.len() + p.trees.len() + 1);
             let json = out::render(&p, Format::Json).unwrap();
             let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
             prop_assert_eq!(v["objects"].as_array().unwrap().len(), p.objects.len());
