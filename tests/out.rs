@@ -1,9 +1,11 @@
 //! Outputs of a placement: JSON field names (snapshot), GeoJSON that the
 //! geojson crate reads back, DSF2Text lines, the SVG (snapshot) and PNG.
 
+use agkit::out::layers::{FieldType, GeomType, LAYERS};
 use agkit::out::{self, Format};
 use agkit::place::{self, Params, Placement, Use};
 use agkit::xp::model::*;
+use std::path::{Path, PathBuf};
 
 fn lined<T>(value: T, line: usize) -> Lined<T> {
     Lined { value, line }
@@ -178,7 +180,8 @@ fn geojson_reads_back() {
     assert_eq!(count("object"), p.objects.len());
     assert_eq!(count("facade"), p.facades.len());
     assert_eq!(count("tree"), p.trees.len());
-    // The object's point is its lon/lat.
+    assert_eq!(count("use"), 1);
+    // The object's point is its lon/lat, to 7 decimals.
     let f = fc
         .features
         .iter()
@@ -187,12 +190,17 @@ fn geojson_reads_back() {
     let geojson::GeometryValue::Point { coordinates } = &f.geometry.as_ref().unwrap().value else {
         panic!("object is not a point")
     };
+    let seven = |v: f64| (v * 1e7).round() / 1e7;
     assert_eq!(
         coordinates.as_slice(),
-        &[p.objects[0].lon, p.objects[0].lat]
+        &[seven(p.objects[0].lon), seven(p.objects[0].lat)]
     );
     // Tile rings are closed.
-    let t = fc.features.first().unwrap();
+    let t = fc
+        .features
+        .iter()
+        .find(|f| f.properties.as_ref().unwrap()["kind"] == "tile")
+        .unwrap();
     let geojson::GeometryValue::Polygon { coordinates } = &t.geometry.as_ref().unwrap().value
     else {
         panic!("tile is not a polygon")
@@ -389,7 +397,7 @@ mod props {
             let gj: geojson::GeoJson = std::str::from_utf8(&gj).unwrap().parse().unwrap();
             let geojson::GeoJson::FeatureCollection(fc) = gj else { panic!() };
             prop_assert_eq!(fc.features.len(),
-                            p.tiles.len() + p.objects.len() + p.facades.len() + p.trees.len());
+                            p.tiles.len() + p.objects.len() + p.facades.len() + p.trees.len() + 1);
             let json = out::render(&p, Format::Json).unwrap();
             let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
             prop_assert_eq!(v["objects"].as_array().unwrap().len(), p.objects.len());
@@ -438,4 +446,291 @@ fn a_placed_heading_of_almost_360_is_written_0() {
     let text = out::dsf_text::to_dsf_text(&[p]);
     let line = text.lines().find(|l| l.starts_with("OBJECT ")).unwrap();
     assert!(line.ends_with(" 0.000"), "{line}");
+}
+
+// ------------------------------------------------------------ GIS layers ----
+//
+// The GIS files written here are kept in `<target>/tmp/gis-out/`, where
+// `.ci/run` has GDAL check them (`e2e/gis_check.py`: one geometry type per
+// layer, conversions to GeoPackage, FlatGeobuf and Shapefile without a
+// warning, fields kept).
+
+/// Where the GIS files written are kept for GDAL.
+fn gis_out() -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gis-out");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The village fixture placed with its art (footprints, a facade, trees).
+fn village() -> Placement {
+    use agkit::place::file::AssetFile;
+    use agkit::scenery::Scenery;
+    use agkit::scenery::resolve::{Conditions, Tile};
+    let path = Path::new(ROOT).join("tests/fixtures/placeart/village.agp");
+    let file = AssetFile::read(&path);
+    let asset = file.asset.as_ref().expect("the fixture reads");
+    let at = [13.0, 47.0];
+    let scenery = Scenery::without_libraries(Conditions::default());
+    let params = Params {
+        art: Some(scenery.asset_art(&path, asset, Some(Tile::of(at[0], at[1])))),
+        ..Params::default()
+    };
+    let u = Use::Point { at, heading: 20.0 };
+    place::place(asset, "village.agp", &u, &params).expect("places")
+}
+
+/// The features of a GeoJSON text, as JSON values.
+fn features_of(bytes: &[u8]) -> Vec<serde_json::Value> {
+    let v: serde_json::Value = serde_json::from_slice(bytes).unwrap();
+    v["features"].as_array().unwrap().clone()
+}
+
+/// Asserts the schema of every feature: a known layer, its geometry type,
+/// every field present with its type (or null), and no other property;
+/// `item_id` unique.
+fn assert_layered(features: &[serde_json::Value]) {
+    let mut ids = std::collections::HashSet::new();
+    for f in features {
+        let props = f["properties"].as_object().unwrap();
+        let name = props["layer"].as_str().unwrap();
+        let layer = LAYERS.iter().find(|l| l.name == name).unwrap();
+        let want = match layer.geometry {
+            GeomType::Point => "Point",
+            GeomType::LineString => "LineString",
+            GeomType::Polygon => "Polygon",
+        };
+        assert_eq!(f["geometry"]["type"], want, "{name}");
+        assert_eq!(props.len(), layer.fields.len(), "{name}: {props:?}");
+        for field in layer.fields {
+            let v = &props[field.name];
+            let ok = v.is_null()
+                || match field.ty {
+                    FieldType::Integer => v.is_i64() || v.is_u64(),
+                    FieldType::Real => v.is_number(),
+                    FieldType::Text => v.is_string(),
+                    FieldType::Boolean => v.is_boolean(),
+                };
+            assert!(ok, "{name}.{}: {v}", field.name);
+        }
+        assert!(ids.insert(props["item_id"].as_str().unwrap().to_string()));
+    }
+}
+
+/// Twice the signed area of a GeoJSON ring (positive: counter-clockwise).
+fn ring_area2(ring: &serde_json::Value) -> f64 {
+    let pts: Vec<[f64; 2]> = serde_json::from_value(ring.clone()).unwrap();
+    pts.windows(2)
+        .map(|w| w[0][0] * w[1][1] - w[1][0] * w[0][1])
+        .sum()
+}
+
+#[test]
+fn gis_geojson_is_layered_flat_and_typed() {
+    for (name, p) in [("plaza", placed()), ("village", village())] {
+        let bytes = out::render(&p, Format::Geojson).unwrap();
+        std::fs::write(gis_out().join(format!("{name}.geojson")), &bytes).unwrap();
+        let fs = features_of(&bytes);
+        assert_eq!(fs.len(), p.items() + 1, "one feature per item and the use");
+        assert_layered(&fs);
+        // Pairs are two numbers; the tile id one type.
+        let tile = fs
+            .iter()
+            .find(|f| f["properties"]["kind"] == "tile")
+            .unwrap();
+        assert!(tile["properties"]["ground_x"].is_f64());
+        assert!(tile["properties"]["tile_id"].is_i64());
+        assert_eq!(tile["properties"]["item_id"], "0/tile/0");
+    }
+    // The plaza's object with show levels [1, 3].
+    let fs = features_of(&out::render(&placed(), Format::Geojson).unwrap());
+    let shown = fs
+        .iter()
+        .filter(|f| f["properties"]["kind"] == "object")
+        .find(|f| !f["properties"]["show_lo"].is_null())
+        .unwrap();
+    assert_eq!(shown["properties"]["show_lo"], 1);
+    assert_eq!(shown["properties"]["show_hi"], 3);
+}
+
+/// Regression (issue 38): facade rings were written clockwise, against
+/// RFC 7946's right-hand rule; every polygon's exterior ring now turns
+/// counter-clockwise.
+#[test]
+fn gis_every_exterior_ring_turns_counter_clockwise() {
+    for p in [placed(), village()] {
+        let fs = features_of(&out::render(&p, Format::Geojson).unwrap());
+        let polys: Vec<_> = fs
+            .iter()
+            .filter(|f| f["geometry"]["type"] == "Polygon")
+            .collect();
+        assert!(polys.iter().any(|f| f["properties"]["kind"] == "facade"));
+        for f in polys {
+            let ring = &f["geometry"]["coordinates"][0];
+            assert!(ring_area2(ring) > 0.0, "{}", f["properties"]["item_id"]);
+            let r = ring.as_array().unwrap();
+            assert_eq!(r.first(), r.last());
+        }
+    }
+}
+
+#[test]
+fn gis_geojson_is_compact_with_seven_decimals_unless_pretty() {
+    let p = placed();
+    let bytes = out::render(&p, Format::Geojson).unwrap();
+    let text = std::str::from_utf8(&bytes).unwrap();
+    assert_eq!(text.lines().count(), 1, "one line");
+    // No number has more than 7 decimals.
+    let mut longest = 0;
+    for piece in text.split(|c: char| !(c.is_ascii_digit() || c == '.')) {
+        if let Some((_, dec)) = piece.split_once('.') {
+            longest = longest.max(dec.len());
+        }
+    }
+    assert!(longest <= 7, "{longest} decimals");
+    let mut pretty = Vec::new();
+    out::write_with(&[p], false, Format::Geojson, true, &mut pretty).unwrap();
+    assert!(pretty.iter().filter(|&&b| b == b'\n').count() > 20);
+    let a: serde_json::Value = serde_json::from_slice(&pretty).unwrap();
+    let b: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(a, b, "the same document");
+}
+
+#[test]
+fn gis_geopackage_has_one_table_per_layer() {
+    let p = village();
+    let bytes = out::render(&p, Format::Gpkg).unwrap();
+    let path = gis_out().join("village.gpkg");
+    std::fs::write(&path, &bytes).unwrap();
+    let db = rusqlite::Connection::open(&path).unwrap();
+    let app: i64 = db
+        .query_row("PRAGMA application_id", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(app, 0x4750_4B47, "GPKG");
+    let fs = features_of(&out::render(&p, Format::Geojson).unwrap());
+    for l in &LAYERS {
+        let (ty, srs): (String, i64) = db
+            .query_row(
+                "SELECT geometry_type_name, srs_id FROM gpkg_geometry_columns WHERE table_name = ?1",
+                [l.name],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!((ty.as_str(), srs), (l.geometry.name(), 4326));
+        let n: i64 = db
+            .query_row(&format!("SELECT count(*) FROM \"{}\"", l.name), [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        let in_geojson = fs
+            .iter()
+            .filter(|f| f["properties"]["layer"] == l.name)
+            .count();
+        assert_eq!(n as usize, in_geojson, "{}", l.name);
+    }
+    // A geometry: the GeoPackage header (GP, version 0, little-endian with
+    // an envelope, SRS 4326), then WKB (little-endian Polygon).
+    let blob: Vec<u8> = db
+        .query_row("SELECT geom FROM tiles LIMIT 1", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(&blob[..4], b"GP\x00\x03");
+    assert_eq!(i32::from_le_bytes(blob[4..8].try_into().unwrap()), 4326);
+    assert_eq!(&blob[40..45], &[1, 3, 0, 0, 0]);
+    // Values keep their types: the tile's hidden flag, its ground point.
+    let (hidden, gx): (bool, f64) = db
+        .query_row("SELECT hidden, ground_x FROM tiles LIMIT 1", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap();
+    assert!(!hidden);
+    assert!(gx.is_finite());
+}
+
+/// `place --dsf` on the demo tile (all three engines: AGP, AGB grid tiles,
+/// AGS with a fence) as GeoJSON and GeoPackage, streamed and not.
+#[test]
+fn gis_demo_tile_in_every_gis_format() {
+    let demo = Path::new(ROOT).join("examples/dsf/autogen_demo.dsf");
+    let examples = Path::new(ROOT).join("examples");
+    for file in ["demo.geojson", "demo.gpkg"] {
+        let o = gis_out().join(file);
+        let _ = std::fs::remove_file(&o);
+        assert_cmd::Command::cargo_bin("agkit")
+            .unwrap()
+            .args(["place", "--dsf"])
+            .arg(&demo)
+            .arg("--scenery")
+            .arg(&examples)
+            .arg("-o")
+            .arg(&o)
+            .assert()
+            .success();
+        assert!(o.metadata().unwrap().len() > 0);
+    }
+    let fs = features_of(&std::fs::read(gis_out().join("demo.geojson")).unwrap());
+    assert_layered(&fs);
+    let layers: std::collections::BTreeSet<&str> = fs
+        .iter()
+        .map(|f| f["properties"]["layer"].as_str().unwrap())
+        .collect();
+    for l in ["use_points", "uses", "tiles", "objects", "fences", "trees"] {
+        assert!(layers.contains(l), "{l} in {layers:?}");
+    }
+    // AGB grid tiles: column and row, no id; AGP tiles: an id.
+    let grid = fs
+        .iter()
+        .find(|f| !f["properties"]["grid_col"].is_null())
+        .unwrap();
+    assert!(grid["properties"]["tile_id"].is_null());
+    // The streamed GeoPackage (a folder of tiles) has what the single one
+    // has.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(&demo, dir.path().join("a.dsf")).unwrap();
+    let o = gis_out().join("demo_folder.gpkg");
+    let _ = std::fs::remove_file(&o);
+    assert_cmd::Command::cargo_bin("agkit")
+        .unwrap()
+        .args(["place", "--dsf"])
+        .arg(dir.path())
+        .arg("--scenery")
+        .arg(&examples)
+        .arg("-o")
+        .arg(&o)
+        .assert()
+        .success();
+    let count = |p: &Path| -> usize {
+        let db = rusqlite::Connection::open(p).unwrap();
+        LAYERS
+            .iter()
+            .map(|l| {
+                db.query_row(&format!("SELECT count(*) FROM \"{}\"", l.name), [], |r| {
+                    r.get::<_, i64>(0)
+                })
+                .unwrap() as usize
+            })
+            .sum()
+    };
+    assert_eq!(count(&o), fs.len());
+    assert_eq!(count(&gis_out().join("demo.gpkg")), fs.len());
+}
+
+/// The AGN GeoJSON view: flat properties, degenerate records marked.
+#[test]
+fn gis_agn_view_is_flat() {
+    use agkit::agn::{self, cell::Cell};
+    let name = "001332223121112an.agn";
+    let bytes = std::fs::read(Path::new(ROOT).join("examples/agn").join(name)).unwrap();
+    let m = agn::read::read(&bytes).unwrap();
+    let text = agn::geojson::to_geojson_string(&m, Cell::from_name(name).unwrap());
+    std::fs::write(gis_out().join("agn_view.geojson"), &text).unwrap();
+    let fs = features_of(text.as_bytes());
+    assert!(!fs.is_empty());
+    for f in &fs {
+        let p = f["properties"].as_object().unwrap();
+        assert!(p.values().all(|v| !v.is_array() && !v.is_object()), "{p:?}");
+        assert!(p["chunk"].is_u64() && p["local"].is_string());
+        assert!(p["degenerate"].is_boolean());
+    }
 }

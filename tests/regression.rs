@@ -486,7 +486,9 @@ fn at_item(
         exclusion: None,
         placed_by: None,
         art: None,
+        height: None,
         shape,
+        open: false,
     }
 }
 
@@ -687,7 +689,7 @@ fn geojson_object_footprints_were_clockwise() {
         .find(|f| f["properties"]["asset"] == "house.obj")
         .unwrap();
     assert_eq!(f["geometry"]["type"], "Polygon");
-    assert_eq!(f["properties"]["object_height"], 5.0);
+    assert_eq!(f["properties"]["obj_height"], 5.0);
     let ring: Vec<[f64; 2]> = f["geometry"]["coordinates"][0]
         .as_array()
         .unwrap()

@@ -1489,3 +1489,41 @@ fn a_library_txt_that_is_not_a_file_was_skipped_silently() {
     assert_eq!(scn013.len(), 3, "{f:#?}");
     assert!(scn013.iter().all(|x| x["severity"] == "error"));
 }
+
+/// `scenery at` as GeoJSON (issue 38): one geometry type per `layer`, flat
+/// properties (`res_file`, `res_pkg` for `resolved`), placed objects as
+/// their footprints with heights, exterior rings counter-clockwise. The
+/// file is kept in `<target>/tmp/gis-out/` for `.ci/run`'s GDAL check.
+#[test]
+fn scenery_at_geojson_is_layered_and_flat() {
+    let t = installation();
+    let o = scenery_at(t.path(), "47.8000,13.0400", "300", &["--format", "geojson"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gis-out");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("scenery_at.geojson"), &o.stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let fs = v["features"].as_array().unwrap();
+    assert!(!fs.is_empty());
+    for f in fs {
+        let p = f["properties"].as_object().unwrap();
+        let want = match p["layer"].as_str().unwrap() {
+            "at_points" => "Point",
+            "at_lines" => "MultiLineString",
+            "at_areas" => "Polygon",
+            other => panic!("layer {other}"),
+        };
+        assert_eq!(f["geometry"]["type"], want);
+        assert!(p.values().all(|v| !v.is_array() && !v.is_object()), "{p:?}");
+        assert!(!p.contains_key("resolved") && p.contains_key("res_file"));
+        if want == "Polygon" {
+            let ring: Vec<[f64; 2]> =
+                serde_json::from_value(f["geometry"]["coordinates"][0].clone()).unwrap();
+            let a2: f64 = ring
+                .windows(2)
+                .map(|w| w[0][0] * w[1][1] - w[1][0] * w[0][1])
+                .sum();
+            assert!(a2 > 0.0, "{}", p["index"]);
+        }
+    }
+}

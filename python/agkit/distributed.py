@@ -80,6 +80,11 @@ height of the object read from its OBJ, ``art`` whether the item's art was
 ``found``, ``missing``, ``unchecked`` or ``invalid``."""
 
 
+_GIS_NAMES = {"source_line": "src_line", "object_height": "obj_height"}
+"""The GeoJSON property of a column, where the GIS outputs' 10-character
+name differs from it (docs/placement.md)."""
+
+
 @dataclass
 class Run:
     """What a recipe did: the tiles it ran (``done``), those whose part was
@@ -206,11 +211,11 @@ def placed_rows(
     dsf = Path(dsf)
     tile, dsf_name = _tile_name(dsf), name or str(dsf)
     placed = scenery.place_tile(dsf, seed)
-    features = [f for f in placed.__geo_interface__["features"] if f["properties"]["kind"] != "tile"]
+    features = [f for f in placed.__geo_interface__["features"] if f["properties"]["kind"] not in ("tile", "use")]
     rows = []
     for f in features:
         props = f["properties"]
-        row = {k: props.get(k) for k in PLACED_COLUMNS}
+        row = {k: props.get(_GIS_NAMES.get(k, k)) for k in PLACED_COLUMNS}
         row.update(tile=tile, dsf=dsf_name, autogen=props.get("asset_file"))
         if f["geometry"]["type"] == "Point":
             row["lon"], row["lat"] = f["geometry"]["coordinates"][:2]

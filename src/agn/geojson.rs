@@ -10,13 +10,19 @@
 //!   corner): p, p+(dx,0), p+d, p+(0,dy), p;
 //! - `PRDE` polygons and `PBDE` footprints: their vertices exactly, with the
 //!   first vertex repeated at the end only when the record is not closed
-//!   (then `properties.closed_by_view` is true and build drops it again).
+//!   (then `properties.view_close` is true and build drops it again).
 //!
-//! `properties`: `section` (chunk id), `guid` (where the chunk has one),
-//! `chunk` (index path of the chunk: `[i]` top level or `[i, j]` inside a
-//! container), `index` (record number in the chunk), `local` (the record's
-//! f32 cell coordinates as stored), and `record_size` (`A2GE`), `kind` and
-//! `width` (`PBDE`).
+//! `properties` (flat, one type each, names of at most 10 characters so a
+//! Shapefile keeps them): `section` (chunk id), `guid` (where the chunk has
+//! one), `chunk` (index of the top-level chunk) and `child` (index inside a
+//! container, `null` at the top level), `index` (record number in the
+//! chunk), `local` (the record's f32 cell coordinates as stored, as a JSON
+//! list in text: `"[1.5,2,3,4]"`), `degenerate` (true when the record's
+//! outline has no area, such as a 16-byte `A2GE` of zero width or depth:
+//! GIS validity checks reject such a polygon), and `rec_size` (`A2GE`),
+//! `kind` and `width` (`PBDE`). Build also reads the older form (`chunk`
+//! as a list `[i]` or `[i, j]`, `local` as a list, `record_size`,
+//! `closed_by_view`).
 //!
 //! The collection carries two foreign members: `agn_cell` (the file name of
 //! the cell) and `agn_skeleton` (the JSON view of the file with every
@@ -141,7 +147,26 @@ fn poly_ring(cell: Cell, v: &[Vertex]) -> Vec<[f64; 2]> {
     ring
 }
 
-fn feature(ring: Vec<[f64; 2]>, props: JsonObject) -> Feature {
+/// True when a ring encloses no area (all its points on one line).
+fn degenerate(ring: &[[f64; 2]]) -> bool {
+    let Some(&o) = ring.first() else {
+        return true;
+    };
+    let n = ring.len();
+    // Around the first point, so that no rounding of large coordinates
+    // hides in the products: a 10 cm square is some 1e-12 square degrees,
+    // rounding of a straight line some 1e-20.
+    let area2: f64 = (0..n)
+        .map(|i| {
+            let (a, b) = (ring[i], ring[(i + 1) % n]);
+            (a[0] - o[0]) * (b[1] - o[1]) - (b[0] - o[0]) * (a[1] - o[1])
+        })
+        .sum();
+    area2.abs() < 1e-18
+}
+
+fn feature(ring: Vec<[f64; 2]>, mut props: JsonObject) -> Feature {
+    props.insert("degenerate".into(), json!(degenerate(&ring)));
     Feature {
         bbox: None,
         geometry: Some(Geometry::new(GeometryValue::new_polygon([ring]))),
@@ -158,9 +183,10 @@ fn record_features(c: &Chunk, path: Vec<usize>, cell: Cell, out: &mut Vec<Featur
         if let Some(g) = guid {
             p.insert("guid".into(), json!(g.to_string()));
         }
-        p.insert("chunk".into(), json!(path));
+        p.insert("chunk".into(), json!(path.first()));
+        p.insert("child".into(), json!(path.get(1)));
         p.insert("index".into(), json!(index));
-        p.insert("local".into(), json!(local));
+        p.insert("local".into(), json!(json!(local).to_string()));
         p
     };
     let quad_local = |q: &Quad| vec![q.x, q.y, q.dx, q.dy, q.ox, q.oy];
@@ -197,7 +223,7 @@ fn record_features(c: &Chunk, path: Vec<usize>, cell: Cell, out: &mut Vec<Featur
             let size = a.records.record_size();
             let mut push = |k: usize, ring, local| {
                 let mut p = base(Some(a.object), k, local);
-                p.insert("record_size".into(), json!(size));
+                p.insert("rec_size".into(), json!(size));
                 out.push(feature(ring, p));
             };
             match &a.records {
@@ -217,7 +243,7 @@ fn record_features(c: &Chunk, path: Vec<usize>, cell: Cell, out: &mut Vec<Featur
             for (k, poly) in p.polygons.iter().enumerate() {
                 let mut props = base(Some(p.vegetation), k, flat(poly));
                 if !is_closed(poly) {
-                    props.insert("closed_by_view".into(), json!(true));
+                    props.insert("view_close".into(), json!(true));
                 }
                 out.push(feature(poly_ring(cell, poly), props));
             }
@@ -228,7 +254,7 @@ fn record_features(c: &Chunk, path: Vec<usize>, cell: Cell, out: &mut Vec<Featur
                 props.insert("kind".into(), json!(b.kind));
                 props.insert("width".into(), json!(b.width));
                 if !is_closed(&b.footprint) {
-                    props.insert("closed_by_view".into(), json!(true));
+                    props.insert("view_close".into(), json!(true));
                 }
                 out.push(feature(poly_ring(cell, &b.footprint), props));
             }
@@ -313,20 +339,35 @@ pub fn from_geojson(text: &str, cell: Option<Cell>) -> Result<(Agn, Cell), Strin
             Some(g) => g.parse().map_err(fail)?,
             None => Guid::DEFAULT,
         };
-        let local = props.get("local").and_then(JsonValue::as_array).map(|a| {
-            a.iter()
-                .map(|v| v.as_f64().map(|f| f as f32))
-                .collect::<Option<Vec<f32>>>()
-        });
+        // `local`: a list as text (or, in the older form, a list).
+        let parsed = props
+            .get("local")
+            .and_then(JsonValue::as_str)
+            .and_then(|t| serde_json::from_str::<JsonValue>(t).ok());
+        let local = parsed
+            .as_ref()
+            .or(props.get("local"))
+            .and_then(JsonValue::as_array)
+            .map(|a| {
+                a.iter()
+                    .map(|v| v.as_f64().map(|f| f as f32))
+                    .collect::<Option<Vec<f32>>>()
+            });
         let local = local.flatten();
-        let path: Option<Vec<usize>> = props.get("chunk").and_then(|v| {
-            v.as_array()?
-                .iter()
-                .map(|x| x.as_u64().map(|u| u as usize))
-                .collect()
-        });
+        // `chunk` and `child` (or, in the older form, `chunk` as a list).
+        let index = |v: &JsonValue| v.as_u64().and_then(|u| usize::try_from(u).ok());
+        let path: Option<Vec<usize>> = match props.get("chunk") {
+            Some(JsonValue::Array(a)) => a.iter().map(index).collect(),
+            Some(v) => index(v).map(|i| {
+                let mut p = vec![i];
+                p.extend(props.get("child").and_then(index));
+                p
+            }),
+            None => None,
+        };
         let size = props
-            .get("record_size")
+            .get("rec_size")
+            .or(props.get("record_size"))
             .and_then(JsonValue::as_u64)
             .unwrap_or(24) as usize;
         let target = locate(&mut agn, path.as_deref(), section, guid, size).map_err(fail)?;
@@ -340,7 +381,8 @@ pub fn from_geojson(text: &str, cell: Option<Cell>) -> Result<(Agn, Cell), Strin
             b"VGRE" | b"VGRO" | b"A2GE" => Record::Rect(rect_from(cell, &ring, local.as_deref())?),
             b"PRDE" | b"PBDE" => {
                 let mut ring = ring.clone();
-                if props.get("closed_by_view").and_then(JsonValue::as_bool) == Some(true) {
+                let closed_by_view = props.get("view_close").or(props.get("closed_by_view"));
+                if closed_by_view.and_then(JsonValue::as_bool) == Some(true) {
                     ring.pop();
                 }
                 let verts = vertices_from(cell, &ring, local.as_deref());

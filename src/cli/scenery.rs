@@ -112,6 +112,9 @@ pub struct AtArgs {
     /// Output format (default: from the -o extension, else text).
     #[arg(long, value_enum)]
     format: Option<AtFormat>,
+    /// Indent GeoJSON for people to read (it is compact otherwise).
+    #[arg(long)]
+    pretty: bool,
     /// Output file (written atomically; stdout when absent).
     #[arg(short = 'o', long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -233,7 +236,7 @@ fn run_at(a: AtArgs) -> u8 {
     let bytes = match format {
         AtFormat::Text => Ok(report::at_text(&r).into_bytes()),
         AtFormat::Json => json(&r),
-        AtFormat::Geojson => report::at_geojson(&r),
+        AtFormat::Geojson => report::at_geojson_with(&r, a.pretty),
         AtFormat::Svg => Ok(picture::to_svg(&r, picture::Words::Text).into_bytes()),
         AtFormat::Png => {
             match agkit::out::png::to_png(&picture::to_svg(&r, picture::Words::Strokes)) {

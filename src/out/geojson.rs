@@ -1,44 +1,51 @@
 //! `--format geojson`: a FeatureCollection in lon/lat (RFC 7946).
 //!
-//! One feature per tile (Polygon), object (its footprint as a Polygon when
-//! its OBJ was read, else a Point), facade (Polygon) and tree (Point).
-//! `properties.kind` is `tile`, `object`, `facade` or `tree`;
-//! `properties.placement` is the index of the placement (0 for a single
-//! asset) and `properties.asset_file` its asset; the other properties are the
-//! JSON fields of the item (without the coordinates; an object drawn as its
-//! footprint keeps `lon` and `lat`, its position). Heights are properties
-//! for a 3-D view to extrude by: a facade's `height`, an object's
-//! `object_height` over its base offset `height` (QGIS: "Extrusion" and
-//! "Height"), a tree's `height`.
+//! The features are the rows of [`super::layers`]: one per use (Polygon
+//! for an .agb/.ags, Point for an .agp), tile (Polygon), object (its
+//! footprint as a Polygon when its OBJ was read, else a Point), facade
+//! (Polygon; LineString when open, a fence) and tree (Point). Every
+//! feature has the properties of its layer, in the layer's order, with
+//! `layer` naming it (`tiles`, `objects`, `obj_points`, `facades`,
+//! `fences`, `trees`, `uses`, `use_points`: one geometry type each) and
+//! `item_id` its stable key. A property has one type in every feature
+//! (`null` where an item has no value). The text is compact unless
+//! `pretty`; coordinates have 7 decimals.
 //!
 //! [`read_polygons`] goes the other way for `--polygon`: the DSF windings of
 //! each polygon in a GeoJSON document.
 
 use super::OutError;
+use super::layers::{self, Row, Shape, Value};
 use crate::geom::LonLat;
 use crate::place::Placement;
 use geojson::{Feature, Geometry, GeometryValue, JsonObject, JsonValue};
 use serde::Serialize;
 
-/// All placements as one FeatureCollection. The features are made and
-/// written one at a time (only the text is held whole, never every feature
-/// as a value: those take several times the text's memory).
+/// All placements as one compact FeatureCollection.
 pub fn to_geojson(ps: &[Placement]) -> Result<Vec<u8>, OutError> {
     let mut v = Vec::new();
-    write_geojson(ps, &mut v)?;
+    write_geojson(ps, false, &mut v)?;
     Ok(v)
 }
 
-/// [`to_geojson`] written to `w` as it is made: neither the features nor
-/// the text are held whole.
-pub fn write_geojson(ps: &[Placement], w: &mut dyn std::io::Write) -> Result<(), OutError> {
-    serde_json::to_writer_pretty(&mut *w, &Collection(ps))?;
+/// [`to_geojson`] written to `w` as it is made (neither the features nor
+/// the text are held whole), indented when `pretty`.
+pub fn write_geojson(
+    ps: &[Placement],
+    pretty: bool,
+    w: &mut dyn std::io::Write,
+) -> Result<(), OutError> {
+    if pretty {
+        serde_json::to_writer_pretty(&mut *w, &Collection(ps))?;
+    } else {
+        serde_json::to_writer(&mut *w, &Collection(ps))?;
+    }
     w.write_all(b"\n")?;
     Ok(())
 }
 
-/// A FeatureCollection of placements, serialized as [`geojson::FeatureCollection`]
-/// is, its features made as they are written.
+/// A FeatureCollection of placements, its features made as they are
+/// written.
 struct Collection<'a>(&'a [Placement]);
 
 impl Serialize for Collection<'_> {
@@ -48,7 +55,7 @@ impl Serialize for Collection<'_> {
         impl Serialize for Features<'_> {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 let mut seq = s.serialize_seq(None)?;
-                each_feature(self.0, 0, &mut |f| seq.serialize_element(&f))?;
+                layers::each_row(self.0, 0, &mut |r| seq.serialize_element(&RowFeature(&r)))?;
                 seq.end()
             }
         }
@@ -57,6 +64,53 @@ impl Serialize for Collection<'_> {
         m.serialize_entry("features", &Features(self.0))?;
         m.end()
     }
+}
+
+/// One row as a GeoJSON Feature, its properties in the layer's order.
+pub struct RowFeature<'a>(pub &'a Row);
+
+impl Serialize for RowFeature<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        struct Props<'a>(&'a Row);
+        impl Serialize for Props<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut m = s.serialize_map(Some(self.0.values.len()))?;
+                for (f, v) in self.0.fields() {
+                    m.serialize_entry(f.name, &json(v))?;
+                }
+                m.end()
+            }
+        }
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("type", "Feature")?;
+        m.serialize_entry("properties", &Props(self.0))?;
+        m.serialize_entry("geometry", &geometry(&self.0.shape).map(Geometry::new))?;
+        m.end()
+    }
+}
+
+/// A value as JSON.
+fn json(v: &Value) -> JsonValue {
+    match v {
+        Value::Null => JsonValue::Null,
+        Value::Int(n) => JsonValue::from(*n),
+        Value::Real(x) => JsonValue::from(*x),
+        Value::Text(t) => JsonValue::from(t.as_str()),
+        Value::Bool(b) => JsonValue::from(*b),
+    }
+}
+
+/// A shape as a GeoJSON geometry (`None` for no geometry).
+fn geometry(s: &Shape) -> Option<GeometryValue> {
+    Some(match s {
+        Shape::None => return None,
+        Shape::Point(p) => GeometryValue::new_point(*p),
+        Shape::LineString(l) => GeometryValue::new_line_string(l.iter().copied()),
+        Shape::Polygon(rings) => {
+            GeometryValue::new_polygon(rings.iter().map(|r| r.iter().copied().collect::<Vec<_>>()))
+        }
+    })
 }
 
 /// The features of `ps`, numbered (`properties.placement`) from `first`:
@@ -77,80 +131,18 @@ pub fn each_feature<E: serde::ser::Error>(
     first: usize,
     emit: &mut dyn FnMut(Feature) -> Result<(), E>,
 ) -> Result<(), E> {
-    for (i, p) in (first..).zip(ps) {
-        for t in &p.tiles {
-            let g = ring(&t.lonlat);
-            emit(feature(p, i, "tile", t, g, &["polygon", "lonlat"]).map_err(E::custom)?)?;
-        }
-        for o in &p.objects {
-            // The footprint turns clockwise (the OBJ's counter-clockwise
-            // hull in x and z, z pointing south); GeoJSON's exterior rings
-            // turn counter-clockwise (RFC 7946, 3.1.6).
-            let mut footprint = o.footprint_lonlat.clone();
-            let closed: geo::LineString = footprint
-                .iter()
-                .chain(footprint.first())
-                .map(|&[x, y]| (x, y))
-                .collect();
-            if geo::Winding::is_cw(&closed) {
-                footprint.reverse();
-            }
-            let (g, drop): (_, &[&str]) = match ring(&footprint) {
-                Some(g) => (Some(g), &["x", "y", "footprint", "footprint_lonlat"]),
-                None => (
-                    Some(GeometryValue::new_point([o.lon, o.lat])),
-                    &["x", "y", "lon", "lat", "footprint", "footprint_lonlat"],
-                ),
-            };
-            emit(feature(p, i, "object", o, g, drop).map_err(E::custom)?)?;
-        }
-        for f in &p.facades {
-            let g = ring(&f.lonlat);
-            emit(feature(p, i, "facade", f, g, &["polygon", "lonlat"]).map_err(E::custom)?)?;
-        }
-        for t in &p.trees {
-            let g = Some(GeometryValue::new_point([t.lon, t.lat]));
-            emit(feature(p, i, "tree", t, g, &["x", "y", "lon", "lat"]).map_err(E::custom)?)?;
-        }
-    }
-    Ok(())
-}
-
-/// A closed polygon ring, or nothing for fewer than three points.
-fn ring(ll: &[LonLat]) -> Option<GeometryValue> {
-    if ll.len() < 3 {
-        return None;
-    }
-    let mut r: Vec<LonLat> = ll.to_vec();
-    r.push(ll[0]);
-    Some(GeometryValue::new_polygon([r]))
-}
-
-fn feature<T: Serialize>(
-    p: &Placement,
-    index: usize,
-    kind: &str,
-    item: &T,
-    geometry: Option<GeometryValue>,
-    drop: &[&str],
-) -> Result<Feature, OutError> {
-    let mut props = JsonObject::new();
-    props.insert("kind".into(), JsonValue::from(kind));
-    props.insert("placement".into(), JsonValue::from(index));
-    props.insert("asset_file".into(), JsonValue::from(p.asset.clone()));
-    if let JsonValue::Object(m) = serde_json::to_value(item)? {
-        for (k, v) in m {
-            if !drop.contains(&k.as_str()) {
-                props.insert(k, v);
-            }
-        }
-    }
-    Ok(Feature {
-        bbox: None,
-        geometry: geometry.map(Geometry::new),
-        id: None,
-        properties: Some(props),
-        foreign_members: None,
+    layers::each_row(ps, first, &mut |r| {
+        let props: JsonObject = r
+            .fields()
+            .map(|(f, v)| (f.name.to_string(), json(v)))
+            .collect();
+        emit(Feature {
+            bbox: None,
+            geometry: geometry(&r.shape).map(Geometry::new),
+            id: None,
+            properties: Some(props),
+            foreign_members: None,
+        })
     })
 }
 

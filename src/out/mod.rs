@@ -1,17 +1,21 @@
-//! Outputs: a [`Placement`] as JSON, GeoJSON, DSF2Text, SVG and PNG.
+//! Outputs: a [`Placement`] as JSON, GeoJSON, GeoPackage, DSF2Text, SVG,
+//! PNG and glTF.
 //!
 //! [`render`] draws one placement; [`render_all`] draws several (every
 //! autogen use of a DSF tile) as one combined result: a JSON array, one
-//! FeatureCollection, one DSF2Text file, one picture. The formats are
-//! described in `docs/placement.md`.
+//! FeatureCollection, one GeoPackage, one DSF2Text file, one picture. The
+//! GIS formats share one schema of layers and fields ([`layers`]). The
+//! formats are described in `docs/placement.md`.
 
 pub mod draw;
 pub mod dsf_text;
 pub mod frame;
 pub mod geojson;
 pub mod gltf;
+pub mod gpkg;
 pub mod json;
 pub mod labels;
+pub mod layers;
 pub(crate) mod overview;
 pub mod png;
 mod schematic;
@@ -60,8 +64,10 @@ pub fn thousands(n: usize) -> String {
 pub enum Format {
     /// The placement model serialized (stable field names).
     Json,
-    /// A GeoJSON FeatureCollection in lon/lat.
+    /// A GeoJSON FeatureCollection in lon/lat ([`geojson`]).
     Geojson,
+    /// A GeoPackage, one table per layer ([`gpkg`]).
+    Gpkg,
     /// DSF2Text (DSFTool's text form of a DSF) with objects and facades.
     DsfText,
     /// A top-down SVG picture.
@@ -77,12 +83,14 @@ pub enum Format {
 
 impl Format {
     /// The format a file name asks for by its extension (`.json`,
-    /// `.geojson`, `.txt`, `.svg`, `.png`, `.glb`, `.gltf`), if any.
+    /// `.geojson`, `.gpkg`, `.txt`, `.svg`, `.png`, `.glb`, `.gltf`), if
+    /// any.
     pub fn from_path(path: &Path) -> Option<Format> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
         Some(match ext.as_str() {
             "json" => Format::Json,
             "geojson" => Format::Geojson,
+            "gpkg" => Format::Gpkg,
             "txt" => Format::DsfText,
             "svg" => Format::Svg,
             "png" => Format::Png,
@@ -109,8 +117,11 @@ pub enum OutError {
     #[error("cannot make the 3-D scene: {0}")]
     Scene(String),
     /// The format is one picture or one tile and cannot be written in parts.
-    #[error("{0} output cannot be streamed; use json or geojson")]
+    #[error("{0} output cannot be streamed; use json, geojson or gpkg")]
     NotStreamable(&'static str),
+    /// The GeoPackage (SQLite) could not be written.
+    #[error("cannot write the GeoPackage: {0}")]
+    Gpkg(String),
 }
 
 /// Placements rendered as a piece of a [`Stream`]'s document.
@@ -118,12 +129,13 @@ pub enum OutError {
 pub struct Part {
     bytes: Vec<u8>,
     items: usize,
+    rows: Vec<layers::Row>,
 }
 
-/// `Ok` for the formats a [`Stream`] writes (`json`, `geojson`).
+/// `Ok` for the formats a [`Stream`] writes (`json`, `geojson`, `gpkg`).
 fn streamable(format: Format) -> Result<(), OutError> {
     match format {
-        Format::Json | Format::Geojson => Ok(()),
+        Format::Json | Format::Geojson | Format::Gpkg => Ok(()),
         Format::DsfText => Err(OutError::NotStreamable("dsf-text")),
         Format::Svg => Err(OutError::NotStreamable("svg")),
         Format::Png => Err(OutError::NotStreamable("png")),
@@ -131,8 +143,9 @@ fn streamable(format: Format) -> Result<(), OutError> {
     }
 }
 
-/// Renders `ps` as a piece of a streamed `json` or `geojson` document, the
-/// placements numbered from `first` (the count of those before it).
+/// Renders `ps` as a piece of a streamed `json`, `geojson` or `gpkg`
+/// document, the placements numbered from `first` (the count of those
+/// before it).
 pub fn render_part(ps: &[Placement], first: usize, format: Format) -> Result<Part, OutError> {
     let mut part = Part::default();
     let item = |part: &mut Part| {
@@ -149,10 +162,14 @@ pub fn render_part(ps: &[Placement], first: usize, format: Format) -> Result<Par
             }
         }
         Format::Geojson => {
-            geojson::each_feature(ps, first, &mut |f| {
+            layers::each_row(ps, first, &mut |r| {
                 item(&mut part);
-                serde_json::to_writer(&mut part.bytes, &f)
+                serde_json::to_writer(&mut part.bytes, &geojson::RowFeature(&r))
             })?;
+        }
+        Format::Gpkg => {
+            part.rows = layers::rows(ps, first);
+            part.items = part.rows.len();
         }
         _ => streamable(format)?,
     }
@@ -160,38 +177,50 @@ pub fn render_part(ps: &[Placement], first: usize, format: Format) -> Result<Par
 }
 
 /// Writes placements that arrive in parts (a bulk run, one tile at a time)
-/// as one JSON array or one GeoJSON FeatureCollection, without holding them
-/// all: memory stays that of one part.
+/// as one JSON array, one GeoJSON FeatureCollection or one GeoPackage,
+/// without holding them all: memory stays that of one part.
 ///
-/// JSON items are pretty-printed objects; GeoJSON features are one per line.
-/// Placement numbers (`properties.placement`) run on across parts when each
-/// part is rendered from the count of placements before it.
+/// JSON items are pretty-printed objects; GeoJSON features are one per line;
+/// a GeoPackage is built in a temporary file and copied to the writer when
+/// finished. Placement numbers (`properties.placement`) run on across parts
+/// when each part is rendered from the count of placements before it.
 pub struct Stream<W: std::io::Write> {
     w: W,
     format: Format,
     items: usize,
+    gpkg: Option<(tempfile::TempDir, gpkg::GpkgWriter)>,
 }
 
 impl<W: std::io::Write> Stream<W> {
-    /// Starts the document on `w` (`json` or `geojson` only).
+    /// Starts the document on `w` (`json`, `geojson` or `gpkg` only).
     pub fn new(mut w: W, format: Format) -> Result<Self, OutError> {
         streamable(format)?;
-        if format == Format::Json {
-            w.write_all(b"[")?;
-        } else {
-            w.write_all(b"{\"type\":\"FeatureCollection\",\"features\":[")?;
+        let mut gpkg = None;
+        match format {
+            Format::Json => w.write_all(b"[")?,
+            Format::Gpkg => {
+                let dir = tempfile::tempdir()?;
+                let g = gpkg::GpkgWriter::create(&dir.path().join("out.gpkg"))?;
+                gpkg = Some((dir, g));
+            }
+            _ => w.write_all(b"{\"type\":\"FeatureCollection\",\"features\":[")?,
         }
         Ok(Stream {
             w,
             format,
             items: 0,
+            gpkg,
         })
     }
 
     /// Appends a part rendered by [`render_part`] (parts can be rendered
     /// side by side and pushed in order).
     pub fn push_part(&mut self, part: &Part) -> Result<(), OutError> {
-        if part.items > 0 {
+        if let Some((_, g)) = &mut self.gpkg {
+            for r in &part.rows {
+                g.add(r)?;
+            }
+        } else if part.items > 0 {
             let sep: &[u8] = if self.items == 0 { b"\n" } else { b",\n" };
             self.w.write_all(sep)?;
             self.w.write_all(&part.bytes)?;
@@ -202,6 +231,12 @@ impl<W: std::io::Write> Stream<W> {
 
     /// Closes the document and returns the writer.
     pub fn finish(mut self) -> Result<W, OutError> {
+        if let Some((dir, g)) = self.gpkg.take() {
+            g.finish()?;
+            let mut f = std::fs::File::open(dir.path().join("out.gpkg"))?;
+            std::io::copy(&mut f, &mut self.w)?;
+            return Ok(self.w);
+        }
         let end: &[u8] = match self.format {
             Format::Json => b"\n]\n",
             _ => b"\n]}\n",
@@ -229,12 +264,27 @@ pub fn write(
     format: Format,
     w: &mut dyn std::io::Write,
 ) -> Result<(), OutError> {
+    write_with(ps, combined, format, false, w)
+}
+
+/// [`write`], GeoJSON indented when `pretty` (for people; compact
+/// otherwise).
+pub fn write_with(
+    ps: &[Placement],
+    combined: bool,
+    format: Format,
+    pretty: bool,
+    w: &mut dyn std::io::Write,
+) -> Result<(), OutError> {
     let one = if combined { None } else { ps.first() };
     match (format, one) {
         (Format::Json, Some(p)) => serde_json::to_writer_pretty(&mut *w, p)?,
         (Format::Json, None) => serde_json::to_writer_pretty(&mut *w, ps)?,
         (Format::Geojson, _) => {
-            return geojson::write_geojson(one.map_or(ps, std::slice::from_ref), w);
+            return geojson::write_geojson(one.map_or(ps, std::slice::from_ref), pretty, w);
+        }
+        (Format::Gpkg, _) => {
+            return gpkg::write_gpkg(one.map_or(ps, std::slice::from_ref), w);
         }
         (_, Some(p)) => return Ok(w.write_all(&render(p, format)?)?),
         (_, None) => return Ok(w.write_all(&render_all(ps, format)?)?),
@@ -251,6 +301,7 @@ pub fn render_all(ps: &[Placement], format: Format) -> Result<Vec<u8>, OutError>
     match format {
         Format::Json => json::to_json_array(ps),
         Format::Geojson => geojson::to_geojson(ps),
+        Format::Gpkg => gpkg::to_gpkg(ps),
         Format::DsfText => Ok(dsf_text::to_dsf_text(ps).into_bytes()),
         Format::Glb => gltf::to_glb(ps),
         Format::Gltf => gltf::to_gltf(ps),

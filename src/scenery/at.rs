@@ -195,9 +195,20 @@ pub struct Item {
     /// opened).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub art: Option<ArtState>,
-    /// The shape (windings, lon/lat; one point for point items).
+    /// How tall it stands in metres, where placement knows it (an item an
+    /// autogen asset places, as `agkit place` gives it): an object's
+    /// height from its OBJ, a facade's drawn height (else the height
+    /// asked for), a tree's height from its forest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub height: Option<f64>,
+    /// The shape (windings, lon/lat; one point for point items; a placed
+    /// object's footprint where its OBJ was read).
     #[serde(skip)]
     pub shape: Vec<Vec<LonLat>>,
+    /// True for an open facade (a fence: its `.fac` is not a `RING`),
+    /// whose shape is a line rather than an area.
+    #[serde(skip)]
+    pub open: bool,
 }
 
 /// The answer of `scenery at`.
@@ -683,7 +694,9 @@ pub fn at(
                 exclusion,
                 placed_by: None,
                 art: None,
+                height: None,
                 shape,
+                open: false,
             };
             LimitExceeded::check(
                 "items within the radius",
@@ -820,7 +833,8 @@ fn expand(
     // through the libraries at the tile.
     let child = |kind: ItemKind,
                  at: Option<(&str, Option<&PathBuf>, ArtState, &str)>,
-                 shape: Vec<Vec<LonLat>>| {
+                 shape: Vec<Vec<LonLat>>,
+                 height: Option<f64>| {
         let (definition, resolved, rule, state) = match at {
             None => (
                 String::new(),
@@ -864,7 +878,9 @@ fn expand(
             exclusion: parent.exclusion.clone(),
             placed_by: Some(parent_index),
             art: state,
+            height,
             shape,
+            open: false,
         }
     };
     fn of<T>(f: &ArtFile<T>) -> (&str, Option<&PathBuf>, ArtState, &str) {
@@ -881,18 +897,37 @@ fn expand(
             .ok()
             .and_then(|i| art.objects.get(i))
             .map(of);
-        keep(
-            child(ItemKind::Object, at, vec![vec![[o.lon, o.lat]]]),
-            false,
-        );
+        // The footprint `place` gives it where its OBJ was read (then it is
+        // near when the footprint reaches the circle), else its position.
+        let footprint = o.footprint_lonlat.len() >= 3;
+        let shape = if footprint {
+            vec![o.footprint_lonlat.clone()]
+        } else {
+            vec![vec![[o.lon, o.lat]]]
+        };
+        let mut item = child(ItemKind::Object, at, shape, o.object_height);
+        [item.lon, item.lat] = [o.lon, o.lat];
+        keep(item, footprint);
     }
     for f in &placed.facades {
-        let at = art.facades.iter().find(|a| a.path == f.asset).map(of);
-        keep(child(ItemKind::Facade, at, vec![f.lonlat.clone()]), true);
+        let fac = art.facades.iter().find(|a| a.path == f.asset);
+        let height = f.drawn_height.or(Some(f.height));
+        let mut item = child(
+            ItemKind::Facade,
+            fac.map(of),
+            vec![f.lonlat.clone()],
+            height,
+        );
+        item.open = fac.and_then(|a| a.get()).is_some_and(|fac| !fac.ring);
+        let area = !item.open;
+        keep(item, area);
     }
     for t in &placed.trees {
         let at = art.forest.as_ref().map(of);
-        keep(child(ItemKind::Tree, at, vec![vec![[t.lon, t.lat]]]), false);
+        keep(
+            child(ItemKind::Tree, at, vec![vec![[t.lon, t.lat]]], t.height),
+            false,
+        );
     }
     out
 }

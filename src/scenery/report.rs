@@ -1,9 +1,10 @@
 //! The text and GeoJSON forms of `scenery at` and the text form of
 //! `scenery check` (the JSON forms are the reports serialized).
 
-use super::at::{AtReport, Item};
+use super::at::{AtReport, Item, ItemKind};
 use super::check::CheckReport;
 use super::resolve::Resolution;
+use crate::geom::LonLat;
 use crate::out::{count, thousands};
 use std::fmt::Write as _;
 
@@ -80,34 +81,102 @@ fn item_line(s: &mut String, k: usize, i: &Item) {
     }
 }
 
-/// `scenery at` as a GeoJSON FeatureCollection: one feature per item,
-/// its shape as geometry (Point, LineString or Polygon) and its JSON
-/// fields as properties.
+/// `scenery at` as a compact GeoJSON FeatureCollection ([`at_geojson_with`]).
 pub fn at_geojson(r: &AtReport) -> Result<Vec<u8>, serde_json::Error> {
-    use geojson::{Feature, FeatureCollection, Geometry, GeometryValue, JsonValue};
+    at_geojson_with(r, false)
+}
+
+/// The layers of `scenery at`'s GeoJSON by geometry type: the `layer`
+/// property of each feature.
+pub const AT_LAYERS: [&str; 3] = ["at_points", "at_lines", "at_areas"];
+
+/// `scenery at` as a GeoJSON FeatureCollection (indented when `pretty`):
+/// one feature per item, flat typed properties in a fixed order and one
+/// geometry type per `layer` ([`AT_LAYERS`]): `at_points` (Point: objects
+/// without a known footprint, autogen points, trees), `at_lines`
+/// (MultiLineString: lines, strings, networks, open facades) and
+/// `at_areas` (Polygon: facades, forests, draped polygons, beaches,
+/// autogen blocks, and placed objects' footprints). Exterior rings turn
+/// counter-clockwise, holes clockwise (RFC 7946); coordinates have 7
+/// decimals. `index` is the item's place in the JSON list (its stable
+/// key), `res_file`/`res_pkg` the file it resolves to, `height` metres
+/// where placement knows it, `conditions` a JSON list as text.
+pub fn at_geojson_with(r: &AtReport, pretty: bool) -> Result<Vec<u8>, serde_json::Error> {
+    use crate::out::layers::{deg, ring};
+    use geojson::{Feature, FeatureCollection, Geometry, GeometryValue, JsonObject, JsonValue};
     let mut features = Vec::new();
     for (k, i) in r.items.iter().enumerate() {
-        let shape = &i.shape;
-        let g = if shape.len() == 1 && shape[0].len() == 1 {
-            GeometryValue::new_point(shape[0][0])
-        } else if i.kind.is_area() && shape.iter().all(|w| w.len() >= 3) {
-            GeometryValue::new_polygon(shape.iter().map(|w| {
-                let mut w = w.clone();
-                if w.first() != w.last() {
-                    w.push(w[0]);
-                }
-                w
-            }))
-        } else if shape.len() == 1 {
-            GeometryValue::new_line_string(shape[0].clone())
+        let shape: Vec<Vec<LonLat>> = i
+            .shape
+            .iter()
+            .map(|w| w.iter().map(|p| [deg(p[0]), deg(p[1])]).collect())
+            .collect();
+        let area = (i.kind.is_area() && !i.open) || i.kind == ItemKind::Object;
+        let rings: Option<Vec<Vec<LonLat>>> = (area && shape.first().is_some_and(|w| w.len() >= 3))
+            .then(|| {
+                shape
+                    .iter()
+                    .enumerate()
+                    .map(|(n, w)| ring(w, n == 0))
+                    .collect()
+            })
+            .flatten();
+        let (layer, g) = if let Some(rings) = rings {
+            (AT_LAYERS[2], GeometryValue::new_polygon(rings))
+        } else if shape.len() == 1 && shape[0].len() == 1 {
+            (AT_LAYERS[0], GeometryValue::new_point(shape[0][0]))
         } else {
-            GeometryValue::new_multi_line_string(shape.clone())
+            (AT_LAYERS[1], GeometryValue::new_multi_line_string(shape))
         };
-        let mut props = match serde_json::to_value(i)? {
-            JsonValue::Object(m) => m,
-            _ => geojson::JsonObject::new(),
+        let text = |s: Option<&str>| s.map_or(JsonValue::Null, JsonValue::from);
+        let mut props = JsonObject::new();
+        let mut put = |name: &str, v: JsonValue| {
+            props.insert(name.to_string(), v);
         };
-        props.insert("index".into(), JsonValue::from(k));
+        put("layer", JsonValue::from(layer));
+        put("index", JsonValue::from(k));
+        put("package", JsonValue::from(i.package.as_str()));
+        put("dsf", JsonValue::from(i.dsf.as_str()));
+        put("kind", JsonValue::from(i.kind.as_str()));
+        put("definition", JsonValue::from(i.definition.as_str()));
+        put(
+            "res_file",
+            text(i.resolved.as_ref().map(|r| r.file.as_str())),
+        );
+        put(
+            "res_pkg",
+            text(i.resolved.as_ref().map(|r| r.package.as_str())),
+        );
+        put("lon", JsonValue::from(deg(i.lon)));
+        put("lat", JsonValue::from(deg(i.lat)));
+        put("excl_by", text(i.excluded_by.as_deref()));
+        put("rule", JsonValue::from(i.rule.as_str()));
+        put(
+            "conditions",
+            if i.conditions.is_empty() {
+                JsonValue::Null
+            } else {
+                JsonValue::from(serde_json::to_string(&i.conditions)?)
+            },
+        );
+        put("exclusion", text(i.exclusion.as_deref()));
+        put(
+            "placed_by",
+            i.placed_by.map_or(JsonValue::Null, JsonValue::from),
+        );
+        put(
+            "art",
+            match i.art.map(serde_json::to_value).transpose()? {
+                Some(v) => v,
+                None => JsonValue::Null,
+            },
+        );
+        put(
+            "height",
+            i.height.map_or(JsonValue::Null, |h| {
+                JsonValue::from(crate::out::layers::metres(h))
+            }),
+        );
         features.push(Feature {
             bbox: None,
             geometry: Some(Geometry::new(g)),
@@ -121,7 +190,11 @@ pub fn at_geojson(r: &AtReport) -> Result<Vec<u8>, serde_json::Error> {
         features,
         foreign_members: None,
     };
-    let mut v = serde_json::to_vec_pretty(&fc)?;
+    let mut v = if pretty {
+        serde_json::to_vec_pretty(&fc)?
+    } else {
+        serde_json::to_vec(&fc)?
+    };
     v.push(b'\n');
     Ok(v)
 }

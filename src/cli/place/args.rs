@@ -114,6 +114,9 @@ pub struct Args {
     /// or symbols only.
     #[arg(long, value_enum, default_value_t = agkit::out::svg::PictureStyle::Textured)]
     pub style: agkit::out::svg::PictureStyle,
+    /// Indent GeoJSON for people to read (it is compact otherwise).
+    #[arg(long)]
+    pub pretty: bool,
     /// Output file (written atomically; stdout when absent).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,

@@ -59,6 +59,7 @@ pub fn run_at(args: &Args, params: &Params, format: Format) -> u8 {
         false,
         format,
         args.style,
+        args.pretty,
         args.output.as_deref(),
         EXIT_OK,
     )
@@ -191,7 +192,7 @@ pub fn run_polygons(poly: &Path, args: &Args, params: &Params, format: Format) -
         eprint!("{}", placement_report(&p, args.explain));
         Ok(p)
     };
-    if uses.len() > 1 && matches!(format, Format::Json | Format::Geojson) {
+    if uses.len() > 1 && matches!(format, Format::Json | Format::Geojson | Format::Gpkg) {
         return stream_polygons(&uses, place_one, args, format);
     }
     let mut placements = Vec::with_capacity(uses.len());
@@ -218,6 +219,7 @@ pub fn run_polygons(poly: &Path, args: &Args, params: &Params, format: Format) -
         uses.len() != 1,
         format,
         args.style,
+        args.pretty,
         args.output.as_deref(),
         EXIT_OK,
     )

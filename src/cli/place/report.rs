@@ -124,13 +124,15 @@ impl Repeats {
 }
 
 /// Renders `placements` (one, or the `combined` array form; pictures in
-/// `style`) and writes them to `output` or stdout; `status` when that
-/// succeeds, with the summary line ([`done`]).
+/// `style`; GeoJSON indented when `pretty`) and writes them to `output` or
+/// stdout; `status` when that succeeds, with the summary line ([`done`]).
+#[allow(clippy::too_many_arguments)]
 pub fn write_placements(
     placements: &[Placement],
     combined: bool,
     format: Format,
     style: out::svg::PictureStyle,
+    pretty: bool,
     output: Option<&Path>,
     status: u8,
 ) -> u8 {
@@ -161,7 +163,7 @@ pub fn write_placements(
         } else if let Some(bytes) = &picture {
             w.write_all(bytes)?;
         } else {
-            out::write(placements, combined, format, w)?;
+            out::write_with(placements, combined, format, pretty, w)?;
         }
         Ok(w.flush()?)
     };

@@ -37,6 +37,7 @@ pub fn run(dsf: &Path, args: &Args, params: &Params, format: Format) -> u8 {
         true,
         format,
         args.style,
+        args.pretty,
         args.output.as_deref(),
         status,
     )
