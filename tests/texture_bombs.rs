@@ -271,6 +271,8 @@ fn info_of_a_lying_dds_names_the_problem_not_the_header_count() {
 /// its exit code and peak resident memory in bytes (its own `wait4`
 /// rusage, so no other child of this test binary counts).
 #[cfg(target_os = "linux")]
+// The child is reaped by `wait4` below (for its rusage), not `Child::wait`.
+#[allow(clippy::zombie_processes)]
 fn peak_rss(args: &[&std::ffi::OsStr], threads: usize) -> (i32, u64) {
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_agkit"))
         .args(args)

@@ -107,9 +107,7 @@ fn geometry(s: &Shape) -> Option<GeometryValue> {
         Shape::None => return None,
         Shape::Point(p) => GeometryValue::new_point(*p),
         Shape::LineString(l) => GeometryValue::new_line_string(l.iter().copied()),
-        Shape::Polygon(rings) => {
-            GeometryValue::new_polygon(rings.iter().map(|r| r.iter().copied().collect::<Vec<_>>()))
-        }
+        Shape::Polygon(rings) => GeometryValue::new_polygon(rings.iter().map(|r| r.to_vec())),
     })
 }
 

@@ -192,9 +192,11 @@ impl GpkgWriter {
 /// WGS 84 as OGC WKT (the definition GeoPackage's own table lists).
 const WKT: &str = "GEOGCS[\"WGS 84\",DATUM[\"WGS_1984\",SPHEROID[\"WGS 84\",6378137,298.257223563,AUTHORITY[\"EPSG\",\"7030\"]],AUTHORITY[\"EPSG\",\"6326\"]],PRIMEM[\"Greenwich\",0,AUTHORITY[\"EPSG\",\"8901\"]],UNIT[\"degree\",0.0174532925199433,AUTHORITY[\"EPSG\",\"9122\"]],AXIS[\"Latitude\",NORTH],AXIS[\"Longitude\",EAST],AUTHORITY[\"EPSG\",\"4326\"]]";
 
-/// A shape as GeoPackage binary with its envelope (min x, min y, max x,
-/// max y); `None` for no geometry.
-fn blob(shape: &Shape) -> Result<Option<(Vec<u8>, [f64; 4])>, OutError> {
+/// A GeoPackage geometry blob and its envelope (min x, min y, max x, max y).
+type Blob = (Vec<u8>, [f64; 4]);
+
+/// A shape as GeoPackage binary with its envelope; `None` for no geometry.
+fn blob(shape: &Shape) -> Result<Option<Blob>, OutError> {
     let rings: Vec<&[[f64; 2]]> = match shape {
         Shape::None => return Ok(None),
         Shape::Point(p) => vec![std::slice::from_ref(p)],
