@@ -647,10 +647,16 @@ fn geojson_of_a_large_placement_is_written_without_holding_every_feature() {
         "peak {peak} for {} bytes",
         bytes.len()
     );
-    // A part of a streamed collection: one feature per line, unindented.
+    // A part of a streamed collection: one feature per line. Both are
+    // compact now, so a part is about the whole text; it grows in no more
+    // room than the whole does.
     let ps = [p];
     let (_, part_peak) = peak_of(|| agkit::out::render_part(&ps, 0, format).unwrap());
-    assert!(part_peak < bytes.len(), "peak {part_peak} for a part");
+    assert!(
+        part_peak < 5 * bytes.len() / 2,
+        "peak {part_peak} for a part of a {}-byte text",
+        bytes.len()
+    );
     // Written out (as `place -o` does), neither is held whole: the same
     // bytes, for a small part of the memory.
     for format in [format, agkit::out::Format::Json] {
