@@ -166,9 +166,11 @@ pub(crate) fn face_normal(a: [f32; 3], b: [f32; 3], c: [f32; 3]) -> Option<[f32;
         u[0] * v[1] - u[1] * v[0],
     ];
     let l = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
-    // Below this the direction is rounding noise.
+    // Below this the triangle is a sliver (its height under 1e-5 of its
+    // size: nothing to see) whose direction a client computing in f32,
+    // as Blender does, may find reversed.
     let scale = [u, v].iter().flatten().fold(0.0f64, |m, x| m.max(x.abs()));
-    (l.is_finite() && l > 1e-9 * scale * scale && l > 0.0)
+    (l.is_finite() && l > 1e-5 * scale * scale && l > 0.0)
         .then(|| [(n[0] / l) as f32, (n[1] / l) as f32, (n[2] / l) as f32])
 }
 
