@@ -207,7 +207,8 @@ def test_geopandas_reads_a_placement() -> None:
     gpd = pytest.importorskip("geopandas")
     p = place_use(demo_uses()[1])
     gdf = gpd.GeoDataFrame.from_features(p, crs="EPSG:4326")
-    assert len(gdf) == len(p.tiles) + len(p.objects) + len(p.facades) + len(p.trees)
+    # One feature per item, and one for the use itself (layer "uses").
+    assert len(gdf) == len(p.tiles) + len(p.objects) + len(p.facades) + len(p.trees) + 1
     assert set(gdf.geom_type) == {"Polygon", "Point"}
 
 
