@@ -267,7 +267,7 @@ pub fn write(
     write_with(ps, combined, format, false, w)
 }
 
-/// [`write`], GeoJSON indented when `pretty` (for people; compact
+/// [`write()`], GeoJSON indented when `pretty` (for people; compact
 /// otherwise).
 pub fn write_with(
     ps: &[Placement],
