@@ -54,7 +54,9 @@ pub fn run(data: &[u8], dir: &Path) -> Option<bool> {
 }
 
 /// The fuzz input of art files `obj`, `fac`, `forest` and the
-/// `fuzz_case` bytes `case` (seeds and tests frame theirs so).
+/// `fuzz_case` bytes `case` (seeds and tests frame theirs so; the fuzz
+/// target itself only reads inputs).
+#[allow(dead_code)]
 pub fn input(obj: &str, fac: &str, forest: &str, case: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     for b in [obj, fac, forest] {
