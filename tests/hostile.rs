@@ -473,3 +473,47 @@ fn a_nul_in_a_dsf2text_definition_had_no_line() {
     .unwrap_err();
     assert_eq!(e.line, 9, "{}", e.message);
 }
+
+/// Art an asset names that is a FIFO was reported "not found"; it is
+/// found and refused as "not a regular file" (issue 31), and `check`
+/// never opens it (it would block).
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_as_art_was_reported_not_found() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("point");
+    cli_support::copy_dir(std::path::Path::new("examples/point"), &dir);
+    std::fs::remove_file(dir.join("kiosk.obj")).unwrap();
+    mkfifo(&dir.join("kiosk.obj"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_agkit"))
+        .arg("check")
+        .arg(dir.join("plaza.agp"))
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("kiosk.obj"), "{text}");
+    assert!(text.contains("not a regular file"), "{text}");
+    assert!(!text.contains("kiosk.obj: not found"), "{text}");
+}
+
+/// `info` of an object with errors printed "problems 1 errors" without
+/// the file or the problem; it names both (issue 31).
+#[test]
+fn info_of_art_with_errors_named_neither_file_nor_problem() {
+    let t = tempfile::tempdir().unwrap();
+    let f = t.path().join("broken.obj");
+    std::fs::write(
+        &f,
+        "I\n800\nOBJ\n\nPOINT_COUNTS 1 0 0 3\nVT 0 0 0 0 1 0 0 0\nIDX 0\nIDX 0\nIDX 7\nTRIS 0 3\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_agkit"))
+        .arg("info")
+        .arg(&f)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("broken.obj"), "{err}");
+    assert!(err.contains("OBJ0007"), "{err}");
+}
