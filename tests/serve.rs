@@ -162,13 +162,37 @@ fn serves_the_page_with_a_strict_policy() {
     assert_eq!(status, 200);
     let html = String::from_utf8(body).unwrap();
     assert!(html.contains("<title>agkit serve</title>"));
-    assert!(html.contains(r#"src="/app.js""#));
+    assert!(html.contains(r#"<script type="module" src="/app.js">"#));
     assert!(head.contains("Content-Security-Policy: default-src 'none'"));
     assert!(head.contains("text/html"));
-    let (status, head, js) = f.get_with("/app.js", &f.host(), "");
-    assert_eq!(status, 200);
-    assert!(head.contains("text/javascript"));
-    assert!(String::from_utf8(js).unwrap().contains("/api/place"));
+    // The page's modules: each served as JavaScript (browsers refuse a
+    // module of another type), under the same policy.
+    for m in [
+        "app", "state", "api", "geom", "items", "glb", "view2d", "view3d", "panels",
+    ] {
+        let (status, head, js) = f.get_with(&format!("/{m}.js"), &f.host(), "");
+        assert_eq!(status, 200, "/{m}.js");
+        assert!(head.contains("Content-Type: text/javascript"), "/{m}.js: {head}");
+        assert!(head.contains("Content-Security-Policy: default-src 'none'"));
+        let js = String::from_utf8(js).unwrap();
+        if m == "api" {
+            assert!(js.contains("/api/place"));
+        }
+        if m == "app" {
+            assert!(js.contains("from './state.js'"));
+        }
+    }
+    let (status, head, _) = f.raw(
+        format!(
+            "POST /state.js HTTP/1.1\r\nHost: {h}\r\nOrigin: http://{h}\r\nContent-Length: 0\r\n\r\n",
+            h = f.host()
+        )
+        .as_bytes(),
+    );
+    assert_eq!(status, 405);
+    assert!(head.contains("Allow: GET, HEAD"));
+    assert_eq!(f.get("/test/state.test.mjs").0, 404);
+    assert_eq!(f.get("/package.json").0, 404);
     let (status, _, css) = f.get_with("/style.css", &f.host(), "");
     assert_eq!(status, 200);
     assert!(!css.is_empty());

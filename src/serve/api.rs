@@ -52,9 +52,14 @@ pub fn route(shared: &Shared, req: &Request) -> Response {
             let (version, _) = shared.current();
             Response::json(200, &json!({ "version": version }))
         }
+        (p, _, _) if super::web::asset(p).is_some() => {
+            let mut r = Response::error(405, "method not allowed");
+            r.headers.push(("Allow", "GET, HEAD".into()));
+            r
+        }
         (
-            "/" | "/app.js" | "/style.css" | "/api/files" | "/api/polygons" | "/api/polygon"
-            | "/api/asset" | "/api/version" | "/api/place" | "/api/place.glb" | "/api/texture",
+            "/api/files" | "/api/polygons" | "/api/polygon" | "/api/asset" | "/api/version"
+            | "/api/place" | "/api/place.glb" | "/api/texture",
             _,
             _,
         ) => {

@@ -1,0 +1,328 @@
+// The side panels: the asset list, the polygon choice, the source with its
+// diagnostics, the Explain record, the Selection tab (the selected item's
+// details, its tile's texture rectangle and the list of placed items), the
+// message over the drawing and the counts. Each follows the store.
+//
+// Clicking an item of the list selects it as a click in either view does
+// (through the store); a selection made in a view opens the Selection tab
+// and marks the item in the list.
+
+import { keyOf, select, selection } from './state.js';
+import { f1 } from './geom.js';
+import { describe, nameOf, ownerTile } from './items.js';
+
+const NS = 'http://www.w3.org/2000/svg';
+const $ = (id) => document.getElementById(id);
+
+/** An HTML element with a class and children (strings become text). */
+function el(tag, cls, ...children) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  e.append(...children);
+  return e;
+}
+
+/** Most entries of each kind in the list of placed items. */
+export const MAX_LISTED = 200;
+
+/**
+ * The panels over `store`. `actions.selectAsset(path)` is called when an
+ * asset is picked in the list.
+ */
+export function createPanels(store, actions) {
+  const state = store.state;
+
+  // ------------------------------------------------------------ assets --
+  function renderAssetList() {
+    const ul = $('assets');
+    const q = $('filter').value.trim().toLowerCase();
+    const all = state.files ? state.files.assets : [];
+    const assets = all.filter((a) => a.path.toLowerCase().includes(q));
+    const items = assets.map((a) => {
+      const li = el('li', a.path === state.asset ? 'on' : '', el('span', 'kind', a.kind), a.path);
+      li.dataset.path = a.path;
+      li.title = a.path;
+      li.addEventListener('click', () => actions.selectAsset(a.path));
+      return li;
+    });
+    if (!assets.length) items.push(el('li', 'empty', all.length ? 'no match' : 'no .agp/.agb/.ags files under this folder'));
+    ul.replaceChildren(...items);
+  }
+  $('filter').addEventListener('input', renderAssetList);
+
+  function renderPolygonSelect() {
+    const sel = $('polygon');
+    const g1 = document.createElement('optgroup');
+    g1.label = 'Test polygons';
+    for (const p of state.bundled) g1.append(new Option(p.label, 'bundled:' + p.name));
+    const groups = [g1];
+    const files = state.files ? state.files.polygon_files : [];
+    if (files.length) {
+      const g2 = document.createElement('optgroup');
+      g2.label = 'GeoJSON files';
+      for (const f of files) g2.append(new Option(f, 'file:' + f));
+      groups.push(g2);
+    }
+    sel.replaceChildren(...groups);
+    if (![...sel.options].some((o) => o.value === state.polyKey)) state.polyKey = 'bundled:lake';
+    sel.value = state.polyKey;
+  }
+
+  function renderKindControls() {
+    const point = state.kind === 'agp';
+    $('poly-controls').hidden = point;
+    $('point-controls').hidden = !point;
+    $('low-label').textContent = state.kind === 'agb' ? 'Spelling set (low byte)'
+      : state.kind === 'ags' ? 'Spawning contours (low byte)' : 'Low byte';
+    $('asset-title').textContent = state.asset || '';
+  }
+
+  // ------------------------------------------------------------ source --
+  function renderSource() {
+    const rank = { error: 0, warning: 1, note: 2 };
+    const byLine = new Map();
+    for (const d of state.diagnostics) {
+      if (d.line == null) continue;
+      const prev = byLine.get(d.line);
+      if (!prev || rank[d.severity] < rank[prev.severity]) byLine.set(d.line, d);
+    }
+    const rows = state.lines.map((text, i) => {
+      const n = i + 1;
+      const d = byLine.get(n);
+      const code = document.createElement('span');
+      // Light highlighting: the directive keyword and whole-line comments.
+      const m = /^(\s*)([A-Za-z_][A-Za-z0-9_]*)(.*)$/.exec(text);
+      if (/^\s*#/.test(text)) {
+        code.className = 'cm';
+        code.textContent = text;
+      } else if (m) {
+        code.append(m[1], el('b', 'kw', m[2]), m[3]);
+      } else {
+        code.textContent = text || ' ';
+      }
+      const div = el('div', 'ln' + (d ? ' ' + d.severity : ''), el('span', 'no', String(n)), code);
+      div.dataset.line = String(n);
+      if (d) div.title = `${d.severity} ${d.code}: ${d.message}`;
+      return div;
+    });
+    $('source').replaceChildren(...rows);
+    const nErr = state.diagnostics.filter((d) => d.severity === 'error').length;
+    const nWarn = state.diagnostics.filter((d) => d.severity === 'warning').length;
+    $('diag-count').textContent = state.diagnostics.length ? `(${nErr}✗ ${nWarn}⚠)` : '';
+    const items = state.diagnostics.map((d) => {
+      const where = d.line != null ? ` ${d.file}:${d.line}:${d.column}` : ` ${d.file}`;
+      const li = el('li', d.severity, el('span', 'sev', `${d.severity}[${d.code}] `), d.message, el('span', 'where', where));
+      li.dataset.line = d.line ?? '';
+      li.addEventListener('click', () => gotoLine(d.line));
+      return li;
+    });
+    if (!state.diagnostics.length && state.asset) items.push(el('li', 'ok', '✓ agkit check: no problems'));
+    $('diagnostics').replaceChildren(...items);
+    markUsedLines();
+    focusLine(state.hlLine, false);
+  }
+
+  // Clicking a source line highlights what it placed.
+  $('source').addEventListener('click', (ev) => {
+    const ln = ev.target.closest('.ln');
+    if (!ln) return;
+    const n = Number(ln.dataset.line);
+    store.set({ hlLine: state.hlLine === n ? null : n });
+  });
+
+  function markUsedLines() {
+    const used = new Set();
+    const pl = state.result && state.result.placement;
+    if (pl) for (const x of [...pl.tiles, ...pl.objects, ...pl.facades, ...pl.trees]) used.add(x.source_line);
+    for (const e of $('source').children) e.classList.toggle('used', used.has(Number(e.dataset.line)));
+  }
+
+  function focusLine(n, scroll = true) {
+    for (const e of $('source').querySelectorAll('.focus')) e.classList.remove('focus');
+    if (!n) return;
+    const e = $('source').querySelector(`.ln[data-line="${n}"]`);
+    if (!e) return;
+    e.classList.add('focus');
+    if (scroll) e.scrollIntoView({ block: 'center' });
+  }
+
+  function gotoLine(n) {
+    showTab('source');
+    focusLine(n);
+  }
+
+  // ----------------------------------------------------------- explain --
+  function renderExplain() {
+    const ex = state.result && state.result.placement ? state.result.placement.explain || [] : [];
+    const items = ex.map((line) => el('li', '', line));
+    if (!ex.length) items.push(el('li', 'dim', state.error ? 'No placement.' : 'The engine recorded no explanation.'));
+    $('explain').replaceChildren(...items);
+  }
+
+  function showTab(name) {
+    for (const b of document.querySelectorAll('.tabs button')) b.classList.toggle('on', b.dataset.tab === name);
+    for (const t of ['source', 'explain', 'info']) $('tab-' + t).hidden = t !== name;
+  }
+  for (const b of document.querySelectorAll('.tabs button')) b.addEventListener('click', () => showTab(b.dataset.tab));
+
+  // --------------------------------------------------------- selection --
+  function renderInfo() {
+    const box = $('info');
+    const sel = state.selection;
+    const rows = sel ? describe(state.result, sel, state.lines) : [];
+    if (!rows.length) {
+      box.replaceChildren(el('p', 'dim', 'Click a tile, object, facade, tree, stop point, pivot or corner.'));
+      renderTexture(null);
+      return;
+    }
+    const table = el('table', '', ...rows.map(([k, v, n]) => {
+      let value = v;
+      if (n) {
+        value = el('a', '', v);
+        value.addEventListener('click', () => { store.set({ hlLine: n }); gotoLine(n); });
+      }
+      return el('tr', '', el('td', '', k), el('td', '', value));
+    }));
+    box.replaceChildren(table);
+    // The texture rectangle of the selected tile, or of the tile the
+    // selected object, facade, tree or pivot belongs to.
+    renderTexture(ownerTile(state.result, sel));
+  }
+
+  // The texture space with every placed tile's rectangle; v grows up.
+  function renderTexture(selTile) {
+    const tex = $('texture');
+    const pl = state.result && state.result.placement;
+    let b = [Infinity, Infinity, -Infinity, -Infinity];
+    if (pl) pl.tiles.forEach((t) => t.uv.forEach((p) => { b = [Math.min(b[0], p[0]), Math.min(b[1], p[1]), Math.max(b[2], p[0]), Math.max(b[3], p[1])]; }));
+    if (!pl || !Number.isFinite(b[0])) { tex.replaceChildren(); return; }
+    const w = Math.max(b[2] - b[0], 1), h = Math.max(b[3] - b[1], 1), m = Math.max(w, h) * 0.03;
+    tex.setAttribute('viewBox', `${b[0] - m} ${-b[3] - m} ${w + 2 * m} ${h + 2 * m}`);
+    const seen = new Set();
+    const parts = [];
+    const d = (t) => 'M' + t.uv.map((p) => `${f1(p[0])},${f1(-p[1])}`).join('L') + 'Z';
+    const path = (cls, data) => {
+      const p = document.createElementNS(NS, 'path');
+      p.setAttribute('class', cls);
+      p.setAttribute('d', data);
+      return p;
+    };
+    pl.tiles.forEach((t, i) => {
+      const data = d(t);
+      if (i === selTile || seen.has(data)) return;
+      seen.add(data);
+      parts.push(path('uv', data));
+    });
+    if (selTile != null && pl.tiles[selTile]) parts.push(path('uv sel', d(pl.tiles[selTile])));
+    tex.replaceChildren(...parts);
+  }
+
+  // The placed items, each a click away from being selected.
+  function renderItems() {
+    const pl = state.result && state.result.placement;
+    const items = [];
+    if (pl) {
+      for (const [kind, list] of [['object', pl.objects], ['facade', pl.facades], ['tree', pl.trees], ['tile', pl.tiles]]) {
+        list.slice(0, MAX_LISTED).forEach((_, i) => {
+          const sel = selection(kind, i, 0, 'panel');
+          const li = el('li', '', el('span', 'kind', kind.slice(0, 3)), nameOf(state.result, sel));
+          li.dataset.kind = kind;
+          li.dataset.index = String(i);
+          li.dataset.key = keyOf(sel);
+          li.addEventListener('click', () => select(store, sel));
+          items.push(li);
+        });
+        if (list.length > MAX_LISTED) items.push(el('li', 'empty', `and ${list.length - MAX_LISTED} more ${kind}s`));
+      }
+    }
+    if (!items.length) items.push(el('li', 'empty', 'nothing placed'));
+    $('items').replaceChildren(...items);
+    markItem(false);
+  }
+
+  function markItem(scroll) {
+    const key = keyOf(state.selection);
+    let on = null;
+    for (const li of $('items').children) {
+      const hit = !!key && li.dataset.key === key;
+      li.classList.toggle('on', hit);
+      if (hit) on = li;
+    }
+    if (on && scroll) on.scrollIntoView({ block: 'nearest' });
+  }
+
+  store.subscribe(['selection'], () => {
+    const sel = state.selection;
+    if (sel && sel.from !== 'panel') showTab('info');
+    renderInfo();
+    markItem(true);
+  });
+
+  // ---------------------------------------------------- message, counts --
+  function showMessage(title, text, info) {
+    const m = $('message');
+    m.className = info ? 'message info' : 'message';
+    const x = el('button', 'close', '×');
+    x.type = 'button';
+    x.title = 'Hide this message';
+    x.addEventListener('click', () => { m.hidden = true; });
+    m.replaceChildren(x, el('h4', '', title), text || '');
+    m.hidden = false;
+  }
+
+  function renderMessage() {
+    const m = $('message');
+    const e = state.error;
+    const pl = state.result && state.result.placement;
+    if (!e) {
+      if (pl && pl.warnings.length) {
+        showMessage(`${pl.warnings.length} warning(s) while placing`, '', true);
+        m.append(el('ul', '', ...pl.warnings.slice(0, 6).map((w) => el('li', '', w))));
+      } else if (pl && !pl.tiles.length && !pl.objects.length) {
+        showMessage('Nothing placed', 'The engine placed no tiles and no objects for these settings.', true);
+      } else {
+        m.hidden = true;
+      }
+      return;
+    }
+    const title = e.stage === 'check' ? 'The asset has errors (agkit check)'
+      : e.stage === 'parse' ? 'The asset cannot be parsed'
+      : e.stage === 'place' ? 'The engine cannot place this asset here'
+      : e.stage === 'network' ? 'No connection' : 'Request failed';
+    showMessage(title, e.error || 'unknown error');
+    const errs = (e.diagnostics || []).filter((d) => d.severity === 'error');
+    if (errs.length) {
+      const items = errs.slice(0, 5).map((d) => {
+        const a = el('a', '', `line ${d.line ?? '?'}: ${d.code} ${d.message}`);
+        a.href = '#';
+        a.addEventListener('click', (ev) => { ev.preventDefault(); gotoLine(d.line); });
+        return el('li', '', a);
+      });
+      if (errs.length > 5) items.push(el('li', '', `and ${errs.length - 5} more in the Source tab`));
+      m.append(el('ul', '', ...items));
+    }
+  }
+
+  function renderCounts() {
+    const pl = state.result && state.result.placement;
+    $('counts').textContent = pl
+      ? `${pl.tiles.length} tiles · ${pl.objects.length} objects · ${pl.facades.length} facades · ${pl.trees.length} trees · ${pl.corners.length} corners${pl.warnings.length ? ` · ${pl.warnings.length} warnings` : ''}`
+      : '';
+  }
+
+  store.subscribe(['files', 'asset'], renderAssetList);
+  store.subscribe(['files', 'bundled'], renderPolygonSelect);
+  store.subscribe(['kind', 'asset'], renderKindControls);
+  store.subscribe(['lines', 'diagnostics'], renderSource);
+  store.subscribe(['hlLine'], () => focusLine(state.hlLine, false));
+  store.subscribe(['result', 'error'], () => {
+    renderMessage();
+    renderExplain();
+    renderCounts();
+    markUsedLines();
+    renderItems();
+    renderInfo();
+  });
+
+  return { showMessage, showTab, gotoLine };
+}
