@@ -168,11 +168,14 @@ fn serves_the_page_with_a_strict_policy() {
     // The page's modules: each served as JavaScript (browsers refuse a
     // module of another type), under the same policy.
     for m in [
-        "app", "state", "api", "geom", "items", "glb", "view2d", "view3d", "panels",
+        "app", "state", "api", "geom", "items", "glb", "view2d", "view3d", "panels", "dom",
     ] {
         let (status, head, js) = f.get_with(&format!("/{m}.js"), &f.host(), "");
         assert_eq!(status, 200, "/{m}.js");
-        assert!(head.contains("Content-Type: text/javascript"), "/{m}.js: {head}");
+        assert!(
+            head.contains("Content-Type: text/javascript"),
+            "/{m}.js: {head}"
+        );
         assert!(head.contains("Content-Security-Policy: default-src 'none'"));
         let js = String::from_utf8(js).unwrap();
         if m == "api" {
@@ -203,6 +206,66 @@ fn serves_the_page_with_a_strict_policy() {
     assert!(head.contains("Content-Length: "));
     assert!(body.is_empty());
     assert_eq!(f.get("/nope").0, 404);
+}
+
+/// The module paths the `import … from './x.js'` lines of `js` name.
+fn imports(js: &str) -> Vec<String> {
+    js.lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with("import ") || l.starts_with("} from "))
+        .filter_map(|l| {
+            let at = l.find(" from '")? + 7;
+            let end = l[at..].find('\'')?;
+            Some(l[at..at + end].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn every_file_of_web_is_embedded_with_its_type() {
+    use agkit::serve::web::{self, FILES};
+    use std::collections::BTreeSet;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+    let on_disk: BTreeSet<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().unwrap().is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "package.json")
+        .collect();
+    let served: BTreeSet<String> = FILES.iter().map(|(p, _, _)| p[1..].to_string()).collect();
+    assert_eq!(on_disk, served, "web/ and the embedded files differ");
+    for (p, ct, body) in FILES {
+        assert_eq!(std::fs::read(dir.join(&p[1..])).unwrap(), *body, "{p}");
+        if p.ends_with(".js") {
+            assert_eq!(*ct, web::JS, "{p}");
+        }
+    }
+    assert_eq!(web::asset("/").unwrap().0, web::HTML);
+    assert_eq!(web::asset("/favicon.ico").unwrap().0, web::SVG);
+    assert!(web::asset("/package.json").is_none());
+    assert!(web::asset("/test/state.test.mjs").is_none());
+}
+
+#[test]
+fn every_module_the_page_imports_is_embedded() {
+    use agkit::serve::web::{self, FILES};
+    let mut seen = 0;
+    for (p, _, body) in FILES.iter().filter(|(p, _, _)| p.ends_with(".js")) {
+        let js = std::str::from_utf8(body).unwrap();
+        for m in imports(js) {
+            let rel = m
+                .strip_prefix("./")
+                .unwrap_or_else(|| panic!("{p} imports {m}, not ./…"));
+            let (ct, _) = web::asset(&format!("/{rel}"))
+                .unwrap_or_else(|| panic!("{p} imports {m}, which is not embedded"));
+            assert_eq!(ct, web::JS);
+            seen += 1;
+        }
+    }
+    assert!(seen >= 10, "only {seen} imports found");
+    let html = std::str::from_utf8(web::asset("/").unwrap().1).unwrap();
+    assert!(html.contains(r#"<script type="module" src="/app.js">"#));
 }
 
 #[test]

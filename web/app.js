@@ -6,6 +6,7 @@
 //   view2d.js  the SVG view: drawing, pan and zoom, polygon editing
 //   view3d.js  the WebGL view of /api/place.glb, picking through node extras
 //   panels.js  assets, source, diagnostics, explain, selection, messages
+//   dom.js     helpers building elements with DOM calls
 //   geom.js, items.js, glb.js  the pure parts (tested by node --test web/test/)
 //
 // This module holds the store and wires the controls, the loading, the
@@ -18,8 +19,7 @@ import { itemOf } from './items.js';
 import { createView2d } from './view2d.js';
 import { createView3d } from './view3d.js';
 import { createPanels } from './panels.js';
-
-const $ = (id) => document.getElementById(id);
+import { $ } from './dom.js';
 
 const LAYERS = [
   ['tiles', 'Tiles', '#3f88c5'],

@@ -206,10 +206,31 @@ export function hitTriangle(o, d, a, b, c) {
 }
 
 /**
+ * Whether the ray (origin o, direction d) meets the box [min, max] ahead
+ * of its origin (the slab test).
+ */
+export function hitBox(o, d, min, max) {
+  let t0 = 0, t1 = Infinity;
+  for (let k = 0; k < 3; k++) {
+    if (Math.abs(d[k]) < 1e-12) {
+      if (o[k] < min[k] || o[k] > max[k]) return false;
+      continue;
+    }
+    let a = (min[k] - o[k]) / d[k], b = (max[k] - o[k]) / d[k];
+    if (a > b) [a, b] = [b, a];
+    t0 = Math.max(t0, a);
+    t1 = Math.min(t1, b);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
+/**
  * The nearest triangle a world ray hits among `draws` (each {model,
- * positions, indices, …}): {draw, t, point (world)}, or null. Each draw's
- * triangles are tested in its own frame (the ray moved by the inverse of
- * its model matrix), so no vertex is transformed.
+ * positions, indices, and the positions' min and max when known}): {draw,
+ * t, point (world)}, or null. Each draw's triangles are tested in its own
+ * frame (the ray moved by the inverse of its model matrix), so no vertex is
+ * transformed, and only when the ray meets the draw's box.
  */
 export function pick(draws, ray) {
   let best = null;
@@ -219,6 +240,7 @@ export function pick(draws, ray) {
     if (!inv) continue;
     const o = m4point(inv, ray.origin);
     const d = m4dir(inv, ray.dir);
+    if (dr.min && dr.max && !hitBox(o, d, dr.min, dr.max)) continue;
     const pos = dr.positions, idx = dr.indices;
     const v = (k) => [pos[3 * k], pos[3 * k + 1], pos[3 * k + 2]];
     for (let i = 0; i + 2 < idx.length; i += 3) {

@@ -10,17 +10,7 @@
 import { keyOf, select, selection } from './state.js';
 import { f1 } from './geom.js';
 import { describe, nameOf, ownerTile } from './items.js';
-
-const NS = 'http://www.w3.org/2000/svg';
-const $ = (id) => document.getElementById(id);
-
-/** An HTML element with a class and children (strings become text). */
-function el(tag, cls, ...children) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  e.append(...children);
-  return e;
-}
+import { $, el, fill, svgEl } from './dom.js';
 
 /** Most entries of each kind in the list of placed items. */
 export const MAX_LISTED = 200;
@@ -46,7 +36,7 @@ export function createPanels(store, actions) {
       return li;
     });
     if (!assets.length) items.push(el('li', 'empty', all.length ? 'no match' : 'no .agp/.agb/.ags files under this folder'));
-    ul.replaceChildren(...items);
+    fill(ul, items);
   }
   $('filter').addEventListener('input', renderAssetList);
 
@@ -63,7 +53,7 @@ export function createPanels(store, actions) {
       for (const f of files) g2.append(new Option(f, 'file:' + f));
       groups.push(g2);
     }
-    sel.replaceChildren(...groups);
+    fill(sel, groups);
     if (![...sel.options].some((o) => o.value === state.polyKey)) state.polyKey = 'bundled:lake';
     sel.value = state.polyKey;
   }
@@ -105,7 +95,7 @@ export function createPanels(store, actions) {
       if (d) div.title = `${d.severity} ${d.code}: ${d.message}`;
       return div;
     });
-    $('source').replaceChildren(...rows);
+    fill($('source'), rows);
     const nErr = state.diagnostics.filter((d) => d.severity === 'error').length;
     const nWarn = state.diagnostics.filter((d) => d.severity === 'warning').length;
     $('diag-count').textContent = state.diagnostics.length ? `(${nErr}✗ ${nWarn}⚠)` : '';
@@ -117,7 +107,7 @@ export function createPanels(store, actions) {
       return li;
     });
     if (!state.diagnostics.length && state.asset) items.push(el('li', 'ok', '✓ agkit check: no problems'));
-    $('diagnostics').replaceChildren(...items);
+    fill($('diagnostics'), items);
     markUsedLines();
     focusLine(state.hlLine, false);
   }
@@ -156,7 +146,7 @@ export function createPanels(store, actions) {
     const ex = state.result && state.result.placement ? state.result.placement.explain || [] : [];
     const items = ex.map((line) => el('li', '', line));
     if (!ex.length) items.push(el('li', 'dim', state.error ? 'No placement.' : 'The engine recorded no explanation.'));
-    $('explain').replaceChildren(...items);
+    fill($('explain'), items);
   }
 
   function showTab(name) {
@@ -201,12 +191,7 @@ export function createPanels(store, actions) {
     const seen = new Set();
     const parts = [];
     const d = (t) => 'M' + t.uv.map((p) => `${f1(p[0])},${f1(-p[1])}`).join('L') + 'Z';
-    const path = (cls, data) => {
-      const p = document.createElementNS(NS, 'path');
-      p.setAttribute('class', cls);
-      p.setAttribute('d', data);
-      return p;
-    };
+    const path = (cls, data) => svgEl('path', { class: cls, d: data });
     pl.tiles.forEach((t, i) => {
       const data = d(t);
       if (i === selTile || seen.has(data)) return;
@@ -214,7 +199,7 @@ export function createPanels(store, actions) {
       parts.push(path('uv', data));
     });
     if (selTile != null && pl.tiles[selTile]) parts.push(path('uv sel', d(pl.tiles[selTile])));
-    tex.replaceChildren(...parts);
+    fill(tex, parts);
   }
 
   // The placed items, each a click away from being selected.
@@ -236,7 +221,7 @@ export function createPanels(store, actions) {
       }
     }
     if (!items.length) items.push(el('li', 'empty', 'nothing placed'));
-    $('items').replaceChildren(...items);
+    fill($('items'), items);
     markItem(false);
   }
 

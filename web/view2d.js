@@ -15,17 +15,7 @@ import { keyOf, selection, select } from './state.js';
 import { P, affineOf, bounds, f1, f2, linePath, ringPath } from './geom.js';
 import { describe } from './items.js';
 import { textureUrl } from './api.js';
-
-const NS = 'http://www.w3.org/2000/svg';
-const $ = (id) => document.getElementById(id);
-
-/** An SVG element with attributes (class under `class`) and children. */
-function svgEl(tag, attrs = {}, children = []) {
-  const e = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) e.setAttribute(k, String(v));
-  for (const c of children) e.append(c);
-  return e;
-}
+import { $, fill, svgEl } from './dom.js';
 
 /**
  * The 2-D view over `store`. `actions.reshaped(done)` is called when the
@@ -319,7 +309,7 @@ export function createView2d(store, actions) {
         parts.point.push(svgEl('circle', { class: 'dsf-point', cx: f2(ox), cy: f2(-oy) }));
       }
     }
-    const put = (id, key, on) => $(id).replaceChildren(...(on ? parts[key] : []));
+    const put = (id, key, on) => fill($(id), on ? parts[key] : []);
     put('l-ground', 'ground', L.tiles);
     put('l-tiles', 'tiles', L.tiles);
     put('l-labels', 'labels', L.labels && L.tiles);
@@ -350,7 +340,7 @@ export function createView2d(store, actions) {
       return;
     }
     const d = poly.windings.map((w) => ringPath(w)).join('');
-    $('l-fill').replaceChildren(...(L.polygon ? [svgEl('path', { class: 'poly-fill', d }), svgEl('path', { class: 'outline', d })] : []));
+    fill($('l-fill'), L.polygon ? [svgEl('path', { class: 'poly-fill', d }), svgEl('path', { class: 'outline', d })] : []);
     const handles = [];
     if (L.polygon) {
       poly.windings.forEach((w, wi) => w.forEach((p, i) => {
@@ -359,7 +349,7 @@ export function createView2d(store, actions) {
         handles.push(svgEl('circle', { class: 'handle', 'data-w': wi, 'data-i': i, cx: f2(p[0]), cy: f2(-p[1]) }, [title]));
       }));
     }
-    $('l-handles').replaceChildren(...handles);
+    fill($('l-handles'), handles);
     const sides = [];
     const pl = state.result && state.result.placement;
     if (L.sides && pl && pl.corners.length) {
@@ -380,7 +370,7 @@ export function createView2d(store, actions) {
         }
       });
     }
-    $('l-sides').replaceChildren(...sides);
+    fill($('l-sides'), sides);
   }
 
   /** Everything the highlighted source line placed stands out. */

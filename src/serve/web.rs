@@ -10,14 +10,19 @@ pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; 
      img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; \
      frame-ancestors 'none'";
 
-const HTML: &str = "text/html; charset=utf-8";
-const JS: &str = "text/javascript; charset=utf-8";
-const CSS: &str = "text/css; charset=utf-8";
-const SVG: &str = "image/svg+xml";
+/// Content type of the page.
+pub const HTML: &str = "text/html; charset=utf-8";
+/// Content type of the page's modules (browsers refuse a module of another type).
+pub const JS: &str = "text/javascript; charset=utf-8";
+/// Content type of the style sheet.
+pub const CSS: &str = "text/css; charset=utf-8";
+/// Content type of the icon.
+pub const SVG: &str = "image/svg+xml";
 
 /// Every embedded file: its path on the server, content type and bytes.
-/// A module a page file imports must be here (a test checks it), and is
-/// served as `text/javascript` (browsers refuse modules of other types).
+/// Each file of `web/` (but `package.json` and the node tests in
+/// `web/test/`) must be here, and every module a page file imports
+/// (`tests/serve.rs` checks both).
 pub const FILES: &[(&str, &str, &[u8])] = &[
     ("/index.html", HTML, include_bytes!("../../web/index.html")),
     ("/style.css", CSS, include_bytes!("../../web/style.css")),
@@ -31,6 +36,7 @@ pub const FILES: &[(&str, &str, &[u8])] = &[
     ("/view2d.js", JS, include_bytes!("../../web/view2d.js")),
     ("/view3d.js", JS, include_bytes!("../../web/view3d.js")),
     ("/panels.js", JS, include_bytes!("../../web/panels.js")),
+    ("/dom.js", JS, include_bytes!("../../web/dom.js")),
 ];
 
 /// The embedded file served at `path`, with its content type.
@@ -56,70 +62,5 @@ pub fn response(path: &str) -> Response {
             r
         }
         None => Response::error(404, "no such page"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::collections::BTreeSet;
-    use std::path::Path;
-
-    /// The module paths `import … from './x.js'` lines of `js` name.
-    fn imports(js: &str) -> Vec<String> {
-        js.lines()
-            .map(str::trim_start)
-            .filter(|l| l.starts_with("import ") || l.starts_with("} from "))
-            .filter_map(|l| {
-                let at = l.find(" from '")? + 7;
-                let end = l[at..].find('\'')?;
-                Some(l[at..at + end].to_string())
-            })
-            .collect()
-    }
-
-    #[test]
-    fn every_file_of_web_is_served_with_its_type() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
-        let on_disk: BTreeSet<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap())
-            .filter(|e| e.file_type().unwrap().is_file())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n != "package.json")
-            .collect();
-        let served: BTreeSet<String> = FILES.iter().map(|(p, _, _)| p[1..].to_string()).collect();
-        assert_eq!(on_disk, served, "web/ and the embedded files differ");
-        for (p, ct, body) in FILES {
-            assert_eq!(
-                std::fs::read(dir.join(&p[1..])).unwrap(),
-                *body,
-                "{p} is stale"
-            );
-            if p.ends_with(".js") {
-                assert!(ct.starts_with("text/javascript"), "{p} is served as {ct}");
-            }
-        }
-        assert_eq!(asset("/").unwrap().0, HTML);
-        assert_eq!(asset("/favicon.ico").unwrap().0, SVG);
-        assert!(asset("/package.json").is_none());
-        assert!(asset("/test/state.test.mjs").is_none());
-    }
-
-    #[test]
-    fn every_module_the_page_imports_is_served() {
-        let mut seen = 0;
-        for (p, _, body) in FILES.iter().filter(|(p, _, _)| p.ends_with(".js")) {
-            let js = std::str::from_utf8(body).unwrap();
-            for m in imports(js) {
-                let path = m.strip_prefix("./").unwrap_or_else(|| panic!("{p} imports {m}, not ./…"));
-                let (ct, _) = asset(&format!("/{path}")).unwrap_or_else(|| panic!("{p} imports {m}, not served"));
-                assert_eq!(ct, JS);
-                seen += 1;
-            }
-        }
-        assert!(seen >= 7, "only {seen} imports found");
-        let html = std::str::from_utf8(asset("/").unwrap().1).unwrap();
-        assert!(html.contains(r#"<script type="module" src="/app.js">"#));
     }
 }

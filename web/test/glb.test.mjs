@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  camera, glbAccessor, glbChunks, groundOf, hitTriangle, m4invertAffine, m4mul, m4node, m4point, pick, project, rayAt, sceneNodes,
+  camera, glbAccessor, glbChunks, groundOf, hitBox, hitTriangle, m4invertAffine, m4mul, m4node, m4point, pick, project, rayAt, sceneNodes,
 } from '../glb.js';
 
 /** A GLB of `doc` with the binary chunk `bin`. */
@@ -77,7 +77,12 @@ test('a ray hits the nearest triangle, in the node’s frame, either face', () =
   assert.equal(hitTriangle([0.2, 0.2, -5], [0, 0, 1], ...tri), 5, 'from behind');
   assert.equal(hitTriangle([2, 2, 5], [0, 0, -1], ...tri), null);
   assert.equal(hitTriangle([0.2, 0.2, 5], [0, 0, 1], ...tri), null, 'pointing away');
-  const draws = sceneNodes(doc).map((n) => ({ ...n, positions, indices }));
+  assert.ok(hitBox([0.5, 0.5, 5], [0, 0, -1], [0, 0, 0], [1, 1, 1]));
+  assert.ok(hitBox([0.5, 0.5, 0.5], [1, 0, 0], [0, 0, 0], [1, 1, 1]), 'from inside');
+  assert.ok(!hitBox([0.5, 0.5, 5], [0, 0, 1], [0, 0, 0], [1, 1, 1]), 'behind');
+  assert.ok(!hitBox([2, 0.5, 5], [0, 0, -1], [0, 0, 0], [1, 1, 1]));
+  assert.ok(hitBox([0.5, 5, 0], [0, -1, 0], [0, 0, 0], [1, 0, 0]), 'a flat box');
+  const draws = sceneNodes(doc).map((n) => ({ ...n, positions, indices, min: [0, 0, -10], max: [10, 0, 0] }));
   // Straight down onto the object (y = 5) above the ground (y = 0).
   const hit = pick(draws, { origin: [105, 50, -5], dir: [0, -1, 0] });
   assert.equal(hit.draw.extras.item, 'object');
