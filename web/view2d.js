@@ -11,7 +11,7 @@
 // WeakMap, not attributes read back): a click selects it through the
 // store, and the store's selection marks it, wherever that came from.
 
-import { keyOf, selection, select } from './state.js';
+import { keyOf, sameItem, selection, select } from './state.js';
 import { P, affineOf, bounds, f1, f2, linePath, ringPath } from './geom.js';
 import { describe } from './items.js';
 import { textureUrl } from './api.js';
@@ -28,8 +28,11 @@ export function createView2d(store, actions) {
   const tip = $('tooltip');
   /** Drawn element → the selection it stands for. */
   let itemOfEl = new WeakMap();
-  /** Selection key → its drawn elements. */
-  let elsOfKey = new Map();
+  /** The layers drawing each kind of item. */
+  const LAYER_OF = {
+    tile: 'l-tiles', stop: 'l-stops', object: 'l-objects', facade: 'l-facades',
+    tree: 'l-trees', pivot: 'l-pivots', corner: 'l-corners',
+  };
 
   // ---------------------------------------------------------- view box --
   // During a gesture only a CSS transform of the <svg> element changes (the
@@ -193,11 +196,7 @@ export function createView2d(store, actions) {
 
   /** Remembers `el` as drawing the item (kind, index). */
   function item(el, kind, index) {
-    const sel = selection(kind, index, 0, '2d');
-    itemOfEl.set(el, sel);
-    const k = keyOf(sel);
-    if (!elsOfKey.has(k)) elsOfKey.set(k, []);
-    elsOfKey.get(k).push(el);
+    itemOfEl.set(el, selection(kind, index, 0, '2d'));
     return el;
   }
 
@@ -237,7 +236,6 @@ export function createView2d(store, actions) {
     const textured = state.style === 'textured';
     document.body.classList.toggle('textured', textured);
     itemOfEl = new WeakMap();
-    elsOfKey = new Map();
     const parts = { ground: [], tiles: [], labels: [], facades: [], trees: [], objects: [], stops: [], pivots: [], corners: [], point: [] };
     let nTiles = 0;
     const labelSizes = [];
@@ -382,12 +380,19 @@ export function createView2d(store, actions) {
     for (const el of content.querySelectorAll(`[data-line="${state.hlLine}"]`)) el.classList.add('hl');
   }
 
-  /** The selected item is marked (class `sel`), and nothing else. */
+  /**
+   * The selected item is marked (class `sel`), and nothing else: one pass
+   * over the layer of its kind when the selection changes, so drawing
+   * keeps no index of its own.
+   */
   function markSelection() {
     for (const el of $('content').querySelectorAll('.sel')) el.classList.remove('sel');
-    const els = elsOfKey.get(keyOf(state.selection));
-    if (els) for (const el of els) el.classList.add('sel');
-    svg.dataset.selected = keyOf(state.selection);
+    const sel = state.selection;
+    const layer = sel && LAYER_OF[sel.kind] && $(LAYER_OF[sel.kind]);
+    if (layer) {
+      for (const el of layer.children) if (sameItem(itemOfEl.get(el), sel)) el.classList.add('sel');
+    }
+    svg.dataset.selected = keyOf(sel);
   }
 
   // ------------------------------------------------------------- hover --
