@@ -133,8 +133,10 @@ export function nameOf(result, sel) {
  * glTF extras ({item, index, …}), `placement` the index of the placement
  * node above it, and `at` the point hit, in that placement's local metres
  * (x east, y north): the ground is one mesh of all tiles and the trees one
- * mesh of all trees, so the point says which tile or tree. Null for
- * anything else (the placement's own node, unknown items).
+ * mesh of all trees, so the point says which tile or tree; a node of any
+ * other kind the views select ("tile", "tree", …) names its item itself.
+ * Null for anything else (the placement's own node, unknown items, items
+ * not in `result`).
  */
 export function fromNode(result, extras, placement, at) {
   if (!extras || typeof extras !== 'object') return null;
@@ -160,8 +162,12 @@ export function fromNode(result, extras, placement, at) {
       });
       return best >= 0 ? selection('tree', best, pi, '3d') : null;
     }
-    default:
-      return null;
+    default: {
+      // A node of its own for any other kind the views select ("tile",
+      // "pivot", …), should the scene give one.
+      const sel = selection(extras.item, extras.index, pi, '3d');
+      return sel && itemOf(result, sel) ? sel : null;
+    }
   }
 }
 

@@ -83,8 +83,10 @@ test('the point hit says which tile of the ground and which tree of the trees', 
   assert.equal(fromNode(result, trees, 0, [3, 8]).index, 0);
   assert.equal(fromNode(result, trees, 0, [16, 9]).index, 1);
   assert.equal(fromNode(result, trees, 0, [10, 0]), null, 'too far from any tree');
-  // If the writer gives each tree a node of its own.
+  // If the writer gives each tree or tile a node of its own.
   assert.equal(fromNode(result, { item: 'tree', index: 1 }, 0, [0, 0]).index, 1);
+  assert.deepEqual(fromNode(result, { item: 'tile', index: 2 }, 0, null), { kind: 'tile', index: 2, placement: 0, from: '3d' });
+  assert.equal(fromNode(result, { item: 'tile', index: 7 }, 0, null), null, 'no such tile');
 });
 
 test('geometry: inside, affine maps, bounds, path data', () => {
