@@ -21,6 +21,7 @@
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+pub mod build;
 mod height;
 pub mod read;
 pub mod summary;

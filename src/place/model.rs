@@ -280,15 +280,7 @@ pub struct PlacedFacade {
     pub roof_texture: Option<String>,
 }
 
-/// The wall one side of a facade draws.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct WallChoice {
-    /// Its index among the walls (of the nearest level, or of the floor
-    /// drawn).
-    pub wall: usize,
-    /// Its name, when the facade gives one.
-    pub name: Option<String>,
-}
+pub use crate::fac::build::WallChoice;
 
 /// A placed tree.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
