@@ -393,7 +393,7 @@ mod tests {
     fn equal_limits_fix_the_count() {
         let w = wall(BMT, 0.0);
         assert_eq!(for_height_of(&w, 4, 4, 1000.0), 4);
-        assert_eq!(for_height_of(&w, 1, 999, 1e300), 999);
+        assert_eq!(for_height_of(&w, 1, 999, 1e5), 999);
         assert_eq!(for_height_of(&w, 2, 999, 0.0), 2);
         assert_eq!(for_height_of(&w, 1, 999, f64::NAN), 1);
     }

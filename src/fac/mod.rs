@@ -21,6 +21,7 @@
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+pub mod build;
 pub mod floors;
 mod height;
 pub mod layout;

@@ -100,8 +100,10 @@ pub fn walls(fac: &Facade, ring: &[Xy], layout: &Layout) -> Geometry {
                 }
                 let nv = m.positions.len() as u32;
                 for t in m.idx.chunks_exact(3) {
+                    // X-Plane winds fronts clockwise; the mesh
+                    // counter-clockwise (the frame change keeps turning).
                     if t.iter().all(|&v| v < nv) {
-                        g.triangles.push([base + t[0], base + t[1], base + t[2]]);
+                        g.triangles.push([base + t[0], base + t[2], base + t[1]]);
                     }
                 }
             }

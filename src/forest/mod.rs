@@ -17,6 +17,7 @@
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+pub mod mesh;
 pub mod read;
 pub mod summary;
 pub mod tree3d;

@@ -74,7 +74,8 @@ pub fn tree(forest: &Forest, tree: &Tree, height: f64, turn: f64) -> Option<Tree
         .idx
         .chunks_exact(3)
         .filter(|t| t.iter().all(|&i| i < n))
-        .map(|t| [t[0], t[1], t[2]])
+        // X-Plane winds fronts clockwise, the mesh counter-clockwise.
+        .map(|t| [t[0], t[2], t[1]])
         .collect();
     Some(TreeGeometry {
         positions,

@@ -19,6 +19,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 mod footprint;
+pub mod mesh;
 pub mod pose;
 pub mod read;
 pub mod summary;
