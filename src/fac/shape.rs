@@ -97,7 +97,10 @@ pub fn walls(fac: &Facade, ring: &[Xy], layout: &Layout) -> Geometry {
             (ring[j], ring[k], roof_ring[j], roof_ring[k])
         };
         let count = side.panels.map_or(0, |p| p.total);
-        let bands = floors::stack(wall, floors, layout.roof, slant, MAX_SIDE_QUADS);
+        // The roof edge is drawn whenever the facade has a roof (a chain
+        // too, as `draw_facade` passes `has_roof`), so the walls reach the
+        // height the layout measured.
+        let bands = floors::stack(wall, floors, fac.has_roof(), slant, MAX_SIDE_QUADS);
         let runs = panels::runs(wall, count, MAX_SIDE_QUADS);
         let (bands, runs) = match (bands, runs) {
             (Some(bs), Some(rs)) if bs.len().saturating_mul(rs.len()) <= MAX_SIDE_QUADS => {
