@@ -586,6 +586,17 @@ pub fn vertex(a: &mut Args<'_>) -> Result<[f64; 8], Diagnostic> {
 /// an index that is not one of them is an error with `code`. Returns how
 /// many were read.
 pub fn indices(a: &mut Args<'_>, vertices: usize, code: &str) -> Result<usize, Diagnostic> {
+    indices_into(a, vertices, code, &mut Vec::new())
+}
+
+/// [`indices`], keeping the values in `out` (each below `vertices`, so
+/// within `u32` for any mesh that passed its declared counts' limit).
+pub fn indices_into(
+    a: &mut Args<'_>,
+    vertices: usize,
+    code: &str,
+    out: &mut Vec<u32>,
+) -> Result<usize, Diagnostic> {
     let mut n = 0;
     while let Some(w) = a.optional_word() {
         let v = finite(w, a.codes, "an index")?;
@@ -599,6 +610,7 @@ pub fn indices(a: &mut Args<'_>, vertices: usize, code: &str) -> Result<usize, D
                 w.span(),
             ));
         }
+        out.push(v.min(u32::MAX as f64) as u32);
         n += 1;
     }
     Ok(n)

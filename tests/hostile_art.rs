@@ -56,6 +56,7 @@ fn obj_of(ps: &[[f64; 3]]) -> Obj {
         lod: 0,
         draped: false,
         animated: false,
+        pose: None,
     });
     o
 }

@@ -21,9 +21,18 @@
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+pub mod build;
+pub mod floors;
 mod height;
+pub mod layout;
+pub mod panels;
 pub mod read;
+pub mod roof;
+pub mod shape;
+pub mod shape2;
+pub mod spelling;
 pub mod summary;
+pub mod walls;
 
 pub use read::{check, read};
 
@@ -79,6 +88,12 @@ pub struct Facade {
     pub objects: Vec<String>,
     /// Type 2: `ROOF_SCALE s t`, metres per texture.
     pub roof_scale: Option<[f64; 2]>,
+    /// Type 1: `ROOF_SCALE s1 t1 s_ctr t_ctr s2 t2 rsx rsy`, the roof's
+    /// texture window and the metres it spans (a roof of its own: xptools
+    /// `WED_ResourceMgr::GetFac` sets `has_roof` for it).
+    pub roof_window: Option<RoofWindow>,
+    /// `DOUBLED`: every wall quad is also drawn facing inwards.
+    pub doubled: bool,
     /// Type 2: `NO_ROOF_MESH`.
     pub no_roof_mesh: bool,
     /// `FACADE_SCRAPER` rules (counted; the skyscraper objects are in
@@ -102,6 +117,19 @@ pub struct FacadeLod {
     pub roof: Vec<[f64; 2]>,
 }
 
+/// A type-1 `ROOF_SCALE`: the part of the texture the roof uses and how
+/// many metres it spans, centred on a point of the window.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RoofWindow {
+    /// `s1 t1 s2 t2`: the window's corners, fractions of the texture
+    /// (after `TEX_SIZE`); `t1` may exceed `t2` (a flipped window).
+    pub st: [f64; 4],
+    /// `s_ctr t_ctr`: the point of the window at the roof's centre.
+    pub center: [f64; 2],
+    /// `rsx rsy`: metres the window spans across and up.
+    pub metres: [f64; 2],
+}
+
 /// One type-1 wall.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Wall {
@@ -119,7 +147,8 @@ pub struct Wall {
     pub roof_slope: f64,
     /// `ROOF_SLOPE … SLANT`: the texture follows the slope.
     pub slant: bool,
-    /// `BASEMENT_DEPTH` (fraction of the texture below ground).
+    /// `BASEMENT_DEPTH` (fraction of the texture below ground, after
+    /// `TEX_SIZE`).
     pub basement: f64,
     /// `LEFT`/`CENTER`/`RIGHT` panels across, in file order.
     pub across: Vec<Panel>,
@@ -201,6 +230,16 @@ pub struct Mesh {
     pub indices: usize,
     /// The box around the vertices, if any.
     pub bounds: Option<crate::geom::Box3>,
+    /// The vertices' positions (x right, y up, z toward the viewer, as
+    /// written), kept for building the mesh.
+    #[serde(skip)]
+    pub positions: Vec<[f64; 3]>,
+    /// The vertices' texture coordinates s, t.
+    #[serde(skip)]
+    pub uvs: Vec<[f64; 2]>,
+    /// The indices read, three per triangle.
+    #[serde(skip)]
+    pub idx: Vec<u32>,
     /// The `MESH` line's byte span in the file.
     #[serde(skip)]
     pub at: std::ops::Range<usize>,
@@ -239,14 +278,20 @@ impl Facade {
         self.textures.get("wall").map(String::as_str)
     }
 
-    /// True when the facade draws a roof: type 1 with `ROOF` points, type 2
-    /// with roof heights and no `NO_ROOF_MESH`.
+    /// True when the facade draws a roof: type 1 with `ROOF` points or a
+    /// `ROOF_SCALE`, type 2 with roof heights and no `NO_ROOF_MESH` (the
+    /// rule and its reference: [`roof::has_roof`]).
     pub fn has_roof(&self) -> bool {
-        if self.is_type2() {
-            !self.no_roof_mesh && self.floors.iter().any(|f| !f.roof_heights.is_empty())
-        } else {
-            self.lods.iter().any(|l| !l.roof.is_empty())
-        }
+        roof::has_roof(self)
+    }
+
+    /// True when a sloped top panel keeps its texture upright (`ROOF_SLOPE
+    /// … SLANT`, or a slope of ±90° or more, on any wall): its height is
+    /// then the panel's times the cosine of the slope, and the roof inset
+    /// uses the sine (xptools `GetFac` keeps this one flag per facade,
+    /// `tex_correct_slope`).
+    pub fn slant(&self) -> bool {
+        self.lods.iter().flat_map(|l| &l.walls).any(|w| w.slant)
     }
 
     /// The roof texture: the roof shader's `TEXTURE`, else the wall

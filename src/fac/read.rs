@@ -8,7 +8,9 @@
 //! are summed against [`Limits::max_mesh_elements`] before anything is
 //! read into them.
 
-use super::{Facade, FacadeLod, Floor, Mesh, Panel, Part, Segment, Wall, WallRule, codes};
+use super::{
+    Facade, FacadeLod, Floor, Mesh, Panel, Part, RoofWindow, Segment, Wall, WallRule, codes,
+};
 use crate::diag::{Diagnostic, Refused};
 use crate::limits::Limits;
 use crate::xptext::{self, ArgCodes, Args, Checked, Line};
@@ -51,6 +53,8 @@ pub fn check(bytes: &[u8], limits: &Limits) -> Checked<Facade> {
                     floors: Vec::new(),
                     objects: Vec::new(),
                     roof_scale: None,
+                    roof_window: None,
+                    doubled: false,
                     no_roof_mesh: false,
                     scrapers: 0,
                     scraper_objects: Vec::new(),
@@ -84,7 +88,6 @@ const KNOWN: &[&str] = &[
     "TWO_SIDED_ROOF",
     "NO_WALL_MESH",
     "FACADE_SCRAPER_PAD",
-    "BASEMENT_DEPTH",
     "CAP_HEIGHT",
     "SEGMENT_HARD",
     "ROOF_HARD",
@@ -149,8 +152,12 @@ impl<'a> Reader<'a> {
             "TEXTURE" | "TEXTURE_LIT" | "TEXTURE_NORMAL" => self.texture(&mut a)?,
             "RING" => self.fac.ring = a.number("0 or 1")? > 0.0,
             "TWO_SIDED" => self.fac.two_sided = a.number("0 or 1")? > 0.0,
-            "DOUBLED" => {
-                a.number("0 or 1")?;
+            "DOUBLED" => self.fac.doubled = a.number("0 or 1")? > 0.0,
+            "BASEMENT_DEPTH" => {
+                let depth = a.number("a texture depth")? * self.tex_scale[1];
+                if !self.fac.is_type2() {
+                    self.type1_wall(line)?.basement = depth;
+                }
             }
             "GRADED" => self.fac.graded = true,
             "DRAPED" => self.fac.draped = true,
@@ -229,10 +236,16 @@ impl<'a> Reader<'a> {
                 match a.optional_number()? {
                     Some(t) if !a.is_empty() => {
                         // Type 1: `ROOF_SCALE s1 t1 s_ctr t_ctr s2 t2 rsx rsy`.
-                        for what in ["s", "t", "s", "t", "metres", "metres"] {
-                            a.number(what)?;
+                        let mut n = [0.0; 6];
+                        for (v, what) in n.iter_mut().zip(["s", "t", "s", "t", "metres", "metres"]) {
+                            *v = a.number(what)?;
                         }
-                        let _ = t;
+                        let [ks, kt] = self.tex_scale;
+                        self.fac.roof_window = Some(RoofWindow {
+                            st: [s * ks, t * kt, n[2] * ks, n[3] * kt],
+                            center: [n[0] * ks, n[1] * kt],
+                            metres: [n[4], n[5]],
+                        });
                     }
                     t => self.fac.roof_scale = Some([s, t.filter(|t| *t != 0.0).unwrap_or(s)]),
                 }
@@ -261,11 +274,18 @@ impl<'a> Reader<'a> {
                 let mesh = self.mesh_mut(line)?;
                 mesh.vertices += 1;
                 crate::geom::Box3::grow(&mut mesh.bounds, [v[0], v[1], v[2]]);
+                mesh.positions.push([v[0], v[1], v[2]]);
+                mesh.uvs.push([v[6], v[7]]);
             }
             "IDX" => {
-                let vertices = self.mesh_mut(line)?.vertices;
-                let n = xptext::indices(&mut a, vertices, codes::INDEX_RANGE)?;
-                self.mesh_mut(line)?.indices += n;
+                let mesh = self.mesh_mut(line)?;
+                let n = xptext::indices_into(
+                    &mut a,
+                    mesh.vertices,
+                    codes::INDEX_RANGE,
+                    &mut mesh.idx,
+                )?;
+                mesh.indices += n;
             }
             "ATTACH_DRAPED" | "ATTACH_GRADED" => {
                 let w = a.word("an object index")?;

@@ -17,8 +17,10 @@
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+pub mod mesh;
 pub mod read;
 pub mod summary;
+pub mod tree3d;
 
 pub use read::{check, read};
 
@@ -212,7 +214,16 @@ pub struct TreeMesh {
     /// Indices read.
     pub indices: usize,
     /// The box around its vertices, if any.
-    pub bounds: Option<crate::geom::Box3>,
+    pub bounds: Option<crate::geom::Box3>,    /// The vertices' positions (x right, y up, z toward the viewer, as
+    /// written), kept for building the mesh.
+    #[serde(skip)]
+    pub positions: Vec<[f64; 3]>,
+    /// The vertices' texture coordinates s, t.
+    #[serde(skip)]
+    pub uvs: Vec<[f64; 2]>,
+    /// The indices read, three per triangle.
+    #[serde(skip)]
+    pub idx: Vec<u32>,
 }
 
 impl Forest {

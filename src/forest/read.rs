@@ -163,11 +163,18 @@ impl<'a> Reader<'a> {
                 let mesh = self.last_mesh(line)?;
                 mesh.vertices += 1;
                 crate::geom::Box3::grow(&mut mesh.bounds, [v[0], v[1], v[2]]);
+                mesh.positions.push([v[0], v[1], v[2]]);
+                mesh.uvs.push([v[6], v[7]]);
             }
             "IDX" => {
-                let vertices = self.last_mesh(line)?.vertices;
-                let n = xptext::indices(&mut a, vertices, codes::INDEX_RANGE)?;
-                self.last_mesh(line)?.indices += n;
+                let mesh = self.last_mesh(line)?;
+                let n = xptext::indices_into(
+                    &mut a,
+                    mesh.vertices,
+                    codes::INDEX_RANGE,
+                    &mut mesh.idx,
+                )?;
+                mesh.indices += n;
             }
             other if KNOWN.contains(&other) => {}
             other => self.diags.push(Diagnostic::warning(

@@ -5,10 +5,12 @@
 //! module only holds what `geo` does not have.
 
 pub mod frame;
+pub mod mesh;
 pub mod orient;
 pub mod valid;
 
 pub use frame::LocalFrame;
+pub use mesh::Mesh;
 
 /// A point in local metres: x east, y north.
 pub type Xy = [f64; 2];

@@ -19,6 +19,8 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 mod footprint;
+pub mod mesh;
+pub mod pose;
 pub mod read;
 pub mod summary;
 
@@ -85,6 +87,9 @@ pub struct Obj {
     /// How many `ANIM_begin … ANIM_end` blocks the file has (nested ones
     /// counted too).
     pub animations: usize,
+    /// The poses draws are drawn in ([`Draw::pose`]): each the product of
+    /// the enclosing animations at their first key ([`pose`](mod@pose)).
+    pub poses: Vec<pose::Pose>,
 }
 
 /// One `VT`: a vertex of the triangle table.
@@ -140,6 +145,10 @@ pub struct Draw {
     /// Drawn inside an `ANIM_begin … ANIM_end` block: it moves; its
     /// coordinates are its rest position.
     pub animated: bool,
+    /// The pose it is drawn in, at the first key of every enclosing
+    /// animation: an index into [`Obj::poses`]; `None` when no animation
+    /// moves it (the identity).
+    pub pose: Option<usize>,
 }
 
 /// How many lights of each kind an object has.
@@ -205,6 +214,15 @@ impl Obj {
     /// Triangles with an index past the vertices or a range past the
     /// index table (errors `OBJ0007`, `OBJ0008`) are left out.
     pub fn triangles(&self, select: Select) -> impl Iterator<Item = [usize; 3]> + '_ {
+        self.triangles_posed(select).map(|(t, _)| t)
+    }
+
+    /// [`Obj::triangles`] with the pose each is drawn in (an index into
+    /// [`Obj::poses`], `None` for none).
+    pub fn triangles_posed(
+        &self,
+        select: Select,
+    ) -> impl Iterator<Item = ([usize; 3], Option<usize>)> + '_ {
         let lod0 = self.lod0_test();
         self.draws
             .iter()
@@ -223,13 +241,24 @@ impl Obj {
                 let end = start
                     .saturating_add(d.count as usize / 3 * 3)
                     .min(self.indices.len());
-                self.indices[start..end].chunks_exact(3)
+                self.indices[start..end]
+                    .chunks_exact(3)
+                    .map(move |t| (t, d.pose))
             })
-            .filter_map(move |t| {
+            .filter_map(move |(t, pose)| {
                 let n = self.vertices.len();
                 let [a, b, c] = [t[0] as usize, t[1] as usize, t[2] as usize];
-                (a < n && b < n && c < n).then_some([a, b, c])
+                (a < n && b < n && c < n).then_some(([a, b, c], pose))
             })
+    }
+
+    /// Vertex `i`'s position in pose `pose` (see [`Obj::triangles_posed`]).
+    pub fn posed(&self, i: usize, pose: Option<usize>) -> [f64; 3] {
+        let p = self.vertices[i].position;
+        match pose.and_then(|k| self.poses.get(k)) {
+            Some(m) => pose::apply(m, p),
+            None => p,
+        }
     }
 
     /// How many LOD-0 triangles `select` picks.
@@ -238,28 +267,40 @@ impl Obj {
     }
 
     /// The positions of the vertices of the LOD-0 triangles `select` picks
-    /// (a vertex once per triangle corner).
+    /// (a vertex once per triangle corner), posed: each animation at its
+    /// first key ([`pose`](mod@pose)).
     pub fn corners(&self, select: Select) -> impl Iterator<Item = [f64; 3]> + '_ {
+        self.triangles_posed(select)
+            .flat_map(move |(t, pose)| t.map(|i| self.posed(i, pose)))
+    }
+
+    /// [`Obj::corners`] at rest: the coordinates as written.
+    pub fn rest_corners(&self, select: Select) -> impl Iterator<Item = [f64; 3]> + '_ {
         self.triangles(select)
             .flatten()
             .map(|i| self.vertices[i].position)
     }
 
-    /// The box around every LOD-0 triangle, draped or not (animated ones
-    /// at rest); `None` for an object without triangles (lights only).
+    /// The box around every LOD-0 triangle, draped or not, posed; `None`
+    /// for an object without triangles (lights only).
     pub fn bounds(&self) -> Option<Bounds> {
         Bounds::of(self.corners(Select::All))
     }
 
+    /// [`Obj::bounds`] at rest (the coordinates as written).
+    pub fn rest_bounds(&self) -> Option<Bounds> {
+        Bounds::of(self.rest_corners(Select::All))
+    }
+
     /// How high the object stands: the largest y of its LOD-0 solid
-    /// triangles (draped geometry lies on the ground); `None` without
-    /// solid triangles.
+    /// triangles, posed (draped geometry lies on the ground); `None`
+    /// without solid triangles.
     pub fn height(&self) -> Option<f64> {
         self.corners(Select::Solid).map(|p| p[1]).reduce(f64::max)
     }
 
-    /// The footprint: the convex hull of the LOD-0 solid triangles seen
-    /// from above, as `[x, z]` points counter-clockwise in (x, z) without
+    /// The footprint: the convex hull of the LOD-0 solid triangles, posed,
+    /// seen from above, as `[x, z]` points counter-clockwise in (x, z) without
     /// repeating the first; empty without solid triangles.
     pub fn footprint(&self) -> Vec<[f64; 2]> {
         footprint::hull(self.corners(Select::Solid).map(|p| [p[0], p[2]]))

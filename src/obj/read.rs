@@ -9,6 +9,7 @@
 //! rows past the declared counts stop the reading; an index past the
 //! vertices is an error; unknown directives are skipped.
 
+use super::pose::{self, Pose};
 use super::{Draw, DrawKind, Lod, Obj, Vertex, codes};
 use crate::diag::{Diagnostic, Refused};
 use crate::limits::{LimitExceeded, Limits};
@@ -152,6 +153,12 @@ struct Reader<'a> {
     open: Vec<usize>,
     /// Spans of the `TRIS`/`LINES`/`LIGHTS` commands, beside `obj.draws`.
     draw_spans: Vec<std::ops::Range<usize>>,
+    /// The pose now (animations at their first key), and the poses saved
+    /// by the open `ANIM_begin`s.
+    pose: Pose,
+    saved: Vec<Pose>,
+    /// An open key table: `(rotation axis or None for a move, first key)`.
+    table: Option<(Option<[f64; 3]>, Option<[f64; 3]>)>,
 }
 
 impl<'a> Reader<'a> {
@@ -170,7 +177,66 @@ impl<'a> Reader<'a> {
             draped: false,
             open: Vec::new(),
             draw_spans: Vec::new(),
+            pose: pose::IDENTITY,
+            saved: Vec::new(),
+            table: None,
         }
+    }
+
+    /// The index of the pose now in `obj.poses` (`None` for the identity).
+    fn pose_index(&mut self) -> Option<usize> {
+        if self.pose == pose::IDENTITY {
+            return None;
+        }
+        let poses = &mut self.obj.poses;
+        if poses.last() != Some(&self.pose) {
+            poses.push(self.pose);
+        }
+        Some(poses.len() - 1)
+    }
+
+    /// An animation directive inside a block: the pose at its first key.
+    fn animate(&mut self, kw: &str, a: &mut Args<'a>) -> Result<(), Diagnostic> {
+        let xyz = |a: &mut Args<'a>| -> Result<[f64; 3], Diagnostic> {
+            Ok([a.number("x")?, a.number("y")?, a.number("z")?])
+        };
+        let step = match kw {
+            "ANIM_trans" => Some(pose::translation(xyz(a)?)),
+            "ANIM_rotate" => {
+                let axis = xyz(a)?;
+                Some(pose::rotation(axis, a.number("an angle")?))
+            }
+            "ANIM_trans_begin" => {
+                self.table = Some((None, None));
+                None
+            }
+            "ANIM_rotate_begin" => {
+                self.table = Some((Some(xyz(a)?), None));
+                None
+            }
+            "ANIM_trans_key" | "ANIM_rotate_key" => {
+                a.number("a key")?;
+                let v = if kw == "ANIM_trans_key" {
+                    xyz(a)?
+                } else {
+                    [a.number("an angle")?, 0.0, 0.0]
+                };
+                if let Some((_, first @ None)) = &mut self.table {
+                    *first = Some(v);
+                }
+                None
+            }
+            "ANIM_trans_end" | "ANIM_rotate_end" => match self.table.take() {
+                Some((None, Some(d))) => Some(pose::translation(d)),
+                Some((Some(axis), Some([angle, ..]))) => Some(pose::rotation(axis, angle)),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(step) = step {
+            self.pose = pose::then(&self.pose, &step);
+        }
+        Ok(())
     }
 
     fn line(&mut self, line: Line<'a>) -> Result<bool, Diagnostic> {
@@ -244,6 +310,7 @@ impl<'a> Reader<'a> {
                         line.span(),
                     ));
                 }
+                let pose = self.pose_index();
                 self.obj.draws.push(Draw {
                     kind,
                     offset,
@@ -251,6 +318,7 @@ impl<'a> Reader<'a> {
                     lod: self.obj.lods.len() - 1,
                     draped: self.draped,
                     animated: !self.open.is_empty(),
+                    pose,
                 });
                 self.draw_spans.push(line.span());
             }
@@ -321,9 +389,14 @@ impl<'a> Reader<'a> {
             "ATTR_no_draped" => self.draped = false,
             "ANIM_begin" => {
                 self.open.push(line.start);
+                self.saved.push(self.pose);
                 self.obj.animations += 1;
             }
             "ANIM_end" => {
+                if let Some(p) = self.saved.pop() {
+                    self.pose = p;
+                }
+                self.table = None;
                 if self.open.pop().is_none() {
                     return Err(Diagnostic::error(
                         codes::ANIM_END_UNOPENED,
@@ -343,6 +416,8 @@ impl<'a> Reader<'a> {
                         format!("`{other}` outside ANIM_begin … ANIM_end animates nothing"),
                         kw.span(),
                     ));
+                } else {
+                    self.animate(other, &mut a)?;
                 }
             }
             other

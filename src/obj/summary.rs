@@ -13,9 +13,11 @@ pub struct Summary {
     pub format: &'static str,
     /// The header's version.
     pub version: u32,
-    /// The box around the LOD-0 triangles (draped or not), `null` without
-    /// triangles.
+    /// The box around the LOD-0 triangles (draped or not), posed (each
+    /// animation at its first key), `null` without triangles.
     pub bounds: Option<Bounds>,
+    /// The same box at rest: the coordinates as written.
+    pub rest_bounds: Option<Bounds>,
     /// The LOD-0 solid triangles seen from above: their convex hull as
     /// `[x, z]` points.
     pub footprint: Vec<[f64; 2]>,
@@ -56,6 +58,7 @@ impl Summary {
             format: "obj",
             version: obj.version,
             bounds: obj.bounds(),
+            rest_bounds: obj.rest_bounds(),
             footprint: obj.footprint(),
             height: obj.height(),
             triangles: solid,
@@ -84,6 +87,12 @@ impl Summary {
                 )
             }
             None => out += "bounds     none (no triangles)\n",
+        }
+        if let Some(r) = self.rest_bounds.filter(|r| Some(r) != self.bounds.as_ref()) {
+            out += &format!(
+                "at rest    x {:.2} … {:.2}, y {:.2} … {:.2}, z {:.2} … {:.2} m\n",
+                r.min[0], r.max[0], r.min[1], r.max[1], r.min[2], r.max[2]
+            );
         }
         if let Some(h) = self.height {
             out += &format!("height     {h:.2} m\n");

@@ -44,7 +44,7 @@
 //!   ([`TreeArt::rng`]), so the engines' other choices are the same with
 //!   and without art.
 
-use super::{PlacedFacade, PlacedObject, PlacedTree, Placement, Rng, WallChoice};
+use super::{PlacedFacade, PlacedObject, PlacedTree, Placement, Rng};
 use crate::fac::Facade;
 use crate::forest::{Forest, Tree};
 use crate::geom::{Box3, Xy};
@@ -373,68 +373,28 @@ fn object_art(o: &mut PlacedObject, shape: &ObjShape) {
     o.object_height = shape.height;
 }
 
-/// A facade's drawn height, floor, walls and roof from its `.fac`.
+/// A facade's drawn height, floor, walls and roof from its `.fac`: its
+/// [`crate::fac::build::layout`] on the footprint, the one every view
+/// builds the facade's mesh from.
 fn facade_art(f: &mut PlacedFacade, fac: &Facade) {
-    let sides = if fac.ring {
-        f.polygon.len()
-    } else {
-        f.polygon.len().saturating_sub(1)
-    };
-    let type_of = |side: usize| -> usize {
-        f.walls
-            .as_ref()
-            .and_then(|w| w.get(side))
-            .map_or(0, |&t| usize::try_from(t).unwrap_or(0))
-    };
-    let names: Vec<Option<&str>>;
-    if fac.is_type2() {
-        // The floor whose top roof is closest to the height asked (the
-        // first of equals).
-        let top = |fl: &crate::fac::Floor| fl.roof_heights.iter().copied().reduce(f64::max);
-        let best = fac
-            .floors
-            .iter()
-            .filter_map(|fl| Some((fl, top(fl)?)))
-            .fold(
-                None::<(&crate::fac::Floor, f64)>,
-                |best, (fl, h)| match best {
-                    Some((_, b)) if (b - f.height).abs() <= (h - f.height).abs() => best,
-                    _ => Some((fl, h)),
-                },
-            );
-        let floor = best.map(|(fl, _)| fl).or(fac.floors.first());
-        f.drawn_height = best.map(|(_, h)| h);
-        f.floor = floor.map(|fl| fl.name.clone());
-        names = floor
-            .map(|fl| fl.walls.iter().map(|w| w.name.as_deref()).collect())
-            .unwrap_or_default();
-    } else {
-        let range = fac.height_range();
-        f.drawn_height = range.map(|r| {
-            f.height
-                .max(r.min)
-                .min(r.max.unwrap_or(f64::INFINITY).max(r.min))
-        });
-        names = fac
-            .lods
-            .first()
-            .map(|l| l.walls.iter().map(|w| w.name.as_deref()).collect())
-            .unwrap_or_default();
+    let layout = crate::fac::build::layout(fac, &f.polygon, f.height, f.walls.as_deref());
+    f.drawn_height = layout.drawn_height;
+    f.floors = layout.plan.floors;
+    let sides = &layout.plan.sides;
+    if !fac.is_type2() && !sides.is_empty() {
+        f.panels = Some(sides.iter().map(|s| s.panels.unwrap_or_default()).collect());
     }
-    if !names.is_empty() {
-        f.wall_choice = Some(
-            (0..sides)
-                .map(|s| {
-                    let wall = type_of(s).min(names.len() - 1);
-                    WallChoice {
-                        wall,
-                        name: names[wall].map(str::to_string),
-                    }
-                })
+    if fac.is_type2() && !sides.is_empty() {
+        f.segments = Some(
+            sides
+                .iter()
+                .map(|s| s.segments.clone().unwrap_or_default())
                 .collect(),
         );
     }
-    f.roof = Some(fac.has_roof());
+    f.floor = layout.floor;
+    f.wall_choice = (!layout.walls.is_empty()).then_some(layout.walls);
+    f.roof = Some(layout.roof);
     f.wall_texture = fac.wall_texture().map(str::to_string);
     f.roof_texture = fac.roof_texture().map(str::to_string);
 }

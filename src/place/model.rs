@@ -258,11 +258,22 @@ pub struct PlacedFacade {
     /// looked up).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub art: Option<super::art::ArtState>,
-    /// The height the facade draws, metres: type 2, the top `ROOF_HEIGHT`
-    /// of the floor closest to `height`; type 1, `height` within the
-    /// facade's height range.
+    /// The height the facade draws, metres: type 2, the last `ROOF_HEIGHT`
+    /// of the floor closest to `height`; type 1, the whole floors X-Plane
+    /// stacks for `height` (`fac::floors`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub drawn_height: Option<f64>,
+    /// Type 1: the floors stacked for `height`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub floors: Option<u64>,
+    /// Type 1: the panels across each side, in side order (total, and
+    /// how many from the left end, repeated centre panels, from the right
+    /// end).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub panels: Option<Vec<crate::fac::layout::PanelCount>>,
+    /// Type 2: the segments of each side, left to right, in side order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub segments: Option<Vec<Vec<usize>>>,
     /// The type-2 floor drawn (its `FLOOR` name).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub floor: Option<String>,
@@ -280,15 +291,7 @@ pub struct PlacedFacade {
     pub roof_texture: Option<String>,
 }
 
-/// The wall one side of a facade draws.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct WallChoice {
-    /// Its index among the walls (of the nearest level, or of the floor
-    /// drawn).
-    pub wall: usize,
-    /// Its name, when the facade gives one.
-    pub name: Option<String>,
-}
+pub use crate::fac::build::WallChoice;
 
 /// A placed tree.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]

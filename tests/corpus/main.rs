@@ -25,6 +25,7 @@ mod support;
 
 mod agn;
 mod art;
+mod built;
 mod dsf;
 mod dsftool;
 mod gltf;

@@ -53,15 +53,6 @@ impl Prim {
         i
     }
 
-    /// Adds a planar quad `a b c d`, counter-clockwise seen from its
-    /// front, as two triangles, with the texture coordinates given; its
-    /// normal is the quad's own (Newell's), so it agrees with the winding.
-    pub fn quad(&mut self, corners: [[f64; 3]; 4], uvs: [[f64; 2]; 4]) {
-        let n = newell(&corners);
-        let i: Vec<u32> = (0..4).map(|k| self.vertex(corners[k], n, uvs[k])).collect();
-        self.idx.extend([i[0], i[1], i[2], i[0], i[2], i[3]]);
-    }
-
     /// Adds the triangles `tris` (indices into `points`) of a horizontal
     /// polygon at glTF height `up`, facing up (`up_side`) or down, each
     /// triangle wound counter-clockwise seen from that side whatever
@@ -172,19 +163,6 @@ pub(crate) fn face_normal(a: [f32; 3], b: [f32; 3], c: [f32; 3]) -> Option<[f32;
     let scale = [u, v].iter().flatten().fold(0.0f64, |m, x| m.max(x.abs()));
     (l.is_finite() && l > 1e-5 * scale * scale && l > 0.0)
         .then(|| [(n[0] / l) as f32, (n[1] / l) as f32, (n[2] / l) as f32])
-}
-
-/// The normal of a polygon's corners by Newell's method (its front where
-/// they run counter-clockwise), not normalised.
-fn newell(p: &[[f64; 3]]) -> [f64; 3] {
-    let mut n = [0.0; 3];
-    for (k, a) in p.iter().enumerate() {
-        let b = p[(k + 1) % p.len()];
-        n[0] += (a[1] - b[1]) * (a[2] + b[2]);
-        n[1] += (a[2] - b[2]) * (a[0] + b[0]);
-        n[2] += (a[0] - b[0]) * (a[1] + b[1]);
-    }
-    n
 }
 
 /// `n` scaled to length 1 (straight up when it has no length).

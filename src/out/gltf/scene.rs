@@ -4,11 +4,11 @@
 
 use super::art::{Loader, Tex};
 use super::model::{Material, Node, Prim, Scene};
-use crate::fac::Facade;
+use crate::fac::build as fac_build;
 use crate::forest::Forest;
-use crate::geom::{LocalFrame, Xy};
+use crate::geom::mesh::{Facing, WHOLE, open, triangulate};
+use crate::geom::{LocalFrame, Mesh, Xy};
 use crate::limits::Limits;
-use crate::obj::{Obj, Select};
 use crate::place::art::{Art, ArtFile, ArtState};
 use crate::place::{PlacedFacade, PlacedObject, Placement};
 use serde_json::json;
@@ -34,6 +34,36 @@ const MARKER: f64 = 2.0;
 /// A local point (x east, y north) at `up` metres, in glTF's frame.
 fn g(p: Xy, up: f64) -> [f64; 3] {
     [p[0], up, -p[1]]
+}
+
+/// Appends `m` to `prim`, turned `heading` degrees clockwise and moved
+/// by `at` (local metres), in glTF's frame: (x, y, z) → (x, z, −y), s, t →
+/// u, 1 − t. The turn is about the vertical axis, so a triangle's winding
+/// and its front are kept.
+fn append(prim: &mut Prim, m: &Mesh, at: Xy, heading: f64) {
+    let (s, c) = if heading == 0.0 {
+        (0.0, 1.0)
+    } else {
+        heading.to_radians().sin_cos()
+    };
+    let turn = |[x, y, z]: [f64; 3]| [x * c + y * s, -x * s + y * c, z];
+    let base = prim.pos.len() as u32;
+    for (k, p) in m.positions.iter().enumerate() {
+        let [x, y, z] = turn(*p);
+        let [nx, ny, nz] = turn(m.normals.get(k).copied().unwrap_or([0.0, 0.0, 1.0]));
+        let [u, t] = m.uvs.get(k).copied().unwrap_or([0.0, 0.0]);
+        prim.vertex(
+            [at[0] + x, z, -(at[1] + y)],
+            [nx, nz, -ny],
+            [u, 1.0 - t],
+        );
+    }
+    let n = m.positions.len();
+    for t in &m.triangles {
+        if t.iter().all(|&i| (i as usize) < n) {
+            prim.idx.extend(t.map(|i| base + i));
+        }
+    }
 }
 
 /// True when every value is finite once written as `f32`.
@@ -415,7 +445,8 @@ impl Builder<'_> {
             .and_then(|t| self.art.texture_named(&mut self.scene, path, &t));
         let name = self.art_name(path);
         let mat = self.textured(&name, tex, OBJECT, true, true);
-        let prim = obj_prim(&obj, mat);
+        let mut prim = Prim::new(mat);
+        append(&mut prim, &crate::obj::mesh::mesh(&obj), [0.0, 0.0], 0.0);
         if !prim.finite() {
             self.art.warnings.push(format!(
                 "{}: coordinates too large to write; drawn as a box",
@@ -438,15 +469,19 @@ impl Builder<'_> {
             return Ok(*m);
         }
         let mat = self.scene.color("missing art", MISSING, false);
-        let mut prim = Prim::new(mat);
+        let mut m = Mesh::default();
         let h = MARKER / 2.0;
         // Counter-clockwise and closed: every side's front faces out.
         let ring = [[-h, -h], [h, -h], [h, h], [-h, h], [-h, -h]];
-        walls(&mut prim, &ring, 0.0, MARKER, None);
+        for s in ring.windows(2) {
+            m.wall(s[0], s[1], 0.0, MARKER, WHOLE);
+        }
         let tris = triangulate(&ring);
-        let uv = |k: usize| [ring[k][0] / MARKER + 0.5, 0.5 - ring[k][1] / MARKER];
-        prim.flat(&ring[..4], &tris, MARKER, true, uv);
-        prim.flat(&ring[..4], &tris, 0.0, false, uv);
+        let st = |k: usize| [ring[k][0] / MARKER + 0.5, ring[k][1] / MARKER + 0.5];
+        m.flat(&ring[..4], &tris, MARKER, Facing::Up, st);
+        m.flat(&ring[..4], &tris, 0.0, Facing::Down, st);
+        let mut prim = Prim::new(mat);
+        append(&mut prim, &m, [0.0, 0.0], 0.0);
         self.check(prim.triangles())?;
         let m = self
             .scene
@@ -471,15 +506,23 @@ impl Builder<'_> {
         let file = art.and_then(|a| a.facades.iter().find(|x| x.path == f.asset));
         let fac = file.and_then(ArtFile::get);
         let naming = file.and_then(|x| x.file.clone());
-        let h = f.drawn_height.unwrap_or(f.height);
-        let h = if h.is_finite() && h > 0.0 { h } else { 1.0 };
-        let ring: Vec<Xy> = open(&f.polygon);
-        if ring.len() < 2 {
+        if open(&f.polygon).len() < 2 {
             return Ok(None);
         }
-        let closed = fac.is_none_or(|x| x.ring) && ring.len() >= 3;
+        // The facade as placement laid it out (the same layout fills the
+        // placement's JSON), or plain walls and a roof without its `.fac`.
+        let built = match fac {
+            Some(fac) => {
+                let layout = fac_build::layout(fac, &f.polygon, f.height, f.walls.as_deref());
+                fac_build::mesh(fac, &f.polygon, &layout)
+            }
+            None => fac_build::untextured(&f.polygon, f.drawn_height.unwrap_or(f.height)),
+        };
+        let closed = built.closed;
+        let h = f.drawn_height.unwrap_or(f.height);
+        let h = if h.is_finite() && h > 0.0 { h } else { 1.0 };
         let art_file = naming.as_deref().map(|n| self.art_name(n));
-        let (wall_mat, wall_uv, roof_mat, roof_uv) = match (fac, &naming, &art_file) {
+        let (wall_mat, roof_mat) = match (fac, &naming, &art_file) {
             (Some(fac), Some(naming), Some(name)) => {
                 let wt = fac
                     .wall_texture()
@@ -491,9 +534,7 @@ impl Builder<'_> {
                     .and_then(|t| self.art.texture_named(&mut self.scene, naming, &t));
                 (
                     self.textured(&format!("{name} walls"), wt, WALL, true, !closed),
-                    wt.and_then(|_| wall_window(fac, f)),
                     self.textured(&format!("{name} roof"), rt, ROOF, false, false),
-                    rt.and_then(|_| roof_window(fac)),
                 )
             }
             _ => (
@@ -506,40 +547,25 @@ impl Builder<'_> {
                     WALL,
                     !closed,
                 ),
-                None,
                 self.scene.color("missing facade roof", ROOF, false),
-                None,
             ),
         };
         // The node stands at the footprint's centre; the mesh around it.
         let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-        for q in &ring {
+        for q in open(&f.polygon) {
             for c in 0..2 {
                 lo[c] = lo[c].min(q[c]);
                 hi[c] = hi[c].max(q[c]);
             }
         }
         let centre = [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0];
-        let mut ring: Vec<Xy> = ring
-            .iter()
-            .map(|q| [q[0] - centre[0], q[1] - centre[1]])
-            .collect();
+        let back = [-centre[0], -centre[1]];
         let mut prims = vec![Prim::new(wall_mat)];
-        if closed {
-            // Fronts out: a wall's front is on the right of its side, and
-            // the outside is on the right of a counter-clockwise ring.
-            if signed_area(&ring) < 0.0 {
-                ring.reverse();
-            }
-            let sides: Vec<Xy> = ring.iter().chain(ring.first()).copied().collect();
-            walls(&mut prims[0], &sides, 0.0, h, wall_uv);
-            if f.roof.unwrap_or(true) {
-                let mut roof = Prim::new(roof_mat);
-                roof_flat(&mut roof, &ring, h, roof_uv, centre);
-                prims.push(roof);
-            }
-        } else {
-            walls(&mut prims[0], &ring, 0.0, h, wall_uv);
+        append(&mut prims[0], &built.walls, back, 0.0);
+        if !built.roof.is_empty() {
+            let mut roof = Prim::new(roof_mat);
+            append(&mut roof, &built.roof, back, 0.0);
+            prims.push(roof);
         }
         let translation = g(centre, 0.0);
         if !fin(&translation) || !prims.iter().all(Prim::finite) {
@@ -617,29 +643,23 @@ impl Builder<'_> {
                 left_out += 1;
                 continue;
             }
-            let rect = match (forest, t.forest_tree, tex) {
-                (Some(forest), Some(k), Some(_)) => {
-                    forest.trees.get(k).map(|tr| tree_rect(forest, tr))
-                }
+            // The forest's card of the tree where its texture is drawn,
+            // else a plain one.
+            let card = match (forest, t.forest_tree, tex) {
+                (Some(forest), Some(k), Some(_)) => forest
+                    .trees
+                    .get(k)
+                    .map(|tr| crate::forest::mesh::tree(forest, tr, w, h)),
                 _ => None,
             };
-            let (prim, [u0, u1, v0, v1], trunk) = match rect {
-                Some((uv, trunk)) => (&mut prims[0], uv, trunk),
-                None => (&mut prims[1], [0.0, 1.0, 1.0, 0.0], 0.5),
-            };
-            for turn in [0.0, 90.0] {
-                let (s, c) = (t.heading + turn).to_radians().sin_cos();
-                // Across the quad: east turned clockwise by the heading.
-                let across = [c, -s];
-                let left = [t.x - across[0] * w * trunk, t.y - across[1] * w * trunk];
-                let right = [
-                    t.x + across[0] * w * (1.0 - trunk),
-                    t.y + across[1] * w * (1.0 - trunk),
-                ];
-                prim.quad(
-                    [g(left, 0.0), g(right, 0.0), g(right, h), g(left, h)],
-                    [[u0, v0], [u1, v0], [u1, v1], [u0, v1]],
-                );
+            match card {
+                Some(card) => append(&mut prims[0], &card, [t.x, t.y], t.heading),
+                None => append(
+                    &mut prims[1],
+                    &crate::forest::mesh::plain(w, h),
+                    [t.x, t.y],
+                    t.heading,
+                ),
             }
             tallest = tallest.max(h);
             lines.insert(t.source_line);
@@ -670,169 +690,6 @@ impl Builder<'_> {
         };
         self.drawn(node, &format!("#{i} trees"), prims)
     }
-}
-
-/// The primitive of an OBJ's static LOD-0 triangles, its vertices
-/// renumbered to those used. OBJ8's frame is glTF's (x right, y up, z
-/// toward the viewer); its texture's t runs up, glTF's v down; and it
-/// winds a triangle's front clockwise where glTF winds it
-/// counter-clockwise, so each triangle is written in reverse order (its
-/// normals then agree with it).
-fn obj_prim(obj: &Obj, material: usize) -> Prim {
-    let mut prim = Prim::new(material);
-    let mut seen: HashMap<usize, u32> = HashMap::new();
-    for [a, b, c] in obj.triangles(Select::Static) {
-        for v in [a, c, b] {
-            let i = *seen.entry(v).or_insert_with(|| {
-                let vt = &obj.vertices[v];
-                let [s, t] = vt.uv;
-                prim.vertex(
-                    vt.position,
-                    vt.normal.map(f64::from),
-                    [f64::from(s), 1.0 - f64::from(t)],
-                )
-            });
-            prim.idx.push(i);
-        }
-    }
-    prim
-}
-
-/// `ring` without a last point repeating the first.
-fn open(ring: &[Xy]) -> Vec<Xy> {
-    let mut v = ring.to_vec();
-    if v.len() > 1 && v.first() == v.last() {
-        v.pop();
-    }
-    v
-}
-
-/// Triangles of a ring (indices into it), by ear clipping.
-fn triangulate(ring: &[Xy]) -> Vec<usize> {
-    use geo::TriangulateEarcut;
-    let ring = open(ring);
-    if ring.len() < 3 || ring.iter().flatten().any(|v| !v.is_finite()) {
-        return Vec::new();
-    }
-    let poly = geo::Polygon::new(geo::LineString::from(ring.clone()), vec![]);
-    let raw = poly.earcut_triangles_raw();
-    // The earcut vertices are the ring's, in order, without its closing point.
-    if raw.vertices.len() != ring.len() {
-        return Vec::new();
-    }
-    raw.triangle_indices
-}
-
-/// Wall quads along `path` (each consecutive pair a side) from `bottom`
-/// to `top`, each facing the right of its side; each side spans the texture window `uv` (`[u0, u1, v0, v1]`,
-/// glTF's v) or the whole texture.
-fn walls(prim: &mut Prim, path: &[Xy], bottom: f64, top: f64, uv: Option<[f64; 4]>) {
-    let [u0, u1, v0, v1] = uv.unwrap_or([0.0, 1.0, 1.0, 0.0]);
-    for s in path.windows(2) {
-        let (a, b) = (s[0], s[1]);
-        let d = [b[0] - a[0], b[1] - a[1]];
-        if d[0].hypot(d[1]) < 1e-6 {
-            continue;
-        }
-        // Counter-clockwise seen from the right of a → b: the front is
-        // outward on a counter-clockwise ring.
-        prim.quad(
-            [g(a, bottom), g(b, bottom), g(b, top), g(a, top)],
-            [[u0, v0], [u1, v0], [u1, v1], [u0, v1]],
-        );
-    }
-}
-
-/// A flat roof over `ring` at `top`, facing up, the texture window `uv`
-/// stretched over its bounding box (or tiled 1 per 10 m of the placement's
-/// frame, the ring lying `shift` from it).
-fn roof_flat(prim: &mut Prim, ring: &[Xy], top: f64, uv: Option<[f64; 4]>, shift: Xy) {
-    let tris = triangulate(ring);
-    if tris.is_empty() {
-        return;
-    }
-    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-    for p in ring {
-        for k in 0..2 {
-            lo[k] = lo[k].min(p[k]);
-            hi[k] = hi[k].max(p[k]);
-        }
-    }
-    let span = [(hi[0] - lo[0]).max(1e-6), (hi[1] - lo[1]).max(1e-6)];
-    prim.flat(ring, &tris, top, true, |k| {
-        let p = ring[k];
-        let f = [(p[0] - lo[0]) / span[0], (p[1] - lo[1]) / span[1]];
-        match uv {
-            Some([u0, u1, v0, v1]) => [u0 + f[0] * (u1 - u0), v0 + f[1] * (v1 - v0)],
-            None => [(p[0] + shift[0]) / 10.0, -(p[1] + shift[1]) / 10.0],
-        }
-    });
-}
-
-/// Twice the signed area of `ring` (positive counter-clockwise).
-fn signed_area(ring: &[Xy]) -> f64 {
-    let n = ring.len();
-    (0..n)
-        .map(|k| {
-            let (a, b) = (ring[k], ring[(k + 1) % n]);
-            a[0] * b[1] - b[0] * a[1]
-        })
-        .sum()
-}
-
-/// The texture window of the facade's first-side wall (type 1): from its
-/// leftmost to its rightmost panel across, bottom to top panel up, in
-/// glTF's `[u0, u1, v0, v1]` (v0 the bottom). `None` for type 2 or a wall
-/// without panels.
-fn wall_window(fac: &Facade, f: &PlacedFacade) -> Option<[f64; 4]> {
-    let lod = fac.lods.first()?;
-    let k = f
-        .wall_choice
-        .as_ref()
-        .and_then(|c| c.first())
-        .map_or(0, |c| c.wall);
-    let wall = lod.walls.get(k).or(lod.walls.first())?;
-    let span = |ps: &[crate::fac::Panel]| -> Option<[f64; 2]> {
-        let lo = ps
-            .iter()
-            .map(|p| p.range[0].min(p.range[1]))
-            .reduce(f64::min)?;
-        let hi = ps
-            .iter()
-            .map(|p| p.range[0].max(p.range[1]))
-            .reduce(f64::max)?;
-        Some([lo, hi])
-    };
-    let [u0, u1] = span(&wall.across)?;
-    let [t0, t1] = span(&wall.up)?;
-    Some([u0, u1, 1.0 - t0, 1.0 - t1])
-}
-
-/// The texture window of a type-1 facade's `ROOF` points (their bounding
-/// box), glTF's v.
-fn roof_window(fac: &Facade) -> Option<[f64; 4]> {
-    let pts = &fac.lods.first()?.roof;
-    let s0 = pts.iter().map(|p| p[0]).reduce(f64::min)?;
-    let s1 = pts.iter().map(|p| p[0]).reduce(f64::max)?;
-    let t0 = pts.iter().map(|p| p[1]).reduce(f64::min)?;
-    let t1 = pts.iter().map(|p| p[1]).reduce(f64::max)?;
-    Some([s0, s1, 1.0 - t0, 1.0 - t1])
-}
-
-/// A tree's rectangle of the forest texture as `[u0, u1, v0, v1]` (v0 at
-/// its foot) and where its trunk stands across it (0 left … 1 right).
-fn tree_rect(forest: &Forest, t: &crate::forest::Tree) -> ([f64; 4], f64) {
-    let [sx, sy] = forest.scale.map(|v| if v > 0.0 { v } else { 1.0 });
-    let u0 = t.s / sx;
-    let u1 = (t.s + t.w) / sx;
-    let v0 = 1.0 - t.t / sy;
-    let v1 = 1.0 - (t.t + t.h) / sy;
-    let trunk = if t.w.abs() > 0.0 {
-        (t.offset / t.w.abs()).clamp(0.0, 1.0)
-    } else {
-        0.5
-    };
-    ([u0, u1, v0, v1], trunk)
 }
 
 #[cfg(test)]
