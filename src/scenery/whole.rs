@@ -29,6 +29,8 @@
 //! - facades: a [`PlacedFacade`] on the outer ring, the parameter as its
 //!   height and the `wall` plane as its wall types, its drawn height,
 //!   walls and roof from the `.fac` (the same rules as autogen facades);
+//!   a facade of two points (a fence, a row of roof elements) is placed as
+//!   the open line it is;
 //! - forests: trees filled at the forest's `SPACING` and `RANDOM`, kept
 //!   with the probability of the polygon's density, inside the outer ring
 //!   and out of its holes (fill mode 0), along the line (mode 1) or at
@@ -207,10 +209,37 @@ impl Scenery {
         for p in placements.iter() {
             whole.counts.entry(p.kind.clone()).or_default().placed += 1;
         }
+        // Autogen uses not placed (their asset resolves nowhere, has
+        // errors, or the engine refused it).
+        for kind in ["agp", "agb", "ags"] {
+            if let Some(c) = whole.counts.get(kind).copied()
+                && c.in_dsf > c.placed
+            {
+                whole.not_drawn(
+                    kind,
+                    "",
+                    c.in_dsf - c.placed,
+                    "autogen uses not placed: their asset resolves nowhere, has errors, or the \
+                     engine refused it (the tile's unresolved, assets and warnings say which)"
+                        .into(),
+                );
+            }
+        }
+        // A facade of two points is an open facade (a fence, a row of roof
+        // elements): `features` leaves it out as a ring, it is placed here
+        // as the line it is.
+        let mut open_facades: Vec<Feature> = Vec::new();
         // Rows `features` left out (their geometry is not valid) are rows
         // of the DSF not drawn; a hole it dropped is named, not counted.
         for n in &feats.notes {
             let (kind, def) = entity_def(dsf, n.entity);
+            if kind == "fac"
+                && let Some(f) = open_facade(dsf, n.entity, &def)
+            {
+                whole.counts.entry(kind).or_default().in_dsf += 1;
+                open_facades.push(f);
+                continue;
+            }
             if n.message.contains("left out") {
                 whole.counts.entry(kind.clone()).or_default().in_dsf += 1;
                 whole.not_drawn(&kind, &def, 1, n.message.clone());
@@ -242,7 +271,9 @@ impl Scenery {
         // Group the rows by definition, first use first.
         let mut groups: Vec<Group> = Vec::new();
         let mut at: BTreeMap<(&str, &str), usize> = BTreeMap::new();
-        for f in &feats.features {
+        let mut rows: Vec<&Feature> = feats.features.iter().chain(&open_facades).collect();
+        rows.sort_by_key(|f| f.entity);
+        for f in rows {
             let kind = match (f.layer, f.kind.as_str()) {
                 (Layer::Objects, "agp") | (Layer::Polygons, "agb" | "ags") => continue,
                 (Layer::Chains, _) => {
@@ -516,6 +547,52 @@ fn art_file<T>(path: &str, file: Option<&Path>, how: &str, value: Option<Arc<T>>
         how: how.to_string(),
         value,
     }
+}
+
+/// Entity `i` as an open facade, when it is a facade polygon whose outer
+/// ring has two distinct points: a line, its `wall` plane kept.
+fn open_facade(dsf: &Dsf, i: usize, definition: &str) -> Option<Feature> {
+    let Some(Entity::Polygon(p)) = dsf.entities.get(i) else {
+        return None;
+    };
+    if p.windings.is_empty() {
+        return None;
+    }
+    let wall = matches!(p.depth, 3 | 5);
+    let mut line: Vec<LonLat> = Vec::new();
+    let mut extra = Vec::new();
+    for q in p.points(0) {
+        let ll = [q[0], q[1]];
+        if !(ll[0].is_finite() && ll[1].is_finite()) || line.last() == Some(&ll) {
+            continue;
+        }
+        line.push(ll);
+        if wall {
+            extra.push(q.get(2).copied().unwrap_or(0.0));
+        }
+    }
+    (line.len() == 2).then(|| Feature {
+        layer: Layer::Facades,
+        entity: i,
+        def: p.def,
+        definition: definition.to_string(),
+        kind: "fac".into(),
+        geometry: Geometry::LineString(line),
+        param: Some(p.param),
+        heading: None,
+        elevation: None,
+        mode: None,
+        height: Some(f64::from(p.param)),
+        winding: None,
+        closed: Some(false),
+        density: None,
+        fill_mode: None,
+        spacing: None,
+        subtype: None,
+        junctions: None,
+        planes: if wall { vec!["wall"] } else { Vec::new() },
+        extra,
+    })
 }
 
 /// The kind and definition of entity `i` (for rows `features` left out).

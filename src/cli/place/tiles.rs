@@ -160,11 +160,12 @@ fn whole_report(whole: &WholeTile) -> String {
             n.why
         ));
     }
-    for (def, u) in &whole.unresolved.assets {
+    // Each one is named by its placement's warning.
+    if !whole.unresolved.is_empty() {
         s.push_str(&format!(
-            "warning: {def}: resolves nowhere ({}); its {} placed without art\n",
-            u.why,
-            plural(u.uses, "item")
+            "warning: {} resolve nowhere; their {} are placed from the DSF alone, without art\n",
+            plural(whole.unresolved.assets.len(), "definition"),
+            plural(whole.unresolved.uses(), "item")
         ));
     }
     s
