@@ -9,13 +9,14 @@
 #
 # TILE defaults to the corpus's busiest airport overlay (KIND,
 # brokenbrainguy/KIND-Indianapolis-International-Airport, under
-# ../shared/corpus); its package has no art of its own in the corpus, so
+# AGKIT_CORPUS, default ../shared/corpus); its package has no art of its own in the corpus, so
 # the run resolves every definition and places each item from the DSF's
 # geometry (art states `missing`), which is the layout's own cost. AGKIT
 # names the binary (default: a release build).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-TILE=${1:-$ROOT/../shared/corpus/brokenbrainguy__KIND-Indianapolis-International-Airport/Earth nav data/+30-090/+39-087.dsf}
+CORPUS=${AGKIT_CORPUS:-$ROOT/../shared/corpus}
+TILE=${1:-$CORPUS/brokenbrainguy__KIND-Indianapolis-International-Airport/Earth nav data/+30-090/+39-087.dsf}
 RUNS=${2:-3}
 if [ -z "${AGKIT:-}" ]; then
     (cd "$ROOT" && cargo build --release --bin agkit)
@@ -42,9 +43,8 @@ least() {
 }
 
 "$AGKIT" place --dsf "$TILE" --all -o "$WORK/count.json" 2>"$WORK/summary" || true
-grep -E "^whole tile|^  " "$WORK/summary" || true
+grep -E "^whole tile|^  [a-z]+ +[0-9,]+ in the DSF" "$WORK/summary" || true
 least "dsf totext" "$AGKIT" dsf totext "$TILE" -o "$WORK/tile.txt"
-least "place --dsf (autogen)" "$AGKIT" place --dsf "$TILE" -o "$WORK/autogen.json"
 least "place --dsf --all -o json" "$AGKIT" place --dsf "$TILE" --all -o "$WORK/tile.json"
 least "place --dsf --all -o glb" "$AGKIT" place --dsf "$TILE" --all -o "$WORK/tile.glb"
 ls -l "$WORK/tile.txt" "$WORK/tile.json" "$WORK/tile.glb" | awk '{ printf "%-12s %12d bytes\n", $NF, $5 }' | sed "s|$WORK/||"
