@@ -28,6 +28,7 @@ pub mod agn;
 pub mod check;
 pub mod convert;
 pub mod diag;
+pub mod draped;
 pub mod dsf;
 pub mod fac;
 pub mod forest;

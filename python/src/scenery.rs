@@ -376,11 +376,18 @@ fn place(
 /// the seed `seed XOR i`. The same placements as `agkit place --dsf PATH
 /// --format json` with the same options.
 ///
+/// With `whole_tile=True`, everything the tile places is laid out, not
+/// only its autogen: objects, facade, forest and draped polygons, lines and
+/// object strings, one placement per definition after the autogen uses
+/// (`agkit place --dsf PATH --all`); `TilePlacement.whole` then counts
+/// every kind and names what is not drawn.
+///
 /// Raises `OSError` when the tile cannot be read, `agkit.ParseError` when
 /// it is no DSF, `agkit.SceneryError` when a folder is no installation or
 /// library.
 #[pyfunction]
-#[pyo3(signature = (path, *, scenery=None, library=Vec::new(), installation=None, seed=0, density=6))]
+#[pyo3(signature = (path, *, scenery=None, library=Vec::new(), installation=None, seed=0, density=6, whole_tile=false))]
+#[allow(clippy::too_many_arguments)]
 pub fn place_dsf(
     py: Python<'_>,
     path: PathBuf,
@@ -389,8 +396,12 @@ pub fn place_dsf(
     installation: Option<&Bound<'_, PyAny>>,
     seed: u64,
     density: u8,
+    whole_tile: bool,
 ) -> PyResult<TilePlacement> {
-    let params = tile_params(seed, density)?;
+    let params = Params {
+        whole_tile,
+        ..tile_params(seed, density)?
+    };
     let opened: Arc<LibScenery> = match installation {
         None => Arc::new(detached(py, || {
             LibScenery::packages(scenery.as_deref(), &library, Conditions::default())
@@ -701,6 +712,15 @@ impl TilePlacement {
         let files: Vec<&agkit::place::file::AssetFile> =
             self.lib.assets.iter().map(|a| &**a).collect();
         crate::to_py(py, &files)
+    }
+
+    /// With `whole_tile=True`: per kind (`obj`, `fac`, `for`, `pol`, `lin`,
+    /// `str`, `agp`, `net`, `terrain` …) the rows `in_dsf`, `placed` and
+    /// `not_drawn`, what is `not_drawn` and why, and the definitions
+    /// `unresolved`, as a dict; else `None`.
+    #[getter]
+    fn whole<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::to_py(py, &self.lib.whole)
     }
 
     /// True when an asset file a use resolved to cannot be placed (its uses

@@ -310,3 +310,23 @@ def test_a_scenery_of_packages_resolves_and_places_as_place_dsf(cli: Path) -> No
     custom = agkit.scenery.Scenery(library=[XPLANE / "Custom Scenery"])
     assert custom.resolve("lib/fixture/shed.obj", tile=(47.5, 13.5)).source == "backup"
     assert isinstance(agkit.scenery.Installation(XPLANE), agkit.scenery.Scenery)
+
+
+def test_place_dsf_whole_tile_places_as_the_cli_with_all(cli: Path) -> None:
+    """`whole_tile=True` is `agkit place --dsf --all`: the tile's objects are
+    placed after its autogen, one placement per definition, and `whole`
+    counts every kind, each row placed or not drawn."""
+    t = agkit.place_dsf(TOWN_DSF, installation=XPLANE, whole_tile=True)
+    args = ["place", "--dsf", str(TOWN_DSF), "--xplane", str(XPLANE), "--all"]
+    assert plain([p.to_dict() for p in t.placements]) == cli_json(cli, *args, "--format", "json")
+    assert plain(t.__geo_interface__) == cli_json(cli, *args, "--format", "geojson")
+    whole = t.whole
+    assert whole is not None
+    assert whole["counts"]["obj"]["in_dsf"] > 0
+    for kind, c in whole["counts"].items():
+        assert c["placed"] + c["not_drawn"] == c["in_dsf"], kind
+    objs = [p for p in t if p.kind == "obj"]
+    assert [p.asset for p in objs] == ["lib/fixture/shed.obj"]
+    assert sum(len(p.objects) for p in objs) == whole["counts"]["obj"]["placed"]
+    # Without it, the autogen only, as before.
+    assert agkit.place_dsf(TOWN_DSF, installation=XPLANE).whole is None

@@ -21,7 +21,7 @@
 use crate::geom::{LocalFrame, LonLat, Xy};
 use crate::place::{
     Placement,
-    model::{PlacedFacade, PlacedObject, PlacedTile, PlacedTree, TileId},
+    model::{PlacedDraped, PlacedFacade, PlacedLine, PlacedObject, PlacedTile, PlacedTree, TileId},
 };
 
 /// The type of a field.
@@ -195,6 +195,37 @@ const USE_FIELDS: &[Field] = &[
     f("n_warnings", I),
 ];
 
+const DRAPED_FIELDS: &[Field] = &[
+    COMMON[0],
+    COMMON[1],
+    COMMON[2],
+    COMMON[3],
+    COMMON[4],
+    f("entity", I),
+    f("holes", I),
+    f("uv", B),
+    f("heading", R),
+    f("art", T),
+    f("texture", T),
+    f("scale_x", R),
+    f("scale_y", R),
+];
+
+const LINE_FIELDS: &[Field] = &[
+    COMMON[0],
+    COMMON[1],
+    COMMON[2],
+    COMMON[3],
+    COMMON[4],
+    f("entity", I),
+    f("winding", I),
+    f("closed", B),
+    f("width", R),
+    f("spacing", R),
+    f("art", T),
+    f("texture", T),
+];
+
 /// Index of the tiles layer in [`LAYERS`].
 pub const TILES: usize = 0;
 /// Index of the object footprints layer.
@@ -211,9 +242,13 @@ pub const TREES: usize = 5;
 pub const USES: usize = 6;
 /// Index of the point uses (AGP) layer.
 pub const USE_POINTS: usize = 7;
+/// Index of the draped polygons (DSF `.pol`) layer.
+pub const DRAPED: usize = 8;
+/// Index of the lines (DSF `.lin`, `.str`) layer.
+pub const LINES: usize = 9;
 
 /// Every layer, in the order outputs write them.
-pub const LAYERS: [Layer; 8] = [
+pub const LAYERS: [Layer; 10] = [
     Layer {
         name: "tiles",
         geometry: GeomType::Polygon,
@@ -261,6 +296,18 @@ pub const LAYERS: [Layer; 8] = [
         geometry: GeomType::Point,
         fields: USE_FIELDS,
         about: "DSF uses of an .agp (kind use): the point placed at; n_* count what it placed.",
+    },
+    Layer {
+        name: "draped",
+        geometry: GeomType::Polygon,
+        fields: DRAPED_FIELDS,
+        about: "Draped polygons of a whole DSF tile (.pol, kind draped) with their holes; entity is the DSF entity, heading the texture's in degrees clockwise, scale_x/scale_y the .pol's SCALE in metres.",
+    },
+    Layer {
+        name: "lines",
+        geometry: GeomType::LineString,
+        fields: LINE_FIELDS,
+        about: "Painted lines (.lin) and object strings' lines (.str) of a whole DSF tile (kind line); width and spacing in metres.",
     },
 ];
 
@@ -547,6 +594,75 @@ fn tree_row(p: &Placement, placement: usize, i: usize, t: &PlacedTree) -> Row {
     }
 }
 
+fn draped_row(p: &Placement, placement: usize, i: usize, d: &PlacedDraped) -> Row {
+    let rings: Vec<Vec<LonLat>> = d
+        .lonlat
+        .iter()
+        .enumerate()
+        .filter_map(|(k, r)| ring(r, k == 0))
+        .collect();
+    let shape = if rings.is_empty() {
+        Shape::None
+    } else {
+        Shape::Polygon(rings)
+    };
+    let mut v = common(DRAPED, placement, p, "draped", i);
+    v.extend([
+        int(d.entity),
+        int(d.rings.len().saturating_sub(1)),
+        Value::Bool(d.uv.is_some()),
+        d.heading.map(metres).into(),
+        art(d.art),
+        opt_text(d.texture.as_deref()),
+        d.scale.map(|s| metres(s[0])).into(),
+        d.scale.map(|s| metres(s[1])).into(),
+    ]);
+    Row {
+        layer: DRAPED,
+        shape,
+        values: v,
+    }
+}
+
+fn line_row(p: &Placement, placement: usize, i: usize, l: &PlacedLine) -> Row {
+    let mut pts: Vec<LonLat> = l.lonlat.iter().map(|&q| ll(q)).collect();
+    if l.closed
+        && let Some(&first) = pts.first()
+    {
+        pts.push(first);
+    }
+    let shape = if pts.len() >= 2 {
+        Shape::LineString(pts)
+    } else {
+        Shape::None
+    };
+    let mut v = common(LINES, placement, p, "line", i);
+    v.extend([
+        int(l.entity),
+        int(l.winding),
+        Value::Bool(l.closed),
+        l.width.map(metres).into(),
+        l.spacing.map(metres).into(),
+        art(l.art),
+        opt_text(l.texture.as_deref()),
+    ]);
+    Row {
+        layer: LINES,
+        shape,
+        values: v,
+    }
+}
+
+/// True when a placement is an autogen use (`agp`, `agb`, `ags`): the
+/// placements of a whole DSF tile's other content are not uses and have no
+/// use row.
+fn is_use(p: &Placement) -> bool {
+    !matches!(
+        p.kind.as_str(),
+        "obj" | "fac" | "for" | "pol" | "lin" | "str"
+    )
+}
+
 fn use_row(p: &Placement, placement: usize) -> Row {
     let frame = LocalFrame::new(p.origin);
     let rings: Vec<Vec<LonLat>> = p
@@ -583,15 +699,18 @@ fn use_row(p: &Placement, placement: usize) -> Row {
 }
 
 /// Calls `emit` with the rows of `ps` in turn, the placements numbered
-/// from `first`: for each placement its use, tiles, objects, facades and
-/// trees, one row at a time. Stops at the first error.
+/// from `first`: for each placement its use (autogen placements only),
+/// tiles, objects, facades, trees, draped polygons and lines, one row at a
+/// time. Stops at the first error.
 pub fn each_row<E>(
     ps: &[Placement],
     first: usize,
     emit: &mut dyn FnMut(Row) -> Result<(), E>,
 ) -> Result<(), E> {
     for (n, p) in (first..).zip(ps) {
-        emit(use_row(p, n))?;
+        if is_use(p) {
+            emit(use_row(p, n))?;
+        }
         for (i, t) in p.tiles.iter().enumerate() {
             emit(tile_row(p, n, i, t))?;
         }
@@ -603,6 +722,12 @@ pub fn each_row<E>(
         }
         for (i, t) in p.trees.iter().enumerate() {
             emit(tree_row(p, n, i, t))?;
+        }
+        for (i, d) in p.draped.iter().enumerate() {
+            emit(draped_row(p, n, i, d))?;
+        }
+        for (i, l) in p.lines.iter().enumerate() {
+            emit(line_row(p, n, i, l))?;
         }
     }
     Ok(())

@@ -29,8 +29,8 @@ pub mod string;
 pub mod tile;
 
 pub use model::{
-    PlacedCorner, PlacedFacade, PlacedObject, PlacedTile, PlacedTree, Placement, Role, Tally,
-    TileId, WallChoice,
+    PlacedCorner, PlacedDraped, PlacedFacade, PlacedLine, PlacedObject, PlacedTile, PlacedTree,
+    Placement, Role, Tally, TileId, WallChoice,
 };
 
 use crate::geom::{LocalFrame, LonLat, Xy};
@@ -90,6 +90,11 @@ pub struct Params {
     /// What one run may place and spend, and how wide its polygon may be
     /// (a previewer serving many users passes tighter ones).
     pub limits: Limits,
+    /// With a DSF tile ([`crate::scenery::Scenery::place_tile`]): place
+    /// everything the tile places — objects, facade, forest and draped
+    /// polygons, lines, object strings — not only its autogen uses
+    /// ([`crate::scenery::whole`]). Off by default.
+    pub whole_tile: bool,
 }
 
 impl Default for Params {
@@ -104,6 +109,7 @@ impl Default for Params {
             art: None,
             explain: false,
             limits: Limits::default(),
+            whole_tile: false,
         }
     }
 }

@@ -32,6 +32,14 @@ pub struct Placement {
     pub trees: Vec<PlacedTree>,
     /// Vertices treated as corners (AGS), with their turn.
     pub corners: Vec<PlacedCorner>,
+    /// Draped polygons (`.pol` of a DSF tile). Absent from the JSON when
+    /// empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub draped: Vec<PlacedDraped>,
+    /// Painted lines (`.lin`) and the lines of object strings (`.str`) of
+    /// a DSF tile. Absent from the JSON when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<PlacedLine>,
     /// Problems met while placing (an asset that could not be resolved, a
     /// tile skipped because of a stop point, …).
     pub warnings: Vec<String>,
@@ -71,6 +79,10 @@ pub struct Tally {
     pub facades: usize,
     /// Trees placed.
     pub trees: usize,
+    /// Draped polygons placed (DSF `.pol`).
+    pub draped: usize,
+    /// Lines placed (DSF `.lin`, `.str`).
+    pub lines: usize,
 }
 
 impl Tally {
@@ -81,6 +93,8 @@ impl Tally {
         self.objects += p.objects.len();
         self.facades += p.facades.len();
         self.trees += p.trees.len();
+        self.draped += p.draped.len();
+        self.lines += p.lines.len();
     }
 
     /// Adds another tally to this one.
@@ -90,6 +104,8 @@ impl Tally {
         self.objects += other.objects;
         self.facades += other.facades;
         self.trees += other.trees;
+        self.draped += other.draped;
+        self.lines += other.lines;
     }
 
     /// The tally of `placements`.
@@ -113,7 +129,16 @@ impl std::fmt::Display for Tally {
             count(self.objects, "object"),
             count(self.facades, "facade"),
             count(self.trees, "tree")
-        )
+        )?;
+        // Only a whole DSF tile places these: autogen tallies read as
+        // before.
+        if self.draped > 0 {
+            write!(f, ", {}", count(self.draped, "draped polygon"))?;
+        }
+        if self.lines > 0 {
+            write!(f, ", {}", count(self.lines, "line"))?;
+        }
+        Ok(())
     }
 }
 
@@ -234,6 +259,16 @@ pub struct PlacedObject {
     /// the base.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub object_height: Option<f64>,
+    /// An object a DSF places (`OBJECT`, `OBJECT_MSL`): the DSF's
+    /// elevation, metres above mean sea level (mode `msl`) or above the
+    /// ground (mode `agl`); absent on the ground (mode `draped`) and for
+    /// autogen objects.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elevation: Option<f64>,
+    /// The index of the DSF entity that placed it (a whole tile,
+    /// [`crate::scenery::whole`]); absent for autogen items.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entity: Option<usize>,
 }
 
 /// A placed facade.
@@ -289,6 +324,10 @@ pub struct PlacedFacade {
     /// The roof texture, as the `.fac` names it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roof_texture: Option<String>,
+    /// The index of the DSF entity that placed it (a whole tile); absent
+    /// for autogen facades.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entity: Option<usize>,
 }
 
 pub use crate::fac::build::WallChoice;
@@ -328,6 +367,75 @@ pub struct PlacedTree {
     /// That entry's name, when the forest gives one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tree_name: Option<String>,
+    /// The index of the DSF forest entity that placed it (a whole tile);
+    /// absent for autogen trees.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entity: Option<usize>,
+}
+
+/// A draped polygon a DSF places (`.pol`): its rings and how its texture
+/// is mapped.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct PlacedDraped {
+    /// The `.pol` path, as the DSF names it.
+    pub asset: String,
+    /// The DSF entity.
+    pub entity: usize,
+    /// Outer ring then holes, local metres, not closed (as the DSF winds
+    /// them).
+    pub rings: Vec<Vec<Xy>>,
+    /// The rings in lon/lat.
+    pub lonlat: Vec<Vec<LonLat>>,
+    /// Texture coordinates from the DSF's UV planes, one per ring point
+    /// (when the polygon carries them: X-Plane then ignores `SCALE`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uv: Option<Vec<Vec<[f64; 2]>>>,
+    /// The texture's heading, degrees clockwise (the DSF parameter of a
+    /// polygon without UV planes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heading: Option<f64>,
+    /// Whether its `.pol` was found and read (absent when art was not
+    /// looked up).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub art: Option<super::art::ArtState>,
+    /// The `.pol`'s `TEXTURE`, as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub texture: Option<String>,
+    /// The `.pol`'s `SCALE`: metres one repeat of the texture covers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scale: Option<[f64; 2]>,
+}
+
+/// A line a DSF places: a painted line (`.lin`) or the line of an object
+/// string (`.str`, whose objects are the placement's objects).
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct PlacedLine {
+    /// The `.lin` or `.str` path, as the DSF names it.
+    pub asset: String,
+    /// The DSF entity.
+    pub entity: usize,
+    /// The winding of the entity it is.
+    pub winding: usize,
+    /// Its points, local metres (closed lines repeat no point: see
+    /// `closed`).
+    pub points: Vec<Xy>,
+    /// The points in lon/lat.
+    pub lonlat: Vec<LonLat>,
+    /// Whether it closes on itself (a `.lin` with parameter 1).
+    pub closed: bool,
+    /// The width it draws, metres (from the `.lin`, when read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub width: Option<f64>,
+    /// Object strings: metres between objects (the DSF parameter).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spacing: Option<f64>,
+    /// Whether its `.lin`/`.str` was found and read (absent when art was
+    /// not looked up).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub art: Option<super::art::ArtState>,
+    /// The `.lin`'s `TEXTURE`, as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub texture: Option<String>,
 }
 
 /// A vertex treated as a corner (AGS).
@@ -342,11 +450,17 @@ pub struct PlacedCorner {
 }
 
 impl Placement {
-    /// The items placed: tiles, objects, facades and trees (what
+    /// The items placed: tiles, objects, facades, trees, draped polygons
+    /// and lines (what
     /// [`Limits::max_placed_items`](crate::limits::Limits::max_placed_items)
     /// counts).
     pub fn items(&self) -> usize {
-        self.tiles.len() + self.objects.len() + self.facades.len() + self.trees.len()
+        self.tiles.len()
+            + self.objects.len()
+            + self.facades.len()
+            + self.trees.len()
+            + self.draped.len()
+            + self.lines.len()
     }
 
     /// Why nothing was placed, in one line, when nothing was: the warning
@@ -393,6 +507,16 @@ impl Placement {
         }
         for t in &mut self.trees {
             [t.lon, t.lat] = frame.to_lonlat([t.x, t.y]);
+        }
+        for d in &mut self.draped {
+            d.lonlat = d
+                .rings
+                .iter()
+                .map(|r| r.iter().map(|&p| frame.to_lonlat(p)).collect())
+                .collect();
+        }
+        for l in &mut self.lines {
+            l.lonlat = l.points.iter().map(|&p| frame.to_lonlat(p)).collect();
         }
     }
 }

@@ -76,6 +76,7 @@ pub mod picture;
 pub mod report;
 pub mod resolve;
 pub mod tile;
+pub mod whole;
 
 pub use context::{Scenery, SceneryError};
 pub use tile::{TileError, TilePlacement};

@@ -141,6 +141,13 @@ pub struct TilePlacement {
     /// (a use whose file has errors is not placed), in order of first use.
     #[serde(serialize_with = "asset_files")]
     pub assets: Vec<Arc<AssetFile>>,
+    /// With [`Params::whole_tile`]: every kind of item the tile has,
+    /// counted, and what is not drawn ([`super::whole`]); the
+    /// placements then hold, after the autogen uses, one placement per
+    /// definition of the tile's other content. `None` (and absent from the
+    /// JSON) otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub whole: Option<super::whole::WholeTile>,
 }
 
 impl TilePlacement {
@@ -160,7 +167,9 @@ fn asset_files<S: serde::Serializer>(v: &[Arc<AssetFile>], s: S) -> Result<S::Ok
 pub const TILE_BATCH: usize = 32;
 
 impl Scenery {
-    /// Places every autogen use of the DSF at `path`.
+    /// Places every autogen use of the DSF at `path` (and, with
+    /// [`Params::whole_tile`], everything else it places,
+    /// [`super::whole`]).
     pub fn place_tile(&self, path: &Path, params: &Params) -> Result<TilePlacement, TileError> {
         let max = params.limits.max_input_bytes;
         let bytes = crate::fsutil::read_file(path, "a DSF tile", max).map_err(|source| {
@@ -181,7 +190,7 @@ impl Scenery {
         bytes: &[u8],
         params: &Params,
     ) -> Result<TilePlacement, TileError> {
-        let (tile, uses) = dsf_uses(bytes).map_err(|error| {
+        let (dsf, tile, uses) = dsf_uses(bytes).map_err(|error| {
             let contents = crate::check::Contents::of(bytes);
             TileError::Dsf {
                 path: path.to_path_buf(),
@@ -200,6 +209,7 @@ impl Scenery {
             unresolved: Unresolved::default(),
             warnings: Vec::new(),
             assets: Vec::new(),
+            whole: None,
         };
         let resolved = self.resolve_all(path, tile, uses.iter().map(|u| u.asset.as_str()));
         let mut counts: HashMap<&str, usize> = HashMap::new();
@@ -259,6 +269,9 @@ impl Scenery {
                     message: e.to_string(),
                 }),
             }
+        }
+        if params.whole_tile {
+            out.whole = Some(self.place_rest(path, &dsf, tile, params, &mut out.placements));
         }
         Ok(out)
     }
@@ -337,9 +350,9 @@ fn explain_resolution(file: &Path, r: &super::resolve::Resolution) -> String {
     line
 }
 
-/// The tile (from `sim/west` and `sim/south`, else the first use) and the
-/// autogen uses of a DSF.
-fn dsf_uses(bytes: &[u8]) -> Result<(Tile, Vec<AutogenUse>), DsfError> {
+/// The DSF read, its tile (from `sim/west` and `sim/south`, else the
+/// first use) and its autogen uses.
+fn dsf_uses(bytes: &[u8]) -> Result<(crate::dsf::Dsf, Tile, Vec<AutogenUse>), DsfError> {
     let dsf = crate::dsf::read(bytes)?;
     let uses = crate::dsf::autogen_uses(&dsf);
     let prop = |n: &str| dsf.property(n).and_then(|v| v.trim().parse::<i32>().ok());
@@ -353,7 +366,7 @@ fn dsf_uses(bytes: &[u8]) -> Result<(Tile, Vec<AutogenUse>), DsfError> {
             Tile::of(first[0], first[1])
         }
     };
-    Ok((tile, uses))
+    Ok((dsf, tile, uses))
 }
 
 #[cfg(test)]

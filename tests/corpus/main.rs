@@ -31,6 +31,7 @@ mod dsftool;
 mod gltf;
 mod place_art;
 mod place_point;
+mod place_whole;
 mod scenery;
 mod textured;
 mod xp;

@@ -56,6 +56,12 @@ pub struct Args {
     /// Place every autogen use of this DSF tile (or of every .dsf under a folder).
     #[arg(long, value_name = "TILE.dsf", conflicts_with_all = ["asset", "at", "polygon"])]
     pub dsf: Option<PathBuf>,
+    /// With --dsf: place everything the tile places, not only its autogen
+    /// uses: objects, facade, forest and draped polygons, lines and object
+    /// strings (one placement per definition, after the autogen uses).
+    /// What is not drawn (road networks, terrain …) is counted on stderr.
+    #[arg(long, requires = "dsf")]
+    pub all: bool,
     /// The scenery package the DSF belongs to (default: the folder above
     /// `Earth nav data`).
     #[arg(long, value_name = "DIR", requires = "dsf")]
@@ -148,6 +154,7 @@ impl Args {
                 Frame::Wed => FrameConvention::Wed,
             },
             explain: self.explain,
+            whole_tile: self.all,
             limits: Limits {
                 max_extent_m: self.max_extent,
                 ..Limits::default()

@@ -13,6 +13,7 @@ use agkit::out::{self, Format, count as plural, thousands};
 use agkit::place::{Params, Placement, Tally};
 use agkit::scenery::resolve::Conditions;
 use agkit::scenery::tile::{TileError, TilePlacement, Unresolved};
+use agkit::scenery::whole::WholeTile;
 use agkit::scenery::{Scenery, SceneryError};
 use std::path::{Path, PathBuf};
 
@@ -94,9 +95,14 @@ fn place_one(dsf: &Path, params: &Params, scenery: &Scenery) -> Result<(Vec<Plac
     for w in &tile.warnings {
         eprintln!("warning: use {}: {}: {}", w.index, w.asset, w.message);
     }
+    if let Some(whole) = &tile.whole {
+        eprint!("{}", whole_report(whole));
+    }
     if !tile.unresolved.is_empty() {
         let skipped = tile.unresolved.uses();
-        if skipped == tile.uses {
+        // With --all the tile's other content is placed whatever its
+        // autogen does.
+        if skipped == tile.uses && tile.whole.is_none() {
             let head = format!(
                 "error: none of the {} of {} resolves, so nothing is placed:",
                 plural(tile.uses, "autogen use"),
@@ -124,6 +130,47 @@ fn place_one(dsf: &Path, params: &Params, scenery: &Scenery) -> Result<(Vec<Plac
     Ok((tile.placements, status))
 }
 
+/// What a whole tile holds per kind and what is not drawn, for stderr:
+/// one line per kind, one per definition not drawn, one per definition
+/// that resolves nowhere.
+fn whole_report(whole: &WholeTile) -> String {
+    let mut s = format!(
+        "whole tile: {} in the DSF, {} placed, {} not drawn\n",
+        plural(whole.in_dsf(), "item"),
+        thousands(whole.counts.values().map(|c| c.placed).sum()),
+        thousands(whole.not_drawn_items())
+    );
+    for (kind, c) in &whole.counts {
+        s.push_str(&format!(
+            "  {kind:<8} {:>8} in the DSF {:>8} placed {:>8} not drawn\n",
+            thousands(c.in_dsf),
+            thousands(c.placed),
+            thousands(c.not_drawn)
+        ));
+    }
+    for n in &whole.not_drawn {
+        let def = if n.definition.is_empty() {
+            n.kind.clone()
+        } else {
+            n.definition.clone()
+        };
+        s.push_str(&format!(
+            "note: {} of {def} not drawn: {}\n",
+            plural(n.items, "item"),
+            n.why
+        ));
+    }
+    // Each one is named by its placement's warning.
+    if !whole.unresolved.is_empty() {
+        s.push_str(&format!(
+            "warning: {} resolve nowhere; their {} are placed from the DSF alone, without art\n",
+            plural(whole.unresolved.assets.len(), "definition"),
+            plural(whole.unresolved.uses(), "item")
+        ));
+    }
+    s
+}
+
 /// What a folder run keeps of a tile once its placements are written.
 struct Seen {
     /// What to print now: its asset reports (or why it failed) and, with
@@ -140,6 +187,8 @@ struct Seen {
     tally: Tally,
     /// Its unresolved assets.
     unresolved: Unresolved,
+    /// With --all: what the tile holds.
+    whole: Option<WholeTile>,
 }
 
 impl Seen {
@@ -155,6 +204,7 @@ impl Seen {
                     placed: 0,
                     tally: Tally::default(),
                     unresolved: Unresolved::default(),
+                    whole: None,
                 };
             }
         };
@@ -183,6 +233,7 @@ impl Seen {
             placed: tile.placements.len(),
             tally: Tally::of(&tile.placements),
             unresolved: tile.unresolved.clone(),
+            whole: tile.whole.clone(),
         }
     }
 }
@@ -204,6 +255,8 @@ struct Totals {
     repeats: Repeats,
     /// Unresolved assets, summed.
     unresolved: Unresolved,
+    /// With --all: every tile's kinds, summed.
+    whole: Option<WholeTile>,
 }
 
 impl Totals {
@@ -218,6 +271,9 @@ impl Totals {
         self.placed += seen.placed;
         self.tally.merge(&seen.tally);
         self.unresolved.merge(seen.unresolved);
+        if let Some(w) = seen.whole {
+            self.whole.get_or_insert_with(WholeTile::default).merge(w);
+        }
     }
 }
 
@@ -288,10 +344,13 @@ fn run_folder(dir: &Path, args: &Args, params: &Params, format: Format, scenery:
         return output::fail(e);
     }
     eprint!("{}", totals.repeats.report());
+    if let Some(whole) = &totals.whole {
+        eprint!("{}", whole_report(whole));
+    }
     let mut status = totals.status;
     if !totals.unresolved.is_empty() {
         let skipped = totals.unresolved.uses();
-        let head = if skipped == totals.uses {
+        let head = if skipped == totals.uses && totals.whole.is_none() {
             status = status.max(EXIT_INPUT);
             format!(
                 "error: none of the {} under {} resolves, so nothing is placed:",

@@ -1,0 +1,271 @@
+//! A whole DSF tile placed (`Params::whole_tile`, `place --dsf --all`) on
+//! every real tile of the corpus: its rows per kind are the rows `dsf
+//! totext` lists, counted from that text here; every row is placed or
+//! counted as not drawn; every object stands where the DSF says to the
+//! centimetre; draped polygons keep their holes.
+
+use super::support;
+use agkit::dsf::{self, Entity, text::TextOptions};
+use agkit::geom::LocalFrame;
+use agkit::place::Params;
+use agkit::scenery::Scenery;
+use agkit::scenery::resolve::Conditions;
+use std::collections::BTreeMap;
+
+/// The lower-case extension of a definition path.
+fn ext(path: &str) -> String {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    name.rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+/// Rows per kind as the DSF2Text lists them: an `OBJECT*` line per object,
+/// a `BEGIN_POLYGON` per polygon (a `BEGIN_WINDING` per winding of a
+/// `.lin` or `.str`, each a line of its own), a `BEGIN_PATCH` per terrain
+/// patch, a `RASTER_DEF` per raster; kinds by the definition's extension.
+/// Also every object line's def, lon and lat, in order.
+fn text_rows(text: &str) -> (BTreeMap<String, usize>, Vec<(String, f64, f64)>) {
+    let (mut objs, mut polys) = (Vec::new(), Vec::new());
+    let mut rows: BTreeMap<String, usize> = BTreeMap::new();
+    let mut objects = Vec::new();
+    let mut open: Option<String> = None;
+    for l in text.lines() {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        match w.first().copied() {
+            Some("OBJECT_DEF") => objs.push(ext(&w[1..].join(" "))),
+            Some("POLYGON_DEF") => polys.push(ext(&w[1..].join(" "))),
+            Some("OBJECT" | "OBJECT_AGL" | "OBJECT_MSL") => {
+                let def: usize = w[1].parse().unwrap();
+                let kind = objs[def].clone();
+                *rows.entry(kind.clone()).or_default() += 1;
+                objects.push((kind, w[2].parse().unwrap(), w[3].parse().unwrap()));
+            }
+            Some("BEGIN_POLYGON") => {
+                let kind = polys[w[1].parse::<usize>().unwrap()].clone();
+                if kind != "lin" && kind != "str" {
+                    *rows.entry(kind.clone()).or_default() += 1;
+                }
+                open = Some(kind);
+            }
+            Some("BEGIN_WINDING") => {
+                if let Some(k) = open.as_ref().filter(|k| *k == "lin" || *k == "str") {
+                    *rows.entry(k.clone()).or_default() += 1;
+                }
+            }
+            Some("END_POLYGON") => open = None,
+            Some("BEGIN_PATCH") => *rows.entry("terrain".into()).or_default() += 1,
+            Some("RASTER_DEF") => *rows.entry("raster".into()).or_default() += 1,
+            _ => {}
+        }
+    }
+    (rows, objects)
+}
+
+/// Every corpus tile that reads, placed whole without art (the counts do
+/// not depend on art; one tile with art is below).
+fn tiles() -> Vec<(support::Row, dsf::Dsf)> {
+    support::nonempty(support::rows_of(&["dsf"]), "dsf")
+        .into_iter()
+        .filter_map(|r| {
+            let bytes = std::fs::read(&r.path).unwrap();
+            dsf::read(&bytes).ok().map(|d| (r, d))
+        })
+        .collect()
+}
+
+fn whole(scenery: &Scenery, path: &std::path::Path) -> agkit::scenery::TilePlacement {
+    let params = Params {
+        whole_tile: true,
+        ..Params::default()
+    };
+    scenery.place_tile(path, &params).unwrap()
+}
+
+/// Counts per kind equal DSF2Text's rows; every row is placed or not
+/// drawn (with a reason); the placements hold what the counts say.
+#[test]
+fn whole_tile_counts_equal_totext_rows_on_every_corpus_tile() {
+    let all = tiles();
+    assert!(all.len() >= 20, "only {} corpus tiles read", all.len());
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for (row, d) in &all {
+        let name = &row.rel;
+        let text = dsf::to_text(d, &TextOptions::default());
+        let (rows, _) = text_rows(&text);
+        let scenery = Scenery::packages(None, &[], Conditions::default())
+            .unwrap()
+            .with_art(false);
+        let t = whole(&scenery, &row.path);
+        let w = t.whole.as_ref().expect("whole");
+        // Network chains are counted by the chain, not by the text's
+        // segments.
+        let in_dsf: BTreeMap<String, usize> = w
+            .counts
+            .iter()
+            .filter(|(k, c)| *k != "net" && c.in_dsf > 0)
+            .map(|(k, c)| (k.clone(), c.in_dsf))
+            .collect();
+        let text_rows: BTreeMap<String, usize> =
+            rows.into_iter().filter(|(k, _)| k != "net").collect();
+        assert_eq!(in_dsf, text_rows, "{name}");
+        for (kind, c) in &w.counts {
+            assert_eq!(c.placed + c.not_drawn, c.in_dsf, "{name}: {kind}");
+            *seen.entry(kind.clone()).or_default() += c.in_dsf;
+        }
+        // Whatever is not drawn is named with a reason, as many rows.
+        let named: usize = w
+            .not_drawn
+            .iter()
+            .filter(|n| !n.why.contains("hole") && !n.why.contains("objects are not laid"))
+            .map(|n| n.items)
+            .sum();
+        assert_eq!(named, w.not_drawn_items(), "{name}: {:?}", w.not_drawn);
+        // The placements hold the placed rows.
+        let count = |kind: &str, f: &dyn Fn(&agkit::place::Placement) -> usize| -> usize {
+            t.placements.iter().filter(|p| p.kind == kind).map(f).sum()
+        };
+        let placed = |k: &str| w.counts.get(k).map_or(0, |c| c.placed);
+        assert_eq!(count("obj", &|p| p.objects.len()), placed("obj"), "{name}");
+        assert_eq!(count("fac", &|p| p.facades.len()), placed("fac"), "{name}");
+        assert_eq!(count("pol", &|p| p.draped.len()), placed("pol"), "{name}");
+        assert_eq!(count("lin", &|p| p.lines.len()), placed("lin"), "{name}");
+        assert_eq!(count("str", &|p| p.lines.len()), placed("str"), "{name}");
+        // One placement per definition: no two share kind and asset.
+        let mut defs: Vec<(&str, &str)> = t
+            .placements
+            .iter()
+            .filter(|p| !matches!(p.kind.as_str(), "agp" | "agb" | "ags"))
+            .map(|p| (p.kind.as_str(), p.asset.as_str()))
+            .collect();
+        let n = defs.len();
+        defs.sort();
+        defs.dedup();
+        assert_eq!(defs.len(), n, "{name}");
+    }
+    // The corpus exercises the kinds this is about.
+    for kind in ["obj", "fac", "for", "pol", "lin"] {
+        assert!(
+            seen.get(kind).is_some_and(|n| *n > 0),
+            "no {kind} in the corpus: {seen:?}"
+        );
+    }
+}
+
+/// Every object of every tile is where the DSF2Text says, to the
+/// centimetre: its lon/lat, and its local x, y taken back to lon/lat.
+#[test]
+fn every_object_stands_where_the_dsf_says_to_the_centimetre() {
+    let mut checked = 0;
+    for (row, d) in tiles() {
+        let text = dsf::to_text(&d, &TextOptions::default());
+        let (_, lines) = text_rows(&text);
+        let want: Vec<(f64, f64)> = lines
+            .iter()
+            .filter(|(k, _, _)| k == "obj")
+            .map(|&(_, lon, lat)| (lon, lat))
+            .collect();
+        let scenery = Scenery::packages(None, &[], Conditions::default())
+            .unwrap()
+            .with_art(false);
+        let t = whole(&scenery, &row.path);
+        // In entity order (the text's order).
+        let mut got: Vec<(usize, f64, f64, LocalFrame, [f64; 2])> = t
+            .placements
+            .iter()
+            .filter(|p| p.kind == "obj")
+            .flat_map(|p| {
+                let frame = LocalFrame::new(p.origin);
+                p.objects
+                    .iter()
+                    .map(move |o| (o.entity.unwrap(), o.lon, o.lat, frame, [o.x, o.y]))
+            })
+            .collect();
+        got.sort_by_key(|g| g.0);
+        assert_eq!(got.len(), want.len(), "{}", row.rel);
+        for ((e, lon, lat, frame, xy), (wlon, wlat)) in got.iter().zip(&want) {
+            let m = |dlon: f64, dlat: f64| {
+                let k = 111_320.0;
+                (dlon * k * wlat.to_radians().cos()).hypot(dlat * k)
+            };
+            assert!(m(lon - wlon, lat - wlat) < 0.01, "{} entity {e}", row.rel);
+            let back = frame.to_lonlat(*xy);
+            assert!(
+                m(back[0] - wlon, back[1] - wlat) < 0.01,
+                "{} entity {e}: local {xy:?} is {back:?}, the DSF says {wlon}, {wlat}",
+                row.rel
+            );
+            assert!(matches!(d.entities[*e], Entity::Object(_)));
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "only {checked} objects checked");
+}
+
+/// Draped polygons keep every winding of the DSF as a ring: the outer ring
+/// and each hole (but holes of fewer than three points, which `features`
+/// drops with a note).
+#[test]
+fn draped_polygons_keep_their_holes() {
+    let (mut polys, mut holes) = (0, 0);
+    for (row, d) in tiles() {
+        let scenery = Scenery::packages(None, &[], Conditions::default())
+            .unwrap()
+            .with_art(false);
+        let t = whole(&scenery, &row.path);
+        for p in t.placements.iter().filter(|p| p.kind == "pol") {
+            for dr in &p.draped {
+                let Entity::Polygon(e) = &d.entities[dr.entity] else {
+                    panic!("{}: entity {} is no polygon", row.rel, dr.entity)
+                };
+                let kept = (0..e.windings.len())
+                    .filter(|&k| {
+                        let mut pts: Vec<[f64; 2]> = e.points(k).map(|q| [q[0], q[1]]).collect();
+                        pts.dedup();
+                        if pts.len() > 1 && pts.first() == pts.last() {
+                            pts.pop();
+                        }
+                        pts.len() >= 3
+                    })
+                    .count();
+                assert_eq!(dr.rings.len(), kept, "{} entity {}", row.rel, dr.entity);
+                assert_eq!(dr.lonlat.len(), dr.rings.len());
+                polys += 1;
+                holes += dr.rings.len() - 1;
+            }
+        }
+    }
+    assert!(
+        polys > 100 && holes > 0,
+        "{polys} draped polygons, {holes} holes"
+    );
+}
+
+/// A tile placed whole with its package's art: objects whose OBJ is in the
+/// package have footprints, and the JSON form carries the whole counts.
+#[test]
+fn a_whole_tile_with_art_reads_its_objects_and_serializes() {
+    let row = support::rows_of(&["dsf"])
+        .into_iter()
+        .find(|r| r.rel.contains("OSJW_openSAM_demo_airport"))
+        .expect("the openSAM demo tile");
+    let scenery = Scenery::packages(None, &[], Conditions::default()).unwrap();
+    let t = whole(&scenery, &row.path);
+    let w = t.whole.as_ref().unwrap();
+    assert!(w.counts["obj"].placed > 0, "{:?}", w.counts);
+    let json = serde_json::to_value(&t).unwrap();
+    assert!(json["whole"]["counts"]["obj"]["in_dsf"].as_u64().unwrap() > 0);
+    // Objects carry the state of their OBJ; the ones not found are named
+    // once per file among the placement's warnings, never silently.
+    for p in t.placements.iter().filter(|p| p.kind == "obj") {
+        for o in &p.objects {
+            assert!(o.art.is_some(), "{}", p.asset);
+        }
+        if p.objects
+            .iter()
+            .any(|o| o.art != Some(agkit::place::art::ArtState::Found))
+        {
+            assert!(!p.warnings.is_empty(), "{}", p.asset);
+        }
+    }
+}

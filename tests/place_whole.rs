@@ -1,0 +1,346 @@
+//! A whole DSF tile (`Params::whole_tile`, `place --dsf --all`) on a tile
+//! built here with every kind of content and its art beside it: objects on
+//! the ground and at MSL, a facade with wall types, a forest with a hole, a
+//! draped polygon with a hole and one with UV planes, a painted line, an
+//! object string, an autogen-free road chain and a beach; each placed as
+//! `agkit::scenery::whole` says, or counted as not drawn.
+
+use agkit::dsf::{self, BuildOptions, Dsf, ElevationMode, Entity, Object, Polygon};
+use agkit::place::Params;
+use agkit::place::art::ArtState;
+use agkit::scenery::Scenery;
+use agkit::scenery::resolve::Conditions;
+use std::path::{Path, PathBuf};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// A square ring (lon/lat, counter-clockwise) of `half` degrees around
+/// (`lon`, `lat`), each point `extra` planes more.
+fn square(lon: f64, lat: f64, half: f64, extra: &[f64]) -> Vec<f64> {
+    let mut v = Vec::new();
+    for (dx, dy) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
+        v.extend([lon + dx * half, lat + dy * half]);
+        v.extend_from_slice(extra);
+    }
+    v
+}
+
+fn poly(def: u32, param: u16, depth: usize, windings: Vec<Vec<f64>>) -> Entity {
+    Entity::Polygon(Polygon {
+        def,
+        param,
+        depth,
+        windings,
+    })
+}
+
+/// The package: `Earth nav data/+40+010/+47+013.dsf` and its art.
+fn package(dir: &Path) -> PathBuf {
+    let copy = |from: &str, to: &str| {
+        std::fs::copy(Path::new(ROOT).join(from), dir.join(to)).unwrap();
+    };
+    copy("examples/point/kiosk.obj", "kiosk.obj");
+    copy("examples/block/row_house.fac", "row_house.fac");
+    copy("examples/block/backyard_trees.for", "backyard_trees.for");
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+    write(
+        "apron.pol",
+        "A\n850\nDRAPED_POLYGON\n\nTEXTURE apron.png\nSCALE 25 50\n",
+    );
+    write(
+        "stripe.lin",
+        "A\n850\nLINE_PAINT\n\nTEXTURE stripe.png\nSCALE 20 40\nTEX_WIDTH 1024\nS_OFFSET 0 0 16 32\n",
+    );
+    write(
+        "lights.str",
+        "A\n850\nOBJECT_STRING\n\nOBJECT 0 0 kiosk.obj\nOFFSET 1.5\n",
+    );
+    let (lon, lat) = (13.5, 47.5);
+    let d = 0.0005; // about 37 m east-west, 55 m north-south
+    let dsf = Dsf {
+        properties: vec![
+            ("sim/west".into(), "13".into()),
+            ("sim/south".into(), "47".into()),
+            ("sim/east".into(), "14".into()),
+            ("sim/north".into(), "48".into()),
+            ("sim/overlay".into(), "1".into()),
+        ],
+        object_defs: vec!["kiosk.obj".into()],
+        polygon_defs: vec![
+            "row_house.fac".into(),
+            "backyard_trees.for".into(),
+            "apron.pol".into(),
+            "stripe.lin".into(),
+            "lights.str".into(),
+            "sand.bch".into(),
+        ],
+        network_defs: vec!["lib/g10/roads.net".into()],
+        entities: vec![
+            Entity::Object(Object {
+                def: 0,
+                lon,
+                lat,
+                heading: 45.0,
+                elevation: None,
+                mode: ElevationMode::Draped,
+            }),
+            Entity::Object(Object {
+                def: 0,
+                lon: lon + d,
+                lat,
+                heading: 90.0,
+                elevation: Some(512.25),
+                mode: ElevationMode::Msl,
+            }),
+            // A facade 12 m tall with wall types 1 0 1 0.
+            poly(0, 12, 3, vec![{
+                let mut v = Vec::new();
+                for (k, (dx, dy)) in [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
+                    .into_iter()
+                    .enumerate()
+                {
+                    v.extend([lon + 2.0 * d + dx * d, lat + dy * d, (k % 2 == 0) as u8 as f64]);
+                }
+                v
+            }]),
+            // A forest at full density with a hole.
+            poly(
+                1,
+                255,
+                2,
+                vec![
+                    square(lon, lat + 4.0 * d, 2.0 * d, &[]),
+                    square(lon, lat + 4.0 * d, 0.5 * d, &[]).chunks(2).rev().flatten().copied().collect(),
+                ],
+            ),
+            // A draped polygon with a hole, heading 30.
+            poly(
+                2,
+                30,
+                2,
+                vec![
+                    square(lon + 8.0 * d, lat, 2.0 * d, &[]),
+                    square(lon + 8.0 * d, lat, d, &[]).chunks(2).rev().flatten().copied().collect(),
+                ],
+            ),
+            // A draped polygon with UV planes.
+            poly(2, 65535, 4, vec![square(lon + 12.0 * d, lat, d, &[0.5, 0.25])]),
+            // A painted line, open, two windings.
+            poly(
+                3,
+                0,
+                2,
+                vec![
+                    vec![lon, lat - 2.0 * d, lon + 4.0 * d, lat - 2.0 * d],
+                    vec![lon, lat - 3.0 * d, lon + 4.0 * d, lat - 3.0 * d],
+                ],
+            ),
+            // An object string of about 56 m (north), every 10 m.
+            poly(4, 10, 2, vec![vec![lon - 4.0 * d, lat, lon - 4.0 * d, lat + d]]),
+            // A beach: not drawn.
+            poly(5, 0, 2, vec![square(lon, lat - 8.0 * d, d, &[])]),
+        ],
+        ..Dsf::default()
+    };
+    let bytes = dsf::build(&dsf, &BuildOptions::default()).unwrap();
+    let tile = dir.join("Earth nav data/+40+010/+47+013.dsf");
+    std::fs::create_dir_all(tile.parent().unwrap()).unwrap();
+    std::fs::write(&tile, bytes).unwrap();
+    tile
+}
+
+fn whole(tile: &Path, art: bool) -> agkit::scenery::TilePlacement {
+    let scenery = Scenery::packages(None, &[], Conditions::default())
+        .unwrap()
+        .with_art(art);
+    let params = Params {
+        whole_tile: true,
+        ..Params::default()
+    };
+    scenery.place_tile(tile, &params).unwrap()
+}
+
+#[test]
+fn every_kind_is_placed_or_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let tile = package(dir.path());
+    let t = whole(&tile, true);
+    let w = t.whole.as_ref().unwrap();
+    let c = |k: &str| {
+        let c = w.counts[k];
+        (c.in_dsf, c.placed, c.not_drawn)
+    };
+    assert_eq!(c("obj"), (2, 2, 0));
+    assert_eq!(c("fac"), (1, 1, 0));
+    assert_eq!(c("for"), (1, 1, 0));
+    assert_eq!(c("pol"), (2, 2, 0));
+    assert_eq!(c("lin"), (2, 2, 0));
+    assert_eq!(c("str"), (1, 1, 0));
+    assert_eq!(c("bch"), (1, 0, 1));
+    assert!(w.not_drawn.iter().any(|n| n.definition == "sand.bch"));
+    let kinds: Vec<(&str, &str)> = t
+        .placements
+        .iter()
+        .map(|p| (p.kind.as_str(), p.asset.as_str()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("obj", "kiosk.obj"),
+            ("fac", "row_house.fac"),
+            ("for", "backyard_trees.for"),
+            ("pol", "apron.pol"),
+            ("lin", "stripe.lin"),
+            ("str", "lights.str"),
+        ]
+    );
+    let by = |k: &str| t.placements.iter().find(|p| p.kind == k).unwrap();
+
+    // Objects: where the DSF says, the MSL one at its altitude, with the
+    // OBJ's footprint.
+    let objs = &by("obj").objects;
+    assert_eq!((objs[0].lon, objs[0].lat, objs[0].heading), (13.5, 47.5, 45.0));
+    assert_eq!(objs[0].mode, "draped");
+    assert_eq!((objs[1].mode.as_str(), objs[1].elevation), ("msl", Some(512.25)));
+    assert!(objs.iter().all(|o| o.art == Some(ArtState::Found) && o.footprint.len() >= 3));
+
+    // The facade: its height and wall types, the .fac's rules applied.
+    let f = &by("fac").facades[0];
+    assert_eq!(f.height, 12.0);
+    assert_eq!(f.walls.as_deref(), Some([1, 0, 1, 0].as_slice()));
+    assert_eq!(f.art, Some(ArtState::Found));
+    assert!(f.drawn_height.is_some() && f.wall_choice.is_some());
+
+    // The forest: trees from the forest, none in the hole.
+    let forest = by("for");
+    assert!(forest.trees.len() > 5, "{}", forest.trees.len());
+    assert!(forest.trees.iter().all(|t| t.forest_tree.is_some()));
+    let frame = agkit::geom::LocalFrame::new([13.5, 47.5 + 4.0 * 0.0005]);
+    for tr in &forest.trees {
+        let [x, y] = frame.to_local([tr.lon, tr.lat]);
+        let (hx, hy) = (0.5 * 0.0005 * 111_320.0 * 47.502f64.to_radians().cos(), 0.5 * 0.0005 * 111_320.0);
+        assert!(!(x.abs() < hx * 0.98 && y.abs() < hy * 0.98), "tree in the hole at {x}, {y}");
+    }
+
+    // Draped polygons: the hole kept, the heading; UV planes kept.
+    let pol = &by("pol").draped;
+    assert_eq!(pol[0].rings.len(), 2);
+    assert_eq!(pol[0].heading, Some(30.0));
+    assert_eq!(pol[0].texture.as_deref(), Some("apron.png"));
+    assert_eq!(pol[0].scale, Some([25.0, 50.0]));
+    let uv = &pol[1].uv.as_ref().unwrap()[0];
+    assert_eq!(uv.len(), 4);
+    assert!(uv.iter().all(|q| (q[0] - 0.5).abs() < 1e-3 && (q[1] - 0.25).abs() < 1e-3), "{uv:?}");
+    assert_eq!(pol[1].heading, None);
+
+    // Lines: one per winding, the .lin's width (32/1024 × 20 m).
+    let lin = &by("lin").lines;
+    assert_eq!(lin.len(), 2);
+    assert!((lin[0].width.unwrap() - 0.625).abs() < 1e-9);
+
+    // The string: kiosks every 10 m along 55.6 m, 1.5 m to the right
+    // (east, walking north), heading north.
+    let s = by("str");
+    assert_eq!(s.lines.len(), 1);
+    assert_eq!(s.objects.len(), 6);
+    for (k, o) in s.objects.iter().enumerate() {
+        assert!((o.x - 1.5).abs() < 1e-6 && (o.y - 10.0 * k as f64).abs() < 1e-6, "{o:?}");
+        assert!(o.heading.abs() < 1e-6 || (o.heading - 360.0).abs() < 1e-6);
+        assert_eq!(o.art, Some(ArtState::Found));
+    }
+
+    // The GIS rows: one per item, draped and lines in their layers.
+    let rows = agkit::out::layers::rows(&t.placements, 0);
+    let n = |layer: &str| rows.iter().filter(|r| r.layer().name == layer).count();
+    assert_eq!((n("draped"), n("lines")), (2, 3));
+    assert_eq!(n("uses") + n("use_points"), 0);
+    let items: usize = t.placements.iter().map(|p| p.items()).sum();
+    assert_eq!(rows.len(), items);
+}
+
+#[test]
+fn without_art_every_row_is_still_placed() {
+    let dir = tempfile::tempdir().unwrap();
+    let tile = package(dir.path());
+    let t = whole(&tile, false);
+    let w = t.whole.as_ref().unwrap();
+    for k in ["obj", "fac", "for", "pol", "lin", "str"] {
+        assert_eq!(w.counts[k].placed, w.counts[k].in_dsf, "{k}");
+    }
+    // A string's objects need its .str: named, not counted as rows.
+    assert!(w.not_drawn.iter().any(|n| n.definition == "lights.str"));
+    assert!(t.placements.iter().all(|p| p.objects.iter().all(|o| o.art.is_none())));
+}
+
+#[test]
+fn definitions_that_resolve_nowhere_are_placed_without_art_and_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let tile = package(dir.path());
+    std::fs::remove_file(dir.path().join("kiosk.obj")).unwrap();
+    std::fs::remove_file(dir.path().join("apron.pol")).unwrap();
+    let t = whole(&tile, true);
+    let w = t.whole.as_ref().unwrap();
+    assert_eq!(w.unresolved.assets["kiosk.obj"].uses, 2);
+    assert_eq!(w.unresolved.assets["apron.pol"].uses, 2);
+    let obj = t.placements.iter().find(|p| p.kind == "obj").unwrap();
+    assert_eq!(obj.objects.len(), 2);
+    assert!(obj.objects.iter().all(|o| o.art == Some(ArtState::Missing)));
+    assert!(obj.warnings.iter().any(|m| m.contains("kiosk.obj")), "{:?}", obj.warnings);
+    let pol = t.placements.iter().find(|p| p.kind == "pol").unwrap();
+    assert!(pol.draped.iter().all(|d| d.art == Some(ArtState::Missing)));
+}
+
+#[test]
+fn the_item_limit_stops_the_tile_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let tile = package(dir.path());
+    let scenery = Scenery::packages(None, &[], Conditions::default()).unwrap();
+    let mut params = Params {
+        whole_tile: true,
+        ..Params::default()
+    };
+    params.limits.max_placed_items = 4;
+    let t = scenery.place_tile(&tile, &params).unwrap();
+    let items: usize = t.placements.iter().map(|p| p.items()).sum();
+    assert!(items <= 4, "{items}");
+    let w = t.whole.as_ref().unwrap();
+    assert!(w.not_drawn.iter().any(|n| n.why.contains("limit")), "{:?}", w.not_drawn);
+    for (k, c) in &w.counts {
+        assert_eq!(c.placed + c.not_drawn, c.in_dsf, "{k}");
+    }
+}
+
+#[test]
+fn the_cli_places_all_and_writes_json_and_geojson() {
+    let dir = tempfile::tempdir().unwrap();
+    let tile = package(dir.path());
+    let out = dir.path().join("tile.geojson");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_agkit"))
+        .args(["place", "--dsf"])
+        .arg(&tile)
+        .arg("--all")
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("whole tile: 10 items in the DSF, 9 placed, 1 not drawn"), "{err}");
+    assert!(err.contains("sand.bch not drawn"), "{err}");
+    let gj: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let layers: Vec<&str> = gj["features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["properties"]["layer"].as_str().unwrap())
+        .collect();
+    assert!(layers.contains(&"draped") && layers.contains(&"lines") && layers.contains(&"trees"));
+    // Without --all: the autogen only (none here), as before.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_agkit"))
+        .args(["place", "--dsf"])
+        .arg(&tile)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "[]");
+}
