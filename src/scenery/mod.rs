@@ -77,5 +77,5 @@ pub mod report;
 pub mod resolve;
 pub mod tile;
 
-pub use context::{Scenery, SceneryError};
+pub use context::{ArtCheck, Scenery, SceneryError};
 pub use tile::{TileError, TilePlacement};
