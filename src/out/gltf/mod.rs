@@ -71,7 +71,7 @@ pub struct Written {
 }
 
 /// The placements `ps` as one scene in `container`, within `limits`
-/// (built by [`crate::scene::build`], then serialised by [`write`]).
+/// (built by [`crate::scene::build`], then serialised by [`write()`]).
 pub fn write_scene(
     ps: &[Placement],
     container: Container,
