@@ -40,6 +40,7 @@ pub mod obj;
 pub mod out;
 pub mod overlay;
 pub mod place;
+pub mod scene;
 pub mod scenery;
 pub mod serve;
 pub mod texture;

@@ -634,7 +634,7 @@ fn geojson_of_a_large_placement_is_written_without_holding_every_feature() {
     let p = agkit::place::place(&asset, "cm.ags", &use_, &Default::default()).unwrap();
     assert!(p.items() > 20_000, "{}", p.items());
     let format = agkit::out::Format::Geojson;
-    let (bytes, peak) = peak_of(|| agkit::out::render(&p, format).unwrap());
+    let (bytes, peak) = peak_of(|| agkit::out::render_one(&p, format).unwrap());
     let fc: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(
         fc["features"].as_array().unwrap().len(),
@@ -661,9 +661,10 @@ fn geojson_of_a_large_placement_is_written_without_holding_every_feature() {
     // bytes, for a small part of the memory.
     for format in [format, agkit::out::Format::Json] {
         let mut written = Vec::new();
-        agkit::out::write(&ps, false, format, &mut written).unwrap();
-        assert_eq!(written, agkit::out::render(&ps[0], format).unwrap());
-        let (r, peak) = peak_of(|| agkit::out::write(&ps, false, format, &mut std::io::sink()));
+        let opts = agkit::out::RenderOptions::new(format);
+        agkit::out::render_to(&ps, &opts, &mut written).unwrap();
+        assert_eq!(written, agkit::out::render_one(&ps[0], format).unwrap());
+        let (r, peak) = peak_of(|| agkit::out::render_to(&ps, &opts, &mut std::io::sink()));
         r.unwrap();
         assert!(
             peak < written.len() / 8,

@@ -117,7 +117,7 @@ fn placed() -> Placement {
 fn json_field_names_are_stable() {
     let p = placed();
     let v: serde_json::Value =
-        serde_json::from_slice(&out::render(&p, Format::Json).unwrap()).unwrap();
+        serde_json::from_slice(&out::render_one(&p, Format::Json).unwrap()).unwrap();
     // The shape (keys of every object, not the numbers) is the interface.
     fn shape(v: &serde_json::Value) -> serde_json::Value {
         match v {
@@ -160,7 +160,7 @@ fn json_field_names_are_stable() {
 #[test]
 fn geojson_reads_back() {
     let p = placed();
-    let bytes = out::render(&p, Format::Geojson).unwrap();
+    let bytes = out::render_one(&p, Format::Geojson).unwrap();
     let gj: geojson::GeoJson = std::str::from_utf8(&bytes).unwrap().parse().unwrap();
     let geojson::GeoJson::FeatureCollection(fc) = gj else {
         panic!("not a FeatureCollection")
@@ -212,7 +212,7 @@ fn geojson_reads_back() {
 #[test]
 fn dsf_text_has_header_defs_and_objects() {
     let p = placed();
-    let text = String::from_utf8(out::render(&p, Format::DsfText).unwrap()).unwrap();
+    let text = String::from_utf8(out::render_one(&p, Format::DsfText).unwrap()).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "A");
     assert!(lines[1].starts_with("800"));
@@ -257,7 +257,7 @@ fn dsf_text_has_header_defs_and_objects() {
 
 #[test]
 fn svg_snapshot() {
-    let svg = String::from_utf8(out::render(&placed(), Format::Svg).unwrap()).unwrap();
+    let svg = String::from_utf8(out::render_one(&placed(), Format::Svg).unwrap()).unwrap();
     assert!(svg.starts_with("<svg"));
     assert!(svg.contains("id=\"north\"") && svg.contains("id=\"scale\""));
     insta::assert_snapshot!("plaza_svg", svg);
@@ -265,14 +265,14 @@ fn svg_snapshot() {
 
 #[test]
 fn png_is_a_png_of_the_svg_size() {
-    let bytes = out::render(&placed(), Format::Png).unwrap();
+    let bytes = out::render_one(&placed(), Format::Png).unwrap();
     if let Some(dump) = std::env::var_os("AGKIT_DUMP_PNG") {
         std::fs::write(dump, &bytes).unwrap();
     }
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
     let w = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
     let h = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
-    let svg = String::from_utf8(out::render(&placed(), Format::Svg).unwrap()).unwrap();
+    let svg = String::from_utf8(out::render_one(&placed(), Format::Svg).unwrap()).unwrap();
     assert!(
         svg.contains(&format!("width=\"{w}\" height=\"{h}\"")),
         "{w}x{h}"
@@ -353,8 +353,8 @@ fn outputs_are_deterministic_for_a_seed() {
         };
         let p = place::place(&plaza(), "p.agp", &at, &params).unwrap();
         (
-            out::render(&p, Format::Json).unwrap(),
-            out::render(&p, Format::Svg).unwrap(),
+            out::render_one(&p, Format::Json).unwrap(),
+            out::render_one(&p, Format::Svg).unwrap(),
         )
     };
     for seed in [0, 1, 7, u64::MAX] {
@@ -368,7 +368,7 @@ fn outputs_are_deterministic_for_a_seed() {
 #[test]
 fn dsf_text_builds_into_a_dsf_and_reads_back() {
     let p = placed();
-    let text = String::from_utf8(out::render(&p, Format::DsfText).unwrap()).unwrap();
+    let text = String::from_utf8(out::render_one(&p, Format::DsfText).unwrap()).unwrap();
     let (dsf, opts) = agkit::dsf::from_text(&text, &mut |f| Err(format!("no raster {f}")))
         .unwrap_or_else(|e| panic!("{e:?}\n{text}"));
     let bytes = agkit::dsf::build(&dsf, &opts).expect("builds");
@@ -393,17 +393,17 @@ mod props {
             let params = Params { seed, density, ..Params::default() };
             let p = place::place(&plaza(), "p.agp", &Use::Point { at: [lon, lat], heading }, &params)
                 .unwrap();
-            let gj = out::render(&p, Format::Geojson).unwrap();
+            let gj = out::render_one(&p, Format::Geojson).unwrap();
             let gj: geojson::GeoJson = std::str::from_utf8(&gj).unwrap().parse().unwrap();
             let geojson::GeoJson::FeatureCollection(fc) = gj else { panic!() };
             prop_assert_eq!(fc.features.len(),
                             p.tiles.len() + p.objects.len() + p.facades.len() + p.trees.len() + 1);
-            let json = out::render(&p, Format::Json).unwrap();
+            let json = out::render_one(&p, Format::Json).unwrap();
             let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
             prop_assert_eq!(v["objects"].as_array().unwrap().len(), p.objects.len());
-            let png = out::render(&p, Format::Png).unwrap();
+            let png = out::render_one(&p, Format::Png).unwrap();
             prop_assert_eq!(&png[..4], b"\x89PNG");
-            let text = String::from_utf8(out::render(&p, Format::DsfText).unwrap()).unwrap();
+            let text = String::from_utf8(out::render_one(&p, Format::DsfText).unwrap()).unwrap();
             let (dsf, _) = agkit::dsf::from_text(&text, &mut |f| Err(f.to_string())).unwrap();
             prop_assert!(dsf.objects().count() <= p.objects.len());
         }
@@ -530,7 +530,7 @@ fn ring_area2(ring: &serde_json::Value) -> f64 {
 #[test]
 fn gis_geojson_is_layered_flat_and_typed() {
     for (name, p) in [("plaza", placed()), ("village", village())] {
-        let bytes = out::render(&p, Format::Geojson).unwrap();
+        let bytes = out::render_one(&p, Format::Geojson).unwrap();
         std::fs::write(gis_out().join(format!("{name}.geojson")), &bytes).unwrap();
         let fs = features_of(&bytes);
         assert_eq!(fs.len(), p.items() + 1, "one feature per item and the use");
@@ -545,7 +545,7 @@ fn gis_geojson_is_layered_flat_and_typed() {
         assert_eq!(tile["properties"]["item_id"], "0/tile/0");
     }
     // The plaza's object with show levels [1, 3].
-    let fs = features_of(&out::render(&placed(), Format::Geojson).unwrap());
+    let fs = features_of(&out::render_one(&placed(), Format::Geojson).unwrap());
     let shown = fs
         .iter()
         .filter(|f| f["properties"]["kind"] == "object")
@@ -561,7 +561,7 @@ fn gis_geojson_is_layered_flat_and_typed() {
 #[test]
 fn gis_every_exterior_ring_turns_counter_clockwise() {
     for p in [placed(), village()] {
-        let fs = features_of(&out::render(&p, Format::Geojson).unwrap());
+        let fs = features_of(&out::render_one(&p, Format::Geojson).unwrap());
         let polys: Vec<_> = fs
             .iter()
             .filter(|f| f["geometry"]["type"] == "Polygon")
@@ -579,7 +579,7 @@ fn gis_every_exterior_ring_turns_counter_clockwise() {
 #[test]
 fn gis_geojson_is_compact_with_seven_decimals_unless_pretty() {
     let p = placed();
-    let bytes = out::render(&p, Format::Geojson).unwrap();
+    let bytes = out::render_one(&p, Format::Geojson).unwrap();
     let text = std::str::from_utf8(&bytes).unwrap();
     assert_eq!(text.lines().count(), 1, "one line");
     // No number has more than 7 decimals.
@@ -591,7 +591,11 @@ fn gis_geojson_is_compact_with_seven_decimals_unless_pretty() {
     }
     assert!(longest <= 7, "{longest} decimals");
     let mut pretty = Vec::new();
-    out::write_with(&[p], false, Format::Geojson, true, &mut pretty).unwrap();
+    let opts = out::RenderOptions {
+        indent: out::Indent::Pretty,
+        ..out::RenderOptions::new(Format::Geojson)
+    };
+    out::render_to(&[p], &opts, &mut pretty).unwrap();
     assert!(pretty.iter().filter(|&&b| b == b'\n').count() > 20);
     let a: serde_json::Value = serde_json::from_slice(&pretty).unwrap();
     let b: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
@@ -601,7 +605,7 @@ fn gis_geojson_is_compact_with_seven_decimals_unless_pretty() {
 #[test]
 fn gis_geopackage_has_one_table_per_layer() {
     let p = village();
-    let bytes = out::render(&p, Format::Gpkg).unwrap();
+    let bytes = out::render_one(&p, Format::Gpkg).unwrap();
     let path = gis_out().join("village.gpkg");
     std::fs::write(&path, &bytes).unwrap();
     let db = rusqlite::Connection::open(&path).unwrap();
@@ -609,7 +613,7 @@ fn gis_geopackage_has_one_table_per_layer() {
         .query_row("PRAGMA application_id", [], |r| r.get(0))
         .unwrap();
     assert_eq!(app, 0x4750_4B47, "GPKG");
-    let fs = features_of(&out::render(&p, Format::Geojson).unwrap());
+    let fs = features_of(&out::render_one(&p, Format::Geojson).unwrap());
     for l in &LAYERS {
         let (ty, srs): (String, i64) = db
             .query_row(

@@ -306,7 +306,7 @@ fn the_demo_tile_picture() {
 fn an_ags_around_a_lake_with_an_island() {
     let p = lake(0);
     assert_eq!(p.polygon.len(), 2, "the shore and the island");
-    let svg = String::from_utf8(out::render(&p, Format::Svg).unwrap()).unwrap();
+    let svg = String::from_utf8(out::render_one(&p, Format::Svg).unwrap()).unwrap();
     // The DSF polygon is one path of two closed rings (even-odd: the
     // island is a hole).
     let polygon = group(&svg, "dsf-polygon");

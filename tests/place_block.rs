@@ -1358,6 +1358,6 @@ fn slop_fixture_explain_and_json_snapshots() {
     )
     .unwrap();
     insta::assert_snapshot!("slop_explain", p.explain.join("\n"));
-    let json = agkit::out::render(&p, agkit::out::Format::Json).unwrap();
+    let json = agkit::out::render_one(&p, agkit::out::Format::Json).unwrap();
     insta::assert_snapshot!("slop_json", String::from_utf8(json).unwrap());
 }

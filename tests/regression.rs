@@ -565,7 +565,8 @@ fn tile_with_an_object_under_its_id() -> agkit::place::Placement {
 #[test]
 fn tile_ids_were_drawn_over_object_markers() {
     let p = tile_with_an_object_under_its_id();
-    let svg = String::from_utf8(agkit::out::render(&p, agkit::out::Format::Svg).unwrap()).unwrap();
+    let svg =
+        String::from_utf8(agkit::out::render_one(&p, agkit::out::Format::Svg).unwrap()).unwrap();
     let num = |l: &str, k: &str| -> f64 {
         let v = l.split(&format!(" {k}=\"")).nth(1).unwrap();
         v[..v.find('"').unwrap()].parse().unwrap()

@@ -86,7 +86,15 @@ pub fn check(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Vec<Diagnost
         let path = src.path().unwrap_or(Path::new(""));
         // As `agkit check` does: the art a file names is checked beside it.
         let scenery = agkit::scenery::Scenery::without_libraries(Default::default());
-        let (text, diags) = scenery.check_bytes(path, &bytes, src.path().is_some());
+        let (text, diags) = scenery.check_bytes(
+            path,
+            &bytes,
+            if src.path().is_some() {
+                agkit::scenery::ArtCheck::Named
+            } else {
+                agkit::scenery::ArtCheck::Skipped
+            },
+        );
         Ok(records(&name, text.as_deref(), &diags))
     })?)
 }

@@ -498,38 +498,21 @@ impl Placement {
         format: &str,
         style: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let style = match style {
-            "textured" => agkit::out::svg::PictureStyle::Textured,
-            "schematic" => agkit::out::svg::PictureStyle::Schematic,
-            other => {
-                return Err(
-                    Error::value(format!("style {other:?} is not textured or schematic")).into(),
-                );
-            }
-        };
-        let format = match format {
-            "json" => Format::Json,
-            "geojson" => Format::Geojson,
-            "dsf-text" => Format::DsfText,
-            "svg" => Format::Svg,
-            "png" => Format::Png,
-            other => {
-                return Err(Error::value(format!(
-                    "format {other:?} is not json, geojson, dsf-text, svg or png"
-                ))
-                .into());
-            }
+        let style: agkit::out::svg::PictureStyle = style
+            .parse()
+            .map_err(|e: agkit::out::UnknownName| Error::value(e.to_string()))?;
+        let format: Format = format
+            .parse()
+            .map_err(|e: agkit::out::UnknownName| Error::value(e.to_string()))?;
+        let opts = agkit::out::RenderOptions {
+            style,
+            ..agkit::out::RenderOptions::new(format)
         };
         let p = &self.inner;
         let bytes = detached(py, || {
-            match format {
-                Format::Svg | Format::Png => {
-                    agkit::out::render_all_with(std::slice::from_ref(p), format, style)
-                        .map(|(bytes, _)| bytes)
-                }
-                _ => agkit::out::render(p, format),
-            }
-            .map_err(|e| Error::plain(Class::Build, Some(&p.asset), e.to_string()))
+            agkit::out::render(std::slice::from_ref(p), &opts)
+                .map(|r| r.bytes)
+                .map_err(|e| Error::plain(Class::Build, Some(&p.asset), e.to_string()))
         })?;
         Ok(PyBytes::new(py, &bytes))
     }
@@ -540,8 +523,12 @@ impl Placement {
     fn to_gltf<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let p = &self.inner;
         let bytes = detached(py, || {
-            agkit::out::gltf::to_glb(std::slice::from_ref(p))
-                .map_err(|e| Error::plain(Class::Build, Some(&p.asset), e.to_string()))
+            agkit::out::render(
+                std::slice::from_ref(p),
+                &agkit::out::RenderOptions::new(Format::Glb),
+            )
+            .map(|r| r.bytes)
+            .map_err(|e| Error::plain(Class::Build, Some(&p.asset), e.to_string()))
         })?;
         Ok(PyBytes::new(py, &bytes))
     }

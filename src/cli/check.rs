@@ -172,7 +172,15 @@ fn check_file(file: &Path, format: Format, art: &agkit::scenery::Scenery) -> Out
             return out;
         }
     };
-    let (source, diags) = art.check_bytes(file, &bytes, !super::output::is_stdin(file));
+    let (source, diags) = art.check_bytes(
+        file,
+        &bytes,
+        if super::output::is_stdin(file) {
+            agkit::scenery::ArtCheck::Skipped
+        } else {
+            agkit::scenery::ArtCheck::Named
+        },
+    );
     drop(bytes);
     out.errors = diags
         .iter()

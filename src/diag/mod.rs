@@ -207,6 +207,24 @@ impl LineIndex {
         self.starts.partition_point(|&s| s <= offset).max(1)
     }
 
+    /// The byte span of 1-based line `line` of `source` (the text this
+    /// index was built from) without its line break; past the last line,
+    /// the last line's.
+    pub fn span(&self, source: &str, line: usize) -> std::ops::Range<usize> {
+        let last = self.starts.last().copied().unwrap_or(0);
+        let start = self
+            .starts
+            .get(line.max(1) - 1)
+            .copied()
+            .unwrap_or(last)
+            .min(source.len());
+        let end = source.as_bytes()[start..]
+            .iter()
+            .position(|&c| c == b'\n' || c == b'\r')
+            .map_or(source.len(), |k| start + k);
+        start..end
+    }
+
     /// The 1-based line and column (in characters) of byte `offset` of
     /// `source`, the text this index was built from; the same answer as
     /// [`line_col`].

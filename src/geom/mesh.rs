@@ -70,7 +70,11 @@ impl Mesh {
         st_of: impl Fn(usize) -> [f64; 2],
     ) {
         let up = facing == Facing::Up;
-        let n = if up { [0.0, 0.0, 1.0] } else { [0.0, 0.0, -1.0] };
+        let n = if up {
+            [0.0, 0.0, 1.0]
+        } else {
+            [0.0, 0.0, -1.0]
+        };
         let base = self.positions.len() as u32;
         for (k, p) in points.iter().enumerate() {
             self.vertex([p[0], p[1], z], n, st_of(k));

@@ -1,8 +1,9 @@
 //! Outputs: a [`Placement`] as JSON, GeoJSON, GeoPackage, DSF2Text, SVG,
 //! PNG and glTF.
 //!
-//! [`render`] draws one placement; [`render_all`] draws several (every
-//! autogen use of a DSF tile) as one combined result: a JSON array, one
+//! [`render`] is the one entry the command line, Python and `serve` call:
+//! one placement or several (every autogen use of a DSF tile) as one
+//! combined result: a JSON array, one
 //! FeatureCollection, one GeoPackage, one DSF2Text file, one picture. The
 //! GIS formats share one schema of layers and fields ([`layers`]). The
 //! formats are described in `docs/placement.md`.
@@ -60,7 +61,8 @@ pub fn thousands(n: usize) -> String {
 }
 
 /// An output format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
     /// The placement model serialized (stable field names).
     Json,
@@ -79,6 +81,51 @@ pub enum Format {
     Glb,
     /// A 3-D scene as glTF JSON, its data embedded ([`gltf`]).
     Gltf,
+}
+
+/// A name that is not one of those a [`std::str::FromStr`] of this
+/// module reads.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{what} {name:?} is not {expected}")]
+pub struct UnknownName {
+    /// What was named: `format`, `style`.
+    pub what: &'static str,
+    /// The name given.
+    pub name: String,
+    /// The names read.
+    pub expected: &'static str,
+}
+
+impl std::str::FromStr for Format {
+    type Err = UnknownName;
+
+    /// The format named as the command line names it: `json`, `geojson`,
+    /// `gpkg`, `dsf-text`, `svg`, `png`, `glb`, `gltf`.
+    ///
+    /// ```
+    /// use agkit::out::Format;
+    /// assert_eq!("dsf-text".parse::<Format>(), Ok(Format::DsfText));
+    /// assert!("gif".parse::<Format>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Format, UnknownName> {
+        Ok(match s {
+            "json" => Format::Json,
+            "geojson" => Format::Geojson,
+            "gpkg" => Format::Gpkg,
+            "dsf-text" => Format::DsfText,
+            "svg" => Format::Svg,
+            "png" => Format::Png,
+            "glb" => Format::Glb,
+            "gltf" => Format::Gltf,
+            _ => {
+                return Err(UnknownName {
+                    what: "format",
+                    name: s.to_string(),
+                    expected: "json, geojson, gpkg, dsf-text, svg, png, glb or gltf",
+                });
+            }
+        })
+    }
 }
 
 impl Format {
@@ -246,51 +293,145 @@ impl<W: std::io::Write> Stream<W> {
     }
 }
 
-/// Renders one placement. JSON is one object (see [`render_all`] for the
-/// array form).
-pub fn render(p: &Placement, format: Format) -> Result<Vec<u8>, OutError> {
+/// Which placements a result draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Layout {
+    /// The first placement alone (JSON: one object); all of them when
+    /// there are none.
+    #[default]
+    One,
+    /// All of them as one result (JSON: an array, GeoJSON features
+    /// numbered by placement, one picture, one scene).
+    Combined,
+}
+
+/// How JSON text of GeoJSON is laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Indent {
+    /// One feature a line.
+    #[default]
+    Compact,
+    /// Indented, for people.
+    Pretty,
+}
+
+/// What [`render`] makes and how.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RenderOptions {
+    /// The format.
+    pub format: Format,
+    /// The style of pictures (`svg`, `png`).
+    pub style: svg::PictureStyle,
+    /// Bounds of the 3-D scene and of pictures.
+    pub limits: crate::limits::Limits,
+    /// One placement or all of them.
+    pub layout: Layout,
+    /// GeoJSON's layout.
+    pub indent: Indent,
+}
+
+impl RenderOptions {
+    /// `format` with the defaults: textured pictures, default limits, the
+    /// first placement alone, compact GeoJSON.
+    pub fn new(format: Format) -> RenderOptions {
+        RenderOptions {
+            format,
+            style: svg::PictureStyle::default(),
+            limits: crate::limits::Limits::default(),
+            layout: Layout::default(),
+            indent: Indent::default(),
+        }
+    }
+}
+
+/// What a render said beside its bytes.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Said {
+    /// Notes for people (a picture that is an overview, tiles filled flat).
+    pub notes: Vec<String>,
+    /// Warnings (art a 3-D scene drew in plain colours or as boxes, items
+    /// left out).
+    pub warnings: Vec<String>,
+}
+
+/// A render: its bytes and what it said.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Rendered {
+    /// The file's bytes.
+    pub bytes: Vec<u8>,
+    /// Its notes and warnings.
+    pub said: Said,
+}
+
+/// The one render entry: `ps` in `opts.format`, as bytes, with the notes
+/// and warnings of the render. The command line, Python and `serve` call
+/// this (or [`render_to`]) and only translate.
+///
+/// ```
+/// use agkit::out::{Format, RenderOptions, render};
+/// let r = render(&[], &RenderOptions::new(Format::Json)).unwrap();
+/// assert_eq!(r.bytes, b"[]\n");
+/// ```
+pub fn render(ps: &[Placement], opts: &RenderOptions) -> Result<Rendered, OutError> {
+    let mut bytes = Vec::new();
+    let said = render_to(ps, opts, &mut bytes)?;
+    Ok(Rendered { bytes, said })
+}
+
+/// [`render`] written to `w`: JSON, GeoJSON and DSF2Text are written as
+/// they are made, never held whole.
+pub fn render_to(
+    ps: &[Placement],
+    opts: &RenderOptions,
+    w: &mut dyn std::io::Write,
+) -> Result<Said, OutError> {
+    let one = match opts.layout {
+        Layout::One => ps.first(),
+        Layout::Combined => None,
+    };
+    let ps = one.map_or(ps, std::slice::from_ref);
+    let mut said = Said::default();
+    match opts.format {
+        Format::Json => {
+            match one {
+                Some(p) => serde_json::to_writer_pretty(&mut *w, p)?,
+                None => serde_json::to_writer_pretty(&mut *w, ps)?,
+            }
+            w.write_all(b"\n")?;
+        }
+        Format::Geojson => geojson::write_geojson(ps, opts.indent == Indent::Pretty, w)?,
+        Format::Gpkg => gpkg::write_gpkg(ps, w)?,
+        Format::DsfText => w.write_all(dsf_text::to_dsf_text(ps).as_bytes())?,
+        Format::Svg | Format::Png => {
+            let o = svg::Options {
+                style: opts.style,
+                limits: opts.limits,
+                ..svg::Options::default()
+            };
+            let (bytes, notes) = picture_with(&svg::Scene::of(ps), opts.format, &o)?;
+            said.notes = notes;
+            w.write_all(&bytes)?;
+        }
+        Format::Glb | Format::Gltf => {
+            let container = match opts.format {
+                Format::Glb => gltf::Container::Glb,
+                _ => gltf::Container::Gltf,
+            };
+            let scene = gltf::write_scene(ps, container, &opts.limits)?;
+            said.warnings = scene.warnings;
+            w.write_all(&scene.bytes)?;
+        }
+    }
+    Ok(said)
+}
+
+/// Renders one placement with the defaults. JSON is one object (see
+/// [`render_all`] for the array form).
+pub fn render_one(p: &Placement, format: Format) -> Result<Vec<u8>, OutError> {
     match format {
         Format::Json => json::to_json(p),
         _ => render_all(std::slice::from_ref(p), format),
     }
-}
-
-/// Writes what [`render`] (`combined` false: the first placement alone) or
-/// [`render_all`] (`combined` true) returns to `w`; JSON and GeoJSON are
-/// written as they are serialized, never held whole.
-pub fn write(
-    ps: &[Placement],
-    combined: bool,
-    format: Format,
-    w: &mut dyn std::io::Write,
-) -> Result<(), OutError> {
-    write_with(ps, combined, format, false, w)
-}
-
-/// [`write()`], GeoJSON indented when `pretty` (for people; compact
-/// otherwise).
-pub fn write_with(
-    ps: &[Placement],
-    combined: bool,
-    format: Format,
-    pretty: bool,
-    w: &mut dyn std::io::Write,
-) -> Result<(), OutError> {
-    let one = if combined { None } else { ps.first() };
-    match (format, one) {
-        (Format::Json, Some(p)) => serde_json::to_writer_pretty(&mut *w, p)?,
-        (Format::Json, None) => serde_json::to_writer_pretty(&mut *w, ps)?,
-        (Format::Geojson, _) => {
-            return geojson::write_geojson(one.map_or(ps, std::slice::from_ref), pretty, w);
-        }
-        (Format::Gpkg, _) => {
-            return gpkg::write_gpkg(one.map_or(ps, std::slice::from_ref), w);
-        }
-        (_, Some(p)) => return Ok(w.write_all(&render(p, format)?)?),
-        (_, None) => return Ok(w.write_all(&render_all(ps, format)?)?),
-    }
-    w.write_all(b"\n")?;
-    Ok(())
 }
 
 /// Renders several placements as one result: JSON is always an array here
@@ -342,25 +483,6 @@ pub fn picture_with(
         _ => svg.into_bytes(),
     };
     Ok((bytes, notes))
-}
-
-/// [`render_all`] with pictures (`svg`, `png`) drawn in `style`, and the
-/// notes [`picture_with`] gives (none for the other formats).
-pub fn render_all_with(
-    ps: &[Placement],
-    format: Format,
-    style: svg::PictureStyle,
-) -> Result<(Vec<u8>, Vec<String>), OutError> {
-    match format {
-        Format::Svg | Format::Png => {
-            let opts = svg::Options {
-                style,
-                ..svg::Options::default()
-            };
-            picture_with(&svg::Scene::of(ps), format, &opts)
-        }
-        _ => Ok((render_all(ps, format)?, Vec::new())),
-    }
 }
 
 /// For a picture (`svg`, `png`) of `ps`: why it is an overview rather than

@@ -8,6 +8,20 @@
 use super::OutError;
 use resvg::{tiny_skia, usvg};
 
+/// A PNG file of `w` × `h` RGBA8 pixels (`None` when `rgba` is not that
+/// size): the one encoder of the pictures' cuts, the 3-D scene's
+/// textures and the previewer's textures.
+pub fn encode_rgba(w: u32, h: u32, rgba: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut enc = ::png::Encoder::new(&mut out, w, h);
+    enc.set_color(::png::ColorType::Rgba);
+    enc.set_depth(::png::BitDepth::Eight);
+    let mut wr = enc.write_header().ok()?;
+    wr.write_image_data(rgba).ok()?;
+    wr.finish().ok()?;
+    Some(out)
+}
+
 /// Rasterises an SVG document at its own size.
 pub fn to_png(svg: &str) -> Result<Vec<u8>, OutError> {
     let tree = usvg::Tree::from_str(svg, &usvg::Options::default())

@@ -85,7 +85,8 @@ impl<'a> Scene<'a> {
 
 /// What a picture's map layers show; every style shares the frame and the
 /// bound of [`draw`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[non_exhaustive]
 pub enum PictureStyle {
     /// What the simulator draws, from above: tiles with the pixels of
@@ -98,6 +99,23 @@ pub enum PictureStyle {
     /// Symbols people read at a glance: tile outlines with their ids and
     /// texture arrows, facade footprints, tree discs, object markers.
     Schematic,
+}
+
+impl std::str::FromStr for PictureStyle {
+    type Err = super::UnknownName;
+
+    /// `textured` or `schematic`.
+    fn from_str(s: &str) -> Result<PictureStyle, super::UnknownName> {
+        match s {
+            "textured" => Ok(PictureStyle::Textured),
+            "schematic" => Ok(PictureStyle::Schematic),
+            _ => Err(super::UnknownName {
+                what: "style",
+                name: s.to_string(),
+                expected: "textured or schematic",
+            }),
+        }
+    }
 }
 
 /// How a picture is drawn.

@@ -38,7 +38,7 @@ use super::svg::{Frames, Scene, View};
 use crate::geom::Xy;
 use crate::limits::Limits;
 use crate::place::Placement;
-use crate::place::art::ArtState;
+use crate::place::art::{ArtState, TextureHandle};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -130,18 +130,7 @@ pub fn cut(img: &crate::texture::Image, rect: [u32; 4], size: [u32; 2]) -> Cut {
     Cut { rect, size, rgba }
 }
 
-/// A PNG file of `w` × `h` RGBA8 pixels (`None` when `rgba` is not that
-/// size).
-pub fn encode_png(w: u32, h: u32, rgba: &[u8]) -> Option<Vec<u8>> {
-    let mut out = Vec::new();
-    let mut enc = png::Encoder::new(&mut out, w, h);
-    enc.set_color(png::ColorType::Rgba);
-    enc.set_depth(png::BitDepth::Eight);
-    let mut wr = enc.write_header().ok()?;
-    wr.write_image_data(rgba).ok()?;
-    wr.finish().ok()?;
-    Some(out)
-}
+use super::png::encode_rgba as encode_png;
 
 /// The affine map taking `from` points onto `to` points, fitted on the
 /// first point and the two others spanning the largest triangle:
@@ -188,9 +177,9 @@ fn image_px(uv: [f64; 2], scale: [f64; 2], w: u32, h: u32) -> [f64; 2] {
     [uv[0] * w / scale[0], h - uv[1] * h / scale[1]]
 }
 
-/// A texture file, its `TEXTURE_SCALE`, and the (placement, tile) pairs
-/// drawn with it.
-type Job = (PathBuf, [f64; 2], Vec<(usize, usize)>);
+/// A texture, its `TEXTURE_SCALE`, and the (placement, tile) pairs drawn
+/// with it.
+type Job = (TextureHandle, [f64; 2], Vec<(usize, usize)>);
 
 /// A cut made: embedded, or (past the budget) its mean colour; by
 /// (job, rectangle, size).
@@ -227,18 +216,15 @@ fn grounds(scene: &Scene, frames: &Frames, view: &View, limits: &Limits) -> Grou
     let mut index: HashMap<PathBuf, usize> = HashMap::new();
     for (i, p) in scene.placements.iter().enumerate() {
         let Some(art) = &p.art else { continue };
-        let tex = art
-            .texture
-            .as_ref()
-            .and_then(|t| Some((t.file.clone()?, t.get()?.scale)));
+        let tex = art.ground_texture();
         for (k, t) in p.tiles.iter().enumerate() {
             if t.hidden {
                 continue;
             }
             match &tex {
-                Some((file, scale)) if scale[0] > 0.0 && scale[1] > 0.0 => {
-                    let at = *index.entry(file.clone()).or_insert_with(|| {
-                        jobs.push((file.clone(), *scale, Vec::new()));
+                Some((tex, scale)) if scale[0] > 0.0 && scale[1] > 0.0 => {
+                    let at = *index.entry(tex.file().to_path_buf()).or_insert_with(|| {
+                        jobs.push(((*tex).clone(), *scale, Vec::new()));
                         jobs.len() - 1
                     });
                     jobs[at].2.push((i, k));
@@ -249,8 +235,8 @@ fn grounds(scene: &Scene, frames: &Frames, view: &View, limits: &Limits) -> Grou
     }
     // Identical cuts (same file, rectangle and size) are embedded once.
     let mut cuts: Cuts = HashMap::new();
-    for (n, (file, _, tiles)) in jobs.iter().enumerate() {
-        let Ok(img) = crate::texture::open(file, limits) else {
+    for (n, (tex, _, tiles)) in jobs.iter().enumerate() {
+        let Ok(img) = tex.decode() else {
             out.failed.extend(tiles);
             continue;
         };
@@ -349,18 +335,19 @@ fn grounds(scene: &Scene, frames: &Frames, view: &View, limits: &Limits) -> Grou
 
 /// The mean colour of each tree's cut of each forest texture, by
 /// (texture file, tree index); each texture decoded once.
-fn crown_colours(scene: &Scene, limits: &Limits) -> HashMap<(PathBuf, usize), Colour> {
+fn crown_colours(scene: &Scene) -> HashMap<(PathBuf, usize), Colour> {
     let mut out = HashMap::new();
     let mut seen = std::collections::HashSet::new();
     for p in &scene.placements {
         let Some(art) = &p.art else { continue };
-        let (Some(file), Some(forest)) = (&art.forest_texture, art.forest()) else {
+        let (Some(tex), Some(forest)) = (art.forest_texture(), art.forest()) else {
             continue;
         };
+        let file = tex.file().to_path_buf();
         if p.trees.is_empty() || !seen.insert(file.clone()) {
             continue;
         }
-        let Ok(img) = crate::texture::open(file, limits) else {
+        let Ok(img) = tex.decode() else {
             continue;
         };
         let [sx, sy] = forest.scale;
@@ -414,7 +401,7 @@ pub(super) fn paint(
     let scale = view.scale;
     let px = |i: usize, q: Xy| view.px(frames.to_common(i, q));
     let ground = grounds(scene, frames, view, limits);
-    let crowns = crown_colours(scene, limits);
+    let crowns = crown_colours(scene);
     let failed: std::collections::HashSet<(usize, usize)> = ground.failed.iter().copied().collect();
 
     let mut ground_layer = Layer::new("ground", Style::default());
@@ -500,7 +487,11 @@ pub(super) fn paint(
             }
             r.facades.push(f.clone());
         }
-        let forest_tex = p.art.as_ref().and_then(|a| a.forest_texture.clone());
+        let forest_tex = p
+            .art
+            .as_ref()
+            .and_then(|a| a.forest_texture())
+            .map(|t| t.file().to_path_buf());
         for t in &p.trees {
             if t.art == Some(ArtState::Found) {
                 let c = forest_tex

@@ -59,6 +59,33 @@ crate::diag::rules! {
     ART_INVALID = "AG0087", Warning, "an art file the asset names is found but cannot be read (it has errors)";
 }
 
+/// What kind of art a path names (one kind for placement and the
+/// scenery's store): textures are looked for with other extensions and
+/// never in libraries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ArtKind {
+    /// An OBJ8 object.
+    Object,
+    /// A facade.
+    Facade,
+    /// A forest.
+    Forest,
+    /// A PNG or DDS texture.
+    Texture,
+}
+
+impl ArtKind {
+    /// How messages name it.
+    pub fn noun(self) -> &'static str {
+        match self {
+            ArtKind::Object => "object",
+            ArtKind::Facade => "facade",
+            ArtKind::Forest => "forest",
+            ArtKind::Texture => "texture",
+        }
+    }
+}
+
 /// Whether an art file was found and read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -98,6 +125,83 @@ impl ArtState {
     }
 }
 
+/// What a texture is drawn on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TextureRole {
+    /// An asset's ground tiles (its `TEXTURE`).
+    Ground,
+    /// An object's triangles (its `TEXTURE`).
+    Object,
+    /// A facade's walls.
+    Wall,
+    /// A facade's roof (the roof shader's texture, else the wall's).
+    Roof,
+    /// A forest's trees.
+    Forest,
+}
+
+/// Decodes one texture the art store found. Placement and the views
+/// never open a file: they decode through this.
+pub trait ImageSource: Send + Sync + std::fmt::Debug {
+    /// The texture's pixels.
+    fn decode(&self) -> Result<crate::texture::Image, crate::texture::OpenError>;
+}
+
+/// A texture found: its file and what decodes it.
+#[derive(Debug, Clone)]
+pub struct TextureHandle {
+    file: PathBuf,
+    source: Arc<dyn ImageSource>,
+}
+
+impl TextureHandle {
+    /// The handle of the texture `file`, decoded by `source`.
+    pub fn new(file: PathBuf, source: Arc<dyn ImageSource>) -> TextureHandle {
+        TextureHandle { file, source }
+    }
+
+    /// The file it decodes (for names and messages; never opened by
+    /// the caller).
+    pub fn file(&self) -> &std::path::Path {
+        &self.file
+    }
+
+    /// Its file name.
+    pub fn name(&self) -> String {
+        self.file.file_name().map_or_else(
+            || self.file.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    }
+
+    /// The texture's pixels.
+    pub fn decode(&self) -> Result<crate::texture::Image, crate::texture::OpenError> {
+        self.source.decode()
+    }
+}
+
+impl PartialEq for TextureHandle {
+    fn eq(&self, other: &TextureHandle) -> bool {
+        self.file == other.file
+    }
+}
+
+/// A texture an art file names, as the art store resolved it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextureFile {
+    /// What it is drawn on.
+    pub role: TextureRole,
+    /// The path as the art names it.
+    pub path: String,
+    /// The file naming it.
+    pub naming: PathBuf,
+    /// How it resolved, or why it did not.
+    pub how: String,
+    /// The texture, when found and its header reads.
+    pub found: Option<TextureHandle>,
+}
+
 /// One art file an asset names, found and read or not.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ArtFile<T> {
@@ -112,12 +216,19 @@ pub struct ArtFile<T> {
     pub how: String,
     /// What placement reads of it, when found and read.
     pub value: Option<Arc<T>>,
+    /// The textures it names, resolved (the views draw with them).
+    pub textures: Vec<TextureFile>,
 }
 
 impl<T> ArtFile<T> {
     /// The value when the file was found and read.
     pub fn get(&self) -> Option<&T> {
         self.value.as_deref()
+    }
+
+    /// Its texture for `role`, as resolved.
+    pub fn texture(&self, role: TextureRole) -> Option<&TextureFile> {
+        self.textures.iter().find(|t| t.role == role)
     }
 }
 
@@ -134,6 +245,10 @@ pub struct ObjShape {
     pub bounds: Option<Box3>,
     /// The textures it names, as written (relative to the object).
     pub textures: Vec<String>,
+    /// Its `TEXTURE`, as written.
+    pub texture: Option<String>,
+    /// Its static mesh ([`crate::obj::mesh::mesh`]), which the views draw.
+    pub mesh: crate::geom::Mesh,
 }
 
 impl ObjShape {
@@ -144,6 +259,8 @@ impl ObjShape {
             height: obj.height(),
             bounds: obj.bounds(),
             textures: obj.textures.values().cloned().collect(),
+            texture: obj.texture("TEXTURE").map(str::to_string),
+            mesh: crate::obj::mesh::mesh(obj),
         }
     }
 }
@@ -158,6 +275,18 @@ pub struct TileTexture {
     pub scale: [f64; 2],
 }
 
+impl TileTexture {
+    /// [`TileTexture::scale`], `[1, 1]` when a side is not positive (as
+    /// WorldEditor reads an AGP).
+    pub fn scale_or_one(&self) -> [f64; 2] {
+        if self.scale[0] > 0.0 && self.scale[1] > 0.0 {
+            self.scale
+        } else {
+            [1.0, 1.0]
+        }
+    }
+}
+
 /// The art of one asset: its `OBJECT`s and `FACADE`s by index and its
 /// `VEGETATION`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -169,17 +298,31 @@ pub struct Art {
     /// The `VEGETATION` forest.
     pub forest: Option<ArtFile<Forest>>,
     /// The tiles' `TEXTURE` (textured pictures and 3-D scenes draw with
-    /// it; placement does not read it).
+    /// it, [`TextureRole::Ground`]; placement does not read it).
     pub texture: Option<ArtFile<TileTexture>>,
-    /// The forest's 2-D texture file, when the forest names one and it is
-    /// found (pictures colour tree crowns with it).
-    pub forest_texture: Option<PathBuf>,
 }
 
 impl Art {
     /// The forest, when found and read.
     pub fn forest(&self) -> Option<&Forest> {
         self.forest.as_ref().and_then(ArtFile::get)
+    }
+
+    /// The forest's texture, when found (pictures colour tree crowns
+    /// with it).
+    pub fn forest_texture(&self) -> Option<&TextureHandle> {
+        self.forest
+            .as_ref()?
+            .texture(TextureRole::Forest)?
+            .found
+            .as_ref()
+    }
+
+    /// The tiles' texture and its `TEXTURE_SCALE`, when found.
+    pub fn ground_texture(&self) -> Option<(&TextureHandle, [f64; 2])> {
+        let t = self.texture.as_ref()?;
+        let h = t.texture(TextureRole::Ground)?.found.as_ref()?;
+        Some((h, t.get()?.scale))
     }
 
     /// The facade an item names by path.
@@ -301,10 +444,10 @@ fn random_height(tree: &Tree, rng: &mut Rng) -> f64 {
 /// item's file; and one warning per art file not found or not read that
 /// items use (trees are picked by the engines, see [`TreeArt`]).
 pub(crate) fn apply(p: &mut Placement, art: &Art) {
-    // (state, path, how, kind) → items.
-    let mut unread: std::collections::BTreeMap<(String, &'static str), (ArtState, String, usize)> =
+    // (path, kind) → (state, how, items).
+    let mut unread: std::collections::BTreeMap<(String, ArtKind), (ArtState, String, usize)> =
         std::collections::BTreeMap::new();
-    let mut note = |path: &str, state: ArtState, how: &str, kind: &'static str| {
+    let mut note = |path: &str, state: ArtState, how: &str, kind: ArtKind| {
         unread
             .entry((path.to_string(), kind))
             .or_insert((state, how.to_string(), 0))
@@ -320,7 +463,7 @@ pub(crate) fn apply(p: &mut Placement, art: &Art) {
         o.art = Some(file.state);
         match file.get() {
             Some(shape) => object_art(o, shape),
-            None => note(&file.path, file.state, &file.how, "object"),
+            None => note(&file.path, file.state, &file.how, ArtKind::Object),
         }
     }
     for f in &mut p.facades {
@@ -330,7 +473,7 @@ pub(crate) fn apply(p: &mut Placement, art: &Art) {
         f.art = Some(file.state);
         match file.get() {
             Some(fac) => facade_art(f, fac),
-            None => note(&file.path, file.state, &file.how, "facade"),
+            None => note(&file.path, file.state, &file.how, ArtKind::Facade),
         }
     }
     if let Some(file) = &art.forest {
@@ -338,7 +481,7 @@ pub(crate) fn apply(p: &mut Placement, art: &Art) {
         for t in &mut p.trees {
             t.art = Some(file.state);
             if file.get().is_none() {
-                note(&file.path, file.state, &file.how, "tree");
+                note(&file.path, file.state, &file.how, ArtKind::Forest);
             } else if t.forest_tree.is_none() {
                 empty.insert(t.layer);
             }
@@ -351,15 +494,18 @@ pub(crate) fn apply(p: &mut Placement, art: &Art) {
         }
     }
     for ((path, kind), (state, how, n)) in unread {
-        let without = match kind {
-            "object" => "as points, without footprint or height",
-            "facade" => "without its heights, roof or walls",
-            _ => "without it; tree lines and fill at the fixed spacing",
+        let (item, without) = match kind {
+            ArtKind::Object => ("object", "as points, without footprint or height"),
+            ArtKind::Facade => ("facade", "without its heights, roof or walls"),
+            _ => (
+                "tree",
+                "without it; tree lines and fill at the fixed spacing",
+            ),
         };
         p.warnings.push(format!(
             "{path}: {} ({how}); {} placed {without} [{}]",
             state.describe(),
-            crate::out::count(n, kind),
+            crate::out::count(n, item),
             state.code().unwrap_or_default()
         ));
     }

@@ -214,6 +214,16 @@ pub struct PlacedTile {
     pub ground_point: Option<Xy>,
 }
 
+impl PlacedTile {
+    /// The texture coordinates (s, t: 0 … 1 from the texture's bottom
+    /// left) of outline point `k`: its `uv` in `TEXTURE_SCALE` pixels over
+    /// `scale` (`[0, 0]` for a point without one).
+    pub fn st(&self, k: usize, scale: [f64; 2]) -> [f64; 2] {
+        let [u, v] = self.uv.get(k).copied().unwrap_or([0.0, 0.0]);
+        [u / scale[0], v / scale[1]]
+    }
+}
+
 /// A placed object.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct PlacedObject {

@@ -41,7 +41,9 @@ use crate::diag::{Diagnostic, Location, Severity};
 use crate::fac::Facade;
 use crate::forest::Forest;
 use crate::limits::Limits;
-use crate::place::art::{Art, ArtFile, ArtState, ObjShape, codes};
+use crate::place::art::{
+    Art, ArtFile, ArtState, ImageSource, ObjShape, TextureFile, TextureHandle, TextureRole, codes,
+};
 use crate::xp::model::Asset;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -61,31 +63,7 @@ pub struct Libraries<'a> {
     pub conditions: &'a Conditions,
 }
 
-/// What kind of art a path names: textures are looked for with other
-/// extensions and never in libraries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ArtKind {
-    /// An OBJ8 object.
-    Object,
-    /// A facade.
-    Facade,
-    /// A forest.
-    Forest,
-    /// A PNG or DDS texture.
-    Texture,
-}
-
-impl ArtKind {
-    /// How messages name it.
-    pub fn noun(self) -> &'static str {
-        match self {
-            ArtKind::Object => "object",
-            ArtKind::Facade => "facade",
-            ArtKind::Forest => "forest",
-            ArtKind::Texture => "texture",
-        }
-    }
-}
+pub use crate::place::art::ArtKind;
 
 /// Where a path led.
 #[derive(Debug, Clone, PartialEq)]
@@ -261,6 +239,20 @@ pub fn locate_within(
         }
     }
     out
+}
+
+/// A texture file the store found, decoded when a view asks
+/// ([`crate::texture::open`]: the input gate, then the decoder's limits).
+#[derive(Debug)]
+struct FileImage {
+    file: PathBuf,
+    limits: Limits,
+}
+
+impl ImageSource for FileImage {
+    fn decode(&self) -> Result<crate::texture::Image, crate::texture::OpenError> {
+        crate::texture::open(&self.file, &self.limits)
+    }
 }
 
 /// An art file as read.
@@ -496,21 +488,33 @@ impl ArtStore {
         if let Some(a) = lock().get(&key) {
             return Arc::clone(a);
         }
-        // One path, read as `kind`; `pick` takes what placement keeps.
+        // One path, read as `kind`; `pick` takes what placement keeps,
+        // `names` the textures the views draw it with.
         fn one<T>(
             store: &ArtStore,
             (file, libs): (&Path, Option<&Libraries>),
             path: &str,
             kind: ArtKind,
             pick: fn(&Read) -> Option<Arc<T>>,
+            names: fn(&T) -> Vec<(TextureRole, String)>,
         ) -> ArtFile<T> {
             let (at, read) = store.open(file, path, kind, libs);
+            let value = read.as_deref().and_then(pick);
+            let textures = match (&value, &at.file) {
+                (Some(v), Some(f)) => names(v)
+                    .into_iter()
+                    .filter(|(_, p)| !p.trim().is_empty())
+                    .map(|(role, p)| store.texture(f, &p, role, libs))
+                    .collect(),
+                _ => Vec::new(),
+            };
             ArtFile {
                 path: at.path,
                 file: at.file,
                 state: at.state,
                 how: at.how,
-                value: read.as_deref().and_then(pick),
+                value,
+                textures,
             }
         }
         let from = (file, libs);
@@ -519,31 +523,70 @@ impl ArtStore {
             .objects
             .iter()
             .map(|o| {
-                one(self, from, &o.value, ArtKind::Object, |r| match r {
-                    Read::Object(s) => Some(Arc::clone(s)),
-                    _ => None,
-                })
+                one(
+                    self,
+                    from,
+                    &o.value,
+                    ArtKind::Object,
+                    |r| match r {
+                        Read::Object(s) => Some(Arc::clone(s)),
+                        _ => None,
+                    },
+                    |s| {
+                        s.texture
+                            .iter()
+                            .map(|t| (TextureRole::Object, t.clone()))
+                            .collect()
+                    },
+                )
             })
             .collect();
         let facades = c
             .facades
             .iter()
             .map(|f| {
-                one(self, from, &f.value, ArtKind::Facade, |r| match r {
-                    Read::Facade(s) => Some(Arc::clone(s)),
-                    _ => None,
-                })
+                one(
+                    self,
+                    from,
+                    &f.value,
+                    ArtKind::Facade,
+                    |r| match r {
+                        Read::Facade(s) => Some(Arc::clone(s)),
+                        _ => None,
+                    },
+                    |fac| {
+                        let wall = fac.wall_texture().map(|t| (TextureRole::Wall, t));
+                        let roof = fac.roof_texture().map(|t| (TextureRole::Roof, t));
+                        wall.into_iter()
+                            .chain(roof)
+                            .map(|(r, t)| (r, t.to_string()))
+                            .collect()
+                    },
+                )
             })
             .collect();
         let forest = c.vegetation.as_ref().map(|v| {
-            one(self, from, &v.value, ArtKind::Forest, |r| match r {
-                Read::Forest(s) => Some(Arc::clone(s)),
-                _ => None,
-            })
+            one(
+                self,
+                from,
+                &v.value,
+                ArtKind::Forest,
+                |r| match r {
+                    Read::Forest(s) => Some(Arc::clone(s)),
+                    _ => None,
+                },
+                |f| {
+                    f.texture()
+                        .map(|t| (TextureRole::Forest, t.to_string()))
+                        .into_iter()
+                        .collect()
+                },
+            )
         });
         // The tiles' texture and the forest's: located (and their headers
         // read) now, decoded only by a picture that draws them.
         let texture = c.texture.as_ref().map(|t| {
+            let ground = self.texture(file, &t.value, TextureRole::Ground, libs);
             let (at, read) = self.open(file, &t.value, ArtKind::Texture, libs);
             let ok = matches!(read.as_deref(), Some(Read::Texture));
             ArtFile {
@@ -556,23 +599,46 @@ impl ArtStore {
                         scale: c.texture_scale_px(),
                     })
                 }),
+                textures: vec![ground],
             }
-        });
-        let forest_texture = forest.as_ref().and_then(|f| {
-            let (for_file, tex) = (f.file.as_ref()?, f.get()?.texture()?);
-            let (at, read) = self.open(for_file, tex, ArtKind::Texture, libs);
-            matches!(read.as_deref(), Some(Read::Texture))
-                .then_some(at.file)
-                .flatten()
         });
         let art = Arc::new(Art {
             objects,
             facades,
             forest,
             texture,
-            forest_texture,
         });
         Arc::clone(lock().entry(key).or_insert(art))
+    }
+
+    /// The texture `path` named by `naming` for `role`: located (within
+    /// the store's folder), its header read, and a handle that decodes it
+    /// when it is found and reads.
+    pub fn texture(
+        &self,
+        naming: &Path,
+        path: &str,
+        role: TextureRole,
+        libs: Option<&Libraries>,
+    ) -> TextureFile {
+        let (at, read) = self.open(naming, path, ArtKind::Texture, libs);
+        let found = match (read.as_deref(), &at.file) {
+            (Some(Read::Texture), Some(f)) => Some(TextureHandle::new(
+                f.clone(),
+                Arc::new(FileImage {
+                    file: f.clone(),
+                    limits: self.limits,
+                }),
+            )),
+            _ => None,
+        };
+        TextureFile {
+            role,
+            path: path.to_string(),
+            naming: naming.to_path_buf(),
+            how: at.how,
+            found,
+        }
     }
 
     /// Every art file `path` (named by `naming`) leads to that cannot be
@@ -677,37 +743,6 @@ impl ArtStore {
     }
 }
 
-/// The byte span of line `line` (1-based) of `text`, without its line
-/// break (LF, CRLF or a lone CR end a line).
-pub fn line_span(text: &str, line: usize) -> std::ops::Range<usize> {
-    let b = text.as_bytes();
-    let mut start = 0;
-    let mut n = 1;
-    let mut i = 0;
-    while i < b.len() && n < line {
-        match b[i] {
-            b'\n' => {
-                n += 1;
-                start = i + 1;
-            }
-            b'\r' => {
-                n += 1;
-                if b.get(i + 1) == Some(&b'\n') {
-                    i += 1;
-                }
-                start = i + 1;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    let end = b[start.min(b.len())..]
-        .iter()
-        .position(|&c| c == b'\n' || c == b'\r')
-        .map_or(b.len(), |k| start + k);
-    start.min(b.len())..end
-}
-
 /// The art diagnostics of a file `agkit check` reads: for an autogen
 /// asset, every art it names that cannot be found or read, at its
 /// directive's line; for an object, facade or forest, every texture (and a
@@ -720,6 +755,9 @@ pub fn file_diagnostics(
     libs: Option<&Libraries>,
     root: Option<&Path>,
 ) -> Vec<Diagnostic> {
+    // One index of the text's lines for every diagnostic.
+    let lines = crate::diag::LineIndex::new(text);
+    let line_span = |line: usize| lines.span(text, line);
     match crate::check::classify(file, text.as_bytes()) {
         crate::check::FileKind::Text => {
             let (Some(asset), _) = crate::xp::parse_lenient(text) else {
@@ -728,7 +766,7 @@ pub fn file_diagnostics(
             store
                 .asset_problems(file, &asset, libs)
                 .into_iter()
-                .map(|(line, p)| p.diagnostic(Location::Span(line_span(text, line)), root))
+                .map(|(line, p)| p.diagnostic(Location::Span(line_span(line)), root))
                 .collect()
         }
         crate::check::FileKind::Art(k) => {
@@ -743,7 +781,7 @@ pub fn file_diagnostics(
             for (path, k) in read.names() {
                 let at = text.find(path.as_str()).map_or(Location::File, |i| {
                     let line = text[..i].bytes().filter(|&c| c == b'\n').count() + 1;
-                    Location::Span(line_span(text, line))
+                    Location::Span(line_span(line))
                 });
                 for p in store.problems(file, &path, k, libs) {
                     out.push(p.diagnostic(at.clone(), root));
@@ -770,10 +808,12 @@ mod tests {
     #[test]
     fn spans_of_lines_end_at_any_break() {
         let t = "A\r\n1000\rAG_POINT\nOBJECT x.obj\n";
-        assert_eq!(&t[line_span(t, 1)], "A");
-        assert_eq!(&t[line_span(t, 2)], "1000");
-        assert_eq!(&t[line_span(t, 4)], "OBJECT x.obj");
-        assert_eq!(line_span(t, 9), t.len()..t.len());
+        let lines = crate::diag::LineIndex::new(t);
+        let line_span = |n| lines.span(t, n);
+        assert_eq!(&t[line_span(1)], "A");
+        assert_eq!(&t[line_span(2)], "1000");
+        assert_eq!(&t[line_span(4)], "OBJECT x.obj");
+        assert_eq!(line_span(9), t.len()..t.len());
     }
 
     #[test]

@@ -71,6 +71,17 @@ pub enum SceneryError {
     NoInstallation(&'static str),
 }
 
+/// Whether [`Scenery::check_bytes`] checks the art a text names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArtCheck {
+    /// The text was read from a file: the art it names beside it is
+    /// checked too.
+    Named,
+    /// The text came from standard input or memory: it names nothing
+    /// beside it.
+    Skipped,
+}
+
 /// The scenery a DSF's paths resolve in, with the simulator's assumed
 /// state (dataref values, season).
 pub struct Scenery {
@@ -245,19 +256,19 @@ impl Scenery {
 
     /// What `agkit check` says of `bytes`, read from `file`: the format's
     /// own checks ([`crate::check::check_bytes`]) and, for a text without
-    /// errors, the art it names ([`Scenery::art_diagnostics`]). `art` false
-    /// leaves the art out (a text from standard input or from memory names
-    /// nothing beside it). Returns the text (for pointing at lines) and the
-    /// diagnostics.
+    /// errors, the art it names ([`Scenery::art_diagnostics`]) when `art`
+    /// is [`ArtCheck::Named`] ([`ArtCheck::Skipped`] for a text from
+    /// standard input or from memory: it names nothing beside it). Returns
+    /// the text (for pointing at lines) and the diagnostics.
     pub fn check_bytes(
         &self,
         file: &Path,
         bytes: &[u8],
-        art: bool,
+        art: ArtCheck,
     ) -> (Option<String>, Vec<crate::diag::Diagnostic>) {
         let (text, mut diags) = crate::check::check_bytes(file, bytes);
         if let Some(t) = &text
-            && art
+            && art == ArtCheck::Named
             && !diags.iter().any(|d| d.is_error())
         {
             diags.extend(self.art_diagnostics(file, t));

@@ -78,5 +78,5 @@ pub mod resolve;
 pub mod tile;
 pub mod whole;
 
-pub use context::{Scenery, SceneryError};
+pub use context::{ArtCheck, Scenery, SceneryError};
 pub use tile::{TileError, TilePlacement};

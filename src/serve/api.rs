@@ -91,7 +91,7 @@ fn texture(shared: &Shared, req: &Request) -> Response {
         Ok(i) => i,
         Err(e) => return Response::error(422, &format!("{rel}: {e}")),
     };
-    match crate::out::textured::encode_png(img.width, img.height, &img.rgba) {
+    match crate::out::png::encode_rgba(img.width, img.height, &img.rgba) {
         Some(png) => Response::new(200, "image/png", png),
         None => Response::error(500, "cannot encode the texture"),
     }
@@ -629,12 +629,13 @@ fn glb_response(
     placement: &Placement,
     asset: &str,
 ) -> Result<Response, crate::out::OutError> {
-    let scene = crate::out::gltf::write_scene_within(
-        std::slice::from_ref(placement),
-        crate::out::gltf::Container::Glb,
-        &shared.limits,
-        shared.root.dir(),
-    )?;
+    // The placement's art (textures included) was resolved by a store
+    // confined to PATH: the scene reads nothing outside it.
+    let opts = crate::out::RenderOptions {
+        limits: shared.limits,
+        ..crate::out::RenderOptions::new(crate::out::Format::Glb)
+    };
+    let scene = crate::out::render(std::slice::from_ref(placement), &opts)?;
     let stem: String = std::path::Path::new(asset)
         .file_stem()
         .map(|s| s.to_string_lossy())

@@ -212,13 +212,31 @@ pub fn read(bytes: &[u8], file: &str, limits: &Limits) -> Result<Image, Refused>
     decode(bytes, limits).map_err(|e| Refused::new(file, None, vec![e.diagnostic()]))
 }
 
+/// Why [`open`] could not give a texture's pixels.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The file cannot be read.
+    #[error(transparent)]
+    Read(#[from] crate::fsutil::InputError),
+    /// It does not decode: the code and byte offset of the problem.
+    #[error("{error}")]
+    Decode {
+        /// The file.
+        file: std::path::PathBuf,
+        /// What is wrong, where.
+        error: TextureError,
+    },
+}
+
 /// The texture file at `file`, read through the input gate
 /// ([`crate::fsutil::read_input`], at most `limits.max_input_bytes`) and
-/// decoded ([`decode`]); the error says why in one line.
-pub fn open(file: &std::path::Path, limits: &Limits) -> Result<Image, String> {
-    let bytes = crate::fsutil::read_input(file, "a texture", limits.max_input_bytes)
-        .map_err(|e| e.to_string())?;
-    decode(&bytes, limits).map_err(|e| e.message)
+/// decoded ([`decode`]).
+pub fn open(file: &std::path::Path, limits: &Limits) -> Result<Image, OpenError> {
+    let bytes = crate::fsutil::read_input(file, "a texture", limits.max_input_bytes)?;
+    decode(&bytes, limits).map_err(|error| OpenError::Decode {
+        file: file.to_path_buf(),
+        error,
+    })
 }
 
 /// What `agkit check` reports for a texture: its header, and every problem

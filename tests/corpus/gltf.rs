@@ -8,7 +8,7 @@ use crate::support;
 use agkit::limits::Limits;
 use agkit::obj::Select;
 use agkit::out::gltf::{Container, write_scene};
-use agkit::place::art::{Art, ArtFile, ArtState};
+use agkit::place::art::{Art, ArtFile, ArtState, ObjShape, TextureRole};
 use agkit::place::{PlacedObject, Placement};
 use serde_json::Value;
 use std::sync::Arc;
@@ -34,6 +34,8 @@ fn has_area(p: [[f64; 3]; 3]) -> bool {
 fn every_real_object_is_one_mesh_of_its_static_triangles() {
     let lim = Limits::default();
     let mut art = Art::default();
+    // Textures are found as the art store finds them.
+    let store = agkit::scenery::art::ArtStore::new(lim);
     let mut objects = Vec::new();
     // (static triangles, its index) of each OBJ that reads.
     let mut expected = Vec::new();
@@ -55,7 +57,12 @@ fn every_real_object_is_one_mesh_of_its_static_triangles() {
             file: Some(row.path.clone()),
             state: ArtState::Found,
             how: "the corpus".into(),
-            value: None,
+            value: Some(Arc::new(ObjShape::of(&obj))),
+            textures: obj
+                .texture("TEXTURE")
+                .map(|t| store.texture(&row.path, t, TextureRole::Object, None))
+                .into_iter()
+                .collect(),
         });
         // A grid 80 m apart, each turned differently.
         objects.push(PlacedObject {

@@ -56,10 +56,14 @@ pub fn run_at(args: &Args, params: &Params, format: Format) -> u8 {
     eprint!("{}", placement_report(&p, args.explain));
     write_placements(
         std::slice::from_ref(&p),
-        false,
+        out::Layout::One,
         format,
         args.style,
-        args.pretty,
+        if args.pretty {
+            out::Indent::Pretty
+        } else {
+            out::Indent::Compact
+        },
         args.output.as_deref(),
         EXIT_OK,
     )
@@ -216,10 +220,18 @@ pub fn run_polygons(poly: &Path, args: &Args, params: &Params, format: Format) -
     }
     write_placements(
         &placements,
-        uses.len() != 1,
+        if uses.len() == 1 {
+            out::Layout::One
+        } else {
+            out::Layout::Combined
+        },
         format,
         args.style,
-        args.pretty,
+        if args.pretty {
+            out::Indent::Pretty
+        } else {
+            out::Indent::Compact
+        },
         args.output.as_deref(),
         EXIT_OK,
     )

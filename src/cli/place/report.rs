@@ -123,48 +123,30 @@ impl Repeats {
     }
 }
 
-/// Renders `placements` (one, or the `combined` array form; pictures in
-/// `style`; GeoJSON indented when `pretty`) and writes them to `output` or
-/// stdout; `status` when that succeeds, with the summary line ([`done`]).
-#[allow(clippy::too_many_arguments)]
+/// Renders `placements` ([`out::render_to`]: one, or all as one result;
+/// pictures in `style`; GeoJSON laid out by `indent`) and writes them to
+/// `output` or stdout, printing the render's notes and warnings; `status`
+/// when that succeeds, with the summary line ([`done`]).
 pub fn write_placements(
     placements: &[Placement],
-    combined: bool,
+    layout: out::Layout,
     format: Format,
     style: out::svg::PictureStyle,
-    pretty: bool,
+    indent: out::Indent,
     output: Option<&Path>,
     status: u8,
 ) -> u8 {
-    let picture = match format {
-        Format::Svg | Format::Png => {
-            let ps = match placements.first() {
-                Some(p) if !combined => std::slice::from_ref(p),
-                _ => placements,
-            };
-            match out::render_all_with(ps, format, style) {
-                Ok((bytes, notes)) => {
-                    notes.iter().for_each(|n| eprintln!("note: {n}"));
-                    Some(bytes)
-                }
-                Err(e) => return output::fail(e),
-            }
-        }
-        _ => None,
+    let opts = out::RenderOptions {
+        format,
+        style,
+        limits: Default::default(),
+        layout,
+        indent,
     };
     let mut write = |w: &mut dyn std::io::Write| {
-        if let Some(container) = scene_container(format) {
-            // A 3-D scene says which art it drew in plain colours.
-            let scene = out::gltf::write_scene(placements, container, &Default::default())?;
-            for warning in &scene.warnings {
-                eprintln!("warning: {warning}");
-            }
-            w.write_all(&scene.bytes)?;
-        } else if let Some(bytes) = &picture {
-            w.write_all(bytes)?;
-        } else {
-            out::write_with(placements, combined, format, pretty, w)?;
-        }
+        let said = out::render_to(placements, &opts, w)?;
+        said.notes.iter().for_each(|n| eprintln!("note: {n}"));
+        said.warnings.iter().for_each(|n| eprintln!("warning: {n}"));
         Ok(w.flush()?)
     };
     match write_to(output, &mut write) {
@@ -192,15 +174,6 @@ pub fn done(output: Option<&Path>, tally: &Tally, why: Option<&str>) {
         Some(o) => output::wrote(o, &format!("{tally}; {why}")),
         None if !why.is_empty() => eprintln!("note: {why}"),
         None => {}
-    }
-}
-
-/// The glTF container of a 3-D scene format.
-fn scene_container(format: Format) -> Option<out::gltf::Container> {
-    match format {
-        Format::Glb => Some(out::gltf::Container::Glb),
-        Format::Gltf => Some(out::gltf::Container::Gltf),
-        _ => None,
     }
 }
 

@@ -35,10 +35,14 @@ pub fn run(dsf: &Path, args: &Args, params: &Params, format: Format) -> u8 {
     }
     write_placements(
         &placements,
-        true,
+        out::Layout::Combined,
         format,
         args.style,
-        args.pretty,
+        if args.pretty {
+            out::Indent::Pretty
+        } else {
+            out::Indent::Compact
+        },
         args.output.as_deref(),
         status,
     )

@@ -43,10 +43,9 @@
 //! [`Limits::max_scene_triangles`] triangles (each mesh counted once) is
 //! refused.
 
-mod art;
 mod doc;
+mod from_scene;
 mod model;
-mod scene;
 
 use super::OutError;
 use crate::limits::Limits;
@@ -71,24 +70,37 @@ pub struct Written {
     pub warnings: Vec<String>,
 }
 
-/// The placements `ps` as one scene in `container`, within `limits`.
+/// The placements `ps` as one scene in `container`, within `limits`
+/// (built by [`crate::scene::build`], then serialised by [`write()`]).
 pub fn write_scene(
     ps: &[Placement],
     container: Container,
     limits: &Limits,
 ) -> Result<Written, OutError> {
-    let (scene, warnings) = scene::build(ps, limits).map_err(OutError::Scene)?;
-    // The builder leaves out what cannot be written as finite `f32`; this
+    let scene = crate::scene::build(ps, limits).map_err(|e| OutError::Scene(e.to_string()))?;
+    write(&scene, container, limits)
+}
+
+/// The scene `scene` serialised in `container`: its textures decoded and
+/// embedded within `limits`; its warnings and those of the textures that
+/// could not be embedded.
+pub fn write(
+    scene: &crate::scene::Scene,
+    container: Container,
+    limits: &Limits,
+) -> Result<Written, OutError> {
+    let (doc_scene, embedding) = from_scene::convert(scene, limits);
+    // The scene leaves out what cannot be written as finite `f32`; this
     // is the last guard, so that no NaN, infinity or null bound is ever
     // written.
-    if let Some(what) = scene.not_finite() {
+    if let Some(what) = doc_scene.not_finite() {
         return Err(OutError::Scene(format!(
             "{what} would be written with a value that is not finite"
         )));
     }
     let bytes = match container {
-        Container::Glb => doc::glb(&scene)?,
-        Container::Gltf => doc::gltf(&scene)?,
+        Container::Glb => doc::glb(&doc_scene)?,
+        Container::Gltf => doc::gltf(&doc_scene)?,
     };
     if u32::try_from(bytes.len()).is_err() {
         return Err(OutError::Scene(format!(
@@ -96,20 +108,8 @@ pub fn write_scene(
             bytes.len()
         )));
     }
+    let warnings = scene.warnings.iter().cloned().chain(embedding).collect();
     Ok(Written { bytes, warnings })
-}
-
-/// [`write_scene`] reading art only inside the canonical folder `dir`
-/// (the previewer's served folder): an object or texture outside it —
-/// reached by `..`, a backslash or a symlink, judged by canonical path — is
-/// drawn as missing, and no file outside is opened.
-pub fn write_scene_within(
-    ps: &[Placement],
-    container: Container,
-    limits: &Limits,
-    dir: &std::path::Path,
-) -> Result<Written, OutError> {
-    art::confined(dir, || write_scene(ps, container, limits))
 }
 
 /// The placements as a GLB file with the default limits (warnings

@@ -53,48 +53,8 @@ impl Prim {
         i
     }
 
-    /// Adds the triangles `tris` (indices into `points`) of a horizontal
-    /// polygon at glTF height `up`, facing up (`up_side`) or down, each
-    /// triangle wound counter-clockwise seen from that side whatever
-    /// order the triangulation gave it; `uv_of` gives a point's texture
-    /// coordinates.
-    pub fn flat(
-        &mut self,
-        points: &[[f64; 2]],
-        tris: &[usize],
-        up: f64,
-        up_side: bool,
-        uv_of: impl Fn(usize) -> [f64; 2],
-    ) {
-        let n = if up_side {
-            [0.0, 1.0, 0.0]
-        } else {
-            [0.0, -1.0, 0.0]
-        };
-        let base = self.pos.len() as u32;
-        for (k, p) in points.iter().enumerate() {
-            self.vertex([p[0], up, -p[1]], n, uv_of(k));
-        }
-        for t in tris.chunks_exact(3) {
-            let [a, b, c] = [t[0], t[1], t[2]];
-            if a.max(b).max(c) >= points.len() {
-                continue;
-            }
-            // Counter-clockwise in (east, north) is counter-clockwise seen
-            // from above in glTF's frame (east × north = up).
-            let (pa, pb, pc) = (points[a], points[b], points[c]);
-            let area = (pb[0] - pa[0]) * (pc[1] - pa[1]) - (pc[0] - pa[0]) * (pb[1] - pa[1]);
-            let ccw = area > 0.0;
-            let [a, b, c] = [a as u32, b as u32, c as u32].map(|k| base + k);
-            if ccw == up_side {
-                self.idx.extend([a, b, c]);
-            } else {
-                self.idx.extend([a, c, b]);
-            }
-        }
-    }
-
     /// Triangles held.
+    #[cfg(test)]
     pub fn triangles(&self) -> usize {
         self.idx.len() / 3
     }
@@ -287,18 +247,6 @@ impl Scene {
         }
     }
 
-    /// A plain-colour material named `name`, drawn from both sides or
-    /// its front only.
-    pub fn color(&mut self, name: &str, color: [f32; 4], double_sided: bool) -> usize {
-        self.material(Material {
-            name: name.to_string(),
-            color,
-            image: None,
-            mask: false,
-            double_sided,
-        })
-    }
-
     /// `name` (shortened to [`MAX_NAME`]) made unique among the names of
     /// its `kind` (0 nodes, 1 meshes, 2 materials, 3 images) with a number: what
     /// a client that renames clashes (Blender's `.001`) keeps as it is.
@@ -366,14 +314,24 @@ impl Scene {
             })
             .map(|n| format!("node {:?}", n.name))
     }
+}
 
-    /// Triangles held in the meshes (each mesh once, however many nodes
-    /// use it).
-    pub fn triangles(&self) -> usize {
-        self.meshes
-            .iter()
-            .flat_map(|m| &m.prims)
-            .map(Prim::triangles)
-            .sum()
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An OBJ-like triangle whose normals point against it is mended:
+    /// the corner gets a vertex of its own with the face's normal.
+    #[test]
+    fn settle_mends_corners_against_their_face() {
+        let mut p = Prim::new(0);
+        for q in [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]] {
+            p.vertex(q, [0.0, 0.0, -1.0], [0.0, 0.0]);
+        }
+        p.vertex([5.0, 5.0, 5.0], [0.0, 1.0, 0.0], [0.0, 0.0]);
+        p.idx = vec![0, 1, 2, 0, 0, 3];
+        assert_eq!(p.settle(), 3);
+        assert_eq!(p.triangles(), 1, "the triangle without area is left out");
+        assert!(p.idx.iter().all(|&i| p.nrm[i as usize] == [0.0, 0.0, 1.0]));
     }
 }
