@@ -501,11 +501,7 @@ impl ArtStore {
             let (at, read) = store.open(file, path, kind, libs);
             let value = read.as_deref().and_then(pick);
             let textures = match (&value, &at.file) {
-                (Some(v), Some(f)) => names(v)
-                    .into_iter()
-                    .filter(|(_, p)| !p.trim().is_empty())
-                    .map(|(role, p)| store.texture(f, &p, role, libs))
-                    .collect(),
+                (Some(v), Some(f)) => store.textures(f, names(v), libs),
                 _ => Vec::new(),
             };
             ArtFile {
@@ -532,12 +528,7 @@ impl ArtStore {
                         Read::Object(s) => Some(Arc::clone(s)),
                         _ => None,
                     },
-                    |s| {
-                        s.texture
-                            .iter()
-                            .map(|t| (TextureRole::Object, t.clone()))
-                            .collect()
-                    },
+                    object_textures,
                 )
             })
             .collect();
@@ -554,14 +545,7 @@ impl ArtStore {
                         Read::Facade(s) => Some(Arc::clone(s)),
                         _ => None,
                     },
-                    |fac| {
-                        let wall = fac.wall_texture().map(|t| (TextureRole::Wall, t));
-                        let roof = fac.roof_texture().map(|t| (TextureRole::Roof, t));
-                        wall.into_iter()
-                            .chain(roof)
-                            .map(|(r, t)| (r, t.to_string()))
-                            .collect()
-                    },
+                    facade_textures,
                 )
             })
             .collect();
@@ -575,12 +559,7 @@ impl ArtStore {
                     Read::Forest(s) => Some(Arc::clone(s)),
                     _ => None,
                 },
-                |f| {
-                    f.texture()
-                        .map(|t| (TextureRole::Forest, t.to_string()))
-                        .into_iter()
-                        .collect()
-                },
+                forest_textures,
             )
         });
         // The tiles' texture and the forest's: located (and their headers
@@ -609,6 +588,21 @@ impl ArtStore {
             texture,
         });
         Arc::clone(lock().entry(key).or_insert(art))
+    }
+
+    /// The textures `names` (each with its role) named by `naming`, as
+    /// [`ArtStore::texture`] finds them; blank names are skipped.
+    pub fn textures(
+        &self,
+        naming: &Path,
+        names: Vec<(TextureRole, String)>,
+        libs: Option<&Libraries>,
+    ) -> Vec<TextureFile> {
+        names
+            .into_iter()
+            .filter(|(_, p)| !p.trim().is_empty())
+            .map(|(role, p)| self.texture(naming, &p, role, libs))
+            .collect()
     }
 
     /// The texture `path` named by `naming` for `role`: located (within
@@ -791,6 +785,33 @@ pub fn file_diagnostics(
         }
         _ => Vec::new(),
     }
+}
+
+/// The textures an object draws with: its `TEXTURE`.
+pub fn object_textures(s: &crate::place::art::ObjShape) -> Vec<(TextureRole, String)> {
+    s.texture
+        .iter()
+        .map(|t| (TextureRole::Object, t.clone()))
+        .collect()
+}
+
+/// The textures a facade draws with: its wall texture and its roof
+/// texture.
+pub fn facade_textures(fac: &crate::fac::Facade) -> Vec<(TextureRole, String)> {
+    let wall = fac.wall_texture().map(|t| (TextureRole::Wall, t));
+    let roof = fac.roof_texture().map(|t| (TextureRole::Roof, t));
+    wall.into_iter()
+        .chain(roof)
+        .map(|(r, t)| (r, t.to_string()))
+        .collect()
+}
+
+/// The textures a forest draws with: its `TEXTURE`.
+pub fn forest_textures(f: &crate::forest::Forest) -> Vec<(TextureRole, String)> {
+    f.texture()
+        .map(|t| (TextureRole::Forest, t.to_string()))
+        .into_iter()
+        .collect()
 }
 
 #[cfg(test)]

@@ -53,7 +53,7 @@
 //! placed from the DSF's geometry, their items marked
 //! [`ArtState::Missing`], and listed in [`WholeTile::unresolved`].
 
-use super::art::{ArtKind, Libraries, Read};
+use super::art::{ArtKind, Libraries, Read, facade_textures, forest_textures, object_textures};
 use super::context::Scenery;
 use super::resolve::Tile;
 use super::tile::Unresolved;
@@ -441,7 +441,10 @@ impl Scenery {
                     _ => None,
                 };
                 let how = failed(&r).unwrap_or_else(|| how.to_string());
-                let a = art_file(g.definition, Some(file), &how, value);
+                let mut a = art_file(g.definition, Some(file), &how, value);
+                if let Some(o) = a.get() {
+                    a.textures = self.art().textures(file, object_textures(o), libs);
+                }
                 DefArt {
                     state: Some(a.state),
                     art: Some(Arc::new(Art {
@@ -458,7 +461,10 @@ impl Scenery {
                     _ => None,
                 };
                 let how = failed(&r).unwrap_or_else(|| how.to_string());
-                let a = art_file(g.definition, Some(file), &how, value);
+                let mut a = art_file(g.definition, Some(file), &how, value);
+                if let Some(fac) = a.get() {
+                    a.textures = self.art().textures(file, facade_textures(fac), libs);
+                }
                 DefArt {
                     state: Some(a.state),
                     art: Some(Arc::new(Art {
@@ -474,19 +480,15 @@ impl Scenery {
                     Read::Forest(s) => Some(Arc::clone(s)),
                     _ => None,
                 };
-                let forest_texture = value.as_ref().and_then(|f| {
-                    let (at, read) = self.art().open(file, f.texture()?, ArtKind::Texture, libs);
-                    matches!(read.as_deref(), Some(Read::Texture))
-                        .then_some(at.file)
-                        .flatten()
-                });
                 let how = failed(&r).unwrap_or_else(|| how.to_string());
-                let a = art_file(g.definition, Some(file), &how, value);
+                let mut a = art_file(g.definition, Some(file), &how, value);
+                if let Some(f) = a.get() {
+                    a.textures = self.art().textures(file, forest_textures(f), libs);
+                }
                 DefArt {
                     state: Some(a.state),
                     art: Some(Arc::new(Art {
                         forest: Some(a),
-                        forest_texture,
                         ..Art::default()
                     })),
                     draped: None,
@@ -505,15 +507,23 @@ impl Scenery {
                                 .map(|o| {
                                     let (at, read) =
                                         self.art().open(file, &o.path, ArtKind::Object, libs);
+                                    let value = match read.as_deref() {
+                                        Some(Read::Object(s)) => Some(Arc::clone(s)),
+                                        _ => None,
+                                    };
+                                    let textures = match (&value, &at.file) {
+                                        (Some(v), Some(f)) => {
+                                            self.art().textures(f, object_textures(v), libs)
+                                        }
+                                        _ => Vec::new(),
+                                    };
                                     ArtFile {
                                         path: at.path,
                                         file: at.file,
                                         state: at.state,
                                         how: at.how,
-                                        value: match read.as_deref() {
-                                            Some(Read::Object(s)) => Some(Arc::clone(s)),
-                                            _ => None,
-                                        },
+                                        value,
+                                        textures,
                                     }
                                 })
                                 .collect(),
@@ -546,6 +556,7 @@ fn art_file<T>(path: &str, file: Option<&Path>, how: &str, value: Option<Arc<T>>
         state,
         how: how.to_string(),
         value,
+        textures: Vec::new(),
     }
 }
 
