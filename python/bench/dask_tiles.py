@@ -73,16 +73,22 @@ def peak_mb() -> float:
 
 def run_cli(args: list[str]) -> tuple[float, float]:
     """Wall time and peak resident memory (MB) of one CLI process on one
-    thread."""
+    thread. The memory is GNU time's (`/usr/bin/time -f %M`): a child's
+    own rusage would count the pages of this Python process it was forked
+    from."""
     env = dict(os.environ, RAYON_NUM_THREADS="1")
-    start = time.perf_counter()
-    p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    _, status, usage = os.wait4(p.pid, 0)
-    p.returncode = os.waitstatus_to_exitcode(status)
-    wall = time.perf_counter() - start
-    if p.returncode != 0:
-        raise SystemExit(f"{' '.join(args)} exited {p.returncode}")
-    return wall, usage.ru_maxrss / 1024
+    with tempfile.NamedTemporaryFile("r") as rss:
+        start = time.perf_counter()
+        p = subprocess.run(
+            ["/usr/bin/time", "-f", "%M", "-o", rss.name, *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
+        wall = time.perf_counter() - start
+        if p.returncode != 0:
+            raise SystemExit(f"{' '.join(args)} exited {p.returncode}")
+        return wall, int(rss.read().split()[-1]) / 1024
 
 
 def cli_census(cli: Path, tiles: list[Path]) -> tuple[float, float]:

@@ -68,7 +68,7 @@ def assert_table_is_features(table: Any, features: list[dict[str, Any]]) -> None
 def test_every_layer_of_a_placement_is_its_geojson() -> None:
     for asset, kw in [
         (EXAMPLES / "point" / "plaza.agp", {"at": (47.5, 13.5, 30.0)}),
-        (EXAMPLES / "block" / "city_block.agb", {"polygon": [(13.5, 47.5), (13.5012, 47.5), (13.5012, 47.5008), (13.5, 47.5008)]}),
+        (EXAMPLES / "block" / "city_block.agb", {"polygon": [[(13.5, 47.5), (13.5012, 47.5), (13.5012, 47.5008), (13.5, 47.5008)]]}),
     ]:
         p = agkit.place(asset, seed=3, **kw)
         want = by_layer(p.__geo_interface__)
