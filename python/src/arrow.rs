@@ -160,9 +160,9 @@ fn import<'py>(py: Python<'py>, module: &str, install: &str) -> PyResult<Bound<'
 
 /// The layer table named `layer` of `ps` (numbered from 0), or a
 /// `ValueError` naming the layers.
-pub fn layer_table<'a>(
+pub fn layer_table(
     py: Python<'_>,
-    ps: Vec<&'a agkit::place::Placement>,
+    ps: Vec<&agkit::place::Placement>,
     layer: &str,
 ) -> PyResult<Table> {
     let Some(k) = agkit::out::arrow::layer_index(layer) else {

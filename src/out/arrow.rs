@@ -345,10 +345,10 @@ struct Builder {
 }
 
 impl Builder {
-    fn new<'a>(columns: impl IntoIterator<Item = (&'a str, FieldType)>, geometry: bool) -> Builder
-    where
-        'a: 'static,
-    {
+    fn new(
+        columns: impl IntoIterator<Item = (&'static str, FieldType)>,
+        geometry: bool,
+    ) -> Builder {
         Builder {
             columns: columns
                 .into_iter()
@@ -379,20 +379,14 @@ impl Builder {
 }
 
 fn layer_builder(layer: usize) -> Builder {
-    Builder::new(
-        LAYERS[layer].fields.iter().map(|f| (f.name, f.ty)),
-        true,
-    )
+    Builder::new(LAYERS[layer].fields.iter().map(|f| (f.name, f.ty)), true)
 }
 
 /// Every row of `ps` (numbered from `first`, as [`layers::each_row`]
 /// numbers them) as one record batch per layer of [`layers::LAYERS`], in
 /// that order (an empty batch for a layer without rows): the rows the
 /// GeoJSON and GeoPackage outputs write, column for column.
-pub fn layer_batches<'a>(
-    ps: impl IntoIterator<Item = &'a Placement>,
-    first: usize,
-) -> Vec<RecordBatch> {
+pub fn layer_batches(ps: impl IntoIterator<Item = &Placement>, first: usize) -> Vec<RecordBatch> {
     let mut builders: Vec<Builder> = (0..LAYERS.len()).map(layer_builder).collect();
     for (n, p) in (first..).zip(ps) {
         let _ = layers::each_row(std::slice::from_ref(p), n, &mut |row: Row| {
@@ -418,8 +412,8 @@ pub fn layer_index(name: &str) -> Option<usize> {
 /// from 0, in use order) as one batch of [`PLACED`] columns and
 /// `geometry`, in [`layers::each_row`]'s order: `tile` and `dsf` name the
 /// tile in every row.
-pub fn placed_batch<'a>(
-    ps: impl IntoIterator<Item = &'a Placement>,
+pub fn placed_batch(
+    ps: impl IntoIterator<Item = &Placement>,
     tile: &str,
     dsf: &str,
 ) -> RecordBatch {
@@ -440,22 +434,22 @@ pub fn placed_batch<'a>(
         .position(|f| f.name == "kind")
         .unwrap_or(4);
     for (n, p) in ps.into_iter().enumerate() {
-    let _ = layers::each_row(std::slice::from_ref(p), n, &mut |row: Row| {
-        if matches!(&row.values[kind], Value::Text(k) if k == "tile" || k == "use") {
-            return Ok(());
-        }
-        for (k, (name, _, col)) in b.columns.iter_mut().enumerate() {
-            match *name {
-                "tile" => col.text(Some(tile)),
-                "dsf" => col.text(Some(dsf)),
-                _ => col.push(index[row.layer][k].map_or(&Value::Null, |i| &row.values[i])),
+        let _ = layers::each_row(std::slice::from_ref(p), n, &mut |row: Row| {
+            if matches!(&row.values[kind], Value::Text(k) if k == "tile" || k == "use") {
+                return Ok(());
             }
-        }
-        if let Some(g) = &mut b.geometry {
-            g.push(&row.shape);
-        }
-        Ok::<(), ()>(())
-    });
+            for (k, (name, _, col)) in b.columns.iter_mut().enumerate() {
+                match *name {
+                    "tile" => col.text(Some(tile)),
+                    "dsf" => col.text(Some(dsf)),
+                    _ => col.push(index[row.layer][k].map_or(&Value::Null, |i| &row.values[i])),
+                }
+            }
+            if let Some(g) = &mut b.geometry {
+                g.push(&row.shape);
+            }
+            Ok::<(), ()>(())
+        });
     }
     b.finish()
 }
@@ -591,7 +585,8 @@ pub fn write_parquet(batches: &[RecordBatch], path: &std::path::Path) -> std::io
         .set_compression(Compression::SNAPPY)
         .set_key_value_metadata(geo)
         .build();
-    let mut w = ArrowWriter::try_new(tmp.as_file().try_clone()?, schema, Some(props)).map_err(io)?;
+    let mut w =
+        ArrowWriter::try_new(tmp.as_file().try_clone()?, schema, Some(props)).map_err(io)?;
     for b in batches {
         w.write(b).map_err(io)?;
     }
@@ -731,7 +726,9 @@ mod tests {
             }
             let geo = &b.schema().metadata()["geo"];
             let v: serde_json::Value = serde_json::from_str(geo).unwrap();
-            let types = v["columns"]["geometry"]["geometry_types"].as_array().unwrap();
+            let types = v["columns"]["geometry"]["geometry_types"]
+                .as_array()
+                .unwrap();
             let seen: std::collections::BTreeSet<&str> = want
                 .iter()
                 .map(|w| match w.geometry {
@@ -782,7 +779,12 @@ mod tests {
         for layer in DsfLayer::ALL {
             let b = dsf_batch(&f, layer, "t");
             assert_eq!(b.num_rows(), 0);
-            let names: Vec<String> = b.schema().fields().iter().map(|f| f.name().clone()).collect();
+            let names: Vec<String> = b
+                .schema()
+                .fields()
+                .iter()
+                .map(|f| f.name().clone())
+                .collect();
             let mut want: Vec<&str> = dsf_columns(layer).iter().map(|c| c.name).collect();
             want.push(GEOMETRY);
             assert_eq!(names, want);
@@ -831,15 +833,32 @@ mod tests {
         };
         let b = census_batch(std::slice::from_ref(&row));
         let col = |n: &str| b.column_by_name(n).unwrap().clone();
-        let ints = |n: &str| col(n).as_any().downcast_ref::<Int64Array>().unwrap().clone();
-        let reals = |n: &str| col(n).as_any().downcast_ref::<Float64Array>().unwrap().clone();
+        let ints = |n: &str| {
+            col(n)
+                .as_any()
+                .downcast_ref::<Int64Array>()
+                .unwrap()
+                .clone()
+        };
+        let reals = |n: &str| {
+            col(n)
+                .as_any()
+                .downcast_ref::<Float64Array>()
+                .unwrap()
+                .clone()
+        };
         assert_eq!(ints("use").value(0), 3);
         assert_eq!(ints("param").value(0), 769);
         assert_eq!(ints("low").value(0), 1);
         assert_eq!(reals("height").value(0), 12.0);
         assert!(reals("heading").is_null(0));
         assert!(col("resolved_file").is_null(0));
-        let names: Vec<String> = b.schema().fields().iter().map(|f| f.name().clone()).collect();
+        let names: Vec<String> = b
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| f.name().clone())
+            .collect();
         assert_eq!(names, CENSUS.iter().map(|c| c.name).collect::<Vec<_>>());
     }
 }
