@@ -27,6 +27,7 @@ runs with the GIL released. Errors are :class:`agkit.Error` subclasses.
 
 from . import agn, dsf, overlay, scenery
 from ._agkit import (
+    ArrowTable,
     Asset,
     Diagnostic,
     Placement,
@@ -35,6 +36,7 @@ from ._agkit import (
     check,
     fmt,
     place,
+    empty_table,
     place_dsf,
     read_asset,
 )
@@ -49,6 +51,7 @@ from ._errors import (
 )
 
 __all__ = [
+    "ArrowTable",
     "Asset",
     "BuildError",
     "CellError",
@@ -64,6 +67,7 @@ __all__ = [
     "agn",
     "check",
     "dsf",
+    "empty_table",
     "fmt",
     "overlay",
     "place",

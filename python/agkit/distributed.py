@@ -80,11 +80,6 @@ height of the object read from its OBJ, ``art`` whether the item's art was
 ``found``, ``missing``, ``unchecked`` or ``invalid``."""
 
 
-_GIS_NAMES = {"source_line": "src_line", "object_height": "obj_height"}
-"""The GeoJSON property of a column, where the GIS outputs' 10-character
-name differs from it (docs/placement.md)."""
-
-
 @dataclass
 class Run:
     """What a recipe did: the tiles it ran (``done``), those whose part was
@@ -162,74 +157,44 @@ def _centroid(geometry: Mapping[str, Any]) -> tuple[float, float]:
     return (sum(p[0] for p in ring) / len(ring), sum(p[1] for p in ring) / len(ring))
 
 
+def census_table(dsf: PathLike, scenery: agkit.scenery.Scenery, name: Optional[str] = None) -> agkit.ArrowTable:
+    """The census of one DSF as an :class:`agkit.ArrowTable` built in Rust
+    (:data:`CENSUS_COLUMNS`, one row per autogen use, in use order)."""
+    return scenery.census_table(dsf, name=name)
+
+
+def placed_table(
+    dsf: PathLike, scenery: agkit.scenery.Scenery, seed: int = 0, name: Optional[str] = None
+) -> agkit.ArrowTable:
+    """The placed objects, facades and trees of one DSF as an
+    :class:`agkit.ArrowTable` built in Rust (:data:`PLACED_COLUMNS` and a
+    WKB ``geometry``), in placement order."""
+    return scenery.placed_table(dsf, seed, name=name)
+
+
 def census_rows(dsf: PathLike, scenery: agkit.scenery.Scenery, name: Optional[str] = None) -> list[dict[str, Any]]:
-    """The census rows of one DSF: one per autogen use, in use order."""
-    dsf = Path(dsf)
-    tile = agkit.dsf.read(dsf)
-    package, _ = scenery.package_of(dsf)
-    resolved: dict[str, agkit.scenery.Resolution] = {}
-    rows = []
-    for i, f in enumerate(tile.autogen()["features"]):
-        props = f["properties"]
-        lon, lat = _centroid(f["geometry"])
-        asset = props["asset"]
-        if asset not in resolved:
-            resolved[asset] = scenery.resolve(asset, tile=(lat, lon), dsf=dsf)
-        r = resolved[asset]
-        usable = [c for c in r.candidates if c["exists"]]
-        rows.append(
-            {
-                "tile": _tile_name(dsf),
-                "dsf": name or str(dsf),
-                "use": i,
-                "kind": props["kind"],
-                "asset": asset,
-                "param": props.get("param"),
-                "height": props.get("height"),
-                "low": props.get("low"),
-                "heading": props.get("heading"),
-                "lon": lon,
-                "lat": lat,
-                "package": package,
-                "resolved_package": usable[0]["package"] if usable else None,
-                "resolved_file": str(usable[0]["file"]) if usable else None,
-                "resolution": r.source,
-            }
-        )
-    return rows
+    """The census rows of one DSF as dicts: one per autogen use, in use
+    order (:func:`census_table` as Python rows; needs pyarrow)."""
+    return _pyarrow().table(census_table(dsf, scenery, name)).to_pylist()  # type: ignore[no-any-return]
 
 
 def placed_rows(
     dsf: PathLike, scenery: agkit.scenery.Scenery, seed: int = 0, name: Optional[str] = None
 ) -> tuple[list[dict[str, Any]], Any]:
     """The placed objects, facades and trees of one DSF: their rows (in
-    placement order) and a numpy array of their shapely geometries."""
-    import numpy
+    placement order) and a numpy array of their shapely geometries
+    (:func:`placed_table` as Python rows; needs pyarrow and shapely)."""
     import shapely  # type: ignore[import-untyped,unused-ignore]
-    from shapely.geometry import shape  # type: ignore[import-untyped,unused-ignore]
 
-    dsf = Path(dsf)
-    tile, dsf_name = _tile_name(dsf), name or str(dsf)
-    placed = scenery.place_tile(dsf, seed)
-    features = [f for f in placed.__geo_interface__["features"] if f["properties"]["kind"] not in ("tile", "use")]
-    rows = []
-    for f in features:
-        props = f["properties"]
-        row = {k: props.get(_GIS_NAMES.get(k, k)) for k in PLACED_COLUMNS}
-        row.update(tile=tile, dsf=dsf_name, autogen=props.get("asset_file"))
-        if f["geometry"]["type"] == "Point":
-            row["lon"], row["lat"] = f["geometry"]["coordinates"][:2]
-        rows.append(row)
-    # Points (objects, trees: nearly all rows) made in one call.
-    geoms = numpy.empty(len(features), dtype=object)
-    points = [i for i, f in enumerate(features) if f["geometry"]["type"] == "Point"]
-    if points:
-        xy = numpy.array([features[i]["geometry"]["coordinates"][:2] for i in points], dtype=float)
-        geoms[points] = shapely.points(xy)
-    for i, f in enumerate(features):
-        if geoms[i] is None:
-            geoms[i] = shape(f["geometry"])
-    return rows, geoms
+    t = _pyarrow().table(placed_table(dsf, scenery, seed, name))
+    geoms = shapely.from_wkb(t.column("geometry").to_numpy(zero_copy_only=False))
+    return t.drop_columns(["geometry"]).to_pylist(), geoms
+
+
+def _pyarrow() -> Any:
+    import pyarrow  # type: ignore[import-untyped,unused-ignore]
+
+    return pyarrow
 
 
 def _frame(rows: list[dict[str, Any]], columns: Mapping[str, str]) -> Any:
@@ -238,6 +203,12 @@ def _frame(rows: list[dict[str, Any]], columns: Mapping[str, str]) -> Any:
 
     df = pandas.DataFrame(rows, columns=list(columns))
     return df.astype(dict(columns))
+
+
+def _arrow_frame(table: Any, columns: Mapping[str, str]) -> Any:
+    """A pandas DataFrame of an Arrow table (anything with
+    ``__arrow_c_stream__``) with the `columns` and their dtypes."""
+    return _pyarrow().table(table).to_pandas().astype(dict(columns))
 
 
 def _write_atomic(path: Path, write: Callable[[Path], None]) -> None:
@@ -255,19 +226,41 @@ def _write_atomic(path: Path, write: Callable[[Path], None]) -> None:
 
 
 def _census_task(dsf: str, name: str, part: str, spec: tuple[Any, ...]) -> int:
-    rows = census_rows(dsf, _scenery(spec), name)
-    df = _frame(rows, CENSUS_COLUMNS).sort_values("use", kind="stable")
-    _write_atomic(Path(part), lambda p: df.to_parquet(p, index=False))
-    return len(df)
+    # Built and written in Rust (GeoParquet/Parquet through a temporary
+    # file renamed into place): no row reaches Python.
+    table = census_table(dsf, _scenery(spec), name)
+    Path(part).parent.mkdir(parents=True, exist_ok=True)
+    table.write_parquet(part)
+    return table.num_rows
 
 
 def _place_task(dsf: str, name: str, part: str, spec: tuple[Any, ...], seed: int) -> int:
-    import geopandas  # type: ignore[import-untyped,unused-ignore]
+    table = placed_table(dsf, _scenery(spec), seed, name)
+    Path(part).parent.mkdir(parents=True, exist_ok=True)
+    table.write_parquet(part)
+    return table.num_rows
 
-    rows, geoms = placed_rows(dsf, _scenery(spec), seed, name)
-    gdf = geopandas.GeoDataFrame(_frame(rows, PLACED_COLUMNS), geometry=geoms, crs="EPSG:4326")
-    _write_atomic(Path(part), lambda p: gdf.to_parquet(p, index=False))
-    return len(gdf)
+
+def _merge(parts: list[Path], out: Path, empty: str, columns: Mapping[str, str], keys: list[str]) -> int:
+    """The part files concatenated and sorted by `keys` (a stable sort:
+    rows of one key keep their order), written to `out` with pyarrow,
+    column for column: the GeoParquet ``geo`` entry kept, and pandas
+    metadata giving `columns` their dtypes when pandas reads the file."""
+    import pandas  # type: ignore[import-untyped,unused-ignore]
+
+    pa = _pyarrow()
+    import pyarrow.parquet as pq  # type: ignore[import-untyped,unused-ignore]
+
+    tables = [pq.read_table(p) for p in parts]
+    table = pa.concat_tables(tables) if tables else pa.table(agkit.empty_table(empty))
+    table = table.sort_by([(k, "ascending") for k in keys])
+    frame = pandas.DataFrame({c: pandas.Series([], dtype=t) for c, t in columns.items()})
+    pandas_meta = pa.Schema.from_pandas(frame, preserve_index=False).metadata[b"pandas"]
+    meta = dict(table.schema.metadata or {})
+    meta[b"pandas"] = pandas_meta
+    table = table.replace_schema_metadata(meta)
+    _write_atomic(out, lambda p: pq.write_table(table, p, compression="snappy"))
+    return int(table.num_rows)
 
 
 # --- per-tile functions for dask.dataframe.from_map -------------------------------
@@ -286,7 +279,7 @@ def tile_census(
     (their dtypes), for ``dask.dataframe.from_map(tile_census, paths,
     meta=census_meta())``."""
     spec = _spec(scenery, library, installation, drefs, season)
-    return _frame(census_rows(dsf, _scenery(spec)), CENSUS_COLUMNS)
+    return _arrow_frame(census_table(dsf, _scenery(spec)), CENSUS_COLUMNS)
 
 
 def census_meta() -> Any:
@@ -500,14 +493,8 @@ def census(
     out = Path(out)
     spec = _spec(scenery, library, installation, drefs, season)
     run, parts = _run(_census_task, dsf_files(root), root, out, (spec,), client, resume, progress)
-    import pandas  # type: ignore[import-untyped,unused-ignore]
-
-    frames = [pandas.read_parquet(p) for p in parts]
-    df = pandas.concat(frames, ignore_index=True) if frames else _frame([], CENSUS_COLUMNS)
-    df = df.sort_values(["dsf", "use"], kind="stable").reset_index(drop=True)
-    _write_atomic(out / "census.parquet", lambda p: df.to_parquet(p, index=False))
+    run.rows = _merge(parts, out / "census.parquet", "census", CENSUS_COLUMNS, ["dsf", "use"])
     run.output = out / "census.parquet"
-    run.rows = len(df)
     return run
 
 
@@ -534,24 +521,14 @@ def place_package(
     `geometry`), with one part per tile under `out/parts/` and the failed
     tiles in `out/failed.json`.
     """
-    import geopandas  # type: ignore[import-untyped,unused-ignore]
-    import pandas  # type: ignore[import-untyped,unused-ignore]
-
     pkg = Path(package)
     end = next((p for p in pkg.iterdir() if p.is_dir() and p.name.lower() == "earth nav data"), None) if pkg.is_dir() else None
     root = end or pkg
     out = Path(out)
     spec = _spec(pkg, library, installation, drefs, season)
     run, parts = _run(_place_task, dsf_files(root), root, out, (spec, seed), client, resume, progress)
-    frames = [geopandas.read_parquet(p) for p in parts]
-    if frames:
-        gdf = geopandas.GeoDataFrame(pandas.concat(frames, ignore_index=True), crs="EPSG:4326")
-    else:
-        gdf = geopandas.GeoDataFrame(_frame([], PLACED_COLUMNS), geometry=[], crs="EPSG:4326")
-    gdf = gdf.sort_values(["dsf", "placement"], kind="stable").reset_index(drop=True)
-    _write_atomic(out / "placed.parquet", lambda p: gdf.to_parquet(p, index=False))
+    run.rows = _merge(parts, out / "placed.parquet", "placed", PLACED_COLUMNS, ["dsf", "placement"])
     run.output = out / "placed.parquet"
-    run.rows = len(gdf)
     return run
 
 
@@ -563,11 +540,13 @@ __all__ = [
     "census_frame",
     "census_meta",
     "census_rows",
+    "census_table",
     "dsf_files",
     "features_frame",
     "features_meta",
     "place_package",
     "placed_rows",
+    "placed_table",
     "tile_census",
     "tile_features",
 ]

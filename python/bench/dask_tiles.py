@@ -1,30 +1,50 @@
-"""agkit.distributed on a 2-worker dask LocalCluster against one process,
-on the tiles `agkit gen --scale full` writes (BENCHMARKS.md, "Python: tiles
-on Dask").
+"""agkit.distributed against the CLI, one process against a 2-worker dask
+LocalCluster, on the tiles `agkit gen --scale full` writes (BENCHMARKS.md,
+"Python: tiles on Dask").
 
     agkit gen --seed 1 --scale full -o /tmp/gfull
-    python python/bench/dask_tiles.py /tmp/gfull [--workers 2] [--what census,place]
+    python python/bench/dask_tiles.py /tmp/gfull --cli target/release/agkit \\
+        [--workers 2] [--what census,place] [--small 5]
 
 The generated tiles name lib/g10/autogen/{city_block.agb,plaza.agp,
 town_edge.ags}; the script makes a library package exporting those paths
-to the bundled examples' files (as the CLI benchmark's /tmp/glib does), then
-runs each recipe in this process (`client=None`) and on a LocalCluster of
-N single-threaded worker processes, checks the two results are the same
-rows, and prints wall times. The cluster's start is timed apart: a real
-cluster is started once for many runs.
+to the bundled examples' files (as the CLI benchmark's /tmp/glib does).
+Then, for each recipe, it reports in one run:
+
+1. the CLI on one thread (`RAYON_NUM_THREADS=1`) doing the same rows —
+   `dsf autogen --format json` per tile (a process per tile) for the
+   census, `place --dsf DIR --format json` for the placement — and its
+   peak memory;
+2. the recipe in this process (`client=None`), GeoParquet written, and its
+   ratio to the CLI (target: at most 1.5x);
+3. the recipe on a LocalCluster of N single-threaded worker processes, its
+   speed-up over one process (target: at least 1.7x), and each worker's
+   peak memory against the CLI's (target: below it);
+
+checking that the one-process and cluster results are the same rows. With
+--small K it also times a K-tile run three ways: a plain loop over the
+tiles in this process, the recipe without a Client and the recipe on the
+cluster. With --writers it times writing every tile's placed table as
+Parquet from Rust (`ArrowTable.write_parquet`) against pyarrow
+(`pyarrow.parquet.write_table`). The cluster's start is timed apart: a
+real cluster is started once for many runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
+import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import Any, Callable
 
 import pandas
 
+import agkit
 from agkit import distributed
 
 REPO = Path(__file__).resolve().parents[2]
@@ -46,45 +66,162 @@ def make_library(root: Path) -> Path:
     return lib
 
 
-def timed(label: str, run):  # type: ignore[no-untyped-def]
+def peak_mb() -> float:
+    """This process's peak resident memory so far, in MB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def run_cli(args: list[str]) -> tuple[float, float]:
+    """Wall time and peak resident memory (MB) of one CLI process on one
+    thread. The memory is GNU time's (`/usr/bin/time -f %M`): a child's
+    own rusage would count the pages of this Python process it was forked
+    from."""
+    env = dict(os.environ, RAYON_NUM_THREADS="1")
+    with tempfile.NamedTemporaryFile("r") as rss:
+        start = time.perf_counter()
+        p = subprocess.run(
+            ["/usr/bin/time", "-f", "%M", "-o", rss.name, *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
+        wall = time.perf_counter() - start
+        if p.returncode != 0:
+            raise SystemExit(f"{' '.join(args)} exited {p.returncode}")
+        return wall, int(rss.read().split()[-1]) / 1024
+
+
+def cli_census(cli: Path, tiles: list[Path]) -> tuple[float, float]:
+    total, peak = 0.0, 0.0
+    for dsf in tiles:
+        wall, mb = run_cli([str(cli), "dsf", "autogen", str(dsf), "--format", "json"])
+        total, peak = total + wall, max(peak, mb)
+    return total, peak
+
+
+def cli_place(cli: Path, folder: Path, lib: Path, out: Path) -> tuple[float, float]:
+    return run_cli(
+        [str(cli), "place", "--dsf", str(folder), "--library", str(lib), "--format", "json", "-o", str(out)]
+    )
+
+
+def timed(label: str, run: Callable[[], Any]) -> tuple[Any, float]:
     start = time.perf_counter()
     result = run()
     wall = time.perf_counter() - start
-    print(f"{label:40} {wall:8.2f} s  ({result.rows:,} rows, {len(result.done)} tiles, {len(result.failed)} failed)")
+    rows = getattr(result, "rows", result)
+    extra = f", {len(result.done)} tiles, {len(result.failed)} failed" if hasattr(result, "done") else ""
+    print(f"{label:52} {wall:8.2f} s  ({rows:,} rows{extra})", flush=True)
     return result, wall
+
+
+def worker_peaks(client: Any) -> list[float]:
+    got = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    return sorted(got.values())
+
+
+def plain_loop(what: str, tiles: list[Path], lib: Path, out: Path) -> int:
+    """The K-tile run as a plain loop: one Scenery, each tile's table built
+    and the tables concatenated and written with pyarrow."""
+    import pyarrow
+    import pyarrow.parquet as pq
+
+    scenery = agkit.scenery.Scenery(tiles[0].parent, [lib])
+    if what == "census":
+        tables = [pyarrow.table(scenery.census_table(t, name=t.name)) for t in tiles]
+    else:
+        tables = [pyarrow.table(scenery.placed_table(t, 0, name=t.name)) for t in tiles]
+    table = pyarrow.concat_tables(tables)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(table, out)
+    return int(table.num_rows)
+
+
+def writers(tiles: list[Path], lib: Path, root: Path) -> None:
+    """Every tile's placed table written as Parquet from Rust and with
+    pyarrow: the time of the writing alone."""
+    import pyarrow
+    import pyarrow.parquet as pq
+
+    scenery = agkit.scenery.Scenery(tiles[0].parent, [lib])
+    tables = [scenery.placed_table(t, 0, name=t.name) for t in tiles]
+    rows = sum(t.num_rows for t in tables)
+    for label, write in [
+        ("ArrowTable.write_parquet (Rust, snappy)", lambda t, p: t.write_parquet(p)),
+        ("pyarrow.parquet.write_table (snappy)", lambda t, p: pq.write_table(pyarrow.table(t), p)),
+    ]:
+        out = root / f"w-{label.split(' ')[0]}"
+        out.mkdir()
+        start = time.perf_counter()
+        for i, t in enumerate(tables):
+            write(t, out / f"{i}.parquet")
+        print(f"write {rows:,} placed rows, {len(tables)} files: {label:40} {time.perf_counter() - start:8.2f} s")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("gen", type=Path, help="the folder `agkit gen --scale full` wrote")
+    ap.add_argument("--cli", type=Path, help="the agkit binary (release) to compare with")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--what", default="census,place")
+    ap.add_argument("--small", type=int, default=0, help="also time a run of this many tiles three ways")
+    ap.add_argument("--writers", action="store_true", help="also time the Parquet writers")
     a = ap.parse_args()
     from dask.distributed import Client, LocalCluster
 
-    tiles = a.gen / "dsf"
-    n = len(distributed.dsf_files(tiles))
-    print(f"{n} tiles under {tiles}; {os.cpu_count()} CPUs")
+    tiles_dir = a.gen / "dsf"
+    tiles = distributed.dsf_files(tiles_dir)
+    print(f"{len(tiles)} tiles under {tiles_dir}; {os.cpu_count()} CPUs; load {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         lib = make_library(root)
         start = time.perf_counter()
         cluster = LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True, dashboard_address=None)
         client = Client(cluster)
-        print(f"{'LocalCluster start':40} {time.perf_counter() - start:8.2f} s")
+        print(f"{'LocalCluster start':52} {time.perf_counter() - start:8.2f} s")
         # The workers import agkit (and pandas, pyarrow) before the clock.
         client.run(lambda: __import__("agkit.distributed") and __import__("pyarrow") and None)
+        import pyarrow  # noqa: F401 - imported before the clock here too
+
         for what in a.what.split(","):
             recipe = {"census": distributed.census, "place": distributed.place_package}[what]
-            read = pandas.read_parquet
-            one, t1 = timed(f"{what}: one process", lambda: recipe(tiles, root / f"{what}1", library=[lib]))
+            cli_wall = cli_peak = None
+            if a.cli is not None:
+                if what == "census":
+                    cli_wall, cli_peak = cli_census(a.cli, tiles)
+                    label = "census: CLI `dsf autogen --format json` x tiles"
+                else:
+                    cli_wall, cli_peak = cli_place(a.cli, tiles_dir, lib, root / "cli.json")
+                    (root / "cli.json").unlink()
+                    label = "place: CLI `place --dsf DIR --format json`"
+                print(f"{label:52} {cli_wall:8.2f} s  (1 thread, peak {cli_peak:.0f} MB)")
+            before = peak_mb()
+            one, t1 = timed(f"{what}: Python, one process", lambda: recipe(tiles_dir, root / f"{what}1", library=[lib]))
+            print(f"{what}: one process peak {peak_mb():.0f} MB (was {before:.0f} MB before the run)")
+            base = worker_peaks(client)
             two, t2 = timed(
-                f"{what}: LocalCluster, {a.workers} workers",
-                lambda: recipe(tiles, root / f"{what}2", library=[lib], client=client),
+                f"{what}: Python, LocalCluster of {a.workers}",
+                lambda: recipe(tiles_dir, root / f"{what}2", library=[lib], client=client),
             )
-            same = read(one.output).equals(read(two.output))
-            print(f"{what}: speed-up {t1 / t2:.2f}x, same rows: {same}")
+            peaks = worker_peaks(client)
+            same = pandas.read_parquet(one.output).equals(pandas.read_parquet(two.output))
+            print(f"{what}: speed-up {t1 / t2:.2f}x (target >= 1.7), same rows: {same}")
+            print(f"{what}: worker peaks {', '.join(f'{p:.0f}' for p in peaks)} MB (before: {', '.join(f'{p:.0f}' for p in base)} MB)")
+            if cli_wall is not None and cli_peak is not None:
+                print(f"{what}: one process / CLI = {t1 / cli_wall:.2f} (target <= 1.5); "
+                      f"largest worker / CLI peak = {peaks[-1] / cli_peak:.2f} (target < 1)")
             assert same and one.ok and two.ok
+            if a.small:
+                few = root / f"few-{what}"
+                few.mkdir()
+                for t in tiles[: a.small]:
+                    shutil.copy(t, few / t.name)
+                some = distributed.dsf_files(few)
+                timed(f"{what}, {len(some)} tiles: plain loop", lambda: plain_loop(what, some, lib, root / f"loop-{what}.parquet"))
+                timed(f"{what}, {len(some)} tiles: recipe, one process", lambda: recipe(few, root / f"few1-{what}", library=[lib]))
+                timed(f"{what}, {len(some)} tiles: recipe, LocalCluster", lambda: recipe(few, root / f"few2-{what}", library=[lib], client=client))
+        if a.writers:
+            writers(tiles, lib, root)
         client.close()
         cluster.close()
 

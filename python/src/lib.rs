@@ -15,6 +15,7 @@
 //! `agkit.overlay.build`. Its `.pyi` stubs give the types.
 
 mod agn;
+mod arrow;
 mod asset;
 mod diag;
 mod dsf;
@@ -78,6 +79,7 @@ fn _panic_for_tests(py: Python<'_>) -> PyResult<()> {
 fn _agkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<diag::Diagnostic>()?;
+    m.add_class::<arrow::Table>()?;
     m.add_class::<asset::Asset>()?;
     m.add_class::<place::Placement>()?;
     m.add_class::<dsf::Dsf>()?;
@@ -103,6 +105,7 @@ fn _agkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(agn::agn_write, m)?)?;
     m.add_function(wrap_pyfunction!(agn::cell_name, m)?)?;
     m.add_function(wrap_pyfunction!(agn::cell_bounds, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow::empty_table, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     Ok(())
 }

@@ -448,6 +448,21 @@ impl Placement {
         self.to_geojson(py)
     }
 
+    /// One GIS layer of the placement (`objects`, `obj_points`,
+    /// `facades`, `fences`, `trees`, `tiles`, `uses`, `use_points`) as an
+    /// `agkit.ArrowTable` built in Rust: the rows and fields of
+    /// `to_geojson()` for that layer, geometry as WKB.
+    #[pyo3(signature = (layer="objects"))]
+    fn to_arrow(&self, py: Python<'_>, layer: &str) -> PyResult<crate::arrow::Table> {
+        crate::arrow::layer_table(py, vec![&self.inner], layer)
+    }
+
+    /// Every GIS layer of the placement as an `agkit.ArrowTable`, by
+    /// layer name (empty layers included).
+    fn layers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        crate::arrow::layer_tables(py, vec![&self.inner])
+    }
+
     /// A numpy array of the placed objects or trees, one row each:
     /// `(lon, lat, heading)`, or `(x, y, heading)` in local metres with
     /// `local=True`. Needs numpy.

@@ -237,6 +237,56 @@ impl Scenery {
         place(py, &self.scenery, &dsf, &params)
     }
 
+    /// The placed objects, facades and trees of the DSF at `dsf` (as
+    /// `place_tile`) as one `agkit.ArrowTable` of the columns of
+    /// `agkit.distributed.PLACED_COLUMNS` and `geometry` (WKB), built in
+    /// Rust: `tile` is the DSF's file name without extension, `dsf` is
+    /// `name` (by default the path given).
+    #[pyo3(signature = (dsf, seed=0, *, density=6, name=None))]
+    fn placed_table(
+        &self,
+        py: Python<'_>,
+        dsf: PathBuf,
+        seed: u64,
+        density: u8,
+        name: Option<String>,
+    ) -> PyResult<crate::arrow::Table> {
+        let params = tile_params(seed, density)?;
+        let s = &self.scenery;
+        let batch = detached(py, || {
+            let placed = s.place_tile(&dsf, &params).map_err(tile_error)?;
+            let tile = stem(&dsf);
+            let name = name.unwrap_or_else(|| dsf.display().to_string());
+            Ok(agkit::out::arrow::placed_batch(
+                &placed.placements,
+                &tile,
+                &name,
+            ))
+        })?;
+        Ok(crate::arrow::Table::new("placed", batch))
+    }
+
+    /// The autogen census of the DSF at `dsf` as one `agkit.ArrowTable`
+    /// of the columns of `agkit.distributed.CENSUS_COLUMNS`, built in
+    /// Rust: one row per autogen use, each asset resolved here (as
+    /// `resolve(asset, tile=…, dsf=dsf)` at its first use); `dsf` is `name`
+    /// (by default the path given).
+    #[pyo3(signature = (dsf, *, name=None))]
+    fn census_table(
+        &self,
+        py: Python<'_>,
+        dsf: PathBuf,
+        name: Option<String>,
+    ) -> PyResult<crate::arrow::Table> {
+        let s = &self.scenery;
+        let batch = detached(py, || {
+            let name = name.unwrap_or_else(|| dsf.display().to_string());
+            let rows = s.census(&dsf, &name).map_err(tile_error)?;
+            Ok(agkit::out::arrow::census_batch(&rows))
+        })?;
+        Ok(crate::arrow::Table::new("census", batch))
+    }
+
     fn __repr__(&self) -> String {
         let n = self.scenery.index().packages.len();
         format!("<agkit.scenery.Scenery: {n} library package(s)>")
@@ -351,6 +401,13 @@ impl Installation {
             slf.path
         )
     }
+}
+
+/// A DSF's file name without its extension (`+47+013`).
+fn stem(dsf: &Path) -> String {
+    dsf.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// Places a tile through `scenery`, with the GIL released.
@@ -744,6 +801,22 @@ impl TilePlacement {
             }
         }
         Ok(out)
+    }
+
+    /// One GIS layer of every placement of the tile (numbered in use
+    /// order, as `to_geojson()` numbers them) as an `agkit.ArrowTable`
+    /// built in Rust: the rows and fields of `agkit place --dsf --format
+    /// geojson` for that layer, geometry as WKB.
+    #[pyo3(signature = (layer="objects"))]
+    fn to_arrow(&self, py: Python<'_>, layer: &str) -> PyResult<crate::arrow::Table> {
+        let all = self.placements.iter().map(|p| p.get().inner()).collect();
+        crate::arrow::layer_table(py, all, layer)
+    }
+
+    /// Every GIS layer of the tile as an `agkit.ArrowTable`, by layer name.
+    fn layers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let all = self.placements.iter().map(|p| p.get().inner()).collect();
+        crate::arrow::layer_tables(py, all)
     }
 
     /// The GeoJSON FeatureCollection of `agkit place --dsf --format

@@ -8,6 +8,8 @@
 //! GIS formats share one schema of layers and fields ([`layers`]). The
 //! formats are described in `docs/placement.md`.
 
+#[cfg(feature = "arrow")]
+pub mod arrow;
 pub mod draw;
 pub mod dsf_text;
 pub mod frame;

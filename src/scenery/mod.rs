@@ -66,6 +66,7 @@
 
 pub mod art;
 pub mod at;
+pub mod census;
 pub mod check;
 pub mod context;
 pub mod exclude;

@@ -1,0 +1,201 @@
+"""Tables built in Rust and handed over as Arrow (agkit.ArrowTable): the
+rows and columns of the GeoJSON the CLI writes, row for row and column for
+column, geometry as WKB; GeoParquet written from Rust reads back equal in
+GeoPandas; the schemas are the documented ones."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import agkit
+
+from conftest import EXAMPLES, corpus_files, corpus_ids, run_cli
+
+pa = pytest.importorskip("pyarrow")
+shapely = pytest.importorskip("shapely")
+
+DEMO = EXAMPLES / "dsf" / "autogen_demo.dsf"
+LAYERS = ["tiles", "objects", "obj_points", "facades", "fences", "trees", "uses", "use_points"]
+DSF_TABLES = ["objects", "polygons", "lines", "facades", "forests", "chains"]
+
+
+def by_layer(fc: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {name: [] for name in LAYERS}
+    for f in fc["features"]:
+        out[f["properties"]["layer"]].append(f)
+    return out
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal values, NaN equal to NaN, a bool only equal to a bool."""
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    return bool(a == b)
+
+
+def wkb_of(geometry: Any) -> Any:
+    """The ISO WKB of a GeoJSON geometry, as agkit writes it."""
+    if geometry is None:
+        return None
+    return shapely.to_wkb(shapely.geometry.shape(geometry), byte_order=1, output_dimension=2, flavor="iso")
+
+
+def assert_table_is_features(table: Any, features: list[dict[str, Any]]) -> None:
+    """The Arrow table has one row per feature, in order: every property
+    a column of the same value, the geometry the same WKB."""
+    t = pa.table(table)
+    assert t.num_rows == len(features)
+    assert t.column_names[-1] == "geometry"
+    columns = t.column_names[:-1]
+    for f in features:
+        assert set(f["properties"]) <= set(columns)
+    for name in columns:
+        got = t.column(name).to_pylist()
+        want = [f["properties"].get(name) for f in features]
+        bad = [(i, g, w) for i, (g, w) in enumerate(zip(got, want)) if not same(g, w)]
+        assert not bad, f"{name}: first differences (row, arrow, geojson) {bad[:3]}"
+    got_geom = t.column("geometry").to_pylist()
+    assert got_geom == [wkb_of(f["geometry"]) for f in features]
+
+
+def test_every_layer_of_a_placement_is_its_geojson() -> None:
+    for asset, kw in [
+        (EXAMPLES / "point" / "plaza.agp", {"at": (47.5, 13.5, 30.0)}),
+        (EXAMPLES / "block" / "city_block.agb", {"polygon": [[(13.5, 47.5), (13.5012, 47.5), (13.5012, 47.5008), (13.5, 47.5008)]]}),
+    ]:
+        p = agkit.place(asset, seed=3, **kw)
+        want = by_layer(p.__geo_interface__)
+        tables = p.layers()
+        assert list(tables) == LAYERS
+        for name in LAYERS:
+            assert_table_is_features(tables[name], want[name])
+            assert tables[name].name == name
+        assert p.to_arrow("objects").num_rows == len(want["objects"])
+
+
+def test_the_demo_tiles_tables_are_the_clis_geojson(cli: Path) -> None:
+    out = run_cli(cli, "place", "--dsf", str(DEMO), "--scenery", str(EXAMPLES), "--format", "geojson")
+    assert out.returncode == 0, out.stderr
+    want = by_layer(json.loads(out.stdout))
+    tp = agkit.place_dsf(DEMO, scenery=EXAMPLES)
+    for name in LAYERS:
+        assert_table_is_features(tp.to_arrow(name), want[name])
+    assert sum(len(v) for v in want.values()) > 10
+
+
+def reference_placed(tp: Any, tile: str, dsf: str) -> list[dict[str, Any]]:
+    """The rows of the Dask recipe's placed table as the Python recipe made
+    them before the tables came from Rust: from the GeoJSON's features."""
+    names = {"source_line": "src_line", "object_height": "obj_height"}
+    rows = []
+    for f in tp.__geo_interface__["features"]:
+        props = f["properties"]
+        if props["kind"] in ("tile", "use"):
+            continue
+        row = {k: props.get(names.get(k, k)) for k in agkit.distributed.PLACED_COLUMNS}
+        row.update(tile=tile, dsf=dsf, autogen=props.get("asset_file"), geometry=wkb_of(f["geometry"]))
+        rows.append(row)
+    return rows
+
+
+def test_the_recipes_placed_table_is_the_geojson_of_the_tile(tmp_path: Path) -> None:
+    import agkit.distributed  # noqa: F401
+
+    scenery = agkit.scenery.Scenery(EXAMPLES)
+    t = scenery.placed_table(DEMO, 7, name="dsf/demo.dsf")
+    assert t.column_names == [*agkit.distributed.PLACED_COLUMNS, "geometry"]
+    got = pa.table(t).to_pylist()
+    want = reference_placed(scenery.place_tile(DEMO, 7), DEMO.stem, "dsf/demo.dsf")
+    assert len(got) == len(want) > 0
+    for g, w in zip(got, want):
+        assert {k: v for k, v in g.items()} == w
+
+
+def test_geoparquet_from_rust_reads_back_equal(tmp_path: Path) -> None:
+    geopandas = pytest.importorskip("geopandas")
+    pandas = pytest.importorskip("pandas")
+    tp = agkit.place_dsf(DEMO, scenery=EXAMPLES)
+    for name in ("objects", "trees", "uses", "use_points"):
+        table = tp.to_arrow(name)
+        path = tmp_path / f"{name}.parquet"
+        table.write_parquet(path)
+        back = geopandas.read_parquet(path)
+        mine = table.to_geopandas()
+        assert back.crs == "EPSG:4326" == mine.crs
+        pandas.testing.assert_frame_equal(pandas.DataFrame(back.drop(columns="geometry")), pandas.DataFrame(mine.drop(columns="geometry")))
+        assert list(back.geometry.to_wkb()) == list(mine.geometry.to_wkb())
+        meta = json.loads(pa.parquet.read_schema(path).metadata[b"geo"])
+        assert meta["version"] == "1.0.0" and meta["primary_column"] == "geometry"
+        assert meta["columns"]["geometry"]["encoding"] == "WKB"
+        assert set(meta["columns"]["geometry"]["geometry_types"]) == set(back.geom_type)
+    assert not any(p.name.startswith(".") for p in tmp_path.iterdir()), "no temporary file left"
+
+
+def test_empty_tables_have_the_documented_schemas() -> None:
+    import agkit.distributed
+
+    assert agkit.empty_table("census").column_names == list(agkit.distributed.CENSUS_COLUMNS)
+    assert agkit.empty_table("placed").column_names == [*agkit.distributed.PLACED_COLUMNS, "geometry"]
+    for name in DSF_TABLES:
+        assert agkit.empty_table(f"dsf.{name}").column_names == [*agkit.dsf.SCHEMAS[name], "geometry"]
+    for name in LAYERS:
+        t = agkit.empty_table(name)
+        assert len(t) == 0 and t.column_names[:2] == ["layer", "item_id"]
+    types = {f.name: str(f.type) for f in pa.schema(agkit.empty_table("census"))}
+    assert types == {
+        **{k: "string" for k in ("tile", "dsf", "kind", "asset", "package", "resolved_package", "resolved_file", "resolution")},
+        **{k: "int64" for k in ("use", "param", "low")},
+        **{k: "double" for k in ("height", "heading", "lon", "lat")},
+    }
+    with pytest.raises(ValueError, match="no table"):
+        agkit.empty_table("nope")
+    with pytest.raises(ValueError, match="the layers are"):
+        agkit.place_dsf(DEMO, scenery=EXAMPLES).to_arrow("nope")
+
+
+def test_a_census_table_has_no_geometry() -> None:
+    t = agkit.scenery.Scenery(EXAMPLES).census_table(DEMO)
+    assert t.num_rows == 3 and t.to_pandas()["kind"].tolist() == ["agp", "agb", "ags"]
+    with pytest.raises(ValueError, match="no geometry"):
+        t.to_geopandas()
+
+
+def assert_dsf_table_is_the_python_table(tile: Any, name: str) -> None:
+    arrow = pa.table(tile.to_arrow(name))
+    py = tile.tables()[name]
+    assert arrow.column_names == [*py.schema, "geometry"]
+    for col in py.schema:
+        got, want = arrow.column(col).to_pylist(), list(py.columns[col])
+        assert all(same(g, w) for g, w in zip(got, want)) and len(got) == len(want), (name, col)
+    assert arrow.column("geometry").to_pylist() == [wkb_of(g) for g in py.geometry]
+
+
+def test_the_demo_tiles_dsf_tables_are_the_python_tables() -> None:
+    tile = agkit.dsf.read(DEMO)
+    for name in DSF_TABLES:
+        assert_dsf_table_is_the_python_table(tile, name)
+
+
+DSFS = corpus_files("dsf")
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("dsf", DSFS, ids=corpus_ids(DSFS))
+def test_every_real_tiles_arrow_tables_are_its_geojson_and_tables(dsf: Path) -> None:
+    try:
+        tile = agkit.dsf.read(dsf)
+    except agkit.ParseError:
+        pytest.skip("a damaged tile (test_dsf checks its error)")
+    for name in DSF_TABLES:
+        assert_dsf_table_is_the_python_table(tile, name)
+    tp = agkit.place_dsf(dsf)
+    want = by_layer(tp.__geo_interface__)
+    for name in LAYERS:
+        assert_table_is_features(tp.to_arrow(name), want[name])

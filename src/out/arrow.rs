@@ -1,0 +1,867 @@
+//! Placements, censuses and DSF feature tables as Arrow record batches,
+//! and GeoParquet files written from them (features `arrow` and
+//! `parquet`).
+//!
+//! The tables have the schema the other outputs have: a placement layer's
+//! batch has the fields of [`layers::LAYERS`] in order, typed as
+//! [`layers::FieldType`] says (`Integer` → `Int64`, `Real` → `Float64`,
+//! `Text` → `Utf8`, `Boolean` → `Boolean`, every column nullable), then a
+//! `geometry` column: ISO WKB (little-endian, 2-D), `null` where a row has
+//! no geometry, the field tagged as the GeoArrow extension `geoarrow.wkb`
+//! with its CRS (EPSG:4326, as PROJJSON). The schema's `geo` metadata is
+//! GeoParquet 1.0's (encoding, geometry types, CRS), so a batch written to
+//! Parquet ([`write_parquet`]) is GeoParquet that GeoPandas, GDAL and
+//! DuckDB read. The values are those of the GeoJSON and GeoPackage outputs
+//! (same rounding, same order of rows).
+//!
+//! ```
+//! # use agkit::out::{arrow, layers};
+//! let batches = arrow::layer_batches([], 0);
+//! assert_eq!(batches.len(), layers::LAYERS.len());
+//! let objects = &batches[layers::OBJECTS];
+//! assert_eq!(objects.num_rows(), 0);
+//! assert_eq!(objects.schema().field(1).name(), "item_id");
+//! assert_eq!(objects.schema().fields().last().unwrap().name(), "geometry");
+//! ```
+
+use super::layers::{self, FieldType, LAYERS, Row, Shape, Value};
+use crate::dsf::ElevationMode;
+use crate::dsf::features::{Feature, Features, Geometry, Layer as DsfLayer};
+use crate::place::Placement;
+use crate::scenery::census::CensusRow;
+use arrow_array::builder::{
+    BinaryBuilder, BooleanBuilder, Float64Builder, Int64Builder, StringBuilder,
+};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+pub use arrow_array;
+pub use arrow_schema;
+
+/// The name of the geometry column.
+pub const GEOMETRY: &str = "geometry";
+
+/// EPSG:4326 (WGS 84, the CRS of every geometry agkit writes) as PROJJSON,
+/// the form GeoParquet and GeoArrow give a CRS in.
+pub const EPSG_4326_PROJJSON: &str = r#"{"$schema":"https://proj.org/schemas/v0.7/projjson.schema.json","type":"GeographicCRS","name":"WGS 84","datum_ensemble":{"name":"World Geodetic System 1984 ensemble","members":[{"name":"World Geodetic System 1984 (Transit)","id":{"authority":"EPSG","code":1166}},{"name":"World Geodetic System 1984 (G730)","id":{"authority":"EPSG","code":1152}},{"name":"World Geodetic System 1984 (G873)","id":{"authority":"EPSG","code":1153}},{"name":"World Geodetic System 1984 (G1150)","id":{"authority":"EPSG","code":1154}},{"name":"World Geodetic System 1984 (G1674)","id":{"authority":"EPSG","code":1155}},{"name":"World Geodetic System 1984 (G1762)","id":{"authority":"EPSG","code":1156}},{"name":"World Geodetic System 1984 (G2139)","id":{"authority":"EPSG","code":1309}},{"name":"World Geodetic System 1984 (G2296)","id":{"authority":"EPSG","code":1383}}],"ellipsoid":{"name":"WGS 84","semi_major_axis":6378137,"inverse_flattening":298.257223563},"accuracy":"2.0","id":{"authority":"EPSG","code":6326}},"coordinate_system":{"subtype":"ellipsoidal","axis":[{"name":"Geodetic latitude","abbreviation":"Lat","direction":"north","unit":"degree"},{"name":"Geodetic longitude","abbreviation":"Lon","direction":"east","unit":"degree"}]},"scope":"Horizontal component of 3D system.","area":"World.","bbox":{"south_latitude":-90,"west_longitude":-180,"north_latitude":90,"east_longitude":180},"id":{"authority":"EPSG","code":4326}}"#;
+
+/// One column of a table made here: its name and type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Column {
+    /// Its name.
+    pub name: &'static str,
+    /// Its type.
+    pub ty: FieldType,
+}
+
+const fn c(name: &'static str, ty: FieldType) -> Column {
+    Column { name, ty }
+}
+
+use FieldType::{Boolean as B, Integer as I, Real as R, Text as T};
+
+/// The columns of the placed items of a tile ([`placed_batch`], the
+/// GeoParquet `agkit.distributed.place_package` writes), besides
+/// `geometry`: the fields of the GIS layers under the names the Python
+/// recipe gives them (`source_line` is the layers' `src_line`,
+/// `object_height` their `obj_height`, `autogen` their `asset_file`),
+/// `tile` the DSF's file name without extension and `dsf` the DSF as the
+/// caller names it.
+pub const PLACED: &[Column] = &[
+    c("tile", T),
+    c("dsf", T),
+    c("placement", I),
+    c("autogen", T),
+    c("kind", T),
+    c("asset", T),
+    c("heading", R),
+    c("height", R),
+    c("mode", T),
+    c("source_line", I),
+    c("lon", R),
+    c("lat", R),
+    c("object_height", R),
+    c("art", T),
+];
+
+/// The layer field a [`PLACED`] column is read from.
+fn layer_name(placed: &str) -> &str {
+    match placed {
+        "autogen" => "asset_file",
+        "source_line" => "src_line",
+        "object_height" => "obj_height",
+        other => other,
+    }
+}
+
+/// The columns of a census ([`census_batch`]; no geometry), as
+/// [`CensusRow`] has them.
+pub const CENSUS: &[Column] = &[
+    c("tile", T),
+    c("dsf", T),
+    c("use", I),
+    c("kind", T),
+    c("asset", T),
+    c("param", I),
+    c("height", R),
+    c("low", I),
+    c("heading", R),
+    c("lon", R),
+    c("lat", R),
+    c("package", T),
+    c("resolved_package", T),
+    c("resolved_file", T),
+    c("resolution", T),
+];
+
+const DSF_COMMON: [Column; 6] = [
+    c("tile", T),
+    c("file", T),
+    c("entity", I),
+    c("def", I),
+    c("definition", T),
+    c("kind", T),
+];
+
+/// The columns of a DSF feature table ([`dsf_batch`]) besides `geometry`,
+/// the same as the Python package's `agkit.dsf.SCHEMAS`: every table has
+/// `tile`, `file`, `entity`, `def`, `definition` and `kind`, then its own.
+pub fn dsf_columns(layer: DsfLayer) -> Vec<Column> {
+    let own: &[Column] = match layer {
+        DsfLayer::Objects => &[c("heading", R), c("elevation", R), c("mode", T)],
+        DsfLayer::Polygons => &[c("param", I), c("height", R)],
+        DsfLayer::Lines => &[
+            c("winding", I),
+            c("param", I),
+            c("closed", B),
+            c("spacing", R),
+        ],
+        DsfLayer::Facades => &[c("param", I), c("height", R), c("closed", B)],
+        DsfLayer::Forests => &[c("param", I), c("density", R), c("fill_mode", I)],
+        DsfLayer::Chains => &[
+            c("subtype", I),
+            c("start_junction", I),
+            c("end_junction", I),
+        ],
+    };
+    DSF_COMMON.iter().chain(own).copied().collect()
+}
+
+/// The Arrow type of a field type.
+pub fn data_type(ty: FieldType) -> DataType {
+    match ty {
+        FieldType::Integer => DataType::Int64,
+        FieldType::Real => DataType::Float64,
+        FieldType::Text => DataType::Utf8,
+        FieldType::Boolean => DataType::Boolean,
+    }
+}
+
+/// The `geometry` field: WKB, tagged `geoarrow.wkb` with its CRS.
+pub fn geometry_field() -> Field {
+    let meta = HashMap::from([
+        (
+            "ARROW:extension:name".to_string(),
+            "geoarrow.wkb".to_string(),
+        ),
+        (
+            "ARROW:extension:metadata".to_string(),
+            format!(r#"{{"crs":{EPSG_4326_PROJJSON}}}"#),
+        ),
+    ]);
+    Field::new(GEOMETRY, DataType::Binary, true).with_metadata(meta)
+}
+
+/// A column being built.
+enum Col {
+    I(Int64Builder),
+    R(Float64Builder),
+    T(StringBuilder),
+    B(BooleanBuilder),
+}
+
+impl Col {
+    fn new(ty: FieldType) -> Col {
+        match ty {
+            FieldType::Integer => Col::I(Int64Builder::new()),
+            FieldType::Real => Col::R(Float64Builder::new()),
+            FieldType::Text => Col::T(StringBuilder::new()),
+            FieldType::Boolean => Col::B(BooleanBuilder::new()),
+        }
+    }
+
+    /// Appends `v`; a value of another type than the column's is null
+    /// (never made here: the field lists give each value its type), except
+    /// a whole number in a real column.
+    fn push(&mut self, v: &Value) {
+        match (self, v) {
+            (Col::I(b), Value::Int(n)) => b.append_value(*n),
+            (Col::I(b), _) => b.append_null(),
+            (Col::R(b), Value::Real(x)) => b.append_value(*x),
+            (Col::R(b), Value::Int(n)) => b.append_value(*n as f64),
+            (Col::R(b), _) => b.append_null(),
+            (Col::T(b), Value::Text(s)) => b.append_value(s),
+            (Col::T(b), _) => b.append_null(),
+            (Col::B(b), Value::Bool(x)) => b.append_value(*x),
+            (Col::B(b), _) => b.append_null(),
+        }
+    }
+
+    fn int(&mut self, v: Option<i64>) {
+        match (self, v) {
+            (Col::I(b), v) => b.append_option(v),
+            (c, v) => c.push(&v.map_or(Value::Null, Value::Int)),
+        }
+    }
+
+    fn real(&mut self, v: Option<f64>) {
+        match (self, v) {
+            (Col::R(b), v) => b.append_option(v),
+            (c, v) => c.push(&v.map_or(Value::Null, Value::Real)),
+        }
+    }
+
+    fn text(&mut self, v: Option<&str>) {
+        match (self, v) {
+            (Col::T(b), v) => b.append_option(v),
+            (c, v) => c.push(&v.map_or(Value::Null, |s| Value::Text(s.into()))),
+        }
+    }
+
+    fn bool(&mut self, v: Option<bool>) {
+        match (self, v) {
+            (Col::B(b), v) => b.append_option(v),
+            (c, v) => c.push(&v.map_or(Value::Null, Value::Bool)),
+        }
+    }
+
+    fn finish(self) -> ArrayRef {
+        match self {
+            Col::I(mut b) => Arc::new(b.finish()),
+            Col::R(mut b) => Arc::new(b.finish()),
+            Col::T(mut b) => Arc::new(b.finish()),
+            Col::B(mut b) => Arc::new(b.finish()),
+        }
+    }
+}
+
+/// The WKB geometry column being built, with the geometry types seen.
+struct Geom {
+    builder: BinaryBuilder,
+    scratch: Vec<u8>,
+    /// Point, LineString, Polygon seen.
+    seen: [bool; 3],
+}
+
+impl Geom {
+    fn new() -> Geom {
+        Geom {
+            builder: BinaryBuilder::new(),
+            scratch: Vec::new(),
+            seen: [false; 3],
+        }
+    }
+
+    fn push(&mut self, shape: &Shape) {
+        self.scratch.clear();
+        match wkb(shape, &mut self.scratch) {
+            Some(k) => {
+                self.seen[k] = true;
+                self.builder.append_value(&self.scratch);
+            }
+            None => self.builder.append_null(),
+        }
+    }
+
+    /// The GeoParquet `geo` metadata of the column.
+    fn geo(&self) -> String {
+        let names = ["Point", "LineString", "Polygon"];
+        let types: Vec<String> = (0..3)
+            .filter(|&k| self.seen[k])
+            .map(|k| format!("\"{}\"", names[k]))
+            .collect();
+        format!(
+            r#"{{"version":"1.0.0","primary_column":"{GEOMETRY}","columns":{{"{GEOMETRY}":{{"encoding":"WKB","geometry_types":[{}],"crs":{EPSG_4326_PROJJSON}}}}}}}"#,
+            types.join(",")
+        )
+    }
+}
+
+/// Writes `shape` as ISO WKB (little-endian, 2-D) to `out`: the index of
+/// its type (0 Point, 1 LineString, 2 Polygon), or `None` (nothing
+/// written) for no geometry.
+///
+/// ```
+/// # use agkit::out::{arrow::wkb, layers::Shape};
+/// let mut b = Vec::new();
+/// assert_eq!(wkb(&Shape::Point([13.0, 47.0]), &mut b), Some(0));
+/// assert_eq!(b.len(), 21);
+/// assert_eq!(&b[..5], &[1, 1, 0, 0, 0]);
+/// ```
+pub fn wkb(shape: &Shape, out: &mut Vec<u8>) -> Option<usize> {
+    fn count(out: &mut Vec<u8>, n: usize) {
+        // Rings and lines of agkit's outputs are far below 2^32 points
+        // (placements are bounded by `Limits`); saturate all the same.
+        out.extend_from_slice(&u32::try_from(n).unwrap_or(u32::MAX).to_le_bytes());
+    }
+    fn coords(out: &mut Vec<u8>, pts: &[[f64; 2]]) {
+        for [x, y] in pts {
+            out.extend_from_slice(&x.to_le_bytes());
+            out.extend_from_slice(&y.to_le_bytes());
+        }
+    }
+    let kind = match shape {
+        Shape::None => return None,
+        Shape::Point(_) => 0,
+        Shape::LineString(_) => 1,
+        Shape::Polygon(_) => 2,
+    };
+    out.push(1);
+    out.extend_from_slice(&(kind as u32 + 1).to_le_bytes());
+    match shape {
+        Shape::None => {}
+        Shape::Point(p) => coords(out, std::slice::from_ref(p)),
+        Shape::LineString(l) => {
+            count(out, l.len());
+            coords(out, l);
+        }
+        Shape::Polygon(rings) => {
+            count(out, rings.len());
+            for r in rings {
+                count(out, r.len());
+                coords(out, r);
+            }
+        }
+    }
+    Some(kind)
+}
+
+/// A table being built: typed columns, then optionally the geometry.
+struct Builder {
+    columns: Vec<(&'static str, FieldType, Col)>,
+    geometry: Option<Geom>,
+}
+
+impl Builder {
+    fn new(
+        columns: impl IntoIterator<Item = (&'static str, FieldType)>,
+        geometry: bool,
+    ) -> Builder {
+        Builder {
+            columns: columns
+                .into_iter()
+                .map(|(n, t)| (n, t, Col::new(t)))
+                .collect(),
+            geometry: geometry.then(Geom::new),
+        }
+    }
+
+    fn finish(self) -> RecordBatch {
+        let mut fields: Vec<Field> = Vec::with_capacity(self.columns.len() + 1);
+        let mut arrays: Vec<ArrayRef> = Vec::with_capacity(self.columns.len() + 1);
+        for (name, ty, col) in self.columns {
+            fields.push(Field::new(name, data_type(ty), true));
+            arrays.push(col.finish());
+        }
+        let mut meta = HashMap::new();
+        if let Some(mut g) = self.geometry {
+            meta.insert("geo".to_string(), g.geo());
+            fields.push(geometry_field());
+            arrays.push(Arc::new(g.builder.finish()));
+        }
+        let schema = Arc::new(Schema::new(fields).with_metadata(meta));
+        // The columns are built to the schema made beside them, each as
+        // long as the rows pushed: this cannot fail.
+        RecordBatch::try_new(schema, arrays).expect("columns match their schema")
+    }
+}
+
+fn layer_builder(layer: usize) -> Builder {
+    Builder::new(LAYERS[layer].fields.iter().map(|f| (f.name, f.ty)), true)
+}
+
+/// Every row of `ps` (numbered from `first`, as [`layers::each_row`]
+/// numbers them) as one record batch per layer of [`layers::LAYERS`], in
+/// that order (an empty batch for a layer without rows): the rows the
+/// GeoJSON and GeoPackage outputs write, column for column.
+pub fn layer_batches<'a>(
+    ps: impl IntoIterator<Item = &'a Placement>,
+    first: usize,
+) -> Vec<RecordBatch> {
+    let mut builders: Vec<Builder> = (0..LAYERS.len()).map(layer_builder).collect();
+    for (n, p) in (first..).zip(ps) {
+        let _ = layers::each_row(std::slice::from_ref(p), n, &mut |row: Row| {
+            let b = &mut builders[row.layer];
+            for ((_, _, col), v) in b.columns.iter_mut().zip(&row.values) {
+                col.push(v);
+            }
+            if let Some(g) = &mut b.geometry {
+                g.push(&row.shape);
+            }
+            Ok::<(), ()>(())
+        });
+    }
+    builders.into_iter().map(Builder::finish).collect()
+}
+
+/// The index of the layer named `name` in [`layers::LAYERS`].
+pub fn layer_index(name: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| l.name == name)
+}
+
+/// The placed objects, facades and trees of a tile's placements (numbered
+/// from 0, in use order) as one batch of [`PLACED`] columns and
+/// `geometry`, in [`layers::each_row`]'s order: `tile` and `dsf` name the
+/// tile in every row.
+pub fn placed_batch<'a>(
+    ps: impl IntoIterator<Item = &'a Placement>,
+    tile: &str,
+    dsf: &str,
+) -> RecordBatch {
+    let mut b = Builder::new(PLACED.iter().map(|c| (c.name, c.ty)), true);
+    // Where each PLACED column is in each layer's fields.
+    let index: Vec<Vec<Option<usize>>> = LAYERS
+        .iter()
+        .map(|l| {
+            PLACED
+                .iter()
+                .map(|c| l.fields.iter().position(|f| f.name == layer_name(c.name)))
+                .collect()
+        })
+        .collect();
+    let kind = LAYERS[0]
+        .fields
+        .iter()
+        .position(|f| f.name == "kind")
+        .unwrap_or(4);
+    for (n, p) in ps.into_iter().enumerate() {
+        let _ = layers::each_row(std::slice::from_ref(p), n, &mut |row: Row| {
+            if matches!(&row.values[kind], Value::Text(k) if k == "tile" || k == "use") {
+                return Ok(());
+            }
+            for (k, (name, _, col)) in b.columns.iter_mut().enumerate() {
+                match *name {
+                    "tile" => col.text(Some(tile)),
+                    "dsf" => col.text(Some(dsf)),
+                    _ => col.push(index[row.layer][k].map_or(&Value::Null, |i| &row.values[i])),
+                }
+            }
+            if let Some(g) = &mut b.geometry {
+                g.push(&row.shape);
+            }
+            Ok::<(), ()>(())
+        });
+    }
+    b.finish()
+}
+
+/// A census ([`crate::scenery::Scenery::census`]) as one batch of
+/// [`CENSUS`] columns.
+pub fn census_batch(rows: &[CensusRow]) -> RecordBatch {
+    let mut b = Builder::new(CENSUS.iter().map(|c| (c.name, c.ty)), false);
+    for r in rows {
+        for (name, _, col) in b.columns.iter_mut() {
+            match *name {
+                "tile" => col.text(Some(&r.tile)),
+                "dsf" => col.text(Some(&r.dsf)),
+                "use" => col.int(i64::try_from(r.use_index).ok()),
+                "kind" => col.text(Some(r.kind)),
+                "asset" => col.text(Some(&r.asset)),
+                "param" => col.int(r.param.map(i64::from)),
+                "height" => col.real(r.height),
+                "low" => col.int(r.low.map(i64::from)),
+                "heading" => col.real(r.heading),
+                "lon" => col.real(Some(r.lon)),
+                "lat" => col.real(Some(r.lat)),
+                "package" => col.text(Some(&r.package)),
+                "resolved_package" => col.text(r.resolved_package.as_deref()),
+                "resolved_file" => col.text(r.resolved_file.as_deref()),
+                "resolution" => col.text(Some(r.resolution)),
+                _ => col.push(&Value::Null),
+            }
+        }
+    }
+    b.finish()
+}
+
+/// A DSF feature geometry as a layer shape.
+fn dsf_shape(g: &Geometry) -> Shape {
+    match g {
+        Geometry::Point(p) => Shape::Point(*p),
+        Geometry::LineString(l) => Shape::LineString(l.clone()),
+        Geometry::Polygon(r) => Shape::Polygon(r.clone()),
+    }
+}
+
+/// One table of a DSF's features ([`crate::dsf::features::features`]) as
+/// a batch of [`dsf_columns`] and `geometry`, rows in command-stream order;
+/// `file` names the DSF in every row.
+pub fn dsf_batch(features: &Features, layer: DsfLayer, file: &str) -> RecordBatch {
+    let columns = dsf_columns(layer);
+    let mut b = Builder::new(columns.iter().map(|c| (c.name, c.ty)), true);
+    let int = |n: usize| i64::try_from(n).ok();
+    for f in features.layer(layer) {
+        for (name, _, col) in b.columns.iter_mut() {
+            dsf_value(f, name, &features.tile, file, col, int);
+        }
+        if let Some(g) = &mut b.geometry {
+            g.push(&dsf_shape(&f.geometry));
+        }
+    }
+    b.finish()
+}
+
+/// One value of a DSF feature row, as the Python tables have it: a real
+/// without a value is NaN, `closed` without one false.
+fn dsf_value(
+    f: &Feature,
+    name: &str,
+    tile: &str,
+    file: &str,
+    col: &mut Col,
+    int: impl Fn(usize) -> Option<i64>,
+) {
+    let nan = |v: Option<f64>| Some(v.unwrap_or(f64::NAN));
+    match name {
+        "tile" => col.text(Some(tile)),
+        "file" => col.text(Some(file)),
+        "entity" => col.int(int(f.entity)),
+        "def" => col.int(Some(i64::from(f.def))),
+        "definition" => col.text(Some(&f.definition)),
+        "kind" => col.text(Some(&f.kind)),
+        "heading" => col.real(nan(f.heading)),
+        "elevation" => col.real(nan(f.elevation)),
+        "mode" => col.text(f.mode.map(|m| match m {
+            ElevationMode::Draped => "draped",
+            ElevationMode::Msl => "msl",
+            ElevationMode::Agl => "agl",
+        })),
+        "param" => col.int(f.param.map(i64::from)),
+        "height" => col.real(nan(f.height)),
+        "winding" => col.int(f.winding.and_then(int)),
+        "closed" => col.bool(Some(f.closed.unwrap_or(false))),
+        "spacing" => col.real(nan(f.spacing)),
+        "density" => col.real(nan(f.density)),
+        "fill_mode" => col.int(f.fill_mode.map(i64::from)),
+        "subtype" => col.int(f.subtype.map(i64::from)),
+        "start_junction" => col.int(f.junctions.map(|j| i64::from(j[0]))),
+        "end_junction" => col.int(f.junctions.map(|j| i64::from(j[1]))),
+        _ => col.push(&Value::Null),
+    }
+}
+
+/// Writes `batches` (one schema, [`RecordBatch::schema`] of the first) to
+/// `path` as Parquet, Snappy-compressed: GeoParquet 1.0 when the schema has
+/// a `geo` entry (every batch with a geometry made here has one), the entry
+/// copied into the file's key-value metadata where GeoParquet readers look
+/// for it. Written to a temporary file beside `path`, then renamed: `path`
+/// exists only complete. No batches write nothing and fail.
+#[cfg(feature = "parquet")]
+pub fn write_parquet(batches: &[RecordBatch], path: &std::path::Path) -> std::io::Result<()> {
+    use parquet::arrow::ArrowWriter;
+    use parquet::basic::Compression;
+    use parquet::file::metadata::KeyValue;
+    use parquet::file::properties::WriterProperties;
+    let io = |e: parquet::errors::ParquetError| std::io::Error::other(e.to_string());
+    let Some(first) = batches.first() else {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "no record batch to write",
+        ));
+    };
+    let schema = first.schema();
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!(".{}.", name.as_deref().unwrap_or("out")))
+        .tempfile_in(dir)?;
+    let geo = schema
+        .metadata()
+        .get("geo")
+        .map(|g| vec![KeyValue::new("geo".to_string(), g.clone())]);
+    let props = WriterProperties::builder()
+        .set_compression(Compression::SNAPPY)
+        .set_key_value_metadata(geo)
+        .build();
+    let mut w =
+        ArrowWriter::try_new(tmp.as_file().try_clone()?, schema, Some(props)).map_err(io)?;
+    for b in batches {
+        w.write(b).map_err(io)?;
+    }
+    w.close().map_err(io)?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::{Array, BinaryArray, Float64Array, Int64Array, StringArray};
+    use proptest::prelude::*;
+
+    /// A WKB geometry read back (the writer's inverse, for the tests).
+    fn read_wkb(b: &[u8]) -> Shape {
+        let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap()) as usize;
+        let f64_at = |i: usize| f64::from_le_bytes(b[i..i + 8].try_into().unwrap());
+        let pts = |at: &mut usize, n: usize| -> Vec<[f64; 2]> {
+            let v = (0..n)
+                .map(|k| [f64_at(*at + 16 * k), f64_at(*at + 16 * k + 8)])
+                .collect();
+            *at += 16 * n;
+            v
+        };
+        assert_eq!(b[0], 1, "little-endian");
+        let mut at = 5;
+        let shape = match u32_at(1) {
+            1 => Shape::Point(pts(&mut at, 1)[0]),
+            2 => {
+                let n = u32_at(at);
+                at += 4;
+                Shape::LineString(pts(&mut at, n))
+            }
+            3 => {
+                let rings = u32_at(at);
+                at += 4;
+                Shape::Polygon(
+                    (0..rings)
+                        .map(|_| {
+                            let n = u32_at(at);
+                            at += 4;
+                            pts(&mut at, n)
+                        })
+                        .collect(),
+                )
+            }
+            t => panic!("WKB type {t}"),
+        };
+        assert_eq!(at, b.len(), "no byte left over");
+        shape
+    }
+
+    fn feature(layer: DsfLayer, entity: usize, geometry: Geometry) -> Feature {
+        Feature {
+            layer,
+            entity,
+            def: 0,
+            definition: "lib/x.fac".into(),
+            kind: "fac".into(),
+            geometry,
+            param: Some(10),
+            heading: None,
+            elevation: None,
+            mode: None,
+            height: Some(10.0),
+            winding: None,
+            closed: None,
+            density: None,
+            fill_mode: None,
+            spacing: None,
+            subtype: None,
+            junctions: None,
+            planes: Vec::new(),
+            extra: Vec::new(),
+        }
+    }
+
+    fn lonlat() -> impl Strategy<Value = [f64; 2]> {
+        (-180.0f64..180.0, -90.0f64..90.0).prop_map(|(x, y)| [x, y])
+    }
+
+    /// A closed ring of 3 to 8 distinct points.
+    fn closed_ring() -> impl Strategy<Value = Vec<[f64; 2]>> {
+        proptest::collection::vec(lonlat(), 3..8).prop_map(|mut r| {
+            r.push(r[0]);
+            r
+        })
+    }
+
+    fn geometry() -> impl Strategy<Value = Geometry> {
+        prop_oneof![
+            lonlat().prop_map(Geometry::Point),
+            proptest::collection::vec(lonlat(), 2..6).prop_map(Geometry::LineString),
+            // An outer ring and up to three holes.
+            proptest::collection::vec(closed_ring(), 1..5).prop_map(Geometry::Polygon),
+        ]
+    }
+
+    fn tile_of(geoms: Vec<Geometry>) -> Features {
+        Features {
+            tile: "+47+013".into(),
+            features: geoms
+                .into_iter()
+                .enumerate()
+                .map(|(i, g)| {
+                    let layer = if matches!(g, Geometry::Point(_)) {
+                        DsfLayer::Objects
+                    } else {
+                        DsfLayer::Facades
+                    };
+                    feature(layer, i, g)
+                })
+                .collect(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// Every row of a DSF table: one per feature of its layer, the
+    /// columns their values, the WKB the geometry point for point.
+    fn check_tile(f: &Features) -> Result<(), TestCaseError> {
+        for layer in DsfLayer::ALL {
+            let b = dsf_batch(f, layer, "t.dsf");
+            let want: Vec<&Feature> = f.layer(layer).collect();
+            prop_assert_eq!(b.num_rows(), want.len());
+            prop_assert_eq!(b.num_columns(), dsf_columns(layer).len() + 1);
+            let entity = b.column_by_name("entity").unwrap();
+            let entity = entity.as_any().downcast_ref::<Int64Array>().unwrap();
+            let geom = b.column_by_name(GEOMETRY).unwrap();
+            let geom = geom.as_any().downcast_ref::<BinaryArray>().unwrap();
+            let tile = b.column_by_name("tile").unwrap();
+            let tile = tile.as_any().downcast_ref::<StringArray>().unwrap();
+            for (i, w) in want.iter().enumerate() {
+                prop_assert_eq!(entity.value(i), w.entity as i64);
+                prop_assert_eq!(tile.value(i), "+47+013");
+                prop_assert_eq!(read_wkb(geom.value(i)), dsf_shape(&w.geometry));
+            }
+            let schema = b.schema();
+            let v: serde_json::Value = serde_json::from_str(&schema.metadata()["geo"]).unwrap();
+            let types = v["columns"]["geometry"]["geometry_types"]
+                .as_array()
+                .unwrap();
+            let seen: std::collections::BTreeSet<&str> = want
+                .iter()
+                .map(|w| match w.geometry {
+                    Geometry::Point(_) => "Point",
+                    Geometry::LineString(_) => "LineString",
+                    Geometry::Polygon(_) => "Polygon",
+                })
+                .collect();
+            prop_assert_eq!(types.len(), seen.len());
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #[test]
+        fn dsf_tables_keep_every_feature_and_its_geometry(
+            geoms in proptest::collection::vec(geometry(), 0..12)
+        ) {
+            check_tile(&tile_of(geoms))?;
+        }
+
+        #[test]
+        fn a_tile_of_points_only_has_only_an_objects_table(
+            points in proptest::collection::vec(lonlat(), 1..20)
+        ) {
+            let f = tile_of(points.into_iter().map(Geometry::Point).collect());
+            check_tile(&f)?;
+            prop_assert_eq!(dsf_batch(&f, DsfLayer::Objects, "t").num_rows(), f.features.len());
+            prop_assert_eq!(dsf_batch(&f, DsfLayer::Facades, "t").num_rows(), 0);
+        }
+
+        #[test]
+        fn holes_come_back_ring_for_ring(outer in closed_ring(), holes in proptest::collection::vec(closed_ring(), 1..4)) {
+            let mut rings = vec![outer];
+            rings.extend(holes);
+            let f = tile_of(vec![Geometry::Polygon(rings.clone())]);
+            check_tile(&f)?;
+            let b = dsf_batch(&f, DsfLayer::Facades, "t");
+            let geom = b.column_by_name(GEOMETRY).unwrap();
+            let geom = geom.as_any().downcast_ref::<BinaryArray>().unwrap();
+            prop_assert_eq!(read_wkb(geom.value(0)), Shape::Polygon(rings));
+        }
+    }
+
+    #[test]
+    fn an_empty_tile_has_every_table_with_its_full_schema() {
+        let f = Features::default();
+        for layer in DsfLayer::ALL {
+            let b = dsf_batch(&f, layer, "t");
+            assert_eq!(b.num_rows(), 0);
+            let names: Vec<String> = b
+                .schema()
+                .fields()
+                .iter()
+                .map(|f| f.name().clone())
+                .collect();
+            let mut want: Vec<&str> = dsf_columns(layer).iter().map(|c| c.name).collect();
+            want.push(GEOMETRY);
+            assert_eq!(names, want);
+        }
+        for (l, b) in LAYERS.iter().zip(layer_batches([], 0)) {
+            assert_eq!(b.num_rows(), 0);
+            assert_eq!(b.num_columns(), l.fields.len() + 1, "{}", l.name);
+        }
+        assert_eq!(placed_batch([], "", "").num_columns(), PLACED.len() + 1);
+        assert_eq!(census_batch(&[]).num_columns(), CENSUS.len());
+    }
+
+    #[test]
+    fn no_geometry_is_a_null_and_the_field_is_geoarrow_wkb() {
+        let mut g = Geom::new();
+        g.push(&Shape::None);
+        g.push(&Shape::Point([1.0, 2.0]));
+        let a = g.builder.finish();
+        assert!(a.is_null(0) && !a.is_null(1));
+        assert_eq!(read_wkb(a.value(1)), Shape::Point([1.0, 2.0]));
+        let f = geometry_field();
+        assert_eq!(f.metadata()["ARROW:extension:name"], "geoarrow.wkb");
+        let meta: serde_json::Value =
+            serde_json::from_str(&f.metadata()["ARROW:extension:metadata"]).unwrap();
+        assert_eq!(meta["crs"]["id"]["code"], 4326);
+    }
+
+    #[test]
+    fn the_census_columns_are_the_rows_values() {
+        let row = CensusRow {
+            tile: "+47+013".into(),
+            dsf: "a/+47+013.dsf".into(),
+            use_index: 3,
+            kind: "agb",
+            asset: "x.agb".into(),
+            param: Some(769),
+            height: Some(12.0),
+            low: Some(1),
+            heading: None,
+            lon: 13.5,
+            lat: 47.5,
+            package: "P".into(),
+            resolved_package: None,
+            resolved_file: None,
+            resolution: "nothing",
+        };
+        let b = census_batch(std::slice::from_ref(&row));
+        let col = |n: &str| b.column_by_name(n).unwrap().clone();
+        let ints = |n: &str| {
+            col(n)
+                .as_any()
+                .downcast_ref::<Int64Array>()
+                .unwrap()
+                .clone()
+        };
+        let reals = |n: &str| {
+            col(n)
+                .as_any()
+                .downcast_ref::<Float64Array>()
+                .unwrap()
+                .clone()
+        };
+        assert_eq!(ints("use").value(0), 3);
+        assert_eq!(ints("param").value(0), 769);
+        assert_eq!(ints("low").value(0), 1);
+        assert_eq!(reals("height").value(0), 12.0);
+        assert!(reals("heading").is_null(0));
+        assert!(col("resolved_file").is_null(0));
+        let names: Vec<String> = b
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| f.name().clone())
+            .collect();
+        assert_eq!(names, CENSUS.iter().map(|c| c.name).collect::<Vec<_>>());
+    }
+}
