@@ -296,7 +296,12 @@ pub fn stack(
         } else {
             1.0
         };
-        push(&mut out, band(wall, len - 1) * lean, tex(len - 1, len), true)?;
+        push(
+            &mut out,
+            band(wall, len - 1) * lean,
+            tex(len - 1, len),
+            true,
+        )?;
     }
     Some(out)
 }

@@ -173,10 +173,13 @@ pub fn lists(w: &fac::Wall) -> (Vec<(char, f64)>, Vec<(char, f64)>) {
         fac::Part::Middle => 'M',
         fac::Part::Top => 'T',
     };
-    let l = |ps: &[fac::Panel]| ps.iter().map(|p| (kind(p.part), p.range[1] - p.range[0])).collect();
+    let l = |ps: &[fac::Panel]| {
+        ps.iter()
+            .map(|p| (kind(p.part), p.range[1] - p.range[0]))
+            .collect()
+    };
     (l(&w.across), l(&w.up))
 }
-
 
 /// The posed box of an OBJ8's LOD-0 triangles, read here from the text:
 /// `ANIM_begin` saves the transform list, `ANIM_end` restores it, each
@@ -224,13 +227,11 @@ pub fn ref_posed_box(text: &str) -> Option<([f64; 3], [f64; 3])> {
                     *first = Some(vec![num(2), num(3), num(4)]);
                 }
             }
-            Some("ANIM_trans_end") | Some("ANIM_rotate_end") => {
-                match table.take() {
-                    Some((None, Some(v))) => steps.push(Step::Move([v[0], v[1], v[2]])),
-                    Some((Some(axis), Some(v))) => steps.push(Step::Turn(axis, v[0])),
-                    _ => {}
-                }
-            }
+            Some("ANIM_trans_end") | Some("ANIM_rotate_end") => match table.take() {
+                Some((None, Some(v))) => steps.push(Step::Move([v[0], v[1], v[2]])),
+                Some((Some(axis), Some(v))) => steps.push(Step::Turn(axis, v[0])),
+                _ => {}
+            },
             Some("TRIS") => draws.push((num(1) as usize, num(2) as usize, steps.clone())),
             _ => {}
         }
@@ -262,10 +263,8 @@ pub fn ref_posed_box(text: &str) -> Option<([f64; 3], [f64; 3])> {
                     Step::Turn(a, deg) => turn(p, a, deg),
                 };
             }
-            for k in 0..3 {
-                lo[k] = lo[k].min(p[k]);
-                hi[k] = hi[k].max(p[k]);
-            }
+            lo = [0, 1, 2].map(|k| lo[k].min(p[k]));
+            hi = [0, 1, 2].map(|k| hi[k].max(p[k]));
         }
     }
     lo[0].is_finite().then_some((lo, hi))
