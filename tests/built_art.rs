@@ -232,7 +232,7 @@ proptest! {
         prop_assert_eq!(read_up.len(), up.len());
         let (across, up) = (read_across, read_up);
         let n = floors::for_height(&f, h).unwrap();
-        prop_assert_eq!(n as i64, ref_floors(&up, w.scale[1], 0.0, 1, 999, h));
+        prop_assert_eq!(n as i64, ref_floors(&up, w.scale[1], 0.0, 0.0, [1, 999], h));
         prop_assert_eq!(panels::for_length(w, len) as i64, ref_panels(&across, w.scale[0], len));
         if f.has_roof() {
             prop_assert!(close(floors::drawn_height(w, n, true, false), ref_height(&up, w.scale[1], n as i64)));

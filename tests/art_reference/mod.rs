@@ -14,8 +14,16 @@ use agkit::fac;
 
 /// `get_floors_for_height`, written as a walk over a list of candidate
 /// steps: first the two ends taken alternately (top first), then cycles of
-/// the middle, then single middle panels.
-pub fn ref_floors(up: &[(char, f64)], y: f64, slope: f64, min: i64, max: i64, h: f64) -> i64 {
+/// the middle, then single middle panels. The walk starts below ground by
+/// the basement's texture depth `basement`.
+pub fn ref_floors(
+    up: &[(char, f64)],
+    y: f64,
+    slope: f64,
+    basement: f64,
+    [min, max]: [i64; 2],
+    h: f64,
+) -> i64 {
     if min == max {
         return min;
     }
@@ -40,7 +48,7 @@ pub fn ref_floors(up: &[(char, f64)], y: f64, slope: f64, min: i64, max: i64, h:
             }
         })
         .collect();
-    let (mut b, mut t, mut have, mut n) = (0usize, 0usize, 0.0, 0i64);
+    let (mut b, mut t, mut have, mut n) = (0usize, 0usize, -basement, 0i64);
     let mut t_len = tops.len();
     while b < bottoms.len() || t < t_len {
         let take_bottom = (b < bottoms.len() && b < t) || t == t_len;

@@ -84,7 +84,7 @@ fn every_type1_corpus_facade_counts_floors_and_panels_as_the_transcription() {
                 let n = floors::for_height(&f, h).unwrap();
                 assert_eq!(
                     n as i64,
-                    ref_floors(&up, w.scale[1], w.roof_slope, min, max, h),
+                    ref_floors(&up, w.scale[1], w.roof_slope, w.basement, [min, max], h),
                     "{}: {h} m",
                     row.rel
                 );
