@@ -23,7 +23,7 @@ WALL 15 1000\nSCALE 48 44\nBOTTOM 676 747\nMIDDLE 747 806\nMIDDLE 806 852\nTOP  
 LEFT 0 71\nCENTER 71 141\nCENTER 141 210\nCENTER 210 284\nRIGHT 284 354\n";
 
 mod art_reference;
-use art_reference::{lists, ref_floors, ref_height, ref_panels};
+use art_reference::{Panels, lists, ref_floors, ref_height, ref_panels};
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() < 1e-3
@@ -165,7 +165,7 @@ ANIM_rotate_begin 0 1 0 none\nANIM_rotate_key 0 90\nANIM_rotate_key 1 0\nANIM_ro
 // ---- Properties ----------------------------------------------------------
 
 /// A type-1 facade of random panels.
-fn arb_facade() -> impl Strategy<Value = (String, Vec<(char, f64)>, Vec<(char, f64)>)> {
+fn arb_facade() -> impl Strategy<Value = (String, Panels, Panels)> {
     let sizes = |n| prop::collection::vec(0.02f64..0.3, n);
     (
         sizes(1..3usize),

@@ -9,6 +9,13 @@
 
 use agkit::fac;
 
+/// Panels as (kind, size) in file order.
+pub type Panels = Vec<(char, f64)>;
+
+/// An open key table: the rotation axis (none for a move) and its first
+/// row's values.
+type KeyTable = (Option<[f64; 3]>, Option<Vec<f64>>);
+
 // Panels are given as (kind, size in texture fractions); the reference
 // keeps bottom/left panels first and top/right ones last.
 
@@ -172,7 +179,7 @@ pub fn ref_height(up: &[(char, f64)], y: f64, n: i64) -> f64 {
 }
 
 /// The panels of a wall as (kind, size) lists.
-pub fn lists(w: &fac::Wall) -> (Vec<(char, f64)>, Vec<(char, f64)>) {
+pub fn lists(w: &fac::Wall) -> (Panels, Panels) {
     let kind = |p: fac::Part| match p {
         fac::Part::Left => 'L',
         fac::Part::Center => 'C',
@@ -205,7 +212,7 @@ pub fn ref_posed_box(text: &str) -> Option<([f64; 3], [f64; 3])> {
     let mut idx: Vec<usize> = Vec::new();
     let mut steps: Vec<Step> = Vec::new();
     let mut saved: Vec<usize> = Vec::new();
-    let mut table: Option<(Option<[f64; 3]>, Option<Vec<f64>>)> = None;
+    let mut table: Option<KeyTable> = None;
     let mut lods = 0;
     let mut draws: Vec<(usize, usize, Vec<Step>)> = Vec::new();
     for line in text.lines() {
