@@ -23,7 +23,7 @@ WALL 15 1000\nSCALE 48 44\nBOTTOM 676 747\nMIDDLE 747 806\nMIDDLE 806 852\nTOP  
 LEFT 0 71\nCENTER 71 141\nCENTER 141 210\nCENTER 210 284\nRIGHT 284 354\n";
 
 mod art_reference;
-use art_reference::{lists, ref_floors, ref_height, ref_panels};
+use art_reference::{Panels, lists, ref_floors, ref_height, ref_panels};
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() < 1e-3
@@ -94,7 +94,11 @@ fn the_walls_are_built_panel_by_panel_with_the_texture_density_of_scale() {
     assert!((top - l.height).abs() < 1e-9);
     let roof = fac::shape::roof(&f, &ring, &l);
     assert_eq!(roof.triangles.len(), 2);
-    assert!(roof.positions.iter().all(|p| (p[2] - l.height).abs() < 1e-9));
+    assert!(
+        roof.positions
+            .iter()
+            .all(|p| (p[2] - l.height).abs() < 1e-9)
+    );
 }
 
 #[test]
@@ -123,7 +127,11 @@ BOTTOM 0 0.088440\nMIDDLE 0.088440 0.159729\nMIDDLE 0.159729 0.247620\nTOP 0.247
         .filter(|p| (p[2] - l.height).abs() < 1e-9)
         .map(|p| p[0])
         .collect();
-    assert!(top_xs.iter().all(|&x| x >= want - 1e-9 && x <= 20.0 - want + 1e-9));
+    assert!(
+        top_xs
+            .iter()
+            .all(|&x| x >= want - 1e-9 && x <= 20.0 - want + 1e-9)
+    );
 }
 
 #[test]
@@ -148,13 +156,16 @@ ANIM_rotate_begin 0 1 0 none\nANIM_rotate_key 0 90\nANIM_rotate_key 1 0\nANIM_ro
     );
     let o = obj::read(keyed.as_bytes(), "box.obj", &Limits::default()).unwrap();
     let b = o.bounds().unwrap();
-    assert!((b.min[0] - 19.0).abs() < 1e-9 && (b.max[2] - 11.0).abs() < 1e-9, "{b:?}");
+    assert!(
+        (b.min[0] - 19.0).abs() < 1e-9 && (b.max[2] - 11.0).abs() < 1e-9,
+        "{b:?}"
+    );
 }
 
 // ---- Properties ----------------------------------------------------------
 
 /// A type-1 facade of random panels.
-fn arb_facade() -> impl Strategy<Value = (String, Vec<(char, f64)>, Vec<(char, f64)>)> {
+fn arb_facade() -> impl Strategy<Value = (String, Panels, Panels)> {
     let sizes = |n| prop::collection::vec(0.02f64..0.3, n);
     (
         sizes(1..3usize),
@@ -170,7 +181,11 @@ fn arb_facade() -> impl Strategy<Value = (String, Vec<(char, f64)>, Vec<(char, f
         .prop_map(|(b, m, t, l, c, r, sx, sy, roof)| {
             let mut text = format!(
                 "A\n800\nFACADE\nTEXTURE t.png\nLOD 0 1000\n{}WALL 0 10000\nSCALE {sx} {sy}\n",
-                if roof { "ROOF 0 0\nROOF 1 0\nROOF 1 1\n" } else { "" }
+                if roof {
+                    "ROOF 0 0\nROOF 1 0\nROOF 1 1\n"
+                } else {
+                    ""
+                }
             );
             let mut up = Vec::new();
             let mut across = Vec::new();
@@ -217,7 +232,7 @@ proptest! {
         prop_assert_eq!(read_up.len(), up.len());
         let (across, up) = (read_across, read_up);
         let n = floors::for_height(&f, h).unwrap();
-        prop_assert_eq!(n as i64, ref_floors(&up, w.scale[1], 0.0, 1, 999, h));
+        prop_assert_eq!(n as i64, ref_floors(&up, w.scale[1], 0.0, 0.0, [1, 999], h));
         prop_assert_eq!(panels::for_length(w, len) as i64, ref_panels(&across, w.scale[0], len));
         if f.has_roof() {
             prop_assert!(close(floors::drawn_height(w, n, true, false), ref_height(&up, w.scale[1], n as i64)));

@@ -105,7 +105,9 @@ pub fn layout(fac: &Facade, ring: &[Xy], height: f64, wall_types: Option<&[i64]>
         asked: height,
         drawn_height,
         height: drawable(drawn_height.unwrap_or(height)),
-        floors: plan.floors.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+        floors: plan
+            .floors
+            .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
         floor: plan.floor_name.clone(),
         walls,
         panels,
@@ -169,9 +171,8 @@ fn triangles(g: &super::shape::Geometry) -> Mesh {
             u[0] * v[1] - u[1] * v[0],
         ];
         for &i in t {
-            for k in 0..3 {
-                normals[i as usize][k] += n[k];
-            }
+            let sum = &mut normals[i as usize];
+            *sum = [sum[0] + n[0], sum[1] + n[1], sum[2] + n[2]];
         }
     }
     let mut m = Mesh::default();

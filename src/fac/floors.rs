@@ -296,7 +296,12 @@ pub fn stack(
         } else {
             1.0
         };
-        push(&mut out, band(wall, len - 1) * lean, tex(len - 1, len), true)?;
+        push(
+            &mut out,
+            band(wall, len - 1) * lean,
+            tex(len - 1, len),
+            true,
+        )?;
     }
     Some(out)
 }
@@ -313,8 +318,8 @@ pub fn drawn_height(wall: &Wall, floors: u64, roof_edge: bool, slant: bool) -> f
     let bottom_n = wall.count(Part::Bottom) as u64;
     let sum = |from: u64, to: u64| -> f64 { (from..to).map(|i| band(wall, i as usize)).sum() };
     let mut t = -wall.basement + sum(0, s.bottom);
-    if middle > 0 {
-        t += (s.middle / middle) as f64 * sum(bottom_n, bottom_n + middle);
+    if let Some(cycles) = s.middle.checked_div(middle) {
+        t += cycles as f64 * sum(bottom_n, bottom_n + middle);
         t += sum(bottom_n, bottom_n + s.middle % middle);
     }
     let (ang, top) = (s.angled, s.top);

@@ -62,7 +62,9 @@ pub fn for_length(wall: &Wall, len: f64) -> u64 {
             left += 1;
             i_left - 1
         } else {
-            let Some(i) = i_right.checked_sub(1) else { break };
+            let Some(i) = i_right.checked_sub(1) else {
+                break;
+            };
             i_right = i;
             right += 1;
             i
@@ -177,7 +179,10 @@ pub fn runs(wall: &Wall, panels: u64, max: usize) -> Option<Vec<Run>> {
     }
     let tex = |from: usize, to: usize| -> [f64; 2] {
         let a = wall.across.get(from).map_or(0.0, |p| p.range[0]);
-        let b = wall.across.get(to.saturating_sub(1)).map_or(a, |p| p.range[1]);
+        let b = wall
+            .across
+            .get(to.saturating_sub(1))
+            .map_or(a, |p| p.range[1]);
         [a, b]
     };
     let sum = |from: usize, to: usize| -> f64 { (from..to).map(|i| width(wall, i)).sum() };

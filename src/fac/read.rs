@@ -237,7 +237,8 @@ impl<'a> Reader<'a> {
                     Some(t) if !a.is_empty() => {
                         // Type 1: `ROOF_SCALE s1 t1 s_ctr t_ctr s2 t2 rsx rsy`.
                         let mut n = [0.0; 6];
-                        for (v, what) in n.iter_mut().zip(["s", "t", "s", "t", "metres", "metres"]) {
+                        for (v, what) in n.iter_mut().zip(["s", "t", "s", "t", "metres", "metres"])
+                        {
                             *v = a.number(what)?;
                         }
                         let [ks, kt] = self.tex_scale;
@@ -279,12 +280,8 @@ impl<'a> Reader<'a> {
             }
             "IDX" => {
                 let mesh = self.mesh_mut(line)?;
-                let n = xptext::indices_into(
-                    &mut a,
-                    mesh.vertices,
-                    codes::INDEX_RANGE,
-                    &mut mesh.idx,
-                )?;
+                let n =
+                    xptext::indices_into(&mut a, mesh.vertices, codes::INDEX_RANGE, &mut mesh.idx)?;
                 mesh.indices += n;
             }
             "ATTACH_DRAPED" | "ATTACH_GRADED" => {

@@ -75,7 +75,11 @@ pub fn inset_ring(ring: &[Xy], insets: &[f64]) -> Vec<Xy> {
             let (a, b) = (ring[i], ring[(i + 1) % n]);
             let d = [b[0] - a[0], b[1] - a[1]];
             let l = (d[0] * d[0] + d[1] * d[1]).sqrt();
-            let d = if l > 0.0 { [d[0] / l, d[1] / l] } else { [0.0, 0.0] };
+            let d = if l > 0.0 {
+                [d[0] / l, d[1] / l]
+            } else {
+                [0.0, 0.0]
+            };
             // Left of the direction is inside a counter-clockwise ring.
             let left = [-d[1] * inward, d[0] * inward];
             let k = insets.get(i).copied().unwrap_or(0.0);
@@ -216,10 +220,8 @@ fn bbox(pts: &[Xy]) -> (Xy, Xy) {
     let mut lo = [f64::INFINITY; 2];
     let mut hi = [f64::NEG_INFINITY; 2];
     for p in pts {
-        for k in 0..2 {
-            lo[k] = lo[k].min(p[k]);
-            hi[k] = hi[k].max(p[k]);
-        }
+        lo = [lo[0].min(p[0]), lo[1].min(p[1])];
+        hi = [hi[0].max(p[0]), hi[1].max(p[1])];
     }
     (lo, hi)
 }
@@ -232,10 +234,16 @@ mod tests {
     fn a_square_insets_evenly_whatever_its_turning() {
         let ccw = [[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]];
         let r = inset_ring(&ccw, &[1.0; 4]);
-        assert!(r.iter().all(|p| p.iter().all(|v| (1.0..=9.0).contains(v))), "{r:?}");
+        assert!(
+            r.iter().all(|p| p.iter().all(|v| (1.0..=9.0).contains(v))),
+            "{r:?}"
+        );
         let cw: Vec<Xy> = ccw.iter().rev().copied().collect();
         let r = inset_ring(&cw, &[1.0; 4]);
-        assert!(r.iter().all(|p| p.iter().all(|v| (1.0..=9.0).contains(v))), "{r:?}");
+        assert!(
+            r.iter().all(|p| p.iter().all(|v| (1.0..=9.0).contains(v))),
+            "{r:?}"
+        );
         assert_eq!(inset_ring(&ccw, &[0.0; 4]), ccw.to_vec());
     }
 }

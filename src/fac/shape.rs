@@ -103,9 +103,7 @@ pub fn walls(fac: &Facade, ring: &[Xy], layout: &Layout) -> Geometry {
         let bands = floors::stack(wall, floors, fac.has_roof(), slant, MAX_SIDE_QUADS);
         let runs = panels::runs(wall, count, MAX_SIDE_QUADS);
         let (bands, runs) = match (bands, runs) {
-            (Some(bs), Some(rs)) if bs.len().saturating_mul(rs.len()) <= MAX_SIDE_QUADS => {
-                (bs, rs)
-            }
+            (Some(bs), Some(rs)) if bs.len().saturating_mul(rs.len()) <= MAX_SIDE_QUADS => (bs, rs),
             _ => (
                 one_band(wall, layout.height),
                 one_run(wall).into_iter().collect(),

@@ -65,7 +65,10 @@ pub fn spellings(floor: &Floor, wall: usize) -> Vec<Spelling> {
                 .iter()
                 .map(|s| Spelling {
                     segments: s.clone(),
-                    width: s.iter().map(|&i| widths.get(i).copied().unwrap_or(0.0)).sum(),
+                    width: s
+                        .iter()
+                        .map(|&i| widths.get(i).copied().unwrap_or(0.0))
+                        .sum(),
                 })
                 .collect()
         })

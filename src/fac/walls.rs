@@ -40,7 +40,7 @@ pub fn heading_in_range(h: f64, min: f64, max: f64) -> bool {
 /// One filter `[min width, max width, min heading, max heading]` admits a
 /// side `len` metres long at relative heading `heading`.
 pub fn admits(filter: [f64; 4], len: f64, heading: f64) -> bool {
-    filter[0] <= len && len <= filter[1] && heading_in_range(heading, filter[2], filter[3])
+    (filter[0]..=filter[1]).contains(&len) && heading_in_range(heading, filter[2], filter[3])
 }
 
 /// The filters of a type-1 level's walls, in file order.
@@ -70,7 +70,10 @@ pub fn pick(filters: &[Vec<[f64; 4]>], len: f64, heading: f64) -> usize {
 /// The compass heading of the side from `a` to `b` (x east, y north),
 /// degrees clockwise from north in 0…360.
 pub fn heading(a: Xy, b: Xy) -> f64 {
-    (b[0] - a[0]).atan2(b[1] - a[1]).to_degrees().rem_euclid(360.0)
+    (b[0] - a[0])
+        .atan2(b[1] - a[1])
+        .to_degrees()
+        .rem_euclid(360.0)
 }
 
 /// The wall of each of `sides` sides of `ring`: the DSF's `given` types

@@ -47,9 +47,8 @@ pub fn tree(forest: &Forest, tree: &Tree, width: f64, height: f64) -> Mesh {
                 u[0] * v[1] - u[1] * v[0],
             ];
             for &i in t {
-                for k in 0..3 {
-                    normals[i as usize][k] += n[k];
-                }
+                let sum = &mut normals[i as usize];
+                *sum = [sum[0] + n[0], sum[1] + n[1], sum[2] + n[2]];
             }
         }
         let mut m = Mesh::default();

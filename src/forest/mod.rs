@@ -214,7 +214,8 @@ pub struct TreeMesh {
     /// Indices read.
     pub indices: usize,
     /// The box around its vertices, if any.
-    pub bounds: Option<crate::geom::Box3>,    /// The vertices' positions (x right, y up, z toward the viewer, as
+    pub bounds: Option<crate::geom::Box3>,
+    /// The vertices' positions (x right, y up, z toward the viewer, as
     /// written), kept for building the mesh.
     #[serde(skip)]
     pub positions: Vec<[f64; 3]>,

@@ -168,12 +168,8 @@ impl<'a> Reader<'a> {
             }
             "IDX" => {
                 let mesh = self.last_mesh(line)?;
-                let n = xptext::indices_into(
-                    &mut a,
-                    mesh.vertices,
-                    codes::INDEX_RANGE,
-                    &mut mesh.idx,
-                )?;
+                let n =
+                    xptext::indices_into(&mut a, mesh.vertices, codes::INDEX_RANGE, &mut mesh.idx)?;
                 mesh.indices += n;
             }
             other if KNOWN.contains(&other) => {}

@@ -140,6 +140,10 @@ const ANIM: &[&str] = &[
     "ANIM_keyframe_loop",
 ];
 
+/// An open `ANIM_trans_begin`/`ANIM_rotate_begin` table: the rotation
+/// axis (`None` for a move) and its first key's value.
+type KeyTable = (Option<[f64; 3]>, Option<[f64; 3]>);
+
 struct Reader<'a> {
     text: &'a str,
     limits: &'a Limits,
@@ -158,7 +162,7 @@ struct Reader<'a> {
     pose: Pose,
     saved: Vec<Pose>,
     /// An open key table: `(rotation axis or None for a move, first key)`.
-    table: Option<(Option<[f64; 3]>, Option<[f64; 3]>)>,
+    table: Option<KeyTable>,
 }
 
 impl<'a> Reader<'a> {

@@ -9,13 +9,28 @@
 
 use agkit::fac;
 
+/// Panels as (kind, size) in file order.
+pub type Panels = Vec<(char, f64)>;
+
+/// An open key table: the rotation axis (none for a move) and its first
+/// row's values.
+type KeyTable = (Option<[f64; 3]>, Option<Vec<f64>>);
+
 // Panels are given as (kind, size in texture fractions); the reference
 // keeps bottom/left panels first and top/right ones last.
 
 /// `get_floors_for_height`, written as a walk over a list of candidate
 /// steps: first the two ends taken alternately (top first), then cycles of
-/// the middle, then single middle panels.
-pub fn ref_floors(up: &[(char, f64)], y: f64, slope: f64, min: i64, max: i64, h: f64) -> i64 {
+/// the middle, then single middle panels. The walk starts below ground by
+/// the basement's texture depth `basement`.
+pub fn ref_floors(
+    up: &[(char, f64)],
+    y: f64,
+    slope: f64,
+    basement: f64,
+    [min, max]: [i64; 2],
+    h: f64,
+) -> i64 {
     if min == max {
         return min;
     }
@@ -40,7 +55,7 @@ pub fn ref_floors(up: &[(char, f64)], y: f64, slope: f64, min: i64, max: i64, h:
             }
         })
         .collect();
-    let (mut b, mut t, mut have, mut n) = (0usize, 0usize, 0.0, 0i64);
+    let (mut b, mut t, mut have, mut n) = (0usize, 0usize, -basement, 0i64);
     let mut t_len = tops.len();
     while b < bottoms.len() || t < t_len {
         let take_bottom = (b < bottoms.len() && b < t) || t == t_len;
@@ -164,7 +179,7 @@ pub fn ref_height(up: &[(char, f64)], y: f64, n: i64) -> f64 {
 }
 
 /// The panels of a wall as (kind, size) lists.
-pub fn lists(w: &fac::Wall) -> (Vec<(char, f64)>, Vec<(char, f64)>) {
+pub fn lists(w: &fac::Wall) -> (Panels, Panels) {
     let kind = |p: fac::Part| match p {
         fac::Part::Left => 'L',
         fac::Part::Center => 'C',
@@ -173,10 +188,13 @@ pub fn lists(w: &fac::Wall) -> (Vec<(char, f64)>, Vec<(char, f64)>) {
         fac::Part::Middle => 'M',
         fac::Part::Top => 'T',
     };
-    let l = |ps: &[fac::Panel]| ps.iter().map(|p| (kind(p.part), p.range[1] - p.range[0])).collect();
+    let l = |ps: &[fac::Panel]| {
+        ps.iter()
+            .map(|p| (kind(p.part), p.range[1] - p.range[0]))
+            .collect()
+    };
     (l(&w.across), l(&w.up))
 }
-
 
 /// The posed box of an OBJ8's LOD-0 triangles, read here from the text:
 /// `ANIM_begin` saves the transform list, `ANIM_end` restores it, each
@@ -194,7 +212,7 @@ pub fn ref_posed_box(text: &str) -> Option<([f64; 3], [f64; 3])> {
     let mut idx: Vec<usize> = Vec::new();
     let mut steps: Vec<Step> = Vec::new();
     let mut saved: Vec<usize> = Vec::new();
-    let mut table: Option<(Option<[f64; 3]>, Option<Vec<f64>>)> = None;
+    let mut table: Option<KeyTable> = None;
     let mut lods = 0;
     let mut draws: Vec<(usize, usize, Vec<Step>)> = Vec::new();
     for line in text.lines() {
@@ -224,13 +242,11 @@ pub fn ref_posed_box(text: &str) -> Option<([f64; 3], [f64; 3])> {
                     *first = Some(vec![num(2), num(3), num(4)]);
                 }
             }
-            Some("ANIM_trans_end") | Some("ANIM_rotate_end") => {
-                match table.take() {
-                    Some((None, Some(v))) => steps.push(Step::Move([v[0], v[1], v[2]])),
-                    Some((Some(axis), Some(v))) => steps.push(Step::Turn(axis, v[0])),
-                    _ => {}
-                }
-            }
+            Some("ANIM_trans_end") | Some("ANIM_rotate_end") => match table.take() {
+                Some((None, Some(v))) => steps.push(Step::Move([v[0], v[1], v[2]])),
+                Some((Some(axis), Some(v))) => steps.push(Step::Turn(axis, v[0])),
+                _ => {}
+            },
             Some("TRIS") => draws.push((num(1) as usize, num(2) as usize, steps.clone())),
             _ => {}
         }
@@ -262,10 +278,8 @@ pub fn ref_posed_box(text: &str) -> Option<([f64; 3], [f64; 3])> {
                     Step::Turn(a, deg) => turn(p, a, deg),
                 };
             }
-            for k in 0..3 {
-                lo[k] = lo[k].min(p[k]);
-                hi[k] = hi[k].max(p[k]);
-            }
+            lo = [0, 1, 2].map(|k| lo[k].min(p[k]));
+            hi = [0, 1, 2].map(|k| hi[k].max(p[k]));
         }
     }
     lo[0].is_finite().then_some((lo, hi))

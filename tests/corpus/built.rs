@@ -84,7 +84,7 @@ fn every_type1_corpus_facade_counts_floors_and_panels_as_the_transcription() {
                 let n = floors::for_height(&f, h).unwrap();
                 assert_eq!(
                     n as i64,
-                    ref_floors(&up, w.scale[1], w.roof_slope, min, max, h),
+                    ref_floors(&up, w.scale[1], w.roof_slope, w.basement, [min, max], h),
                     "{}: {h} m",
                     row.rel
                 );
@@ -118,14 +118,11 @@ fn animated_corpus_objects_are_posed_at_their_first_key() {
             continue;
         }
         let b = o.bounds().unwrap();
-        for k in 0..3 {
+        let agree = (0..3).all(|k| {
             let tol = 1e-6 * (1.0 + want.0[k].abs().max(want.1[k].abs()));
-            assert!(
-                (b.min[k] - want.0[k]).abs() < tol && (b.max[k] - want.1[k]).abs() < tol,
-                "{}: {b:?} against {want:?}",
-                row.rel
-            );
-        }
+            (b.min[k] - want.0[k]).abs() < tol && (b.max[k] - want.1[k]).abs() < tol
+        });
+        assert!(agree, "{}: {b:?} against {want:?}", row.rel);
         posed += 1;
     }
     assert!(posed >= 3, "only {posed} animated objects");
@@ -147,9 +144,15 @@ fn the_national_guard_lights_stand_where_their_animations_put_them() {
     // The figures: 264,694 m² posed against 126,810 m² at rest.
     let posed = area(&o.footprint());
     assert!((posed - 264_694.0).abs() < 264_694.0 * 0.005, "{posed}");
-    let rest: Vec<[f64; 2]> = o.rest_corners(Select::Solid).map(|p| [p[0], p[2]]).collect();
+    let rest: Vec<[f64; 2]> = o
+        .rest_corners(Select::Solid)
+        .map(|p| [p[0], p[2]])
+        .collect();
     let rest_hull = geo_hull_area(&rest);
-    assert!((rest_hull - 126_810.0).abs() < 126_810.0 * 0.005, "{rest_hull}");
+    assert!(
+        (rest_hull - 126_810.0).abs() < 126_810.0 * 0.005,
+        "{rest_hull}"
+    );
 }
 
 /// The area of the convex hull of `pts`, by a monotone chain written here.
@@ -172,7 +175,9 @@ fn geo_hull_area(pts: &[[f64; 2]]) -> f64 {
             Box::new(p.iter().rev())
         };
         for &q in iter {
-            while hull.len() >= start + 2 && cross(hull[hull.len() - 2], hull[hull.len() - 1], q) <= 0.0 {
+            while hull.len() >= start + 2
+                && cross(hull[hull.len() - 2], hull[hull.len() - 1], q) <= 0.0
+            {
                 hull.pop();
             }
             hull.push(q);
