@@ -412,8 +412,8 @@ pub fn layer_index(name: &str) -> Option<usize> {
 /// from 0, in use order) as one batch of [`PLACED`] columns and
 /// `geometry`, in [`layers::each_row`]'s order: `tile` and `dsf` name the
 /// tile in every row.
-pub fn placed_batch(
-    ps: impl IntoIterator<Item = &Placement>,
+pub fn placed_batch<'a>(
+    ps: impl IntoIterator<Item = &'a Placement>,
     tile: &str,
     dsf: &str,
 ) -> RecordBatch {
@@ -724,7 +724,8 @@ mod tests {
                 prop_assert_eq!(tile.value(i), "+47+013");
                 prop_assert_eq!(read_wkb(geom.value(i)), dsf_shape(&w.geometry));
             }
-            let geo = &b.schema().metadata()["geo"];
+            let schema = b.schema();
+            let geo = &schema.metadata()["geo"];
             let v: serde_json::Value = serde_json::from_str(geo).unwrap();
             let types = v["columns"]["geometry"]["geometry_types"]
                 .as_array()
