@@ -386,7 +386,10 @@ fn layer_builder(layer: usize) -> Builder {
 /// numbers them) as one record batch per layer of [`layers::LAYERS`], in
 /// that order (an empty batch for a layer without rows): the rows the
 /// GeoJSON and GeoPackage outputs write, column for column.
-pub fn layer_batches(ps: impl IntoIterator<Item = &Placement>, first: usize) -> Vec<RecordBatch> {
+pub fn layer_batches<'a>(
+    ps: impl IntoIterator<Item = &'a Placement>,
+    first: usize,
+) -> Vec<RecordBatch> {
     let mut builders: Vec<Builder> = (0..LAYERS.len()).map(layer_builder).collect();
     for (n, p) in (first..).zip(ps) {
         let _ = layers::each_row(std::slice::from_ref(p), n, &mut |row: Row| {
