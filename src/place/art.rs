@@ -137,8 +137,10 @@ pub enum TextureRole {
     Wall,
     /// A facade's roof (the roof shader's texture, else the wall's).
     Roof,
-    /// A forest's trees.
+    /// A forest's trees (its 2-D `TEXTURE`).
     Forest,
+    /// A forest's 3-D trees (the `TEXTURE` after `SHADER_3D`).
+    Forest3d,
 }
 
 /// Decodes one texture the art store found. Placement and the views

@@ -804,8 +804,17 @@ impl Builder<'_> {
             .map(|f| self.art_name(f));
         let name = art_file.clone().unwrap_or_else(|| "trees".to_string());
         let textured = self.textured(&name, tex, TREE, true, true);
+        // 3-D trees draw with the forest's 3-D texture (plain without it).
+        let tex3 = match (forest, file) {
+            (Some(f), Some(file)) if f.has_3d() => self.texture(file, TextureRole::Forest3d),
+            _ => None,
+        };
+        let solid = forest
+            .is_some_and(Forest::has_3d)
+            .then(|| self.textured(&format!("{name} 3-D"), tex3, TREE, true, true));
         let plain = self.color("trees without art", TREE, true);
-        let (mut cards, mut plains) = (Mesh::default(), Mesh::default());
+        let (mut cards, mut solids, mut plains) =
+            (Mesh::default(), Mesh::default(), Mesh::default());
         let mut lines = BTreeSet::new();
         let (mut tallest, mut left_out) = (0.0f64, 0);
         for t in ts {
@@ -824,14 +833,19 @@ impl Builder<'_> {
             }
             // The forest's card of the tree where its texture is drawn,
             // else a plain one.
-            let card = match (forest, t.forest_tree, tex) {
-                (Some(forest), Some(k), Some(_)) => forest
-                    .trees
-                    .get(k)
-                    .map(|tr| crate::forest::mesh::tree(forest, tr, w, h)),
+            let picked = match (forest, t.forest_tree) {
+                (Some(forest), Some(k)) => forest.trees.get(k).map(|tr| (forest, tr)),
+                _ => None,
+            };
+            let three_d = picked.is_some_and(|(f, tr)| crate::forest::mesh::is_3d(f, tr));
+            let card = match picked {
+                // A 3-D tree is its mesh, with or without its texture.
+                Some((f, tr)) if three_d => Some(crate::forest::mesh::tree(f, tr, w, h)),
+                Some((f, tr)) if tex.is_some() => Some(crate::forest::mesh::tree(f, tr, w, h)),
                 _ => None,
             };
             match card {
+                Some(mesh) if three_d => append(&mut solids, &mesh, [t.x, t.y], t.heading),
                 Some(card) => append(&mut cards, &card, [t.x, t.y], t.heading),
                 None => append(
                     &mut plains,
@@ -871,7 +885,7 @@ impl Builder<'_> {
                 "art_state": file.map_or("not looked up", |f| f.state.describe()),
             }),
         };
-        let parts = vec![
+        let mut parts = vec![
             Part {
                 material: textured,
                 mesh: cards,
@@ -881,6 +895,12 @@ impl Builder<'_> {
                 mesh: plains,
             },
         ];
+        if let Some(material) = solid {
+            parts.push(Part {
+                material,
+                mesh: solids,
+            });
+        }
         self.drawn(node, &format!("#{i} trees"), parts)
     }
 }
@@ -925,6 +945,7 @@ pub fn append(to: &mut Mesh, m: &Mesh, at: Xy, heading: f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::place::PlacedTree;
     use std::sync::Arc;
 
     /// Regression (issue 32): the 3-D scene drew every side of a facade
@@ -977,6 +998,55 @@ mod tests {
             .map(|q| [q[0][0], q[1][0]])
             .collect();
         assert_eq!(spans, [[0.0, 0.25], [0.5, 0.75], [0.0, 0.25], [0.5, 0.75]]);
+    }
+
+    #[test]
+    fn three_d_trees_draw_as_their_mesh_with_their_own_material() {
+        let text = include_str!("../../tests/fixtures/art/trees.for");
+        let forest = crate::forest::read(text.as_bytes(), "trees.for", &Limits::default()).unwrap();
+        // The store resolves the 3-D texture beside the 2-D one.
+        assert_eq!(
+            crate::scenery::art::forest_textures(&forest),
+            [
+                (TextureRole::Forest, "trees.png".to_string()),
+                (TextureRole::Forest3d, "trees_3d.png".to_string())
+            ]
+        );
+        let tree = |k: usize, x: f64| PlacedTree {
+            x,
+            width: 4.0,
+            height: Some(10.0),
+            forest_tree: Some(k),
+            ..PlacedTree::default()
+        };
+        let p = Placement {
+            asset: "t.agp".into(),
+            // The oak has a 3-D mesh (one triangle); the second tree has none.
+            trees: vec![tree(0, 0.0), tree(1, 20.0)],
+            art: Some(Arc::new(Art {
+                forest: Some(ArtFile {
+                    path: "trees.for".into(),
+                    file: Some(PathBuf::from("/art/trees.for")),
+                    state: ArtState::Found,
+                    how: String::new(),
+                    value: Some(Arc::new(forest)),
+                    textures: Vec::new(),
+                }),
+                ..Art::default()
+            })),
+            ..Placement::default()
+        };
+        let s = build(std::slice::from_ref(&p), &Limits::default()).unwrap();
+        let parts = &s.meshes[0].parts;
+        let named = |suffix: &str| {
+            parts
+                .iter()
+                .find(|pt| s.materials[pt.material].name.ends_with(suffix))
+                .map(|pt| pt.mesh.triangles.len())
+        };
+        assert_eq!(named(" 3-D"), Some(1), "{parts:?}");
+        // Without its texture the 2-D tree is a plain card.
+        assert!(named("trees without art").is_some_and(|n| n >= 2));
     }
 
     #[test]

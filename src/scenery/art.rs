@@ -806,12 +806,16 @@ pub fn facade_textures(fac: &crate::fac::Facade) -> Vec<(TextureRole, String)> {
         .collect()
 }
 
-/// The textures a forest draws with: its `TEXTURE`.
+/// The textures a forest draws with: its `TEXTURE`, and the 3-D trees'
+/// (after `SHADER_3D`) when it has 3-D trees.
 pub fn forest_textures(f: &crate::forest::Forest) -> Vec<(TextureRole, String)> {
-    f.texture()
-        .map(|t| (TextureRole::Forest, t.to_string()))
-        .into_iter()
-        .collect()
+    let flat = f.texture().map(|t| (TextureRole::Forest, t.to_string()));
+    let solid = f
+        .has_3d()
+        .then(|| f.textures.get("texture_3d"))
+        .flatten()
+        .map(|t| (TextureRole::Forest3d, t.clone()));
+    flat.into_iter().chain(solid).collect()
 }
 
 #[cfg(test)]
