@@ -93,16 +93,25 @@ fn package(dir: &Path) -> PathBuf {
                 mode: ElevationMode::Msl,
             }),
             // A facade 12 m tall with wall types 1 0 1 0.
-            poly(0, 12, 3, vec![{
-                let mut v = Vec::new();
-                for (k, (dx, dy)) in [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
-                    .into_iter()
-                    .enumerate()
-                {
-                    v.extend([lon + 2.0 * d + dx * d, lat + dy * d, (k % 2 == 0) as u8 as f64]);
-                }
-                v
-            }]),
+            poly(
+                0,
+                12,
+                3,
+                vec![{
+                    let mut v = Vec::new();
+                    for (k, (dx, dy)) in [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
+                        .into_iter()
+                        .enumerate()
+                    {
+                        v.extend([
+                            lon + 2.0 * d + dx * d,
+                            lat + dy * d,
+                            (k % 2 == 0) as u8 as f64,
+                        ]);
+                    }
+                    v
+                }],
+            ),
             // A forest at full density with a hole.
             poly(
                 1,
@@ -110,7 +119,12 @@ fn package(dir: &Path) -> PathBuf {
                 2,
                 vec![
                     square(lon, lat + 4.0 * d, 2.0 * d, &[]),
-                    square(lon, lat + 4.0 * d, 0.5 * d, &[]).chunks(2).rev().flatten().copied().collect(),
+                    square(lon, lat + 4.0 * d, 0.5 * d, &[])
+                        .chunks(2)
+                        .rev()
+                        .flatten()
+                        .copied()
+                        .collect(),
                 ],
             ),
             // A draped polygon with a hole, heading 30.
@@ -120,11 +134,21 @@ fn package(dir: &Path) -> PathBuf {
                 2,
                 vec![
                     square(lon + 8.0 * d, lat, 2.0 * d, &[]),
-                    square(lon + 8.0 * d, lat, d, &[]).chunks(2).rev().flatten().copied().collect(),
+                    square(lon + 8.0 * d, lat, d, &[])
+                        .chunks(2)
+                        .rev()
+                        .flatten()
+                        .copied()
+                        .collect(),
                 ],
             ),
             // A draped polygon with UV planes.
-            poly(2, 65535, 4, vec![square(lon + 12.0 * d, lat, d, &[0.5, 0.25])]),
+            poly(
+                2,
+                65535,
+                4,
+                vec![square(lon + 12.0 * d, lat, d, &[0.5, 0.25])],
+            ),
             // A painted line, open, two windings.
             poly(
                 3,
@@ -136,7 +160,12 @@ fn package(dir: &Path) -> PathBuf {
                 ],
             ),
             // An object string of about 56 m (north), every 10 m.
-            poly(4, 10, 2, vec![vec![lon - 4.0 * d, lat, lon - 4.0 * d, lat + d]]),
+            poly(
+                4,
+                10,
+                2,
+                vec![vec![lon - 4.0 * d, lat, lon - 4.0 * d, lat + d]],
+            ),
             // A beach: not drawn.
             poly(5, 0, 2, vec![square(lon, lat - 8.0 * d, d, &[])]),
         ],
@@ -199,10 +228,18 @@ fn every_kind_is_placed_or_counted() {
     // Objects: where the DSF says, the MSL one at its altitude, with the
     // OBJ's footprint.
     let objs = &by("obj").objects;
-    assert_eq!((objs[0].lon, objs[0].lat, objs[0].heading), (13.5, 47.5, 45.0));
+    // Positions are the DSF's own; the heading as its pool stores it.
+    assert_eq!((objs[0].lon, objs[0].lat), (13.5, 47.5));
+    assert!((objs[0].heading - 45.0).abs() < 0.01, "{}", objs[0].heading);
     assert_eq!(objs[0].mode, "draped");
-    assert_eq!((objs[1].mode.as_str(), objs[1].elevation), ("msl", Some(512.25)));
-    assert!(objs.iter().all(|o| o.art == Some(ArtState::Found) && o.footprint.len() >= 3));
+    assert_eq!(
+        (objs[1].mode.as_str(), objs[1].elevation),
+        ("msl", Some(512.25))
+    );
+    assert!(
+        objs.iter()
+            .all(|o| o.art == Some(ArtState::Found) && o.footprint.len() >= 3)
+    );
 
     // The facade: its height and wall types, the .fac's rules applied.
     let f = &by("fac").facades[0];
@@ -218,8 +255,14 @@ fn every_kind_is_placed_or_counted() {
     let frame = agkit::geom::LocalFrame::new([13.5, 47.5 + 4.0 * 0.0005]);
     for tr in &forest.trees {
         let [x, y] = frame.to_local([tr.lon, tr.lat]);
-        let (hx, hy) = (0.5 * 0.0005 * 111_320.0 * 47.502f64.to_radians().cos(), 0.5 * 0.0005 * 111_320.0);
-        assert!(!(x.abs() < hx * 0.98 && y.abs() < hy * 0.98), "tree in the hole at {x}, {y}");
+        let (hx, hy) = (
+            0.5 * 0.0005 * 111_320.0 * 47.502f64.to_radians().cos(),
+            0.5 * 0.0005 * 111_320.0,
+        );
+        assert!(
+            !(x.abs() < hx * 0.98 && y.abs() < hy * 0.98),
+            "tree in the hole at {x}, {y}"
+        );
     }
 
     // Draped polygons: the hole kept, the heading; UV planes kept.
@@ -230,7 +273,11 @@ fn every_kind_is_placed_or_counted() {
     assert_eq!(pol[0].scale, Some([25.0, 50.0]));
     let uv = &pol[1].uv.as_ref().unwrap()[0];
     assert_eq!(uv.len(), 4);
-    assert!(uv.iter().all(|q| (q[0] - 0.5).abs() < 1e-3 && (q[1] - 0.25).abs() < 1e-3), "{uv:?}");
+    assert!(
+        uv.iter()
+            .all(|q| (q[0] - 0.5).abs() < 1e-3 && (q[1] - 0.25).abs() < 1e-3),
+        "{uv:?}"
+    );
     assert_eq!(pol[1].heading, None);
 
     // Lines: one per winding, the .lin's width (32/1024 × 20 m).
@@ -244,7 +291,10 @@ fn every_kind_is_placed_or_counted() {
     assert_eq!(s.lines.len(), 1);
     assert_eq!(s.objects.len(), 6);
     for (k, o) in s.objects.iter().enumerate() {
-        assert!((o.x - 1.5).abs() < 1e-6 && (o.y - 10.0 * k as f64).abs() < 1e-6, "{o:?}");
+        assert!(
+            (o.x - 1.5).abs() < 1e-6 && (o.y - 10.0 * k as f64).abs() < 1e-6,
+            "{o:?}"
+        );
         assert!(o.heading.abs() < 1e-6 || (o.heading - 360.0).abs() < 1e-6);
         assert_eq!(o.art, Some(ArtState::Found));
     }
@@ -269,7 +319,11 @@ fn without_art_every_row_is_still_placed() {
     }
     // A string's objects need its .str: named, not counted as rows.
     assert!(w.not_drawn.iter().any(|n| n.definition == "lights.str"));
-    assert!(t.placements.iter().all(|p| p.objects.iter().all(|o| o.art.is_none())));
+    assert!(
+        t.placements
+            .iter()
+            .all(|p| p.objects.iter().all(|o| o.art.is_none()))
+    );
 }
 
 #[test]
@@ -285,7 +339,11 @@ fn definitions_that_resolve_nowhere_are_placed_without_art_and_listed() {
     let obj = t.placements.iter().find(|p| p.kind == "obj").unwrap();
     assert_eq!(obj.objects.len(), 2);
     assert!(obj.objects.iter().all(|o| o.art == Some(ArtState::Missing)));
-    assert!(obj.warnings.iter().any(|m| m.contains("kiosk.obj")), "{:?}", obj.warnings);
+    assert!(
+        obj.warnings.iter().any(|m| m.contains("kiosk.obj")),
+        "{:?}",
+        obj.warnings
+    );
     let pol = t.placements.iter().find(|p| p.kind == "pol").unwrap();
     assert!(pol.draped.iter().all(|d| d.art == Some(ArtState::Missing)));
 }
@@ -304,7 +362,11 @@ fn the_item_limit_stops_the_tile_and_says_so() {
     let items: usize = t.placements.iter().map(|p| p.items()).sum();
     assert!(items <= 4, "{items}");
     let w = t.whole.as_ref().unwrap();
-    assert!(w.not_drawn.iter().any(|n| n.why.contains("limit")), "{:?}", w.not_drawn);
+    assert!(
+        w.not_drawn.iter().any(|n| n.why.contains("limit")),
+        "{:?}",
+        w.not_drawn
+    );
     for (k, c) in &w.counts {
         assert_eq!(c.placed + c.not_drawn, c.in_dsf, "{k}");
     }
@@ -325,7 +387,10 @@ fn the_cli_places_all_and_writes_json_and_geojson() {
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
-    assert!(err.contains("whole tile: 10 items in the DSF, 9 placed, 1 not drawn"), "{err}");
+    assert!(
+        err.contains("whole tile: 10 items in the DSF, 9 placed, 1 not drawn"),
+        "{err}"
+    );
     assert!(err.contains("sand.bch not drawn"), "{err}");
     let gj: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     let layers: Vec<&str> = gj["features"]
