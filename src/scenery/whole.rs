@@ -141,7 +141,7 @@ impl WholeTile {
         self.counts.values().map(|c| c.not_drawn).sum()
     }
 
-    fn not_drawn(&mut self, kind: &str, definition: &str, items: usize, why: String) {
+    fn mark_not_drawn(&mut self, kind: &str, definition: &str, items: usize, why: String) {
         if items == 0 {
             return;
         }
@@ -215,7 +215,7 @@ impl Scenery {
             if let Some(c) = whole.counts.get(kind).copied()
                 && c.in_dsf > c.placed
             {
-                whole.not_drawn(
+                whole.mark_not_drawn(
                     kind,
                     "",
                     c.in_dsf - c.placed,
@@ -242,7 +242,7 @@ impl Scenery {
             }
             if n.message.contains("left out") {
                 whole.counts.entry(kind.clone()).or_default().in_dsf += 1;
-                whole.not_drawn(&kind, &def, 1, n.message.clone());
+                whole.mark_not_drawn(&kind, &def, 1, n.message.clone());
             } else {
                 whole.name(&kind, &def, 1, n.message.clone());
             }
@@ -253,14 +253,14 @@ impl Scenery {
             .filter(|e| matches!(e, Entity::Patch(_)))
             .count();
         whole.counts.entry("terrain".into()).or_default().in_dsf += patches;
-        whole.not_drawn(
+        whole.mark_not_drawn(
             "terrain",
             "",
             patches,
             "terrain patches (the base mesh) are not drawn".into(),
         );
         whole.counts.entry("raster".into()).or_default().in_dsf += dsf.rasters.len();
-        whole.not_drawn(
+        whole.mark_not_drawn(
             "raster",
             "",
             dsf.rasters.len(),
@@ -277,7 +277,7 @@ impl Scenery {
             let kind = match (f.layer, f.kind.as_str()) {
                 (Layer::Objects, "agp") | (Layer::Polygons, "agb" | "ags") => continue,
                 (Layer::Chains, _) => {
-                    whole.not_drawn(
+                    whole.mark_not_drawn(
                         "net",
                         &f.definition,
                         1,
@@ -293,7 +293,7 @@ impl Scenery {
                             "" => "a definition without an extension is not drawn".to_string(),
                             k => format!("a .{k} is not a kind agkit draws"),
                         };
-                        whole.not_drawn(k, &f.definition, 1, why);
+                        whole.mark_not_drawn(k, &f.definition, 1, why);
                         continue;
                     }
                 },
@@ -379,7 +379,7 @@ impl Scenery {
                 } else {
                     "nothing to place (see the placement's warnings)".to_string()
                 };
-                whole.not_drawn(g.kind, g.definition, g.rows.len() - placed, why);
+                whole.mark_not_drawn(g.kind, g.definition, g.rows.len() - placed, why);
             }
             if g.kind == "str" && art.draped.is_none() {
                 // Its lines are placed (and counted); its objects are not.

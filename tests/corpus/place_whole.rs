@@ -20,12 +20,15 @@ fn ext(path: &str) -> String {
         .unwrap_or_default()
 }
 
+/// An object line of the text: its definition's kind, lon and lat.
+type ObjectLine = (String, f64, f64);
+
 /// Rows per kind as the DSF2Text lists them: an `OBJECT*` line per object,
 /// a `BEGIN_POLYGON` per polygon (a `BEGIN_WINDING` per winding of a
 /// `.lin` or `.str`, each a line of its own), a `BEGIN_PATCH` per terrain
 /// patch, a `RASTER_DEF` per raster; kinds by the definition's extension.
 /// Also every object line's def, lon and lat, in order.
-fn text_rows(text: &str) -> (BTreeMap<String, usize>, Vec<(String, f64, f64)>) {
+fn text_rows(text: &str) -> (BTreeMap<String, usize>, Vec<ObjectLine>) {
     let (mut objs, mut polys) = (Vec::new(), Vec::new());
     let mut rows: BTreeMap<String, usize> = BTreeMap::new();
     let mut objects = Vec::new();
