@@ -28,7 +28,9 @@ GeoJSON = Any
 Record = dict[str, Any]
 FloatArray = numpy.typing.NDArray[numpy.float64]
 # The GIS layers of a placement (docs/placement.md).
-Layer = Literal["tiles", "objects", "obj_points", "facades", "fences", "trees", "uses", "use_points"]
+Layer = Literal[
+    "tiles", "objects", "obj_points", "facades", "fences", "trees", "uses", "use_points", "draped", "lines"
+]
 # The feature tables of a DSF (agkit.dsf.SCHEMAS, without "vertices").
 DsfTable = Literal["objects", "polygons", "lines", "facades", "forests", "chains"]
 

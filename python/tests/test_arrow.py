@@ -20,7 +20,9 @@ pa = pytest.importorskip("pyarrow")
 shapely = pytest.importorskip("shapely")
 
 DEMO = EXAMPLES / "dsf" / "autogen_demo.dsf"
-LAYERS = ["tiles", "objects", "obj_points", "facades", "fences", "trees", "uses", "use_points"]
+LAYERS = [
+    "tiles", "objects", "obj_points", "facades", "fences", "trees", "uses", "use_points", "draped", "lines",
+]
 DSF_TABLES = ["objects", "polygons", "lines", "facades", "forests", "chains"]
 
 
