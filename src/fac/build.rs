@@ -160,27 +160,7 @@ fn quads(g: &super::shape::Geometry) -> Mesh {
 /// A mesh of the triangles of `g`, each vertex's normal the sum of its
 /// triangles' (area-weighted).
 fn triangles(g: &super::shape::Geometry) -> Mesh {
-    let mut normals = vec![[0.0f64; 3]; g.positions.len()];
-    for t in &g.triangles {
-        let [a, b, c] = t.map(|i| g.positions[i as usize]);
-        let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-        let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
-        let n = [
-            u[1] * v[2] - u[2] * v[1],
-            u[2] * v[0] - u[0] * v[2],
-            u[0] * v[1] - u[1] * v[0],
-        ];
-        for &i in t {
-            let sum = &mut normals[i as usize];
-            *sum = [sum[0] + n[0], sum[1] + n[1], sum[2] + n[2]];
-        }
-    }
-    let mut m = Mesh::default();
-    for ((p, n), st) in g.positions.iter().zip(&normals).zip(&g.uvs) {
-        m.vertex(*p, *n, *st);
-    }
-    m.triangles = g.triangles.clone();
-    m
+    Mesh::smooth(&g.positions, &g.uvs, &g.triangles)
 }
 
 /// The walls and roof of a facade whose `.fac` was not read, on the

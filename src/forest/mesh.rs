@@ -36,27 +36,7 @@ pub fn is_3d(forest: &Forest, tree: &Tree) -> bool {
 /// `height` metres.
 pub fn tree(forest: &Forest, tree: &Tree, width: f64, height: f64) -> Mesh {
     if let Some(g) = super::tree3d::tree(forest, tree, height, 0.0) {
-        let mut normals = vec![[0.0f64; 3]; g.positions.len()];
-        for t in &g.triangles {
-            let [a, b, c] = t.map(|i| g.positions[i as usize]);
-            let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-            let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
-            let n = [
-                u[1] * v[2] - u[2] * v[1],
-                u[2] * v[0] - u[0] * v[2],
-                u[0] * v[1] - u[1] * v[0],
-            ];
-            for &i in t {
-                let sum = &mut normals[i as usize];
-                *sum = [sum[0] + n[0], sum[1] + n[1], sum[2] + n[2]];
-            }
-        }
-        let mut m = Mesh::default();
-        for ((p, n), st) in g.positions.iter().zip(&normals).zip(&g.uvs) {
-            m.vertex(*p, *n, *st);
-        }
-        m.triangles = g.triangles;
-        return m;
+        return Mesh::smooth(&g.positions, &g.uvs, &g.triangles);
     }
     let trunk = if tree.w.abs() > 0.0 {
         (tree.offset / tree.w.abs()).clamp(0.0, 1.0)

@@ -36,6 +36,40 @@ impl Mesh {
         self.triangles.is_empty()
     }
 
+    /// A mesh of `triangles` over `positions` and their texture
+    /// coordinates `uvs` (as many), each vertex's normal the sum of its
+    /// triangles' (weighted by area). Triangles naming a vertex past the
+    /// positions are left out.
+    pub fn smooth(positions: &[[f64; 3]], uvs: &[[f64; 2]], triangles: &[[u32; 3]]) -> Mesh {
+        let n = positions.len().min(uvs.len());
+        let kept: Vec<[u32; 3]> = triangles
+            .iter()
+            .filter(|t| t.iter().all(|&i| (i as usize) < n))
+            .copied()
+            .collect();
+        let mut normals = vec![[0.0f64; 3]; n];
+        for t in &kept {
+            let [a, b, c] = t.map(|i| positions[i as usize]);
+            let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+            let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+            let cross = [
+                u[1] * v[2] - u[2] * v[1],
+                u[2] * v[0] - u[0] * v[2],
+                u[0] * v[1] - u[1] * v[0],
+            ];
+            for &i in t {
+                let sum = &mut normals[i as usize];
+                *sum = [sum[0] + cross[0], sum[1] + cross[1], sum[2] + cross[2]];
+            }
+        }
+        let mut m = Mesh::default();
+        for ((p, nrm), st) in positions.iter().zip(&normals).zip(uvs) {
+            m.vertex(*p, *nrm, *st);
+        }
+        m.triangles = kept;
+        m
+    }
+
     /// Adds a vertex with the normal `n` (made of length 1; straight up
     /// when it has no length); its index.
     pub fn vertex(&mut self, p: [f64; 3], n: [f64; 3], st: [f64; 2]) -> u32 {
