@@ -25,6 +25,7 @@
 
 use super::Facade;
 use crate::geom::Xy;
+use crate::geom::mesh::signed_area;
 
 /// True when the facade draws a roof.
 pub fn has_roof(fac: &Facade) -> bool {
@@ -48,17 +49,6 @@ pub fn inset(wall: &super::Wall, slant: bool) -> f64 {
     if v.is_finite() { v } else { 0.0 }
 }
 
-/// Twice the signed area of a ring (positive counter-clockwise).
-fn area2(ring: &[Xy]) -> f64 {
-    let n = ring.len();
-    (0..n)
-        .map(|i| {
-            let (a, b) = (ring[i], ring[(i + 1) % n]);
-            a[0] * b[1] - b[0] * a[1]
-        })
-        .sum()
-}
-
 /// `ring` with side `i` (from point `i` to `i + 1`) moved `insets[i]`
 /// metres towards the inside, the moved sides joined where they cross.
 /// Parallel neighbours keep the moved point. Whatever the ring's turning
@@ -68,7 +58,7 @@ pub fn inset_ring(ring: &[Xy], insets: &[f64]) -> Vec<Xy> {
     if n < 3 || insets.iter().all(|&d| d == 0.0) {
         return ring.to_vec();
     }
-    let inward = if area2(ring) >= 0.0 { 1.0 } else { -1.0 };
+    let inward = if signed_area(ring) >= 0.0 { 1.0 } else { -1.0 };
     // Each side as a moved point and a direction.
     let sides: Vec<(Xy, Xy)> = (0..n)
         .map(|i| {

@@ -22,6 +22,7 @@
 use super::layout::{Layout, open};
 use super::{Facade, floors, panels, roof};
 use crate::geom::Xy;
+use crate::geom::mesh::signed_area;
 
 /// The most quads of one side (bands × runs); a side needing more is drawn
 /// as one quad over its whole texture window.
@@ -55,17 +56,6 @@ fn lerp(a: Xy, b: Xy, t: f64) -> Xy {
     [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t]
 }
 
-/// Twice the signed area (positive counter-clockwise).
-fn area2(ring: &[Xy]) -> f64 {
-    let n = ring.len();
-    (0..n)
-        .map(|i| {
-            let (a, b) = (ring[i], ring[(i + 1) % n]);
-            a[0] * b[1] - b[0] * a[1]
-        })
-        .sum()
-}
-
 /// The walls of a type-1 facade.
 pub fn walls(fac: &Facade, ring: &[Xy], layout: &Layout) -> Geometry {
     let mut g = Geometry::default();
@@ -83,7 +73,7 @@ pub fn walls(fac: &Facade, ring: &[Xy], layout: &Layout) -> Geometry {
     };
     // Seen from above, a counter-clockwise ring has its outside on the
     // right of each side; a chain faces right.
-    let flip = layout.closed && area2(ring) < 0.0;
+    let flip = layout.closed && signed_area(ring) < 0.0;
     let n = ring.len();
     for (i, side) in layout.sides.iter().enumerate() {
         let Some(wall) = lod.walls.get(side.wall) else {
@@ -195,7 +185,7 @@ pub fn roof(fac: &Facade, ring: &[Xy], layout: &Layout) -> Geometry {
         return g;
     }
     let uv = roof::type1_uv(fac, ring, &top);
-    let up = area2(&top) >= 0.0;
+    let up = signed_area(&top) >= 0.0;
     g.positions = top.iter().map(|p| [p[0], p[1], layout.height]).collect();
     g.uvs = if uv.len() == top.len() {
         uv

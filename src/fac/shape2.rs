@@ -20,21 +20,11 @@ use super::layout::{Layout, open};
 use super::shape::{Geometry, triangulate};
 use super::{Facade, Floor};
 use crate::geom::Xy;
+use crate::geom::mesh::signed_area;
 
 /// The most triangles one facade's walls take; segments past it are left
 /// out.
 pub const MAX_TRIANGLES: usize = 2_000_000;
-
-/// Twice the signed area (positive counter-clockwise).
-fn area2(ring: &[Xy]) -> f64 {
-    let n = ring.len();
-    (0..n)
-        .map(|i| {
-            let (a, b) = (ring[i], ring[(i + 1) % n]);
-            a[0] * b[1] - b[0] * a[1]
-        })
-        .sum()
-}
 
 /// The segment's z range (its meshes together).
 fn z_range(floor: &Floor, seg: usize) -> Option<[f64; 2]> {
@@ -59,7 +49,7 @@ pub fn walls(fac: &Facade, ring: &[Xy], layout: &Layout) -> Geometry {
     let Some(floor) = layout.floor.and_then(|k| fac.floors.get(k)) else {
         return g;
     };
-    let flip = layout.closed && area2(ring) < 0.0;
+    let flip = layout.closed && signed_area(ring) < 0.0;
     let n = ring.len();
     for (i, side) in layout.sides.iter().enumerate() {
         let Some(segs) = &side.segments else { continue };
@@ -141,7 +131,7 @@ pub fn roof(fac: &Facade, ring: &[Xy], layout: &Layout) -> Geometry {
             div(q[0] * perp[0] + q[1] * perp[1], st),
         ]);
     }
-    let up = area2(ring) >= 0.0;
+    let up = signed_area(ring) >= 0.0;
     for t in tris.chunks_exact(3) {
         let [x, y, z] = [t[0] as u32, t[1] as u32, t[2] as u32];
         g.triangles.push(if up { [x, y, z] } else { [x, z, y] });
