@@ -488,49 +488,12 @@ impl ArtStore {
         if let Some(a) = lock().get(&key) {
             return Arc::clone(a);
         }
-        // One path, read as `kind`; `pick` takes what placement keeps,
-        // `names` the textures the views draw it with.
-        fn one<T>(
-            store: &ArtStore,
-            (file, libs): (&Path, Option<&Libraries>),
-            path: &str,
-            kind: ArtKind,
-            pick: fn(&Read) -> Option<Arc<T>>,
-            names: fn(&T) -> Vec<(TextureRole, String)>,
-        ) -> ArtFile<T> {
-            let (at, read) = store.open(file, path, kind, libs);
-            let value = read.as_deref().and_then(pick);
-            let textures = match (&value, &at.file) {
-                (Some(v), Some(f)) => store.textures(f, names(v), libs),
-                _ => Vec::new(),
-            };
-            ArtFile {
-                path: at.path,
-                file: at.file,
-                state: at.state,
-                how: at.how,
-                value,
-                textures,
-            }
-        }
         let from = (file, libs);
         let c = &asset.common;
         let objects = c
             .objects
             .iter()
-            .map(|o| {
-                one(
-                    self,
-                    from,
-                    &o.value,
-                    ArtKind::Object,
-                    |r| match r {
-                        Read::Object(s) => Some(Arc::clone(s)),
-                        _ => None,
-                    },
-                    object_textures,
-                )
-            })
+            .map(|o| self.object_file(file, &o.value, libs))
             .collect();
         let facades = c
             .facades
@@ -588,6 +551,27 @@ impl ArtStore {
             texture,
         });
         Arc::clone(lock().entry(key).or_insert(art))
+    }
+
+    /// The OBJ `path` named by `naming`: located, read, and the textures
+    /// it draws with resolved.
+    pub fn object_file(
+        &self,
+        naming: &Path,
+        path: &str,
+        libs: Option<&Libraries>,
+    ) -> ArtFile<ObjShape> {
+        one(
+            self,
+            (naming, libs),
+            path,
+            ArtKind::Object,
+            |r| match r {
+                Read::Object(s) => Some(Arc::clone(s)),
+                _ => None,
+            },
+            object_textures,
+        )
     }
 
     /// The textures `names` (each with its role) named by `naming`, as
@@ -784,6 +768,32 @@ pub fn file_diagnostics(
             out
         }
         _ => Vec::new(),
+    }
+}
+
+/// One path named by `file`, read as `kind`; `pick` takes what placement
+/// keeps, `names` the textures the views draw it with.
+fn one<T>(
+    store: &ArtStore,
+    (file, libs): (&Path, Option<&Libraries>),
+    path: &str,
+    kind: ArtKind,
+    pick: fn(&Read) -> Option<Arc<T>>,
+    names: fn(&T) -> Vec<(TextureRole, String)>,
+) -> ArtFile<T> {
+    let (at, read) = store.open(file, path, kind, libs);
+    let value = read.as_deref().and_then(pick);
+    let textures = match (&value, &at.file) {
+        (Some(v), Some(f)) => store.textures(f, names(v), libs),
+        _ => Vec::new(),
+    };
+    ArtFile {
+        path: at.path,
+        file: at.file,
+        state: at.state,
+        how: at.how,
+        value,
+        textures,
     }
 }
 

@@ -504,28 +504,7 @@ impl Scenery {
                             objects: s
                                 .objects
                                 .iter()
-                                .map(|o| {
-                                    let (at, read) =
-                                        self.art().open(file, &o.path, ArtKind::Object, libs);
-                                    let value = match read.as_deref() {
-                                        Some(Read::Object(s)) => Some(Arc::clone(s)),
-                                        _ => None,
-                                    };
-                                    let textures = match (&value, &at.file) {
-                                        (Some(v), Some(f)) => {
-                                            self.art().textures(f, object_textures(v), libs)
-                                        }
-                                        _ => Vec::new(),
-                                    };
-                                    ArtFile {
-                                        path: at.path,
-                                        file: at.file,
-                                        state: at.state,
-                                        how: at.how,
-                                        value,
-                                        textures,
-                                    }
-                                })
+                                .map(|o| self.art().object_file(file, &o.path, libs))
                                 .collect(),
                             ..Art::default()
                         })),
