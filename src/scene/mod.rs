@@ -407,6 +407,16 @@ impl Builder<'_> {
         Some(k)
     }
 
+    /// Warns that `n` items of kind `what` of asset `asset` were left out
+    /// for coordinates too large to write (nothing when `n` is 0).
+    fn left_out(&mut self, asset: &str, n: usize, what: &str) {
+        if n > 0 {
+            self.scene.warnings.push(format!(
+                "{asset}: {n} {what}(s) with coordinates too large to write; left out of the 3-D scene"
+            ));
+        }
+    }
+
     /// A material drawing texture `tex` over `color`.
     fn textured(
         &mut self,
@@ -503,12 +513,7 @@ impl Builder<'_> {
             mesh.flat(&t.polygon, &tris, up, Facing::Up, |k| st[k]);
             lines.insert(t.source_line);
         }
-        if left_out > 0 {
-            self.scene.warnings.push(format!(
-                "{}: {left_out} tile(s) with coordinates too large to write; left out of the 3-D scene",
-                p.asset
-            ));
-        }
+        self.left_out(&p.asset, left_out, "tile");
         let node = Node {
             name: format!("#{i} ground"),
             item: item(ItemKind::Ground, i, i, p, None),
@@ -857,12 +862,7 @@ impl Builder<'_> {
             tallest = tallest.max(h);
             lines.insert(t.source_line);
         }
-        if left_out > 0 {
-            self.scene.warnings.push(format!(
-                "{}: {left_out} tree(s) with coordinates too large to write; left out of the 3-D scene",
-                p.asset
-            ));
-        }
+        self.left_out(&p.asset, left_out, "tree");
         let node = Node {
             name: format!(
                 "#{i} trees {}",
