@@ -419,9 +419,7 @@ pub fn render_to(
                 Format::Glb => gltf::Container::Glb,
                 _ => gltf::Container::Gltf,
             };
-            let scene = gltf::write_scene(ps, container, &opts.limits)?;
-            said.warnings = scene.warnings;
-            w.write_all(&scene.bytes)?;
+            said.warnings = gltf::write_scene_to(ps, container, &opts.limits, w)?;
         }
     }
     Ok(said)

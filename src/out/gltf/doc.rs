@@ -17,20 +17,20 @@ struct Doc {
 }
 
 impl Doc {
-    /// Appends `bytes` as a buffer view (4-byte aligned).
+    /// Appends the bytes `fill` writes as a buffer view (4-byte aligned).
     fn view(
         &mut self,
-        bytes: &[u8],
+        fill: impl FnOnce(&mut Vec<u8>),
         target: Option<json::buffer::Target>,
     ) -> json::Index<json::buffer::View> {
         while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let offset = self.bin.len();
-        self.bin.extend_from_slice(bytes);
+        fill(&mut self.bin);
         self.root.push(json::buffer::View {
             buffer: json::Index::new(0),
-            byte_length: USize64::from(bytes.len()),
+            byte_length: USize64::from(self.bin.len() - offset),
             byte_offset: Some(USize64::from(offset)),
             byte_stride: None,
             name: None,
@@ -40,17 +40,18 @@ impl Doc {
         })
     }
 
-    /// An accessor of `count` items of `ty`/`component` over `bytes`.
+    /// An accessor of `count` items of `ty`/`component` over the bytes
+    /// `fill` writes into the buffer.
     fn accessor(
         &mut self,
-        bytes: &[u8],
+        fill: impl FnOnce(&mut Vec<u8>),
         count: usize,
         ty: json::accessor::Type,
         component: json::accessor::ComponentType,
         target: json::buffer::Target,
         bounds: Option<(Value, Value)>,
     ) -> json::Index<json::Accessor> {
-        let view = self.view(bytes, Some(target));
+        let view = self.view(fill, Some(target));
         let (min, max) = bounds.unzip();
         self.root.push(json::Accessor {
             buffer_view: Some(view),
@@ -69,9 +70,15 @@ impl Doc {
     }
 }
 
-/// Little-endian bytes of `f32` vectors.
-fn floats<const N: usize>(v: &[[f32; N]]) -> Vec<u8> {
-    v.iter().flatten().flat_map(|f| f.to_le_bytes()).collect()
+/// Appends the little-endian bytes of `f32` vectors to `bin`, written
+/// there directly (a scene's buffer is tens of megabytes: no copy on the
+/// way).
+fn floats<const N: usize>(v: &[[f32; N]]) -> impl FnOnce(&mut Vec<u8>) + '_ {
+    move |bin: &mut Vec<u8>| {
+        for f in v.iter().flatten() {
+            bin.extend_from_slice(&f.to_le_bytes());
+        }
+    }
 }
 
 /// The per-component minimum and maximum of `v` (as the specification
@@ -98,21 +105,17 @@ fn primitive(
     use json::buffer::Target::{ArrayBuffer as A, ElementArrayBuffer as E};
     use json::mesh::Semantic;
     let n = p.pos.len();
-    let pos = doc.accessor(
-        &floats(&p.pos),
-        n,
-        T::Vec3,
-        C::F32,
-        A,
-        Some(min_max(&p.pos)),
-    );
-    let nrm = doc.accessor(&floats(&p.nrm), n, T::Vec3, C::F32, A, None);
-    let uv = doc.accessor(&floats(&p.uv), n, T::Vec2, C::F32, A, None);
-    let idx_bytes: Vec<u8> = p.idx.iter().flat_map(|i| i.to_le_bytes()).collect();
+    let pos = doc.accessor(floats(&p.pos), n, T::Vec3, C::F32, A, Some(min_max(&p.pos)));
+    let nrm = doc.accessor(floats(&p.nrm), n, T::Vec3, C::F32, A, None);
+    let uv = doc.accessor(floats(&p.uv), n, T::Vec2, C::F32, A, None);
     let lo = p.idx.iter().min().copied().unwrap_or(0);
     let hi = p.idx.iter().max().copied().unwrap_or(0);
     let idx = doc.accessor(
-        &idx_bytes,
+        |bin: &mut Vec<u8>| {
+            for i in &p.idx {
+                bin.extend_from_slice(&i.to_le_bytes());
+            }
+        },
         p.idx.len(),
         T::Scalar,
         C::U32,
@@ -183,7 +186,7 @@ fn extras(v: &Value) -> json::Extras {
 fn document(scene: &Scene) -> Doc {
     let mut doc = Doc {
         root: json::Root::default(),
-        bin: Vec::new(),
+        bin: Vec::with_capacity(buffer_len(scene)),
     };
     doc.root.asset = json::Asset {
         generator: Some(format!("agkit {}", env!("CARGO_PKG_VERSION"))),
@@ -202,7 +205,7 @@ fn document(scene: &Scene) -> Doc {
     });
     let mut textures = Vec::with_capacity(scene.images.len());
     for im in &scene.images {
-        let view = doc.view(&im.png, None);
+        let view = doc.view(|bin: &mut Vec<u8>| bin.extend_from_slice(&im.png), None);
         let source = doc.root.push(json::Image {
             buffer_view: Some(view),
             mime_type: Some(json::image::MimeType("image/png".into())),
@@ -295,8 +298,28 @@ fn with_buffer(doc: &mut Doc, uri: Option<String>) {
     });
 }
 
-/// `scene` as a GLB file.
-pub(crate) fn glb(scene: &Scene) -> Result<Vec<u8>, serde_json::Error> {
+/// The bytes of `scene`'s binary buffer, each part padded to 4 bytes:
+/// reserved at once, so that the buffer is never copied as it grows.
+fn buffer_len(scene: &Scene) -> usize {
+    let pad = |n: usize| n.next_multiple_of(4);
+    let prims: usize = scene
+        .meshes
+        .iter()
+        .flat_map(|m| &m.prims)
+        .map(|p| pad(p.pos.len() * 12) * 2 + pad(p.uv.len() * 8) + pad(p.idx.len() * 4))
+        .sum();
+    prims
+        + scene
+            .images
+            .iter()
+            .map(|im| pad(im.png.len()))
+            .sum::<usize>()
+}
+
+/// `scene` written to `w` as a GLB file: the header and the JSON chunk,
+/// then the buffer as the BIN chunk straight from where it was built.
+/// Nothing is written when the file would pass the format's 4 GiB.
+pub(crate) fn glb(scene: &Scene, w: &mut dyn std::io::Write) -> Result<(), super::OutError> {
     let mut doc = document(scene);
     with_buffer(&mut doc, None);
     let mut text = doc.root.to_vec()?;
@@ -309,23 +332,25 @@ pub(crate) fn glb(scene: &Scene) -> Result<Vec<u8>, serde_json::Error> {
         8 + doc.bin.len()
     };
     let total = 12 + 8 + text.len() + bin_chunk;
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&text);
+    let total = super::file_size(total)?;
+    let mut head = Vec::with_capacity(20);
+    head.extend_from_slice(b"glTF");
+    head.extend_from_slice(&2u32.to_le_bytes());
+    head.extend_from_slice(&total.to_le_bytes());
+    head.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    head.extend_from_slice(b"JSON");
+    w.write_all(&head)?;
+    w.write_all(&text)?;
     if !doc.bin.is_empty() {
-        out.extend_from_slice(&(doc.bin.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&doc.bin);
+        w.write_all(&(doc.bin.len() as u32).to_le_bytes())?;
+        w.write_all(b"BIN\0")?;
+        w.write_all(&doc.bin)?;
     }
-    Ok(out)
+    Ok(())
 }
 
 /// `scene` as a `.gltf` file: JSON, its buffer a base64 `data:` URI.
-pub(crate) fn gltf(scene: &Scene) -> Result<Vec<u8>, serde_json::Error> {
+pub(crate) fn gltf(scene: &Scene, w: &mut dyn std::io::Write) -> Result<(), super::OutError> {
     let mut doc = document(scene);
     let uri = format!(
         "data:application/octet-stream;base64,{}",
@@ -334,5 +359,7 @@ pub(crate) fn gltf(scene: &Scene) -> Result<Vec<u8>, serde_json::Error> {
     with_buffer(&mut doc, Some(uri));
     let mut v = doc.root.to_vec_pretty()?;
     v.push(b'\n');
-    Ok(v)
+    super::file_size(v.len())?;
+    w.write_all(&v)?;
+    Ok(())
 }

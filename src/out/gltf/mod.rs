@@ -77,8 +77,20 @@ pub fn write_scene(
     container: Container,
     limits: &Limits,
 ) -> Result<Written, OutError> {
+    let mut bytes = Vec::new();
+    let warnings = write_scene_to(ps, container, limits, &mut bytes)?;
+    Ok(Written { bytes, warnings })
+}
+
+/// [`write_scene`] to `w` (see [`write_to`]); the warnings.
+pub fn write_scene_to(
+    ps: &[Placement],
+    container: Container,
+    limits: &Limits,
+    w: &mut dyn std::io::Write,
+) -> Result<Vec<String>, OutError> {
     let scene = crate::scene::build(ps, limits).map_err(|e| OutError::Scene(e.to_string()))?;
-    write(&scene, container, limits)
+    write_to(&scene, container, limits, w)
 }
 
 /// The scene `scene` serialised in `container`: its textures decoded and
@@ -89,6 +101,21 @@ pub fn write(
     container: Container,
     limits: &Limits,
 ) -> Result<Written, OutError> {
+    let mut bytes = Vec::new();
+    let warnings = write_to(scene, container, limits, &mut bytes)?;
+    Ok(Written { bytes, warnings })
+}
+
+/// [`write()`] to `w`: the GLB's buffer goes out from where it was built,
+/// never copied into a second file-sized vector. Returns the warnings.
+/// Nothing is written when the scene cannot be (a value that is not
+/// finite, a file past the format's 4 GiB).
+pub fn write_to(
+    scene: &crate::scene::Scene,
+    container: Container,
+    limits: &Limits,
+    w: &mut dyn std::io::Write,
+) -> Result<Vec<String>, OutError> {
     let (doc_scene, embedding) = from_scene::convert(scene, limits);
     // The scene leaves out what cannot be written as finite `f32`; this
     // is the last guard, so that no NaN, infinity or null bound is ever
@@ -98,18 +125,21 @@ pub fn write(
             "{what} would be written with a value that is not finite"
         )));
     }
-    let bytes = match container {
-        Container::Glb => doc::glb(&doc_scene)?,
-        Container::Gltf => doc::gltf(&doc_scene)?,
-    };
-    if u32::try_from(bytes.len()).is_err() {
-        return Err(OutError::Scene(format!(
-            "the scene would take {} bytes, more than a glTF file may",
-            bytes.len()
-        )));
+    match container {
+        Container::Glb => doc::glb(&doc_scene, w)?,
+        Container::Gltf => doc::gltf(&doc_scene, w)?,
     }
-    let warnings = scene.warnings.iter().cloned().chain(embedding).collect();
-    Ok(Written { bytes, warnings })
+    Ok(scene.warnings.iter().cloned().chain(embedding).collect())
+}
+
+/// `len` bytes as a glTF file's length field: an error when a glTF file
+/// cannot be that large.
+fn file_size(len: usize) -> Result<u32, OutError> {
+    u32::try_from(len).map_err(|_| {
+        OutError::Scene(format!(
+            "the scene would take {len} bytes, more than a glTF file may"
+        ))
+    })
 }
 
 /// The placements as a GLB file with the default limits (warnings

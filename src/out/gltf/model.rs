@@ -213,6 +213,10 @@ pub(crate) struct Scene {
     /// Names given to nodes, meshes, materials and images, each kind
     /// apart.
     names: [std::collections::HashSet<String>; 4],
+    /// For each kind, the number [`Scene::unique`] tries next after a
+    /// base name: a thousand nodes named alike take a thousand tries, not
+    /// half a million.
+    next: [std::collections::HashMap<String, usize>; 4],
 }
 
 /// A name no longer than [`MAX_NAME`] bytes: a longer one keeps its
@@ -253,7 +257,7 @@ impl Scene {
     pub fn unique(&mut self, kind: usize, name: &str) -> String {
         let base = short(name);
         let mut n = base.clone();
-        let mut k = 2;
+        let mut k = self.next[kind].get(&base).copied().unwrap_or(2);
         while self.names[kind].contains(&n) {
             let tail = format!(" ({k})");
             let mut cut = MAX_NAME.saturating_sub(tail.len()).min(base.len());
@@ -263,6 +267,7 @@ impl Scene {
             n = format!("{}{tail}", &base[..cut]);
             k += 1;
         }
+        self.next[kind].insert(base, k);
         self.names[kind].insert(n.clone());
         n
     }
@@ -319,6 +324,28 @@ impl Scene {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Names made unique: numbered in order however many share a base,
+    /// skipping a number a name already took, each kind apart.
+    #[test]
+    fn unique_names_number_in_order_and_skip_taken_ones() {
+        let mut sc = Scene::default();
+        assert_eq!(sc.unique(0, "a (3)"), "a (3)");
+        let got: Vec<String> = (0..5).map(|_| sc.unique(0, "a")).collect();
+        assert_eq!(got, ["a", "a (2)", "a (4)", "a (5)", "a (6)"]);
+        assert_eq!(sc.unique(1, "a"), "a", "meshes are named apart from nodes");
+        for k in 0..2000 {
+            let n = sc.unique(2, "tree");
+            assert_eq!(
+                n,
+                if k == 0 {
+                    "tree".to_string()
+                } else {
+                    format!("tree ({})", k + 1)
+                }
+            );
+        }
+    }
 
     /// An OBJ-like triangle whose normals point against it is mended:
     /// the corner gets a vertex of its own with the face's normal.
