@@ -653,16 +653,6 @@ fn line_row(p: &Placement, placement: usize, i: usize, l: &PlacedLine) -> Row {
     }
 }
 
-/// True when a placement is an autogen use (`agp`, `agb`, `ags`): the
-/// placements of a whole DSF tile's other content are not uses and have no
-/// use row.
-fn is_use(p: &Placement) -> bool {
-    !matches!(
-        p.kind.as_str(),
-        "obj" | "fac" | "for" | "pol" | "lin" | "str"
-    )
-}
-
 fn use_row(p: &Placement, placement: usize) -> Row {
     let frame = LocalFrame::new(p.origin);
     let rings: Vec<Vec<LonLat>> = p
@@ -708,7 +698,7 @@ pub fn each_row<E>(
     emit: &mut dyn FnMut(Row) -> Result<(), E>,
 ) -> Result<(), E> {
     for (n, p) in (first..).zip(ps) {
-        if is_use(p) {
+        if p.is_autogen_use() {
             emit(use_row(p, n))?;
         }
         for (i, t) in p.tiles.iter().enumerate() {

@@ -81,6 +81,22 @@ impl<'a> Scene<'a> {
     pub fn uses(&self) -> usize {
         self.placements.len() + self.unplaced.len()
     }
+
+    /// The scene counted for a title: its autogen uses (placed or not),
+    /// and, for a whole DSF tile, the other definitions it places
+    /// (`57 autogen uses and 12 other definitions`).
+    fn counted(&self) -> String {
+        let other = self
+            .placements
+            .iter()
+            .filter(|p| !p.is_autogen_use())
+            .count();
+        let uses = super::count(self.uses() - other, "autogen use");
+        match other {
+            0 => uses,
+            n => format!("{uses} and {}", super::count(n, "other definition")),
+        }
+    }
 }
 
 /// What a picture's map layers show; every style shares the frame and the
@@ -333,7 +349,7 @@ fn title(scene: &Scene) -> (String, Vec<String>) {
                 "{}{}{}",
                 tile_names,
                 if tile_names.is_empty() { "" } else { ": " },
-                super::count(scene.uses(), "autogen use")
+                scene.counted()
             )
         }
     };
@@ -660,6 +676,27 @@ mod tests {
         let (t, parts) = title(&scene);
         assert_eq!(t, "block/a.agb (agb)");
         assert_eq!(parts[0], "DSF tile +47+013");
+        // A whole tile: its other definitions are not counted as uses.
+        let mut kiosk = ps[0].clone();
+        kiosk.kind = "obj".into();
+        kiosk.asset = "kiosk.obj".into();
+        let mut apron = kiosk.clone();
+        apron.kind = "pol".into();
+        let whole = [ps[0].clone(), kiosk, apron];
+        let (t, _) = title(&Scene::of(&whole));
+        assert_eq!(t, "DSF tile +47+013: 1 autogen use and 2 other definitions");
+        let mut tally = crate::place::Tally::of(&whole);
+        assert_eq!((tally.uses, tally.definitions), (1, 2));
+        assert!(
+            tally
+                .to_string()
+                .starts_with("1 autogen use and 2 other definitions, ")
+        );
+        tally.definitions = 0;
+        assert!(
+            tally.to_string().starts_with("1 use, "),
+            "autogen tallies read as before"
+        );
     }
 
     #[test]

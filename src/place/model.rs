@@ -69,8 +69,11 @@ pub struct Placement {
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Tally {
-    /// Placements (autogen uses) counted.
+    /// Autogen uses placed.
     pub uses: usize,
+    /// Placements of a whole DSF tile's other content, one per definition
+    /// (its objects, facades, forests, draped polygons, lines, strings).
+    pub definitions: usize,
     /// Tiles placed.
     pub tiles: usize,
     /// Objects placed.
@@ -88,7 +91,11 @@ pub struct Tally {
 impl Tally {
     /// Counts one placement.
     pub fn add(&mut self, p: &Placement) {
-        self.uses += 1;
+        if p.is_autogen_use() {
+            self.uses += 1;
+        } else {
+            self.definitions += 1;
+        }
         self.tiles += p.tiles.len();
         self.objects += p.objects.len();
         self.facades += p.facades.len();
@@ -100,6 +107,7 @@ impl Tally {
     /// Adds another tally to this one.
     pub fn merge(&mut self, other: &Tally) {
         self.uses += other.uses;
+        self.definitions += other.definitions;
         self.tiles += other.tiles;
         self.objects += other.objects;
         self.facades += other.facades;
@@ -121,10 +129,19 @@ impl Tally {
 impl std::fmt::Display for Tally {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         use crate::out::count;
+        if self.definitions > 0 {
+            write!(
+                f,
+                "{} and {}, ",
+                count(self.uses, "autogen use"),
+                count(self.definitions, "other definition")
+            )?;
+        } else {
+            write!(f, "{}, ", count(self.uses, "use"))?;
+        }
         write!(
             f,
-            "{}, {}, {}, {}, {}",
-            count(self.uses, "use"),
+            "{}, {}, {}, {}",
             count(self.tiles, "tile"),
             count(self.objects, "object"),
             count(self.facades, "facade"),
@@ -460,6 +477,16 @@ pub struct PlacedCorner {
 }
 
 impl Placement {
+    /// True when this is an autogen use (an AGP, AGB or AGS); false for
+    /// the placements of a whole DSF tile's other content (kinds `obj`,
+    /// `fac`, `for`, `pol`, `lin`, `str`: one per definition).
+    pub fn is_autogen_use(&self) -> bool {
+        !matches!(
+            self.kind.as_str(),
+            "obj" | "fac" | "for" | "pol" | "lin" | "str"
+        )
+    }
+
     /// The items placed: tiles, objects, facades, trees, draped polygons
     /// and lines (what
     /// [`Limits::max_placed_items`](crate::limits::Limits::max_placed_items)

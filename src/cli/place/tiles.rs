@@ -372,7 +372,14 @@ fn run_folder(dir: &Path, args: &Args, params: &Params, format: Format, scenery:
     }
     eprintln!(
         "placed {} from {}: {}, {} with errors{}, in {:.2} s",
-        plural(totals.placed, "use"),
+        match totals.tally.definitions {
+            0 => plural(totals.placed, "use"),
+            n => format!(
+                "{} and {}",
+                plural(totals.tally.uses, "autogen use"),
+                plural(n, "other definition")
+            ),
+        },
         plural(tiles.len(), "tile"),
         plural(totals.repeats.total(), "warning"),
         plural(totals.failed, "tile"),
