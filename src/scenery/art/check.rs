@@ -207,13 +207,10 @@ pub fn file_diagnostics(
                 .collect()
         }
         crate::check::FileKind::Art(k) => {
-            let kind = match k {
-                crate::check::ArtKind::Obj => ArtKind::Object,
-                crate::check::ArtKind::Facade => ArtKind::Facade,
-                crate::check::ArtKind::Forest => ArtKind::Forest,
-                crate::check::ArtKind::Texture => return Vec::new(),
-            };
-            let read = store.read(file, kind);
+            if k == ArtKind::Texture {
+                return Vec::new();
+            }
+            let read = store.read(file, k);
             let mut out = Vec::new();
             for (path, k) in read.names() {
                 let at = text
@@ -231,6 +228,21 @@ pub fn file_diagnostics(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_texture_is_found_at_its_line_when_lines_end_in_a_lone_cr() {
+        let d = tempfile::tempdir().unwrap();
+        let obj = d.path().join("a.obj");
+        let text = "I\r800\rOBJ\rTEXTURE missing.png\rPOINT_COUNTS 0 0 0 0\r";
+        std::fs::write(&obj, text).unwrap();
+        let store = super::ArtStore::default();
+        let diags = super::file_diagnostics(&store, &obj, text, None, None);
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        let crate::diag::Location::Span(span) = &diags[0].location else {
+            panic!("{diags:?}");
+        };
+        assert_eq!(&text[span.clone()], "TEXTURE missing.png");
+    }
+
     #[test]
     fn spans_of_lines_end_at_any_break() {
         let t = "A\r\n1000\rAG_POINT\nOBJECT x.obj\n";
