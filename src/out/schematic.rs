@@ -513,10 +513,7 @@ impl Map<'_> {
     /// The legend of the point markers drawn.
     fn point_entries(&mut self, marks: PointMarks) {
         if marks.dsf {
-            let line = |points: Vec<Px>| Shape::Line {
-                points,
-                style: Style::outline(POINT, 1.2),
-            };
+            let line = |points| outline(points, POINT, 1.2);
             self.entries.push(Entry::new(
                 vec![
                     Shape::Circle {
@@ -531,10 +528,7 @@ impl Map<'_> {
             ));
         }
         if marks.ground {
-            let line = |points: Vec<Px>| Shape::Line {
-                points,
-                style: Style::outline(GROUND, 1.5),
-            };
+            let line = |points| outline(points, GROUND, 1.5);
             self.entries.push(Entry::new(
                 vec![
                     line(vec![[2.0, 0.5], [10.0, 8.5]]),
@@ -561,6 +555,14 @@ impl Map<'_> {
             }
         }
         layer
+    }
+}
+
+/// A line through `points` in `colour`, `width` pixels wide.
+fn outline(points: Vec<Px>, colour: Colour, width: f64) -> Shape {
+    Shape::Line {
+        points,
+        style: Style::outline(colour, width),
     }
 }
 
