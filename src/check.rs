@@ -482,7 +482,10 @@ mod tests {
     #[test]
     fn art_is_classified_by_header_then_extension() {
         let art = |p: &str, b: &[u8]| classify(Path::new(p), b);
-        assert_eq!(art("x.txt", b"A\n800\nOBJ\n"), FileKind::Art(ArtKind::Object));
+        assert_eq!(
+            art("x.txt", b"A\n800\nOBJ\n"),
+            FileKind::Art(ArtKind::Object)
+        );
         assert_eq!(
             art("x", b"I\n1000\nFACADE\n"),
             FileKind::Art(ArtKind::Facade)
