@@ -20,48 +20,9 @@ pub enum FileKind {
     Art(ArtKind),
 }
 
-/// The kinds of X-Plane art agkit reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ArtKind {
-    /// An OBJ8 object (`.obj`).
-    Obj,
-    /// A facade (`.fac`).
-    Facade,
-    /// A forest (`.for`).
-    Forest,
-    /// A PNG or DDS texture.
-    Texture,
-}
-
-impl ArtKind {
-    /// The kind a file extension names (`obj`, `fac`, `for`, `png`,
-    /// `dds`, any case).
-    pub fn from_extension(ext: &str) -> Option<ArtKind> {
-        match ext.to_ascii_lowercase().as_str() {
-            "obj" => Some(ArtKind::Obj),
-            "fac" => Some(ArtKind::Facade),
-            "for" => Some(ArtKind::Forest),
-            "png" | "dds" => Some(ArtKind::Texture),
-            _ => None,
-        }
-    }
-
-    /// The kind the first bytes of a file say: the PNG or DDS magic, or an
-    /// X-Plane header naming `OBJ`, `FACADE` or `FOREST` (read as
-    /// tolerantly as the readers read it, any version).
-    pub fn sniff(bytes: &[u8]) -> Option<ArtKind> {
-        if crate::texture::is_texture(bytes) {
-            return Some(ArtKind::Texture);
-        }
-        let head = &bytes[..bytes.len().min(Contents::SNIFF)];
-        match crate::xptext::sniff(&String::from_utf8_lossy(head))?.1 {
-            "OBJ" => Some(ArtKind::Obj),
-            "FACADE" => Some(ArtKind::Facade),
-            "FOREST" => Some(ArtKind::Forest),
-            _ => None,
-        }
-    }
-}
+/// The kinds of X-Plane art agkit reads: the one art-kind type, shared
+/// with placement and the scenery's art store.
+pub use crate::place::art::ArtKind;
 
 /// Decides the kind of a file from its first bytes (the DSF and 7z magic,
 /// RIFF, PNG and DDS, an OBJ/FACADE/FOREST header), then from its
@@ -203,7 +164,7 @@ impl Contents {
             }
         }
         match ArtKind::sniff(head) {
-            Some(ArtKind::Obj) => return Contents::Art("an X-Plane object (.obj)"),
+            Some(ArtKind::Object) => return Contents::Art("an X-Plane object (.obj)"),
             Some(ArtKind::Facade) => return Contents::Art("an X-Plane facade (.fac)"),
             Some(ArtKind::Forest) => return Contents::Art("an X-Plane forest (.for)"),
             _ => {}
@@ -318,7 +279,7 @@ pub fn check_bytes(path: &Path, bytes: &[u8]) -> (Option<String>, Vec<Diagnostic
 pub fn check_art(kind: ArtKind, bytes: &[u8]) -> (Option<String>, Vec<Diagnostic>) {
     let limits = crate::limits::Limits::default();
     match kind {
-        ArtKind::Obj => {
+        ArtKind::Object => {
             let c = crate::obj::check(bytes, &limits);
             (Some(c.text), c.diagnostics)
         }
@@ -422,7 +383,7 @@ pub fn summarize_art(
         }};
     }
     match kind {
-        ArtKind::Obj => text_art!(obj, Obj),
+        ArtKind::Object => text_art!(obj, Obj),
         ArtKind::Facade => text_art!(fac, Facade),
         ArtKind::Forest => text_art!(forest, Forest),
         ArtKind::Texture => match crate::texture::probe(bytes) {
@@ -521,7 +482,10 @@ mod tests {
     #[test]
     fn art_is_classified_by_header_then_extension() {
         let art = |p: &str, b: &[u8]| classify(Path::new(p), b);
-        assert_eq!(art("x.txt", b"A\n800\nOBJ\n"), FileKind::Art(ArtKind::Obj));
+        assert_eq!(
+            art("x.txt", b"A\n800\nOBJ\n"),
+            FileKind::Art(ArtKind::Object)
+        );
         assert_eq!(
             art("x", b"I\n1000\nFACADE\n"),
             FileKind::Art(ArtKind::Facade)

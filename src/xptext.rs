@@ -632,6 +632,72 @@ pub fn declare(
         .map_err(|e| Diagnostic::error(code, e.to_string(), span))
 }
 
+/// A mesh as a facade or a forest writes it: `MESH` with the counts it
+/// declares, then `VERTEX` and `IDX` rows. One type and one reader for
+/// both formats ([`MeshBlock::declared`], [`MeshBlock::vertex`],
+/// [`MeshBlock::idx_row`]).
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+pub struct MeshBlock {
+    /// Vertices and indices `MESH` declares.
+    pub declared: [u64; 2],
+    /// `VERTEX` rows read.
+    pub vertices: usize,
+    /// Indices read.
+    pub indices: usize,
+    /// The box around the vertices, if any.
+    pub bounds: Option<crate::geom::Box3>,
+    /// The vertices' positions (x right, y up, z toward the viewer, as
+    /// written), kept for building the mesh.
+    #[serde(skip)]
+    pub positions: Vec<[f64; 3]>,
+    /// The vertices' texture coordinates s, t.
+    #[serde(skip)]
+    pub uvs: Vec<[f64; 2]>,
+    /// The indices read, three per triangle.
+    #[serde(skip)]
+    pub idx: Vec<u32>,
+    /// The `MESH` line's byte span in the file.
+    #[serde(skip)]
+    pub at: Range<usize>,
+}
+
+impl MeshBlock {
+    /// The mesh the `MESH` line `line` declares with `counts` (vertices,
+    /// indices), once [`declare`] has added them to the file's running
+    /// `total` within `limit`: refused (an error with `code` on the line)
+    /// before anything is allocated for it.
+    pub fn declared(
+        line: Line<'_>,
+        counts: [u64; 2],
+        total: &mut u64,
+        limit: u64,
+        code: &str,
+    ) -> Result<MeshBlock, Diagnostic> {
+        declare(total, counts[0] + counts[1], limit, code, line.span())?;
+        Ok(MeshBlock {
+            declared: counts,
+            at: line.start..line.start + line.text.len(),
+            ..MeshBlock::default()
+        })
+    }
+
+    /// Adds a `VERTEX` row as [`vertex`] reads it: its position and its
+    /// texture coordinates (the normal is not kept).
+    pub fn vertex(&mut self, v: [f64; 8]) {
+        self.vertices += 1;
+        crate::geom::Box3::grow(&mut self.bounds, [v[0], v[1], v[2]]);
+        self.positions.push([v[0], v[1], v[2]]);
+        self.uvs.push([v[6], v[7]]);
+    }
+
+    /// Reads the indices of an `IDX` row ([`indices_into`]); one that is
+    /// not one of the vertices read so far is an error with `code`.
+    pub fn idx_row(&mut self, a: &mut Args<'_>, code: &str) -> Result<(), Diagnostic> {
+        self.indices += indices_into(a, self.vertices, code, &mut self.idx)?;
+        Ok(())
+    }
+}
+
 /// The error with `code` for a directive that comes before `needs`, the
 /// directive it belongs to (a wall property before any `WALL`, …).
 pub fn out_of_place(code: &str, line: Line<'_>, needs: &str) -> Diagnostic {

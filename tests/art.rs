@@ -194,8 +194,8 @@ fn forest_layers_percentages_heights_and_3d_trees() {
     assert!(f.pick(7, 0.5).is_none());
     assert!(f.has_3d());
     assert_eq!(f.trees[0].meshes, ["oak3d"]);
-    assert_eq!(f.meshes[0].vertices, 3);
-    assert_eq!(f.meshes[0].bounds.unwrap().max[1], 10.0);
+    assert_eq!(f.meshes[0].mesh.vertices, 3);
+    assert_eq!(f.meshes[0].mesh.bounds.unwrap().max[1], 10.0);
     assert_eq!(f.texture(), Some("trees.png"));
     assert_eq!(f.textures["texture_3d"], "trees_3d.png");
 }
@@ -383,7 +383,7 @@ fn real_grammar_bends_are_read() {
     )
     .unwrap();
     assert_eq!(f.trees[0].name, None);
-    assert_eq!(f.meshes[0].bounds.unwrap().max, [1.0, 2.0, 3.0]);
+    assert_eq!(f.meshes[0].mesh.bounds.unwrap().max, [1.0, 2.0, 3.0]);
     // X-Plane 12 texture maps are kept by usage.
     let o = obj::read(
         b"I\n800\nOBJ\nTEXTURE_MAP normal a_NML.png\nTEXTURE_MAP material_gloss a MAT.png\n",

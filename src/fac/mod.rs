@@ -219,31 +219,9 @@ pub struct Segment {
     pub attached: Vec<usize>,
 }
 
-/// One type-2 mesh: what its rows hold.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
-pub struct Mesh {
-    /// Vertices and indices `MESH` declares.
-    pub declared: [u64; 2],
-    /// `VERTEX` rows read.
-    pub vertices: usize,
-    /// Indices read.
-    pub indices: usize,
-    /// The box around the vertices, if any.
-    pub bounds: Option<crate::geom::Box3>,
-    /// The vertices' positions (x right, y up, z toward the viewer, as
-    /// written), kept for building the mesh.
-    #[serde(skip)]
-    pub positions: Vec<[f64; 3]>,
-    /// The vertices' texture coordinates s, t.
-    #[serde(skip)]
-    pub uvs: Vec<[f64; 2]>,
-    /// The indices read, three per triangle.
-    #[serde(skip)]
-    pub idx: Vec<u32>,
-    /// The `MESH` line's byte span in the file.
-    #[serde(skip)]
-    pub at: std::ops::Range<usize>,
-}
+/// One type-2 mesh: what its rows hold (the mesh type and reader facades
+/// share with forests).
+pub use crate::xptext::MeshBlock as Mesh;
 
 /// One type-2 wall choice rule.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]

@@ -272,18 +272,9 @@ impl<'a> Reader<'a> {
             "MESH" => return self.mesh(line, &mut a),
             "VERTEX" => {
                 let v = xptext::vertex(&mut a)?;
-                let mesh = self.mesh_mut(line)?;
-                mesh.vertices += 1;
-                crate::geom::Box3::grow(&mut mesh.bounds, [v[0], v[1], v[2]]);
-                mesh.positions.push([v[0], v[1], v[2]]);
-                mesh.uvs.push([v[6], v[7]]);
+                self.mesh_mut(line)?.vertex(v);
             }
-            "IDX" => {
-                let mesh = self.mesh_mut(line)?;
-                let n =
-                    xptext::indices_into(&mut a, mesh.vertices, codes::INDEX_RANGE, &mut mesh.idx)?;
-                mesh.indices += n;
-            }
+            "IDX" => self.mesh_mut(line)?.idx_row(&mut a, codes::INDEX_RANGE)?,
             "ATTACH_DRAPED" | "ATTACH_GRADED" => {
                 let w = a.word("an object index")?;
                 let idx = object_index(w)?;
@@ -436,21 +427,13 @@ impl<'a> Reader<'a> {
         let count = |v: f64| v.clamp(0.0, u32::MAX as f64) as u64;
         let (v, i) = (count(n[n.len() - 2]), count(n[n.len() - 1]));
         let limit = self.limits.max_mesh_elements;
-        if let Err(d) = xptext::declare(
-            &mut self.declared,
-            v + i,
-            limit,
-            codes::TOO_LARGE,
-            line.span(),
-        ) {
-            self.diags.push(d);
-            return Ok(false);
+        match Mesh::declared(line, [v, i], &mut self.declared, limit, codes::TOO_LARGE) {
+            Ok(mesh) => self.segment(line)?.meshes.push(mesh),
+            Err(d) => {
+                self.diags.push(d);
+                return Ok(false);
+            }
         }
-        self.segment(line)?.meshes.push(Mesh {
-            declared: [v, i],
-            at: line.start..line.start + line.text.len(),
-            ..Mesh::default()
-        });
         Ok(true)
     }
 

@@ -207,24 +207,10 @@ pub struct TreeMesh {
     pub name: String,
     /// Nearest and farthest distance it is drawn at.
     pub lod: [f64; 2],
-    /// Vertices and indices it declares.
-    pub declared: [u64; 2],
-    /// `VERTEX` rows read.
-    pub vertices: usize,
-    /// Indices read.
-    pub indices: usize,
-    /// The box around its vertices, if any.
-    pub bounds: Option<crate::geom::Box3>,
-    /// The vertices' positions (x right, y up, z toward the viewer, as
-    /// written), kept for building the mesh.
-    #[serde(skip)]
-    pub positions: Vec<[f64; 3]>,
-    /// The vertices' texture coordinates s, t.
-    #[serde(skip)]
-    pub uvs: Vec<[f64; 2]>,
-    /// The indices read, three per triangle.
-    #[serde(skip)]
-    pub idx: Vec<u32>,
+    /// Its counts, vertices and indices (the one mesh reader's, shared
+    /// with facades; its fields appear inline in JSON).
+    #[serde(flatten)]
+    pub mesh: crate::xptext::MeshBlock,
 }
 
 impl Forest {

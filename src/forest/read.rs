@@ -10,7 +10,7 @@
 use super::{Forest, Group, Tree, TreeMesh, codes};
 use crate::diag::{Diagnostic, Location, Refused, Severity};
 use crate::limits::Limits;
-use crate::xptext::{self, ArgCodes, Args, Checked, Line};
+use crate::xptext::{self, ArgCodes, Args, Checked, Line, MeshBlock};
 
 const ARGS: ArgCodes = ArgCodes {
     missing: codes::MISSING_ARG,
@@ -160,18 +160,9 @@ impl<'a> Reader<'a> {
             "MESH" => return self.mesh(line, &mut a),
             "VERTEX" => {
                 let v = xptext::vertex(&mut a)?;
-                let mesh = self.last_mesh(line)?;
-                mesh.vertices += 1;
-                crate::geom::Box3::grow(&mut mesh.bounds, [v[0], v[1], v[2]]);
-                mesh.positions.push([v[0], v[1], v[2]]);
-                mesh.uvs.push([v[6], v[7]]);
+                self.last_mesh(line)?.vertex(v);
             }
-            "IDX" => {
-                let mesh = self.last_mesh(line)?;
-                let n =
-                    xptext::indices_into(&mut a, mesh.vertices, codes::INDEX_RANGE, &mut mesh.idx)?;
-                mesh.indices += n;
-            }
+            "IDX" => self.last_mesh(line)?.idx_row(&mut a, codes::INDEX_RANGE)?,
             other if KNOWN.contains(&other) => {}
             other => self.diags.push(Diagnostic::warning(
                 codes::UNKNOWN_DIRECTIVE,
@@ -262,22 +253,13 @@ impl<'a> Reader<'a> {
         let v = a.integer("a vertex count", 0, u32::MAX as i64)? as u64;
         let i = a.integer("an index count", 0, u32::MAX as i64)? as u64;
         let limit = self.limits.max_mesh_elements;
-        if let Err(d) = xptext::declare(
-            &mut self.declared,
-            v + i,
-            limit,
-            codes::TOO_LARGE,
-            line.span(),
-        ) {
-            self.diags.push(d);
-            return Ok(false);
+        match MeshBlock::declared(line, [v, i], &mut self.declared, limit, codes::TOO_LARGE) {
+            Ok(mesh) => self.forest.meshes.push(TreeMesh { name, lod, mesh }),
+            Err(d) => {
+                self.diags.push(d);
+                return Ok(false);
+            }
         }
-        self.forest.meshes.push(TreeMesh {
-            name,
-            lod,
-            declared: [v, i],
-            ..TreeMesh::default()
-        });
         Ok(true)
     }
 
@@ -288,10 +270,11 @@ impl<'a> Reader<'a> {
             .ok_or_else(|| xptext::out_of_place(codes::OUT_OF_PLACE, line, "a TREE"))
     }
 
-    fn last_mesh(&mut self, line: Line<'a>) -> Result<&mut TreeMesh, Diagnostic> {
+    fn last_mesh(&mut self, line: Line<'a>) -> Result<&mut MeshBlock, Diagnostic> {
         self.forest
             .meshes
             .last_mut()
+            .map(|m| &mut m.mesh)
             .ok_or_else(|| xptext::out_of_place(codes::OUT_OF_PLACE, line, "a MESH"))
     }
 

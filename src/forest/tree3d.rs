@@ -35,7 +35,7 @@ pub fn mesh_of<'a>(forest: &'a Forest, tree: &Tree) -> Option<&'a TreeMesh> {
         .meshes
         .iter()
         .find(|m| &m.name == name)
-        .filter(|m| m.idx.len() >= 3 && !m.positions.is_empty())
+        .filter(|m| m.mesh.idx.len() >= 3 && !m.mesh.positions.is_empty())
 }
 
 /// The scale the mesh is drawn at for a tree `height` metres tall: height
@@ -45,7 +45,7 @@ pub fn scale(tree: &Tree, mesh: &TreeMesh, height: f64) -> f64 {
     let base = if tree.min_height > 0.0 {
         tree.min_height
     } else {
-        mesh.bounds.map_or(0.0, |b| b.max[1] - b.min[1])
+        mesh.mesh.bounds.map_or(0.0, |b| b.max[1] - b.min[1])
     };
     let s = if base > 0.0 { height / base } else { 1.0 };
     if s.is_finite() && s > 0.0 { s } else { 1.0 }
@@ -54,11 +54,12 @@ pub fn scale(tree: &Tree, mesh: &TreeMesh, height: f64) -> f64 {
 /// The 3-D tree `height` metres tall, turned `turn` degrees clockwise
 /// seen from above; `None` when the tree has no usable mesh.
 pub fn tree(forest: &Forest, tree: &Tree, height: f64, turn: f64) -> Option<TreeGeometry> {
-    let mesh = mesh_of(forest, tree)?;
+    let found = mesh_of(forest, tree)?;
+    let mesh = &found.mesh;
     if mesh.idx.len() / 3 > MAX_TRIANGLES {
         return None;
     }
-    let s = scale(tree, mesh, height);
+    let s = scale(tree, found, height);
     let (sin, cos) = turn.to_radians().sin_cos();
     let positions = mesh
         .positions

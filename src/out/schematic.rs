@@ -71,142 +71,226 @@ pub(super) fn paint(
     view: &View,
     labels: &mut Labels,
 ) -> (Vec<Layer>, Vec<Entry>) {
-    let scale = view.scale;
-    let detail = scale >= DETAIL_SCALE;
-    let n_placed = scene.placements.len();
-    let mut entries = Vec::new();
-
-    // DSF polygons.
-    let mut polygons = Layer::new(
-        "dsf-polygon",
-        Style {
-            fill: Some(Paint::Colour(SAND)),
-            stroke: Some(Paint::Colour(SAND_EDGE)),
-            stroke_width: Some(if detail { 1.5 } else { 0.8 }),
-            ..Style::default()
-        },
-    );
-    for (i, p) in scene.placements.iter().enumerate() {
-        let rings: Vec<Vec<Px>> = p
-            .polygon
-            .iter()
-            .map(|r| ring_px(frames, view, i, r))
-            .collect();
-        if !rings.is_empty() {
-            polygons.shapes.push(Shape::Area {
-                rings,
-                style: Style::default(),
-            });
-        }
-    }
-
-    // Uses drawn without a placement.
-    let mut unplaced = Layer::new("unplaced", unplaced_style());
-    for (k, p) in scene.unplaced.iter().enumerate() {
-        let i = n_placed + k;
-        if p.polygon.is_empty() {
-            unplaced.shapes.push(Shape::Circle {
-                at: view.px(frames.to_common(i, [0.0, 0.0])),
-                r: 6.0,
-                style: Style::default(),
-            });
-        } else {
-            let rings = p
-                .polygon
-                .iter()
-                .map(|r| ring_px(frames, view, i, r))
-                .collect();
-            unplaced.shapes.push(Shape::Area {
-                rings,
-                style: Style::default(),
-            });
-        }
-    }
-
-    // Tiles: filled areas; outlines, arrows and ids as far as the scale
-    // lets them be read. Ids are placed last, clear of every marker.
-    let mut tiles = Layer::new(
-        "tiles",
-        Style::default()
-            .stroke(TILE_EDGE, if detail { 1.2 } else { 0.4 })
-            .round(),
-    );
-    let (shown, hidden) = if detail {
-        (
-            Style::fill(TILE).fill_opacity(0.14),
-            Style::fill(TILE).fill_opacity(0.04).dashed(6.0, 4.0),
-        )
-    } else {
-        (
-            Style::fill(TILE).fill_opacity(0.3),
-            Style::fill(TILE).fill_opacity(0.06).dashed(3.0, 2.0),
-        )
+    let mut map = Map {
+        scene,
+        frames,
+        view,
+        labels,
+        detail: view.scale >= DETAIL_SCALE,
+        entries: Vec::new(),
     };
-    let mut arrows = false;
-    let mut any_hidden = false;
-    // Tile ids wanted: (text, centre, the tile's size in pixels, the
-    // vertical offset tried first).
-    let mut ids: Vec<(String, Px, f64, f64)> = Vec::new();
-    let mut grounds = Vec::new();
-    for (i, p) in scene.placements.iter().enumerate() {
-        for t in &p.tiles {
-            let ring: Vec<Xy> = t.polygon.iter().map(|&q| frames.to_common(i, q)).collect();
-            if ring.is_empty() {
-                continue;
-            }
-            any_hidden |= t.hidden;
-            let pixels: Vec<Px> = ring.iter().map(|&q| view.px(q)).collect();
-            tiles.shapes.push(Shape::Area {
-                rings: vec![pixels],
-                style: if t.hidden { hidden } else { shown },
-            });
-            // Its size on the picture: the side of a square of its area.
-            let size = geo::Polygon::new(ring.clone().into(), Vec::new())
-                .unsigned_area()
-                .sqrt()
-                * scale;
-            let n = ring.len() as f64;
-            let c = view.px([
-                ring.iter().map(|q| q[0]).sum::<f64>() / n,
-                ring.iter().map(|q| q[1]).sum::<f64>() / n,
-            ]);
-            if let Some(up) = texture_up(&ring, &t.uv).filter(|_| size >= ARROW_MIN_PX) {
-                // A short arrow from the centre towards texture up (+v).
-                arrows = true;
-                let len = (0.45 * size).min(26.0);
-                let e = [c[0] + len * up[0], c[1] - len * up[1]];
-                let b = [e[0] - 7.0 * up[0], e[1] + 7.0 * up[1]];
-                let nv = [up[1] * 4.0, up[0] * 4.0];
-                let style = Style {
-                    fill: Some(Paint::None),
-                    stroke_width: Some(1.4),
-                    opacity: Some(0.7),
-                    ..Style::default()
-                }
-                .round();
-                tiles.shapes.push(Shape::Line {
-                    points: vec![c, e],
-                    style,
-                });
-                tiles.shapes.push(Shape::Line {
-                    points: vec![
-                        [b[0] + nv[0], b[1] + nv[1]],
-                        e,
-                        [b[0] - nv[0], b[1] - nv[1]],
-                    ],
-                    style,
-                });
-                labels.obstacle(labels::segment(c, e, 4.0));
-            }
-            if size < LABEL_MIN_PX {
-                continue;
-            }
-            grounds.extend(t.ground_point.map(|g| frames.to_common(i, g)));
-            let first = if p.kind == "agp" { 18.0 } else { 10.0 };
-            ids.push((t.id.to_string(), c, size, first));
-        }
+    let polygons = map.dsf_polygons();
+    let unplaced = map.unplaced();
+    let (tiles, ids, grounds) = map.tiles();
+    let facades = map.facades();
+    let trees = map.trees();
+    let (points, marks) = map.points(grounds);
+    let objects = map.objects();
+    map.point_entries(marks);
+    if !polygons.shapes.is_empty() {
+        map.entries.push(Entry::swatch(
+            Style::fill(SAND).stroke(SAND_EDGE, 1.0),
+            "DSF polygon",
+        ));
     }
-    if !tiles.shapes.is_empty() {
+    if !unplaced.shapes.is_empty() {
+        map.entries
+            .push(Entry::swatch(unplaced_style(), "use not placed"));
+    }
+    let ids_layer = map.ids(ids);
+    let layers = vec![
+        polygons, unplaced, tiles, facades, trees, points, objects, ids_layer,
+    ];
+    (layers, map.entries)
+}
+
+/// What every layer of the map is drawn with: the scene, where it lands
+/// on the picture, the labels placed so far (and the marks they keep
+/// clear of), whether the scale shows detail, and the legend so far.
+struct Map<'a> {
+    scene: &'a Scene<'a>,
+    frames: &'a Frames,
+    view: &'a View,
+    labels: &'a mut Labels,
+    detail: bool,
+    entries: Vec<Entry>,
+}
+
+/// A tile id wanted on the map: its text, the tile's centre and size in
+/// pixels, and the vertical offset tried first.
+struct WantedId {
+    text: String,
+    centre: Px,
+    size: f64,
+    first: f64,
+}
+
+/// Which point markers the map drew, for the legend.
+struct PointMarks {
+    ground: bool,
+    dsf: bool,
+}
+
+impl Map<'_> {
+    /// The pixel ring of `ring` (local metres of placement `i`).
+    fn ring(&self, i: usize, ring: &[Xy]) -> Vec<Px> {
+        ring_px(self.frames, self.view, i, ring)
+    }
+
+    /// The DSF polygons, in sand.
+    fn dsf_polygons(&self) -> Layer {
+        let mut polygons = Layer::new(
+            "dsf-polygon",
+            Style {
+                fill: Some(Paint::Colour(SAND)),
+                stroke: Some(Paint::Colour(SAND_EDGE)),
+                stroke_width: Some(if self.detail { 1.5 } else { 0.8 }),
+                ..Style::default()
+            },
+        );
+        for (i, p) in self.scene.placements.iter().enumerate() {
+            let rings: Vec<Vec<Px>> = p.polygon.iter().map(|r| self.ring(i, r)).collect();
+            if !rings.is_empty() {
+                polygons.shapes.push(Shape::Area {
+                    rings,
+                    style: Style::default(),
+                });
+            }
+        }
+        polygons
+    }
+
+    /// Uses drawn without a placement: dashed outlines, or a dashed
+    /// circle at a point.
+    fn unplaced(&self) -> Layer {
+        let n_placed = self.scene.placements.len();
+        let mut unplaced = Layer::new("unplaced", unplaced_style());
+        for (k, p) in self.scene.unplaced.iter().enumerate() {
+            let i = n_placed + k;
+            if p.polygon.is_empty() {
+                unplaced.shapes.push(Shape::Circle {
+                    at: self.view.px(self.frames.to_common(i, [0.0, 0.0])),
+                    r: 6.0,
+                    style: Style::default(),
+                });
+            } else {
+                let rings = p.polygon.iter().map(|r| self.ring(i, r)).collect();
+                unplaced.shapes.push(Shape::Area {
+                    rings,
+                    style: Style::default(),
+                });
+            }
+        }
+        unplaced
+    }
+
+    /// Tiles: filled areas; outlines and arrows as far as the scale lets
+    /// them be read. Also the ids wanted (placed last, clear of every
+    /// marker) and the ground points of the tiles big enough for one.
+    fn tiles(&mut self) -> (Layer, Vec<WantedId>, Vec<Xy>) {
+        let detail = self.detail;
+        let mut tiles = Layer::new(
+            "tiles",
+            Style::default()
+                .stroke(TILE_EDGE, if detail { 1.2 } else { 0.4 })
+                .round(),
+        );
+        let (shown, hidden) = if detail {
+            (
+                Style::fill(TILE).fill_opacity(0.14),
+                Style::fill(TILE).fill_opacity(0.04).dashed(6.0, 4.0),
+            )
+        } else {
+            (
+                Style::fill(TILE).fill_opacity(0.3),
+                Style::fill(TILE).fill_opacity(0.06).dashed(3.0, 2.0),
+            )
+        };
+        let mut arrows = false;
+        let mut any_hidden = false;
+        let mut ids = Vec::new();
+        let mut grounds = Vec::new();
+        for (i, p) in self.scene.placements.iter().enumerate() {
+            for t in &p.tiles {
+                let ring: Vec<Xy> = t
+                    .polygon
+                    .iter()
+                    .map(|&q| self.frames.to_common(i, q))
+                    .collect();
+                if ring.is_empty() {
+                    continue;
+                }
+                any_hidden |= t.hidden;
+                let pixels: Vec<Px> = ring.iter().map(|&q| self.view.px(q)).collect();
+                tiles.shapes.push(Shape::Area {
+                    rings: vec![pixels],
+                    style: if t.hidden { hidden } else { shown },
+                });
+                // Its size on the picture: the side of a square of its area.
+                let size = geo::Polygon::new(ring.clone().into(), Vec::new())
+                    .unsigned_area()
+                    .sqrt()
+                    * self.view.scale;
+                let n = ring.len() as f64;
+                let c = self.view.px([
+                    ring.iter().map(|q| q[0]).sum::<f64>() / n,
+                    ring.iter().map(|q| q[1]).sum::<f64>() / n,
+                ]);
+                if let Some(up) = texture_up(&ring, &t.uv).filter(|_| size >= ARROW_MIN_PX) {
+                    arrows = true;
+                    self.tile_arrow(&mut tiles, c, up, size);
+                }
+                if size < LABEL_MIN_PX {
+                    continue;
+                }
+                grounds.extend(t.ground_point.map(|g| self.frames.to_common(i, g)));
+                let first = if p.kind == "agp" { 18.0 } else { 10.0 };
+                ids.push(WantedId {
+                    text: t.id.to_string(),
+                    centre: c,
+                    size,
+                    first,
+                });
+            }
+        }
+        if !tiles.shapes.is_empty() {
+            self.tile_entries(arrows, any_hidden);
+        }
+        (tiles, ids, grounds)
+    }
+
+    /// A short arrow from a tile's centre `c` towards texture up (`up`,
+    /// east and north), for a tile `size` pixels across.
+    fn tile_arrow(&mut self, tiles: &mut Layer, c: Px, up: Xy, size: f64) {
+        let len = (0.45 * size).min(26.0);
+        let e = [c[0] + len * up[0], c[1] - len * up[1]];
+        let b = [e[0] - 7.0 * up[0], e[1] + 7.0 * up[1]];
+        let nv = [up[1] * 4.0, up[0] * 4.0];
+        let style = Style {
+            fill: Some(Paint::None),
+            stroke_width: Some(1.4),
+            opacity: Some(0.7),
+            ..Style::default()
+        }
+        .round();
+        tiles.shapes.push(Shape::Line {
+            points: vec![c, e],
+            style,
+        });
+        tiles.shapes.push(Shape::Line {
+            points: vec![
+                [b[0] + nv[0], b[1] + nv[1]],
+                e,
+                [b[0] - nv[0], b[1] - nv[1]],
+            ],
+            style,
+        });
+        self.labels.obstacle(labels::segment(c, e, 4.0));
+    }
+
+    /// The legend of the tiles: the tile (with its arrow when one was
+    /// drawn), and the hidden tile when there was one.
+    fn tile_entries(&mut self, arrows: bool, any_hidden: bool) {
         let mut icon = vec![Shape::Rect {
             at: [0.0, 0.0],
             size: [12.0, 9.0],
@@ -228,107 +312,129 @@ pub(super) fn paint(
         } else {
             "tile"
         };
-        entries.push(Entry::new(icon, word));
-    }
-    if any_hidden {
-        entries.push(Entry::swatch(
-            Style::fill(TILE)
-                .fill_opacity(0.06)
-                .stroke(TILE_EDGE, 1.0)
-                .dashed(3.0, 2.0),
-            "hidden tile",
-        ));
-    }
-
-    // Facades: footprints.
-    let mut facades = Layer::new(
-        "facades",
-        Style::fill(FACADE)
-            .fill_opacity(0.8)
-            .stroke(FACADE_EDGE, if detail { 1.0 } else { 0.4 }),
-    );
-    for (i, p) in scene.placements.iter().enumerate() {
-        for f in &p.facades {
-            facades.shapes.push(Shape::Area {
-                rings: vec![ring_px(frames, view, i, &f.polygon)],
-                style: Style::default(),
-            });
+        self.entries.push(Entry::new(icon, word));
+        if any_hidden {
+            self.entries.push(Entry::swatch(
+                Style::fill(TILE)
+                    .fill_opacity(0.06)
+                    .stroke(TILE_EDGE, 1.0)
+                    .dashed(3.0, 2.0),
+                "hidden tile",
+            ));
         }
     }
-    if !facades.shapes.is_empty() {
-        entries.push(Entry::swatch(
-            Style::fill(FACADE).stroke(FACADE_EDGE, 1.0),
-            "facade",
-        ));
-    }
 
-    // Trees: outlined discs of their width; a texture of dots at small
-    // scale.
-    let mut trees = Layer::new(
-        "trees",
-        if detail {
-            Style::fill(TREE).fill_opacity(0.7).stroke(TREE_EDGE, 0.8)
-        } else {
-            Style::fill(TREE).fill_opacity(0.55)
-        },
-    );
-    let min_r = if detail { 2.0 } else { 0.9 };
-    for (i, p) in scene.placements.iter().enumerate() {
-        for t in &p.trees {
-            trees.shapes.push(Shape::Circle {
-                at: view.px(frames.to_common(i, [t.x, t.y])),
-                r: (t.width / 2.0 * scale).max(min_r),
-                style: Style::default(),
-            });
+    /// Facades: their footprints.
+    fn facades(&mut self) -> Layer {
+        let mut facades = Layer::new(
+            "facades",
+            Style::fill(FACADE)
+                .fill_opacity(0.8)
+                .stroke(FACADE_EDGE, if self.detail { 1.0 } else { 0.4 }),
+        );
+        for (i, p) in self.scene.placements.iter().enumerate() {
+            for f in &p.facades {
+                facades.shapes.push(Shape::Area {
+                    rings: vec![self.ring(i, &f.polygon)],
+                    style: Style::default(),
+                });
+            }
         }
-    }
-    if !trees.shapes.is_empty() {
-        entries.push(Entry::disc(5.0, Style::fill(TREE), "tree"));
+        if !facades.shapes.is_empty() {
+            self.entries.push(Entry::swatch(
+                Style::fill(FACADE).stroke(FACADE_EDGE, 1.0),
+                "facade",
+            ));
+        }
+        facades
     }
 
-    // Ground points and DSF points.
-    let mut points = Layer::new(
-        "points",
-        Style {
-            fill: Some(Paint::None),
-            stroke_width: Some(1.5),
+    /// Trees: outlined discs of their width; a texture of dots at small
+    /// scale.
+    fn trees(&mut self) -> Layer {
+        let detail = self.detail;
+        let mut trees = Layer::new(
+            "trees",
+            if detail {
+                Style::fill(TREE).fill_opacity(0.7).stroke(TREE_EDGE, 0.8)
+            } else {
+                Style::fill(TREE).fill_opacity(0.55)
+            },
+        );
+        let min_r = if detail { 2.0 } else { 0.9 };
+        for (i, p) in self.scene.placements.iter().enumerate() {
+            for t in &p.trees {
+                trees.shapes.push(Shape::Circle {
+                    at: self.view.px(self.frames.to_common(i, [t.x, t.y])),
+                    r: (t.width / 2.0 * self.view.scale).max(min_r),
+                    style: Style::default(),
+                });
+            }
+        }
+        if !trees.shapes.is_empty() {
+            self.entries
+                .push(Entry::disc(5.0, Style::fill(TREE), "tree"));
+        }
+        trees
+    }
+
+    /// Ground points (grey ×, at close range only) at `grounds` and DSF
+    /// points (black ⊕; a small circle at small scale).
+    fn points(&mut self, grounds: Vec<Xy>) -> (Layer, PointMarks) {
+        let mut points = Layer::new(
+            "points",
+            Style {
+                fill: Some(Paint::None),
+                stroke_width: Some(1.5),
+                ..Style::default()
+            },
+        );
+        let grey = Style {
+            stroke: Some(Paint::Colour(GROUND)),
             ..Style::default()
-        },
-    );
-    let grey = Style {
-        stroke: Some(Paint::Colour(GROUND)),
-        ..Style::default()
-    };
-    let black = Style {
-        stroke: Some(Paint::Colour(POINT)),
-        ..Style::default()
-    };
-    let mut any_ground = false;
-    if detail {
-        for g in grounds {
-            let [x, y] = view.px(g);
-            any_ground = true;
-            points.shapes.push(Shape::Line {
-                points: vec![[x - 4.0, y - 4.0], [x + 4.0, y + 4.0]],
-                style: grey,
-            });
-            points.shapes.push(Shape::Line {
-                points: vec![[x + 4.0, y - 4.0], [x - 4.0, y + 4.0]],
-                style: grey,
-            });
-            labels.obstacle(labels::disc([x, y], 5.0));
+        };
+        let mut marks = PointMarks {
+            ground: false,
+            dsf: false,
+        };
+        if self.detail {
+            for g in grounds {
+                let [x, y] = self.view.px(g);
+                marks.ground = true;
+                points.shapes.push(Shape::Line {
+                    points: vec![[x - 4.0, y - 4.0], [x + 4.0, y + 4.0]],
+                    style: grey,
+                });
+                points.shapes.push(Shape::Line {
+                    points: vec![[x + 4.0, y - 4.0], [x - 4.0, y + 4.0]],
+                    style: grey,
+                });
+                self.labels.obstacle(labels::disc([x, y], 5.0));
+            }
         }
+        for (i, _) in self
+            .scene
+            .placements
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.kind == "agp")
+        {
+            marks.dsf = true;
+            self.dsf_point(
+                &mut points,
+                self.view.px(self.frames.to_common(i, [0.0, 0.0])),
+            );
+        }
+        (points, marks)
     }
-    let mut any_point = false;
-    for (i, _) in scene
-        .placements
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.kind == "agp")
-    {
-        let [x, y] = view.px(frames.to_common(i, [0.0, 0.0]));
-        any_point = true;
-        if detail {
+
+    /// A DSF point's marker at `at`.
+    fn dsf_point(&mut self, points: &mut Layer, [x, y]: Px) {
+        let black = Style {
+            stroke: Some(Paint::Colour(POINT)),
+            ..Style::default()
+        };
+        if self.detail {
             points.shapes.push(Shape::Circle {
                 at: [x, y],
                 r: 6.0,
@@ -342,7 +448,7 @@ pub(super) fn paint(
                 points: vec![[x, y - 8.0], [x, y + 8.0]],
                 style: black,
             });
-            labels.obstacle(labels::disc([x, y], 9.0));
+            self.labels.obstacle(labels::disc([x, y], 9.0));
         } else {
             points.shapes.push(Shape::Circle {
                 at: [x, y],
@@ -352,148 +458,156 @@ pub(super) fn paint(
                     ..black
                 },
             });
-            labels.obstacle(labels::disc([x, y], 3.5));
+            self.labels.obstacle(labels::disc([x, y], 3.5));
         }
     }
 
-    // Objects: a marker with a tick towards the heading; a small square
-    // at small scale.
-    let mut objects = Layer::new(
-        "objects",
-        if detail {
-            Style::default()
-        } else {
-            Style::fill(OBJECT_SMALL)
-        },
-    );
-    let tick = Style::outline(OBJECT_TICK, 2.0).round();
-    let marker = Style::fill(OBJECT).stroke(Colour(255, 255, 255), 1.2);
-    for (i, p) in scene.placements.iter().enumerate() {
-        for o in &p.objects {
-            let [x, y] = view.px(frames.to_common(i, [o.x, o.y]));
-            if !detail {
-                let h = OBJECT_SQUARE / 2.0;
-                objects.shapes.push(Shape::Rect {
-                    at: [x - h, y - h],
-                    size: [OBJECT_SQUARE, OBJECT_SQUARE],
-                    style: Style::default(),
+    /// Objects: a marker with a tick towards the heading; a small square
+    /// at small scale.
+    fn objects(&mut self) -> Layer {
+        let detail = self.detail;
+        let mut objects = Layer::new(
+            "objects",
+            if detail {
+                Style::default()
+            } else {
+                Style::fill(OBJECT_SMALL)
+            },
+        );
+        let tick = Style::outline(OBJECT_TICK, 2.0).round();
+        let marker = Style::fill(OBJECT).stroke(Colour(255, 255, 255), 1.2);
+        for (i, p) in self.scene.placements.iter().enumerate() {
+            for o in &p.objects {
+                let [x, y] = self.view.px(self.frames.to_common(i, [o.x, o.y]));
+                if !detail {
+                    let h = OBJECT_SQUARE / 2.0;
+                    objects.shapes.push(Shape::Rect {
+                        at: [x - h, y - h],
+                        size: [OBJECT_SQUARE, OBJECT_SQUARE],
+                        style: Style::default(),
+                    });
+                    self.labels.obstacle([x - h, y - h, x + h, y + h]);
+                    continue;
+                }
+                let a = o.heading.to_radians();
+                let t = [x + 12.0 * a.sin(), y - 12.0 * a.cos()];
+                objects.shapes.push(Shape::Line {
+                    points: vec![[x, y], t],
+                    style: tick,
                 });
-                labels.obstacle([x - h, y - h, x + h, y + h]);
+                objects.shapes.push(Shape::Circle {
+                    at: [x, y],
+                    r: 4.5,
+                    style: marker,
+                });
+                self.labels.obstacle(labels::disc([x, y], 5.1));
+                self.labels.obstacle(labels::segment([x, y], t, 1.0));
+            }
+        }
+        if !objects.shapes.is_empty() {
+            self.entries.push(object_entry(detail, tick));
+        }
+        objects
+    }
+
+    /// The legend of the point markers drawn.
+    fn point_entries(&mut self, marks: PointMarks) {
+        if marks.dsf {
+            let line = |points| outline(points, POINT, 1.2);
+            self.entries.push(Entry::new(
+                vec![
+                    Shape::Circle {
+                        at: [6.0, 4.5],
+                        r: 4.0,
+                        style: Style::outline(POINT, 1.2),
+                    },
+                    line(vec![[0.5, 4.5], [11.5, 4.5]]),
+                    line(vec![[6.0, -1.0], [6.0, 10.0]]),
+                ],
+                "DSF point",
+            ));
+        }
+        if marks.ground {
+            let line = |points| outline(points, GROUND, 1.5);
+            self.entries.push(Entry::new(
+                vec![
+                    line(vec![[2.0, 0.5], [10.0, 8.5]]),
+                    line(vec![[10.0, 0.5], [2.0, 8.5]]),
+                ],
+                "ground point",
+            ));
+        }
+    }
+
+    /// Tile ids, clear of every marker and of each other; an id that fits
+    /// nowhere is left out.
+    fn ids(&mut self, ids: Vec<WantedId>) -> Layer {
+        let mut layer = Layer::new("labels", Style::default());
+        for id in ids {
+            let w = text_width(&id.text, TILE_LABEL_SIZE);
+            if id.size < w + 6.0 {
                 continue;
             }
-            let a = o.heading.to_radians();
-            let t = [x + 12.0 * a.sin(), y - 12.0 * a.cos()];
-            objects.shapes.push(Shape::Line {
-                points: vec![[x, y], t],
-                style: tick,
-            });
-            objects.shapes.push(Shape::Circle {
-                at: [x, y],
-                r: 4.5,
-                style: marker,
-            });
-            labels.obstacle(labels::disc([x, y], 5.1));
-            labels.obstacle(labels::segment([x, y], t, 1.0));
-        }
-    }
-    if !objects.shapes.is_empty() {
-        entries.push(if detail {
-            Entry::new(
-                vec![
-                    Shape::Line {
-                        points: vec![[6.0, 5.0], [6.0, -3.0]],
-                        style: tick,
-                    },
-                    Shape::Circle {
-                        at: [6.0, 5.0],
-                        r: 4.5,
-                        style: Style::fill(OBJECT),
-                    },
-                ],
-                "object (tick: heading)",
-            )
-        } else {
-            Entry::swatch(Style::fill(OBJECT_SMALL), "object").with_square()
-        });
-    }
-    if any_point {
-        entries.push(Entry::new(
-            vec![
-                Shape::Circle {
-                    at: [6.0, 4.5],
-                    r: 4.0,
-                    style: Style::outline(POINT, 1.2),
-                },
-                Shape::Line {
-                    points: vec![[0.5, 4.5], [11.5, 4.5]],
-                    style: Style::outline(POINT, 1.2),
-                },
-                Shape::Line {
-                    points: vec![[6.0, -1.0], [6.0, 10.0]],
-                    style: Style::outline(POINT, 1.2),
-                },
-            ],
-            "DSF point",
-        ));
-    }
-    if any_ground {
-        entries.push(Entry::new(
-            vec![
-                Shape::Line {
-                    points: vec![[2.0, 0.5], [10.0, 8.5]],
-                    style: Style::outline(GROUND, 1.5),
-                },
-                Shape::Line {
-                    points: vec![[10.0, 0.5], [2.0, 8.5]],
-                    style: Style::outline(GROUND, 1.5),
-                },
-            ],
-            "ground point",
-        ));
-    }
-    if !polygons.shapes.is_empty() {
-        entries.push(Entry::swatch(
-            Style::fill(SAND).stroke(SAND_EDGE, 1.0),
-            "DSF polygon",
-        ));
-    }
-    if !unplaced.shapes.is_empty() {
-        entries.push(Entry::swatch(unplaced_style(), "use not placed"));
-    }
-
-    // Tile ids, clear of every marker and of each other.
-    let mut ids_layer = Layer::new("labels", Style::default());
-    for (id, c, size, first) in ids {
-        let w = text_width(&id, TILE_LABEL_SIZE);
-        if size < w + 6.0 {
-            continue;
-        }
-        let text = Text::new(id, c, TILE_LABEL_SIZE, TILE_EDGE).centred();
-        // Below the centre first (clear of the arrow and of a DSF point
-        // at the centre of an AGP), then above, at the centre, either
-        // side, then out to the tile's reach; never farther from the
-        // centre than the tile's size allows.
-        let reach = (size / 2.0 - 6.0).max(0.0);
-        let side = w / 2.0 + 6.0;
-        let mut candidates: Vec<Px> = Vec::new();
-        for dy in [first, -first, 0.0, reach, -reach] {
-            for dx in [0.0, side, -side, reach, -reach] {
-                let far = dx.abs().max(dy.abs()) > reach;
-                let p = [c[0] + dx, c[1] + dy];
-                if !far && !candidates.contains(&p) {
-                    candidates.push(p);
-                }
+            let candidates = id_places(&id, w);
+            let text = Text::new(id.text, id.centre, TILE_LABEL_SIZE, TILE_EDGE).centred();
+            if let Some(t) = self.labels.place(text, &candidates, 2.0) {
+                layer.shapes.push(Shape::Text(t));
             }
         }
-        if let Some(t) = labels.place(text, &candidates, 2.0) {
-            ids_layer.shapes.push(Shape::Text(t));
+        layer
+    }
+}
+
+/// A line through `points` in `colour`, `width` pixels wide.
+fn outline(points: Vec<Px>, colour: Colour, width: f64) -> Shape {
+    Shape::Line {
+        points,
+        style: Style::outline(colour, width),
+    }
+}
+
+/// The legend entry of the objects: the marker and its tick at close
+/// range, the small square otherwise.
+fn object_entry(detail: bool, tick: Style) -> Entry {
+    if !detail {
+        return Entry::swatch(Style::fill(OBJECT_SMALL), "object").with_square();
+    }
+    Entry::new(
+        vec![
+            Shape::Line {
+                points: vec![[6.0, 5.0], [6.0, -3.0]],
+                style: tick,
+            },
+            Shape::Circle {
+                at: [6.0, 5.0],
+                r: 4.5,
+                style: Style::fill(OBJECT),
+            },
+        ],
+        "object (tick: heading)",
+    )
+}
+
+/// Where a tile's id `w` pixels wide may go, in the order tried: below
+/// the centre first (clear of the arrow and of a DSF point at the centre
+/// of an AGP), then above, at the centre, either side, then out to the
+/// tile's reach; never farther from the centre than the tile's size
+/// allows.
+fn id_places(id: &WantedId, w: f64) -> Vec<Px> {
+    let c = id.centre;
+    let reach = (id.size / 2.0 - 6.0).max(0.0);
+    let side = w / 2.0 + 6.0;
+    let mut candidates: Vec<Px> = Vec::new();
+    for dy in [id.first, -id.first, 0.0, reach, -reach] {
+        for dx in [0.0, side, -side, reach, -reach] {
+            let far = dx.abs().max(dy.abs()) > reach;
+            let p = [c[0] + dx, c[1] + dy];
+            if !far && !candidates.contains(&p) {
+                candidates.push(p);
+            }
         }
     }
-
-    let layers = vec![
-        polygons, unplaced, tiles, facades, trees, points, objects, ids_layer,
-    ];
-    (layers, entries)
+    candidates
 }
 
 impl Entry {

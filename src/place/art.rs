@@ -75,6 +75,34 @@ pub enum ArtKind {
 }
 
 impl ArtKind {
+    /// The kind a file extension names (`obj`, `fac`, `for`, `png`,
+    /// `dds`, any case).
+    pub fn from_extension(ext: &str) -> Option<ArtKind> {
+        match ext.to_ascii_lowercase().as_str() {
+            "obj" => Some(ArtKind::Object),
+            "fac" => Some(ArtKind::Facade),
+            "for" => Some(ArtKind::Forest),
+            "png" | "dds" => Some(ArtKind::Texture),
+            _ => None,
+        }
+    }
+
+    /// The kind the first bytes of a file say: the PNG or DDS magic, or an
+    /// X-Plane header naming `OBJ`, `FACADE` or `FOREST` (read as
+    /// tolerantly as the readers read it, any version).
+    pub fn sniff(bytes: &[u8]) -> Option<ArtKind> {
+        if crate::texture::is_texture(bytes) {
+            return Some(ArtKind::Texture);
+        }
+        let head = &bytes[..bytes.len().min(crate::check::Contents::SNIFF)];
+        match crate::xptext::sniff(&String::from_utf8_lossy(head))?.1 {
+            "OBJ" => Some(ArtKind::Object),
+            "FACADE" => Some(ArtKind::Facade),
+            "FOREST" => Some(ArtKind::Forest),
+            _ => None,
+        }
+    }
+
     /// How messages name it.
     pub fn noun(self) -> &'static str {
         match self {

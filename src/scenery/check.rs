@@ -391,13 +391,11 @@ pub fn check(
 /// (`None` inside) or an object, facade or forest.
 fn art_kind(def: &str) -> Option<Option<super::art::ArtKind>> {
     use super::art::ArtKind;
-    let ext = def.rsplit_once('.')?.1.to_ascii_lowercase();
-    match ext.as_str() {
+    match def.rsplit_once('.')?.1.to_ascii_lowercase().as_str() {
         "agp" | "agb" | "ags" => Some(None),
-        "obj" => Some(Some(ArtKind::Object)),
-        "fac" => Some(Some(ArtKind::Facade)),
-        "for" => Some(Some(ArtKind::Forest)),
-        _ => None,
+        ext => ArtKind::from_extension(ext)
+            .filter(|k| *k != ArtKind::Texture)
+            .map(Some),
     }
 }
 

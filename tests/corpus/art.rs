@@ -25,7 +25,7 @@ fn noted_codes(row: &Row) -> Vec<String> {
 
 fn kind(format: &str) -> ArtKind {
     match format {
-        "obj" => ArtKind::Obj,
+        "obj" => ArtKind::Object,
         "fac" => ArtKind::Facade,
         "for" => ArtKind::Forest,
         _ => ArtKind::Texture,
@@ -122,7 +122,7 @@ fn object_bounds_agree_with_a_scan_of_the_vt_lines() {
         }
         // What `agkit info` prints: bounds and a footprint for every object
         // with solid triangles.
-        let ArtSummary::Obj(s) = summarize_art(ArtKind::Obj, &bytes).unwrap() else {
+        let ArtSummary::Obj(s) = summarize_art(ArtKind::Object, &bytes).unwrap() else {
             panic!("{}", row.rel)
         };
         assert_eq!(s.bounds, Some(posed));

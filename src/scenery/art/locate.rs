@@ -1,0 +1,255 @@
+//! Where the simulator finds an art path ([`locate`]), the rule in
+//! `docs/scenery.md` ("Art an asset names"):
+//!
+//! 1. beside the file naming it: the path taken relative to that file's
+//!    folder (`\` read as `/`, any letter case, `../` climbing as the
+//!    operating system climbs). A texture is looked for with `.dds`, then
+//!    `.png`, in place of the extension written, then as written: xptools'
+//!    `process_texture_path` (`src/WEDCore/WED_ResourceMgr.cpp`) does the
+//!    same, and X-Plane loads the DDS when there is one;
+//! 2. else, for an object, facade or forest, as a library path through the
+//!    libraries given ([`Libraries`]: the same index and rules as the
+//!    paths of a DSF, [`crate::scenery::resolve`]). Textures are never
+//!    library paths.
+//!
+//! The order is the one WorldEditor's resource manager (`GetObjRelative`)
+//! says should be used — its own comment notes that trying the library
+//! first resolves a path such as `objects/x.obj` to a different file than
+//! the one beside the asset — and the one Laminar's library document gives
+//! for a DSF: the package's own file first, then the library.
+//!
+//! Without libraries, a path that is not beside the file is
+//! [`ArtState::Missing`] — unless it looks like a library path (a folder,
+//! then a file, whose first folder is not beside the file naming it):
+//! then it is [`ArtState::Unchecked`], since no library was given to look
+//! in.
+
+use super::super::library;
+use super::super::resolve::{self, Conditions, LibraryIndex, Tile};
+use crate::place::art::{ArtKind, ArtState};
+use std::path::{Path, PathBuf};
+
+/// The libraries art is looked up in when it is not beside the file
+/// naming it.
+#[derive(Debug, Clone, Copy)]
+pub struct Libraries<'a> {
+    /// Every library package, highest priority first.
+    pub index: &'a LibraryIndex,
+    /// The tile the asset is placed on (regional exports count only on
+    /// their tiles); `None` when there is none (`agkit check`): then any
+    /// export of the path counts.
+    pub tile: Option<Tile>,
+    /// Dataref values and season.
+    pub conditions: &'a Conditions,
+}
+
+/// Where a path led.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Located {
+    /// The path as written.
+    pub path: String,
+    /// The file found.
+    pub file: Option<PathBuf>,
+    /// [`ArtState::Found`] (the file exists), `Missing` or `Unchecked`.
+    pub state: ArtState,
+    /// How it was found (`beside house.agp`, a library rule), or why it
+    /// was not (naming the file beside which it was looked for, not its
+    /// folder).
+    pub how: String,
+    /// The path tried beside the file naming it, when not found there.
+    pub tried: Option<PathBuf>,
+}
+
+/// The alternatives X-Plane tries for a texture path: `.dds`, `.png` in
+/// place of its extension, then as written.
+fn texture_names(rel: &str) -> Vec<String> {
+    let stem = match rel.rsplit_once('.') {
+        Some((s, ext)) if !ext.contains('/') => s,
+        _ => rel,
+    };
+    let mut v = vec![format!("{stem}.dds"), format!("{stem}.png")];
+    if !v.iter().any(|n| n.eq_ignore_ascii_case(rel)) {
+        v.push(rel.to_string());
+    }
+    v
+}
+
+/// True when `rel` reads as a library path seen from `dir`: a folder,
+/// then a file, the first folder not beside the file (nor `..`; a folder
+/// outside `within` counts as not there).
+fn library_style(dir: &Path, rel: &str, within: Option<&Path>) -> bool {
+    let mut parts = rel.split('/').filter(|p| !p.is_empty() && *p != ".");
+    match (parts.next(), parts.next()) {
+        (Some(first), Some(_)) if first != ".." => super::super::install::child_ci(dir, first)
+            .is_none_or(|p| !p.is_dir() || !inside(&p, within)),
+        _ => false,
+    }
+}
+
+/// The file name of `p` for messages.
+fn name_of(p: &Path) -> String {
+    p.file_name().map_or_else(
+        || p.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// Where the simulator finds `path`, named by the file `naming` (see the
+/// module docs).
+pub fn locate(naming: &Path, path: &str, kind: ArtKind, libs: Option<&Libraries>) -> Located {
+    locate_within(naming, path, kind, libs, None)
+}
+
+/// True when `file` is inside the canonical folder `within` (judged by its
+/// canonical path: no `..`, no symlink leaving it), or when there is no
+/// such folder.
+pub fn inside(file: &Path, within: Option<&Path>) -> bool {
+    within.is_none_or(|dir| file.canonicalize().is_ok_and(|c| c.starts_with(dir)))
+}
+
+/// [`locate`], seeing only the files inside the canonical folder `within`
+/// when given (`agkit serve`): a file outside it, reached by `..`, by a
+/// backslash or through a symlink, is treated exactly as a missing one —
+/// the same state and the same words — so the answer never tells whether
+/// it exists.
+pub fn locate_within(
+    naming: &Path,
+    path: &str,
+    kind: ArtKind,
+    libs: Option<&Libraries>,
+    within: Option<&Path>,
+) -> Located {
+    let rel = library::normalize(path);
+    let dir = naming.parent().unwrap_or(Path::new("."));
+    let mut out = Located {
+        path: path.to_string(),
+        file: None,
+        state: ArtState::Missing,
+        how: String::new(),
+        tried: None,
+    };
+    if rel.is_empty() {
+        out.how = "no path given".into();
+        return out;
+    }
+    if library::is_absolute(&rel) {
+        out.how = "an absolute path, which X-Plane's libraries never follow".into();
+        return out;
+    }
+    let names = match kind {
+        ArtKind::Texture => texture_names(&rel),
+        _ => vec![rel.clone()],
+    };
+    if let Some(f) = names
+        .iter()
+        .filter_map(|n| resolve::find_file(dir, n))
+        .find(|f| inside(f, within))
+    {
+        out.file = Some(f);
+        out.state = ArtState::Found;
+        out.how = format!("beside {}", name_of(naming));
+        return out;
+    }
+    // Something by that name that is not a regular file (a FIFO, a
+    // device, a folder): said so, not "not found".
+    if let Some((p, what)) = names.iter().find_map(|n| {
+        let p = dir.join(n);
+        let meta = std::fs::metadata(&p).ok()?;
+        (!meta.is_file() && inside(&p, within))
+            .then(|| (p, crate::fsutil::kind_of(meta.file_type())))
+    }) {
+        out.state = ArtState::Invalid;
+        out.how = format!("{what}, not a regular file");
+        out.tried = Some(p);
+        return out;
+    }
+    out.tried = Some(dir.join(&rel));
+    let beside = format!("not beside {}", name_of(naming));
+    if kind == ArtKind::Texture {
+        out.how = format!("{beside} as written, .dds or .png");
+        return out;
+    }
+    let Some(libs) = libs else {
+        if library_style(dir, &rel, within) {
+            out.state = ArtState::Unchecked;
+            out.how = format!("a library path {beside}: give --library or --xplane to look it up");
+        } else {
+            out.how = beside;
+        }
+        return out;
+    };
+    match libs.tile {
+        Some(tile) => {
+            let r = resolve::resolve(libs.index, None, path, tile, libs.conditions);
+            if let Some(c) = r.pick(0).filter(|c| inside(&c.file, within)) {
+                out.file = Some(c.file.clone());
+                out.state = ArtState::Found;
+                out.how = format!("library: {}", r.rule);
+            } else {
+                out.how = format!("{beside}; as a library path: {}", r.why_unresolved());
+            }
+        }
+        None => {
+            let found = libs
+                .index
+                .exports_of(&rel)
+                .filter(|(_, p, e)| p.enabled && !e.is_absolute())
+                .find_map(|(_, p, e)| {
+                    resolve::find_file(&p.root, &e.real_path)
+                        .filter(|f| inside(f, within))
+                        .map(|f| (p, e, f))
+                });
+            match found {
+                Some((p, e, f)) => {
+                    out.file = Some(f);
+                    out.state = ArtState::Found;
+                    out.how = format!("library: exported by {}/library.txt:{}", p.name, e.line);
+                }
+                None => {
+                    let n = libs.index.packages.iter().filter(|p| p.enabled).count();
+                    out.how = format!(
+                        "{beside}; no enabled library exports it (searched {})",
+                        crate::out::count(n, "package")
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn textures_are_tried_as_dds_then_png() {
+        assert_eq!(texture_names("a/b.png"), ["a/b.dds", "a/b.png"]);
+        assert_eq!(texture_names("b.bmp"), ["b.dds", "b.png", "b.bmp"]);
+        assert_eq!(texture_names("b"), ["b.dds", "b.png", "b"]);
+        assert_eq!(texture_names("x.y/b"), ["x.y/b.dds", "x.y/b.png", "x.y/b"]);
+    }
+
+    #[test]
+    fn found_beside_the_file_missing_or_unchecked() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir(d.path().join("objects")).unwrap();
+        std::fs::write(d.path().join("objects/House.OBJ"), "x").unwrap();
+        std::fs::write(d.path().join("roof.dds"), "x").unwrap();
+        let asset = d.path().join("a.agp");
+        let l = locate(&asset, "objects\\house.obj", ArtKind::Object, None);
+        assert_eq!(l.state, ArtState::Found, "{l:?}");
+        let l = locate(&asset, "roof.png", ArtKind::Texture, None);
+        assert_eq!(l.file, Some(d.path().join("roof.dds")));
+        let l = locate(&asset, "objects/shed.obj", ArtKind::Object, None);
+        assert_eq!(l.state, ArtState::Missing);
+        assert_eq!(l.tried, Some(d.path().join("objects/shed.obj")));
+        assert_eq!(l.how, "not beside a.agp");
+        let l = locate(&asset, "lib/g10/shed.obj", ArtKind::Object, None);
+        assert_eq!(l.state, ArtState::Unchecked);
+        let l = locate(&asset, "lib/g10/shed.png", ArtKind::Texture, None);
+        assert_eq!(l.state, ArtState::Missing);
+        let l = locate(&asset, "/etc/passwd", ArtKind::Object, None);
+        assert_eq!(l.state, ArtState::Missing);
+    }
+}

@@ -1,0 +1,21 @@
+//! Finding and reading the art an asset names, as the simulator finds it:
+//! every `OBJECT`, `FACADE`, `VEGETATION` and `TEXTURE*` of an autogen
+//! asset, every texture of an object, facade or forest, every object of a
+//! facade.
+//!
+//! - [`locate`](mod@locate): where a path is looked for — beside the file
+//!   naming it, then through the libraries given.
+//! - [`store`]: the [`ArtStore`], which reads each file once, resolves the
+//!   textures it draws with, and keeps the [`crate::place::art::Art`] of
+//!   each asset per tile.
+//! - [`check`]: the art problems of an asset or an art file, as
+//!   diagnostics (`agkit check`, the previewer).
+
+pub mod check;
+pub mod locate;
+pub mod store;
+
+pub use crate::place::art::ArtKind;
+pub use check::{ArtProblem, MAX_DEPTH, file_diagnostics};
+pub use locate::{Libraries, Located, inside, locate, locate_within};
+pub use store::{ArtStore, Read, facade_textures, forest_textures, object_textures, read};
