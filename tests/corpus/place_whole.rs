@@ -272,3 +272,114 @@ fn a_whole_tile_with_art_reads_its_objects_and_serializes() {
         }
     }
 }
+
+/// A real airport package with its own art (medmatix/BCATP-Picton_Aerodrome,
+/// MIT licence, as `MANIFEST.tsv` gives it): its DSF and the OBJs and
+/// textures of it the corpus keeps, laid out as the package lays them out
+/// (objects beside `Earth nav data`). Placed whole, the metal shed the DSF
+/// names is read with its texture: it has a footprint and a height, stands
+/// where the DSF says, and the 3-D scene draws it as its own textured mesh;
+/// the objects whose OBJ the corpus does not keep are named, not dropped.
+#[test]
+fn a_real_package_with_its_own_art_is_placed_and_drawn_whole() {
+    let root = support::root();
+    let dsf_rel = "medmatix__BCATP-Picton_Aerodrome/Earth nav data/+40-080/+43-078.dsf";
+    let art = root.join("art/medmatix__BCATP-Picton_Aerodrome");
+    let pkg = tempfile::tempdir().unwrap();
+    let tile = pkg.path().join("Earth nav data/+40-080/+43-078.dsf");
+    std::fs::create_dir_all(tile.parent().unwrap()).unwrap();
+    std::fs::copy(root.join(dsf_rel), &tile).unwrap();
+    for e in std::fs::read_dir(&art).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_file() {
+            std::fs::copy(e.path(), pkg.path().join(e.file_name())).unwrap();
+        }
+    }
+    let scenery = Scenery::packages(None, &[], Conditions::default()).unwrap();
+    let t = whole(&scenery, &tile);
+    let shed = t
+        .placements
+        .iter()
+        .find(|p| p.kind == "obj" && p.asset == "OSXmetalShed1.obj")
+        .expect("the metal shed's placement");
+    assert!(!shed.objects.is_empty());
+    // Where the DSF puts it: the text's OBJECT line for definition 16.
+    let d = dsf::read(&std::fs::read(&tile).unwrap()).unwrap();
+    let text = dsf::to_text(&d, &TextOptions::default());
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("OBJECT 16 "))
+        .expect("an OBJECT of the shed");
+    let f: Vec<f64> = line
+        .split_whitespace()
+        .skip(2)
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let o = &shed.objects[0];
+    assert_eq!(o.art, Some(agkit::place::art::ArtState::Found));
+    assert!(o.footprint.len() >= 3, "{:?}", o.footprint);
+    assert!(
+        o.object_height.is_some_and(|h| h > 1.0),
+        "{:?}",
+        o.object_height
+    );
+    let metres = |a: f64, b: f64| (a - b).abs() * 111_320.0;
+    assert!(
+        metres(o.lon, f[0]) < 0.01 && metres(o.lat, f[1]) < 0.01,
+        "{o:?} {f:?}"
+    );
+    // The 3-D scene: the shed as a node with its own mesh, textured with
+    // the package's shades.png.
+    let scene = agkit::scene::build(&t.placements, &agkit::limits::Limits::default()).unwrap();
+    let node = scene
+        .nodes
+        .iter()
+        .find(|n| n.item.asset == "OSXmetalShed1.obj" && n.mesh.is_some())
+        .expect("a node drawing the shed");
+    let mesh = &scene.meshes[node.mesh.unwrap()];
+    assert!(
+        mesh.parts
+            .iter()
+            .map(|p| p.mesh.triangles.len())
+            .sum::<usize>()
+            > 10
+    );
+    let textured = mesh.parts.iter().any(|p| {
+        scene.materials[p.material]
+            .texture
+            .is_some_and(|t| scene.textures[t].name.contains("shades"))
+    });
+    assert!(
+        textured,
+        "{:?}",
+        mesh.parts
+            .iter()
+            .map(|p| &scene.materials[p.material])
+            .collect::<Vec<_>>()
+    );
+    // The objects the corpus does not keep are placed as points and named.
+    let missing: Vec<&str> = t
+        .placements
+        .iter()
+        .filter(|p| p.kind == "obj")
+        .filter(|p| {
+            p.objects
+                .iter()
+                .any(|o| o.art != Some(agkit::place::art::ArtState::Found))
+        })
+        .map(|p| p.asset.as_str())
+        .collect();
+    assert!(missing.contains(&"MessHall.obj"), "{missing:?}");
+    for p in t
+        .placements
+        .iter()
+        .filter(|p| missing.contains(&p.asset.as_str()))
+    {
+        assert!(
+            p.warnings.iter().any(|w| w.contains("not found")),
+            "{}: {:?}",
+            p.asset,
+            p.warnings
+        );
+    }
+}
