@@ -61,7 +61,7 @@ use crate::draped::DrapedArt;
 use crate::dsf::features::{self, Feature, Geometry, Layer};
 use crate::dsf::{Dsf, ElevationMode, Entity};
 use crate::geom::{LocalFrame, LonLat, Xy};
-use crate::place::art::{Art, ArtFile, ArtState, TreeArt};
+use crate::place::art::{Art, ArtFile, ArtState, TextureRole, TreeArt};
 use crate::place::{
     Params, PlacedDraped, PlacedFacade, PlacedLine, PlacedObject, PlacedTree, Placement, Rng,
 };
@@ -500,16 +500,36 @@ impl Scenery {
                     // A string's objects are the placement's art, found
                     // beside the .str or in the libraries.
                     let art = match &d {
-                        DrapedArt::Str(s) => Some(Arc::new(Art {
+                        DrapedArt::Str(s) => Arc::new(Art {
                             objects: s
                                 .objects
                                 .iter()
                                 .map(|o| self.art().object_file(file, &o.path, libs))
                                 .collect(),
                             ..Art::default()
-                        })),
-                        _ => None,
+                        }),
+                        // A .pol or .lin is the placement's art with its
+                        // texture, which the views draw with.
+                        DrapedArt::Pol(_) | DrapedArt::Lin(_) => {
+                            let names = match &d {
+                                DrapedArt::Pol(p) => {
+                                    p.texture.clone().map(|t| (TextureRole::Draped, t))
+                                }
+                                DrapedArt::Lin(l) => {
+                                    l.texture.clone().map(|t| (TextureRole::Line, t))
+                                }
+                                DrapedArt::Str(_) => None,
+                            };
+                            let mut a =
+                                art_file(g.definition, Some(file), how, Some(Arc::new(d.clone())));
+                            a.textures = self.art().textures(file, names.into_iter().collect(), libs);
+                            Arc::new(Art {
+                                draped: Some(a),
+                                ..Art::default()
+                            })
+                        }
                     };
+                    let art = Some(art);
                     DefArt {
                         art,
                         state: Some(ArtState::Found),
