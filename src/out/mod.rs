@@ -11,6 +11,7 @@
 #[cfg(feature = "arrow")]
 pub mod arrow;
 pub mod draw;
+mod draped_picture;
 pub mod dsf_text;
 pub mod frame;
 pub mod geojson;
