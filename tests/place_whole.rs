@@ -591,6 +591,17 @@ fn the_textured_picture_draws_draped_polygons_and_lines() {
     };
     let r = agkit::out::render(&t.placements, &opts).unwrap();
     let svg = String::from_utf8(r.bytes).unwrap();
+    // Kept to look at.
+    let png = agkit::out::render(
+        &t.placements,
+        &agkit::out::RenderOptions {
+            format: agkit::out::Format::Png,
+            ..opts
+        },
+    )
+    .unwrap();
+    let keep = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    std::fs::write(keep.join("whole-textured.png"), png.bytes).unwrap();
     let mut lines = Vec::new();
     let mut layer = String::new();
     for line in svg.lines() {
@@ -602,6 +613,9 @@ fn the_textured_picture_draws_draped_polygons_and_lines() {
             lines.push(format!("  image {}x{}", size[0], size[1]));
         } else if line.starts_with("<clipPath") {
             lines.push(format!("  clip of {} ring(s)", line.matches('M').count()));
+        } else if layer == "draped" && line.starts_with("<path") {
+            let at = line.find("fill=\"").unwrap() + 6;
+            lines.push(format!("  filled {}", &line[at..at + 7]));
         } else if layer == "lines" && line.starts_with("<polyline") {
             let attr = |a: &str| {
                 let at = line.find(&format!("{a}=\"")).unwrap() + a.len() + 2;
@@ -614,11 +628,25 @@ fn the_textured_picture_draws_draped_polygons_and_lines() {
             ));
         }
     }
-    // Drawn under everything else: the first two layers.
-    assert_eq!(lines[0], "layer draped", "{lines:#?}");
+    // Drawn under everything else: the first two layers of the map (after
+    // the title's).
+    let layers: Vec<&String> = lines.iter().filter(|l| l.starts_with("layer ")).collect();
+    assert_eq!(layers[..3], ["layer title", "layer draped", "layer lines"], "{lines:#?}");
     let draped = svg.find("<g id=\"draped\"").unwrap();
     let end = draped + svg[draped..].find("</g>\n<g id=").unwrap();
     // The polygon with a hole: its copies cut to two rings.
     assert!(svg[draped..end].contains("clip-rule=\"evenodd\""));
-    insta::assert_snapshot!(lines.join("\n"));
+    // Runs of the same line (a polygon's copies) counted.
+    let mut runs: Vec<(String, usize)> = Vec::new();
+    for l in lines {
+        match runs.last_mut() {
+            Some((last, n)) if *last == l => *n += 1,
+            _ => runs.push((l, 1)),
+        }
+    }
+    let text: Vec<String> = runs
+        .into_iter()
+        .map(|(l, n)| if n > 1 { format!("{l} ×{n}") } else { l })
+        .collect();
+    insta::assert_snapshot!(text.join("\n"));
 }

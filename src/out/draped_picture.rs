@@ -9,7 +9,9 @@
 //!   with its holes (even-odd). A polygon covering more than
 //!   [`MAX_REPEATS`] repeats, or drawn once the picture's image budget
 //!   ([`Limits::max_picture_image_bytes`], shared with the tiles) is
-//!   spent, is filled with the texture's mean colour instead. Without its
+//!   spent, is filled with the texture's mean colour instead; one whose
+//!   texture coordinates span no area (UV planes giving every point the
+//!   same `s, t`) with the texture's colour there. Without its
 //!   texture it is a plain grey fill (and, when its `.pol` is missing,
 //!   ringed as missing art).
 //! - A **painted line** is a stroke of its `.lin`'s width (metres to
@@ -186,12 +188,12 @@ fn polygons(
         };
         textured = true;
         match copies(d, &rings, t, limits, bytes) {
-            Some(images) => out.draped.shapes.extend(images.into_iter().map(Shape::Image)),
-            None => {
+            Ok(images) => out.draped.shapes.extend(images.into_iter().map(Shape::Image)),
+            Err(colour) => {
                 out.flat += 1;
                 out.draped.shapes.push(Shape::Area {
                     rings,
-                    style: Style::fill(t.mean),
+                    style: Style::fill(colour),
                 });
             }
         }
@@ -200,22 +202,28 @@ fn polygons(
 }
 
 /// The copies of texture `t` that fill draped polygon `d` (its rings in
-/// picture pixels), or `None` when it cannot be mapped, covers more than
-/// [`MAX_REPEATS`] repeats, or the image budget is spent.
+/// picture pixels), or the colour to fill it with instead: the texture's
+/// colour where its texture coordinates are when they span no area (UV
+/// planes giving one point), else its mean colour when it covers more than
+/// [`MAX_REPEATS`] repeats or the image budget is spent.
 fn copies(
     d: &crate::place::PlacedDraped,
     rings: &[Vec<Px>],
     t: &mut Decoded,
     limits: &Limits,
     bytes: &mut u64,
-) -> Option<Vec<Image>> {
+) -> Result<Vec<Image>, Colour> {
     let st = draped_st(d);
-    let outer = st.first()?;
+    let Some(outer) = st.first().filter(|r| !r.is_empty()) else {
+        return Err(t.mean);
+    };
     let (w, h) = (f64::from(t.img.width), f64::from(t.img.height));
     // Texture pixels (x right, y down, one repeat = the image) to the
     // picture's, fitted on the outer ring.
     let from: Vec<[f64; 2]> = outer.iter().map(|q| [q[0] * w, (1.0 - q[1]) * h]).collect();
-    let m = affine(&from, &rings[0])?;
+    let Some(m) = affine(&from, &rings[0]) else {
+        return Err(texel(&t.img, outer[0]).unwrap_or(t.mean));
+    };
     let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
     for q in outer {
         for a in 0..2 {
@@ -227,14 +235,15 @@ fn copies(
     let (t0, t1) = (lo[1].floor(), hi[1].ceil());
     let n = (s1 - s0).max(1.0) * (t1 - t0).max(1.0);
     if !n.is_finite() || n > MAX_REPEATS as f64 {
-        return None;
+        return Err(t.mean);
     }
     // Picture pixels per texture pixel: never embed more.
     let k = (m[0] * m[3] - m[1] * m[2]).abs().sqrt().min(1.0);
     let side = |v: u32| ((f64::from(v) * k).ceil() as u32).clamp(1, MAX_SIDE_PX);
     let size = [side(t.img.width), side(t.img.height)];
     let image = match t.sized.get(&size) {
-        Some(made) => made.clone()?,
+        Some(Some(made)) => Arc::clone(made),
+        Some(None) => return Err(t.mean),
         None => {
             let c = cut(&t.img, [0, 0, t.img.width, t.img.height], size);
             let made = super::png::encode_rgba(size[0], size[1], &c.rgba)
@@ -248,7 +257,7 @@ fn copies(
                     })
                 });
             t.sized.insert(size, made.clone());
-            made?
+            made.ok_or(t.mean)?
         }
     };
     let (sx, sy) = (w / f64::from(size[0]), h / f64::from(size[1]));
@@ -278,7 +287,21 @@ fn copies(
         }
         s += 1.0;
     }
-    Some(v)
+    Ok(v)
+}
+
+/// The colour of `img` at texture coordinates `st` (repeating), when the
+/// pixel there is not clear.
+fn texel(img: &crate::texture::Image, st: [f64; 2]) -> Option<Colour> {
+    if !st.iter().all(|v| v.is_finite()) || img.width == 0 || img.height == 0 {
+        return None;
+    }
+    let (s, t) = (st[0].rem_euclid(1.0), st[1].rem_euclid(1.0));
+    let x = ((s * f64::from(img.width)) as u32).min(img.width - 1);
+    let y = (((1.0 - t) * f64::from(img.height)) as u32).min(img.height - 1);
+    let at = (y as usize * img.width as usize + x as usize) * 4;
+    let p = img.rgba.get(at..at + 4)?;
+    (p[3] > 0).then_some(Colour(p[0], p[1], p[2]))
 }
 
 /// Placement `i`'s painted lines into `out`.
