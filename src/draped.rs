@@ -79,7 +79,9 @@ impl Lin {
     /// `SCALE`: the window a drawn strip spans. `None` without a scale,
     /// a width or a layer.
     pub fn window(&self) -> Option<([f64; 3], [f64; 2])> {
-        let scale = self.scale.filter(|s| s.iter().all(|v| v.is_finite() && *v > 0.0))?;
+        let scale = self
+            .scale
+            .filter(|s| s.iter().all(|v| v.is_finite() && *v > 0.0))?;
         let tw = self.tex_width.filter(|w| w.is_finite() && *w > 0.0)?;
         let widest = self
             .layers

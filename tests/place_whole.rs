@@ -190,7 +190,11 @@ fn textures(dir: &Path) {
         for x in 0..32u32 {
             let c = if (x / 8 + y / 8) % 2 == 0 { 150 } else { 110 };
             let blue = x < 8 && y < 8;
-            apron.extend(if blue { [40, 70, 200, 255] } else { [c, c, c - 10, 255] });
+            apron.extend(if blue {
+                [40, 70, 200, 255]
+            } else {
+                [c, c, c - 10, 255]
+            });
         }
     }
     let mut stripe = Vec::new();
@@ -505,7 +509,10 @@ fn draped_polygons_and_lines_are_drawn_in_the_3d_scene() {
     assert_eq!(lins.len(), in_json("lin", |p| p.lines.len()));
     assert_eq!((pols.len(), lins.len()), (2, 2));
     assert!(
-        scene.warnings.iter().all(|w| !w.contains("apron") && !w.contains("stripe")),
+        scene
+            .warnings
+            .iter()
+            .all(|w| !w.contains("apron") && !w.contains("stripe")),
         "{:?}",
         scene.warnings
     );
@@ -631,7 +638,11 @@ fn the_textured_picture_draws_draped_polygons_and_lines() {
     // Drawn under everything else: the first two layers of the map (after
     // the title's).
     let layers: Vec<&String> = lines.iter().filter(|l| l.starts_with("layer ")).collect();
-    assert_eq!(layers[..3], ["layer title", "layer draped", "layer lines"], "{lines:#?}");
+    assert_eq!(
+        layers[..3],
+        ["layer title", "layer draped", "layer lines"],
+        "{lines:#?}"
+    );
     let draped = svg.find("<g id=\"draped\"").unwrap();
     let end = draped + svg[draped..].find("</g>\n<g id=").unwrap();
     // The polygon with a hole: its copies cut to two rings.

@@ -82,10 +82,11 @@ impl Textures {
             .entry(h.file().to_path_buf())
             .or_insert_with(|| {
                 let img = h.decode().ok()?;
-                let mean = cut(&img, [0, 0, img.width, img.height], [
-                    img.width.min(32),
-                    img.height.min(32),
-                ])
+                let mean = cut(
+                    &img,
+                    [0, 0, img.width, img.height],
+                    [img.width.min(32), img.height.min(32)],
+                )
                 .mean()
                 .unwrap_or(PLAIN);
                 Some(Decoded {
@@ -188,7 +189,10 @@ fn polygons(
         };
         textured = true;
         match copies(d, &rings, t, limits, bytes) {
-            Ok(images) => out.draped.shapes.extend(images.into_iter().map(Shape::Image)),
+            Ok(images) => out
+                .draped
+                .shapes
+                .extend(images.into_iter().map(Shape::Image)),
             Err(colour) => {
                 out.flat += 1;
                 out.draped.shapes.push(Shape::Area {

@@ -10,8 +10,8 @@
 
 #[cfg(feature = "arrow")]
 pub mod arrow;
-pub mod draw;
 mod draped_picture;
+pub mod draw;
 pub mod dsf_text;
 pub mod frame;
 pub mod geojson;

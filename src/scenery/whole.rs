@@ -522,7 +522,8 @@ impl Scenery {
                             };
                             let mut a =
                                 art_file(g.definition, Some(file), how, Some(Arc::new(d.clone())));
-                            a.textures = self.art().textures(file, names.into_iter().collect(), libs);
+                            a.textures =
+                                self.art().textures(file, names.into_iter().collect(), libs);
                             Arc::new(Art {
                                 draped: Some(a),
                                 ..Art::default()
@@ -696,6 +697,8 @@ fn lay(
     let local = |r: &[LonLat]| -> Vec<Xy> { r.iter().map(|&q| frame.to_local(q)).collect() };
     let mut rng = crate::place::rng(seed);
     let mut laid = 0;
+    // Facade holes: not drawn (X-Plane's facades have none), counted.
+    let mut fac_holes = (0usize, 0usize);
     for f in &g.rows {
         match g.kind {
             "obj" => {
@@ -731,7 +734,12 @@ fn lay(
                 if !take(1) {
                     break;
                 }
-                let outer = rings(&f.geometry).swap_remove(0);
+                let mut rs = rings(&f.geometry);
+                if rs.len() > 1 {
+                    fac_holes.0 += 1;
+                    fac_holes.1 += rs.len() - 1;
+                }
+                let outer = rs.swap_remove(0);
                 let n = outer.len();
                 let walls: Option<Vec<i64>> = f.planes.contains(&"wall").then(|| {
                     (0..n)
@@ -839,6 +847,14 @@ fn lay(
             }
             _ => {}
         }
+    }
+    if fac_holes.0 > 0 {
+        p.warnings.push(format!(
+            "{}: {} with {} hole(s) drawn from their outer ring only (X-Plane's facades have no holes: WorldEditor refuses them)",
+            g.definition,
+            crate::out::count(fac_holes.0, "facade"),
+            fac_holes.1
+        ));
     }
     laid
 }
