@@ -18,6 +18,10 @@ For each `*.glb` and `*.gltf` in DIR (what tests/gltf.rs writes to
 - no face corner's normal points against its face (the share of such
   corners is 0 in every mesh), and the boxes drawn for missing objects are
   closed;
+- a whole tile's draped polygons and painted lines (counted against the
+  sidecar's `draped` and `lines` when it has them) lie just above the
+  ground, every face facing up, textured when they name a texture, and
+  render lit, not black;
 - a small Cycles render (CPU, a few samples, a sun and a camera from the
   scene's bounds) shows the OBJ objects lit, not black, against the ground:
   the scene is rendered once as it is and once with flat mask colours, and
@@ -148,6 +152,13 @@ def check_counts(name, expect):
     for k in ("placements", "objects", "facades", "tree_groups"):
         if have[k] != expect[k]:
             fail(name, f"{have[k]} {k} in Blender, the placements hold {expect[k]}")
+    # A whole tile's draped polygons and painted lines, when the sidecar
+    # counts them.
+    for k, item in (("draped", "draped"), ("lines", "line")):
+        if k in expect:
+            have[k] = by_item.get(item, 0)
+            if have[k] != expect[k]:
+                fail(name, f"{have[k]} {k} in Blender, the placements hold {expect[k]}")
     grounds = by_item.get("ground", 0)
     if grounds > have["placements"]:
         fail(name, f"{grounds} ground objects for {have['placements']} placements")
@@ -209,6 +220,39 @@ def check_normals(name):
             bm.free()
             if open_edges:
                 fail(name, f"box {me.name!r} is not closed: {open_edges} open edges")
+
+
+def check_draped(name):
+    """Draped polygons and painted lines lie flat just above the ground and
+    face up (+Z in Blender, +Y in glTF): a reversed winding would face
+    down and render black from above. Textured ones draw an image."""
+    n = 0
+    for o in bpy.data.objects:
+        if o.get("item") not in ("draped", "line") or o.type != "MESH":
+            continue
+        n += 1
+        rot = o.matrix_world.to_3x3()
+        down = 0
+        for poly in o.data.polygons:
+            if (rot @ poly.normal).normalized().z < 0.99:
+                down += 1
+        if down:
+            fail(name, f"{o.name!r}: {down} of {len(o.data.polygons)} faces do not face up")
+        zs = [(o.matrix_world @ v.co).z for v in o.data.vertices]
+        if zs and not (0.0 < min(zs) and max(zs) < 0.2):
+            fail(name, f"{o.name!r}: lies at {min(zs):.3f}..{max(zs):.3f} m, not just above the ground")
+        if o.get("texture"):
+            mats = [s.material for s in o.material_slots if s.material]
+            has_image = any(
+                nd.type == "TEX_IMAGE" and nd.image is not None
+                for m in mats
+                if m.node_tree
+                for nd in m.node_tree.nodes
+            )
+            if not has_image:
+                fail(name, f"{o.name!r}: names texture {o.get('texture')!r} but draws no image")
+    if n:
+        print(f"  draped polygons and lines: {n}, all facing up", flush=True)
 
 
 def bounds():
@@ -288,9 +332,12 @@ def check_render(name, keep):
     lit = render(scene, os.path.join(keep, f"{name}.png"))
     # The same view with mask colours: OBJ objects magenta, ground green,
     # all else black.
+    flat = emission("mask draped", (1.0, 1.0, 0.0))
     masks = {
         "object": emission("mask object", (1.0, 0.0, 1.0)),
         "ground": emission("mask ground", (0.0, 1.0, 0.0)),
+        "draped": flat,
+        "line": flat,
     }
     other = emission("mask other", (0.0, 0.0, 0.0))
     for o in bpy.data.objects:
@@ -307,6 +354,16 @@ def check_render(name, keep):
     is_obj = (mask[:, :, 0] > 0.5) & (mask[:, :, 2] > 0.5) & (mask[:, :, 1] < 0.2)
     is_ground = (mask[:, :, 1] > 0.5) & (mask[:, :, 0] < 0.2)
     lum = lit @ numpy.array([0.2126, 0.7152, 0.0722], dtype=numpy.float32)
+    # Draped polygons and lines seen from the camera are lit, not black
+    # (facing down they would be).
+    is_draped = (mask[:, :, 0] > 0.5) & (mask[:, :, 1] > 0.5) & (mask[:, :, 2] < 0.2)
+    n_draped = int(is_draped.sum())
+    if n_draped >= 20:
+        dl = float(lum[is_draped].mean())
+        dark = float((lum[is_draped] < 0.03).mean())
+        print(f"  render: draped pixels {dl:.3f} ({n_draped} px, {100 * dark:.0f} % black)", flush=True)
+        if dark > 0.2:
+            fail(name, f"draped pixels are dark: {100 * dark:.0f} % black")
     n_obj, n_ground = int(is_obj.sum()), int(is_ground.sum())
     if n_obj < 20 or n_ground < 20:
         print(f"  render: {n_obj} OBJ and {n_ground} ground pixels; too few to compare")
@@ -366,6 +423,7 @@ def main():
         check_instances(name)
         check_images(name)
         check_normals(name)
+        check_draped(name)
         if check_render(name, keep):
             rendered_objs += 1
         check_trimesh(name, path)

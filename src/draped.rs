@@ -34,6 +34,8 @@ pub struct Pol {
     /// `SCALE`: metres one repeat of the texture covers (horizontal,
     /// vertical); `None` when the file has none.
     pub scale: Option<[f64; 2]>,
+    /// `NO_ALPHA`: the texture's alpha is ignored (drawn opaque).
+    pub no_alpha: bool,
 }
 
 /// One `S_OFFSET` layer of a painted line.
@@ -70,6 +72,23 @@ impl Lin {
             .map(|l| (l.s[2] - l.s[0]).abs() / tw * scale)
             .filter(|w| w.is_finite())
             .reduce(f64::max)
+    }
+
+    /// The widest `S_OFFSET` layer's texture columns as fractions of the
+    /// texture's width `[s1, sm, s2]` (`S_OFFSET` over `TEX_WIDTH`), and
+    /// `SCALE`: the window a drawn strip spans. `None` without a scale,
+    /// a width or a layer.
+    pub fn window(&self) -> Option<([f64; 3], [f64; 2])> {
+        let scale = self
+            .scale
+            .filter(|s| s.iter().all(|v| v.is_finite() && *v > 0.0))?;
+        let tw = self.tex_width.filter(|w| w.is_finite() && *w > 0.0)?;
+        let widest = self
+            .layers
+            .iter()
+            .filter(|l| l.s.iter().all(|v| v.is_finite()) && l.s[2] != l.s[0])
+            .max_by(|a, b| (a.s[2] - a.s[0]).abs().total_cmp(&(b.s[2] - b.s[0]).abs()))?;
+        Some((widest.s.map(|v| v / tw), scale))
     }
 }
 
@@ -172,6 +191,7 @@ pub fn read_pol(bytes: &[u8], name: &str) -> Result<Pol, DrapedError> {
         match w[0] {
             "TEXTURE" => pol.texture = path_after(&w, 1),
             "SCALE" => pol.scale = Some(numbers::<2>(name, line, &w)?),
+            "NO_ALPHA" => pol.no_alpha = true,
             _ => {}
         }
     }
@@ -278,6 +298,7 @@ mod tests {
         .unwrap();
         assert_eq!(p.texture.as_deref(), Some("../tex/apt.png"));
         assert_eq!(p.scale, Some([500.0, 250.0]));
+        assert!(p.no_alpha);
     }
 
     #[test]
@@ -288,6 +309,9 @@ mod tests {
         )
         .unwrap();
         assert!((l.width().unwrap() - 2.0).abs() < 1e-9);
+        let (s, scale) = l.window().unwrap();
+        assert_eq!(s, [100.0 / 1024.0, 150.0 / 1024.0, 202.4 / 1024.0]);
+        assert_eq!(scale, [20.0, 100.0]);
     }
 
     #[test]

@@ -43,6 +43,7 @@ fn package(dir: &Path) -> PathBuf {
     copy("examples/block/row_house.fac", "row_house.fac");
     copy("examples/block/backyard_trees.for", "backyard_trees.for");
     let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+    textures(dir);
     write(
         "apron.pol",
         "A\n850\nDRAPED_POLYGON\n\nTEXTURE apron.png\nSCALE 25 50\n",
@@ -176,6 +177,39 @@ fn package(dir: &Path) -> PathBuf {
     std::fs::create_dir_all(tile.parent().unwrap()).unwrap();
     std::fs::write(&tile, bytes).unwrap();
     tile
+}
+
+/// The draped polygon's and the line's textures, made here: `apron.png`
+/// a 32 × 32 opaque checker of two greys with a blue corner (so its
+/// turn shows), `stripe.png` 64 × 16, clear but for a yellow band over
+/// columns 16..32 (the `.lin`'s `S_OFFSET 0 0 16 32` over `TEX_WIDTH`
+/// 1024 spans s 0 … 1/32, so the strip draws its first two columns).
+fn textures(dir: &Path) {
+    let mut apron = Vec::new();
+    for y in 0..32u32 {
+        for x in 0..32u32 {
+            let c = if (x / 8 + y / 8) % 2 == 0 { 150 } else { 110 };
+            let blue = x < 8 && y < 8;
+            apron.extend(if blue {
+                [40, 70, 200, 255]
+            } else {
+                [c, c, c - 10, 255]
+            });
+        }
+    }
+    let mut stripe = Vec::new();
+    for _ in 0..16u32 {
+        for x in 0..64u32 {
+            stripe.extend(if x < 2 || (16..32).contains(&x) {
+                [240, 200, 30, 255]
+            } else {
+                [0, 0, 0, 0]
+            });
+        }
+    }
+    let png = |w, h, rgba: &[u8]| agkit::out::png::encode_rgba(w, h, rgba).unwrap();
+    std::fs::write(dir.join("apron.png"), png(32, 32, &apron)).unwrap();
+    std::fs::write(dir.join("stripe.png"), png(64, 16, &stripe)).unwrap();
 }
 
 fn whole(tile: &Path, art: bool) -> agkit::scenery::TilePlacement {
@@ -408,4 +442,222 @@ fn the_cli_places_all_and_writes_json_and_geojson() {
         .unwrap();
     assert!(o.status.success());
     assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "[]");
+}
+
+/// Twice the signed area of a ring (positive counter-clockwise),
+/// independent of agkit's geometry code.
+fn shoelace(r: &[[f64; 2]]) -> f64 {
+    (0..r.len())
+        .map(|k| {
+            let (a, b) = (r[k], r[(k + 1) % r.len()]);
+            a[0] * b[1] - b[0] * a[1]
+        })
+        .sum::<f64>()
+}
+
+/// The area of a mesh's triangles seen from above, counter-clockwise
+/// positive (each triangle facing up adds its area).
+fn mesh_area(m: &agkit::geom::Mesh) -> f64 {
+    m.triangles
+        .iter()
+        .map(|t| {
+            let [a, b, c] = t.map(|i| m.positions[i as usize]);
+            ((b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1])) / 2.0
+        })
+        .sum()
+}
+
+/// The nodes of `kind` in a glTF document's JSON (their `extras.item`).
+fn gltf_items(glb: &[u8], kind: &str) -> Vec<serde_json::Value> {
+    assert_eq!(&glb[..4], b"glTF");
+    let n = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let doc: serde_json::Value = serde_json::from_slice(&glb[20..20 + n]).unwrap();
+    doc["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["extras"]["item"] == kind)
+        .cloned()
+        .collect()
+}
+
+/// The 3-D scene of a whole tile draws every draped polygon and painted
+/// line once, each a node of its own: the polygon's triangles cover its
+/// area less its hole, facing up just above the ground, its texture
+/// mapped by its SCALE turned by its heading (or by its UV planes); a
+/// straight line's strip is its length times the .lin's width. The
+/// counts agree in the placement, the `whole` table, the scene and the
+/// glTF, which is kept for the validator and Blender.
+#[test]
+fn draped_polygons_and_lines_are_drawn_in_the_3d_scene() {
+    use agkit::scene::ItemKind;
+    let dir = tempfile::tempdir().unwrap();
+    let tile = package(dir.path());
+    let t = whole(&tile, true);
+    let w = t.whole.as_ref().unwrap();
+    let scene = agkit::scene::build(&t.placements, &agkit::limits::Limits::default()).unwrap();
+    let nodes = |k: ItemKind| -> Vec<&agkit::scene::Node> {
+        scene.nodes.iter().filter(|n| n.item.kind == k).collect()
+    };
+    let in_json = |kind: &str, f: fn(&agkit::place::Placement) -> usize| -> usize {
+        t.placements.iter().filter(|p| p.kind == kind).map(f).sum()
+    };
+    let (pols, lins) = (nodes(ItemKind::Draped), nodes(ItemKind::Line));
+    assert_eq!(pols.len(), w.counts["pol"].placed);
+    assert_eq!(pols.len(), in_json("pol", |p| p.draped.len()));
+    assert_eq!(lins.len(), w.counts["lin"].placed);
+    assert_eq!(lins.len(), in_json("lin", |p| p.lines.len()));
+    assert_eq!((pols.len(), lins.len()), (2, 2));
+    assert!(
+        scene
+            .warnings
+            .iter()
+            .all(|w| !w.contains("apron") && !w.contains("stripe")),
+        "{:?}",
+        scene.warnings
+    );
+
+    let pol = t.placements.iter().find(|p| p.kind == "pol").unwrap();
+    let mesh = |n: &agkit::scene::Node| &scene.meshes[n.mesh.unwrap()].parts[0].mesh;
+    for n in &pols {
+        let d = &pol.draped[n.item.index];
+        let m = mesh(n);
+        // Area: the outer ring less its holes.
+        let want = d.rings[0..1].iter().map(|r| shoelace(r).abs()).sum::<f64>() / 2.0
+            - d.rings[1..].iter().map(|r| shoelace(r).abs()).sum::<f64>() / 2.0;
+        let got = mesh_area(m);
+        assert!(((got - want) / want).abs() < 1e-6, "{got} against {want}");
+        // Every triangle faces up (positive area each), just above 0.
+        assert!(m.normals.iter().all(|q| *q == [0.0, 0.0, 1.0]));
+        assert!(m.positions.iter().all(|q| q[2] > 0.0 && q[2] < 0.2));
+    }
+    // The first: SCALE 25 × 50 turned 30°: between any two points, s grows
+    // by the metres along (cos 30°, −sin 30°) over 25, t along (sin 30°,
+    // cos 30°) over 50.
+    let m = mesh(pols.iter().find(|n| n.item.index == 0).unwrap());
+    assert_eq!(pol.draped[0].heading, Some(30.0));
+    let (sin, cos) = 30f64.to_radians().sin_cos();
+    let (p0, st0) = (m.positions[0], m.uvs[0]);
+    for (p, st) in m.positions.iter().zip(&m.uvs) {
+        let (dx, dy) = (p[0] - p0[0], p[1] - p0[1]);
+        let ds = (dx * cos - dy * sin) / 25.0;
+        let dt = (dx * sin + dy * cos) / 50.0;
+        assert!(
+            (st[0] - st0[0] - ds).abs() < 1e-9 && (st[1] - st0[1] - dt).abs() < 1e-9,
+            "{st:?}"
+        );
+    }
+    assert_eq!(m.positions.len(), 8, "4 outer points and 4 of the hole");
+    // The second: its UV planes at every point.
+    let m = mesh(pols.iter().find(|n| n.item.index == 1).unwrap());
+    let uv = &pol.draped[1].uv.as_ref().unwrap()[0];
+    assert_eq!(m.uvs, *uv);
+
+    // Lines: straight, so each strip is its length times 0.625 m.
+    let lin = t.placements.iter().find(|p| p.kind == "lin").unwrap();
+    for n in &lins {
+        let l = &lin.lines[n.item.index];
+        let len = (l.points[1][0] - l.points[0][0]).hypot(l.points[1][1] - l.points[0][1]);
+        let got = mesh_area(mesh(n));
+        assert!(((got - len * 0.625) / (len * 0.625)).abs() < 1e-9, "{got}");
+    }
+
+    // The glTF: the same counts, textures embedded; kept for the validator
+    // and Blender, with the counts beside it.
+    let glb = agkit::out::gltf::to_glb(&t.placements).unwrap();
+    assert_eq!(gltf_items(&glb, "draped").len(), 2);
+    assert_eq!(gltf_items(&glb, "line").len(), 2);
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gltf-out");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("whole.glb"), &glb).unwrap();
+    let objects: usize = t.placements.iter().map(|p| p.objects.len()).sum();
+    let facades: usize = t.placements.iter().map(|p| p.facades.len()).sum();
+    let counts = serde_json::json!({
+        "placements": t.placements.len(),
+        "objects": objects,
+        "facades": facades,
+        "tree_groups": t.placements.iter().filter(|p| !p.trees.is_empty()).count(),
+        "draped": 2,
+        "lines": 2,
+    });
+    std::fs::write(out.join("whole.counts.json"), counts.to_string()).unwrap();
+}
+
+/// The textured picture of the whole tile: the draped polygons filled
+/// with their texture under everything else (one copy per repeat, cut to
+/// the polygon with its hole), the lines as strokes of their width in
+/// their texture's colour. A snapshot of its layers, images and shapes.
+#[test]
+fn the_textured_picture_draws_draped_polygons_and_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let tile = package(dir.path());
+    let t = whole(&tile, true);
+    let opts = agkit::out::RenderOptions {
+        layout: agkit::out::Layout::Combined,
+        ..agkit::out::RenderOptions::new(agkit::out::Format::Svg)
+    };
+    let r = agkit::out::render(&t.placements, &opts).unwrap();
+    let svg = String::from_utf8(r.bytes).unwrap();
+    // Kept to look at.
+    let png = agkit::out::render(
+        &t.placements,
+        &agkit::out::RenderOptions {
+            format: agkit::out::Format::Png,
+            ..opts
+        },
+    )
+    .unwrap();
+    let keep = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    std::fs::write(keep.join("whole-textured.png"), png.bytes).unwrap();
+    let mut lines = Vec::new();
+    let mut layer = String::new();
+    for line in svg.lines() {
+        if let Some(rest) = line.strip_prefix("<g id=\"") {
+            layer = rest[..rest.find('"').unwrap()].to_string();
+            lines.push(format!("layer {layer}"));
+        } else if line.starts_with("<defs><image") {
+            let size: Vec<&str> = line.split('"').skip(3).step_by(2).take(2).collect();
+            lines.push(format!("  image {}x{}", size[0], size[1]));
+        } else if line.starts_with("<clipPath") {
+            lines.push(format!("  clip of {} ring(s)", line.matches('M').count()));
+        } else if layer == "draped" && line.starts_with("<path") {
+            let at = line.find("fill=\"").unwrap() + 6;
+            lines.push(format!("  filled {}", &line[at..at + 7]));
+        } else if layer == "lines" && line.starts_with("<polyline") {
+            let attr = |a: &str| {
+                let at = line.find(&format!("{a}=\"")).unwrap() + a.len() + 2;
+                line[at..at + line[at..].find('"').unwrap()].to_string()
+            };
+            lines.push(format!(
+                "  line {} wide {}",
+                attr("stroke"),
+                attr("stroke-width")
+            ));
+        }
+    }
+    // Drawn under everything else: the first two layers of the map (after
+    // the title's).
+    let layers: Vec<&String> = lines.iter().filter(|l| l.starts_with("layer ")).collect();
+    assert_eq!(
+        layers[..3],
+        ["layer title", "layer draped", "layer lines"],
+        "{lines:#?}"
+    );
+    let draped = svg.find("<g id=\"draped\"").unwrap();
+    let end = draped + svg[draped..].find("</g>\n<g id=").unwrap();
+    // The polygon with a hole: its copies cut to two rings.
+    assert!(svg[draped..end].contains("clip-rule=\"evenodd\""));
+    // Runs of the same line (a polygon's copies) counted.
+    let mut runs: Vec<(String, usize)> = Vec::new();
+    for l in lines {
+        match runs.last_mut() {
+            Some((last, n)) if *last == l => *n += 1,
+            _ => runs.push((l, 1)),
+        }
+    }
+    let text: Vec<String> = runs
+        .into_iter()
+        .map(|(l, n)| if n > 1 { format!("{l} ×{n}") } else { l })
+        .collect();
+    insta::assert_snapshot!(text.join("\n"));
 }

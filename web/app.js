@@ -32,6 +32,8 @@ const LAYERS = [
   ['corners', 'Corners', '#c53030'],
   ['sides', 'Sides (crease)', '#dd6b20'],
   ['polygon', 'Polygon', '#fffbe6'],
+  ['draped', 'Draped polygons', '#8c8c84'],
+  ['lines', 'Painted lines', '#d69e2e'],
 ];
 
 const store = createStore({

@@ -15,6 +15,24 @@ export function ringPath(points, ox = 0, oy = 0) {
   return 'M' + points.map((p) => P(p[0] + ox, p[1] + oy)).join('L') + 'Z';
 }
 
+/**
+ * SVG path data of a polygon with holes: `rings` (the outer ring, then its
+ * holes) each closed, moved by (ox, oy); drawn with fill-rule evenodd, the
+ * holes are left empty whichever way they run.
+ */
+export function ringsPath(rings, ox = 0, oy = 0) {
+  return (rings || []).filter((r) => r.length >= 3).map((r) => ringPath(r, ox, oy)).join('');
+}
+
+/**
+ * SVG path data of the line through `points` moved by (ox, oy), back to
+ * its first point when `closed`.
+ */
+export function strokePath(points, ox = 0, oy = 0, closed = false) {
+  if (!points || points.length < 2) return '';
+  return 'M' + points.map((p) => P(p[0] + ox, p[1] + oy)).join('L') + (closed ? 'Z' : '');
+}
+
 /** SVG path data of the open line `points`. */
 export function linePath(points) {
   return points.length ? 'M' + points.map((p) => P(p[0], p[1])).join('L') : '';
@@ -78,6 +96,9 @@ export function bounds(poly, result, point) {
     pl.tiles.forEach((t) => t.polygon.forEach((p) => add(p[0] + ox, p[1] + oy)));
     pl.facades.forEach((f) => f.polygon.forEach((p) => add(p[0] + ox, p[1] + oy)));
     pl.objects.forEach((o) => add(o.x + ox, o.y + oy));
+    // A whole tile's draped polygons and painted lines.
+    (pl.draped || []).forEach((d) => (d.rings[0] || []).forEach((p) => add(p[0] + ox, p[1] + oy)));
+    (pl.lines || []).forEach((l) => l.points.forEach((p) => add(p[0] + ox, p[1] + oy)));
   }
   if (!Number.isFinite(b[0])) b = [-50, -50, 50, 50];
   return b;

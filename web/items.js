@@ -18,6 +18,8 @@ function listOf(result, kind) {
     case 'facade': return pl.facades || [];
     case 'tree': return pl.trees || [];
     case 'corner': return pl.corners || [];
+    case 'draped': return pl.draped || [];
+    case 'line': return pl.lines || [];
     case 'pivot': return result.pivots || [];
     default: return [];
   }
@@ -105,6 +107,22 @@ export function describe(result, sel, lines) {
       line(p.source_line);
       break;
     }
+    case 'draped': {
+      const d = it;
+      rows.push(['draped polygon', d.asset]);
+      rows.push(['points', `${(d.rings[0] || []).length}${d.rings.length > 1 ? `, ${d.rings.length - 1} hole(s)` : ''}`]);
+      rows.push(['texture', `${d.texture || '—'}${d.uv ? ' (UV planes)' : d.scale ? ` (${f1(d.scale[0])} × ${f1(d.scale[1])} m, ${f1(d.heading || 0)}°)` : ''}`]);
+      rows.push(['DSF entity', String(d.entity)]);
+      break;
+    }
+    case 'line': {
+      const l = it;
+      rows.push(['line', l.asset]);
+      rows.push(['points', `${l.points.length}${l.closed ? ', closed' : ''}`]);
+      if (Number.isFinite(l.width)) rows.push(['width', `${f1(l.width)} m`]);
+      rows.push(['DSF entity', `${l.entity} winding ${l.winding}`]);
+      break;
+    }
     case 'corner': {
       const c = it;
       rows.push(['corner', `turn ${f1(c.turn)}° (${c.turn >= 0 ? 'right' : 'left'})`]);
@@ -122,7 +140,8 @@ export function nameOf(result, sel) {
   if (!it) return '';
   switch (sel.kind) {
     case 'tile': case 'stop': return `tile ${it.id}`;
-    case 'object': case 'facade': return `${sel.kind} ${sel.index} ${String(it.asset || '').split('/').pop()}`;
+    case 'object': case 'facade': case 'draped': case 'line':
+      return `${sel.kind} ${sel.index} ${String(it.asset || '').split('/').pop()}`;
     case 'tree': return `tree ${sel.index} (${f1(it.width)} m)`;
     default: return `${sel.kind} ${sel.index}`;
   }
@@ -178,6 +197,8 @@ export function anchorOf(result, sel) {
   switch (sel.kind) {
     case 'tile': case 'stop': return centroid(it.polygon);
     case 'facade': return centroid(it.polygon);
+    case 'draped': return centroid(it.rings[0] || []);
+    case 'line': return it.points.length ? centroid(it.points) : null;
     default: return Number.isFinite(it.x) && Number.isFinite(it.y) ? [it.x, it.y] : null;
   }
 }

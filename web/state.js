@@ -10,7 +10,7 @@
 // says so with `touch(key)`.
 
 /** Kinds of item a selection can name (what the 2-D view draws). */
-export const KINDS = ['tile', 'stop', 'object', 'facade', 'tree', 'pivot', 'corner'];
+export const KINDS = ['tile', 'stop', 'object', 'facade', 'tree', 'pivot', 'corner', 'draped', 'line'];
 
 /** How deep subscribers may set() from within set() before it is a loop. */
 const MAX_DEPTH = 16;

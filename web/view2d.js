@@ -12,7 +12,7 @@
 // store, and the store's selection marks it, wherever that came from.
 
 import { keyOf, sameItem, selection, select } from './state.js';
-import { P, affineOf, bounds, f1, f2, linePath, ringPath } from './geom.js';
+import { P, affineOf, bounds, f1, f2, linePath, ringPath, ringsPath, strokePath } from './geom.js';
 import { describe } from './items.js';
 import { textureUrl } from './api.js';
 import { $, fill, svgEl } from './dom.js';
@@ -32,6 +32,7 @@ export function createView2d(store, actions) {
   const LAYER_OF = {
     tile: 'l-tiles', stop: 'l-stops', object: 'l-objects', facade: 'l-facades',
     tree: 'l-trees', pivot: 'l-pivots', corner: 'l-corners',
+    draped: 'l-draped', line: 'l-lines',
   };
 
   // ---------------------------------------------------------- view box --
@@ -236,7 +237,7 @@ export function createView2d(store, actions) {
     const textured = state.style === 'textured';
     document.body.classList.toggle('textured', textured);
     itemOfEl = new WeakMap();
-    const parts = { ground: [], tiles: [], labels: [], facades: [], trees: [], objects: [], stops: [], pivots: [], corners: [], point: [] };
+    const parts = { draped: [], lines: [], ground: [], tiles: [], labels: [], facades: [], trees: [], objects: [], stops: [], pivots: [], corners: [], point: [] };
     let nTiles = 0;
     const labelSizes = [];
     if (pl) {
@@ -270,6 +271,19 @@ export function createView2d(store, actions) {
           }), 'stop', i));
         });
       });
+      // A whole tile's draped polygons (holes left empty) and painted lines
+      // (strokes of their width, metres), under everything else.
+      (pl.draped || []).forEach((d, i) => {
+        parts.draped.push(item(svgEl('path', { class: 'draped', d: ringsPath(d.rings, ox, oy) }), 'draped', i));
+      });
+      if (pl.kind !== 'str') {
+        (pl.lines || []).forEach((l, i) => {
+          const w = Number.isFinite(l.width) && l.width > 0 ? l.width : 0.5;
+          parts.lines.push(item(svgEl('path', {
+            class: 'paint', d: strokePath(l.points, ox, oy, l.closed), 'stroke-width': f2(w),
+          }), 'line', i));
+        });
+      }
       pl.facades.forEach((f, i) => {
         parts.facades.push(item(svgEl('path', { class: 'facade', 'data-line': f.source_line, d: ringPath(f.polygon, ox, oy) }), 'facade', i));
       });
@@ -308,6 +322,8 @@ export function createView2d(store, actions) {
       }
     }
     const put = (id, key, on) => fill($(id), on ? parts[key] : []);
+    put('l-draped', 'draped', L.draped);
+    put('l-lines', 'lines', L.lines);
     put('l-ground', 'ground', L.tiles);
     put('l-tiles', 'tiles', L.tiles);
     put('l-labels', 'labels', L.labels && L.tiles);

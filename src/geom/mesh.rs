@@ -190,6 +190,30 @@ pub fn triangulate(ring: &[Xy]) -> Vec<usize> {
     raw.triangle_indices
 }
 
+/// Triangles of a polygon with holes: `rings` is its outer ring then its
+/// holes (each open or closed, either way round). Returns the points
+/// triangulated (the outer ring's, then each hole's, without closing
+/// points) and the triangles (indices into them, three a triangle), by
+/// ear clipping; nothing when the outer ring has fewer than three points
+/// or a value that is not finite. Holes with fewer than three points or a
+/// value that is not finite are left out.
+pub fn triangulate_rings(rings: &[Vec<Xy>]) -> (Vec<Xy>, Vec<usize>) {
+    use geo::TriangulateEarcut;
+    let ok = |r: &Vec<Xy>| r.len() >= 3 && r.iter().flatten().all(|v| v.is_finite());
+    let rings: Vec<Vec<Xy>> = rings.iter().map(|r| open(r)).collect();
+    let Some(outer) = rings.first().filter(|r| ok(r)) else {
+        return (Vec::new(), Vec::new());
+    };
+    let holes: Vec<geo::LineString> = rings[1..]
+        .iter()
+        .filter(|r| ok(r))
+        .map(|r| geo::LineString::from(r.clone()))
+        .collect();
+    let poly = geo::Polygon::new(geo::LineString::from(outer.clone()), holes);
+    let raw = poly.earcut_triangles_raw();
+    (raw.vertices, raw.triangle_indices)
+}
+
 /// Twice the signed area of `ring` (positive counter-clockwise).
 pub fn signed_area(ring: &[Xy]) -> f64 {
     let n = ring.len();

@@ -337,6 +337,9 @@ pub struct Image {
     pub transform: [f64; 6],
     /// The ring (picture pixels) the image is cut to; not cut when empty.
     pub clip: Vec<Px>,
+    /// Holes cut out of [`Image::clip`] (picture pixels; a draped
+    /// polygon's), even-odd.
+    pub holes: Vec<Vec<Px>>,
 }
 
 /// A named group of shapes with a common style, drawn in order.
@@ -517,11 +520,22 @@ fn write_image(s: &mut String, img: &Image, ids: &mut Ids) {
     if img.clip.len() >= 3 {
         let c = ids.clips;
         ids.clips += 1;
-        let _ = writeln!(
-            s,
-            r#"<clipPath id="cut{c}"><path d="M{}Z"/></clipPath>"#,
-            coords(&img.clip, false, 3)
-        );
+        if img.holes.is_empty() {
+            let _ = writeln!(
+                s,
+                r#"<clipPath id="cut{c}"><path d="M{}Z"/></clipPath>"#,
+                coords(&img.clip, false, 3)
+            );
+        } else {
+            let mut d = format!("M{}Z", coords(&img.clip, false, 3));
+            for h in img.holes.iter().filter(|h| h.len() >= 3) {
+                let _ = write!(d, " M{}Z", coords(h, false, 3));
+            }
+            let _ = writeln!(
+                s,
+                r#"<clipPath id="cut{c}"><path clip-rule="evenodd" d="{d}"/></clipPath>"#
+            );
+        }
         let _ = writeln!(
             s,
             r##"<g clip-path="url(#cut{c})"><use href="#img{id}" transform="{matrix}"/></g>"##

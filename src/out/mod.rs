@@ -10,6 +10,7 @@
 
 #[cfg(feature = "arrow")]
 pub mod arrow;
+mod draped_picture;
 pub mod draw;
 pub mod dsf_text;
 pub mod frame;

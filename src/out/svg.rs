@@ -284,6 +284,13 @@ fn extent(scene: &Scene, frames: &Frames) -> (Xy, Xy) {
             o.footprint.iter().for_each(|&q| g(q, 0.0));
         }
         p.trees.iter().for_each(|t| g([t.x, t.y], t.width / 2.0));
+        for d in &p.draped {
+            d.rings.iter().flatten().for_each(|&q| g(q, 0.0));
+        }
+        for l in &p.lines {
+            let r = l.width.unwrap_or(0.0).max(0.0) / 2.0;
+            l.points.iter().for_each(|&q| g(q, r));
+        }
     }
     if !min[0].is_finite() {
         min = [-10.0, -10.0];
@@ -359,21 +366,29 @@ fn title(scene: &Scene) -> (String, Vec<String>) {
         parts.push(format!("seed {}", p.seed));
     }
     let (mut tiles, mut objects, mut facades, mut trees) = (0, 0, 0, 0);
+    let (mut draped, mut lines) = (0, 0);
     for p in &scene.placements {
         tiles += p.tiles.len();
         objects += p.objects.len();
         facades += p.facades.len();
         trees += p.trees.len();
+        draped += p.draped.len();
+        lines += p.lines.len();
     }
-    parts.push(
-        [
-            super::count(tiles, "tile"),
-            super::count(objects, "object"),
-            super::count(facades, "facade"),
-            super::count(trees, "tree"),
-        ]
-        .join(", "),
-    );
+    let mut counts = vec![
+        super::count(tiles, "tile"),
+        super::count(objects, "object"),
+        super::count(facades, "facade"),
+        super::count(trees, "tree"),
+    ];
+    // A whole tile's: named only when there are some.
+    if draped > 0 {
+        counts.push(super::count(draped, "draped polygon"));
+    }
+    if lines > 0 {
+        counts.push(super::count(lines, "line"));
+    }
+    parts.push(counts.join(", "));
     if !scene.unplaced.is_empty() {
         parts.push(format!(
             "{} not placed (dashed)",

@@ -15,6 +15,10 @@
 //! - **Trees** are crowns of their own width, coloured with the mean
 //!   colour of the tree's cut of the forest texture (green when the
 //!   texture cannot be read).
+//! - **Draped polygons and painted lines** of a whole tile are drawn
+//!   under everything else (`out/draped_picture.rs`): polygons filled
+//!   with their texture as the 3-D scene maps it, holes left empty;
+//!   lines as strokes of their width in their texture's mean colour.
 //!
 //! Everything without art to draw it is left to the schematic style
 //! (`out/schematic.rs`): an item whose art was looked up and is missing
@@ -320,6 +324,7 @@ fn grounds(scene: &Scene, frames: &Frames, view: &View, limits: &Limits) -> Grou
                             m[1] * x0 + m[3] * y0 + m[5],
                         ],
                         clip: ring,
+                        holes: Vec::new(),
                     })
                 }
                 Err(mean) => {
@@ -400,7 +405,9 @@ pub(super) fn paint(
 ) -> (Vec<Layer>, Vec<Entry>, Option<String>) {
     let scale = view.scale;
     let px = |i: usize, q: Xy| view.px(frames.to_common(i, q));
-    let ground = grounds(scene, frames, view, limits);
+    let mut ground = grounds(scene, frames, view, limits);
+    // A whole tile's draped polygons and lines, sharing the image budget.
+    let drapes = super::draped_picture::paint(scene, frames, view, limits, &mut ground.bytes);
     let crowns = crown_colours(scene);
     let failed: std::collections::HashSet<(usize, usize)> = ground.failed.iter().copied().collect();
 
@@ -412,6 +419,12 @@ pub(super) fn paint(
     );
     let mut crown_layer = Layer::new("crowns", Style::default().opacity(0.92));
     let mut marks = Layer::new("art-missing", missing_style());
+    for ring in drapes.missing {
+        marks.shapes.push(Shape::Area {
+            rings: vec![ring],
+            style: Style::default(),
+        });
+    }
     let (mut any_roof, mut any_open) = (false, false);
 
     // What the schematic style draws: everything not drawn here.
@@ -553,6 +566,7 @@ pub(super) fn paint(
             "tile (its texture)",
         ));
     }
+    mine.extend(drapes.entries);
     if ground.flat > 0 {
         mine.push(Entry::swatch(
             Style::fill(Colour::hex(0x9c9a94)),
@@ -624,6 +638,13 @@ pub(super) fn paint(
     put(&mut layers, "trees", footprints);
     put(&mut layers, "trees", crown_layer);
     put(&mut layers, "labels", marks);
+    // Draped polygons and lines under everything else, lines above the
+    // polygons they are painted on.
+    for layer in [drapes.lines, drapes.draped] {
+        if !layer.shapes.is_empty() {
+            layers.insert(0, layer);
+        }
+    }
 
     let note = (ground.flat > 0).then(|| {
         format!(
@@ -632,6 +653,19 @@ pub(super) fn paint(
             super::thousands(limits.max_picture_image_bytes as usize)
         )
     });
+    let note = match (note, drapes.flat) {
+        (note, 0) => note,
+        (note, n) => Some(
+            note.into_iter()
+                .chain([format!(
+                    "textures: {} filled with their texture's mean colour (more than {} repeats, no texture mapping, or the image budget spent)",
+                    super::count(n, "draped polygon"),
+                    super::draped_picture::MAX_REPEATS
+                )])
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
+    };
     (layers, mine, note)
 }
 

@@ -169,6 +169,10 @@ pub enum TextureRole {
     Forest,
     /// A forest's 3-D trees (the `TEXTURE` after `SHADER_3D`).
     Forest3d,
+    /// A draped polygon's texture (the `.pol`'s `TEXTURE`).
+    Draped,
+    /// A painted line's texture (the `.lin`'s `TEXTURE`).
+    Line,
 }
 
 /// Decodes one texture the art store found. Placement and the views
@@ -330,6 +334,9 @@ pub struct Art {
     /// The tiles' `TEXTURE` (textured pictures and 3-D scenes draw with
     /// it, [`TextureRole::Ground`]; placement does not read it).
     pub texture: Option<ArtFile<TileTexture>>,
+    /// The `.pol` or `.lin` of a whole tile's draped polygons or lines,
+    /// with its texture ([`TextureRole::Draped`], [`TextureRole::Line`]).
+    pub draped: Option<ArtFile<crate::draped::DrapedArt>>,
 }
 
 impl Art {
@@ -353,6 +360,30 @@ impl Art {
         let t = self.texture.as_ref()?;
         let h = t.texture(TextureRole::Ground)?.found.as_ref()?;
         Some((h, t.get()?.scale))
+    }
+
+    /// The draped polygon definition, when found and read.
+    pub fn pol(&self) -> Option<&crate::draped::Pol> {
+        match self.draped.as_ref()?.get()? {
+            crate::draped::DrapedArt::Pol(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The painted line definition, when found and read.
+    pub fn lin(&self) -> Option<&crate::draped::Lin> {
+        match self.draped.as_ref()?.get()? {
+            crate::draped::DrapedArt::Lin(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// The texture of a draped polygon or painted line, as resolved
+    /// (found or not), when its definition names one.
+    pub fn draped_texture(&self) -> Option<&TextureFile> {
+        let d = self.draped.as_ref()?;
+        d.texture(TextureRole::Draped)
+            .or_else(|| d.texture(TextureRole::Line))
     }
 
     /// The facade an item names by path.

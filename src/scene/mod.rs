@@ -20,6 +20,8 @@
 //! items whose coordinates would not be finite as `f32` are left out with
 //! a warning.
 
+pub mod draped;
+
 use crate::fac::build as fac_build;
 use crate::forest::Forest;
 use crate::geom::mesh::{Facing, WHOLE, open, triangulate};
@@ -38,6 +40,8 @@ const MISSING: [f32; 4] = [0.85, 0.1, 0.1, 1.0];
 const WALL: [f32; 4] = [0.72, 0.55, 0.42, 1.0];
 const ROOF: [f32; 4] = [0.35, 0.3, 0.3, 1.0];
 const TREE: [f32; 4] = [0.15, 0.45, 0.15, 1.0];
+const DRAPED: [f32; 4] = [0.5, 0.5, 0.47, 1.0];
+const PAINT: [f32; 4] = [0.95, 0.8, 0.15, 1.0];
 
 /// Raise of each tile above the one drawn before it (metres), so that
 /// overlapping tiles do not fight; at most [`MAX_RAISED`] steps.
@@ -61,6 +65,10 @@ pub enum ItemKind {
     Facade,
     /// A placement's trees.
     Trees,
+    /// One draped polygon (`.pol`) of a whole tile.
+    Draped,
+    /// One painted line (`.lin`) of a whole tile.
+    Line,
 }
 
 /// The item a node draws.
@@ -245,6 +253,7 @@ fn art_files(ps: &[Placement]) -> Vec<&Path> {
         v.extend(a.facades.iter().filter_map(|f| f.file.as_deref()));
         v.extend(a.forest.iter().filter_map(|f| f.file.as_deref()));
         v.extend(a.texture.iter().filter_map(|f| f.file.as_deref()));
+        v.extend(a.draped.iter().filter_map(|f| f.file.as_deref()));
     }
     v
 }
@@ -282,6 +291,8 @@ pub fn build(ps: &[Placement], limits: &Limits) -> Result<Scene, LimitExceeded> 
             "objects": p.objects.len(),
             "facades": p.facades.len(),
             "trees": p.trees.len(),
+            "draped": p.draped.len(),
+            "lines": p.lines.len(),
         }));
     }
     b.scene.details = json!({
@@ -455,6 +466,8 @@ impl Builder<'_> {
         if let Some(n) = self.trees(i, p, art)? {
             children.push(n);
         }
+        children.extend(self.draped(i, p, art)?);
+        children.extend(self.lines(i, p, art)?);
         Ok(self.node(Node {
             name: format!("#{i} {}", p.asset),
             item: item(ItemKind::Placement, i, i, p, None),
@@ -472,6 +485,8 @@ impl Builder<'_> {
                 "objects": p.objects.len(),
                 "facades": p.facades.len(),
                 "trees": p.trees.len(),
+                "draped": p.draped.len(),
+                "lines": p.lines.len(),
             }),
         }))
     }
@@ -903,6 +918,184 @@ impl Builder<'_> {
         }
         self.drawn(node, &format!("#{i} trees"), parts)
     }
+}
+
+impl Builder<'_> {
+    /// The material a placement's draped polygons or lines draw with: its
+    /// definition's texture (cut out where it is clear unless the `.pol`
+    /// says `NO_ALPHA`), else `color`, with a warning once saying why.
+    fn draped_material(
+        &mut self,
+        p: &Placement,
+        art: Option<&Art>,
+        role: TextureRole,
+        color: [f32; 4],
+        what: &str,
+    ) -> usize {
+        let file = art.and_then(|a| a.draped.as_ref());
+        let tex = file.and_then(|f| self.texture(f, role));
+        if file.is_none() {
+            self.scene.warnings.push(format!(
+                "{}: its definition was not found or read; its {what} drawn in a plain colour",
+                p.asset
+            ));
+        } else if file.and_then(|f| f.texture(role)).is_none() {
+            self.scene.warnings.push(format!(
+                "{}: names no texture; its {what} drawn in a plain colour",
+                p.asset
+            ));
+        }
+        let name = file
+            .and_then(|f| f.file.as_deref())
+            .map_or_else(|| format!("{what} of {}", p.asset), |f| self.art_name(f));
+        let cutout = !art.and_then(Art::pol).is_some_and(|pol| pol.no_alpha);
+        self.textured(&name, tex, color, cutout, false)
+    }
+
+    /// `m` moved so that its box's centre is at the origin, and that
+    /// centre (`None` when a value would not be finite as `f32`).
+    fn centred(m: Mesh) -> Option<(Xy, Mesh)> {
+        let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+        for q in &m.positions {
+            for c in 0..2 {
+                lo[c] = lo[c].min(q[c]);
+                hi[c] = hi[c].max(q[c]);
+            }
+        }
+        let centre = [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0];
+        if !fin(&centre) || !mesh_fin(&m, centre) {
+            return None;
+        }
+        let positions = m
+            .positions
+            .iter()
+            .map(|q| [q[0] - centre[0], q[1] - centre[1], q[2]])
+            .collect();
+        Some((centre, Mesh { positions, ..m }))
+    }
+
+    /// The draped polygons of placement `i`, a node each at its centre:
+    /// its own mesh ([`draped::draped_mesh`]), the material shared by its
+    /// definition.
+    fn draped(
+        &mut self,
+        i: usize,
+        p: &Placement,
+        art: Option<&Art>,
+    ) -> Result<Vec<usize>, LimitExceeded> {
+        if p.draped.is_empty() {
+            return Ok(Vec::new());
+        }
+        let material = self.draped_material(p, art, TextureRole::Draped, DRAPED, "draped polygons");
+        let (mut nodes, mut left_out, mut empty) = (Vec::new(), 0, 0);
+        for (k, d) in p.draped.iter().enumerate() {
+            let Some((centre, mesh)) = Self::centred(draped::draped_mesh(d, draped::DRAPED_Z))
+            else {
+                left_out += 1;
+                continue;
+            };
+            let name = format!("#{i} draped {k} {}", short(&d.asset));
+            let node = Node {
+                name: name.clone(),
+                item: item(ItemKind::Draped, i, k, p, None),
+                mesh: None,
+                at: [centre[0], centre[1], 0.0],
+                heading: 0.0,
+                children: Vec::new(),
+                details: json!({
+                    "asset": p.asset,
+                    "item": "draped",
+                    "index": k,
+                    "entity": d.entity,
+                    "holes": d.rings.len().saturating_sub(1),
+                    "uv": if d.uv.is_some() { "planes" } else { "scale" },
+                    "heading": d.heading,
+                    "art": d.asset,
+                    "texture": d.texture,
+                    "art_state": d.art.map_or("not looked up", ArtState::describe),
+                }),
+            };
+            match self.drawn(node, &name, vec![Part { material, mesh }])? {
+                Some(n) => nodes.push(n),
+                None => empty += 1,
+            }
+        }
+        self.left_out(&p.asset, left_out, "draped polygon");
+        if empty > 0 {
+            self.scene.warnings.push(format!(
+                "{}: {empty} draped polygon(s) with no area; nothing to draw",
+                p.asset
+            ));
+        }
+        Ok(nodes)
+    }
+
+    /// The painted lines of placement `i` (a `.lin`; an object string's
+    /// line is not painted: its objects are drawn), a node each at its
+    /// centre: its strip ([`draped::line_mesh`]) of the `.lin`'s width.
+    fn lines(
+        &mut self,
+        i: usize,
+        p: &Placement,
+        art: Option<&Art>,
+    ) -> Result<Vec<usize>, LimitExceeded> {
+        if p.lines.is_empty() || p.kind == "str" {
+            return Ok(Vec::new());
+        }
+        let material = self.draped_material(p, art, TextureRole::Line, PAINT, "lines");
+        let strip = art.and_then(Art::lin).and_then(draped::Strip::of);
+        let (mut nodes, mut left_out, mut empty) = (Vec::new(), 0, 0);
+        for (k, l) in p.lines.iter().enumerate() {
+            let strip = strip.unwrap_or_else(|| {
+                draped::Strip::plain(l.width.unwrap_or(draped::PLAIN_LINE_WIDTH))
+            });
+            let Some((centre, mesh)) = Self::centred(draped::line_mesh(l, &strip, draped::LINE_Z))
+            else {
+                left_out += 1;
+                continue;
+            };
+            let name = format!("#{i} line {k} {}", short(&l.asset));
+            let node = Node {
+                name: name.clone(),
+                item: item(ItemKind::Line, i, k, p, None),
+                mesh: None,
+                at: [centre[0], centre[1], 0.0],
+                heading: 0.0,
+                children: Vec::new(),
+                details: json!({
+                    "asset": p.asset,
+                    "item": "line",
+                    "index": k,
+                    "entity": l.entity,
+                    "winding": l.winding,
+                    "closed": l.closed,
+                    "width": strip.width(),
+                    "art": l.asset,
+                    "texture": l.texture,
+                    "art_state": l.art.map_or("not looked up", ArtState::describe),
+                }),
+            };
+            match self.drawn(node, &name, vec![Part { material, mesh }])? {
+                Some(n) => nodes.push(n),
+                None => empty += 1,
+            }
+        }
+        self.left_out(&p.asset, left_out, "line");
+        if empty > 0 {
+            self.scene.warnings.push(format!(
+                "{}: {empty} line(s) with fewer than two distinct points; nothing to draw",
+                p.asset
+            ));
+        }
+        Ok(nodes)
+    }
+}
+
+/// The file name of `path` (the path when it has none).
+fn short(path: &str) -> String {
+    Path::new(path)
+        .file_name()
+        .map_or(path.to_string(), |n| n.to_string_lossy().into_owned())
 }
 
 /// The item of kind `kind`, number `index` of placement `i`.

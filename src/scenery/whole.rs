@@ -61,7 +61,7 @@ use crate::draped::DrapedArt;
 use crate::dsf::features::{self, Feature, Geometry, Layer};
 use crate::dsf::{Dsf, ElevationMode, Entity};
 use crate::geom::{LocalFrame, LonLat, Xy};
-use crate::place::art::{Art, ArtFile, ArtState, TreeArt};
+use crate::place::art::{Art, ArtFile, ArtState, TextureRole, TreeArt};
 use crate::place::{
     Params, PlacedDraped, PlacedFacade, PlacedLine, PlacedObject, PlacedTree, Placement, Rng,
 };
@@ -500,16 +500,37 @@ impl Scenery {
                     // A string's objects are the placement's art, found
                     // beside the .str or in the libraries.
                     let art = match &d {
-                        DrapedArt::Str(s) => Some(Arc::new(Art {
+                        DrapedArt::Str(s) => Arc::new(Art {
                             objects: s
                                 .objects
                                 .iter()
                                 .map(|o| self.art().object_file(file, &o.path, libs))
                                 .collect(),
                             ..Art::default()
-                        })),
-                        _ => None,
+                        }),
+                        // A .pol or .lin is the placement's art with its
+                        // texture, which the views draw with.
+                        DrapedArt::Pol(_) | DrapedArt::Lin(_) => {
+                            let names = match &d {
+                                DrapedArt::Pol(p) => {
+                                    p.texture.clone().map(|t| (TextureRole::Draped, t))
+                                }
+                                DrapedArt::Lin(l) => {
+                                    l.texture.clone().map(|t| (TextureRole::Line, t))
+                                }
+                                DrapedArt::Str(_) => None,
+                            };
+                            let mut a =
+                                art_file(g.definition, Some(file), how, Some(Arc::new(d.clone())));
+                            a.textures =
+                                self.art().textures(file, names.into_iter().collect(), libs);
+                            Arc::new(Art {
+                                draped: Some(a),
+                                ..Art::default()
+                            })
+                        }
                     };
+                    let art = Some(art);
                     DefArt {
                         art,
                         state: Some(ArtState::Found),
@@ -676,6 +697,8 @@ fn lay(
     let local = |r: &[LonLat]| -> Vec<Xy> { r.iter().map(|&q| frame.to_local(q)).collect() };
     let mut rng = crate::place::rng(seed);
     let mut laid = 0;
+    // Facade holes: not drawn (X-Plane's facades have none), counted.
+    let mut fac_holes = (0usize, 0usize);
     for f in &g.rows {
         match g.kind {
             "obj" => {
@@ -711,7 +734,12 @@ fn lay(
                 if !take(1) {
                     break;
                 }
-                let outer = rings(&f.geometry).swap_remove(0);
+                let mut rs = rings(&f.geometry);
+                if rs.len() > 1 {
+                    fac_holes.0 += 1;
+                    fac_holes.1 += rs.len() - 1;
+                }
+                let outer = rs.swap_remove(0);
                 let n = outer.len();
                 let walls: Option<Vec<i64>> = f.planes.contains(&"wall").then(|| {
                     (0..n)
@@ -819,6 +847,14 @@ fn lay(
             }
             _ => {}
         }
+    }
+    if fac_holes.0 > 0 {
+        p.warnings.push(format!(
+            "{}: {} with {} hole(s) drawn from their outer ring only (X-Plane's facades have no holes: WorldEditor refuses them)",
+            g.definition,
+            crate::out::count(fac_holes.0, "facade"),
+            fac_holes.1
+        ));
     }
     laid
 }

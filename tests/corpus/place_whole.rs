@@ -383,3 +383,119 @@ fn a_real_package_with_its_own_art_is_placed_and_drawn_whole() {
         );
     }
 }
+
+/// Twice a ring's signed area (independent of agkit's geometry code).
+fn shoelace(r: &[[f64; 2]]) -> f64 {
+    (0..r.len())
+        .map(|k| {
+            let (a, b) = (r[k], r[(k + 1) % r.len()]);
+            a[0] * b[1] - b[0] * a[1]
+        })
+        .sum()
+}
+
+/// On every corpus tile the 3-D scene draws each draped polygon and
+/// painted line of the whole tile as a node of its own, the counts those
+/// of the placements (less the items with nothing to draw, which the
+/// scene's warnings count); a drawn polygon's triangles face up and, on
+/// rings that do not cross themselves, cover its outer ring less its holes.
+#[test]
+fn draped_polygons_and_lines_draw_in_the_3d_scene() {
+    use agkit::scene::ItemKind;
+    let (mut polys, mut drawn, mut matched, mut lines) = (0usize, 0usize, 0usize, 0usize);
+    let mut worst: Vec<String> = Vec::new();
+    for (row, _) in tiles() {
+        let scenery = Scenery::packages(None, &[], Conditions::default())
+            .unwrap()
+            .with_art(false);
+        let t = whole(&scenery, &row.path);
+        let Ok(scene) = agkit::scene::build(&t.placements, &agkit::limits::Limits::default())
+        else {
+            continue;
+        };
+        let count = |k: ItemKind| scene.nodes.iter().filter(|n| n.item.kind == k).count();
+        let empty = |what: &str| -> usize {
+            scene
+                .warnings
+                .iter()
+                .filter(|w| w.contains(what))
+                .filter_map(|w| {
+                    w.split(": ")
+                        .nth(1)?
+                        .split(' ')
+                        .next()?
+                        .parse::<usize>()
+                        .ok()
+                })
+                .sum()
+        };
+        let placed: usize = t
+            .placements
+            .iter()
+            .filter(|p| p.kind == "pol")
+            .map(|p| p.draped.len())
+            .sum();
+        let placed_lines: usize = t
+            .placements
+            .iter()
+            .filter(|p| p.kind == "lin")
+            .map(|p| p.lines.len())
+            .sum();
+        assert_eq!(
+            count(ItemKind::Draped) + empty("draped polygon(s) with no area"),
+            placed,
+            "{}",
+            row.rel
+        );
+        assert_eq!(
+            count(ItemKind::Line) + empty("line(s) with fewer than two distinct points"),
+            placed_lines,
+            "{}",
+            row.rel
+        );
+        polys += placed;
+        lines += placed_lines;
+        for n in scene
+            .nodes
+            .iter()
+            .filter(|n| n.item.kind == ItemKind::Draped)
+        {
+            drawn += 1;
+            let p = &t.placements[n.item.placement];
+            let d = &p.draped[n.item.index];
+            let m = &scene.meshes[n.mesh.unwrap()].parts[0].mesh;
+            assert!(m.normals.iter().all(|q| *q == [0.0, 0.0, 1.0]));
+            let area: f64 = m
+                .triangles
+                .iter()
+                .map(|t| {
+                    let [a, b, c] = t.map(|i| m.positions[i as usize]);
+                    ((b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1])) / 2.0
+                })
+                .sum();
+            let want = shoelace(&d.rings[0]).abs() / 2.0
+                - d.rings[1..]
+                    .iter()
+                    .map(|r| shoelace(r).abs() / 2.0)
+                    .sum::<f64>();
+            if ((area - want) / want.max(1e-9)).abs() < 1e-6 {
+                matched += 1;
+            } else if worst.len() < 5 {
+                worst.push(format!(
+                    "{} entity {}: {area:.3} m² against {want:.3}",
+                    row.rel, d.entity
+                ));
+            }
+        }
+    }
+    eprintln!(
+        "{polys} draped polygons placed, {drawn} drawn, {matched} with the area of their rings; {lines} lines; e.g. {worst:#?}"
+    );
+    assert!(polys > 100 && lines > 0, "{polys} polygons, {lines} lines");
+    // Rings that cross themselves or holes that touch their ring are
+    // triangulated as ear clipping can: the area may differ on those few.
+    assert!(
+        matched as f64 >= 0.95 * drawn as f64,
+        "{matched} of {drawn}: {worst:#?}"
+    );
+}

@@ -151,7 +151,11 @@ pub(crate) fn convert(s: &scene::Scene, limits: &Limits) -> (Scene, Vec<String>)
         let mesh = n.mesh.and_then(|m| meshes.get(m).copied().flatten());
         let drawn_only = matches!(
             n.item.kind,
-            ItemKind::Ground | ItemKind::Facade | ItemKind::Trees
+            ItemKind::Ground
+                | ItemKind::Facade
+                | ItemKind::Trees
+                | ItemKind::Draped
+                | ItemKind::Line
         );
         if drawn_only && mesh.is_none() {
             nodes.push(None);

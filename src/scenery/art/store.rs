@@ -258,6 +258,7 @@ impl ArtStore {
             facades,
             forest,
             texture,
+            draped: None,
         });
         Arc::clone(lock().entry(key).or_insert(art))
     }
