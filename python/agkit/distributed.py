@@ -235,12 +235,19 @@ def _part_task(tile: Callable[..., agkit.ArrowTable], dsf: str, name: str, part:
 
 def _pandas_metadata(columns: Mapping[str, str]) -> str:
     """pandas' `pandas` schema entry giving `columns` their dtypes when
-    pandas reads the file (``Int64``, ``string``)."""
-    import pandas  # type: ignore[import-untyped,unused-ignore]
+    pandas reads the file (``Int64``, ``string``); made once per process
+    (making it costs as much as a small tile's census)."""
+    key = tuple(columns.items())
+    if key not in _PANDAS_METADATA:
+        import pandas  # type: ignore[import-untyped,unused-ignore]
 
-    frame = pandas.DataFrame({c: pandas.Series([], dtype=t) for c, t in columns.items()})
-    meta = _pyarrow().Schema.from_pandas(frame, preserve_index=False).metadata[b"pandas"]
-    return meta.decode()  # type: ignore[no-any-return]
+        frame = pandas.DataFrame({c: pandas.Series([], dtype=t) for c, t in columns.items()})
+        meta = _pyarrow().Schema.from_pandas(frame, preserve_index=False).metadata[b"pandas"]
+        _PANDAS_METADATA[key] = meta.decode()
+    return _PANDAS_METADATA[key]
+
+
+_PANDAS_METADATA: dict[tuple[tuple[str, str], ...], str] = {}
 
 
 # --- per-tile functions for dask.dataframe.from_map -------------------------------
