@@ -1085,4 +1085,61 @@ mod tests {
             .collect();
         assert_eq!(names, CENSUS.iter().map(|c| c.name).collect::<Vec<_>>());
     }
+
+    #[cfg(feature = "parquet")]
+    #[test]
+    fn a_sink_writes_every_batch_and_the_geometry_types_of_all_rows() {
+        use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+        let dir = tempfile::tempdir().unwrap();
+        let points = Features {
+            features: vec![feature(DsfLayer::Objects, 0, Geometry::Point([13.5, 47.5]))],
+            ..Features::default()
+        };
+        let lines = Features {
+            features: vec![feature(
+                DsfLayer::Objects,
+                0,
+                Geometry::LineString(vec![[13.0, 47.0], [13.1, 47.1]]),
+            )],
+            ..Features::default()
+        };
+        let a = dsf_batch(&points, DsfLayer::Objects, "a");
+        let b = dsf_batch(&lines, DsfLayer::Objects, "b");
+        let part = dir.path().join("b.parquet");
+        write_parquet(std::slice::from_ref(&b), &part).unwrap();
+        let out = dir.path().join("all.parquet");
+        let mut sink = ParquetSink::create(&out, a.schema(), &[("k".into(), "v".into())]).unwrap();
+        sink.write(&dsf_batch(&Features::default(), DsfLayer::Objects, ""))
+            .unwrap();
+        sink.write(&a).unwrap();
+        sink.append_file(&part).unwrap();
+        // A batch of other columns is refused, and the file goes on.
+        let census = census_batch(&[]);
+        assert_eq!(
+            sink.write(&census).unwrap_err().kind(),
+            std::io::ErrorKind::InvalidInput
+        );
+        assert!(!out.exists(), "the file is a temporary one until finished");
+        assert_eq!(sink.finish().unwrap(), 2);
+        let reader =
+            ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&out).unwrap()).unwrap();
+        let schema = reader.schema().clone();
+        let geo: serde_json::Value = serde_json::from_str(&schema.metadata()["geo"]).unwrap();
+        assert_eq!(
+            geo["columns"]["geometry"]["geometry_types"],
+            serde_json::json!(["Point", "LineString"])
+        );
+        assert_eq!(schema.metadata()["k"], "v");
+        let rows: usize = reader.build().unwrap().map(|b| b.unwrap().num_rows()).sum();
+        assert_eq!(rows, 2);
+        // Dropped unfinished: nothing is left, the file as it was.
+        let sink = ParquetSink::create(&out, a.schema(), &[]).unwrap();
+        drop(sink);
+        let mut names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["all.parquet", "b.parquet"]);
+    }
 }
