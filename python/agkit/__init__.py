@@ -10,6 +10,7 @@ The Python face of the agkit Rust library::
     placement.__geo_interface__                   # GeoJSON, for shapely/geopandas
 
     agkit.check("tile.dsf")                       # list[agkit.Diagnostic]
+    agkit.check_table("tile.dsf").to_pandas()     # the same as one Arrow table
     agkit.fmt(text)                               # canonical autogen text
 
     tile = agkit.dsf.read("+47+013.dsf")          # agkit.dsf: DSF and DSF2Text
@@ -30,10 +31,12 @@ from ._agkit import (
     ArrowTable,
     Asset,
     Diagnostic,
+    ParquetWriter,
     Placement,
     TilePlacement,
     __version__,
     check,
+    check_table,
     fmt,
     place,
     empty_table,
@@ -58,6 +61,7 @@ __all__ = [
     "Diagnostic",
     "Error",
     "InternalError",
+    "ParquetWriter",
     "ParseError",
     "PlaceError",
     "Placement",
@@ -66,6 +70,7 @@ __all__ = [
     "__version__",
     "agn",
     "check",
+    "check_table",
     "dsf",
     "empty_table",
     "fmt",

@@ -16,20 +16,24 @@ agkit installed and the same paths); ``client=None`` uses the Client
 already running (``distributed.get_client()``), and runs every tile in this
 process, one after the other, only when there is none. ``progress=True``
 shows Dask's own progress bar (``distributed.progress``; without a Client
-``dask.diagnostics.ProgressBar``). Each tile is one task that writes its
-own part file (``OUT/parts/…``, renamed into place when complete); the
-result is the parts concatenated in path order, each sorted, so the rows
-are the same whatever the number of workers. A tile that fails (its task
-raises, or its worker dies) is reported in :attr:`Run.failed` with the
-reason and the others are kept; running again skips the tiles whose part is
-already written (``resume``), so only the failed and new ones run.
+``dask.diagnostics.ProgressBar``). The result is written from Rust
+(:class:`agkit.ParquetWriter`), the tiles in path order, each tile's rows
+in use/placement order, so the rows are the same whatever the number of
+workers, and memory holds one tile's rows at a time. On a Client each tile
+is one task that writes its own part file (``OUT/parts/…``, renamed into
+place when complete), and the parts are streamed into the result; without
+one each tile's table goes straight into the result, with no part files
+(a small run costs what a plain loop over the tiles costs). A tile that
+fails (its task raises, or its worker dies) is reported in
+:attr:`Run.failed` with the reason and the others are kept; running again
+skips the tiles whose part is already written (``resume``), so only the
+failed and new ones run.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Sequence, Union
@@ -211,56 +215,39 @@ def _arrow_frame(table: Any, columns: Mapping[str, str]) -> Any:
     return _pyarrow().table(table).to_pandas().astype(dict(columns))
 
 
-def _write_atomic(path: Path, write: Callable[[Path], None]) -> None:
-    """Writes `path` through a temporary file in its folder, renamed into
-    place: a part file exists only when it is complete."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    os.close(fd)
-    try:
-        write(Path(tmp))
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+def _census_tile(dsf: str, name: str, spec: tuple[Any, ...]) -> agkit.ArrowTable:
+    return census_table(dsf, _scenery(spec), name)
 
 
-def _census_task(dsf: str, name: str, part: str, spec: tuple[Any, ...]) -> int:
-    # Built and written in Rust (GeoParquet/Parquet through a temporary
-    # file renamed into place): no row reaches Python.
-    table = census_table(dsf, _scenery(spec), name)
+def _place_tile(dsf: str, name: str, spec: tuple[Any, ...], seed: int) -> agkit.ArrowTable:
+    return placed_table(dsf, _scenery(spec), seed, name)
+
+
+def _part_task(tile: Callable[..., agkit.ArrowTable], dsf: str, name: str, part: str, *extra: Any) -> int:
+    """A cluster's task for one tile: its table built in Rust and written
+    from Rust as its part file (through a temporary file renamed into
+    place): no row reaches Python."""
+    table = tile(dsf, name, *extra)
     Path(part).parent.mkdir(parents=True, exist_ok=True)
     table.write_parquet(part)
-    return table.num_rows
-
-
-def _place_task(dsf: str, name: str, part: str, spec: tuple[Any, ...], seed: int) -> int:
-    table = placed_table(dsf, _scenery(spec), seed, name)
-    Path(part).parent.mkdir(parents=True, exist_ok=True)
-    table.write_parquet(part)
-    return table.num_rows
-
-
-def _merge(parts: list[Path], out: Path, empty: str, columns: Mapping[str, str], keys: list[str]) -> int:
-    """The part files concatenated and sorted by `keys` (a stable sort:
-    rows of one key keep their order), written to `out` with pyarrow,
-    column for column: the GeoParquet ``geo`` entry kept, and pandas
-    metadata giving `columns` their dtypes when pandas reads the file."""
-    import pandas  # type: ignore[import-untyped,unused-ignore]
-
-    pa = _pyarrow()
-    import pyarrow.parquet as pq  # type: ignore[import-untyped,unused-ignore]
-
-    tables = [pq.read_table(p) for p in parts]
-    table = pa.concat_tables(tables) if tables else pa.table(agkit.empty_table(empty))
-    table = table.sort_by([(k, "ascending") for k in keys])
-    frame = pandas.DataFrame({c: pandas.Series([], dtype=t) for c, t in columns.items()})
-    pandas_meta = pa.Schema.from_pandas(frame, preserve_index=False).metadata[b"pandas"]
-    meta = dict(table.schema.metadata or {})
-    meta[b"pandas"] = pandas_meta
-    table = table.replace_schema_metadata(meta)
-    _write_atomic(out, lambda p: pq.write_table(table, p, compression="snappy"))
     return int(table.num_rows)
+
+
+def _pandas_metadata(columns: Mapping[str, str]) -> str:
+    """pandas' `pandas` schema entry giving `columns` their dtypes when
+    pandas reads the file (``Int64``, ``string``); made once per process
+    (making it costs as much as a small tile's census)."""
+    key = tuple(columns.items())
+    if key not in _PANDAS_METADATA:
+        import pandas  # type: ignore[import-untyped,unused-ignore]
+
+        frame = pandas.DataFrame({c: pandas.Series([], dtype=t) for c, t in columns.items()})
+        meta = _pyarrow().Schema.from_pandas(frame, preserve_index=False).metadata[b"pandas"]
+        _PANDAS_METADATA[key] = meta.decode()
+    return _PANDAS_METADATA[key]
+
+
+_PANDAS_METADATA: dict[tuple[tuple[str, str], ...], str] = {}
 
 
 # --- per-tile functions for dask.dataframe.from_map -------------------------------
@@ -352,13 +339,15 @@ def _client(client: Any) -> Any:
         return None
 
 
-def _batch(task: Callable[..., int], jobs: list[tuple[str, str, str]], *extra: Any) -> list[tuple[str, Optional[str]]]:
-    """Runs `task` for each tile of a batch: (tile, None) when done, (tile,
-    why) when it failed."""
+def _batch(
+    tile: Callable[..., agkit.ArrowTable], jobs: list[tuple[str, str, str]], *extra: Any
+) -> list[tuple[str, Optional[str]]]:
+    """A cluster's task for a batch of tiles, each written as its part
+    file: (tile, None) when done, (tile, why) when it failed."""
     out: list[tuple[str, Optional[str]]] = []
     for dsf_s, rel, part_s in jobs:
         try:
-            task(dsf_s, rel, part_s, *extra)
+            _part_task(tile, dsf_s, rel, part_s, *extra)
             out.append((rel, None))
         except Exception as e:  # noqa: BLE001 - reported per tile
             out.append((rel, _reason(e)))
@@ -388,78 +377,132 @@ def _part_name(rel: str) -> str:
 
 
 def _run(
-    task: Callable[..., int],
+    tile: Callable[..., agkit.ArrowTable],
     tiles: list[Path],
     root: Path,
     out: Path,
+    result: str,
+    columns: Mapping[str, str],
     extra: tuple[Any, ...],
     client: Any,
     resume: bool,
     progress: bool = False,
-) -> tuple[Run, list[Path]]:
-    """Runs `task` once per tile without a part file; the parts, in path
-    order, of every tile done now or before."""
-    parts_dir = out / "parts"
-    parts_dir.mkdir(parents=True, exist_ok=True)
-    run = Run(output=out)
-    todo = []
-    parts = []
-    for dsf in tiles:
-        rel = dsf.relative_to(root).as_posix() if dsf != root else dsf.name
-        part = parts_dir / _part_name(rel)
-        parts.append((rel, part))
-        if resume and part.is_file():
-            run.skipped.append(rel)
-        else:
-            todo.append((str(dsf), rel, str(part)))
-    client = _client(client)
-    if client is None:
-        if progress and todo:
-            import dask  # type: ignore[import-untyped,unused-ignore]
-            from dask.diagnostics import ProgressBar  # type: ignore[import-untyped,unused-ignore]
+) -> Run:
+    """Makes `out/result` of every tile's table (`tile(dsf, rel, *extra)`)
+    in tile path order, from Rust, one tile in memory at a time.
 
-            tasks = [dask.delayed(_batch)(task, [job], *extra) for job in todo]
-            with ProgressBar():
-                results = dask.compute(*tasks, scheduler="sync")
+    With a Client each tile not yet done runs as a task writing its part
+    file, and the parts are then streamed into the result. Without one
+    each tile's table goes straight into the result: no part files (the
+    parts of an earlier run are still used when `resume`)."""
+    parts_dir = out / "parts"
+    run = Run(output=out / result)
+    # Sorted by the `dsf` column's value (the path relative to `root`):
+    # each tile's rows are in use/placement order, so the result is sorted
+    # by (dsf, row) without a sort.
+    jobs = sorted(
+        ((dsf.relative_to(root).as_posix() if dsf != root else dsf.name, dsf) for dsf in tiles),
+        key=lambda j: j[0],
+    )
+    done = {rel: parts_dir / _part_name(rel) for rel, _ in jobs}
+    if resume:
+        run.skipped = [rel for rel, _ in jobs if done[rel].is_file()]
+    skipped = set(run.skipped)
+    todo = [(str(dsf), rel, str(done[rel])) for rel, dsf in jobs if rel not in skipped]
+    out.mkdir(parents=True, exist_ok=True)
+    client = _client(client)
+    meta = {"pandas": _pandas_metadata(columns)}
+    with agkit.ParquetWriter(run.output, result.split(".")[0], meta) as writer:
+        if client is None:
+            _here(tile, jobs, todo, done, skipped, writer, extra, run, progress)
         else:
-            results = tuple(_batch(task, [job], *extra) for job in todo)
-        for res in results:
-            for rel, why in res:
+            _on(client, tile, todo, extra, run, progress)
+            for rel, _ in jobs:
+                if rel not in run.failed and (rel in skipped or rel in run.done) and done[rel].is_file():
+                    writer.append_file(done[rel])
+        run.rows = writer.rows
+    run.done.sort()
+    (out / "failed.json").write_text(json.dumps(run.failed, indent=2, sort_keys=True) + "\n")
+    return run
+
+
+def _here(
+    tile: Callable[..., agkit.ArrowTable],
+    jobs: list[tuple[str, Path]],
+    todo: list[tuple[str, str, str]],
+    parts: Mapping[str, Path],
+    skipped: set[str],
+    writer: agkit.ParquetWriter,
+    extra: tuple[Any, ...],
+    run: Run,
+    progress: bool,
+) -> None:
+    """Every tile in this process, in order, its table written straight
+    into `writer` (an earlier run's part for a skipped tile)."""
+
+    def step(rel: str, dsf: Path, _before: Any = None) -> None:
+        if rel in skipped:
+            writer.append_file(parts[rel])
+            return
+        try:
+            table = tile(str(dsf), rel, *extra)
+        except Exception as e:  # noqa: BLE001 - reported per tile
+            run.failed[rel] = _reason(e)
+            return
+        writer.write(table)
+        run.done.append(rel)
+
+    if progress and todo:
+        import dask  # type: ignore[import-untyped,unused-ignore]
+        from dask.diagnostics import ProgressBar  # type: ignore[import-untyped,unused-ignore]
+
+        # One task per tile, each after the one before (the rows go into
+        # the file in order), on dask's synchronous scheduler.
+        last = None
+        for rel, dsf in jobs:
+            last = dask.delayed(step, pure=False)(rel, dsf, last)
+        with ProgressBar():
+            dask.compute(last, scheduler="sync")
+    else:
+        for rel, dsf in jobs:
+            step(rel, dsf)
+
+
+def _on(
+    client: Any,
+    tile: Callable[..., agkit.ArrowTable],
+    todo: list[tuple[str, str, str]],
+    extra: tuple[Any, ...],
+    run: Run,
+    progress: bool,
+) -> None:
+    """The tiles `todo` on `client`'s workers, each writing its part."""
+    from distributed import as_completed
+    from distributed import progress as show_progress
+
+    slots = sum(client.nthreads().values()) or 1
+    # A task per batch of tiles, each tile still its own part file;
+    # `pure=False`: a task is run again after a failure, never answered
+    # from a cache.
+    futures = {}
+    for jobs in _batches(todo, slots) if todo else []:
+        key = f"agkit-{tile.__name__}-{jobs[0][1]}"
+        futures[client.submit(_batch, tile, jobs, *extra, key=key, pure=False)] = jobs
+    if progress and futures:
+        show_progress(list(futures))
+    for fut in as_completed(futures):
+        jobs = futures[fut]
+        try:
+            for rel, why in fut.result():
                 if why is None:
                     run.done.append(rel)
                 else:
                     run.failed[rel] = why
-    else:
-        from distributed import as_completed
-        from distributed import progress as show_progress
-
-        slots = sum(client.nthreads().values()) or 1
-        # A task per batch of tiles, each tile still its own part file;
-        # `pure=False`: a task is run again after a failure, never
-        # answered from a cache.
-        futures = {}
-        for jobs in _batches(todo, slots):
-            key = f"agkit-{task.__name__}-{jobs[0][1]}"
-            futures[client.submit(_batch, task, jobs, *extra, key=key, pure=False)] = jobs
-        if progress and futures:
-            show_progress(list(futures))
-        for fut in as_completed(futures):
-            jobs = futures[fut]
-            try:
-                for rel, why in fut.result():
-                    if why is None:
-                        run.done.append(rel)
-                    else:
-                        run.failed[rel] = why
-            except Exception as e:  # noqa: BLE001 - a lost worker: every tile of the batch
-                for _, rel, _ in jobs:
-                    run.failed[rel] = _reason(e)
-            finally:
-                fut.release()
-        run.done.sort()
-    finished = [part for rel, part in parts if rel not in run.failed and part.is_file()]
-    (out / "failed.json").write_text(json.dumps(run.failed, indent=2, sort_keys=True) + "\n")
-    return run, finished
+        except Exception as e:  # noqa: BLE001 - a lost worker: every tile of the batch
+            for _, rel, _ in jobs:
+                run.failed[rel] = _reason(e)
+        finally:
+            fut.release()
 
 
 def _reason(e: BaseException) -> str:
@@ -492,10 +535,7 @@ def census(
     root = Path(folder)
     out = Path(out)
     spec = _spec(scenery, library, installation, drefs, season)
-    run, parts = _run(_census_task, dsf_files(root), root, out, (spec,), client, resume, progress)
-    run.rows = _merge(parts, out / "census.parquet", "census", CENSUS_COLUMNS, ["dsf", "use"])
-    run.output = out / "census.parquet"
-    return run
+    return _run(_census_tile, dsf_files(root), root, out, "census.parquet", CENSUS_COLUMNS, (spec,), client, resume, progress)
 
 
 def place_package(
@@ -526,10 +566,7 @@ def place_package(
     root = end or pkg
     out = Path(out)
     spec = _spec(pkg, library, installation, drefs, season)
-    run, parts = _run(_place_task, dsf_files(root), root, out, (spec, seed), client, resume, progress)
-    run.rows = _merge(parts, out / "placed.parquet", "placed", PLACED_COLUMNS, ["dsf", "placement"])
-    run.output = out / "placed.parquet"
-    return run
+    return _run(_place_tile, dsf_files(root), root, out, "placed.parquet", PLACED_COLUMNS, (spec, seed), client, resume, progress)
 
 
 __all__ = [

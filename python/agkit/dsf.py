@@ -85,8 +85,13 @@ dtypes; every table has them all, whatever the tiles hold.
 - ``lines`` (``.lin``, ``.str``; LineStrings, one per winding):
   ``winding``, ``param``, ``closed`` (a ``.lin`` with the closed flag; its
   line ends where it starts) and ``spacing`` (``.str``: metres);
-- ``facades`` (Polygons, LineStrings when open): ``param``, ``height``
-  (metres), ``closed``;
+- ``facades``: ``param``, ``height`` (metres), ``closed``; a Polygon
+  (``closed`` true) when it has 3 distinct points or more, a LineString
+  (``closed`` false) when it has 2 — a single wall, all X-Plane draws of
+  it. Whether a longer facade is an open chain of walls (a fence) is said
+  by its ``.fac`` (``RING 0``), not by the DSF: these tables read no art,
+  so it is a Polygon here (``agkit.place_dsf(..., whole_tile=True)``
+  reads the ``.fac`` and gives a LineString);
 - ``forests`` (Polygons in fill mode 0, else LineStrings): ``param``,
   ``density`` (0..1), ``fill_mode``;
 - ``chains`` (network chains, LineStrings): ``subtype``,

@@ -199,6 +199,11 @@ fn unknown_layer(layer: &str) -> Error {
 /// `dsf.` (`dsf.objects`, …): the `meta=` of `dask.dataframe.from_map`.
 #[pyfunction]
 pub fn empty_table(name: &str) -> PyResult<Table> {
+    Ok(Table::new(name, empty_batch(name)?))
+}
+
+/// The empty batch of the schema named `name` ([`empty_table`]).
+fn empty_batch(name: &str) -> Result<RecordBatch, Error> {
     use agkit::out::arrow as a;
     let batch = if let Some(k) = a::layer_index(name) {
         a::layer_batches([], 0).swap_remove(k)
@@ -215,8 +220,155 @@ pub fn empty_table(name: &str) -> PyResult<Table> {
     } else {
         return Err(Error::value(format!(
             "{name:?} is no table: a placement layer, \"placed\", \"census\" or \"dsf.<layer>\""
-        ))
-        .into());
+        )));
     };
-    Ok(Table::new(name, batch))
+    Ok(batch)
+}
+
+/// One Parquet file written table after table, from Rust: the tiles of a
+/// run (or the part files of a cluster's run) made one file with no more
+/// than one of them in memory.
+///
+/// `schema` names the columns (as `agkit.empty_table` takes it: a
+/// placement layer, `"placed"`, `"census"`, `"dsf.<layer>"`); `metadata`
+/// adds string entries to the file's metadata (e.g. pandas' `pandas`
+/// entry). Snappy-compressed; GeoParquet 1.0 when the schema has a
+/// geometry, its `geo` entry listing the geometry types of every row
+/// written. The file is a temporary one beside `path` until `close()`
+/// renames it into place. As a context manager it is closed at the end of
+/// the block, or, when the block raises, removed (`path` left as it was).
+#[pyclass(frozen, module = "agkit", name = "ParquetWriter")]
+pub struct Writer {
+    path: PathBuf,
+    sink: std::sync::Mutex<Option<agkit::out::arrow::ParquetSink>>,
+}
+
+impl Writer {
+    /// The open sink, or a `ValueError` once closed.
+    fn with<T>(
+        &self,
+        work: impl FnOnce(&mut agkit::out::arrow::ParquetSink) -> std::io::Result<T>,
+    ) -> Result<T, Error> {
+        let mut guard = self.sink.lock().map_err(|_| poisoned())?;
+        let Some(sink) = guard.as_mut() else {
+            return Err(Error::value(format!(
+                "the ParquetWriter of {} is closed",
+                self.path.display()
+            )));
+        };
+        work(sink).map_err(|e| self.error(e))
+    }
+
+    /// The sink, taken out (`None` once closed).
+    fn take(&self) -> Result<Option<agkit::out::arrow::ParquetSink>, Error> {
+        Ok(self.sink.lock().map_err(|_| poisoned())?.take())
+    }
+
+    fn error(&self, e: std::io::Error) -> Error {
+        if e.kind() == std::io::ErrorKind::InvalidInput {
+            Error::value(format!("{}: {e}", self.path.display()))
+        } else {
+            Error::io(&self.path, e)
+        }
+    }
+}
+
+fn poisoned() -> Error {
+    Error::plain(
+        Class::Internal,
+        None,
+        "a ParquetWriter's lock was poisoned".to_string(),
+    )
+}
+
+#[pymethods]
+impl Writer {
+    #[new]
+    #[pyo3(signature = (path, schema, metadata=None))]
+    fn new(
+        py: Python<'_>,
+        path: PathBuf,
+        schema: &str,
+        metadata: Option<std::collections::BTreeMap<String, String>>,
+    ) -> PyResult<Writer> {
+        let empty = empty_batch(schema)?;
+        let meta: Vec<(String, String)> = metadata.unwrap_or_default().into_iter().collect();
+        let sink = detached(py, || {
+            agkit::out::arrow::ParquetSink::create(&path, empty.schema(), &meta)
+                .map_err(|e| Error::io(&path, e))
+        })?;
+        Ok(Writer {
+            path,
+            sink: std::sync::Mutex::new(Some(sink)),
+        })
+    }
+
+    /// Appends the rows of `table` (an `agkit.ArrowTable` of the writer's
+    /// columns; other columns are a `ValueError`).
+    fn write(&self, py: Python<'_>, table: PyRef<'_, Table>) -> PyResult<()> {
+        let batch = &table.batch;
+        Ok(detached(py, || self.with(|s| s.write(batch)))?)
+    }
+
+    /// Appends every row of the Parquet file at `path` (one of the
+    /// writer's columns, e.g. a part `ArrowTable.write_parquet` wrote),
+    /// 65,536 rows at a time.
+    fn append_file(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        Ok(detached(py, || self.with(|s| s.append_file(&path)))?)
+    }
+
+    /// The rows written so far.
+    #[getter]
+    fn rows(&self) -> PyResult<usize> {
+        Ok(self.with(|s| Ok(s.rows()))?)
+    }
+
+    /// Completes the file and renames it into place: the rows written.
+    fn close(&self, py: Python<'_>) -> PyResult<usize> {
+        let Some(sink) = self.take()? else {
+            return Err(Error::value(format!(
+                "the ParquetWriter of {} is closed",
+                self.path.display()
+            ))
+            .into());
+        };
+        Ok(detached(py, || sink.finish().map_err(|e| self.error(e)))?)
+    }
+
+    /// Drops what was written (the temporary file removed, `path` left as
+    /// it was); nothing once closed.
+    fn abort(&self) -> PyResult<()> {
+        drop(self.take()?);
+        Ok(())
+    }
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __exit__(
+        &self,
+        py: Python<'_>,
+        kind: Option<Bound<'_, PyAny>>,
+        value: Option<Bound<'_, PyAny>>,
+        traceback: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<bool> {
+        let _ = (value, traceback);
+        let open = self.sink.lock().map(|g| g.is_some()).unwrap_or(false);
+        if kind.is_some() {
+            self.abort()?;
+        } else if open {
+            self.close(py)?;
+        }
+        Ok(false)
+    }
+
+    fn __repr__(&self) -> String {
+        let open = self.sink.lock().map(|g| g.is_some()).unwrap_or(false);
+        format!(
+            "<agkit.ParquetWriter {} ({})>",
+            self.path.display(),
+            if open { "open" } else { "closed" }
+        )
+    }
 }

@@ -79,6 +79,30 @@ pub fn read_asset(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Asset> 
 /// file is clean. Raises only when the file cannot be read.
 #[pyfunction]
 pub fn check(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Vec<Diagnostic>> {
+    Ok(findings(py, source)?
+        .into_iter()
+        .map(Diagnostic::from)
+        .collect())
+}
+
+/// The diagnostics of `agkit.check(source)` as an `agkit.ArrowTable`
+/// named `findings`, built in Rust: one row per diagnostic, in file order,
+/// the columns the records of `agkit check --format json` have (`file`,
+/// `line`, `column`, `offset`, `severity`, `code`, `message`; missing
+/// values null). Raises only when the file cannot be read.
+#[pyfunction]
+pub fn check_table(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<crate::arrow::Table> {
+    let rows = findings(py, source)?;
+    let batch = agkit::out::arrow::findings_batch(&rows);
+    Ok(crate::arrow::Table::new("findings", batch))
+}
+
+/// What `agkit check` finds in `source` (a path, bytes or text), as its
+/// JSON records.
+fn findings(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+) -> PyResult<Vec<agkit::diag::JsonDiagnostic>> {
     let src = Source::extract(source)?;
     let name = src.name();
     Ok(detached(py, || {
@@ -95,7 +119,7 @@ pub fn check(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Vec<Diagnost
                 agkit::scenery::ArtCheck::Skipped
             },
         );
-        Ok(records(&name, text.as_deref(), &diags))
+        Ok(agkit::diag::to_json(&name, text.as_deref(), &diags))
     })?)
 }
 

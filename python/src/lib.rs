@@ -80,6 +80,7 @@ fn _agkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<diag::Diagnostic>()?;
     m.add_class::<arrow::Table>()?;
+    m.add_class::<arrow::Writer>()?;
     m.add_class::<asset::Asset>()?;
     m.add_class::<place::Placement>()?;
     m.add_class::<dsf::Dsf>()?;
@@ -93,6 +94,7 @@ fn _agkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scenery::TilePlacement>()?;
     m.add_function(wrap_pyfunction!(asset::read_asset, m)?)?;
     m.add_function(wrap_pyfunction!(asset::check, m)?)?;
+    m.add_function(wrap_pyfunction!(asset::check_table, m)?)?;
     m.add_function(wrap_pyfunction!(asset::fmt, m)?)?;
     m.add_function(wrap_pyfunction!(place::place, m)?)?;
     m.add_function(wrap_pyfunction!(scenery::place_dsf, m)?)?;

@@ -201,3 +201,110 @@ def test_every_real_tiles_arrow_tables_are_its_geojson_and_tables(dsf: Path) -> 
     want = by_layer(tp.__geo_interface__)
     for name in LAYERS:
         assert_table_is_features(tp.to_arrow(name), want[name])
+
+
+# --- check findings --------------------------------------------------------------
+
+FINDINGS = ["file", "line", "column", "offset", "severity", "code", "message"]
+
+
+def flawed_files(tmp_path: Path) -> list[Path]:
+    """Files `agkit check` has findings in: an AGP with an unknown
+    directive and a bad number (text: line and column), a DSF that is no
+    tile (binary: a byte offset), a clean AGP (no row)."""
+    text = (EXAMPLES / "point" / "plaza.agp").read_text()
+    lines = text.splitlines()
+    lines.insert(4, "NOT_A_DIRECTIVE 1 2 3")
+    lines.insert(6, "CROP_POLY x y")
+    bad = tmp_path / "point" / "bad.agp"
+    bad.parent.mkdir()
+    bad.write_text("\n".join(lines) + "\n")
+    dsf = tmp_path / "broken.dsf"
+    dsf.write_bytes(b"XPLNEDSF\x01\x00\x00\x00 not a tile")
+    return [bad, dsf, EXAMPLES / "point" / "plaza.agp"]
+
+
+def test_check_table_is_the_clis_check_json_row_for_row(cli: Path, tmp_path: Path) -> None:
+    files = flawed_files(tmp_path)
+    seen = 0
+    for f in files:
+        table = agkit.check_table(str(f))
+        assert table.name == "findings" and table.column_names == FINDINGS
+        out = run_cli(cli, "check", "--format", "json", str(f))
+        want = json.loads(out.stdout)
+        got = pa.table(table).to_pylist()
+        assert got == [{k: w.get(k) for k in FINDINGS} for w in want], f
+        # The same as agkit.check's records.
+        assert got == [d.to_dict() for d in agkit.check(str(f))]
+        seen += len(got)
+    assert seen >= 3
+
+
+def test_check_table_types_and_empty() -> None:
+    t = pa.table(agkit.check_table(EXAMPLES / "point" / "plaza.agp"))
+    assert t.num_rows == 0
+    assert [str(t.schema.field(c).type) for c in FINDINGS] == [
+        "string", "int64", "int64", "int64", "string", "string", "string"
+    ]
+    df = agkit.check_table("A\n1000\nAG_POINT\nNOPE\n").to_pandas()
+    assert list(df.columns) == FINDINGS and (df["file"] == "<text>").all() and len(df) > 0
+
+
+# --- one Parquet file from many tables -----------------------------------------------
+
+
+def test_parquet_writer_appends_tables_and_parts_in_order(tmp_path: Path) -> None:
+    geopandas = pytest.importorskip("geopandas")
+    scenery = agkit.scenery.Scenery(EXAMPLES, [])
+    a = scenery.placed_table(DEMO, 1, name="a")
+    b = scenery.placed_table(DEMO, 2, name="b")
+    part = tmp_path / "b.parquet"
+    b.write_parquet(part)
+    out = tmp_path / "all.parquet"
+    with agkit.ParquetWriter(out, "placed", {"note": "x"}) as w:
+        # A first table of no rows (its `geo` entry lists no type) does not
+        # decide the file's geometry types.
+        w.write(agkit.empty_table("placed"))
+        w.write(a)
+        w.append_file(part)
+        assert w.rows == len(a) + len(b)
+        assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["all.parquet", "b.parquet"]
+    import pyarrow.parquet as pq
+
+    got = pq.read_table(out)
+    want = pa.concat_tables([pa.table(a), pa.table(b)])
+    assert got.column_names == want.column_names
+    for name in want.column_names:
+        assert got.column(name).to_pylist() == want.column(name).to_pylist(), name
+    meta = pq.read_schema(out).metadata
+    assert meta[b"note"] == b"x"
+    geo = json.loads(meta[b"geo"])
+    # The geometry types of every row written, not of the first table's.
+    geoms = shapely.from_wkb(want.column("geometry").to_numpy(zero_copy_only=False))
+    types = {g.geom_type for g in geoms if g is not None}
+    assert len(types) >= 2 and set(geo["columns"]["geometry"]["geometry_types"]) == types
+    gdf = geopandas.read_parquet(out)
+    assert gdf.crs == "EPSG:4326" and len(gdf) == len(want)
+
+
+def test_parquet_writer_refuses_other_columns_and_leaves_nothing_when_aborted(tmp_path: Path) -> None:
+    out = tmp_path / "x.parquet"
+    census = agkit.scenery.Scenery(EXAMPLES, []).census_table(DEMO)
+    with pytest.raises(ValueError, match="other columns"):
+        with agkit.ParquetWriter(out, "placed") as w:
+            w.write(census)
+    assert list(tmp_path.iterdir()) == []
+    w = agkit.ParquetWriter(out, "census")
+    w.write(census)
+    w.abort()
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(ValueError, match="closed"):
+        w.write(census)
+    with pytest.raises(ValueError, match="is no table"):
+        agkit.ParquetWriter(out, "nope")
+    # No table written: the schema's empty file.
+    assert agkit.ParquetWriter(out, "census").close() == 0
+    import pyarrow.parquet as pq
+
+    assert pq.read_table(out).column_names == census.column_names

@@ -195,7 +195,7 @@ def test_client_none_uses_the_running_client(package: Path, library: Path, clien
     run = distributed.census(package, tmp_path / "c", library=[library])
     assert run.ok and run.rows == 3 * len(LONS)
     log = list(client.cluster.scheduler.transition_log)[before:]
-    assert any("agkit-_census_task" in str(entry[0]) for entry in log)
+    assert any("agkit-_census_tile" in str(entry[0]) for entry in log)
 
 
 def test_without_a_client_the_tiles_run_here(package: Path, library: Path, tmp_path: Path) -> None:

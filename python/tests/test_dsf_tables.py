@@ -153,6 +153,45 @@ def test_every_kind_has_its_table_and_columns(mixed: Path) -> None:
     assert list(net["junction"]) == [1, 0, 2] and list(net["elevation"]) == pytest.approx([100, 101, 102], abs=0.01)
 
 
+def test_a_facade_of_two_points_is_a_wall_line(tmp_path: Path) -> None:
+    """A facade of 2 distinct points is one wall: a LineString, closed
+    false, its wall types kept; a facade of 3 stays a Polygon (whether its
+    .fac is a ring the DSF does not say)."""
+    text = HEADER + """POLYGON_DEF lib/fence.fac
+BEGIN_POLYGON 0 3 3
+BEGIN_WINDING
+POLYGON_POINT 13.6 47.6 1
+POLYGON_POINT 13.61 47.6 2
+END_WINDING
+END_POLYGON
+BEGIN_POLYGON 0 4 2
+BEGIN_WINDING
+POLYGON_POINT 13.6 47.7
+POLYGON_POINT 13.61 47.7
+POLYGON_POINT 13.61 47.71
+END_WINDING
+END_POLYGON
+"""
+    path = tmp_path / "+47+013.dsf"
+    path.write_bytes(agkit.dsf.build(text))
+    tile = agkit.dsf.read(path)
+    t = tile.tables()
+    wall, building = list(t.facades.records())
+    assert wall["geometry"]["type"] == "LineString"
+    assert [tuple(p) for p in wall["geometry"]["coordinates"]] == [
+        pytest.approx((13.6, 47.6), abs=1e-6), pytest.approx((13.61, 47.6), abs=1e-6)
+    ]
+    assert (wall["closed"], wall["height"]) == (False, 3.0) and t.notes == []
+    assert building["geometry"]["type"] == "Polygon" and building["closed"] is True
+    assert list(t.vertices.to_pandas()["wall"]) == [1, 2]
+    pa = pytest.importorskip("pyarrow")
+    shapely = pytest.importorskip("shapely")
+    arrow = pa.table(tile.to_arrow("facades"))
+    assert arrow.column("closed").to_pylist() == [False, True]
+    geoms = shapely.from_wkb(arrow.column("geometry").to_numpy(zero_copy_only=False))
+    assert [g.geom_type for g in geoms] == ["LineString", "Polygon"] and all(shapely.is_valid(geoms))
+
+
 def test_geo_interface_and_geopandas(mixed: Path) -> None:
     geopandas = pytest.importorskip("geopandas")
     tile = agkit.dsf.read(mixed)

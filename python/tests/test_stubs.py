@@ -53,7 +53,7 @@ def test_stubs_name_exactly_the_extension() -> None:
         obj = getattr(_agkit, name)
         if members is None:
             continue
-        have = public(dir(obj)) | {m for m in ("__geo_interface__", "__iter__", "__next__", "__len__", "__new__", "__arrow_c_stream__", "__arrow_c_schema__") if m in vars(obj)}
+        have = public(dir(obj)) | {m for m in ("__geo_interface__", "__iter__", "__next__", "__len__", "__new__", "__enter__", "__exit__", "__arrow_c_stream__", "__arrow_c_schema__") if m in vars(obj)}
         if "__new__" not in members:
             # An abi3 (stable ABI) class has a `__new__` slot whether or not
             # it can be made from Python; stubtest checks the real ones.

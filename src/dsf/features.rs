@@ -10,7 +10,8 @@
 //!
 //! Which layer a polygon belongs to follows its definition's extension, as
 //! X-Plane reads it (DSF notes §7.3): `.fac` facades (the parameter is the
-//! height in metres), `.for` forests (`density*255 + fill_mode*256`),
+//! height in metres; a polygon, or a line when it has 2 distinct points:
+//! the DSF does not say whether the `.fac` is a closed `RING`), `.for` forests (`density*255 + fill_mode*256`),
 //! `.lin` lines (the parameter is the closed flag) and `.str` object
 //! strings (spacing) as lines, anything else (`.pol`, `.agb`, `.ags`, `.bch`
 //! …) as polygons.
@@ -402,15 +403,22 @@ fn polygon(dsf: &Dsf, entity: usize, p: &super::Polygon, out: &mut Features) {
                 _ => Layer::Polygons,
             };
             let fill_mode = param >> 8;
-            // A facade is drawn as a closed ring unless its definition says
-            // otherwise (not known from the DSF): closed. A forest fills an
-            // area only in fill mode 0.
-            let area = layer != Layer::Forests || fill_mode == 0;
+            // A forest fills an area only in fill mode 0. A facade is a
+            // closed ring (a building) when its `.fac` says `RING 1`, the
+            // default, and it has at least 3 points, else an open chain of
+            // walls (a fence; agkit's `fac::layout` draws it so): the DSF
+            // says nothing of `RING`, so a facade of 3 points or more is a
+            // polygon here, and one of 2 distinct points, which X-Plane can
+            // only draw as a wall, a line.
+            let mut area = layer != Layer::Forests || fill_mode == 0;
             let mut extra = Vec::new();
             let mut rings: Vec<Vec<LonLat>> = Vec::new();
             for k in 0..p.windings.len() {
                 let mark = extra.len();
                 let ring = clean(&mut p.points(k), area, &mut extra, keep);
+                if k == 0 && layer == Layer::Facades && ring.len() == 2 {
+                    area = false;
+                }
                 let need = if area { 3 } else { 2 };
                 if ring.len() < need {
                     extra.truncate(mark);
@@ -429,9 +437,15 @@ fn polygon(dsf: &Dsf, entity: usize, p: &super::Polygon, out: &mut Features) {
                     continue;
                 }
                 if !area && k > 0 {
-                    note(format!(
-                        "winding {k} of a forest in fill mode {fill_mode} dropped: a line has one"
-                    ));
+                    note(if layer == Layer::Facades {
+                        format!(
+                            "winding {k} of a facade of 2 points (a wall) dropped: a line has one"
+                        )
+                    } else {
+                        format!(
+                            "winding {k} of a forest in fill mode {fill_mode} dropped: a line has one"
+                        )
+                    });
                     extra.truncate(mark);
                     continue;
                 }
@@ -450,7 +464,7 @@ fn polygon(dsf: &Dsf, entity: usize, p: &super::Polygon, out: &mut Features) {
             match layer {
                 Layer::Facades => {
                     f.height = Some(f64::from(param));
-                    f.closed = Some(true);
+                    f.closed = Some(area);
                 }
                 Layer::Forests => {
                     f.density = Some(f64::from(param & 0xFF) / 255.0);
@@ -527,6 +541,33 @@ mod tests {
                 .message
                 .contains("hole 1 of 2 distinct point(s) dropped")
         );
+    }
+
+    #[test]
+    fn a_facade_of_two_points_is_an_open_line_and_of_three_a_closed_ring() {
+        // A facade with wall types: lon, lat, wall (DSF notes §5 table).
+        let wall = vec![0.0, 0.0, 1.0, 1.0, 0.0, 2.0, 0.0, 0.0, 3.0];
+        let building = vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 0.0];
+        let f = features(&tile(
+            vec![
+                poly(0, 10, 3, vec![wall, vec![0.5, 0.5, 0.0, 0.6, 0.6, 0.0]]),
+                poly(0, 12, 3, vec![building]),
+            ],
+            &["fence.fac"],
+        ));
+        assert_eq!(f.features.len(), 2);
+        let Geometry::LineString(line) = &f.features[0].geometry else {
+            panic!("{:?}", f.features[0].geometry)
+        };
+        // The closing repeat of the first point is no third point.
+        assert_eq!(line, &vec![[0.0, 0.0], [1.0, 0.0]]);
+        assert_eq!(f.features[0].closed, Some(false));
+        assert_eq!(f.features[0].extra, [1.0, 2.0]);
+        assert_eq!(f.features[0].height, Some(10.0));
+        assert!(matches!(f.features[1].geometry, Geometry::Polygon(_)));
+        assert_eq!(f.features[1].closed, Some(true));
+        assert_eq!(f.notes.len(), 1, "{:?}", f.notes);
+        assert!(f.notes[0].message.contains("facade of 2 points"));
     }
 
     #[test]

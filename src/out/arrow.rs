@@ -116,6 +116,20 @@ pub const CENSUS: &[Column] = &[
     c("resolution", T),
 ];
 
+/// The columns of check findings ([`findings_batch`]; no geometry): the
+/// keys of `agkit check --format json`'s records, in that order (`line`
+/// and `column` 1-based, null for binary files and whole-file findings;
+/// `offset` the byte offset in a binary file, else null).
+pub const FINDINGS: &[Column] = &[
+    c("file", T),
+    c("line", I),
+    c("column", I),
+    c("offset", I),
+    c("severity", T),
+    c("code", T),
+    c("message", T),
+];
+
 const DSF_COMMON: [Column; 6] = [
     c("tile", T),
     c("file", T),
@@ -277,16 +291,22 @@ impl Geom {
 
     /// The GeoParquet `geo` metadata of the column.
     fn geo(&self) -> String {
-        let names = ["Point", "LineString", "Polygon"];
-        let types: Vec<String> = (0..3)
-            .filter(|&k| self.seen[k])
-            .map(|k| format!("\"{}\"", names[k]))
-            .collect();
-        format!(
-            r#"{{"version":"1.0.0","primary_column":"{GEOMETRY}","columns":{{"{GEOMETRY}":{{"encoding":"WKB","geometry_types":[{}],"crs":{EPSG_4326_PROJJSON}}}}}}}"#,
-            types.join(",")
-        )
+        geo_metadata(self.seen)
     }
+}
+
+/// GeoParquet 1.0's `geo` metadata of a WKB `geometry` column in EPSG:4326
+/// whose geometries are of the types seen (Point, LineString, Polygon).
+fn geo_metadata(seen: [bool; 3]) -> String {
+    let names = ["Point", "LineString", "Polygon"];
+    let types: Vec<String> = (0..3)
+        .filter(|&k| seen[k])
+        .map(|k| format!("\"{}\"", names[k]))
+        .collect();
+    format!(
+        r#"{{"version":"1.0.0","primary_column":"{GEOMETRY}","columns":{{"{GEOMETRY}":{{"encoding":"WKB","geometry_types":[{}],"crs":{EPSG_4326_PROJJSON}}}}}}}"#,
+        types.join(",")
+    )
 }
 
 /// Writes `shape` as ISO WKB (little-endian, 2-D) to `out`: the index of
@@ -457,6 +477,28 @@ pub fn placed_batch<'a>(
     b.finish()
 }
 
+/// The findings of `agkit check` (the records its `--format json`
+/// prints, in order) as one batch of [`FINDINGS`].
+pub fn findings_batch(rows: &[crate::diag::JsonDiagnostic]) -> RecordBatch {
+    let mut b = Builder::new(FINDINGS.iter().map(|c| (c.name, c.ty)), false);
+    let int = |n: usize| i64::try_from(n).ok();
+    for r in rows {
+        for (name, _, col) in b.columns.iter_mut() {
+            match *name {
+                "file" => col.text(Some(&r.file)),
+                "line" => col.int(r.line.and_then(int)),
+                "column" => col.int(r.column.and_then(int)),
+                "offset" => col.int(r.offset.and_then(|o| i64::try_from(o).ok())),
+                "severity" => col.text(Some(r.severity.as_str())),
+                "code" => col.text(Some(&r.code)),
+                "message" => col.text(Some(&r.message)),
+                _ => col.push(&Value::Null),
+            }
+        }
+    }
+    b.finish()
+}
+
 /// A census ([`crate::scenery::Scenery::census`]) as one batch of
 /// [`CENSUS`] columns.
 pub fn census_batch(rows: &[CensusRow]) -> RecordBatch {
@@ -554,48 +596,226 @@ fn dsf_value(
 
 /// Writes `batches` (one schema, [`RecordBatch::schema`] of the first) to
 /// `path` as Parquet, Snappy-compressed: GeoParquet 1.0 when the schema has
-/// a `geo` entry (every batch with a geometry made here has one), the entry
-/// copied into the file's key-value metadata where GeoParquet readers look
-/// for it. Written to a temporary file beside `path`, then renamed: `path`
-/// exists only complete. No batches write nothing and fail.
+/// a geometry column (every batch with a geometry made here has one).
+/// Written to a temporary file beside `path`, then renamed: `path` exists
+/// only complete ([`ParquetSink`] with one batch after the other). No
+/// batches write nothing and fail.
 #[cfg(feature = "parquet")]
 pub fn write_parquet(batches: &[RecordBatch], path: &std::path::Path) -> std::io::Result<()> {
-    use parquet::arrow::ArrowWriter;
-    use parquet::basic::Compression;
-    use parquet::file::metadata::KeyValue;
-    use parquet::file::properties::WriterProperties;
-    let io = |e: parquet::errors::ParquetError| std::io::Error::other(e.to_string());
     let Some(first) = batches.first() else {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
             "no record batch to write",
         ));
     };
-    let schema = first.schema();
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => std::path::Path::new("."),
-    };
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    let tmp = tempfile::Builder::new()
-        .prefix(&format!(".{}.", name.as_deref().unwrap_or("out")))
-        .tempfile_in(dir)?;
-    let geo = schema
-        .metadata()
-        .get("geo")
-        .map(|g| vec![KeyValue::new("geo".to_string(), g.clone())]);
-    let props = WriterProperties::builder()
-        .set_compression(Compression::SNAPPY)
-        .set_key_value_metadata(geo)
-        .build();
-    let mut w =
-        ArrowWriter::try_new(tmp.as_file().try_clone()?, schema, Some(props)).map_err(io)?;
+    let mut sink = ParquetSink::create(path, first.schema(), &[])?;
     for b in batches {
-        w.write(b).map_err(io)?;
+        sink.write(b)?;
     }
-    w.close().map_err(io)?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    sink.finish().map(|_| ())
+}
+
+/// One Parquet file written table after table, so that many tables (the
+/// tiles of a run, or the part files a cluster wrote) make one file with no
+/// more of them in memory than the one being written.
+///
+/// Each batch written must have the sink's columns (names and types); its
+/// rows are appended in order. Snappy-compressed; with a geometry column
+/// the file is GeoParquet 1.0, its `geo` entry (in the file's key-value
+/// metadata, where GeoParquet readers look) listing the geometry types of
+/// every row written. The file is a temporary one beside `path` until
+/// [`ParquetSink::finish`] renames it into place; dropped unfinished, it is
+/// removed and `path` is left as it was.
+#[cfg(feature = "parquet")]
+pub struct ParquetSink {
+    writer: parquet::arrow::ArrowWriter<std::fs::File>,
+    tmp: tempfile::NamedTempFile,
+    path: std::path::PathBuf,
+    schema: arrow_schema::SchemaRef,
+    /// The index of the geometry column, if any.
+    geometry: Option<usize>,
+    /// Point, LineString, Polygon seen in the geometry column.
+    seen: [bool; 3],
+    rows: usize,
+}
+
+#[cfg(feature = "parquet")]
+fn parquet_io(e: parquet::errors::ParquetError) -> std::io::Error {
+    std::io::Error::other(e.to_string())
+}
+
+/// Rows read from a part file at a time by [`ParquetSink::append_file`].
+#[cfg(feature = "parquet")]
+const APPEND_BATCH_ROWS: usize = 64 * 1024;
+
+#[cfg(feature = "parquet")]
+impl ParquetSink {
+    /// Starts writing `path` (through a temporary file in its folder) with
+    /// the columns of `schema`; `metadata` is added to the schema's
+    /// metadata and to the file's key-value metadata (for example pandas'
+    /// `pandas` entry). The `geo` entry is the sink's own, made from the
+    /// rows written.
+    pub fn create(
+        path: &std::path::Path,
+        schema: arrow_schema::SchemaRef,
+        metadata: &[(String, String)],
+    ) -> std::io::Result<ParquetSink> {
+        use parquet::basic::Compression;
+        use parquet::file::metadata::KeyValue;
+        use parquet::file::properties::WriterProperties;
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => std::path::Path::new("."),
+        };
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let tmp = tempfile::Builder::new()
+            .prefix(&format!(".{}.", name.as_deref().unwrap_or("out")))
+            .tempfile_in(dir)?;
+        // The schema's own metadata less `geo` (written at the end, once
+        // every row's type is known), plus `metadata`.
+        let mut meta = schema.metadata().clone();
+        meta.remove("geo");
+        meta.extend(metadata.iter().cloned());
+        let schema = Arc::new(Schema::new_with_metadata(schema.fields().clone(), meta));
+        let kv: Vec<KeyValue> = metadata
+            .iter()
+            .map(|(k, v)| KeyValue::new(k.clone(), v.clone()))
+            .collect();
+        let props = WriterProperties::builder()
+            .set_compression(Compression::SNAPPY)
+            .set_key_value_metadata((!kv.is_empty()).then_some(kv))
+            .build();
+        // The Arrow schema Parquet readers restore types and metadata from
+        // (`ARROW:schema`) is written at the end, with the `geo` entry.
+        let options = parquet::arrow::arrow_writer::ArrowWriterOptions::new()
+            .with_properties(props)
+            .with_skip_arrow_metadata(true);
+        let writer = parquet::arrow::ArrowWriter::try_new_with_options(
+            tmp.as_file().try_clone()?,
+            schema.clone(),
+            options,
+        )
+        .map_err(parquet_io)?;
+        let geometry = schema.column_with_name(GEOMETRY).map(|(k, _)| k);
+        Ok(ParquetSink {
+            writer,
+            tmp,
+            path: path.to_path_buf(),
+            schema,
+            geometry,
+            seen: [false; 3],
+            rows: 0,
+        })
+    }
+
+    /// Appends the rows of `batch`; a batch whose columns differ from the
+    /// sink's (names, types) is an `InvalidInput` error naming the first
+    /// difference.
+    pub fn write(&mut self, batch: &RecordBatch) -> std::io::Result<()> {
+        let ours = self.schema.fields();
+        let theirs = batch.schema();
+        if ours.len() != theirs.fields().len() {
+            return Err(mismatch(format!(
+                "{} columns, the file has {}",
+                theirs.fields().len(),
+                ours.len()
+            )));
+        }
+        for (a, b) in ours.iter().zip(theirs.fields().iter()) {
+            if a.name() != b.name() || a.data_type() != b.data_type() {
+                return Err(mismatch(format!(
+                    "column {} {}, the file has {} {}",
+                    b.name(),
+                    b.data_type(),
+                    a.name(),
+                    a.data_type()
+                )));
+            }
+        }
+        let batch = RecordBatch::try_new(self.schema.clone(), batch.columns().to_vec())
+            .map_err(|e| mismatch(e.to_string()))?;
+        if let Some(k) = self.geometry {
+            self.see(batch.column(k));
+        }
+        self.writer.write(&batch).map_err(parquet_io)?;
+        self.rows += batch.num_rows();
+        Ok(())
+    }
+
+    /// Appends every row of the Parquet file at `part` (one the sink's
+    /// columns, as [`write_parquet`] writes them), read a slice of rows at
+    /// a time: memory holds one slice, not the file.
+    pub fn append_file(&mut self, part: &std::path::Path) -> std::io::Result<()> {
+        use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+        let at =
+            |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", part.display()));
+        let file = std::fs::File::open(part).map_err(at)?;
+        let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+            .and_then(|b| b.with_batch_size(APPEND_BATCH_ROWS).build())
+            .map_err(|e| at(parquet_io(e)))?;
+        for batch in reader {
+            let batch = batch.map_err(|e| at(std::io::Error::other(e.to_string())))?;
+            self.write(&batch).map_err(at)?;
+        }
+        Ok(())
+    }
+
+    /// The rows written so far.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Completes the file and renames it to its path: the rows written.
+    pub fn finish(mut self) -> std::io::Result<usize> {
+        use parquet::file::metadata::KeyValue;
+        let mut meta = self.schema.metadata().clone();
+        if self.geometry.is_some() {
+            let geo = geo_metadata(self.seen);
+            meta.insert("geo".to_string(), geo.clone());
+            self.writer
+                .append_key_value_metadata(KeyValue::new("geo".to_string(), geo));
+        }
+        // pyarrow takes a file's schema metadata from here, and the
+        // geometry column's GeoArrow extension type.
+        let schema = Schema::new_with_metadata(self.schema.fields().clone(), meta);
+        self.writer.append_key_value_metadata(KeyValue::new(
+            parquet::arrow::ARROW_SCHEMA_META_KEY.to_string(),
+            parquet::arrow::encode_arrow_schema(&schema),
+        ));
+        self.writer.close().map_err(parquet_io)?;
+        self.tmp.persist(&self.path).map_err(|e| e.error)?;
+        Ok(self.rows)
+    }
+
+    /// Notes the WKB geometry types of `column` (a binary column).
+    fn see(&mut self, column: &ArrayRef) {
+        use arrow_array::Array;
+        let Some(wkb) = column.as_any().downcast_ref::<arrow_array::BinaryArray>() else {
+            return;
+        };
+        for k in 0..wkb.len() {
+            if wkb.is_null(k) {
+                continue;
+            }
+            let v = wkb.value(k);
+            let ty = match v.first() {
+                Some(1) if v.len() >= 5 => u32::from_le_bytes([v[1], v[2], v[3], v[4]]),
+                Some(0) if v.len() >= 5 => u32::from_be_bytes([v[1], v[2], v[3], v[4]]),
+                _ => continue,
+            };
+            if (1..=3).contains(&ty) {
+                self.seen[ty as usize - 1] = true;
+            }
+        }
+    }
+}
+
+#[cfg(feature = "parquet")]
+fn mismatch(why: String) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!("a table of other columns than the file's: {why}"),
+    )
 }
 
 #[cfg(test)]
@@ -864,5 +1084,62 @@ mod tests {
             .map(|f| f.name().clone())
             .collect();
         assert_eq!(names, CENSUS.iter().map(|c| c.name).collect::<Vec<_>>());
+    }
+
+    #[cfg(feature = "parquet")]
+    #[test]
+    fn a_sink_writes_every_batch_and_the_geometry_types_of_all_rows() {
+        use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+        let dir = tempfile::tempdir().unwrap();
+        let points = Features {
+            features: vec![feature(DsfLayer::Objects, 0, Geometry::Point([13.5, 47.5]))],
+            ..Features::default()
+        };
+        let lines = Features {
+            features: vec![feature(
+                DsfLayer::Objects,
+                0,
+                Geometry::LineString(vec![[13.0, 47.0], [13.1, 47.1]]),
+            )],
+            ..Features::default()
+        };
+        let a = dsf_batch(&points, DsfLayer::Objects, "a");
+        let b = dsf_batch(&lines, DsfLayer::Objects, "b");
+        let part = dir.path().join("b.parquet");
+        write_parquet(std::slice::from_ref(&b), &part).unwrap();
+        let out = dir.path().join("all.parquet");
+        let mut sink = ParquetSink::create(&out, a.schema(), &[("k".into(), "v".into())]).unwrap();
+        sink.write(&dsf_batch(&Features::default(), DsfLayer::Objects, ""))
+            .unwrap();
+        sink.write(&a).unwrap();
+        sink.append_file(&part).unwrap();
+        // A batch of other columns is refused, and the file goes on.
+        let census = census_batch(&[]);
+        assert_eq!(
+            sink.write(&census).unwrap_err().kind(),
+            std::io::ErrorKind::InvalidInput
+        );
+        assert!(!out.exists(), "the file is a temporary one until finished");
+        assert_eq!(sink.finish().unwrap(), 2);
+        let reader =
+            ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&out).unwrap()).unwrap();
+        let schema = reader.schema().clone();
+        let geo: serde_json::Value = serde_json::from_str(&schema.metadata()["geo"]).unwrap();
+        assert_eq!(
+            geo["columns"]["geometry"]["geometry_types"],
+            serde_json::json!(["Point", "LineString"])
+        );
+        assert_eq!(schema.metadata()["k"], "v");
+        let rows: usize = reader.build().unwrap().map(|b| b.unwrap().num_rows()).sum();
+        assert_eq!(rows, 2);
+        // Dropped unfinished: nothing is left, the file as it was.
+        let sink = ParquetSink::create(&out, a.schema(), &[]).unwrap();
+        drop(sink);
+        let mut names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["all.parquet", "b.parquet"]);
     }
 }
