@@ -14,7 +14,8 @@ Both take a ``distributed.Client``: ``Client(LocalCluster(...))`` on one
 machine, ``Client("tcp://scheduler:8786")`` on a cluster (the workers need
 agkit installed and the same paths); ``client=None`` uses the Client
 already running (``distributed.get_client()``), and runs every tile in this
-process, one after the other, only when there is none. ``progress=True``
+process, one after the other, only when there is none; ``client=False``
+runs them in this process even when a Client is running. ``progress=True``
 shows Dask's own progress bar (``distributed.progress``; without a Client
 ``dask.diagnostics.ProgressBar``). The result is written from Rust
 (:class:`agkit.ParquetWriter`), the tiles in path order, each tile's rows
@@ -326,7 +327,10 @@ def features_frame(*sources: Any, layer: str = "objects") -> Any:
 
 
 def _client(client: Any) -> Any:
-    """`client`, else the Client running in this process, else None."""
+    """`client`, else the Client running in this process, else None (and
+    None for `client=False`: this process, whatever is running)."""
+    if client is False:
+        return None
     if client is not None:
         return client
     try:

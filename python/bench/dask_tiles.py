@@ -198,7 +198,7 @@ def main() -> None:
                     label = "place: CLI `place --dsf DIR --format json`"
                 print(f"{label:52} {cli_wall:8.2f} s  (1 thread, peak {cli_peak:.0f} MB)")
             before = peak_mb()
-            one, t1 = timed(f"{what}: Python, one process", lambda: recipe(tiles_dir, root / f"{what}1", library=[lib]))
+            one, t1 = timed(f"{what}: Python, one process", lambda: recipe(tiles_dir, root / f"{what}1", library=[lib], client=False))
             print(f"{what}: one process peak {peak_mb():.0f} MB (was {before:.0f} MB before the run)")
             base = worker_peaks(client)
             two, t2 = timed(
@@ -220,7 +220,7 @@ def main() -> None:
                     shutil.copy(t, few / t.name)
                 some = distributed.dsf_files(few)
                 timed(f"{what}, {len(some)} tiles: plain loop", lambda: plain_loop(what, some, lib, root / f"loop-{what}.parquet"))
-                timed(f"{what}, {len(some)} tiles: recipe, one process", lambda: recipe(few, root / f"few1-{what}", library=[lib]))
+                timed(f"{what}, {len(some)} tiles: recipe, one process", lambda: recipe(few, root / f"few1-{what}", library=[lib], client=False))
                 timed(f"{what}, {len(some)} tiles: recipe, LocalCluster", lambda: recipe(few, root / f"few2-{what}", library=[lib], client=client))
         if a.writers:
             writers(tiles, lib, root)

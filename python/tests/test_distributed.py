@@ -84,7 +84,7 @@ def test_the_tiles_are_where_they_say(package: Path) -> None:
 def test_the_census_is_the_same_on_two_workers_as_in_one_process(
     package: Path, library: Path, client: Any, tmp_path: Path
 ) -> None:
-    one = distributed.census(package, tmp_path / "one", library=[library])
+    one = distributed.census(package, tmp_path / "one", library=[library], client=False)
     two = distributed.census(package, tmp_path / "two", library=[library], client=client)
     assert one.ok and two.ok and one.rows == two.rows == 3 * len(LONS)
     assert sorted(one.done) == sorted(two.done) and len(one.done) == len(LONS)
@@ -121,7 +121,7 @@ def test_census_rows_are_the_tiles_uses_resolved(package: Path, library: Path, t
 def test_placing_a_package_is_the_same_on_two_workers_and_equals_place_dsf(
     package: Path, library: Path, client: Any, tmp_path: Path
 ) -> None:
-    one = distributed.place_package(package, tmp_path / "one", library=[library], seed=5)
+    one = distributed.place_package(package, tmp_path / "one", library=[library], seed=5, client=False)
     two = distributed.place_package(package, tmp_path / "two", library=[library], seed=5, client=client)
     assert one.ok and two.ok and one.rows == two.rows > 0
     a, b = geopandas.read_parquet(one.output), geopandas.read_parquet(two.output)
@@ -196,6 +196,22 @@ def test_client_none_uses_the_running_client(package: Path, library: Path, clien
     assert run.ok and run.rows == 3 * len(LONS)
     log = list(client.cluster.scheduler.transition_log)[before:]
     assert any("agkit-_census_tile" in str(entry[0]) for entry in log)
+
+
+def test_client_false_runs_here_even_with_a_client_running(
+    package: Path, library: Path, client: Any, tmp_path: Path
+) -> None:
+    """client=False: the tiles run in this process though a Client is
+    running (the scheduler sees no task of theirs, no part file is
+    written), with the rows the Client gives."""
+    before = len(client.cluster.scheduler.transition_log)
+    here = distributed.census(package, tmp_path / "here", library=[library], client=False)
+    log = list(client.cluster.scheduler.transition_log)[before:]
+    assert not any("agkit-" in str(entry[0]) for entry in log)
+    assert not (tmp_path / "here" / "parts").exists() or list((tmp_path / "here" / "parts").iterdir()) == []
+    there = distributed.census(package, tmp_path / "there", library=[library], client=client)
+    assert here.ok and here.rows == there.rows == 3 * len(LONS)
+    pandas.testing.assert_frame_equal(pandas.read_parquet(here.output), pandas.read_parquet(there.output))
 
 
 def test_without_a_client_the_tiles_run_here(package: Path, library: Path, tmp_path: Path) -> None:
