@@ -91,10 +91,15 @@ impl<'a> Scene<'a> {
             .iter()
             .filter(|p| !p.is_autogen_use())
             .count();
-        let uses = super::count(self.uses() - other, "autogen use");
-        match other {
-            0 => uses,
-            n => format!("{uses} and {}", super::count(n, "other definition")),
+        let uses = self.uses() - other;
+        match (uses, other) {
+            (u, 0) => super::count(u, "autogen use"),
+            (0, n) => super::count(n, "definition"),
+            (u, n) => format!(
+                "{} and {}",
+                super::count(u, "autogen use"),
+                super::count(n, "other definition")
+            ),
         }
     }
 }
@@ -700,6 +705,13 @@ mod tests {
         let whole = [ps[0].clone(), kiosk, apron];
         let (t, _) = title(&Scene::of(&whole));
         assert_eq!(t, "DSF tile +47+013: 1 autogen use and 2 other definitions");
+        let (t, _) = title(&Scene::of(&whole[1..]));
+        assert_eq!(t, "DSF tile +47+013: 2 definitions");
+        assert!(
+            crate::place::Tally::of(&whole[1..])
+                .to_string()
+                .starts_with("2 definitions, ")
+        );
         let mut tally = crate::place::Tally::of(&whole);
         assert_eq!((tally.uses, tally.definitions), (1, 2));
         assert!(

@@ -129,15 +129,15 @@ impl Tally {
 impl std::fmt::Display for Tally {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         use crate::out::count;
-        if self.definitions > 0 {
-            write!(
+        match (self.uses, self.definitions) {
+            (u, 0) => write!(f, "{}, ", count(u, "use"))?,
+            (0, d) => write!(f, "{}, ", count(d, "definition"))?,
+            (u, d) => write!(
                 f,
                 "{} and {}, ",
-                count(self.uses, "autogen use"),
-                count(self.definitions, "other definition")
-            )?;
-        } else {
-            write!(f, "{}, ", count(self.uses, "use"))?;
+                count(u, "autogen use"),
+                count(d, "other definition")
+            )?,
         }
         write!(
             f,

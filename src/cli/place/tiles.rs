@@ -372,11 +372,12 @@ fn run_folder(dir: &Path, args: &Args, params: &Params, format: Format, scenery:
     }
     eprintln!(
         "placed {} from {}: {}, {} with errors{}, in {:.2} s",
-        match totals.tally.definitions {
-            0 => plural(totals.placed, "use"),
-            n => format!(
+        match (totals.tally.uses, totals.tally.definitions) {
+            (_, 0) => plural(totals.placed, "use"),
+            (0, n) => plural(n, "definition"),
+            (u, n) => format!(
                 "{} and {}",
-                plural(totals.tally.uses, "autogen use"),
+                plural(u, "autogen use"),
                 plural(n, "other definition")
             ),
         },
