@@ -207,7 +207,8 @@ def test_client_false_runs_here_even_with_a_client_running(
     before = len(client.cluster.scheduler.transition_log)
     here = distributed.census(package, tmp_path / "here", library=[library], client=False)
     log = list(client.cluster.scheduler.transition_log)[before:]
-    assert not any("agkit-" in str(entry[0]) for entry in log)
+    # Tasks of earlier tests may still be released meanwhile; none is run.
+    assert not any("agkit-" in str(entry[0]) and entry[2] == "processing" for entry in log), log
     assert not (tmp_path / "here" / "parts").exists() or list((tmp_path / "here" / "parts").iterdir()) == []
     there = distributed.census(package, tmp_path / "there", library=[library], client=client)
     assert here.ok and here.rows == there.rows == 3 * len(LONS)

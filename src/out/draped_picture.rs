@@ -276,14 +276,7 @@ fn copies(
             let (x0, y0) = (s * w, -tt * h);
             v.push(Image {
                 image: Arc::clone(&image),
-                transform: [
-                    m[0] * sx,
-                    m[1] * sx,
-                    m[2] * sy,
-                    m[3] * sy,
-                    m[0] * x0 + m[2] * y0 + m[4],
-                    m[1] * x0 + m[3] * y0 + m[5],
-                ],
+                transform: super::textured::after(m, [sx, sy], [x0, y0]),
                 clip: rings[0].clone(),
                 holes: holes.clone(),
             });

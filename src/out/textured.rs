@@ -136,6 +136,21 @@ pub fn cut(img: &crate::texture::Image, rect: [u32; 4], size: [u32; 2]) -> Cut {
 
 use super::png::encode_rgba as encode_png;
 
+/// The affine map `m` after scaling by `scale` and moving by `at` (both
+/// in the source's pixels): `m ∘ (p ↦ p·scale + at)`, as an image's
+/// transform takes it.
+pub(super) fn after(m: [f64; 6], scale: [f64; 2], at: [f64; 2]) -> [f64; 6] {
+    let ([sx, sy], [x0, y0]) = (scale, at);
+    [
+        m[0] * sx,
+        m[1] * sx,
+        m[2] * sy,
+        m[3] * sy,
+        m[0] * x0 + m[2] * y0 + m[4],
+        m[1] * x0 + m[3] * y0 + m[5],
+    ]
+}
+
 /// The affine map taking `from` points onto `to` points, fitted on the
 /// first point and the two others spanning the largest triangle:
 /// `[a, b, c, d, e, f]` with x' = a·x + c·y + e, y' = b·x + d·y + f.
@@ -315,14 +330,7 @@ fn grounds(scene: &Scene, frames: &Frames, view: &View, limits: &Limits) -> Grou
                     let (x0, y0) = (f64::from(rect[0]), f64::from(rect[1]));
                     Ground::Image(Image {
                         image: Arc::clone(image),
-                        transform: [
-                            m[0] * sx,
-                            m[1] * sx,
-                            m[2] * sy,
-                            m[3] * sy,
-                            m[0] * x0 + m[2] * y0 + m[4],
-                            m[1] * x0 + m[3] * y0 + m[5],
-                        ],
+                        transform: after(m, [sx, sy], [x0, y0]),
                         clip: ring,
                         holes: Vec::new(),
                     })

@@ -987,47 +987,28 @@ impl Builder<'_> {
             return Ok(Vec::new());
         }
         let material = self.draped_material(p, art, TextureRole::Draped, DRAPED, "draped polygons");
-        let (mut nodes, mut left_out, mut empty) = (Vec::new(), 0, 0);
-        for (k, d) in p.draped.iter().enumerate() {
-            let Some((centre, mesh)) = Self::centred(draped::draped_mesh(d, draped::DRAPED_Z))
-            else {
-                left_out += 1;
-                continue;
-            };
+        let flats = p.draped.iter().enumerate().map(|(k, d)| {
+            let details = json!({
+                "asset": p.asset,
+                "item": "draped",
+                "index": k,
+                "entity": d.entity,
+                "holes": d.rings.len().saturating_sub(1),
+                "uv": if d.uv.is_some() { "planes" } else { "scale" },
+                "heading": d.heading,
+                "art": d.asset,
+                "texture": d.texture,
+                "art_state": d.art.map_or("not looked up", ArtState::describe),
+            });
             let name = format!("#{i} draped {k} {}", short(&d.asset));
-            let node = Node {
-                name: name.clone(),
-                item: item(ItemKind::Draped, i, k, p, None),
-                mesh: None,
-                at: [centre[0], centre[1], 0.0],
-                heading: 0.0,
-                children: Vec::new(),
-                details: json!({
-                    "asset": p.asset,
-                    "item": "draped",
-                    "index": k,
-                    "entity": d.entity,
-                    "holes": d.rings.len().saturating_sub(1),
-                    "uv": if d.uv.is_some() { "planes" } else { "scale" },
-                    "heading": d.heading,
-                    "art": d.asset,
-                    "texture": d.texture,
-                    "art_state": d.art.map_or("not looked up", ArtState::describe),
-                }),
-            };
-            match self.drawn(node, &name, vec![Part { material, mesh }])? {
-                Some(n) => nodes.push(n),
-                None => empty += 1,
-            }
-        }
-        self.left_out(&p.asset, left_out, "draped polygon");
-        if empty > 0 {
-            self.scene.warnings.push(format!(
-                "{}: {empty} draped polygon(s) with no area; nothing to draw",
-                p.asset
-            ));
-        }
-        Ok(nodes)
+            (name, details, draped::draped_mesh(d, draped::DRAPED_Z))
+        });
+        let flat = Flat {
+            kind: ItemKind::Draped,
+            noun: "draped polygon",
+            empty: "with no area",
+        };
+        self.flats(i, p, material, flat, flats)
     }
 
     /// The painted lines of placement `i` (a `.lin`; an object string's
@@ -1044,51 +1025,84 @@ impl Builder<'_> {
         }
         let material = self.draped_material(p, art, TextureRole::Line, PAINT, "lines");
         let strip = art.and_then(Art::lin).and_then(draped::Strip::of);
-        let (mut nodes, mut left_out, mut empty) = (Vec::new(), 0, 0);
-        for (k, l) in p.lines.iter().enumerate() {
+        let flats = p.lines.iter().enumerate().map(|(k, l)| {
             let strip = strip.unwrap_or_else(|| {
                 draped::Strip::plain(l.width.unwrap_or(draped::PLAIN_LINE_WIDTH))
             });
-            let Some((centre, mesh)) = Self::centred(draped::line_mesh(l, &strip, draped::LINE_Z))
-            else {
+            let details = json!({
+                "asset": p.asset,
+                "item": "line",
+                "index": k,
+                "entity": l.entity,
+                "winding": l.winding,
+                "closed": l.closed,
+                "width": strip.width(),
+                "art": l.asset,
+                "texture": l.texture,
+                "art_state": l.art.map_or("not looked up", ArtState::describe),
+            });
+            let name = format!("#{i} line {k} {}", short(&l.asset));
+            (name, details, draped::line_mesh(l, &strip, draped::LINE_Z))
+        });
+        let flat = Flat {
+            kind: ItemKind::Line,
+            noun: "line",
+            empty: "with fewer than two distinct points",
+        };
+        self.flats(i, p, material, flat, flats)
+    }
+
+    /// Flat items of placement `i` (draped polygons or painted lines): each
+    /// (name, details, mesh) a node at its mesh's centre drawn with
+    /// `material`; those that cannot be written (not finite) and those
+    /// with nothing to draw counted in the scene's warnings.
+    fn flats(
+        &mut self,
+        i: usize,
+        p: &Placement,
+        material: usize,
+        flat: Flat,
+        items: impl Iterator<Item = (String, Value, Mesh)>,
+    ) -> Result<Vec<usize>, LimitExceeded> {
+        let (mut nodes, mut left_out, mut empty) = (Vec::new(), 0, 0);
+        for (k, (name, details, mesh)) in items.enumerate() {
+            let Some((centre, mesh)) = Self::centred(mesh) else {
                 left_out += 1;
                 continue;
             };
-            let name = format!("#{i} line {k} {}", short(&l.asset));
             let node = Node {
                 name: name.clone(),
-                item: item(ItemKind::Line, i, k, p, None),
+                item: item(flat.kind, i, k, p, None),
                 mesh: None,
                 at: [centre[0], centre[1], 0.0],
                 heading: 0.0,
                 children: Vec::new(),
-                details: json!({
-                    "asset": p.asset,
-                    "item": "line",
-                    "index": k,
-                    "entity": l.entity,
-                    "winding": l.winding,
-                    "closed": l.closed,
-                    "width": strip.width(),
-                    "art": l.asset,
-                    "texture": l.texture,
-                    "art_state": l.art.map_or("not looked up", ArtState::describe),
-                }),
+                details,
             };
             match self.drawn(node, &name, vec![Part { material, mesh }])? {
                 Some(n) => nodes.push(n),
                 None => empty += 1,
             }
         }
-        self.left_out(&p.asset, left_out, "line");
+        self.left_out(&p.asset, left_out, flat.noun);
         if empty > 0 {
             self.scene.warnings.push(format!(
-                "{}: {empty} line(s) with fewer than two distinct points; nothing to draw",
-                p.asset
+                "{}: {empty} {}(s) {}; nothing to draw",
+                p.asset, flat.noun, flat.empty
             ));
         }
         Ok(nodes)
     }
+}
+
+/// What kind of flat item [`Builder::flats`] draws, and how it names it.
+struct Flat {
+    /// The nodes' item kind.
+    kind: ItemKind,
+    /// One item, in warnings.
+    noun: &'static str,
+    /// Why an item has nothing to draw.
+    empty: &'static str,
 }
 
 /// The file name of `path` (the path when it has none).
