@@ -18,7 +18,7 @@
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-mod footprint;
+pub(crate) mod footprint;
 pub mod mesh;
 pub mod pose;
 pub mod read;

@@ -12,7 +12,8 @@
 //!   heading), shaded by height: the taller, the darker.
 //! - **Facades** are roofed footprints: the roof filled, the walls an
 //!   outline (a facade without a roof is its walls over a light fill).
-//! - **Trees** are crowns of their own width, coloured with the mean
+//! - **Trees** of cards are crowns of their own width (an X-Plane 12
+//!   3-D tree is the outline of its mesh seen from above), coloured with the mean
 //!   colour of the tree's cut of the forest texture (green when the
 //!   texture cannot be read).
 //! - **Draped polygons and painted lines** of a whole tile are drawn
@@ -346,6 +347,37 @@ fn grounds(scene: &Scene, frames: &Frames, view: &View, limits: &Limits) -> Grou
     out
 }
 
+/// The outline seen from above of a tree drawn as its X-Plane 12 3-D mesh
+/// (`MESH_3D`), in local metres: the convex hull of the mesh as the 3-D
+/// scene places it (its height, its heading; [`crate::scene::append`]).
+/// `None` for a tree of cards, which is drawn as a crown of its width.
+fn tree_outline(p: &Placement, t: &crate::place::PlacedTree) -> Option<Vec<Xy>> {
+    let forest = p.art.as_ref()?.forest()?;
+    let tree = forest.trees.get(t.forest_tree?)?;
+    if !crate::forest::mesh::is_3d(forest, tree) {
+        return None;
+    }
+    let w = Some(t.width)
+        .filter(|w| w.is_finite() && *w > 0.0)
+        .unwrap_or(3.0);
+    let h = t
+        .height
+        .filter(|h| h.is_finite() && *h > 0.0)
+        .unwrap_or(w * 1.5);
+    let mesh = crate::forest::mesh::tree(forest, tree, w, h);
+    let hull = crate::obj::footprint::hull(mesh.positions.iter().map(|q| [q[0], q[1]]));
+    if hull.len() < 3 {
+        return None;
+    }
+    let flat = crate::geom::Mesh {
+        positions: hull.iter().map(|&[x, y]| [x, y, 0.0]).collect(),
+        ..crate::geom::Mesh::default()
+    };
+    let mut placed = crate::geom::Mesh::default();
+    crate::scene::append(&mut placed, &flat, [t.x, t.y], t.heading);
+    Some(placed.positions.iter().map(|q| [q[0], q[1]]).collect())
+}
+
 /// The mean colour of each tree's cut of each forest texture, by
 /// (texture file, tree index); each texture decoded once.
 fn crown_colours(scene: &Scene) -> HashMap<(PathBuf, usize), Colour> {
@@ -520,6 +552,14 @@ pub(super) fn paint(
                     .zip(t.forest_tree)
                     .and_then(|(f, n)| crowns.get(&(f.clone(), n)).copied())
                     .unwrap_or(CROWN);
+                let style = Style::fill(c).stroke(mix(c, Colour(0, 0, 0), 0.45), 0.6);
+                if let Some(ring) = tree_outline(p, t) {
+                    crown_layer.shapes.push(Shape::Area {
+                        rings: vec![ring.into_iter().map(|q| px(i, q)).collect()],
+                        style,
+                    });
+                    continue;
+                }
                 crown_layer.shapes.push(Shape::Circle {
                     at: px(i, [t.x, t.y]),
                     r: (t.width / 2.0 * scale).max(0.8),
@@ -680,6 +720,61 @@ pub(super) fn paint(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A tree drawn as its 3-D mesh is outlined by the mesh seen from
+    /// above: here a mesh 10 m tall spanning x −1…1 and z −2…2 (X-Plane's
+    /// z points south), drawn 20 m tall (twice) at (100, 50): x 98…102 and
+    /// y 46…54 facing north, and turned a quarter (heading 90) x 96…104,
+    /// y 48…52. A tree of cards has no outline (it is a crown).
+    #[test]
+    fn a_3d_tree_is_outlined_by_its_mesh_seen_from_above() {
+        let text = "A\n800\nFOREST\n\nTEXTURE t.png\nSCALE_X 256\nSCALE_Y 256\n\
+                    SPACING 10 10\nRANDOM 0 0\n\nSHADER_3D\nTEXTURE t3.png\n\
+                    MESH cone 0 500 4 6\nVERTEX 1 0 2  0 1 0  0 0  0\n\
+                    VERTEX -1 0 2  0 1 0  0 0  0\nVERTEX 0 10 -2  0 1 0  0 0  0\n\
+                    VERTEX 0 5 0  0 1 0  0 0  0\nIDX 0 1 2\nIDX 0 2 3\n\n\
+                    TREE 0 0 64 128 32 50 10 10 2 0 cone\nMESH_3D cone\n\
+                    TREE 64 0 64 128 32 50 10 10 2 0 card\n";
+        let forest = crate::forest::read(text.as_bytes(), "t.for", &Limits::default()).unwrap();
+        let p = Placement {
+            art: Some(std::sync::Arc::new(crate::place::art::Art {
+                forest: Some(crate::place::art::ArtFile {
+                    path: "t.for".into(),
+                    file: Some(PathBuf::from("/art/t.for")),
+                    state: ArtState::Found,
+                    how: String::new(),
+                    value: Some(std::sync::Arc::new(forest)),
+                    textures: Vec::new(),
+                }),
+                ..crate::place::art::Art::default()
+            })),
+            ..Placement::default()
+        };
+        let tree = |k: usize, heading: f64| crate::place::PlacedTree {
+            x: 100.0,
+            y: 50.0,
+            width: 4.0,
+            height: Some(20.0),
+            heading,
+            forest_tree: Some(k),
+            ..crate::place::PlacedTree::default()
+        };
+        let bounds = |ring: Vec<Xy>| {
+            let f = |c: usize, m: fn(f64, f64) -> f64, i: f64| ring.iter().map(|q| q[c]).fold(i, m);
+            [
+                f(0, f64::min, f64::INFINITY),
+                f(0, f64::max, -f64::INFINITY),
+                f(1, f64::min, f64::INFINITY),
+                f(1, f64::max, -f64::INFINITY),
+            ]
+        };
+        let near = |a: [f64; 4], b: [f64; 4]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-9);
+        let north = bounds(tree_outline(&p, &tree(0, 0.0)).unwrap());
+        assert!(near(north, [98.0, 102.0, 46.0, 54.0]), "{north:?}");
+        let east = bounds(tree_outline(&p, &tree(0, 90.0)).unwrap());
+        assert!(near(east, [96.0, 104.0, 48.0, 52.0]), "{east:?}");
+        assert_eq!(tree_outline(&p, &tree(1, 0.0)), None);
+    }
 
     #[test]
     fn affine_maps_the_points_it_was_fitted_on() {
