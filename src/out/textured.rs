@@ -347,35 +347,50 @@ fn grounds(scene: &Scene, frames: &Frames, view: &View, limits: &Limits) -> Grou
     out
 }
 
-/// The outline seen from above of a tree drawn as its X-Plane 12 3-D mesh
-/// (`MESH_3D`), in local metres: the convex hull of the mesh as the 3-D
-/// scene places it (its height, its heading; [`crate::scene::append`]).
-/// `None` for a tree of cards, which is drawn as a crown of its width.
-fn tree_outline(p: &Placement, t: &crate::place::PlacedTree) -> Option<Vec<Xy>> {
-    let forest = p.art.as_ref()?.forest()?;
-    let tree = forest.trees.get(t.forest_tree?)?;
-    if !crate::forest::mesh::is_3d(forest, tree) {
-        return None;
+/// The outlines seen from above of trees drawn as their X-Plane 12 3-D
+/// mesh (`MESH_3D`), each mesh's hull worked out once for a tree 1 m tall
+/// (the mesh scales evenly with height: [`crate::forest::tree3d::scale`]).
+#[derive(Default)]
+struct Outlines(HashMap<(usize, usize), Option<Vec<Xy>>>);
+
+impl Outlines {
+    /// The outline of `t` in local metres: the convex hull of its mesh as
+    /// the 3-D scene places it (its height, its heading;
+    /// [`crate::scene::append`]). `None` for a tree of cards, drawn as a
+    /// crown of its width, and for a tree whose place is not finite.
+    fn of(&mut self, p: &Placement, t: &crate::place::PlacedTree) -> Option<Vec<Xy>> {
+        let file = p.art.as_ref()?.forest.as_ref()?;
+        let forest = file.value.as_ref()?;
+        let k = t.forest_tree?;
+        let unit = self
+            .0
+            .entry((std::sync::Arc::as_ptr(forest) as usize, k))
+            .or_insert_with(|| {
+                let tree = forest.trees.get(k)?;
+                if !crate::forest::mesh::is_3d(forest, tree) {
+                    return None;
+                }
+                let mesh = crate::forest::mesh::tree(forest, tree, 1.0, 1.0);
+                let hull = crate::obj::footprint::hull(mesh.positions.iter().map(|q| [q[0], q[1]]));
+                (hull.len() >= 3).then_some(hull)
+            })
+            .as_ref()?;
+        let w = Some(t.width)
+            .filter(|w| w.is_finite() && *w > 0.0)
+            .unwrap_or(3.0);
+        let h = t
+            .height
+            .filter(|h| h.is_finite() && *h > 0.0)
+            .unwrap_or(w * 1.5);
+        let flat = crate::geom::Mesh {
+            positions: unit.iter().map(|&[x, y]| [x * h, y * h, 0.0]).collect(),
+            ..crate::geom::Mesh::default()
+        };
+        let mut placed = crate::geom::Mesh::default();
+        crate::scene::append(&mut placed, &flat, [t.x, t.y], t.heading);
+        let ring: Vec<Xy> = placed.positions.iter().map(|q| [q[0], q[1]]).collect();
+        ring.iter().flatten().all(|v| v.is_finite()).then_some(ring)
     }
-    let w = Some(t.width)
-        .filter(|w| w.is_finite() && *w > 0.0)
-        .unwrap_or(3.0);
-    let h = t
-        .height
-        .filter(|h| h.is_finite() && *h > 0.0)
-        .unwrap_or(w * 1.5);
-    let mesh = crate::forest::mesh::tree(forest, tree, w, h);
-    let hull = crate::obj::footprint::hull(mesh.positions.iter().map(|q| [q[0], q[1]]));
-    if hull.len() < 3 {
-        return None;
-    }
-    let flat = crate::geom::Mesh {
-        positions: hull.iter().map(|&[x, y]| [x, y, 0.0]).collect(),
-        ..crate::geom::Mesh::default()
-    };
-    let mut placed = crate::geom::Mesh::default();
-    crate::scene::append(&mut placed, &flat, [t.x, t.y], t.heading);
-    Some(placed.positions.iter().map(|q| [q[0], q[1]]).collect())
 }
 
 /// The mean colour of each tree's cut of each forest texture, by
@@ -449,6 +464,7 @@ pub(super) fn paint(
     // A whole tile's draped polygons and lines, sharing the image budget.
     let drapes = super::draped_picture::paint(scene, frames, view, limits, &mut ground.bytes);
     let crowns = crown_colours(scene);
+    let mut outlines = Outlines::default();
     let failed: std::collections::HashSet<(usize, usize)> = ground.failed.iter().copied().collect();
 
     let mut ground_layer = Layer::new("ground", Style::default());
@@ -553,7 +569,7 @@ pub(super) fn paint(
                     .and_then(|(f, n)| crowns.get(&(f.clone(), n)).copied())
                     .unwrap_or(CROWN);
                 let style = Style::fill(c).stroke(mix(c, Colour(0, 0, 0), 0.45), 0.6);
-                if let Some(ring) = tree_outline(p, t) {
+                if let Some(ring) = outlines.of(p, t) {
                     crown_layer.shapes.push(Shape::Area {
                         rings: vec![ring.into_iter().map(|q| px(i, q)).collect()],
                         style,
@@ -769,11 +785,17 @@ mod tests {
             ]
         };
         let near = |a: [f64; 4], b: [f64; 4]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-9);
-        let north = bounds(tree_outline(&p, &tree(0, 0.0)).unwrap());
+        let mut outlines = Outlines::default();
+        let north = bounds(outlines.of(&p, &tree(0, 0.0)).unwrap());
         assert!(near(north, [98.0, 102.0, 46.0, 54.0]), "{north:?}");
-        let east = bounds(tree_outline(&p, &tree(0, 90.0)).unwrap());
+        let east = bounds(outlines.of(&p, &tree(0, 90.0)).unwrap());
         assert!(near(east, [96.0, 104.0, 48.0, 52.0]), "{east:?}");
-        assert_eq!(tree_outline(&p, &tree(1, 0.0)), None);
+        assert_eq!(outlines.of(&p, &tree(1, 0.0)), None);
+        let mut lost = tree(0, f64::NAN);
+        assert_eq!(outlines.of(&p, &lost), None, "a heading that is not finite");
+        lost.heading = 0.0;
+        lost.x = f64::INFINITY;
+        assert_eq!(outlines.of(&p, &lost), None, "a place that is not finite");
     }
 
     #[test]
