@@ -997,18 +997,22 @@ mod tests {
         }
     }
 
+    /// The names of a batch's columns, in order.
+    fn column_names(b: &RecordBatch) -> Vec<String> {
+        b.schema()
+            .fields()
+            .iter()
+            .map(|f| f.name().clone())
+            .collect()
+    }
+
     #[test]
     fn an_empty_tile_has_every_table_with_its_full_schema() {
         let f = Features::default();
         for layer in DsfLayer::ALL {
             let b = dsf_batch(&f, layer, "t");
             assert_eq!(b.num_rows(), 0);
-            let names: Vec<String> = b
-                .schema()
-                .fields()
-                .iter()
-                .map(|f| f.name().clone())
-                .collect();
+            let names = column_names(&b);
             let mut want: Vec<&str> = dsf_columns(layer).iter().map(|c| c.name).collect();
             want.push(GEOMETRY);
             assert_eq!(names, want);
@@ -1077,12 +1081,7 @@ mod tests {
         assert_eq!(reals("height").value(0), 12.0);
         assert!(reals("heading").is_null(0));
         assert!(col("resolved_file").is_null(0));
-        let names: Vec<String> = b
-            .schema()
-            .fields()
-            .iter()
-            .map(|f| f.name().clone())
-            .collect();
+        let names = column_names(&b);
         assert_eq!(names, CENSUS.iter().map(|c| c.name).collect::<Vec<_>>());
     }
 
