@@ -21,12 +21,14 @@ pub mod quant;
 pub mod read;
 pub mod strip;
 pub mod text;
+pub mod tile;
 pub mod write;
 
 pub use autogen::autogen_uses;
 pub use cmd::Command;
 pub use read::{Decoded, DsfError, ErrorKind, Event, read, read_plain, read_with};
 pub use text::{TextError, TextOptions, from_text, to_text};
+pub use tile::Tile;
 pub use write::{BuildError, BuildOptions, build, write_raw};
 
 use crate::diag::{Diagnostic, Location, Severity};

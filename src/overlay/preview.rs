@@ -216,7 +216,7 @@ pub fn render(
     let scene = crate::out::svg::Scene {
         placements: placed,
         unplaced,
-        tile: Some(crate::scenery::resolve::Tile {
+        tile: Some(crate::dsf::Tile {
             west: tile.west,
             south: tile.south,
         }),
