@@ -190,11 +190,17 @@ fn place_refuses_every_absurd_asset_with_the_diagnostic_check_gives() {
         // The model as read (a program may build one without checking it).
         let asset = asset.unwrap();
         let e = place::place(&asset, name, &use_for(&asset), &Params::default()).unwrap_err();
-        let PlaceError::Asset(msg) = &e else {
+        let PlaceError::Absurd(absurd) = &e else {
             panic!("{name}: {e:?}")
         };
+        // The rule's code and message as data, and in the text as before.
+        assert_eq!((absurd.code, e.code()), (code, Some(code)), "{name}");
+        assert_eq!(absurd.message, first.message, "{name}");
+        let msg = e.to_string();
         assert!(
-            msg.contains(&first.message) && msg.contains(code),
+            msg.starts_with("asset cannot be placed: line ")
+                && msg.contains(&first.message)
+                && msg.ends_with(&format!(" [{code}]")),
             "{name}: {msg} vs {}",
             first.message
         );
@@ -328,7 +334,9 @@ fn wide_tiles_refused_everywhere_slide_in_a_bounded_number_of_steps() {
     let p = place::place(&asset, "wide.ags", &big, &limited(usize::MAX, 10_000)).unwrap();
     assert!(p.tiles.is_empty());
     assert!(
-        p.warnings.iter().any(|w| w.contains("tile 0 dropped")),
+        p.warnings
+            .iter()
+            .any(|w| w.message().contains("tile 0 dropped")),
         "{:?}",
         p.warnings
     );
