@@ -633,3 +633,33 @@ fn several_polygons_stream_one_placement_each_and_a_failure_keeps_the_output() {
     );
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "kept\n");
 }
+
+/// Each engine says what it placed: its kind was left empty (`"kind": ""`
+/// in the JSON) when an engine was called without `place::place`.
+#[test]
+fn each_engine_gives_its_own_kind() {
+    use agkit::place::PlacementKind;
+    let params = Params::default();
+    let parse = |rel: &str| agkit::xp::parse(&example(rel)).unwrap();
+    let (agp, agb, ags) = (
+        parse("point/plaza.agp"),
+        parse("block/city_block.agb"),
+        parse("string/town_edge.ags"),
+    );
+    for (asset, p) in [
+        (&agp, place::point::place(&agp, 30.0, &params)),
+        (&agb, place::block::place(&agb, &[square(60.0)], &params)),
+        (
+            &ags,
+            place::string::place(&ags, &square_with_hole(), &params),
+        ),
+    ] {
+        let p = p.unwrap();
+        let kind = PlacementKind::from(asset.kind);
+        assert_eq!(p.kind, kind);
+        assert!(p.is_autogen_use() && p.items() > 0, "{kind}");
+        let whole = place::place(asset, "a", &use_for(asset), &params).unwrap();
+        assert_eq!(whole.kind, kind);
+        assert_eq!(whole.kind.autogen(), Some(asset.kind));
+    }
+}
