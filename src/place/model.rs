@@ -276,7 +276,15 @@ impl Serialize for Warning {
 impl PartialEq<str> for Warning {
     /// True when the warning's text (its `Display`) is `other`.
     fn eq(&self, other: &str) -> bool {
-        self.to_string() == other
+        let Some(rest) = other.strip_prefix(self.message.as_str()) else {
+            return false;
+        };
+        if self.codes.is_empty() {
+            return rest.is_empty();
+        }
+        rest.strip_prefix(" [")
+            .and_then(|r| r.strip_suffix(']'))
+            .is_some_and(|list| list.split(", ").eq(self.codes.iter().copied()))
     }
 }
 
@@ -876,6 +884,19 @@ mod tests {
             "no TEXTURE_SCALE or TEXTURE_WIDTH [AG0013, AG0014]"
         );
         assert_eq!(two.code(), Some("AG0013"));
+        // Equal to a text exactly when the text is what it says.
+        let msg = "no TEXTURE_SCALE or TEXTURE_WIDTH";
+        assert_eq!(two, format!("{msg} [AG0013, AG0014]").as_str());
+        for other in [
+            msg.to_string(),
+            format!("{msg} [AG0013]"),
+            format!("{msg} [AG0014, AG0013]"),
+            format!("{msg} [AG0013, AG0014] "),
+            format!("{msg}  [AG0013, AG0014]"),
+        ] {
+            assert_ne!(two, other.as_str());
+        }
+        assert_ne!(plain, "tile 0 dropped []");
     }
 
     #[test]
