@@ -209,12 +209,12 @@ impl Scenery {
         }
         // Autogen uses not placed (their asset resolves nowhere, has
         // errors, or the engine refused it).
-        for kind in ["agp", "agb", "ags"] {
-            if let Some(c) = whole.counts.get(kind).copied()
+        for kind in PlacementKind::ALL.into_iter().filter(|k| k.is_autogen()) {
+            if let Some(c) = whole.counts.get(kind.as_str()).copied()
                 && c.in_dsf > c.placed
             {
                 whole.mark_not_drawn(
-                    kind,
+                    kind.as_str(),
                     "",
                     c.in_dsf - c.placed,
                     "autogen uses not placed: their asset resolves nowhere, has errors, or the \
@@ -385,7 +385,7 @@ impl Scenery {
             if g.kind == PlacementKind::Str && art.draped.is_none() {
                 // Its lines are placed (and counted); its objects are not.
                 whole.name(
-                    "str",
+                    PlacementKind::Str.as_str(),
                     g.definition,
                     g.rows.len(),
                     "the .str was not read, so its objects are not laid (its lines are)".into(),
