@@ -19,7 +19,7 @@ use agkit::limits::Limits;
 use agkit::out::OutError;
 use agkit::out::gltf::{Container, write_scene};
 use agkit::place::file::AssetFile;
-use agkit::place::{self, Params, Placement, Use};
+use agkit::place::{self, Params, Placement, PlacementKind, Use};
 use agkit::scenery::Scenery;
 use agkit::scenery::resolve::{Conditions, Tile};
 use assert_cmd::Command;
@@ -753,7 +753,7 @@ fn items_that_would_not_be_finite_are_left_out() {
     };
     let square = |x: f64| vec![[x, 0.0], [x + 10.0, 0.0], [x + 10.0, 10.0], [x, 10.0]];
     let p = Placement {
-        kind: "agb".into(),
+        kind: PlacementKind::Agb,
         asset: "far.agb".into(),
         origin: [13.0, 47.0],
         tiles: vec![tile(square(0.0)), tile(square(huge))],
@@ -868,7 +868,7 @@ mod random {
             prop::collection::vec((xy(), 0.0..30.0f64, prop::option::of(0.0..40.0f64)), 0..30),
         )
             .prop_map(|(tiles, objects, facades, trees)| Placement {
-                kind: "agb".into(),
+                kind: PlacementKind::Agb,
                 asset: "random.agb".into(),
                 origin: [13.0, 47.0],
                 tiles: tiles

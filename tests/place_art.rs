@@ -19,7 +19,7 @@
 mod cli_support;
 
 use agkit::place::art::{ArtState, footprint_at};
-use agkit::place::{self, Params, Placement, Use};
+use agkit::place::{self, Params, Placement, Use, Warning};
 use agkit::scenery::Scenery;
 use assert_cmd::Command;
 use cli_support::copy_dir;
@@ -362,18 +362,26 @@ fn missing_art_is_one_warning_per_file() {
         assert_eq!(plain.art, None, "no art fields without art");
     }
     // The one warning naming `path`.
-    let about = |path: &str| -> &String {
-        let w: Vec<&String> = with.warnings.iter().filter(|w| w.contains(path)).collect();
+    let about = |path: &str| -> &Warning {
+        let w: Vec<&Warning> = with
+            .warnings
+            .iter()
+            .filter(|w| w.message().contains(path))
+            .collect();
         assert_eq!(w.len(), 1, "{:?}", with.warnings);
         w[0]
     };
     let shed = about("shed.obj");
     assert!(
-        shed.contains("not found") && shed.contains("2 objects"),
+        shed.message().contains("not found") && shed.message().contains("2 objects"),
         "{shed}"
     );
-    assert!(shed.ends_with("[AG0085]"), "{shed}");
-    assert!(about("tower.obj").ends_with("[AG0086]"));
+    // The code is kept apart from the text, and said after it.
+    assert_eq!(shed.code(), Some("AG0085"));
+    assert!(!shed.message().contains("AG0085"), "{shed}");
+    assert!(shed.to_string().ends_with("[AG0085]"), "{shed}");
+    assert_eq!(about("tower.obj").code(), Some("AG0086"));
+    assert!(about("tower.obj").to_string().ends_with("[AG0086]"));
     assert_eq!(with.warnings.len(), 2, "{:?}", with.warnings);
 
     // Through the CLI: "art": "missing" in JSON, the warning once on
@@ -424,9 +432,10 @@ fn a_missing_forest_falls_back_to_the_fixed_spacing() {
     assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
     let w = &p.warnings[0];
     assert!(
-        w.starts_with("gone.for: not found")
-            && w.contains("fixed spacing")
-            && w.ends_with("[AG0085]"),
+        w.message().starts_with("gone.for: not found")
+            && w.message().ends_with("fixed spacing")
+            && w.code() == Some("AG0085")
+            && w.to_string().ends_with("spacing [AG0085]"),
         "{w}"
     );
     assert!(p.trees.iter().all(|t| t.art == Some(ArtState::Missing)

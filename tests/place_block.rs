@@ -329,7 +329,11 @@ fn edges_choose_the_spelling_nearest_best() {
 fn too_small_block_is_placed_with_a_warning() {
     let p = place(&simple(), &rect(12.0, 20.0));
     assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
-    assert!(p.warnings[0].contains("SPELLING_S"), "{:?}", p.warnings);
+    assert!(
+        p.warnings[0].message().contains("SPELLING_S"),
+        "{:?}",
+        p.warnings
+    );
     // Closest: [0 2] at 200 px, centred over the 12 m polygon.
     assert!(close(p.tiles[0].polygon[0], [-4.0, 0.0]));
 }
@@ -341,12 +345,14 @@ fn no_usable_spelling_places_nothing() {
     let p = place(&a, &rect(25.0, 20.0));
     assert!(p.tiles.is_empty());
     assert!(
-        p.warnings.iter().any(|w| w.contains("line 30")),
+        p.warnings.iter().any(|w| w.message().contains("line 30")),
         "{:?}",
         p.warnings
     );
     assert!(
-        p.warnings.iter().any(|w| w.contains("nothing placed")),
+        p.warnings
+            .iter()
+            .any(|w| w.message().contains("nothing placed")),
         "{:?}",
         p.warnings
     );
@@ -798,7 +804,7 @@ fn placed_through_place_place_on_lon_lat() {
         &Params::default(),
     )
     .unwrap();
-    assert_eq!(p.kind, "agb");
+    assert_eq!(p.kind, agkit::place::PlacementKind::Agb);
     assert_eq!(p.tiles.len(), 6);
     assert_eq!(p.polygon[0].len(), 4);
     assert!(close(p.tiles[2].polygon[1], [25.0, 0.0]));
@@ -825,7 +831,7 @@ fn explain_snapshot() {
     let mut text = p.explain.join("\n");
     for w in &p.warnings {
         text.push_str("\nwarning: ");
-        text.push_str(w);
+        text.push_str(&w.to_string());
     }
     insta::assert_snapshot!(text);
 }
@@ -1037,7 +1043,7 @@ fn a_block_within_max_misfit_is_placed_with_a_warning() {
         assert!(!p.tiles.is_empty(), "{w} m: nothing placed");
         assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
         assert!(
-            p.warnings[0].contains("placed the closest"),
+            p.warnings[0].message().contains("placed the closest"),
             "{:?}",
             p.warnings
         );
@@ -1054,7 +1060,7 @@ fn a_block_beyond_max_misfit_is_refused_with_the_reason() {
         let p = place(&simple(), &rect(w, 20.0));
         assert!(p.tiles.is_empty() && p.objects.is_empty(), "{w} m placed");
         assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
-        let m = &p.warnings[0];
+        let m = p.warnings[0].message();
         for part in [why, line, "nothing placed", "SPELLING_S", "3×"] {
             assert!(m.contains(part), "{w} m: `{part}` missing in {m}");
         }
@@ -1062,7 +1068,11 @@ fn a_block_beyond_max_misfit_is_refused_with_the_reason() {
     // The rows too: simple()'s row spellings span 20..30 m.
     let p = place(&simple(), &rect(25.0, 95.0));
     assert!(p.tiles.is_empty());
-    assert!(p.warnings[0].contains("SPELLING_T"), "{:?}", p.warnings);
+    assert!(
+        p.warnings[0].message().contains("SPELLING_T"),
+        "{:?}",
+        p.warnings
+    );
 }
 
 #[test]
@@ -1081,7 +1091,8 @@ fn more_than_max_tiles_is_refused() {
     assert!(p.tiles.is_empty());
     assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
     assert!(
-        p.warnings[0].contains("90000 tiles") && p.warnings[0].contains("65536"),
+        p.warnings[0].message().contains("90000 tiles")
+            && p.warnings[0].message().contains("65536"),
         "{:?}",
         p.warnings
     );

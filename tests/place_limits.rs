@@ -190,11 +190,17 @@ fn place_refuses_every_absurd_asset_with_the_diagnostic_check_gives() {
         // The model as read (a program may build one without checking it).
         let asset = asset.unwrap();
         let e = place::place(&asset, name, &use_for(&asset), &Params::default()).unwrap_err();
-        let PlaceError::Asset(msg) = &e else {
+        let PlaceError::Absurd(absurd) = &e else {
             panic!("{name}: {e:?}")
         };
+        // The rule's code and message as data, and in the text as before.
+        assert_eq!((absurd.code, e.code()), (code, Some(code)), "{name}");
+        assert_eq!(absurd.message, first.message, "{name}");
+        let msg = e.to_string();
         assert!(
-            msg.contains(&first.message) && msg.contains(code),
+            msg.starts_with("asset cannot be placed: line ")
+                && msg.contains(&first.message)
+                && msg.ends_with(&format!(" [{code}]")),
             "{name}: {msg} vs {}",
             first.message
         );
@@ -328,7 +334,9 @@ fn wide_tiles_refused_everywhere_slide_in_a_bounded_number_of_steps() {
     let p = place::place(&asset, "wide.ags", &big, &limited(usize::MAX, 10_000)).unwrap();
     assert!(p.tiles.is_empty());
     assert!(
-        p.warnings.iter().any(|w| w.contains("tile 0 dropped")),
+        p.warnings
+            .iter()
+            .any(|w| w.message().contains("tile 0 dropped")),
         "{:?}",
         p.warnings
     );
@@ -624,4 +632,34 @@ fn several_polygons_stream_one_placement_each_and_a_failure_keeps_the_output() {
         stderr(&o)
     );
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "kept\n");
+}
+
+/// Each engine says what it placed: its kind was left empty (`"kind": ""`
+/// in the JSON) when an engine was called without `place::place`.
+#[test]
+fn each_engine_gives_its_own_kind() {
+    use agkit::place::PlacementKind;
+    let params = Params::default();
+    let parse = |rel: &str| agkit::xp::parse(&example(rel)).unwrap();
+    let (agp, agb, ags) = (
+        parse("point/plaza.agp"),
+        parse("block/city_block.agb"),
+        parse("string/town_edge.ags"),
+    );
+    for (asset, p) in [
+        (&agp, place::point::place(&agp, 30.0, &params)),
+        (&agb, place::block::place(&agb, &[square(60.0)], &params)),
+        (
+            &ags,
+            place::string::place(&ags, &square_with_hole(), &params),
+        ),
+    ] {
+        let p = p.unwrap();
+        let kind = PlacementKind::from(asset.kind);
+        assert_eq!(p.kind, kind);
+        assert!(p.is_autogen_use() && p.items() > 0, "{kind}");
+        let whole = place::place(asset, "a", &use_for(asset), &params).unwrap();
+        assert_eq!(whole.kind, kind);
+        assert_eq!(whole.kind.autogen(), Some(asset.kind));
+    }
 }

@@ -395,19 +395,34 @@ fn missing_scale_or_width_takes_the_simulators_default() {
     a.common.texture_scale = None;
     let (mpp, warnings) = north(&a);
     assert!(close(mpp, 50.0), "TEXTURE_WIDTH 50 over 1 pixel: {mpp}");
-    assert!(warnings[0].contains("no TEXTURE_SCALE:") && warnings[0].contains("AG0013"));
+    assert!(warnings[0].message().starts_with("no TEXTURE_SCALE:"));
+    assert_eq!(warnings[0].codes(), ["AG0013"]);
+    assert!(
+        warnings[0].to_string().ends_with(" [AG0013]"),
+        "{}",
+        warnings[0]
+    );
     a.common.texture_width = None;
     let (mpp, warnings) = north(&a);
     assert!(close(mpp, 1.0), "1 px = 1 m: {mpp}");
     assert!(
-        warnings[0].contains("no TEXTURE_SCALE or TEXTURE_WIDTH"),
+        warnings[0]
+            .message()
+            .starts_with("no TEXTURE_SCALE or TEXTURE_WIDTH"),
         "{warnings:?}"
+    );
+    // One warning reports both rules.
+    assert_eq!(warnings[0].codes(), ["AG0013", "AG0014"]);
+    assert!(
+        warnings[0].to_string().ends_with(" [AG0013, AG0014]"),
+        "{}",
+        warnings[0]
     );
     let mut a = probe(0);
     a.common.texture_width = None;
     let (mpp, warnings) = north(&a);
     assert!(close(mpp, 0.01), "1 m over 100 pixels: {mpp}");
-    assert!(warnings[0].contains("AG0014"));
+    assert_eq!(warnings[0].code(), Some("AG0014"));
     a.common.texture_scale = Some(lined([0.0, 100.0], 4));
     let e = place::point::place(&a, 0.0, &Params::default()).unwrap_err();
     assert!(e.to_string().contains("metres per pixel"), "{e}");

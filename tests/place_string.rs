@@ -442,7 +442,7 @@ fn lake_hole_drops_tiles_whose_stop_points_fall_in_it() {
     .unwrap();
     assert_invariants(&p, &w);
     assert!(
-        p.warnings.iter().any(|m| m.contains("dropped")),
+        p.warnings.iter().any(|m| m.message().contains("dropped")),
         "{:?}",
         p.warnings
     );
@@ -890,7 +890,11 @@ fn huge_fill_is_bounded_with_a_warning() {
         "{}",
         p.trees.len()
     );
-    assert!(p.warnings.iter().any(|m| m.contains("too large to fill")));
+    assert!(
+        p.warnings
+            .iter()
+            .any(|m| m.message().contains("too large to fill"))
+    );
 }
 
 #[test]
@@ -1598,7 +1602,7 @@ fn overlay_pieces_cut_at_a_tile_edge_are_placed() {
             assert!(
                 !p.warnings
                     .iter()
-                    .any(|w| w.contains("cannot") || w.contains("not loaded")),
+                    .any(|w| w.message().contains("cannot") || w.message().contains("not loaded")),
                 "{:?}",
                 p.warnings
             );
@@ -1895,7 +1899,7 @@ fn explain_snapshot() {
     let mut text = p.explain.join("\n");
     for m in &p.warnings {
         text.push_str("\nwarning: ");
-        text.push_str(m);
+        text.push_str(&m.to_string());
     }
     insta::assert_snapshot!(text);
 }

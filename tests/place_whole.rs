@@ -6,8 +6,8 @@
 //! `agkit::scenery::whole` says, or counted as not drawn.
 
 use agkit::dsf::{self, BuildOptions, Dsf, ElevationMode, Entity, Object, Polygon};
-use agkit::place::Params;
 use agkit::place::art::ArtState;
+use agkit::place::{Params, PlacementKind};
 use agkit::scenery::Scenery;
 use agkit::scenery::resolve::Conditions;
 use std::path::{Path, PathBuf};
@@ -257,7 +257,7 @@ fn every_kind_is_placed_or_counted() {
             ("str", "lights.str"),
         ]
     );
-    let by = |k: &str| t.placements.iter().find(|p| p.kind == k).unwrap();
+    let by = |k: &str| t.placements.iter().find(|p| p.kind.as_str() == k).unwrap();
 
     // Objects: where the DSF says, the MSL one at its altitude, with the
     // OBJ's footprint.
@@ -370,15 +370,25 @@ fn definitions_that_resolve_nowhere_are_placed_without_art_and_listed() {
     let w = t.whole.as_ref().unwrap();
     assert_eq!(w.unresolved.assets["kiosk.obj"].uses, 2);
     assert_eq!(w.unresolved.assets["apron.pol"].uses, 2);
-    let obj = t.placements.iter().find(|p| p.kind == "obj").unwrap();
+    let obj = t
+        .placements
+        .iter()
+        .find(|p| p.kind == PlacementKind::Obj)
+        .unwrap();
     assert_eq!(obj.objects.len(), 2);
     assert!(obj.objects.iter().all(|o| o.art == Some(ArtState::Missing)));
     assert!(
-        obj.warnings.iter().any(|m| m.contains("kiosk.obj")),
+        obj.warnings
+            .iter()
+            .any(|m| m.message().contains("kiosk.obj")),
         "{:?}",
         obj.warnings
     );
-    let pol = t.placements.iter().find(|p| p.kind == "pol").unwrap();
+    let pol = t
+        .placements
+        .iter()
+        .find(|p| p.kind == PlacementKind::Pol)
+        .unwrap();
     assert!(pol.draped.iter().all(|d| d.art == Some(ArtState::Missing)));
 }
 
@@ -500,7 +510,11 @@ fn draped_polygons_and_lines_are_drawn_in_the_3d_scene() {
         scene.nodes.iter().filter(|n| n.item.kind == k).collect()
     };
     let in_json = |kind: &str, f: fn(&agkit::place::Placement) -> usize| -> usize {
-        t.placements.iter().filter(|p| p.kind == kind).map(f).sum()
+        t.placements
+            .iter()
+            .filter(|p| p.kind.as_str() == kind)
+            .map(f)
+            .sum()
     };
     let (pols, lins) = (nodes(ItemKind::Draped), nodes(ItemKind::Line));
     assert_eq!(pols.len(), w.counts["pol"].placed);
@@ -517,7 +531,11 @@ fn draped_polygons_and_lines_are_drawn_in_the_3d_scene() {
         scene.warnings
     );
 
-    let pol = t.placements.iter().find(|p| p.kind == "pol").unwrap();
+    let pol = t
+        .placements
+        .iter()
+        .find(|p| p.kind == PlacementKind::Pol)
+        .unwrap();
     let mesh = |n: &agkit::scene::Node| &scene.meshes[n.mesh.unwrap()].parts[0].mesh;
     for n in &pols {
         let d = &pol.draped[n.item.index];
@@ -554,7 +572,11 @@ fn draped_polygons_and_lines_are_drawn_in_the_3d_scene() {
     assert_eq!(m.uvs, *uv);
 
     // Lines: straight, so each strip is its length times 0.625 m.
-    let lin = t.placements.iter().find(|p| p.kind == "lin").unwrap();
+    let lin = t
+        .placements
+        .iter()
+        .find(|p| p.kind == PlacementKind::Lin)
+        .unwrap();
     for n in &lins {
         let l = &lin.lines[n.item.index];
         let len = (l.points[1][0] - l.points[0][0]).hypot(l.points[1][1] - l.points[0][1]);

@@ -216,7 +216,7 @@ fn shipped_agp_without_texture_scale_or_width_was_refused() {
     let p = agkit::place::place(&asset, "row.agp", &at, &Default::default()).unwrap();
     assert_eq!(p.objects.len(), 11);
     assert!(
-        p.warnings[0].contains("1 × 1 m per pixel"),
+        p.warnings[0].message().contains("1 × 1 m per pixel"),
         "{:?}",
         p.warnings
     );
@@ -353,7 +353,8 @@ fn agb_and_ags_without_texture_scale_or_width_were_refused() {
         assert!(!a.tiles.is_empty(), "{rel}: nothing placed");
         let w = a.warnings.remove(0);
         assert!(
-            w.contains("no TEXTURE_SCALE or TEXTURE_WIDTH: placed at 1 × 1 m per pixel"),
+            w.message()
+                .contains("no TEXTURE_SCALE or TEXTURE_WIDTH: placed at 1 × 1 m per pixel"),
             "{rel}: {w}"
         );
         assert_eq!(a.tiles, b.tiles, "{rel}");

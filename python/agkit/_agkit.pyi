@@ -126,7 +126,9 @@ class Placement:
     """What one autogen use places, in local metres and lon/lat."""
 
     @property
-    def kind(self) -> Literal["agp", "agb", "ags"]: ...
+    def kind(
+        self,
+    ) -> Literal["agp", "agb", "ags", "obj", "fac", "for", "pol", "lin", "str"]: ...
     @property
     def asset(self) -> str: ...
     @property

@@ -327,10 +327,11 @@ impl Placement {
 
 #[pymethods]
 impl Placement {
-    /// `agp`, `agb` or `ags`.
+    /// `agp`, `agb` or `ags` for an autogen use; `obj`, `fac`, `for`,
+    /// `pol`, `lin` or `str` for a definition of a whole DSF tile.
     #[getter]
-    fn kind(&self) -> &str {
-        &self.inner.kind
+    fn kind(&self) -> &'static str {
+        self.inner.kind.as_str()
     }
 
     /// The asset's name (its path as given).
@@ -390,10 +391,15 @@ impl Placement {
         crate::to_py(py, &self.inner.corners)
     }
 
-    /// Problems met while placing.
+    /// Problems met while placing (each with its diagnostic codes in
+    /// brackets, when it has any).
     #[getter]
     fn warnings(&self) -> Vec<String> {
-        self.inner.warnings.clone()
+        self.inner
+            .warnings
+            .iter()
+            .map(ToString::to_string)
+            .collect()
     }
 
     /// How the input was taken where it was not as a DSF stores it: a

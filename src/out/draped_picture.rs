@@ -123,7 +123,7 @@ pub(super) fn paint(
             any_textured |= t;
             any_plain |= pl;
         }
-        if !p.lines.is_empty() && p.kind != "str" {
+        if !p.lines.is_empty() && p.kind != crate::place::PlacementKind::Str {
             lines(i, p, frames, view, &mut textures, &mut out);
         }
     }

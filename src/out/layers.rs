@@ -673,7 +673,7 @@ fn use_row(p: &Placement, placement: usize) -> Row {
     };
     let mut v = common(layer, placement, p, "use", 0);
     v.extend([
-        text(&p.kind),
+        text(p.kind.as_str()),
         Value::Text(p.seed.to_string()),
         int(p.tiles.len()),
         int(p.objects.len()),

@@ -22,6 +22,7 @@ use super::frame::Entry;
 use super::labels::{self, Labels};
 use super::svg::{DETAIL_SCALE, Frames, Scene, View};
 use crate::geom::Xy;
+use crate::place::PlacementKind;
 use geo::Area;
 
 /// The smallest tile (square root of its area, in pixels) that gets its id
@@ -244,7 +245,11 @@ impl Map<'_> {
                     continue;
                 }
                 grounds.extend(t.ground_point.map(|g| self.frames.to_common(i, g)));
-                let first = if p.kind == "agp" { 18.0 } else { 10.0 };
+                let first = if p.kind == PlacementKind::Agp {
+                    18.0
+                } else {
+                    10.0
+                };
                 ids.push(WantedId {
                     text: t.id.to_string(),
                     centre: c,
@@ -417,7 +422,7 @@ impl Map<'_> {
             .placements
             .iter()
             .enumerate()
-            .filter(|(_, p)| p.kind == "agp")
+            .filter(|(_, p)| p.kind == PlacementKind::Agp)
         {
             marks.dsf = true;
             self.dsf_point(
@@ -683,7 +688,7 @@ mod tests {
         let [x, y] = at;
         let polygon = vec![[x, y], [x + 24.0, y], [x + 24.0, y + 24.0], [x, y + 24.0]];
         Placement {
-            kind: "agb".into(),
+            kind: crate::place::PlacementKind::Agb,
             asset: "b.agb".into(),
             polygon: vec![polygon.clone()],
             tiles: vec![PlacedTile {

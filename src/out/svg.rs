@@ -639,7 +639,7 @@ mod tests {
 
     fn block(w: f64, h: f64, asset: &str) -> Placement {
         Placement {
-            kind: "agb".into(),
+            kind: crate::place::PlacementKind::Agb,
             asset: asset.into(),
             polygon: vec![vec![[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]]],
             ..Placement::default()
@@ -698,10 +698,10 @@ mod tests {
         assert_eq!(parts[0], "DSF tile +47+013");
         // A whole tile: its other definitions are not counted as uses.
         let mut kiosk = ps[0].clone();
-        kiosk.kind = "obj".into();
+        kiosk.kind = crate::place::PlacementKind::Obj;
         kiosk.asset = "kiosk.obj".into();
         let mut apron = kiosk.clone();
-        apron.kind = "pol".into();
+        apron.kind = crate::place::PlacementKind::Pol;
         let whole = [ps[0].clone(), kiosk, apron];
         let (t, _) = title(&Scene::of(&whole));
         assert_eq!(t, "DSF tile +47+013: 1 autogen use and 2 other definitions");

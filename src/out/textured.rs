@@ -487,7 +487,7 @@ pub(super) fn paint(
     let mut rest: Vec<Placement> = Vec::with_capacity(scene.placements.len());
     for (i, p) in scene.placements.iter().enumerate() {
         let mut r = Placement {
-            kind: p.kind.clone(),
+            kind: p.kind,
             asset: p.asset.clone(),
             origin: p.origin,
             seed: p.seed,

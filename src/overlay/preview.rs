@@ -179,7 +179,7 @@ fn outline(u: &AutogenUse) -> Placement {
         .unwrap_or_default();
     let frame = LocalFrame::new(origin);
     Placement {
-        kind: u.kind.as_str().to_string(),
+        kind: u.kind.into(),
         asset: u.asset.clone(),
         origin,
         polygon: u

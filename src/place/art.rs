@@ -44,7 +44,7 @@
 //!   ([`TreeArt::rng`]), so the engines' other choices are the same with
 //!   and without art.
 
-use super::{PlacedFacade, PlacedObject, PlacedTree, Placement, Rng};
+use super::{PlacedFacade, PlacedObject, PlacedTree, Placement, Rng, Warning};
 use crate::fac::Facade;
 use crate::forest::{Forest, Tree};
 use crate::geom::{Box3, Xy};
@@ -138,6 +138,16 @@ impl ArtState {
             ArtState::Missing => Some(codes::ART_MISSING),
             ArtState::Unchecked => Some(codes::ART_UNCHECKED),
             ArtState::Invalid => Some(codes::ART_INVALID),
+        }
+    }
+
+    /// [`ArtState::code`] as the codes of a [`Warning`] (none when found).
+    pub fn codes(self) -> &'static [&'static str] {
+        match self {
+            ArtState::Found => &[],
+            ArtState::Missing => &[codes::ART_MISSING],
+            ArtState::Unchecked => &[codes::ART_UNCHECKED],
+            ArtState::Invalid => &[codes::ART_INVALID],
         }
     }
 
@@ -548,10 +558,13 @@ pub(crate) fn apply(p: &mut Placement, art: &Art) {
             }
         }
         for layer in empty {
-            p.warnings.push(format!(
-                "{}: no tree of layer {layer} to draw; its trees are placed without one",
-                file.path
-            ));
+            p.warnings.push(
+                format!(
+                    "{}: no tree of layer {layer} to draw; its trees are placed without one",
+                    file.path
+                )
+                .into(),
+            );
         }
     }
     for ((path, kind), (state, how, n)) in unread {
@@ -563,11 +576,13 @@ pub(crate) fn apply(p: &mut Placement, art: &Art) {
                 "without it; tree lines and fill at the fixed spacing",
             ),
         };
-        p.warnings.push(format!(
-            "{path}: {} ({how}); {} placed {without} [{}]",
-            state.describe(),
-            crate::out::count(n, item),
-            state.code().unwrap_or_default()
+        p.warnings.push(Warning::coded(
+            format!(
+                "{path}: {} ({how}); {} placed {without}",
+                state.describe(),
+                crate::out::count(n, item),
+            ),
+            state.codes(),
         ));
     }
 }

@@ -30,7 +30,7 @@ pub mod tile;
 
 pub use model::{
     PlacedCorner, PlacedDraped, PlacedFacade, PlacedLine, PlacedObject, PlacedTile, PlacedTree,
-    Placement, Role, Tally, TileId, WallChoice,
+    Placement, PlacementKind, Role, Tally, TileId, WallChoice, Warning,
 };
 
 use crate::geom::{LocalFrame, LonLat, Xy};
@@ -166,6 +166,11 @@ pub enum PlaceError {
     /// The asset cannot be placed (no tiles, missing TEXTURE_SCALE, …).
     #[error("asset cannot be placed: {0}")]
     Asset(String),
+    /// The asset has a value a sanity rule refuses (see
+    /// [`crate::xp::sanity`]): a texture or tile size out of all reason.
+    /// Said as `asset cannot be placed: line N: … [CODE]`.
+    #[error("asset cannot be placed: line {}: {} [{}]", .0.line, .0.message, .0.code)]
+    Absurd(crate::xp::sanity::Absurd),
     /// A point asset given a polygon or the other way round.
     #[error("{0}")]
     Mismatch(String),
@@ -173,6 +178,17 @@ pub enum PlaceError {
     /// allow (a polygon too wide, too many tiles, too much work).
     #[error("too large to place: {0}")]
     Limit(#[from] LimitExceeded),
+}
+
+impl PlaceError {
+    /// The code of the diagnostic rule the error reports (a sanity rule's,
+    /// `AG0080` …), when it reports one.
+    pub fn code(&self) -> Option<&'static str> {
+        match self {
+            PlaceError::Absurd(a) => Some(a.code),
+            _ => None,
+        }
+    }
 }
 
 /// Places `asset` (named `name` in the output) at `use_`.
@@ -225,7 +241,7 @@ pub fn place(
         art::apply(&mut placement, art);
         placement.art = Some(std::sync::Arc::clone(art));
     }
-    placement.kind = asset.kind.extension().to_string();
+    placement.kind = asset.kind.into();
     placement.asset = name.to_string();
     placement.seed = params.seed;
     placement.georeference(&frame);
@@ -298,10 +314,7 @@ pub fn check_use(use_: &Use, limits: &Limits) -> Result<(), PlaceError> {
 /// [`crate::xp::sanity`]), with the rule's code and message.
 pub(crate) fn sane(asset: &Asset) -> Result<(), PlaceError> {
     match crate::xp::sanity::first(asset) {
-        Some(a) => Err(PlaceError::Asset(format!(
-            "line {}: {} [{}]",
-            a.line, a.message, a.code
-        ))),
+        Some(a) => Err(PlaceError::Absurd(a)),
         None => Ok(()),
     }
 }
@@ -311,7 +324,7 @@ pub(crate) fn sane(asset: &Asset) -> Result<(), PlaceError> {
 /// with the simulator's defaults for a missing `TEXTURE_SCALE` or
 /// `TEXTURE_WIDTH`), both positive and finite, and the warning a placement
 /// carries when a default was applied.
-pub(crate) fn scale(asset: &Asset) -> Result<([f64; 2], Option<String>), PlaceError> {
+pub(crate) fn scale(asset: &Asset) -> Result<([f64; 2], Option<Warning>), PlaceError> {
     let mpp = asset.common.metres_per_pixel().unwrap_or([0.0, 0.0]);
     if !(mpp[0].is_finite() && mpp[1].is_finite() && mpp[0] > 0.0 && mpp[1] > 0.0) {
         return Err(PlaceError::Asset(format!(
@@ -319,18 +332,23 @@ pub(crate) fn scale(asset: &Asset) -> Result<([f64; 2], Option<String>), PlaceEr
             mpp[0], mpp[1]
         )));
     }
+    use crate::xp::rules::codes::{NO_TEXTURE_SCALE, NO_TEXTURE_WIDTH};
     let missing = asset.common.defaulted_scale();
+    let codes: &'static [&'static str] = match missing.as_slice() {
+        ["TEXTURE_SCALE"] => &[NO_TEXTURE_SCALE],
+        ["TEXTURE_WIDTH"] => &[NO_TEXTURE_WIDTH],
+        // Both (`defaulted_scale` names them in this order), or none.
+        _ => &[NO_TEXTURE_SCALE, NO_TEXTURE_WIDTH],
+    };
     let warning = (!missing.is_empty()).then(|| {
-        format!(
-            "no {}: placed at {} × {} m per pixel, as X-Plane's tools read it (WorldEditor takes a 1-pixel texture 1 m wide) [{}]",
-            missing.join(" or "),
-            mpp[0],
-            mpp[1],
-            missing
-                .iter()
-                .map(|m| if *m == "TEXTURE_SCALE" { "AG0013" } else { "AG0014" })
-                .collect::<Vec<_>>()
-                .join(", ")
+        Warning::coded(
+            format!(
+                "no {}: placed at {} × {} m per pixel, as X-Plane's tools read it (WorldEditor takes a 1-pixel texture 1 m wide)",
+                missing.join(" or "),
+                mpp[0],
+                mpp[1],
+            ),
+            codes,
         )
     });
     Ok((mpp, warning))

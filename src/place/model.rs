@@ -6,13 +6,16 @@
 //! is a stable interface: fields are only ever added.
 
 use crate::geom::{LocalFrame, LonLat, Xy};
+use crate::xp::model::Kind;
 use serde::{Serialize, Serializer};
 
 /// What one asset use places.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Placement {
-    /// `agp`, `agb` or `ags`.
-    pub kind: String,
+    /// What the placement places: an autogen use (`agp`, `agb`, `ags`) or
+    /// one definition of a whole DSF tile (`obj`, `fac`, `for`, `pol`,
+    /// `lin`, `str`). The JSON holds the lower-case name.
+    pub kind: PlacementKind,
     /// The asset path as given or resolved.
     pub asset: String,
     /// Origin of the local frame (lon, lat): the DSF point (AGP) or the first
@@ -41,8 +44,10 @@ pub struct Placement {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub lines: Vec<PlacedLine>,
     /// Problems met while placing (an asset that could not be resolved, a
-    /// tile skipped because of a stop point, …).
-    pub warnings: Vec<String>,
+    /// tile skipped because of a stop point, …), each with the codes of
+    /// the diagnostic rules it reports, if any (the JSON holds each as
+    /// its text: [`Warning`]'s `Display`).
+    pub warnings: Vec<Warning>,
     /// What the engine decided and why (`--explain`), in order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub explain: Vec<String>,
@@ -58,6 +63,235 @@ pub struct Placement {
     /// form (its items carry their own `art` states).
     #[serde(skip)]
     pub art: Option<std::sync::Arc<super::art::Art>>,
+}
+
+/// What a [`Placement`] places: one autogen use, or the items of one
+/// definition of a whole DSF tile (its extension).
+///
+/// The JSON form, `Display` and `FromStr` all use the lower-case name
+/// (`agp`, `obj`, …), the definition's extension:
+///
+/// ```
+/// use agkit::place::PlacementKind;
+/// assert_eq!("fac".parse::<PlacementKind>(), Ok(PlacementKind::Fac));
+/// assert_eq!(PlacementKind::Ags.to_string(), "ags");
+/// assert!(PlacementKind::Agb.is_autogen() && !PlacementKind::Str.is_autogen());
+/// assert!("net".parse::<PlacementKind>().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlacementKind {
+    /// An autogen point (`.agp`), the kind of a placement built by hand.
+    #[default]
+    Agp,
+    /// An autogen block (`.agb`).
+    Agb,
+    /// An autogen string (`.ags`).
+    Ags,
+    /// The objects (`.obj`) of one definition of a whole tile.
+    Obj,
+    /// The facades (`.fac`) of one definition of a whole tile.
+    Fac,
+    /// The forest (`.for`) of one definition of a whole tile.
+    For,
+    /// The draped polygons (`.pol`) of one definition of a whole tile.
+    Pol,
+    /// The painted lines (`.lin`) of one definition of a whole tile.
+    Lin,
+    /// The object strings (`.str`) of one definition of a whole tile.
+    Str,
+}
+
+impl PlacementKind {
+    /// Every kind: the three autogen ones, then the other definitions of
+    /// a whole tile in the order the tile's report lists them.
+    pub const ALL: [PlacementKind; 9] = [
+        PlacementKind::Agp,
+        PlacementKind::Agb,
+        PlacementKind::Ags,
+        PlacementKind::Obj,
+        PlacementKind::Fac,
+        PlacementKind::For,
+        PlacementKind::Pol,
+        PlacementKind::Lin,
+        PlacementKind::Str,
+    ];
+
+    /// The lower-case name, the definition's extension (as the JSON holds
+    /// it).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PlacementKind::Agp => "agp",
+            PlacementKind::Agb => "agb",
+            PlacementKind::Ags => "ags",
+            PlacementKind::Obj => "obj",
+            PlacementKind::Fac => "fac",
+            PlacementKind::For => "for",
+            PlacementKind::Pol => "pol",
+            PlacementKind::Lin => "lin",
+            PlacementKind::Str => "str",
+        }
+    }
+
+    /// True for the autogen kinds (`agp`, `agb`, `ags`).
+    pub fn is_autogen(self) -> bool {
+        self.autogen().is_some()
+    }
+
+    /// The autogen format of an autogen kind (`None` for the other
+    /// definitions of a whole tile).
+    pub fn autogen(self) -> Option<Kind> {
+        match self {
+            PlacementKind::Agp => Some(Kind::Agp),
+            PlacementKind::Agb => Some(Kind::Agb),
+            PlacementKind::Ags => Some(Kind::Ags),
+            _ => None,
+        }
+    }
+}
+
+impl From<Kind> for PlacementKind {
+    fn from(k: Kind) -> PlacementKind {
+        match k {
+            Kind::Agp => PlacementKind::Agp,
+            Kind::Agb => PlacementKind::Agb,
+            Kind::Ags => PlacementKind::Ags,
+        }
+    }
+}
+
+impl From<crate::dsf::autogen::AutogenKind> for PlacementKind {
+    fn from(k: crate::dsf::autogen::AutogenKind) -> PlacementKind {
+        use crate::dsf::autogen::AutogenKind as A;
+        match k {
+            A::Agp => PlacementKind::Agp,
+            A::Agb => PlacementKind::Agb,
+            A::Ags => PlacementKind::Ags,
+        }
+    }
+}
+
+impl std::fmt::Display for PlacementKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for PlacementKind {
+    type Err = crate::out::UnknownName;
+
+    /// The kind of its lower-case name (`agp` … `str`).
+    fn from_str(s: &str) -> Result<PlacementKind, crate::out::UnknownName> {
+        PlacementKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| crate::out::UnknownName {
+                what: "placement kind",
+                name: s.to_string(),
+                expected: "agp, agb, ags, obj, fac, for, pol, lin or str",
+            })
+    }
+}
+
+/// One problem met while placing: what it says and the codes of the
+/// diagnostic rules it reports (`AG0085` for an art file not found, …),
+/// kept apart from the text.
+///
+/// `Display` and the JSON form give the message followed by the codes in
+/// brackets, when there are any, as the command line prints it:
+///
+/// ```
+/// use agkit::place::Warning;
+/// let w = Warning::coded("a.obj: not found", &["AG0085"]);
+/// assert_eq!(w.to_string(), "a.obj: not found [AG0085]");
+/// assert_eq!((w.code(), w.message()), (Some("AG0085"), "a.obj: not found"));
+/// assert_eq!(Warning::from("no room").to_string(), "no room");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    message: String,
+    codes: &'static [&'static str],
+}
+
+impl Warning {
+    /// A warning no diagnostic rule reports.
+    pub fn new(message: impl Into<String>) -> Warning {
+        Warning::coded(message, &[])
+    }
+
+    /// A warning that reports the rules with `codes` (from the formats'
+    /// `RULES` tables).
+    pub fn coded(message: impl Into<String>, codes: &'static [&'static str]) -> Warning {
+        Warning {
+            message: message.into(),
+            codes,
+        }
+    }
+
+    /// What it says, without the codes.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The first code it reports (`None` when no rule does).
+    pub fn code(&self) -> Option<&'static str> {
+        self.codes.first().copied()
+    }
+
+    /// Every code it reports (a missing `TEXTURE_SCALE` and
+    /// `TEXTURE_WIDTH` are one warning with two).
+    pub fn codes(&self) -> &'static [&'static str] {
+        self.codes
+    }
+}
+
+impl From<String> for Warning {
+    fn from(message: String) -> Warning {
+        Warning::new(message)
+    }
+}
+
+impl From<&str> for Warning {
+    fn from(message: &str) -> Warning {
+        Warning::new(message)
+    }
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)?;
+        if !self.codes.is_empty() {
+            write!(f, " [{}]", self.codes.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for Warning {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl PartialEq<str> for Warning {
+    /// True when the warning's text (its `Display`) is `other`.
+    fn eq(&self, other: &str) -> bool {
+        let Some(rest) = other.strip_prefix(self.message.as_str()) else {
+            return false;
+        };
+        if self.codes.is_empty() {
+            return rest.is_empty();
+        }
+        rest.strip_prefix(" [")
+            .and_then(|r| r.strip_suffix(']'))
+            .is_some_and(|list| list.split(", ").eq(self.codes.iter().copied()))
+    }
+}
+
+impl PartialEq<&str> for Warning {
+    fn eq(&self, other: &&str) -> bool {
+        *self == **other
+    }
 }
 
 /// What a run placed, counted: uses and the items of their placements.
@@ -481,10 +715,7 @@ impl Placement {
     /// the placements of a whole DSF tile's other content (kinds `obj`,
     /// `fac`, `for`, `pol`, `lin`, `str`: one per definition).
     pub fn is_autogen_use(&self) -> bool {
-        !matches!(
-            self.kind.as_str(),
-            "obj" | "fac" | "for" | "pol" | "lin" | "str"
-        )
+        self.kind.is_autogen()
     }
 
     /// The items placed: tiles, objects, facades, trees, draped polygons
@@ -512,10 +743,13 @@ impl Placement {
             .warnings
             .iter()
             .rev()
-            .find(|w| w.contains("nothing placed"))
+            .find(|w| w.message().contains("nothing placed"))
             .or(self.warnings.first());
         Some(match why {
-            Some(w) => w.trim_end_matches("; nothing placed").to_string(),
+            Some(w) => w
+                .to_string()
+                .trim_end_matches("; nothing placed")
+                .to_string(),
             None => "the engine found room for no tile, and no rule of the asset says why".into(),
         })
     }
@@ -555,5 +789,139 @@ impl Placement {
         for l in &mut self.lines {
             l.lonlat = l.points.iter().map(|&p| frame.to_lonlat(p)).collect();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::place::art::ArtState;
+
+    #[test]
+    fn every_kind_round_trips_through_json_display_and_from_str() {
+        let names = [
+            "agp", "agb", "ags", "obj", "fac", "for", "pol", "lin", "str",
+        ];
+        assert_eq!(PlacementKind::ALL.len(), names.len());
+        for (k, name) in PlacementKind::ALL.into_iter().zip(names) {
+            assert_eq!(k.as_str(), name);
+            assert_eq!(k.to_string(), name);
+            assert_eq!(serde_json::to_string(&k).unwrap(), format!("\"{name}\""));
+            assert_eq!(name.parse::<PlacementKind>(), Ok(k));
+            // The rule the string kinds followed: autogen unless one of a
+            // whole tile's definition kinds.
+            let was_autogen = !matches!(name, "obj" | "fac" | "for" | "pol" | "lin" | "str");
+            assert_eq!(k.is_autogen(), was_autogen, "{name}");
+            assert_eq!(
+                k.autogen().map(|a| a.extension()),
+                was_autogen.then_some(name)
+            );
+            if let Some(a) = k.autogen() {
+                assert_eq!(PlacementKind::from(a), k);
+            }
+            let p = Placement {
+                kind: k,
+                ..Placement::default()
+            };
+            assert_eq!(p.is_autogen_use(), was_autogen);
+            let json = serde_json::to_value(&p).unwrap();
+            assert_eq!(json["kind"], name);
+        }
+        for bad in ["", "AGP", "net", "bch", "terrain", " agp"] {
+            let e = bad.parse::<PlacementKind>().unwrap_err();
+            assert_eq!(e.name, bad);
+            assert!(e.to_string().contains("placement kind"), "{e}");
+        }
+    }
+
+    #[test]
+    fn dsf_autogen_kinds_map_to_their_placement_kinds() {
+        use crate::dsf::autogen::AutogenKind;
+        for (a, k) in [
+            (AutogenKind::Agp, PlacementKind::Agp),
+            (AutogenKind::Agb, PlacementKind::Agb),
+            (AutogenKind::Ags, PlacementKind::Ags),
+        ] {
+            assert_eq!(PlacementKind::from(a), k);
+            assert_eq!(a.as_str(), k.as_str());
+        }
+    }
+
+    #[test]
+    fn a_warning_says_what_the_pasted_code_said_and_keeps_the_code() {
+        for state in [ArtState::Missing, ArtState::Unchecked, ArtState::Invalid] {
+            // The text as it was built before warnings had a type.
+            let old = format!(
+                "shed.obj: {} (beside the asset); 2 objects placed as points [{}]",
+                state.describe(),
+                state.code().unwrap_or_default()
+            );
+            let w = Warning::coded(
+                format!(
+                    "shed.obj: {} (beside the asset); 2 objects placed as points",
+                    state.describe()
+                ),
+                state.codes(),
+            );
+            assert_eq!(w.to_string(), old);
+            assert_eq!(serde_json::to_value(&w).unwrap(), old.as_str());
+            assert_eq!(w.code(), state.code());
+            assert_eq!(w.codes(), [state.code().unwrap()]);
+            assert!(!w.message().contains('['), "{w}");
+            assert_eq!(w, *old.as_str());
+            assert_ne!(w, *w.message());
+        }
+        assert!(ArtState::Found.codes().is_empty() && ArtState::Found.code().is_none());
+        let plain = Warning::from("tile 0 dropped".to_string());
+        assert_eq!(
+            (plain.to_string(), plain.code()),
+            ("tile 0 dropped".into(), None)
+        );
+        assert_eq!(plain, "tile 0 dropped");
+        let two = Warning::coded("no TEXTURE_SCALE or TEXTURE_WIDTH", &["AG0013", "AG0014"]);
+        assert_eq!(
+            two.to_string(),
+            "no TEXTURE_SCALE or TEXTURE_WIDTH [AG0013, AG0014]"
+        );
+        assert_eq!(two.code(), Some("AG0013"));
+        // Equal to a text exactly when the text is what it says.
+        let msg = "no TEXTURE_SCALE or TEXTURE_WIDTH";
+        assert_eq!(two, format!("{msg} [AG0013, AG0014]").as_str());
+        for other in [
+            msg.to_string(),
+            format!("{msg} [AG0013]"),
+            format!("{msg} [AG0014, AG0013]"),
+            format!("{msg} [AG0013, AG0014] "),
+            format!("{msg}  [AG0013, AG0014]"),
+        ] {
+            assert_ne!(two, other.as_str());
+        }
+        assert_ne!(plain, "tile 0 dropped []");
+    }
+
+    #[test]
+    fn a_placements_json_holds_each_warning_as_its_text() {
+        let p = Placement {
+            kind: PlacementKind::Fac,
+            warnings: vec![
+                Warning::coded("fence.fac: not found (nowhere)", &["AG0085"]),
+                Warning::new("entity 3: drawn from its outer ring"),
+            ],
+            ..Placement::default()
+        };
+        let json = serde_json::to_value(&p).unwrap();
+        assert_eq!(json["kind"], "fac");
+        assert_eq!(
+            json["warnings"],
+            serde_json::json!([
+                "fence.fac: not found (nowhere) [AG0085]",
+                "entity 3: drawn from its outer ring"
+            ])
+        );
+        // Why nothing was placed: the first warning, as said.
+        assert_eq!(
+            p.why_empty().as_deref(),
+            Some("fence.fac: not found (nowhere) [AG0085]")
+        );
     }
 }

@@ -26,7 +26,9 @@
 //! heading `a` faces `U + a` (so heading 0 points to texture up).
 
 use super::annotate::{self, Affine, Context, normalize_heading};
-use super::{FrameConvention, Params, PlaceError, PlacedTile, Placement, Role, TileId};
+use super::{
+    FrameConvention, Params, PlaceError, PlacedTile, Placement, PlacementKind, Role, TileId,
+};
 use crate::xp::model::{Asset, Px, Tile};
 use rand::RngExt;
 
@@ -74,7 +76,10 @@ pub fn place(asset: &Asset, heading: f64, params: &Params) -> Result<Placement, 
     let mut rng = super::rng(params.seed);
     let pick = rng.random_range(0..asset.tiles.len());
     let tile = &asset.tiles[pick];
-    let mut out = Placement::default();
+    let mut out = Placement {
+        kind: PlacementKind::Agp,
+        ..Placement::default()
+    };
     out.warnings.extend(defaulted);
     let map = tile_map(tile, mpp, heading, params.frame);
     let up = map.up_heading();
@@ -150,10 +155,13 @@ pub fn place(asset: &Asset, heading: f64, params: &Params) -> Result<Placement, 
     for ann in &tile.annotations {
         for p in annotation_points(&ann.kind) {
             if p[0] < x0 || p[0] > x1 || p[1] < y0 || p[1] > y1 {
-                out.warnings.push(format!(
-                    "line {}: annotation at pixel {:?} lies outside its tile {:?}",
-                    ann.line, p, tile.rect
-                ));
+                out.warnings.push(
+                    format!(
+                        "line {}: annotation at pixel {:?} lies outside its tile {:?}",
+                        ann.line, p, tile.rect
+                    )
+                    .into(),
+                );
                 break;
             }
         }

@@ -1020,7 +1020,7 @@ impl Builder<'_> {
         p: &Placement,
         art: Option<&Art>,
     ) -> Result<Vec<usize>, LimitExceeded> {
-        if p.lines.is_empty() || p.kind == "str" {
+        if p.lines.is_empty() || p.kind == crate::place::PlacementKind::Str {
             return Ok(Vec::new());
         }
         let material = self.draped_material(p, art, TextureRole::Line, PAINT, "lines");

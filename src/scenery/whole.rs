@@ -63,7 +63,8 @@ use crate::dsf::{Dsf, ElevationMode, Entity};
 use crate::geom::{LocalFrame, LonLat, Xy};
 use crate::place::art::{Art, ArtFile, ArtState, TextureRole, TreeArt};
 use crate::place::{
-    Params, PlacedDraped, PlacedFacade, PlacedLine, PlacedObject, PlacedTree, Placement, Rng,
+    Params, PlacedDraped, PlacedFacade, PlacedLine, PlacedObject, PlacedTree, Placement,
+    PlacementKind, Rng, Warning,
 };
 use rand::RngExt;
 use serde::Serialize;
@@ -168,12 +169,9 @@ impl WholeTile {
     }
 }
 
-/// The kinds a whole tile lays out besides autogen.
-const LAID: [&str; 6] = ["obj", "fac", "for", "pol", "lin", "str"];
-
 /// One definition's rows, in order.
 struct Group<'a> {
-    kind: &'static str,
+    kind: PlacementKind,
     definition: &'a str,
     rows: Vec<&'a Feature>,
 }
@@ -207,16 +205,16 @@ impl Scenery {
             whole.counts.entry(f.kind.clone()).or_default().in_dsf += 1;
         }
         for p in placements.iter() {
-            whole.counts.entry(p.kind.clone()).or_default().placed += 1;
+            whole.counts.entry(p.kind.to_string()).or_default().placed += 1;
         }
         // Autogen uses not placed (their asset resolves nowhere, has
         // errors, or the engine refused it).
-        for kind in ["agp", "agb", "ags"] {
-            if let Some(c) = whole.counts.get(kind).copied()
+        for kind in PlacementKind::ALL.into_iter().filter(|k| k.is_autogen()) {
+            if let Some(c) = whole.counts.get(kind.as_str()).copied()
                 && c.in_dsf > c.placed
             {
                 whole.mark_not_drawn(
-                    kind,
+                    kind.as_str(),
                     "",
                     c.in_dsf - c.placed,
                     "autogen uses not placed: their asset resolves nowhere, has errors, or the \
@@ -270,7 +268,7 @@ impl Scenery {
 
         // Group the rows by definition, first use first.
         let mut groups: Vec<Group> = Vec::new();
-        let mut at: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+        let mut at: BTreeMap<(PlacementKind, &str), usize> = BTreeMap::new();
         let mut rows: Vec<&Feature> = feats.features.iter().chain(&open_facades).collect();
         rows.sort_by_key(|f| f.entity);
         for f in rows {
@@ -285,9 +283,10 @@ impl Scenery {
                     );
                     continue;
                 }
-                (_, k) => match LAID.iter().find(|l| **l == k) {
-                    Some(k) => *k,
-                    None => {
+                // The kinds a whole tile lays out besides autogen.
+                (_, k) => match k.parse::<PlacementKind>() {
+                    Ok(k) if !k.is_autogen() => k,
+                    _ => {
                         let why = match k {
                             "bch" => "beaches are not drawn".to_string(),
                             "" => "a definition without an extension is not drawn".to_string(),
@@ -342,7 +341,7 @@ impl Scenery {
             };
             let origin = first_point(&g.rows[0].geometry);
             let mut p = Placement {
-                kind: g.kind.to_string(),
+                kind: g.kind,
                 asset: g.definition.to_string(),
                 origin,
                 seed,
@@ -361,12 +360,14 @@ impl Scenery {
             if let (Some(state), None) = (art.state, &art.art)
                 && state != ArtState::Found
             {
-                p.warnings.push(format!(
-                    "{}: {}; its {} placed without it [{}]",
-                    g.definition,
-                    state.describe(),
-                    crate::out::count(g.rows.len(), "item"),
-                    state.code().unwrap_or_default()
+                p.warnings.push(Warning::coded(
+                    format!(
+                        "{}: {}; its {} placed without it",
+                        g.definition,
+                        state.describe(),
+                        crate::out::count(g.rows.len(), "item"),
+                    ),
+                    state.codes(),
                 ));
             }
             whole.counts.entry(g.kind.to_string()).or_default().placed += placed;
@@ -379,12 +380,12 @@ impl Scenery {
                 } else {
                     "nothing to place (see the placement's warnings)".to_string()
                 };
-                whole.mark_not_drawn(g.kind, g.definition, g.rows.len() - placed, why);
+                whole.mark_not_drawn(g.kind.as_str(), g.definition, g.rows.len() - placed, why);
             }
-            if g.kind == "str" && art.draped.is_none() {
+            if g.kind == PlacementKind::Str && art.draped.is_none() {
                 // Its lines are placed (and counted); its objects are not.
                 whole.name(
-                    "str",
+                    PlacementKind::Str.as_str(),
                     g.definition,
                     g.rows.len(),
                     "the .str was not read, so its objects are not laid (its lines are)".into(),
@@ -411,15 +412,15 @@ impl Scenery {
         let Some(file) = file else {
             let mut d = missing(ArtState::Missing);
             let art = match g.kind {
-                "obj" => Art {
+                PlacementKind::Obj => Art {
                     objects: vec![art_file(g.definition, None, how, None::<Arc<_>>)],
                     ..Art::default()
                 },
-                "fac" => Art {
+                PlacementKind::Fac => Art {
                     facades: vec![art_file(g.definition, None, how, None::<Arc<_>>)],
                     ..Art::default()
                 },
-                "for" => Art {
+                PlacementKind::For => Art {
                     forest: Some(art_file(g.definition, None, how, None::<Arc<_>>)),
                     ..Art::default()
                 },
@@ -434,7 +435,7 @@ impl Scenery {
             _ => None,
         };
         match g.kind {
-            "obj" => {
+            PlacementKind::Obj => {
                 let r = read(ArtKind::Object);
                 let value = match &*r {
                     Read::Object(s) => Some(Arc::clone(s)),
@@ -454,7 +455,7 @@ impl Scenery {
                     draped: None,
                 }
             }
-            "fac" => {
+            PlacementKind::Fac => {
                 let r = read(ArtKind::Facade);
                 let value = match &*r {
                     Read::Facade(s) => Some(Arc::clone(s)),
@@ -474,7 +475,7 @@ impl Scenery {
                     draped: None,
                 }
             }
-            "for" => {
+            PlacementKind::For => {
                 let r = read(ArtKind::Forest);
                 let value = match &*r {
                     Read::Forest(s) => Some(Arc::clone(s)),
@@ -701,7 +702,7 @@ fn lay(
     let mut fac_holes = (0usize, 0usize);
     for f in &g.rows {
         match g.kind {
-            "obj" => {
+            PlacementKind::Obj => {
                 let Geometry::Point(ll) = f.geometry else {
                     continue;
                 };
@@ -730,7 +731,7 @@ fn lay(
                 });
                 laid += 1;
             }
-            "fac" => {
+            PlacementKind::Fac => {
                 if !take(1) {
                     break;
                 }
@@ -757,7 +758,7 @@ fn lay(
                 });
                 laid += 1;
             }
-            "pol" => {
+            PlacementKind::Pol => {
                 if !take(1) {
                     break;
                 }
@@ -800,7 +801,7 @@ fn lay(
                 });
                 laid += 1;
             }
-            "lin" | "str" => {
+            PlacementKind::Lin | PlacementKind::Str => {
                 if !take(1) {
                     break;
                 }
@@ -837,7 +838,7 @@ fn lay(
                 p.lines.push(line);
                 laid += 1;
             }
-            "for" => {
+            PlacementKind::For => {
                 let forest = art.art.as_deref().and_then(Art::forest);
                 let trees = forest.map(|forest| TreeArt { forest, seed });
                 if !forest_trees(f, frame, trees, params, &mut rng, p, &mut take) {
@@ -854,7 +855,7 @@ fn lay(
             g.definition,
             crate::out::count(fac_holes.0, "facade"),
             fac_holes.1
-        ));
+        ).into());
     }
     laid
 }
@@ -995,7 +996,7 @@ fn forest_trees(
                     f.entity,
                     sx * k,
                     sy * k
-                ));
+                ).into());
                 (sx, sy) = (sx * k, sy * k);
             }
             let (nx, ny) = (

@@ -10,7 +10,7 @@ use agkit::limits::Limits;
 use agkit::obj::Select;
 use agkit::out::gltf::{Container, write_scene};
 use agkit::place::art::{Art, ArtFile, ArtState, ObjShape, TextureRole};
-use agkit::place::{PlacedObject, Placement};
+use agkit::place::{PlacedObject, Placement, PlacementKind};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -79,7 +79,7 @@ fn every_real_object_is_one_mesh_of_its_solid_posed_triangles() {
     }
     assert!(!objects.is_empty(), "no corpus OBJ reads");
     let p = Placement {
-        kind: "agp".into(),
+        kind: PlacementKind::Agp,
         asset: "corpus objects".into(),
         origin: [13.0, 47.0],
         objects,

@@ -131,12 +131,16 @@ fn real_objects_are_placed_with_their_footprints() {
                 invalid += 1;
                 assert_eq!(o.art, Some(ArtState::Invalid), "{}", f.display());
                 assert!(o.footprint.is_empty());
-                let w: Vec<&String> = p
+                let w: Vec<&agkit::place::Warning> = p
                     .warnings
                     .iter()
-                    .filter(|w| w.starts_with(&format!("{}: unreadable", names[i])))
+                    .filter(|w| {
+                        w.message()
+                            .starts_with(&format!("{}: unreadable", names[i]))
+                    })
                     .collect();
                 assert_eq!(w.len(), 1, "{}: {:?}", f.display(), p.warnings);
+                assert_eq!(w[0].code(), Some("AG0087"), "{}", w[0]);
             }
         }
     }

@@ -7,7 +7,7 @@
 use super::support;
 use agkit::dsf::{self, Entity, text::TextOptions};
 use agkit::geom::LocalFrame;
-use agkit::place::Params;
+use agkit::place::{Params, PlacementKind};
 use agkit::scenery::Scenery;
 use agkit::scenery::resolve::Conditions;
 use std::collections::BTreeMap;
@@ -126,7 +126,11 @@ fn whole_tile_counts_equal_totext_rows_on_every_corpus_tile() {
         assert_eq!(named, w.not_drawn_items(), "{name}: {:?}", w.not_drawn);
         // The placements hold the placed rows.
         let count = |kind: &str, f: &dyn Fn(&agkit::place::Placement) -> usize| -> usize {
-            t.placements.iter().filter(|p| p.kind == kind).map(f).sum()
+            t.placements
+                .iter()
+                .filter(|p| p.kind.as_str() == kind)
+                .map(f)
+                .sum()
         };
         let placed = |k: &str| w.counts.get(k).map_or(0, |c| c.placed);
         assert_eq!(count("obj", &|p| p.objects.len()), placed("obj"), "{name}");
@@ -176,7 +180,7 @@ fn every_object_stands_where_the_dsf_says_to_the_centimetre() {
         let mut got: Vec<(usize, f64, f64, LocalFrame, [f64; 2])> = t
             .placements
             .iter()
-            .filter(|p| p.kind == "obj")
+            .filter(|p| p.kind == PlacementKind::Obj)
             .flat_map(|p| {
                 let frame = LocalFrame::new(p.origin);
                 p.objects
@@ -216,7 +220,7 @@ fn draped_polygons_keep_their_holes() {
             .unwrap()
             .with_art(false);
         let t = whole(&scenery, &row.path);
-        for p in t.placements.iter().filter(|p| p.kind == "pol") {
+        for p in t.placements.iter().filter(|p| p.kind == PlacementKind::Pol) {
             for dr in &p.draped {
                 let Entity::Polygon(e) = &d.entities[dr.entity] else {
                     panic!("{}: entity {} is no polygon", row.rel, dr.entity)
@@ -260,7 +264,7 @@ fn a_whole_tile_with_art_reads_its_objects_and_serializes() {
     assert!(json["whole"]["counts"]["obj"]["in_dsf"].as_u64().unwrap() > 0);
     // Objects carry the state of their OBJ; the ones not found are named
     // once per file among the placement's warnings, never silently.
-    for p in t.placements.iter().filter(|p| p.kind == "obj") {
+    for p in t.placements.iter().filter(|p| p.kind == PlacementKind::Obj) {
         for o in &p.objects {
             assert!(o.art.is_some(), "{}", p.asset);
         }
@@ -300,7 +304,7 @@ fn a_real_package_with_its_own_art_is_placed_and_drawn_whole() {
     let shed = t
         .placements
         .iter()
-        .find(|p| p.kind == "obj" && p.asset == "OSXmetalShed1.obj")
+        .find(|p| p.kind == PlacementKind::Obj && p.asset == "OSXmetalShed1.obj")
         .expect("the metal shed's placement");
     assert!(!shed.objects.is_empty());
     // Where the DSF puts it: the text's OBJECT line for definition 16.
@@ -361,7 +365,7 @@ fn a_real_package_with_its_own_art_is_placed_and_drawn_whole() {
     let missing: Vec<&str> = t
         .placements
         .iter()
-        .filter(|p| p.kind == "obj")
+        .filter(|p| p.kind == PlacementKind::Obj)
         .filter(|p| {
             p.objects
                 .iter()
@@ -376,7 +380,7 @@ fn a_real_package_with_its_own_art_is_placed_and_drawn_whole() {
         .filter(|p| missing.contains(&p.asset.as_str()))
     {
         assert!(
-            p.warnings.iter().any(|w| w.contains("not found")),
+            p.warnings.iter().any(|w| w.message().contains("not found")),
             "{}: {:?}",
             p.asset,
             p.warnings
@@ -432,13 +436,13 @@ fn draped_polygons_and_lines_draw_in_the_3d_scene() {
         let placed: usize = t
             .placements
             .iter()
-            .filter(|p| p.kind == "pol")
+            .filter(|p| p.kind == PlacementKind::Pol)
             .map(|p| p.draped.len())
             .sum();
         let placed_lines: usize = t
             .placements
             .iter()
-            .filter(|p| p.kind == "lin")
+            .filter(|p| p.kind == PlacementKind::Lin)
             .map(|p| p.lines.len())
             .sum();
         assert_eq!(

@@ -109,10 +109,13 @@ pub(crate) fn lay(out: &mut Placement, inp: &Input, rng: &mut Rng) {
                 Some(b) => {
                     formula.insert(b, ground_point(inp.block, f));
                 }
-                None => out.warnings.push(format!(
-                    "GROUND_PT_FORMULA at line {} follows no annotation on the grid; ignored",
-                    ann.line
-                )),
+                None => out.warnings.push(
+                    format!(
+                        "GROUND_PT_FORMULA at line {} follows no annotation on the grid; ignored",
+                        ann.line
+                    )
+                    .into(),
+                ),
             }
             continue;
         }
@@ -124,10 +127,13 @@ pub(crate) fn lay(out: &mut Placement, inp: &Input, rng: &mut Rng) {
         });
         match last {
             Some(b) => buckets.entry(b).or_default().push(ann.clone()),
-            None => out.warnings.push(format!(
-                "the annotation at line {} lies outside the grid's tiles; not placed",
-                ann.line
-            )),
+            None => out.warnings.push(
+                format!(
+                    "the annotation at line {} lies outside the grid's tiles; not placed",
+                    ann.line
+                )
+                .into(),
+            ),
         }
     }
 

@@ -24,7 +24,7 @@ mod measure;
 
 use crate::geom::Xy;
 use crate::place::budget::Budget;
-use crate::place::{Params, PlaceError, Placement, rng};
+use crate::place::{Params, PlaceError, Placement, PlacementKind, rng};
 use crate::xp::model::{Asset, Band, Grid, Spelling};
 use fit::{AxisFit, Insets, Sides};
 
@@ -63,6 +63,7 @@ pub fn place(
         .ok_or_else(|| PlaceError::Asset("not an AGB: it has no grids".into()))?;
     let (mpp, defaulted) = crate::place::scale(asset)?;
     let mut out = Placement {
+        kind: PlacementKind::Agb,
         polygon: windings.to_vec(),
         warnings: defaulted.into_iter().collect(),
         ..Placement::default()
@@ -100,7 +101,7 @@ pub fn place(
     let set = &props.spelling_sets[choice.index];
     if choice.candidates.is_empty() {
         out.warnings
-            .push(choose::no_match(props, &measures, set.line));
+            .push(choose::no_match(props, &measures, set.line).into());
     }
     if params.explain {
         let list: Vec<String> = choice
@@ -151,7 +152,7 @@ pub fn place(
             out.warnings.push(format!(
                 "the spelling set at line {} has no usable {keyword} for grid {gi}; nothing placed",
                 set.line
-            ));
+            ).into());
             return Ok(out);
         }
         let mut best: Option<(usize, AxisFit, (f64, f64))> = None;
@@ -207,7 +208,7 @@ pub fn place(
                 } else {
                     "the block is too large"
                 },
-            ));
+            ).into());
             return Ok(out);
         }
         if !f.feasible {
@@ -216,7 +217,7 @@ pub fn place(
                 set.line,
                 sp.line,
                 f.error * mpp[k]
-            ));
+            ).into());
         }
         let run = fit::lay_run(bands, idx, f.length);
         explain!(
@@ -258,7 +259,7 @@ pub fn place(
             t_run.line,
             s_run.run.len(),
             t_run.run.len()
-        ));
+        ).into());
         return Ok(out);
     }
     let budget = Budget::new(&params.limits);
@@ -312,7 +313,7 @@ fn usable_spellings<'a>(
     what: &str,
     keyword: &str,
     grid: i64,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<crate::place::Warning>,
 ) -> Vec<(&'a Spelling, Vec<usize>)> {
     let mut out = Vec::new();
     for sp in spellings {
@@ -323,12 +324,17 @@ fn usable_spellings<'a>(
             .collect();
         match idx {
             Some(idx) if !idx.is_empty() => out.push((sp, idx)),
-            Some(_) => warnings.push(format!("{keyword} at line {} is empty; skipped", sp.line)),
-            None => warnings.push(format!(
-                "{keyword} at line {} names {what} outside grid {grid}, which has {}; skipped",
-                sp.line,
-                bands.len()
-            )),
+            Some(_) => {
+                warnings.push(format!("{keyword} at line {} is empty; skipped", sp.line).into())
+            }
+            None => warnings.push(
+                format!(
+                    "{keyword} at line {} names {what} outside grid {grid}, which has {}; skipped",
+                    sp.line,
+                    bands.len()
+                )
+                .into(),
+            ),
         }
     }
     out

@@ -36,7 +36,7 @@ use std::collections::HashMap;
 use crate::geom::Xy;
 use crate::place::annotate::{self, Affine, Context};
 use crate::place::budget::Budget;
-use crate::place::{Params, PlaceError, PlacedTile, Placement, Rng, Role, TileId};
+use crate::place::{Params, PlaceError, PlacedTile, Placement, PlacementKind, Rng, Role, TileId};
 use crate::xp::model::{Asset, Px, StringProps, Tile};
 use contours::Assembled;
 use geo::Area;
@@ -81,7 +81,8 @@ pub fn place(
                  polygon has {}: all of them spawn",
                 params.low,
                 windings.len()
-            ),
+            )
+            .into(),
         );
     }
     if let Some(w) = defaulted {
@@ -357,7 +358,10 @@ impl<'a> Engine<'a> {
             region,
             stops: StopIndex::default(),
             tile_index,
-            out: Placement::default(),
+            out: Placement {
+                kind: PlacementKind::Ags,
+                ..Placement::default()
+            },
             maps: Vec::new(),
             units: 0,
             contours: windings.len(),
@@ -779,11 +783,11 @@ pub const MAX_NOTES: usize = 10_000;
 
 /// Appends `msg()` to `list` unless it holds [`MAX_NOTES`] lines; the line
 /// past the cap says that the rest is left out.
-fn note(list: &mut Vec<String>, msg: impl FnOnce() -> String) {
+fn note<T: From<String>>(list: &mut Vec<T>, msg: impl FnOnce() -> String) {
     match list.len().cmp(&MAX_NOTES) {
-        std::cmp::Ordering::Less => list.push(msg()),
+        std::cmp::Ordering::Less => list.push(msg().into()),
         std::cmp::Ordering::Equal => {
-            list.push(format!("… more left out (at most {MAX_NOTES} are kept)"))
+            list.push(format!("… more left out (at most {MAX_NOTES} are kept)").into())
         }
         std::cmp::Ordering::Greater => {}
     }
