@@ -31,6 +31,7 @@ pub mod files;
 pub mod http;
 pub mod polygons;
 pub mod slots;
+pub mod tile;
 pub mod watch;
 pub mod web;
 
