@@ -1496,19 +1496,23 @@ fn a_dsf_tile_is_listed_and_placed_whole_as_the_library_places_it() {
     }
     // The art was found inside the served folder: no placement warns.
     for part in parts {
-        assert_eq!(part["placement"]["warnings"], serde_json::json!([]), "{part}");
+        assert_eq!(
+            part["placement"]["warnings"],
+            serde_json::json!([]),
+            "{part}"
+        );
     }
     // The autogen placements carry their tiles' texture for the 2-D view.
     assert_eq!(parts[1]["texture"]["path"], "block/city_block.png");
 
     // The same tile as a 3-D scene: one node per placement.
-    let (status, head, body) =
-        f.get_with("/api/tile.glb?path=dsf/whole_demo.dsf&seed=3", &f.host(), "");
-    assert_eq!(status, 200, "{head}");
-    assert!(
-        head.contains("filename=\"whole_demo.glb\""),
-        "{head}"
+    let (status, head, body) = f.get_with(
+        "/api/tile.glb?path=dsf/whole_demo.dsf&seed=3",
+        &f.host(),
+        "",
     );
+    assert_eq!(status, 200, "{head}");
+    assert!(head.contains("filename=\"whole_demo.glb\""), "{head}");
     let json_len = u32::from_le_bytes(body[12..16].try_into().unwrap()) as usize;
     let doc: Value = serde_json::from_slice(&body[20..20 + json_len]).unwrap();
     let placement_nodes = doc["nodes"]
@@ -1575,7 +1579,11 @@ fn gated_tiles() -> (tempfile::TempDir, std::path::PathBuf) {
         std::fs::write(d.join("kiosk.obj"), &kiosk).unwrap();
         std::fs::write(d.join("kiosk.png"), a_png([7, 7, 7, 255])).unwrap();
     }
-    std::fs::write(secret.join("outside.dsf"), dsf_of(&tile_naming("kiosk.obj"))).unwrap();
+    std::fs::write(
+        secret.join("outside.dsf"),
+        dsf_of(&tile_naming("kiosk.obj")),
+    )
+    .unwrap();
     let tiles = root.join("Earth nav data/+40+010");
     std::fs::write(tiles.join("+47+013.dsf"), dsf_of(&tile_naming("kiosk.obj"))).unwrap();
     std::fs::write(
@@ -1591,8 +1599,7 @@ fn gated_tiles() -> (tempfile::TempDir, std::path::PathBuf) {
             dsf_of(&tile_naming("linkdir/kiosk.obj")),
         )
         .unwrap();
-        std::os::unix::fs::symlink(secret.join("outside.dsf"), tiles.join("+47+016.dsf"))
-            .unwrap();
+        std::os::unix::fs::symlink(secret.join("outside.dsf"), tiles.join("+47+016.dsf")).unwrap();
     }
     (top, root)
 }
@@ -1615,20 +1622,24 @@ fn a_tile_reads_nothing_outside_the_served_folder() {
     let (status, v) = inner.get("/api/tile?path=%2B40%2B010/%2B47%2B013.dsf");
     assert_eq!(status, 200, "{v}");
     assert_eq!(
-        v["placements"][0]["placement"]["objects"][0]["art"],
-        "missing",
+        v["placements"][0]["placement"]["objects"][0]["art"], "missing",
         "{v}"
     );
 
     let f = serve_folder(&root, |_| {});
     let tile = |name: &str| {
-        let (status, v) = f.get(&format!("/api/tile?path=Earth%20nav%20data/%2B40%2B010/{name}"));
+        let (status, v) = f.get(&format!(
+            "/api/tile?path=Earth%20nav%20data/%2B40%2B010/{name}"
+        ));
         assert_eq!(status, 200, "{name}: {v}");
         v
     };
     // The control: the object beside the package is read, with its texture.
     let v = tile("%2B47%2B013.dsf");
-    assert_eq!(v["placements"][0]["placement"]["objects"][0]["art"], "found", "{v}");
+    assert_eq!(
+        v["placements"][0]["placement"]["objects"][0]["art"], "found",
+        "{v}"
+    );
     let mut outside = vec!["%2B47%2B014.dsf"];
     if cfg!(unix) {
         outside.push("%2B47%2B015.dsf");

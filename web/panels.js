@@ -288,7 +288,11 @@ export function createPanels(store, actions) {
     const parts = partsOf(state.result);
     const t = totals(state.result);
     if (!e) {
-      if (t.warnings) {
+      if (t.warnings && state.mode === 'tile') {
+        // A tile's warnings (art that resolves nowhere, mostly) are listed
+        // in the Tile tab; the drawing stays in view.
+        showMessage(`${t.warnings} warning(s) while placing the tile`, 'The Tile tab lists them.', true);
+      } else if (t.warnings) {
         const ws = parts.flatMap((p) => p.placement.warnings || []);
         showMessage(`${t.warnings} warning(s) while placing`, '', true);
         m.append(el('ul', '', ...ws.slice(0, 6).map((w) => el('li', '', w))));
@@ -374,6 +378,13 @@ export function createPanels(store, actions) {
     if (names.length) {
       parts.push(el('h3', '', 'Resolve nowhere (placed without art)'));
       parts.push(el('ul', 'notdrawn', ...names.map((n) => el('li', '', `${n} (${unresolved[n].uses}): ${unresolved[n].why}`))));
+    }
+    const ws = partsOf(r).flatMap((p) => p.placement.warnings || []);
+    if (ws.length) {
+      const d = el('details', 'warnings', el('summary', '', `${ws.length} warning(s) while placing`),
+        el('ul', 'notdrawn', ...ws.slice(0, MAX_LISTED).map((w) => el('li', '', w))));
+      if (ws.length > MAX_LISTED) d.append(el('p', 'dim', `and ${ws.length - MAX_LISTED} more`));
+      parts.push(d);
     }
     for (const a of r.assets || []) {
       const n = (a.diagnostics || []).length;

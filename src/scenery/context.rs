@@ -384,7 +384,8 @@ impl Scenery {
                 // no candidate, a library's export one whose file is
                 // missing.
                 if self.within.is_some() {
-                    r.candidates.retain(|c| c.line.is_some() || self.may_read(&c.file));
+                    r.candidates
+                        .retain(|c| c.line.is_some() || self.may_read(&c.file));
                     for c in &mut r.candidates {
                         c.exists = c.exists && self.may_read(&c.file);
                     }

@@ -50,7 +50,8 @@ pub fn route(shared: &Shared, req: &Request) -> Response {
                 Err(e) => Response::error(400, &format!("bad JSON: {e}")),
             }
         }
-        ("/api/tile" | "/api/tile.glb", true, _) => match super::tile::TileRequest::from_query(req) {
+        ("/api/tile" | "/api/tile.glb", true, _) => match super::tile::TileRequest::from_query(req)
+        {
             Ok(t) => super::tile::tile_response(shared, &t, req.path.ends_with(".glb")),
             Err(r) => r,
         },

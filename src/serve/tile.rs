@@ -117,9 +117,10 @@ struct Placed<'a> {
 /// `Earth nav data` when that folder is under PATH, else PATH.
 fn package_of(shared: &Shared, dsf: &std::path::Path) -> PathBuf {
     let p = default_package(dsf);
-    let inside_named = dsf
-        .ancestors()
-        .any(|a| a.file_name().is_some_and(|n| n.eq_ignore_ascii_case("Earth nav data")));
+    let inside_named = dsf.ancestors().any(|a| {
+        a.file_name()
+            .is_some_and(|n| n.eq_ignore_ascii_case("Earth nav data"))
+    });
     if inside_named && p.starts_with(shared.root.dir()) {
         p
     } else {
@@ -147,15 +148,14 @@ fn place(shared: &Shared, req: &TileRequest) -> Result<(TilePlacement, f64), Res
         Refusal::NotFound(m) => Response::error(404, &m),
     })?;
     let limits = shared.limits;
-    let bytes = crate::fsutil::read_file(&file, "a DSF tile", limits.max_input_bytes).map_err(
-        |e| {
+    let bytes =
+        crate::fsutil::read_file(&file, "a DSF tile", limits.max_input_bytes).map_err(|e| {
             let status = match e.kind {
                 crate::fsutil::InputErrorKind::TooLarge { .. } => 413,
                 _ => 404,
             };
             fail(status, rel, "read", format!("{rel}: {}", e.reason()), None)
-        },
-    )?;
+        })?;
     let scenery = Scenery::packages(None, &[], Conditions::default())
         .map_err(|e| fail(500, rel, "scenery", e.to_string(), None))?
         .with_package(Some(&package_of(shared, &file)))
@@ -182,9 +182,13 @@ fn place(shared: &Shared, req: &TileRequest) -> Result<(TilePlacement, f64), Res
                 ),
                 Some(error.offset),
             ),
-            TileError::Read { source, .. } => {
-                fail(404, rel, "read", format!("{rel}: {}", source.reason()), None)
-            }
+            TileError::Read { source, .. } => fail(
+                404,
+                rel,
+                "read",
+                format!("{rel}: {}", source.reason()),
+                None,
+            ),
         })?;
     Ok((tile, started.elapsed().as_secs_f64() * 1000.0))
 }
@@ -274,11 +278,7 @@ fn json_within(value: &impl serde::Serialize, max: u64) -> Result<Response, u64>
         max,
     };
     match serde_json::to_writer(&mut w, value) {
-        Ok(()) => Ok(Response::new(
-            200,
-            "application/json; charset=utf-8",
-            w.buf,
-        )),
+        Ok(()) => Ok(Response::new(200, "application/json; charset=utf-8", w.buf)),
         Err(_) => Err(max),
     }
 }
