@@ -1728,3 +1728,29 @@ fn a_tile_past_the_item_limit_or_the_json_cap_is_refused_with_a_reason() {
     assert_eq!(v["stage"], "json");
     assert!(error_of(&v).contains("dsf/whole_demo.dsf"), "{v}");
 }
+
+#[test]
+fn a_single_dsf_root_serves_only_that_tile() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("one.dsf"),
+        dsf_of(&tile_naming("kiosk.obj")),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("two.dsf"),
+        dsf_of(&tile_naming("kiosk.obj")),
+    )
+    .unwrap();
+    let f = serve_folder(&dir.path().join("one.dsf"), |_| {});
+    let (_, v) = f.get("/api/files");
+    assert_eq!(
+        v["dsf_files"],
+        serde_json::json!([{"path": "one.dsf", "size": dir.path().join("one.dsf").metadata().unwrap().len()}])
+    );
+    let (status, v) = f.get("/api/tile?path=one.dsf");
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["whole"]["counts"]["obj"]["placed"], 2, "{v}");
+    let (status, v) = f.get("/api/tile?path=two.dsf");
+    assert_eq!(status, 403, "{v}");
+}
