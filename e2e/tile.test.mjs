@@ -2,8 +2,9 @@
 // Chromium (as e2e/serve.test.mjs: Debian's /usr/bin/chromium driven by the
 // pinned playwright-core).
 //
-// It serves a copy of examples/, opens examples/dsf/whole_demo.dsf (one of
-// every kind a DSF places) from the page's DSF list and checks, against
+// It serves a copy of examples/ with tests/fixtures/whole_demo/ in its dsf/
+// folder, opens dsf/whole_demo.dsf (one of every kind a DSF places, its
+// paths relative to examples/) from the page's DSF list and checks, against
 // `agkit place --dsf dsf/whole_demo.dsf --all --scenery .` run on the same
 // folder: the Tile tab's counts per kind (in the DSF, placed, not drawn)
 // equal the CLI's, the 2-D view draws as many objects, facades, trees,
@@ -79,6 +80,9 @@ test('agkit serve in a browser: open a DSF tile whole, 2-D and 3-D, with the CLI
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agkit-e2e-tile-'));
   const served = path.join(tmp, 'examples');
   fs.cpSync(path.join(repo, 'examples'), served, { recursive: true });
+  for (const f of fs.readdirSync(path.join(repo, 'tests/fixtures/whole_demo'))) {
+    fs.copyFileSync(path.join(repo, 'tests/fixtures/whole_demo', f), path.join(served, 'dsf', f));
+  }
   // A broken tile beside it: the first half of the demo.
   const whole = fs.readFileSync(path.join(served, TILE));
   fs.writeFileSync(path.join(served, 'dsf/broken.dsf'), whole.subarray(0, whole.length >> 1));

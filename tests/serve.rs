@@ -1405,10 +1405,39 @@ fn dsf_of(text: &str) -> Vec<u8> {
     agkit::dsf::build(&dsf, &opts).unwrap()
 }
 
-/// `examples/dsf/whole_demo.dsf` placed whole by the library, as `agkit
-/// place --dsf examples/dsf/whole_demo.dsf --all --scenery examples`.
-fn whole_demo_by_the_library() -> agkit::scenery::TilePlacement {
-    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+/// A copy of examples/ with `tests/fixtures/whole_demo` (a tile placing
+/// one of every kind, its paths relative to examples/) in its `dsf/`.
+fn examples_with_whole_demo() -> (tempfile::TempDir, std::path::PathBuf) {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    let examples = tmp.path().join("examples");
+    for e in walkdir::WalkDir::new(repo.join("examples")) {
+        let e = e.unwrap();
+        let to = examples.join(e.path().strip_prefix(repo.join("examples")).unwrap());
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&to).unwrap();
+        } else {
+            std::fs::copy(e.path(), &to).unwrap();
+        }
+    }
+    for name in [
+        "whole_demo.dsf",
+        "whole_demo.txt",
+        "apron.pol",
+        "stripe.lin",
+    ] {
+        std::fs::copy(
+            repo.join("tests/fixtures/whole_demo").join(name),
+            examples.join("dsf").join(name),
+        )
+        .unwrap();
+    }
+    (tmp, examples)
+}
+
+/// `dsf/whole_demo.dsf` of `examples` placed whole by the library, as
+/// `agkit place --dsf dsf/whole_demo.dsf --all --scenery .` in it.
+fn whole_demo_by_the_library(examples: &std::path::Path) -> agkit::scenery::TilePlacement {
     let scenery = agkit::scenery::Scenery::packages(
         Some(&examples),
         &[],
@@ -1427,7 +1456,7 @@ fn whole_demo_by_the_library() -> agkit::scenery::TilePlacement {
 
 #[test]
 fn the_whole_demo_dsf_holds_what_its_text_says() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/dsf");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/whole_demo");
     let text = std::fs::read_to_string(dir.join("whole_demo.txt")).unwrap();
     let (want, _) = agkit::dsf::from_text(&text, &mut |_| Err("no rasters".into())).unwrap();
     let got = agkit::dsf::read(&std::fs::read(dir.join("whole_demo.dsf")).unwrap()).unwrap();
@@ -1440,7 +1469,7 @@ fn the_whole_demo_dsf_holds_what_its_text_says() {
 
 #[test]
 fn a_dsf_tile_is_listed_and_placed_whole_as_the_library_places_it() {
-    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let (_tmp, examples) = examples_with_whole_demo();
     let f = serve_folder(&examples, |_| {});
     let (status, v) = f.get("/api/files");
     assert_eq!(status, 200, "{v}");
@@ -1462,7 +1491,7 @@ fn a_dsf_tile_is_listed_and_placed_whole_as_the_library_places_it() {
 
     let (status, v) = f.get("/api/tile?path=dsf/whole_demo.dsf&seed=3");
     assert_eq!(status, 200, "{v}");
-    let lib = whole_demo_by_the_library();
+    let lib = whole_demo_by_the_library(&examples);
     let whole = lib.whole.as_ref().unwrap();
     // The counts `agkit place --all` prints, kind by kind.
     assert_eq!(v["whole"], serde_json::to_value(whole).unwrap());
@@ -1505,6 +1534,11 @@ fn a_dsf_tile_is_listed_and_placed_whole_as_the_library_places_it() {
     // The autogen placements carry their tiles' texture for the 2-D view.
     assert_eq!(parts[1]["texture"]["path"], "block/city_block.png");
 
+    // The bundled autogen demo: its three uses, from the served folder.
+    let (status, a) = f.get("/api/tile?path=dsf/autogen_demo.dsf");
+    assert_eq!(status, 200, "{a}");
+    assert_eq!(a["placements"].as_array().unwrap().len(), 3, "{a}");
+
     // The same tile as a 3-D scene: one node per placement.
     let (status, head, body) = f.get_with(
         "/api/tile.glb?path=dsf/whole_demo.dsf&seed=3",
@@ -1533,7 +1567,7 @@ fn a_dsf_tile_is_listed_and_placed_whole_as_the_library_places_it() {
 
 #[test]
 fn tile_requests_are_checked() {
-    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let (_tmp, examples) = examples_with_whole_demo();
     let f = serve_folder(&examples, |_| {});
     for (target, status) in [
         ("/api/tile", 400),
@@ -1715,7 +1749,7 @@ fn a_bad_or_huge_dsf_is_a_json_error_naming_the_file_and_offset() {
 
 #[test]
 fn a_tile_past_the_item_limit_or_the_json_cap_is_refused_with_a_reason() {
-    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let (_tmp, examples) = examples_with_whole_demo();
     let f = serve_folder(&examples, |c| c.limits.max_placed_items = 40);
     let (status, v) = f.get("/api/tile?path=dsf/whole_demo.dsf");
     assert_eq!(status, 200, "{v}");

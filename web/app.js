@@ -407,7 +407,7 @@ async function start() {
     await loadAsset();
     const tiles = (state.files.dsf_files || []).map((t) => t.path);
     if (state.mode === 'tile' && !tiles.includes(state.tile)) store.set({ mode: 'asset', tile: null });
-    // No asset but a tile (`agkit serve TILE.dsf`, a package's folder): the
+    // No asset but a tile (a scenery package's folder): the
     // first tile is opened.
     if (!state.asset && state.mode !== 'tile' && tiles.length) store.set({ mode: 'tile', tile: tiles[0] });
     store.touch('mode');
