@@ -1439,7 +1439,7 @@ fn examples_with_whole_demo() -> (tempfile::TempDir, std::path::PathBuf) {
 /// `agkit place --dsf dsf/whole_demo.dsf --all --scenery .` in it.
 fn whole_demo_by_the_library(examples: &std::path::Path) -> agkit::scenery::TilePlacement {
     let scenery = agkit::scenery::Scenery::packages(
-        Some(&examples),
+        Some(examples),
         &[],
         agkit::scenery::resolve::Conditions::default(),
     )
