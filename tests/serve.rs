@@ -1381,3 +1381,410 @@ fn answers_do_not_tell_whether_an_outside_file_exists() {
         "the answers changed with the outside file"
     );
 }
+
+// ----------------------------------------------------------- DSF tiles --
+
+/// A server over `root` (any folder), and a fixture to ask it.
+fn serve_folder(root: &std::path::Path, tune: impl FnOnce(&mut Config)) -> Fixture {
+    let mut cfg = Config::new(root);
+    cfg.poll = Duration::from_millis(50);
+    tune(&mut cfg);
+    let server = Server::bind(&cfg).unwrap();
+    let addr = server.local_addr();
+    std::thread::spawn(move || server.run());
+    Fixture {
+        _outside: tempfile::tempdir().unwrap(),
+        dir: tempfile::tempdir().unwrap(),
+        addr,
+    }
+}
+
+/// A DSF built from DSF2Text `text`.
+fn dsf_of(text: &str) -> Vec<u8> {
+    let (dsf, opts) = agkit::dsf::from_text(text, &mut |_| Err("no rasters".into())).unwrap();
+    agkit::dsf::build(&dsf, &opts).unwrap()
+}
+
+/// A copy of examples/ with `tests/fixtures/whole_demo` (a tile placing
+/// one of every kind, its paths relative to examples/) in its `dsf/`.
+fn examples_with_whole_demo() -> (tempfile::TempDir, std::path::PathBuf) {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    let examples = tmp.path().join("examples");
+    for e in walkdir::WalkDir::new(repo.join("examples")) {
+        let e = e.unwrap();
+        let to = examples.join(e.path().strip_prefix(repo.join("examples")).unwrap());
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&to).unwrap();
+        } else {
+            std::fs::copy(e.path(), &to).unwrap();
+        }
+    }
+    for name in [
+        "whole_demo.dsf",
+        "whole_demo.txt",
+        "apron.pol",
+        "stripe.lin",
+    ] {
+        std::fs::copy(
+            repo.join("tests/fixtures/whole_demo").join(name),
+            examples.join("dsf").join(name),
+        )
+        .unwrap();
+    }
+    (tmp, examples)
+}
+
+/// `dsf/whole_demo.dsf` of `examples` placed whole by the library, as
+/// `agkit place --dsf dsf/whole_demo.dsf --all --scenery .` in it.
+fn whole_demo_by_the_library(examples: &std::path::Path) -> agkit::scenery::TilePlacement {
+    let scenery = agkit::scenery::Scenery::packages(
+        Some(examples),
+        &[],
+        agkit::scenery::resolve::Conditions::default(),
+    )
+    .unwrap();
+    let params = agkit::place::Params {
+        whole_tile: true,
+        seed: 3,
+        ..agkit::place::Params::default()
+    };
+    scenery
+        .place_tile(&examples.join("dsf/whole_demo.dsf"), &params)
+        .unwrap()
+}
+
+#[test]
+fn the_whole_demo_dsf_holds_what_its_text_says() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/whole_demo");
+    let text = std::fs::read_to_string(dir.join("whole_demo.txt")).unwrap();
+    let (want, _) = agkit::dsf::from_text(&text, &mut |_| Err("no rasters".into())).unwrap();
+    let got = agkit::dsf::read(&std::fs::read(dir.join("whole_demo.dsf")).unwrap()).unwrap();
+    let msg = "rebuild it: agkit dsf build whole_demo.txt -o whole_demo.dsf";
+    assert_eq!(got.object_defs, want.object_defs, "{msg}");
+    assert_eq!(got.polygon_defs, want.polygon_defs, "{msg}");
+    assert_eq!(got.network_defs, want.network_defs, "{msg}");
+    assert_eq!(got.entities.len(), want.entities.len(), "{msg}");
+}
+
+#[test]
+fn a_dsf_tile_is_listed_and_placed_whole_as_the_library_places_it() {
+    let (_tmp, examples) = examples_with_whole_demo();
+    let f = serve_folder(&examples, |_| {});
+    let (status, v) = f.get("/api/files");
+    assert_eq!(status, 200, "{v}");
+    let tiles: Vec<&str> = v["dsf_files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(tiles, ["dsf/autogen_demo.dsf", "dsf/whole_demo.dsf"]);
+    assert!(
+        v["assets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a["kind"] != "dsf"),
+        "{v}"
+    );
+
+    let (status, v) = f.get("/api/tile?path=dsf/whole_demo.dsf&seed=3");
+    assert_eq!(status, 200, "{v}");
+    let lib = whole_demo_by_the_library(&examples);
+    let whole = lib.whole.as_ref().unwrap();
+    // The counts `agkit place --all` prints, kind by kind.
+    assert_eq!(v["whole"], serde_json::to_value(whole).unwrap());
+    assert_eq!(v["whole"]["counts"]["obj"]["placed"], 3);
+    assert_eq!(v["whole"]["counts"]["net"]["not_drawn"], 1);
+    assert_eq!(v["whole"]["counts"]["bch"]["not_drawn"], 1);
+    assert_eq!(v["uses"], 3);
+    // Every placement, in order, item for item.
+    let parts = v["placements"].as_array().unwrap();
+    assert_eq!(parts.len(), lib.placements.len());
+    assert_eq!(parts.len(), 9, "3 autogen uses and 6 definitions");
+    for (i, (part, p)) in parts.iter().zip(&lib.placements).enumerate() {
+        let want = serde_json::to_value(p).unwrap();
+        assert_json_close(&part["placement"], &want, &format!("placement {i}"));
+    }
+    // Offsets put each placement's origin in the first one's frame.
+    assert_json_close(
+        &v["origin"],
+        &serde_json::json!(lib.placements[0].origin),
+        "origin",
+    );
+    assert_eq!(parts[0]["offset"], serde_json::json!([0.0, 0.0]));
+    let frame = agkit::geom::LocalFrame::new(lib.placements[0].origin);
+    for (part, p) in parts.iter().zip(&lib.placements) {
+        let want = frame.to_local(p.origin);
+        let got = [
+            part["offset"][0].as_f64().unwrap(),
+            part["offset"][1].as_f64().unwrap(),
+        ];
+        assert!((got[0] - want[0]).abs() < 1e-6 && (got[1] - want[1]).abs() < 1e-6);
+    }
+    // The art was found inside the served folder: no placement warns.
+    for part in parts {
+        assert_eq!(
+            part["placement"]["warnings"],
+            serde_json::json!([]),
+            "{part}"
+        );
+    }
+    // The autogen placements carry their tiles' texture for the 2-D view.
+    assert_eq!(parts[1]["texture"]["path"], "block/city_block.png");
+
+    // The bundled autogen demo: its three uses, from the served folder.
+    let (status, a) = f.get("/api/tile?path=dsf/autogen_demo.dsf");
+    assert_eq!(status, 200, "{a}");
+    assert_eq!(a["placements"].as_array().unwrap().len(), 3, "{a}");
+
+    // The same tile as a 3-D scene: one node per placement.
+    let (status, head, body) = f.get_with(
+        "/api/tile.glb?path=dsf/whole_demo.dsf&seed=3",
+        &f.host(),
+        "",
+    );
+    assert_eq!(status, 200, "{head}");
+    assert!(head.contains("filename=\"whole_demo.glb\""), "{head}");
+    let json_len = u32::from_le_bytes(body[12..16].try_into().unwrap()) as usize;
+    let doc: Value = serde_json::from_slice(&body[20..20 + json_len]).unwrap();
+    let placement_nodes = doc["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["extras"]["item"] == "placement")
+        .count();
+    assert_eq!(placement_nodes, lib.placements.len());
+    assert_eq!(
+        doc["scenes"][0]["extras"]["placements"]
+            .as_array()
+            .unwrap()
+            .len(),
+        9
+    );
+}
+
+#[test]
+fn tile_requests_are_checked() {
+    let (_tmp, examples) = examples_with_whole_demo();
+    let f = serve_folder(&examples, |_| {});
+    for (target, status) in [
+        ("/api/tile", 400),
+        ("/api/tile?path=dsf/whole_demo.dsf&density=9", 400),
+        ("/api/tile?path=dsf/whole_demo.dsf&seed=x", 400),
+        ("/api/tile?path=point/plaza.agp", 404),
+        ("/api/tile?path=dsf/missing.dsf", 404),
+        ("/api/tile?path=../examples/dsf/whole_demo.dsf", 403),
+        ("/api/tile.glb?path=../x.dsf", 403),
+    ] {
+        let (got, v) = f.get(target);
+        assert_eq!(got, status, "{target}: {v}");
+        assert!(v["error"].is_string(), "{target}: {v}");
+    }
+    let (status, v) = f.post("/api/tile", "{}");
+    assert_eq!(status, 405, "{v}");
+}
+
+/// A served folder holding DSFs that reach out of it: one naming an
+/// object beside the folder by `..`, one through a symlinked folder;
+/// the object found inside is the control. Returns (top, root).
+fn gated_tiles() -> (tempfile::TempDir, std::path::PathBuf) {
+    let top = tempfile::tempdir().unwrap();
+    let root = top.path().join("root");
+    let secret = top.path().join("secret");
+    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    std::fs::create_dir_all(root.join("Earth nav data/+40+010")).unwrap();
+    std::fs::create_dir_all(&secret).unwrap();
+    // The object, and a texture, inside and outside.
+    let kiosk = std::fs::read_to_string(examples.join("point/kiosk.obj")).unwrap();
+    let kiosk = kiosk
+        .lines()
+        .map(|l| {
+            if l.starts_with("TEXTURE") {
+                "TEXTURE kiosk.png"
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    for d in [&root, &secret] {
+        std::fs::write(d.join("kiosk.obj"), &kiosk).unwrap();
+        std::fs::write(d.join("kiosk.png"), a_png([7, 7, 7, 255])).unwrap();
+    }
+    std::fs::write(
+        secret.join("outside.dsf"),
+        dsf_of(&tile_naming("kiosk.obj")),
+    )
+    .unwrap();
+    let tiles = root.join("Earth nav data/+40+010");
+    std::fs::write(tiles.join("+47+013.dsf"), dsf_of(&tile_naming("kiosk.obj"))).unwrap();
+    std::fs::write(
+        tiles.join("+47+014.dsf"),
+        dsf_of(&tile_naming("../secret/kiosk.obj")),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&secret, root.join("linkdir")).unwrap();
+        std::fs::write(
+            tiles.join("+47+015.dsf"),
+            dsf_of(&tile_naming("linkdir/kiosk.obj")),
+        )
+        .unwrap();
+        std::os::unix::fs::symlink(secret.join("outside.dsf"), tiles.join("+47+016.dsf")).unwrap();
+    }
+    (top, root)
+}
+
+/// DSF2Text of a tile placing `obj` twice.
+fn tile_naming(obj: &str) -> String {
+    format!(
+        "I\n800 written by agkit\nDSF2TEXT\n\nPROPERTY sim/west 13\nPROPERTY sim/south 47\n\
+         PROPERTY sim/east 14\nPROPERTY sim/north 48\nPROPERTY sim/overlay 1\n\
+         OBJECT_DEF {obj}\nOBJECT 0 13.5 47.5 0\nOBJECT 0 13.5001 47.5 90\n"
+    )
+}
+
+#[test]
+fn a_tile_reads_nothing_outside_the_served_folder() {
+    let (top, root) = gated_tiles();
+    // Served: the package's `Earth nav data`, so the package folder itself
+    // (where `kiosk.obj` is) is outside too.
+    let inner = serve_folder(&root.join("Earth nav data"), |_| {});
+    let (status, v) = inner.get("/api/tile?path=%2B40%2B010/%2B47%2B013.dsf");
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(
+        v["placements"][0]["placement"]["objects"][0]["art"], "missing",
+        "{v}"
+    );
+
+    let f = serve_folder(&root, |_| {});
+    let tile = |name: &str| {
+        let (status, v) = f.get(&format!(
+            "/api/tile?path=Earth%20nav%20data/%2B40%2B010/{name}"
+        ));
+        assert_eq!(status, 200, "{name}: {v}");
+        v
+    };
+    // The control: the object beside the package is read, with its texture.
+    let v = tile("%2B47%2B013.dsf");
+    assert_eq!(
+        v["placements"][0]["placement"]["objects"][0]["art"], "found",
+        "{v}"
+    );
+    let mut outside = vec!["%2B47%2B014.dsf"];
+    if cfg!(unix) {
+        outside.push("%2B47%2B015.dsf");
+    }
+    let secret = top.path().join("secret");
+    let answers = || -> Vec<String> {
+        outside
+            .iter()
+            .map(|name| {
+                let v = tile(name);
+                let p = &v["placements"][0]["placement"];
+                assert_eq!(p["objects"].as_array().unwrap().len(), 2, "{v}");
+                assert_eq!(p["objects"][0]["art"], "missing", "{name}: {v}");
+                let text = v.to_string();
+                assert!(!text.contains(secret.to_str().unwrap()), "{text}");
+                // Nothing outside is embedded in the scene either.
+                let (status, _, body) = f.get_with(
+                    &format!("/api/tile.glb?path=Earth%20nav%20data/%2B40%2B010/{name}"),
+                    &f.host(),
+                    "",
+                );
+                assert_eq!(status, 200);
+                let json_len = u32::from_le_bytes(body[12..16].try_into().unwrap()) as usize;
+                let doc: Value = serde_json::from_slice(&body[20..20 + json_len]).unwrap();
+                assert!(doc["images"].as_array().is_none_or(Vec::is_empty), "{doc}");
+                v["placements"].to_string()
+            })
+            .collect()
+    };
+    let with = answers();
+    // The answers do not tell whether the outside file exists.
+    std::fs::remove_file(secret.join("kiosk.obj")).unwrap();
+    assert_eq!(answers(), with);
+    // A DSF reached through a symlink leading out is refused.
+    #[cfg(unix)]
+    {
+        let (status, v) = f.get("/api/tile?path=Earth%20nav%20data/%2B40%2B010/%2B47%2B016.dsf");
+        assert_eq!(status, 403, "{v}");
+        let (_, files) = f.get("/api/files");
+        assert!(!files.to_string().contains("+47+016"), "{files}");
+    }
+}
+
+#[test]
+fn a_bad_or_huge_dsf_is_a_json_error_naming_the_file_and_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dsf_of(&tile_naming("kiosk.obj"));
+    std::fs::write(dir.path().join("garbage.dsf"), b"this is not a DSF at all").unwrap();
+    std::fs::write(dir.path().join("cut.dsf"), &good[..good.len() / 2]).unwrap();
+    std::fs::write(dir.path().join("big.dsf"), vec![0u8; 5000]).unwrap();
+    std::fs::write(dir.path().join("good.dsf"), &good).unwrap();
+    let f = serve_folder(dir.path(), |c| c.limits.max_input_bytes = 4096);
+    for name in ["garbage.dsf", "cut.dsf"] {
+        for route in ["tile", "tile.glb"] {
+            let (status, v) = f.get(&format!("/api/{route}?path={name}"));
+            assert_eq!(status, 422, "{name}: {v}");
+            assert_eq!(v["stage"], "dsf", "{v}");
+            assert_eq!(v["path"], name, "{v}");
+            assert!(v["offset"].is_u64(), "{v}");
+            let e = error_of(&v);
+            assert!(e.starts_with(&format!("{name}: ")), "{e}");
+            assert!(e.contains("byte"), "{e}");
+        }
+    }
+    let (status, v) = f.get("/api/tile?path=big.dsf");
+    assert_eq!(status, 413, "{v}");
+    assert!(error_of(&v).contains("big.dsf"), "{v}");
+    assert!(error_of(&v).contains("4096"), "{v}");
+    // The server is still answering.
+    let (status, v) = f.get("/api/tile?path=good.dsf");
+    assert_eq!(status, 200, "{v}");
+}
+
+#[test]
+fn a_tile_past_the_item_limit_or_the_json_cap_is_refused_with_a_reason() {
+    let (_tmp, examples) = examples_with_whole_demo();
+    let f = serve_folder(&examples, |c| c.limits.max_placed_items = 40);
+    let (status, v) = f.get("/api/tile?path=dsf/whole_demo.dsf");
+    assert_eq!(status, 200, "{v}");
+    let text = v["whole"]["not_drawn"].to_string();
+    assert!(text.contains("limit of 40 placed items"), "{text}");
+
+    let f = serve_folder(&examples, |c| c.limits.max_output_bytes = 10_000);
+    let (status, v) = f.get("/api/tile?path=dsf/whole_demo.dsf");
+    assert_eq!(status, 413, "{v}");
+    assert_eq!(v["stage"], "json");
+    assert!(error_of(&v).contains("dsf/whole_demo.dsf"), "{v}");
+}
+
+#[test]
+fn a_single_dsf_root_serves_only_that_tile() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("one.dsf"),
+        dsf_of(&tile_naming("kiosk.obj")),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("two.dsf"),
+        dsf_of(&tile_naming("kiosk.obj")),
+    )
+    .unwrap();
+    let f = serve_folder(&dir.path().join("one.dsf"), |_| {});
+    let (_, v) = f.get("/api/files");
+    assert_eq!(
+        v["dsf_files"],
+        serde_json::json!([{"path": "one.dsf", "size": dir.path().join("one.dsf").metadata().unwrap().len()}])
+    );
+    let (status, v) = f.get("/api/tile?path=one.dsf");
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["whole"]["counts"]["obj"]["placed"], 2, "{v}");
+    let (status, v) = f.get("/api/tile?path=two.dsf");
+    assert_eq!(status, 403, "{v}");
+}

@@ -1,5 +1,5 @@
 // The calls to `agkit serve`'s /api/* (docs/serve.md, "API"). Each JSON
-// call resolves with {status, ok, body}; a lost server rejects with an
+// call resolves with {status, ok, body, bytes (characters of its text)}; a lost server rejects with an
 // error that says so (`network: true`).
 
 async function json(path, opts) {
@@ -10,8 +10,13 @@ async function json(path, opts) {
     throw Object.assign(new Error('Lost contact with agkit serve — is it still running?'), { network: true });
   }
   let body = null;
-  try { body = await res.json(); } catch (e) { body = { error: `HTTP ${res.status}: the answer is not JSON` }; }
-  return { status: res.status, ok: res.ok, body };
+  let bytes = 0;
+  try {
+    const text = await res.text();
+    bytes = text.length;
+    body = JSON.parse(text);
+  } catch (e) { body = { error: `HTTP ${res.status}: the answer is not JSON` }; }
+  return { status: res.status, ok: res.ok, body, bytes };
 }
 
 const post = (body) => ({
@@ -20,7 +25,7 @@ const post = (body) => ({
   body: JSON.stringify(body),
 });
 
-/** GET /api/files: the assets and polygon files under the served folder. */
+/** GET /api/files: the assets, polygon files and DSF tiles under the served folder. */
 export const files = () => json('/api/files');
 /** GET /api/polygons: the bundled test polygons. */
 export const polygons = () => json('/api/polygons');
@@ -30,6 +35,11 @@ export const polygon = (path) => json('/api/polygon?path=' + encodeURIComponent(
 export const asset = (path) => json('/api/asset?path=' + encodeURIComponent(path));
 /** POST /api/place: the placement for the request `body`. */
 export const place = (body) => json('/api/place', post(body));
+/**
+ * GET /api/tile: everything the DSF tile `q.path` places, per definition,
+ * with its counts; `q` also holds seed and density.
+ */
+export const tile = (q) => json('/api/tile?' + new URLSearchParams(q).toString());
 /** GET /api/version: the change counter. */
 export const version = () => json('/api/version');
 /** The URL of a texture under the served folder, as PNG. */
@@ -46,6 +56,19 @@ export async function placeGlb(body) {
     return { ok: false, error: b.error || `HTTP ${res.status}` };
   }
   const name = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') || '')?.[1] || 'placement.glb';
+  return { ok: true, buffer: await res.arrayBuffer(), name };
+}
+
+/**
+ * GET /api/tile.glb: the tile's 3-D scene, as placeGlb answers.
+ */
+export async function tileGlb(q) {
+  const res = await fetch('/api/tile.glb?' + new URLSearchParams(q).toString());
+  if (!res.ok) {
+    const b = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+    return { ok: false, error: b.error || `HTTP ${res.status}` };
+  }
+  const name = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') || '')?.[1] || 'tile.glb';
   return { ok: true, buffer: await res.arrayBuffer(), name };
 }
 

@@ -39,6 +39,8 @@ const LAYERS = [
 const store = createStore({
   files: null,            // /api/files answer
   bundled: [],            // bundled test polygons
+  mode: 'asset',          // asset: one asset placed; tile: a whole DSF tile
+  tile: null,             // the DSF tile opened (mode 'tile')
   asset: null,            // selected asset path
   kind: null,             // agp | agb | ags
   source: '',             // asset text
@@ -72,7 +74,8 @@ const clone = (w) => w.map((r) => r.map((p) => p.slice()));
 
 function saveHash() {
   const h = new URLSearchParams();
-  if (state.asset) h.set('asset', state.asset);
+  if (state.mode === 'tile' && state.tile) h.set('tile', state.tile);
+  else if (state.asset) h.set('asset', state.asset);
   h.set('polygon', state.polyKey);
   for (const k of ['seed', 'height', 'density', 'heading']) if (state[k]) h.set(k, state[k]);
   if (!state.lowAuto) h.set('low', state.low);
@@ -82,6 +85,7 @@ function saveHash() {
 function loadHash() {
   const h = new URLSearchParams(location.hash.slice(1));
   if (h.get('asset')) state.asset = h.get('asset');
+  if (h.get('tile')) { state.tile = h.get('tile'); state.mode = 'tile'; }
   if (h.get('polygon')) state.polyKey = h.get('polygon');
   for (const k of ['seed', 'height', 'low', 'density', 'heading']) {
     const v = Number(h.get(k));
@@ -131,20 +135,27 @@ function placed(result, error) {
   document.body.dataset.renders = String(state.renders);
 }
 
+/** The query of /api/tile and /api/tile.glb: the tile opened, seed, density. */
+function tileQuery() {
+  return { path: state.tile, seed: String(state.seed), density: String(state.density) };
+}
+
 // One request in flight at a time; changes made meanwhile coalesce into the
 // next one, so dragging a vertex stays smooth however slow the engine is.
 function requestPlacement() {
-  if (!state.asset || !state.poly) return;
+  const tile = state.mode === 'tile';
+  if (tile ? !state.tile : !state.asset || !state.poly) return;
   if (state.inflight) { state.dirty = true; return; }
   state.inflight = true;
   state.dirty = false;
   const seq = ++state.seq;
   const started = performance.now();
   document.body.dataset.state = 'loading';
-  api.place(placeBody()).then((r) => {
+  (tile ? api.tile(tileQuery()) : api.place(placeBody())).then((r) => {
     if (seq !== state.seq) return;
     const ms = performance.now() - started;
     $('timing').textContent = r.ok ? `placed in ${f1(r.body.elapsed_ms)} ms (round trip ${Math.round(ms)} ms)` : '';
+    if (r.ok && tile) $('timing').dataset.bytes = String(r.bytes || 0);
     if (r.ok) placed(r.body, null);
     else placed(null, r.body);
   }).catch((e) => {
@@ -167,9 +178,9 @@ const view2d = createView2d(store, {
     requestPlacement();
   },
 });
-const view3d = createView3d(store, placeBody);
+const view3d = createView3d(store, placeBody, tileQuery);
 window.__agkitView3d = { screenOf: view3d.screenOf, selectionAt: view3d.selectionAt }; // for the e2e test
-const panels = createPanels(store, { selectAsset });
+const panels = createPanels(store, { selectAsset, selectTile });
 
 // ------------------------------------------------------------- loading --
 
@@ -210,9 +221,19 @@ async function loadAsset() {
 }
 
 async function selectAsset(path) {
-  store.set({ asset: path, selection: null, hlLine: null });
+  store.set({ asset: path, mode: 'asset', result: null, selection: null, hlLine: null });
   state.fitted = false;
   await loadAsset();
+  saveHash();
+  requestPlacement();
+}
+
+// A whole DSF tile: placed by the server as `agkit place --dsf TILE --all`
+// places it, drawn by the same views; the Tile tab counts it.
+function selectTile(path) {
+  store.set({ tile: path, mode: 'tile', result: null, error: null, selection: null, hlLine: null });
+  state.fitted = false;
+  panels.showTab('tile');
   saveHash();
   requestPlacement();
 }
@@ -309,8 +330,9 @@ $('fit').addEventListener('click', () => view2d.fit());
 // The placement shown, as a 3-D scene: the same request to /api/place.glb,
 // saved under the name the server gives.
 async function downloadGlb() {
-  if (!state.asset || !state.poly) return;
-  const r = await api.placeGlb(placeBody());
+  const tile = state.mode === 'tile';
+  if (tile ? !state.tile : !state.asset || !state.poly) return;
+  const r = tile ? await api.tileGlb(tileQuery()) : await api.placeGlb(placeBody());
   if (!r.ok) { panels.showMessage('Cannot make the 3-D scene', r.error); return; }
   const url = URL.createObjectURL(new Blob([r.buffer], { type: 'model/gltf-binary' }));
   const a = Object.assign(document.createElement('a'), { href: url, download: r.name });
@@ -348,6 +370,8 @@ async function onVersion(info) {
       await loadPolygon();
     }
     if (!changed.length || changed.includes(state.asset)) await loadAsset();
+    // A tile draws from any file under the folder (its definitions, their
+    // art): every change places it again.
     requestPlacement();
   } catch (e) {
     placed(state.result, { error: e.message, stage: 'network' });
@@ -381,9 +405,17 @@ async function start() {
     await loadFiles();
     await loadPolygon();
     await loadAsset();
+    const tiles = (state.files.dsf_files || []).map((t) => t.path);
+    if (state.mode === 'tile' && !tiles.includes(state.tile)) store.set({ mode: 'asset', tile: null });
+    // No asset but a tile (a scenery package's folder): the
+    // first tile is opened.
+    if (!state.asset && state.mode !== 'tile' && tiles.length) store.set({ mode: 'tile', tile: tiles[0] });
+    store.touch('mode');
+    if (state.mode === 'tile') panels.showTab('tile');
     saveHash();
-    if (!state.asset) {
-      panels.showMessage('No assets', 'There are no .agp, .agb or .ags files under the served folder.', true);
+    if (!state.asset && state.mode !== 'tile') {
+      panels.showMessage('No assets', tiles.length ? 'There are no .agp, .agb or .ags files under the served folder; open a DSF tile from the list.'
+        : 'There are no .agp, .agb or .ags files (nor .dsf tiles) under the served folder.', true);
       document.body.dataset.state = 'ready';
     }
     requestPlacement();

@@ -83,19 +83,19 @@ export function centroid(ring) {
 
 /**
  * The bounds [minX, minY, maxX, maxY] of the polygon `poly` (unless `point`)
- * and of the placement of `result` (moved by its offset); a 100 m square
- * when there is nothing.
+ * and of the placements `parts` ([{placement, offset}], each moved by its
+ * offset); a 100 m square when there is nothing.
  */
-export function bounds(poly, result, point) {
+export function bounds(poly, parts, point) {
   let b = [Infinity, Infinity, -Infinity, -Infinity];
   const add = (x, y) => { b = [Math.min(b[0], x), Math.min(b[1], y), Math.max(b[2], x), Math.max(b[3], y)]; };
   if (poly && !point) poly.windings.forEach((w) => w.forEach((p) => add(p[0], p[1])));
-  const pl = result && result.placement;
-  if (pl) {
-    const [ox, oy] = result.offset;
+  for (const { placement: pl, offset } of parts || []) {
+    const [ox, oy] = offset;
     pl.tiles.forEach((t) => t.polygon.forEach((p) => add(p[0] + ox, p[1] + oy)));
     pl.facades.forEach((f) => f.polygon.forEach((p) => add(p[0] + ox, p[1] + oy)));
     pl.objects.forEach((o) => add(o.x + ox, o.y + oy));
+    pl.trees.forEach((t) => add(t.x + ox, t.y + oy));
     // A whole tile's draped polygons and painted lines.
     (pl.draped || []).forEach((d) => (d.rings[0] || []).forEach((p) => add(p[0] + ox, p[1] + oy)));
     (pl.lines || []).forEach((l) => l.points.forEach((p) => add(p[0] + ox, p[1] + oy)));

@@ -3,14 +3,51 @@
 // a node of the 3-D scene stands for. No DOM: `node --test web/test/` runs
 // this module as it is.
 //
-// `result` is the answer of /api/place: {placement, offset, pivots, …}.
+// `result` is the answer of /api/place ({placement, offset, pivots, …}: one
+// placement) or of /api/tile ({placements: [{placement, offset, texture}],
+// whole, …}: a whole DSF tile, one placement per autogen use and per
+// definition). A selection's `placement` is the index in that list.
 
 import { selection } from './state.js';
 import { centroid, f1, inside } from './geom.js';
 
-/** The list `kind` is counted in ([] when there is none). */
-function listOf(result, kind) {
-  const pl = result && result.placement;
+/**
+ * The placements of `result`, each {placement, offset, texture, pivots}:
+ * offset is where the placement's origin lies in the view's frame.
+ */
+export function partsOf(result) {
+  if (!result) return [];
+  if (Array.isArray(result.placements)) return result.placements;
+  if (!result.placement) return [];
+  return [{ placement: result.placement, offset: result.offset || [0, 0], texture: result.texture, pivots: result.pivots || [] }];
+}
+
+/** Kinds of item and the list of a placement each is kept in. */
+export const LISTS = [
+  ['tile', 'tiles'], ['object', 'objects'], ['facade', 'facades'], ['tree', 'trees'],
+  ['draped', 'draped'], ['line', 'lines'], ['corner', 'corners'],
+];
+
+/**
+ * How many items of each list all the placements of `result` hold:
+ * {placements, tiles, objects, facades, trees, draped, lines, corners,
+ * warnings}.
+ */
+export function totals(result) {
+  const t = { placements: 0, warnings: 0 };
+  for (const [, list] of LISTS) t[list] = 0;
+  for (const part of partsOf(result)) {
+    t.placements++;
+    for (const [, list] of LISTS) t[list] += (part.placement[list] || []).length;
+    t.warnings += (part.placement.warnings || []).length;
+  }
+  return t;
+}
+
+/** The list `kind` is counted in, in placement `pi` ([] when there is none). */
+function listOf(result, kind, pi = 0) {
+  const part = partsOf(result)[pi];
+  const pl = part && part.placement;
   if (!pl) return [];
   switch (kind) {
     case 'tile': case 'stop': return pl.tiles || [];
@@ -20,7 +57,7 @@ function listOf(result, kind) {
     case 'corner': return pl.corners || [];
     case 'draped': return pl.draped || [];
     case 'line': return pl.lines || [];
-    case 'pivot': return result.pivots || [];
+    case 'pivot': return part.pivots || [];
     default: return [];
   }
 }
@@ -28,7 +65,7 @@ function listOf(result, kind) {
 /** The item `sel` names in `result`, or null when there is none. */
 export function itemOf(result, sel) {
   if (!sel) return null;
-  return listOf(result, sel.kind)[sel.index] ?? null;
+  return listOf(result, sel.kind, sel.placement || 0)[sel.index] ?? null;
 }
 
 /** The source line of the item `sel` names (null for none). */
@@ -52,10 +89,16 @@ export function ownerTile(result, sel) {
 export function describe(result, sel, lines) {
   const it = itemOf(result, sel);
   if (!it) return [];
-  const pl = result.placement;
+  const pl = partsOf(result)[sel.placement || 0].placement;
   const rows = [];
+  // A whole tile's item: the definition (or autogen use) placing it.
+  if (Array.isArray(result.placements)) rows.push(['placement', `${sel.placement || 0}: ${pl.kind} ${pl.asset}`]);
   const lineText = (n) => (n && lines[n - 1] !== undefined ? lines[n - 1].trim() : '');
-  const line = (n) => rows.push(['line', n ? `${n}: ${lineText(n)}` : '—', n]);
+  // A whole tile's lines are those of the asset each use placed, not of
+  // the asset shown in the Source tab: named, not linked.
+  const line = Array.isArray(result.placements)
+    ? (n) => rows.push(['line', n ? `${n} of ${pl.asset}` : '—'])
+    : (n) => rows.push(['line', n ? `${n}: ${lineText(n)}` : '—', n]);
   const tileName = (i) => (pl.tiles[i] ? pl.tiles[i].id : i);
   switch (sel.kind) {
     case 'tile': case 'stop': {
@@ -79,7 +122,7 @@ export function describe(result, sel, lines) {
       rows.push(['height', `${f1(o.height)} m`]);
       if (o.show) rows.push(['show levels', o.show.join('–')]);
       rows.push(['at', `(${f1(o.x)}, ${f1(o.y)}) m · ${o.lat.toFixed(7)}, ${o.lon.toFixed(7)}`]);
-      rows.push(['on tile', `${tileName(o.tile)}`]);
+      if (pl.tiles.length) rows.push(['on tile', `${tileName(o.tile)}`]);
       line(o.source_line);
       break;
     }
@@ -160,7 +203,8 @@ export function nameOf(result, sel) {
 export function fromNode(result, extras, placement, at) {
   if (!extras || typeof extras !== 'object') return null;
   const pi = Number.isInteger(extras.placement) ? extras.placement : placement;
-  const pl = result && result.placement;
+  const part = partsOf(result)[pi];
+  const pl = part && part.placement;
   switch (extras.item) {
     case 'object': case 'facade': {
       const sel = selection(extras.item, extras.index, pi, '3d');

@@ -9,7 +9,7 @@
 
 import { keyOf, select, selection } from './state.js';
 import { f1 } from './geom.js';
-import { describe, nameOf, ownerTile } from './items.js';
+import { LISTS, describe, nameOf, ownerTile, partsOf, totals } from './items.js';
 import { $, el, fill, svgEl } from './dom.js';
 
 /** Most entries of each kind in the list of placed items. */
@@ -17,7 +17,8 @@ export const MAX_LISTED = 200;
 
 /**
  * The panels over `store`. `actions.selectAsset(path)` is called when an
- * asset is picked in the list.
+ * asset is picked in the list, `actions.selectTile(path)` when a DSF tile
+ * is.
  */
 export function createPanels(store, actions) {
   const state = store.state;
@@ -29,7 +30,7 @@ export function createPanels(store, actions) {
     const all = state.files ? state.files.assets : [];
     const assets = all.filter((a) => a.path.toLowerCase().includes(q));
     const items = assets.map((a) => {
-      const li = el('li', a.path === state.asset ? 'on' : '', el('span', 'kind', a.kind), a.path);
+      const li = el('li', a.path === state.asset && state.mode !== 'tile' ? 'on' : '', el('span', 'kind', a.kind), a.path);
       li.dataset.path = a.path;
       li.title = a.path;
       li.addEventListener('click', () => actions.selectAsset(a.path));
@@ -38,7 +39,23 @@ export function createPanels(store, actions) {
     if (!assets.length) items.push(el('li', 'empty', all.length ? 'no match' : 'no .agp/.agb/.ags files under this folder'));
     fill(ul, items);
   }
-  $('filter').addEventListener('input', renderAssetList);
+  $('filter').addEventListener('input', () => { renderAssetList(); renderTileList(); });
+
+  // The DSF tiles under the folder; one click opens the whole tile.
+  function renderTileList() {
+    const q = $('filter').value.trim().toLowerCase();
+    const all = state.files ? state.files.dsf_files || [] : [];
+    const tiles = all.filter((t) => t.path.toLowerCase().includes(q));
+    const items = tiles.map((t) => {
+      const li = el('li', t.path === state.tile && state.mode === 'tile' ? 'on' : '', el('span', 'kind', 'dsf'), t.path);
+      li.dataset.path = t.path;
+      li.title = `${t.path} (${t.size} bytes): open the whole tile`;
+      li.addEventListener('click', () => actions.selectTile(t.path));
+      return li;
+    });
+    if (!tiles.length) items.push(el('li', 'empty', all.length ? 'no match' : 'no .dsf files under this folder'));
+    fill($('tiles'), items);
+  }
 
   function renderPolygonSelect() {
     const sel = $('polygon');
@@ -59,12 +76,15 @@ export function createPanels(store, actions) {
   }
 
   function renderKindControls() {
+    const tile = state.mode === 'tile';
     const point = state.kind === 'agp';
-    $('poly-controls').hidden = point;
-    $('point-controls').hidden = !point;
+    $('poly-controls').hidden = point || tile;
+    $('point-controls').hidden = !point || tile;
+    for (const e of document.querySelectorAll('.asset-only')) e.hidden = tile;
     $('low-label').textContent = state.kind === 'agb' ? 'Spelling set (low byte)'
       : state.kind === 'ags' ? 'Spawning contours (low byte)' : 'Low byte';
-    $('asset-title').textContent = state.asset || '';
+    $('asset-title').textContent = (tile ? state.tile : state.asset) || '';
+    document.body.dataset.mode = tile ? 'tile' : 'asset';
   }
 
   // ------------------------------------------------------------ source --
@@ -122,7 +142,7 @@ export function createPanels(store, actions) {
 
   function markUsedLines() {
     const used = new Set();
-    const pl = state.result && state.result.placement;
+    const pl = state.mode === 'tile' ? null : state.result && state.result.placement;
     if (pl) for (const x of [...pl.tiles, ...pl.objects, ...pl.facades, ...pl.trees]) used.add(x.source_line);
     for (const e of $('source').children) e.classList.toggle('used', used.has(Number(e.dataset.line)));
   }
@@ -143,7 +163,7 @@ export function createPanels(store, actions) {
 
   // ----------------------------------------------------------- explain --
   function renderExplain() {
-    const ex = state.result && state.result.placement ? state.result.placement.explain || [] : [];
+    const ex = partsOf(state.result).flatMap((p, i, all) => (p.placement.explain || []).map((l) => (all.length > 1 ? `${i} ${p.placement.asset}: ${l}` : l)));
     const items = ex.map((line) => el('li', '', line));
     if (!ex.length) items.push(el('li', 'dim', state.error ? 'No placement.' : 'The engine recorded no explanation.'));
     fill($('explain'), items);
@@ -151,7 +171,7 @@ export function createPanels(store, actions) {
 
   function showTab(name) {
     for (const b of document.querySelectorAll('.tabs button')) b.classList.toggle('on', b.dataset.tab === name);
-    for (const t of ['source', 'explain', 'info']) $('tab-' + t).hidden = t !== name;
+    for (const t of ['source', 'explain', 'info', 'tile']) $('tab-' + t).hidden = t !== name;
   }
   for (const b of document.querySelectorAll('.tabs button')) b.addEventListener('click', () => showTab(b.dataset.tab));
 
@@ -182,7 +202,9 @@ export function createPanels(store, actions) {
   // The texture space with every placed tile's rectangle; v grows up.
   function renderTexture(selTile) {
     const tex = $('texture');
-    const pl = state.result && state.result.placement;
+    const sel = state.selection;
+    const part = partsOf(state.result)[(sel && sel.placement) || 0];
+    const pl = part && part.placement;
     let b = [Infinity, Infinity, -Infinity, -Infinity];
     if (pl) pl.tiles.forEach((t) => t.uv.forEach((p) => { b = [Math.min(b[0], p[0]), Math.min(b[1], p[1]), Math.max(b[2], p[0]), Math.max(b[3], p[1])]; }));
     if (!pl || !Number.isFinite(b[0])) { tex.replaceChildren(); return; }
@@ -202,23 +224,28 @@ export function createPanels(store, actions) {
     fill(tex, parts);
   }
 
-  // The placed items, each a click away from being selected.
+  // The placed items, each a click away from being selected: at most
+  // MAX_LISTED of each kind over all the placements.
   function renderItems() {
-    const pl = state.result && state.result.placement;
     const items = [];
-    if (pl) {
-      for (const [kind, list] of [['object', pl.objects], ['facade', pl.facades], ['tree', pl.trees], ['tile', pl.tiles]]) {
-        list.slice(0, MAX_LISTED).forEach((_, i) => {
-          const sel = selection(kind, i, 0, 'panel');
+    const parts = partsOf(state.result);
+    for (const [kind, list] of [['object', 'objects'], ['facade', 'facades'], ['tree', 'trees'], ['tile', 'tiles'], ['draped', 'draped'], ['line', 'lines']]) {
+      let n = 0, more = 0;
+      parts.forEach((part, pi) => {
+        (part.placement[list] || []).forEach((_, i) => {
+          if (n >= MAX_LISTED) { more++; return; }
+          n++;
+          const sel = selection(kind, i, pi, 'panel');
           const li = el('li', '', el('span', 'kind', kind.slice(0, 3)), nameOf(state.result, sel));
           li.dataset.kind = kind;
           li.dataset.index = String(i);
+          li.dataset.placement = String(pi);
           li.dataset.key = keyOf(sel);
           li.addEventListener('click', () => select(store, sel));
           items.push(li);
         });
-        if (list.length > MAX_LISTED) items.push(el('li', 'empty', `and ${list.length - MAX_LISTED} more ${kind}s`));
-      }
+      });
+      if (more) items.push(el('li', 'empty', `and ${more} more ${kind}s`));
     }
     if (!items.length) items.push(el('li', 'empty', 'nothing placed'));
     fill($('items'), items);
@@ -258,19 +285,31 @@ export function createPanels(store, actions) {
   function renderMessage() {
     const m = $('message');
     const e = state.error;
-    const pl = state.result && state.result.placement;
+    const parts = partsOf(state.result);
+    const t = totals(state.result);
     if (!e) {
-      if (pl && pl.warnings.length) {
-        showMessage(`${pl.warnings.length} warning(s) while placing`, '', true);
-        m.append(el('ul', '', ...pl.warnings.slice(0, 6).map((w) => el('li', '', w))));
-      } else if (pl && !pl.tiles.length && !pl.objects.length) {
+      if (t.warnings && state.mode === 'tile') {
+        // A tile's warnings (art that resolves nowhere, mostly) are listed
+        // in the Tile tab; the drawing stays in view.
+        showMessage(`${t.warnings} warning(s) while placing the tile`, 'The Tile tab lists them.', true);
+      } else if (t.warnings) {
+        const ws = parts.flatMap((p) => p.placement.warnings || []);
+        showMessage(`${t.warnings} warning(s) while placing`, '', true);
+        m.append(el('ul', '', ...ws.slice(0, 6).map((w) => el('li', '', w))));
+        if (ws.length > 6) m.append(el('p', 'dim', `and ${ws.length - 6} more`));
+      } else if (state.mode === 'tile' && state.result && !parts.length) {
+        showMessage('Nothing placed', 'The tile places nothing agkit draws; the Tile tab counts what it holds.', true);
+      } else if (parts.length === 1 && !t.tiles && !t.objects) {
         showMessage('Nothing placed', 'The engine placed no tiles and no objects for these settings.', true);
       } else {
         m.hidden = true;
       }
       return;
     }
-    const title = e.stage === 'check' ? 'The asset has errors (agkit check)'
+    const title = e.stage === 'dsf' ? 'The DSF tile cannot be read'
+      : e.stage === 'read' ? 'The DSF tile cannot be opened'
+      : e.stage === 'json' ? 'The tile is too big for the previewer'
+      : e.stage === 'check' ? 'The asset has errors (agkit check)'
       : e.stage === 'parse' ? 'The asset cannot be parsed'
       : e.stage === 'place' ? 'The engine cannot place this asset here'
       : e.stage === 'network' ? 'No connection' : 'Request failed';
@@ -289,15 +328,75 @@ export function createPanels(store, actions) {
   }
 
   function renderCounts() {
-    const pl = state.result && state.result.placement;
-    $('counts').textContent = pl
-      ? `${pl.tiles.length} tiles · ${pl.objects.length} objects · ${pl.facades.length} facades · ${pl.trees.length} trees · ${pl.corners.length} corners${pl.warnings.length ? ` · ${pl.warnings.length} warnings` : ''}`
-      : '';
+    const t = totals(state.result);
+    const c = $('counts');
+    for (const [, list] of LISTS) c.dataset[list] = String(t[list]);
+    c.dataset.placements = String(t.placements);
+    if (!state.result) { c.textContent = ''; return; }
+    const head = state.mode === 'tile' ? `${t.placements} placements · ` : '';
+    const whole = state.mode === 'tile' ? ` · ${t.draped} draped · ${t.lines} lines` : ` · ${t.corners} corners`;
+    c.textContent = `${head}${t.tiles} tiles · ${t.objects} objects · ${t.facades} facades · ${t.trees} trees${whole}${t.warnings ? ` · ${t.warnings} warnings` : ''}`;
   }
 
-  store.subscribe(['files', 'asset'], renderAssetList);
+  // The Tile tab: what the DSF holds per kind and what became of it, as
+  // `agkit place --dsf TILE --all` prints it, what is not drawn and why,
+  // and what resolves nowhere.
+  function renderTile() {
+    const box = $('tile-info');
+    const r = state.mode === 'tile' ? state.result : null;
+    $('tile-tab').hidden = state.mode !== 'tile';
+    if (!r || !r.whole) {
+      box.replaceChildren(el('p', 'dim', state.mode === 'tile' ? 'No tile placed.' : 'Pick a .dsf in the list to open a whole tile.'));
+      return;
+    }
+    const w = r.whole;
+    const kinds = Object.keys(w.counts).sort();
+    const sum = (k) => kinds.reduce((a, kind) => a + w.counts[kind][k], 0);
+    const row = (kind, c, cls) => {
+      const tr = el('tr', cls || '', el('td', '', kind), el('td', 'n', String(c.in_dsf)), el('td', 'n', String(c.placed)), el('td', 'n', String(c.not_drawn)));
+      tr.dataset.kind = kind;
+      tr.dataset.inDsf = String(c.in_dsf);
+      tr.dataset.placed = String(c.placed);
+      tr.dataset.notDrawn = String(c.not_drawn);
+      return tr;
+    };
+    const table = el('table', 'counts',
+      el('tr', '', el('th', '', 'kind'), el('th', 'n', 'in the DSF'), el('th', 'n', 'placed'), el('th', 'n', 'not drawn')),
+      ...kinds.map((k) => row(k, w.counts[k])),
+      row('all', { in_dsf: sum('in_dsf'), placed: sum('placed'), not_drawn: sum('not_drawn') }, 'total'));
+    table.id = 'tile-counts';
+    const parts = [
+      el('p', '', `${r.path} — tile ${r.tile.south >= 0 ? '+' : ''}${r.tile.south}${r.tile.west >= 0 ? '+' : ''}${r.tile.west}, package ${r.package}, ${r.uses} autogen use(s)`),
+      table,
+    ];
+    if (w.not_drawn.length) {
+      parts.push(el('h3', '', 'Not drawn'));
+      parts.push(el('ul', 'notdrawn', ...w.not_drawn.map((n) => el('li', '', `${n.items} × ${n.definition || n.kind}: ${n.why}`))));
+    }
+    const unresolved = { ...(r.unresolved || {}), ...(w.unresolved || {}) };
+    const names = Object.keys(unresolved);
+    if (names.length) {
+      parts.push(el('h3', '', 'Resolve nowhere (placed without art)'));
+      parts.push(el('ul', 'notdrawn', ...names.map((n) => el('li', '', `${n} (${unresolved[n].uses}): ${unresolved[n].why}`))));
+    }
+    const ws = partsOf(r).flatMap((p) => p.placement.warnings || []);
+    if (ws.length) {
+      const d = el('details', 'warnings', el('summary', '', `${ws.length} warning(s) while placing`),
+        el('ul', 'notdrawn', ...ws.slice(0, MAX_LISTED).map((w) => el('li', '', w))));
+      if (ws.length > MAX_LISTED) d.append(el('p', 'dim', `and ${ws.length - MAX_LISTED} more`));
+      parts.push(d);
+    }
+    for (const a of r.assets || []) {
+      const n = (a.diagnostics || []).length;
+      if (n) parts.push(el('p', 'dim', `${a.path}: ${n} diagnostic(s) from agkit check`));
+    }
+    box.replaceChildren(...parts);
+  }
+
+  store.subscribe(['files', 'asset', 'mode'], renderAssetList);
+  store.subscribe(['files', 'tile', 'mode'], renderTileList);
   store.subscribe(['files', 'bundled'], renderPolygonSelect);
-  store.subscribe(['kind', 'asset'], renderKindControls);
+  store.subscribe(['kind', 'asset', 'mode', 'tile'], renderKindControls);
   store.subscribe(['lines', 'diagnostics'], renderSource);
   store.subscribe(['hlLine'], () => focusLine(state.hlLine, false));
   store.subscribe(['result', 'error'], () => {
@@ -307,6 +406,7 @@ export function createPanels(store, actions) {
     markUsedLines();
     renderItems();
     renderInfo();
+    renderTile();
   });
 
   return { showMessage, showTab, gotoLine };

@@ -13,7 +13,7 @@
 
 import { keyOf, sameItem, selection, select } from './state.js';
 import { P, affineOf, bounds, f1, f2, linePath, ringPath, ringsPath, strokePath } from './geom.js';
-import { describe } from './items.js';
+import { describe, partsOf } from './items.js';
 import { textureUrl } from './api.js';
 import { $, fill, svgEl } from './dom.js';
 
@@ -101,7 +101,7 @@ export function createView2d(store, actions) {
   }
 
   function fit() {
-    const b = bounds(state.poly, state.result, state.kind === 'agp');
+    const b = bounds(state.mode === 'tile' ? null : state.poly, partsOf(state.result), state.kind === 'agp');
     const r = svg.getBoundingClientRect();
     const w = Math.max(b[2] - b[0], 10), h = Math.max(b[3] - b[1], 10);
     state.view.scale = Math.min((r.width - 60) / w, (r.height - 60) / h);
@@ -195,9 +195,9 @@ export function createView2d(store, actions) {
 
   // ------------------------------------------------------------ drawing --
 
-  /** Remembers `el` as drawing the item (kind, index). */
-  function item(el, kind, index) {
-    itemOfEl.set(el, selection(kind, index, 0, '2d'));
+  /** Remembers `el` as drawing the item (kind, index) of placement `pi`. */
+  function item(el, kind, index, pi = 0) {
+    itemOfEl.set(el, selection(kind, index, pi, '2d'));
     return el;
   }
 
@@ -212,7 +212,7 @@ export function createView2d(store, actions) {
   // Textured view: each shown tile drawn with its texture (served as PNG by
   // /api/texture), the texture's TEXTURE_SCALE pixels mapped onto the tile
   // by the affine map its vertices give, and cut to the tile's outline.
-  function ground(pl, tex, ox, oy) {
+  function ground(pl, tex, ox, oy, pi) {
     const out = [];
     const [sw, sh] = tex.scale;
     const href = textureUrl(tex.path);
@@ -222,8 +222,8 @@ export function createView2d(store, actions) {
       const to = t.polygon.map(([x, y]) => [x + ox, -(y + oy)]);
       const m = affineOf(from, to);
       if (!m) return;
-      out.push(svgEl('clipPath', { id: `gc${i}` }, [svgEl('path', { d: ringPath(t.polygon, ox, oy) })]));
-      out.push(svgEl('g', { 'clip-path': `url(#gc${i})` }, [svgEl('image', {
+      out.push(svgEl('clipPath', { id: `gc${pi}-${i}` }, [svgEl('path', { d: ringPath(t.polygon, ox, oy) })]));
+      out.push(svgEl('g', { 'clip-path': `url(#gc${pi}-${i})` }, [svgEl('image', {
         class: 'ground', href, width: sw, height: sh, preserveAspectRatio: 'none',
         transform: `matrix(${m.map((v) => v.toFixed(6)).join(' ')})`,
       })]));
@@ -232,7 +232,6 @@ export function createView2d(store, actions) {
   }
 
   function drawPlacement() {
-    const pl = state.result && state.result.placement;
     const L = state.layers;
     const textured = state.style === 'textured';
     document.body.classList.toggle('textured', textured);
@@ -240,13 +239,16 @@ export function createView2d(store, actions) {
     const parts = { draped: [], lines: [], ground: [], tiles: [], labels: [], facades: [], trees: [], objects: [], stops: [], pivots: [], corners: [], point: [] };
     let nTiles = 0;
     const labelSizes = [];
-    if (pl) {
-      const [ox, oy] = state.result.offset;
-      const tex = textured && state.result.texture;
-      if (tex) parts.ground = ground(pl, tex, ox, oy);
+    // One placement (an asset's) or many (a whole DSF tile's: its autogen
+    // uses, then one per definition), each drawn at its offset.
+    partsOf(state.result).forEach((part, pi) => {
+      const pl = part.placement;
+      const [ox, oy] = part.offset;
+      const tex = textured && part.texture;
+      if (tex) parts.ground.push(...ground(pl, tex, ox, oy, pi));
       pl.tiles.forEach((t, i) => {
         const cls = `tile role-${t.role}${t.hidden ? ' hidden' : ''}${t.unit % 2 ? ' alt' : ''}${tex && !t.hidden ? ' drawn' : ''}`;
-        parts.tiles.push(item(svgEl('path', { class: cls, 'data-line': t.source_line, d: ringPath(t.polygon, ox, oy) }), 'tile', i));
+        parts.tiles.push(item(svgEl('path', { class: cls, 'data-line': t.source_line, d: ringPath(t.polygon, ox, oy) }), 'tile', i, pi));
         nTiles++;
         // Label at the centroid, sized to the tile.
         let cx = 0, cy = 0;
@@ -268,59 +270,59 @@ export function createView2d(store, actions) {
           parts.stops.push(item(svgEl('path', {
             class: 'stop', 'data-line': t.source_line,
             d: `M${P(x - d, y - d)}L${P(x + d, y + d)}M${P(x - d, y + d)}L${P(x + d, y - d)}`,
-          }), 'stop', i));
+          }), 'stop', i, pi));
         });
       });
       // A whole tile's draped polygons (holes left empty) and painted lines
       // (strokes of their width, metres), under everything else.
       (pl.draped || []).forEach((d, i) => {
-        parts.draped.push(item(svgEl('path', { class: 'draped', d: ringsPath(d.rings, ox, oy) }), 'draped', i));
+        parts.draped.push(item(svgEl('path', { class: 'draped', d: ringsPath(d.rings, ox, oy) }), 'draped', i, pi));
       });
-      if (pl.kind !== 'str') {
-        (pl.lines || []).forEach((l, i) => {
-          const w = Number.isFinite(l.width) && l.width > 0 ? l.width : 0.5;
-          parts.lines.push(item(svgEl('path', {
-            class: 'paint', d: strokePath(l.points, ox, oy, l.closed), 'stroke-width': f2(w),
-          }), 'line', i));
-        });
-      }
+      (pl.lines || []).forEach((l, i) => {
+        const w = Number.isFinite(l.width) && l.width > 0 ? l.width : 0.5;
+        // An object string's line is only where its objects stand.
+        parts.lines.push(item(svgEl('path', {
+          class: pl.kind === 'str' ? 'paint string' : 'paint', d: strokePath(l.points, ox, oy, l.closed), 'stroke-width': f2(pl.kind === 'str' ? 0.3 : w),
+        }), 'line', i, pi));
+      });
       pl.facades.forEach((f, i) => {
-        parts.facades.push(item(svgEl('path', { class: 'facade', 'data-line': f.source_line, d: ringPath(f.polygon, ox, oy) }), 'facade', i));
+        parts.facades.push(item(svgEl('path', { class: 'facade', 'data-line': f.source_line, d: ringPath(f.polygon, ox, oy) }), 'facade', i, pi));
       });
       pl.trees.forEach((t, i) => {
         parts.trees.push(item(svgEl('circle', {
           class: 'tree', 'data-line': t.source_line, cx: f2(t.x + ox), cy: f2(-(t.y + oy)), r: f2(Math.max(t.width / 2, 0.5)),
-        }), 'tree', i));
+        }), 'tree', i, pi));
       });
       pl.objects.forEach((o, i) => {
         const x = o.x + ox, y = o.y + oy, a = o.heading * Math.PI / 180, len = 3;
         // One path per object: a 1.2 m disc and its heading tick.
         const r = 0.9, tx = x + Math.sin(a) * len, ty = y + Math.cos(a) * len;
         if (textured && o.footprint && o.footprint.length >= 3) {
-          parts.objects.push(item(svgEl('path', { class: 'footprint', 'data-line': o.source_line, d: ringPath(o.footprint, ox, oy) }), 'object', i));
+          parts.objects.push(item(svgEl('path', { class: 'footprint', 'data-line': o.source_line, d: ringPath(o.footprint, ox, oy) }), 'object', i, pi));
         }
         parts.objects.push(item(svgEl('path', {
           class: 'obj', 'data-line': o.source_line,
           d: `M${f2(x - r)},${f2(-y)}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0M${P(x, y)}L${P(tx, ty)}`,
-        }), 'object', i));
+        }), 'object', i, pi));
       });
-      (state.result.pivots || []).forEach((p, i) => {
+      (part.pivots || []).forEach((p, i) => {
         const x = p.x + ox, y = p.y + oy, d = 1.1;
         parts.pivots.push(item(svgEl('path', {
           class: 'pivot', 'data-line': p.source_line, d: `M${P(x, y + d)}L${P(x + d, y)}L${P(x, y - d)}L${P(x - d, y)}Z`,
-        }), 'pivot', i));
+        }), 'pivot', i, pi));
       });
       pl.corners.forEach((c, i) => {
-        parts.corners.push(item(svgEl('circle', { class: 'corner', cx: f2(c.x + ox), cy: f2(-(c.y + oy)) }), 'corner', i));
+        parts.corners.push(item(svgEl('circle', { class: 'corner', cx: f2(c.x + ox), cy: f2(-(c.y + oy)) }), 'corner', i, pi));
       });
-      if (pl.kind === 'agp') {
+      // The DSF point of an asset's AGP (a whole tile's have no control).
+      if (pl.kind === 'agp' && state.mode !== 'tile') {
         const a = state.heading * Math.PI / 180, len = 12;
         parts.point.push(svgEl('line', {
           class: 'dsf-heading', x1: f2(ox), y1: f2(-oy), x2: f2(ox + Math.sin(a) * len), y2: f2(-(oy + Math.cos(a) * len)),
         }));
         parts.point.push(svgEl('circle', { class: 'dsf-point', cx: f2(ox), cy: f2(-oy) }));
       }
-    }
+    });
     const put = (id, key, on) => fill($(id), on ? parts[key] : []);
     put('l-draped', 'draped', L.draped);
     put('l-lines', 'lines', L.lines);
@@ -349,7 +351,7 @@ export function createView2d(store, actions) {
   function drawPolygon() {
     const L = state.layers;
     const poly = state.poly;
-    if (!poly || state.kind === 'agp') {
+    if (!poly || state.kind === 'agp' || state.mode === 'tile') {
       for (const id of ['l-fill', 'l-sides', 'l-handles']) $(id).replaceChildren();
       return;
     }
@@ -365,9 +367,10 @@ export function createView2d(store, actions) {
     }
     fill($('l-handles'), handles);
     const sides = [];
-    const pl = state.result && state.result.placement;
+    const part = partsOf(state.result)[0];
+    const pl = part && part.placement;
     if (L.sides && pl && pl.corners.length) {
-      const [ox, oy] = state.result.offset;
+      const [ox, oy] = part.offset;
       const isCorner = (p) => pl.corners.some((c) => Math.hypot(c.x + ox - p[0], c.y + oy - p[1]) < 0.05);
       poly.windings.forEach((w) => {
         const n = w.length;

@@ -15,7 +15,7 @@ import { anchorOf, fromNode, itemOf } from './items.js';
 import {
   camera, glbAccessor, glbChunks, groundOf, M4_ID, m4invertAffine, m4point, pick, project, rayAt, sceneNodes,
 } from './glb.js';
-import { placeGlb } from './api.js';
+import { placeGlb, tileGlb } from './api.js';
 
 const VS = `#version 300 es
 in vec3 pos; in vec3 nrm; in vec2 uv;
@@ -48,9 +48,10 @@ const SEL = [0.84, 0.62, 0.18];
 
 /**
  * The 3-D view over `store`. `placeBody()` gives the request the 2-D view
- * placed (the same one is sent to /api/place.glb).
+ * placed (the same one is sent to /api/place.glb), `tileQuery()` the tile
+ * it opened (sent to /api/tile.glb).
  */
-export function createView3d(store, placeBody) {
+export function createView3d(store, placeBody, tileQuery) {
   const state = store.state;
   const canvas = document.getElementById('view3d');
   const v3 = {
@@ -337,17 +338,22 @@ export function createView3d(store, placeBody) {
 
   // Fetches the scene of the placement shown and draws it (the newest
   // request wins; older answers are dropped).
+  // A whole DSF tile's scene is /api/tile.glb, the same tile the 2-D view
+  // drew.
   async function update() {
-    if (state.style !== '3d' || !state.asset || !state.poly) return;
+    const tile = state.mode === 'tile';
+    if (state.style !== '3d' || (tile ? !state.tile : !state.asset || !state.poly)) return;
     const seq = ++v3.seq;
-    const r = await placeGlb(placeBody());
+    canvas.dataset.loading = '1';
+    const r = tile ? await tileGlb(tileQuery()) : await placeGlb(placeBody());
     if (seq !== v3.seq) return;
+    delete canvas.dataset.loading;
     if (!r.ok) {
       canvas.dataset.error = r.error;
       return;
     }
     delete canvas.dataset.error;
-    await load(r.buffer, state.asset);
+    await load(r.buffer, tile ? `tile:${state.tile}` : state.asset);
   }
 
   const failed = (e) => { canvas.dataset.error = e.message; };

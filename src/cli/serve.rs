@@ -9,7 +9,7 @@ use std::path::PathBuf;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// An asset file, or a folder searched recursively for .agp .agb .ags
-    /// (and .geojson polygons).
+    /// (and .geojson polygons and .dsf tiles, which the page opens whole).
     path: PathBuf,
     /// Port to listen on; 0 picks a free one (the URL printed tells which).
     #[arg(long, default_value_t = 8787)]
@@ -46,7 +46,8 @@ fn bind_error(e: &std::io::Error, args: &Args) -> String {
 
 /// Runs `agkit serve` until interrupted.
 pub fn run(args: Args) -> u8 {
-    // A folder is served as it is; anything else must be an asset file.
+    // A folder is served as it is; anything else must be an asset file. A
+    // DSF tile is opened from its package's folder, where its paths resolve.
     if !args.path.is_dir() {
         let name = args.path.display().to_string();
         let bytes = match super::output::read_file(&args.path, "an autogen asset to preview") {
@@ -55,6 +56,13 @@ pub fn run(args: Args) -> u8 {
         };
         if let Some(refused) = super::output::not_autogen_text(&name, &bytes) {
             eprintln!("{refused}");
+            if bytes.starts_with(b"XPLNEDSF") || bytes.starts_with(b"7z\xBC\xAF\x27\x1C") {
+                eprintln!(
+                    "help: serve the folder of its scenery package (the one holding `Earth nav \
+                     data`) and pick the tile in the page's DSF list: its objects and art \
+                     resolve from there"
+                );
+            }
             return super::output::EXIT_INPUT;
         }
     }

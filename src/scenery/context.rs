@@ -103,6 +103,8 @@ pub struct Scenery {
     art: ArtStore,
     /// Whether placement reads the art the assets name.
     read_art: bool,
+    /// Files outside this canonical folder are not read ([`Scenery::within`]).
+    within: Option<PathBuf>,
 }
 
 impl Scenery {
@@ -122,6 +124,7 @@ impl Scenery {
             assets: Mutex::new(HashMap::new()),
             art: ArtStore::default(),
             read_art: true,
+            within: None,
         }
     }
 
@@ -199,6 +202,26 @@ impl Scenery {
     pub fn with_art(mut self, read: bool) -> Scenery {
         self.read_art = read;
         self
+    }
+
+    /// The same scenery reading no file outside the folder `dir` (`agkit
+    /// serve`), every file read within `limits`: a DSF path, an autogen
+    /// asset, a definition, an art file or a texture whose file (judged by
+    /// its canonical path: no `..`, no symlink leaving it) is outside
+    /// `dir` is taken as missing, in the same words as one that does not
+    /// exist, and a package's own `library.txt` outside `dir` is not read.
+    /// The art read so far is forgotten.
+    pub fn within(mut self, dir: &Path, limits: crate::limits::Limits) -> Scenery {
+        let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+        self.art = ArtStore::new(limits).within(&dir);
+        self.within = Some(dir);
+        self
+    }
+
+    /// True when `file` may be read: inside the folder of
+    /// [`Scenery::within`], or anywhere when none was given.
+    fn may_read(&self, file: &Path) -> bool {
+        super::art::inside(file, self.within.as_deref())
     }
 
     /// Whether placement reads the art the assets name.
@@ -354,7 +377,19 @@ impl Scenery {
         let mut out = HashMap::new();
         for a in paths {
             if !out.contains_key(a) {
-                let r = resolve::resolve(&index, Some((&name, &root)), a, tile, &self.conditions);
+                let mut r =
+                    resolve::resolve(&index, Some((&name, &root)), a, tile, &self.conditions);
+                // A file outside the folder given to `within` is missing,
+                // as one that is not there: a file of the package is then
+                // no candidate, a library's export one whose file is
+                // missing.
+                if self.within.is_some() {
+                    r.candidates
+                        .retain(|c| c.line.is_some() || self.may_read(&c.file));
+                    for c in &mut r.candidates {
+                        c.exists = c.exists && self.may_read(&c.file);
+                    }
+                }
                 out.insert(a.to_string(), r);
             }
         }
@@ -365,6 +400,7 @@ impl Scenery {
     pub(crate) fn index_for(&self, root: &Path) -> Arc<LibraryIndex> {
         let has_own = self.installation.is_none()
             && root.join("library.txt").is_file()
+            && self.may_read(&root.join("library.txt"))
             && !self.index.packages.iter().any(|p| p.root == root);
         if !has_own {
             return Arc::clone(&self.index);

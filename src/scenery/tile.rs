@@ -190,7 +190,7 @@ impl Scenery {
         bytes: &[u8],
         params: &Params,
     ) -> Result<TilePlacement, TileError> {
-        let (dsf, tile, uses) = dsf_uses(bytes).map_err(|error| {
+        let (dsf, tile, uses) = dsf_uses(bytes, &params.limits).map_err(|error| {
             let contents = crate::check::Contents::of(bytes);
             TileError::Dsf {
                 path: path.to_path_buf(),
@@ -350,10 +350,14 @@ fn explain_resolution(file: &Path, r: &super::resolve::Resolution) -> String {
     line
 }
 
-/// The DSF read, its tile (from `sim/west` and `sim/south`, else the
-/// first use) and its autogen uses.
-fn dsf_uses(bytes: &[u8]) -> Result<(crate::dsf::Dsf, Tile, Vec<AutogenUse>), DsfError> {
-    let dsf = crate::dsf::read(bytes)?;
+/// The DSF read within `limits` (a 7z archive's unpacked size, the
+/// pools and commands), its tile (from `sim/west` and `sim/south`, else
+/// the first use) and its autogen uses.
+fn dsf_uses(
+    bytes: &[u8],
+    limits: &crate::limits::Limits,
+) -> Result<(crate::dsf::Dsf, Tile, Vec<AutogenUse>), DsfError> {
+    let dsf = crate::dsf::read_with(bytes, limits)?;
     let uses = crate::dsf::autogen_uses(&dsf);
     let prop = |n: &str| dsf.property(n).and_then(|v| v.trim().parse::<i32>().ok());
     let tile = match (prop("sim/west"), prop("sim/south")) {

@@ -2,11 +2,13 @@
 //!
 //! | endpoint | answer |
 //! |---|---|
-//! | `GET /api/files` | assets and polygon files under PATH, the version, and a `note` when the listing is cut short |
+//! | `GET /api/files` | assets, polygon files and DSF tiles under PATH, the version, and a `note` when the listing is cut short |
 //! | `GET /api/polygons` | the bundled test polygons |
 //! | `GET /api/polygon?path=F` | a GeoJSON polygon file in local metres |
 //! | `GET /api/asset?path=F` | source text and `agkit check` diagnostics |
 //! | `GET/POST /api/place` | the placement of an asset on a polygon or point |
+//! | `GET /api/tile?path=F` | everything the DSF tile F places, per definition, with its counts |
+//! | `GET /api/tile.glb?path=F` | the same tile as a 3-D scene (GLB) |
 //! | `GET /api/version` | the change counter |
 //! | `GET /api/events` | Server-Sent Events, one per change |
 
@@ -48,11 +50,21 @@ pub fn route(shared: &Shared, req: &Request) -> Response {
                 Err(e) => Response::error(400, &format!("bad JSON: {e}")),
             }
         }
+        ("/api/tile" | "/api/tile.glb", true, _) => match super::tile::TileRequest::from_query(req)
+        {
+            Ok(t) => super::tile::tile_response(shared, &t, req.path.ends_with(".glb")),
+            Err(r) => r,
+        },
         ("/api/version", true, _) => {
             let (version, _) = shared.current();
             Response::json(200, &json!({ "version": version }))
         }
         (p, _, _) if super::web::asset(p).is_some() => {
+            let mut r = Response::error(405, "method not allowed");
+            r.headers.push(("Allow", "GET, HEAD".into()));
+            r
+        }
+        ("/api/tile" | "/api/tile.glb", _, _) => {
             let mut r = Response::error(405, "method not allowed");
             r.headers.push(("Allow", "GET, HEAD".into()));
             r
@@ -100,12 +112,12 @@ fn texture(shared: &Shared, req: &Request) -> Response {
 /// The texture the placement's tiles draw with, for the previewer: its
 /// path under PATH (for `/api/texture`) and its `TEXTURE_SCALE`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-struct TextureRef {
+pub(super) struct TextureRef {
     path: String,
     scale: [f64; 2],
 }
 
-fn texture_ref(shared: &Shared, placement: &Placement) -> Option<TextureRef> {
+pub(super) fn texture_ref(shared: &Shared, placement: &Placement) -> Option<TextureRef> {
     let t = placement.art.as_ref()?.texture.as_ref()?;
     let file = t.file.as_ref()?.canonicalize().ok()?;
     let rel = file.strip_prefix(shared.root.dir()).ok()?;
@@ -147,11 +159,17 @@ fn files(shared: &Shared) -> Response {
         .filter(|e| e.kind == FileType::Polygon)
         .map(|e| e.rel.as_str())
         .collect();
+    let tiles: Vec<Value> = entries
+        .iter()
+        .filter(|e| e.kind == FileType::Dsf)
+        .map(|e| json!({ "path": e.rel, "size": e.len }))
+        .collect();
     let mut body = json!({
         "root": shared.root_label,
         "version": version,
         "assets": assets,
         "polygon_files": polys,
+        "dsf_files": tiles,
     });
     if let Some(note) = shared.note() {
         body["note"] = Value::from(note);

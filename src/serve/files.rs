@@ -1,5 +1,6 @@
-//! What the server may read: the assets and polygon files under the served
-//! PATH, and nothing else.
+//! What the server may read: the assets, polygon files and DSF tiles under
+//! the served PATH (and the art and textures they name there), and nothing
+//! else.
 //!
 //! A client names a file by its path relative to the root, `/`-separated.
 //! [`Root::resolve`] refuses absolute paths, `..` and any other component
@@ -26,6 +27,8 @@ pub enum FileType {
     Asset,
     /// A `.geojson` (or `.json`) polygon file.
     Polygon,
+    /// A `.dsf` tile, plain or 7z-compressed.
+    Dsf,
 }
 
 /// The type of a file from its extension.
@@ -34,6 +37,7 @@ pub fn file_type(path: &Path) -> Option<FileType> {
     match ext.as_str() {
         "agp" | "agb" | "ags" => Some(FileType::Asset),
         "geojson" | "json" => Some(FileType::Polygon),
+        "dsf" => Some(FileType::Dsf),
         _ => None,
     }
 }
@@ -112,7 +116,7 @@ impl Root {
         self.resolve_kind(
             rel,
             |p| file_type(p).is_some(),
-            "an .agp/.agb/.ags/.geojson file",
+            "an .agp/.agb/.ags/.geojson/.dsf file",
         )
     }
 
@@ -167,9 +171,9 @@ impl Root {
         }
         if let Some(only) = &self.only
             && &canon != only
-            && file_type(&canon) == Some(FileType::Asset)
+            && matches!(file_type(&canon), Some(FileType::Asset | FileType::Dsf))
         {
-            return Err(Refusal::Forbidden(format!("{rel}: not the served asset")));
+            return Err(Refusal::Forbidden(format!("{rel}: not the served file")));
         }
         if !canon.is_file() {
             return Err(Refusal::NotFound(format!("{rel}: not a file")));
@@ -182,6 +186,7 @@ impl Root {
         let path = self.resolve(rel)?;
         let role = match file_type(&path) {
             Some(FileType::Polygon) => "a polygon file",
+            Some(FileType::Dsf) => "a DSF tile",
             _ => "an autogen asset",
         };
         crate::fsutil::read_file(&path, role, MAX_FILE)
@@ -197,7 +202,8 @@ impl Root {
         })
     }
 
-    /// Lists the assets and polygon files under the root, sorted by path.
+    /// Lists the assets, polygon files and DSF tiles under the root, sorted
+    /// by path.
     ///
     /// Hidden directories (`.git`, …) are skipped; symlinks are followed only
     /// when they stay inside the root.

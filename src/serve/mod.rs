@@ -1,4 +1,5 @@
-//! `agkit serve`: a live browser previewer of autogen placements.
+//! `agkit serve`: a live browser previewer of autogen placements, and of
+//! whole DSF tiles ([`tile`]).
 //!
 //! A small synchronous HTTP server ([`http`]) answers a JSON API ([`api`])
 //! and serves one embedded page ([`web`]). A watcher thread ([`watch`])
@@ -7,7 +8,9 @@
 //! ([`files`]) and bumps a version counter on every change; the page
 //! listens on a Server-Sent Events stream (`/api/events`) and redraws.
 //!
-//! Security: only files under PATH are read ([`files::Root::resolve`]), the
+//! Security: only files under PATH are read ([`files::Root::resolve`]; a
+//! DSF tile's definitions, assets, art and textures through a
+//! [`crate::scenery::Scenery::within`] PATH), the
 //! server binds to loopback unless told otherwise, and every request whose
 //! `Host` or `Origin` is not an address the server answers on is refused
 //! with 403 (a guard against DNS rebinding and cross-site requests).
@@ -31,6 +34,7 @@ pub mod files;
 pub mod http;
 pub mod polygons;
 pub mod slots;
+pub mod tile;
 pub mod watch;
 pub mod web;
 

@@ -33,5 +33,6 @@ mod place_art;
 mod place_point;
 mod place_whole;
 mod scenery;
+mod serve;
 mod textured;
 mod xp;

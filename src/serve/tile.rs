@@ -1,0 +1,318 @@
+//! `GET /api/tile?path=F` and `/api/tile.glb?path=F`: a DSF tile under
+//! PATH, placed whole by the library ([`Scenery::place_dsf`] with
+//! [`Params::whole_tile`]: the tile's autogen uses, then one placement per
+//! definition of its objects, facades, forests, draped polygons, lines and
+//! object strings), exactly as `agkit place --dsf F --all` places it; here
+//! only the request is read and the answer written.
+//!
+//! **What is read.** The DSF through [`Root::resolve`](super::files::Root::resolve)
+//! (a `.dsf` under PATH, bounded by [`crate::limits::Limits::max_input_bytes`]), and every
+//! file it names through a [`Scenery`] confined to PATH
+//! ([`Scenery::within`]): its definitions, the autogen assets, their art
+//! and textures are looked up in the tile's package (the folder above
+//! `Earth nav data` when that is under PATH, else PATH itself); a file
+//! outside PATH is missing, as one that does not exist. No library or
+//! installation is searched: library paths resolve nowhere and are placed
+//! without art, named in `whole.unresolved`.
+//!
+//! **Bounds.** The tile is read and placed within the server's
+//! [`crate::limits::Limits`] ([`super::serve_limits`]: a 7z tile's unpacked size, the
+//! items placed, the work); the JSON answer is refused past
+//! [`crate::limits::Limits::max_output_bytes`] and the scene past
+//! [`crate::limits::Limits::max_scene_triangles`], each with a JSON error naming the
+//! file.
+
+use super::Shared;
+use super::api::{TextureRef, texture_ref};
+use super::files::{FileType, Refusal};
+use super::http::{Request, Response};
+use crate::geom::{LocalFrame, LonLat, Xy};
+use crate::place::{Params, Placement};
+use crate::scenery::resolve::Conditions;
+use crate::scenery::tile::{TileError, TilePlacement, Unresolved, UseWarning};
+use crate::scenery::whole::WholeTile;
+use crate::scenery::{Scenery, context::default_package};
+use serde_json::json;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// A tile request: the query of `GET /api/tile`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TileRequest {
+    /// The DSF, relative to PATH.
+    pub path: String,
+    /// Seed (use `i` of the tile draws from `seed XOR i`, as `agkit place`).
+    pub seed: u64,
+    /// Object density 1..6.
+    pub density: u8,
+}
+
+impl TileRequest {
+    /// Reads `path`, `seed` (default 0) and `density` (default 6).
+    pub fn from_query(req: &Request) -> Result<TileRequest, Response> {
+        let bad = |k: &str, v: &str| {
+            Response::error(400, &format!("query parameter `{k}`: bad value {v:?}"))
+        };
+        let path = req
+            .param("path")
+            .ok_or_else(|| Response::error(400, "missing query parameter `path`"))?
+            .to_string();
+        let seed = match req.param("seed") {
+            None | Some("") => 0,
+            Some(v) => v.parse().map_err(|_| bad("seed", v))?,
+        };
+        let density = match req.param("density") {
+            None | Some("") => 6,
+            Some(v) => match v.parse::<u8>() {
+                Ok(d) if (1..=6).contains(&d) => d,
+                _ => return Err(bad("density", v)),
+            },
+        };
+        Ok(TileRequest {
+            path,
+            seed,
+            density,
+        })
+    }
+}
+
+/// One placement of the tile and where it lies in the tile's frame.
+#[derive(serde::Serialize)]
+struct Part<'a> {
+    placement: &'a Placement,
+    /// Where the placement's origin lies in the tile's frame (metres east,
+    /// north of [`Placed::origin`]), as the 3-D scene places its node.
+    offset: Xy,
+    /// The tiles' texture of an autogen placement, when found under PATH.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    texture: Option<TextureRef>,
+}
+
+/// The answer of `/api/tile`.
+#[derive(serde::Serialize)]
+struct Placed<'a> {
+    path: &'a str,
+    tile: crate::scenery::resolve::Tile,
+    package: &'a str,
+    /// The frame of the view: the first placement's origin (the 3-D
+    /// scene's), else the tile's south-west corner.
+    origin: LonLat,
+    /// Autogen uses in the tile.
+    uses: usize,
+    placements: Vec<Part<'a>>,
+    /// Per kind: rows in the DSF, placed, not drawn; and what is not drawn
+    /// and why (as `agkit place --dsf F --all` prints them).
+    whole: &'a WholeTile,
+    /// Autogen uses whose asset resolves nowhere.
+    unresolved: &'a Unresolved,
+    /// Autogen uses the engine could not place.
+    warnings: &'a [UseWarning],
+    /// Asset files with errors or warnings.
+    assets: Vec<&'a crate::place::file::AssetFile>,
+    elapsed_ms: f64,
+    version: u64,
+}
+
+/// The package a DSF under PATH resolves its paths in: the folder above
+/// `Earth nav data` when that folder is under PATH, else PATH.
+fn package_of(shared: &Shared, dsf: &std::path::Path) -> PathBuf {
+    let p = default_package(dsf);
+    let inside_named = dsf.ancestors().any(|a| {
+        a.file_name()
+            .is_some_and(|n| n.eq_ignore_ascii_case("Earth nav data"))
+    });
+    if inside_named && p.starts_with(shared.root.dir()) {
+        p
+    } else {
+        shared.root.dir().to_path_buf()
+    }
+}
+
+/// A JSON error naming the tile, with the stage that failed.
+fn fail(status: u16, rel: &str, stage: &str, error: String, offset: Option<u64>) -> Response {
+    let mut body = json!({ "error": error, "stage": stage, "path": rel });
+    if let Some(o) = offset {
+        body["offset"] = json!(o);
+    }
+    Response::json(status, &body)
+}
+
+/// Places the tile a request names, within the server's limits.
+fn place(shared: &Shared, req: &TileRequest) -> Result<(TilePlacement, f64), Response> {
+    let rel = req.path.as_str();
+    if super::files::file_type(std::path::Path::new(rel)) != Some(FileType::Dsf) {
+        return Err(Response::error(404, &format!("{rel}: not a .dsf file")));
+    }
+    let file = shared.root.resolve(rel).map_err(|r| match r {
+        Refusal::Forbidden(m) => Response::error(403, &m),
+        Refusal::NotFound(m) => Response::error(404, &m),
+    })?;
+    let limits = shared.limits;
+    let bytes =
+        crate::fsutil::read_file(&file, "a DSF tile", limits.max_input_bytes).map_err(|e| {
+            let status = match e.kind {
+                crate::fsutil::InputErrorKind::TooLarge { .. } => 413,
+                _ => 404,
+            };
+            fail(status, rel, "read", format!("{rel}: {}", e.reason()), None)
+        })?;
+    let scenery = Scenery::packages(None, &[], Conditions::default())
+        .map_err(|e| fail(500, rel, "scenery", e.to_string(), None))?
+        .with_package(Some(&package_of(shared, &file)))
+        .within(shared.root.dir(), limits);
+    let params = Params {
+        seed: req.seed,
+        density: req.density,
+        whole_tile: true,
+        limits,
+        ..Params::default()
+    };
+    let started = std::time::Instant::now();
+    let tile = scenery
+        .place_dsf(&file, &bytes, &params)
+        .map_err(|e| match e {
+            TileError::Dsf { error, hint, .. } => fail(
+                422,
+                rel,
+                "dsf",
+                format!(
+                    "{rel}: {}{}",
+                    error,
+                    hint.map(|h| format!("; {h}")).unwrap_or_default()
+                ),
+                Some(error.offset),
+            ),
+            TileError::Read { source, .. } => fail(
+                404,
+                rel,
+                "read",
+                format!("{rel}: {}", source.reason()),
+                None,
+            ),
+        })?;
+    Ok((tile, started.elapsed().as_secs_f64() * 1000.0))
+}
+
+/// The tile as JSON (`/api/tile`) or as a GLB download (`/api/tile.glb`).
+pub fn tile_response(shared: &Shared, req: &TileRequest, glb: bool) -> Response {
+    let (tile, elapsed_ms) = match place(shared, req) {
+        Ok(t) => t,
+        Err(r) => return r,
+    };
+    let rel = req.path.as_str();
+    if glb {
+        return glb_of(shared, &tile.placements, rel);
+    }
+    let origin = tile.placements.first().map_or(
+        [f64::from(tile.tile.west), f64::from(tile.tile.south)],
+        |p| p.origin,
+    );
+    let frame = LocalFrame::new(origin);
+    let placements = tile
+        .placements
+        .iter()
+        .map(|p| Part {
+            placement: p,
+            offset: frame.to_local(p.origin),
+            texture: texture_ref(shared, p),
+        })
+        .collect();
+    let (version, _) = shared.current();
+    let whole = tile.whole.clone().unwrap_or_default();
+    let answer = Placed {
+        path: rel,
+        tile: tile.tile,
+        package: &tile.package,
+        origin,
+        uses: tile.uses,
+        placements,
+        whole: &whole,
+        unresolved: &tile.unresolved,
+        warnings: &tile.warnings,
+        assets: tile.assets.iter().map(|a| &**a).collect(),
+        elapsed_ms,
+        version,
+    };
+    json_within(&answer, shared.limits.max_output_bytes).unwrap_or_else(|max| {
+        fail(
+            413,
+            rel,
+            "json",
+            format!(
+                "{rel}: the whole tile's placements are more than {} as JSON, the most the \
+                 previewer sends; write them with `agkit place --dsf {rel} --all -o tile.json`",
+                mib(max)
+            ),
+            None,
+        )
+    })
+}
+
+/// Bytes as MiB, for messages.
+fn mib(n: u64) -> String {
+    format!("{:.1} MiB", n as f64 / f64::from(1u32 << 20))
+}
+
+/// `value` as a JSON response, or `Err(bytes written)` once its text
+/// passes `max` bytes (serializing stops there: the text is never held
+/// past the cap).
+fn json_within(value: &impl serde::Serialize, max: u64) -> Result<Response, u64> {
+    struct Capped {
+        buf: Vec<u8>,
+        max: u64,
+    }
+    impl Write for Capped {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            if (self.buf.len() + b.len()) as u64 > self.max {
+                return Err(std::io::Error::other("past the cap"));
+            }
+            self.buf.extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut w = Capped {
+        buf: Vec::new(),
+        max,
+    };
+    match serde_json::to_writer(&mut w, value) {
+        Ok(()) => Ok(Response::new(200, "application/json; charset=utf-8", w.buf)),
+        Err(_) => Err(max),
+    }
+}
+
+/// The tile's placements as a GLB download named after the tile, within
+/// the server's limits (its art was read by a scenery confined to PATH).
+fn glb_of(shared: &Shared, placements: &[Placement], rel: &str) -> Response {
+    let opts = crate::out::RenderOptions {
+        limits: shared.limits,
+        layout: crate::out::Layout::Combined,
+        ..crate::out::RenderOptions::new(crate::out::Format::Glb)
+    };
+    match crate::out::render(placements, &opts) {
+        Ok(scene) => {
+            let stem: String = std::path::Path::new(rel)
+                .file_stem()
+                .map(|s| s.to_string_lossy())
+                .unwrap_or_default()
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '-' || c == '+' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            let mut r = Response::new(200, "model/gltf-binary", scene.bytes);
+            r.headers.push((
+                "Content-Disposition",
+                format!("attachment; filename=\"{stem}.glb\""),
+            ));
+            r
+        }
+        Err(e) => fail(422, rel, "gltf", format!("{rel}: {e}"), None),
+    }
+}
