@@ -209,3 +209,65 @@ test('agkit serve in a browser: open a DSF tile whole, 2-D and 3-D, with the CLI
     fs.rmSync(userData, { recursive: true, force: true });
   }
 });
+
+// `agkit serve TILE.dsf`: the tile's package folder is served (the one
+// holding `Earth nav data`) and the printed URL opens the tile at once,
+// with the CLI's counts.
+test('agkit serve TILE.dsf opens that tile in the page it prints', { timeout: 120000 }, async () => {
+  assert.ok(fs.existsSync(bin), `build agkit first (${bin} is missing)`);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agkit-e2e-tile-arg-'));
+  const pkg = path.join(tmp, 'examples');
+  fs.cpSync(path.join(repo, 'examples'), pkg, { recursive: true });
+  const tiles = path.join(pkg, 'Earth nav data', '+40+010');
+  fs.mkdirSync(tiles, { recursive: true });
+  fs.copyFileSync(path.join(repo, 'tests/fixtures/whole_demo/whole_demo.dsf'), path.join(tiles, 'whole_demo.dsf'));
+  const rel = 'Earth nav data/+40+010/whole_demo.dsf';
+  const want = (() => {
+    const r = spawnSync(bin, ['place', '--dsf', rel, '--all', '--scenery', '.', '-o', path.join(tmp, 'tile.json')], { cwd: pkg, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const counts = {};
+    for (const m of r.stderr.matchAll(/^ {2}(\S+)\s+(\d[\d,]*) in the DSF\s+(\d[\d,]*) placed\s+(\d[\d,]*) not drawn$/gm)) {
+      const n = (s) => Number(s.replace(/,/g, ''));
+      counts[m[1]] = { in_dsf: n(m[2]), placed: n(m[3]), not_drawn: n(m[4]) };
+    }
+    return counts;
+  })();
+  assert.ok(Object.keys(want).length >= 8, `the CLI printed no counts: ${JSON.stringify(want)}`);
+
+  const child = spawn(bin, ['serve', path.join(tiles, 'whole_demo.dsf'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    let buf = '';
+    const timer = setTimeout(() => reject(new Error(`no URL printed; got ${JSON.stringify(buf)}`)), 15000);
+    child.stdout.on('data', (d) => {
+      buf += d;
+      const m = buf.match(/agkit serve: (http:\/\/127\.0\.0\.1:\d+\/#tile=\S+)/);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+  });
+  const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'agkit-e2e-tile-arg-chromium-'));
+  let ctx = null;
+  try {
+    ctx = await chromium.launchPersistentContext(userData, {
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      viewport: { width: 1200, height: 800 },
+    });
+    const page = ctx.pages()[0] || await ctx.newPage();
+    await page.goto(url);
+    await page.waitForFunction(() => window.__agkit.renders > 0 && !window.__agkit.inflight
+      && !window.__agkit.dirty && document.body.dataset.state !== 'loading', null, { timeout: 30000 });
+    assert.equal(await page.evaluate(() => window.__agkit.mode), 'tile');
+    assert.equal(await page.getAttribute('body', 'data-state'), 'ready');
+    const shown = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#tile-counts tr[data-kind]')]
+      .filter((tr) => tr.dataset.kind !== 'all')
+      .map((tr) => [tr.dataset.kind, { in_dsf: Number(tr.dataset.inDsf), placed: Number(tr.dataset.placed), not_drawn: Number(tr.dataset.notDrawn) }])));
+    assert.deepEqual(shown, want);
+  } finally {
+    if (ctx) await ctx.close();
+    child.kill();
+    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(userData, { recursive: true, force: true });
+  }
+});

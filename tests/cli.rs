@@ -372,6 +372,51 @@ fn serve_starts_on_a_bundled_example() {
     assert!(files.starts_with("serving "), "{files}");
 }
 
+/// `agkit serve TILE.dsf` serves the tile's folder (its package's, when it
+/// sits under `Earth nav data`) and prints the page opening that tile.
+#[test]
+fn serve_opens_a_dsf_tile_given_as_the_path() {
+    use std::io::BufRead;
+    let tmp = tempfile::tempdir().unwrap();
+    let tiles = tmp.path().join("Pkg/Earth nav data/+40+010");
+    std::fs::create_dir_all(&tiles).unwrap();
+    std::fs::copy(DSF, tiles.join("+47+013.dsf")).unwrap();
+    for (path, root, hash) in [
+        (
+            tiles.join("+47+013.dsf"),
+            tmp.path().join("Pkg"),
+            "#tile=Earth%20nav%20data/%2B40%2B010/%2B47%2B013.dsf",
+        ),
+        (
+            std::fs::canonicalize(DSF).unwrap(),
+            std::fs::canonicalize("examples/dsf").unwrap(),
+            "#tile=autogen_demo.dsf",
+        ),
+    ] {
+        let p = path.to_str().unwrap();
+        let mut child = std_agkit(&args(&["serve", p, "--port", "0"], Path::new("")))
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        let url = lines.next().unwrap().unwrap();
+        let files = lines.next().unwrap().unwrap();
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(url.starts_with("agkit serve: http://127.0.0.1:"), "{url}");
+        assert!(url.ends_with(hash), "{url}");
+        let root = std::fs::canonicalize(root).unwrap();
+        assert!(
+            files.ends_with(&format!(
+                "under {} — edit and save, the page redraws; Ctrl-C stops",
+                root.display()
+            )),
+            "{files}"
+        );
+    }
+}
+
 /// Every command that writes to standard output, with arguments that make
 /// it write something.
 const WRITERS: &[&[&str]] = &[
@@ -624,10 +669,6 @@ const WRONG_KIND: &[(&[&str], &str)] = &[
     (
         &["place", "--dsf", AGP],
         "not a DSF: the file does not start with XPLNEDSF; it is an autogen text file",
-    ),
-    (
-        &["serve", DSF, "--port", "0"],
-        "not an autogen text file (.agp .agb .ags): it is a DSF tile",
     ),
     (
         &["agn", "dump", DSF],

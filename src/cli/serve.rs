@@ -8,8 +8,10 @@ use std::path::PathBuf;
 /// Arguments of `agkit serve`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// An asset file, or a folder searched recursively for .agp .agb .ags
-    /// (and .geojson polygons and .dsf tiles, which the page opens whole).
+    /// An asset file, a folder searched recursively for .agp .agb .ags
+    /// (and .geojson polygons and .dsf tiles, which the page opens whole),
+    /// or a DSF tile: its scenery package's folder is served and the page
+    /// opens the tile.
     path: PathBuf,
     /// Port to listen on; 0 picks a free one (the URL printed tells which).
     #[arg(long, default_value_t = 8787)]
@@ -46,27 +48,32 @@ fn bind_error(e: &std::io::Error, args: &Args) -> String {
 
 /// Runs `agkit serve` until interrupted.
 pub fn run(args: Args) -> u8 {
-    // A folder is served as it is; anything else must be an asset file. A
-    // DSF tile is opened from its package's folder, where its paths resolve.
+    // A folder is served as it is; a DSF tile from its package's folder,
+    // where its paths resolve, with the page opening it; anything else
+    // must be an asset file.
+    let mut root = args.path.clone();
+    let mut open_tile = None;
     if !args.path.is_dir() {
         let name = args.path.display().to_string();
-        let bytes = match super::output::read_file(&args.path, "an autogen asset to preview") {
-            Ok(b) => b,
-            Err(code) => return code,
-        };
-        if let Some(refused) = super::output::not_autogen_text(&name, &bytes) {
-            eprintln!("{refused}");
-            if bytes.starts_with(b"XPLNEDSF") || bytes.starts_with(b"7z\xBC\xAF\x27\x1C") {
-                eprintln!(
-                    "help: serve the folder of its scenery package (the one holding `Earth nav \
-                     data`) and pick the tile in the page's DSF list: its objects and art \
-                     resolve from there"
-                );
+        let bytes =
+            match super::output::read_file(&args.path, "an autogen asset or DSF tile to preview") {
+                Ok(b) => b,
+                Err(code) => return code,
+            };
+        if bytes.starts_with(b"XPLNEDSF") || bytes.starts_with(b"7z\xBC\xAF\x27\x1C") {
+            match agkit::serve::tile_root(&args.path) {
+                Ok((dir, rel)) => {
+                    root = dir;
+                    open_tile = Some(rel);
+                }
+                Err(e) => return super::output::fail(format!("agkit serve: {name}: {e}")),
             }
+        } else if let Some(refused) = super::output::not_autogen_text(&name, &bytes) {
+            eprintln!("{refused}");
             return super::output::EXIT_INPUT;
         }
     }
-    let mut cfg = Config::new(&args.path);
+    let mut cfg = Config::new(&root);
     cfg.port = args.port;
     cfg.bind = args.bind;
     cfg.allow_hosts = args.allow_hosts.clone();
@@ -78,12 +85,16 @@ pub fn run(args: Args) -> u8 {
         eprintln!(
             "warning: listening on {} — anyone who can reach this address can read the assets under {}",
             args.bind,
-            args.path.display()
+            root.display()
         );
     }
     let (_, files) = server.shared().current();
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "agkit serve: {}", server.url());
+    let url = match &open_tile {
+        Some(rel) => agkit::serve::tile_url(&server.url(), rel),
+        None => server.url(),
+    };
+    let _ = writeln!(out, "agkit serve: {url}");
     let _ = writeln!(
         out,
         "serving {} file(s) under {} — edit and save, the page redraws; Ctrl-C stops",

@@ -417,6 +417,42 @@ impl Shared {
     }
 }
 
+/// What `agkit serve TILE.dsf` serves and opens: the tile's scenery
+/// package (the folder holding `Earth nav data`, where the tile's paths
+/// resolve), else the tile's own folder; and the tile's path in it,
+/// `/`-separated, for [`tile_url`]. The DSF is made absolute first, so a
+/// bare file name has a folder.
+pub fn tile_root(dsf: &std::path::Path) -> std::io::Result<(PathBuf, String)> {
+    let dsf = std::fs::canonicalize(dsf)?;
+    let root = crate::scenery::context::default_package(&dsf);
+    let rel = dsf.strip_prefix(&root).unwrap_or(&dsf);
+    let rel: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Ok((root, rel.join("/")))
+}
+
+/// The page at `base` (a [`Server::url`]) opening the tile `rel` of its
+/// list: `#tile=` and the path percent-encoded, `+` and spaces included
+/// (a hash is read as a query, where `+` would be a space).
+///
+/// ```
+/// let u = agkit::serve::tile_url("http://127.0.0.1:8787/", "Earth nav data/+40+010/+47+013.dsf");
+/// assert_eq!(u, "http://127.0.0.1:8787/#tile=Earth%20nav%20data/%2B40%2B010/%2B47%2B013.dsf");
+/// ```
+pub fn tile_url(base: &str, rel: &str) -> String {
+    let mut u = format!("{base}#tile=");
+    for b in rel.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~/".contains(&b) {
+            u.push(b as char);
+        } else {
+            u.push_str(&format!("%{b:02X}"));
+        }
+    }
+    u
+}
+
 fn handle_connection(shared: &Shared, stream: &TcpStream, slot: &Slot) {
     let until = Instant::now() + shared.request_timeout;
     let req = match http::read_request(stream, until) {
