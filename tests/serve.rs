@@ -1,7 +1,7 @@
 //! HTTP tests of `agkit serve`: a real server on port 0 in a thread, raw
 //! requests over TCP (so the exact bytes of a hostile request are sent).
 
-use agkit::serve::{Config, Server, Shared};
+use agkit::serve::{Config, LibrarySource, Server, Shared};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -1715,6 +1715,78 @@ fn a_tile_reads_nothing_outside_the_served_folder() {
         let (_, files) = f.get("/api/files");
         assert!(!files.to_string().contains("+47+016"), "{files}");
     }
+}
+
+/// A tile's library paths resolve in the libraries the server was given
+/// (`--library`, `--xplane`), whose folders it then reads; without them
+/// they resolve nowhere, and other folders stay unread either way.
+#[test]
+fn a_tiles_library_paths_resolve_in_the_libraries_the_server_was_given() {
+    let (top, root) = gated_tiles();
+    // A library package beside the served folder exporting the kiosk
+    // (with its texture), and a tile naming it by its library path.
+    let lib = top.path().join("Lib");
+    std::fs::create_dir_all(&lib).unwrap();
+    std::fs::copy(root.join("kiosk.obj"), lib.join("kiosk.obj")).unwrap();
+    std::fs::copy(root.join("kiosk.png"), lib.join("kiosk.png")).unwrap();
+    std::fs::write(
+        lib.join("library.txt"),
+        "A\n800\nLIBRARY\n\nEXPORT lib/test/kiosk.obj kiosk.obj\n",
+    )
+    .unwrap();
+    let tiles = root.join("Earth nav data/+40+010");
+    std::fs::write(
+        tiles.join("+47+017.dsf"),
+        dsf_of(&tile_naming("lib/test/kiosk.obj")),
+    )
+    .unwrap();
+    let path = "/api/tile?path=Earth%20nav%20data/%2B40%2B010/%2B47%2B017.dsf";
+    let glb_images = |f: &Fixture| -> usize {
+        let (status, _, body) =
+            f.get_with(&path.replace("/api/tile?", "/api/tile.glb?"), &f.host(), "");
+        assert_eq!(status, 200);
+        let json_len = u32::from_le_bytes(body[12..16].try_into().unwrap()) as usize;
+        let doc: Value = serde_json::from_slice(&body[20..20 + json_len]).unwrap();
+        doc["images"].as_array().map_or(0, Vec::len)
+    };
+
+    // Without libraries: resolves nowhere, drawn without art.
+    let bare = serve_folder(&root, |_| {});
+    let (status, v) = bare.get(path);
+    assert_eq!(status, 200, "{v}");
+    assert_ne!(
+        v["placements"][0]["placement"]["objects"][0]["art"], "found",
+        "{v}"
+    );
+    assert_eq!(glb_images(&bare), 0);
+
+    // With the library: the object is read, its texture embedded in 3-D.
+    let with = serve_folder(&root, |c| {
+        c.libraries = LibrarySource::Packages(vec![lib.clone()])
+    });
+    let (status, v) = with.get(path);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(
+        v["placements"][0]["placement"]["objects"][0]["art"], "found",
+        "{v}"
+    );
+    assert_eq!(glb_images(&with), 1);
+    // …and the folders outside both are still not read.
+    let (status, v) = with.get("/api/tile?path=Earth%20nav%20data/%2B40%2B010/%2B47%2B014.dsf");
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(
+        v["placements"][0]["placement"]["objects"][0]["art"], "missing",
+        "{v}"
+    );
+
+    // A library folder that is not one stops the server at bind.
+    let mut cfg = Config::new(&root);
+    cfg.libraries = LibrarySource::Packages(vec![top.path().join("secret")]);
+    let Err(e) = Server::bind(&cfg) else {
+        panic!("a folder with no library was taken")
+    };
+    assert!(e.to_string().starts_with("--library "), "{e}");
+    assert!(e.to_string().contains("secret"), "{e}");
 }
 
 #[test]

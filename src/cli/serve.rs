@@ -1,6 +1,7 @@
-//! `agkit serve PATH [--port N] [--bind ADDR]`: the live browser previewer.
+//! `agkit serve PATH [--port N] [--bind ADDR] [--library DIR]... [--xplane DIR]`:
+//! the live browser previewer.
 
-use agkit::serve::{Config, Server};
+use agkit::serve::{Config, LibrarySource, Server};
 use std::io::Write;
 use std::net::IpAddr;
 use std::path::PathBuf;
@@ -24,6 +25,16 @@ pub struct Args {
     /// when reached through a tunnel or with --bind 0.0.0.0.
     #[arg(long = "allow-host", value_name = "HOST[:PORT]")]
     allow_hosts: Vec<String>,
+    /// A library package or Custom Scenery folder in which a DSF tile's
+    /// library paths (`lib/…`) resolve (repeatable; searched in order).
+    /// The previewer then reads these folders too.
+    #[arg(long = "library", value_name = "DIR")]
+    library: Vec<PathBuf>,
+    /// Resolve a DSF tile's library paths across this X-Plane
+    /// installation (the X-Plane folder or its Custom Scenery folder), as
+    /// the simulator does. The previewer then reads that folder too.
+    #[arg(long, value_name = "DIR", conflicts_with = "library")]
+    xplane: Option<PathBuf>,
 }
 
 /// Why the previewer could not start, with what to do: a port in use or
@@ -77,6 +88,11 @@ pub fn run(args: Args) -> u8 {
     cfg.port = args.port;
     cfg.bind = args.bind;
     cfg.allow_hosts = args.allow_hosts.clone();
+    cfg.libraries = match (&args.xplane, args.library.is_empty()) {
+        (Some(dir), _) => LibrarySource::Installation(dir.clone()),
+        (None, false) => LibrarySource::Packages(args.library.clone()),
+        (None, true) => LibrarySource::None,
+    };
     let server = match Server::bind(&cfg) {
         Ok(s) => s,
         Err(e) => return super::output::fail(bind_error(&e, &args)),
@@ -101,6 +117,13 @@ pub fn run(args: Args) -> u8 {
         files.len(),
         server.shared().root.dir().display()
     );
+    for dir in server.shared().libraries.dirs() {
+        let _ = writeln!(
+            out,
+            "a DSF tile's library paths resolve in {}",
+            dir.display()
+        );
+    }
     let _ = out.flush();
     drop(out);
     if let Some(note) = server.shared().note() {

@@ -104,7 +104,7 @@ pub struct Scenery {
     /// Whether placement reads the art the assets name.
     read_art: bool,
     /// Files outside this canonical folder are not read ([`Scenery::within`]).
-    within: Option<PathBuf>,
+    within: Option<super::art::Within>,
 }
 
 impl Scenery {
@@ -211,17 +211,27 @@ impl Scenery {
     /// `dir` is taken as missing, in the same words as one that does not
     /// exist, and a package's own `library.txt` outside `dir` is not read.
     /// The art read so far is forgotten.
-    pub fn within(mut self, dir: &Path, limits: crate::limits::Limits) -> Scenery {
-        let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-        self.art = ArtStore::new(limits).within(&dir);
-        self.within = Some(dir);
+    pub fn within(self, dir: &Path, limits: crate::limits::Limits) -> Scenery {
+        self.within_all(super::art::Within::new(dir), limits)
+    }
+
+    /// [`Scenery::within`] several folders: the served PATH, and the
+    /// installation or library packages the previewer was given, whose
+    /// files the user allowed by naming them.
+    pub fn within_all(
+        mut self,
+        within: super::art::Within,
+        limits: crate::limits::Limits,
+    ) -> Scenery {
+        self.art = ArtStore::new(limits).within_all(within.clone());
+        self.within = Some(within);
         self
     }
 
     /// True when `file` may be read: inside the folder of
     /// [`Scenery::within`], or anywhere when none was given.
     fn may_read(&self, file: &Path) -> bool {
-        super::art::inside(file, self.within.as_deref())
+        super::art::inside(file, self.within.as_ref())
     }
 
     /// Whether placement reads the art the assets name.

@@ -130,6 +130,47 @@ pub struct Config {
     pub response_timeout: Duration,
     /// Bounds of each placement.
     pub limits: Limits,
+    /// Where a DSF tile's library paths resolve.
+    pub libraries: LibrarySource,
+}
+
+/// Where the previewer resolves a DSF tile's library paths (`lib/…`), as
+/// `agkit place --dsf` does with `--xplane` or `--library`. Reading is
+/// widened to these folders, which the user named; nothing else outside
+/// the served PATH is read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum LibrarySource {
+    /// None: library paths resolve nowhere and their items are drawn
+    /// without art.
+    #[default]
+    None,
+    /// An X-Plane installation (or its Custom Scenery folder): every
+    /// library in the simulator's order.
+    Installation(PathBuf),
+    /// Library packages (or Custom Scenery folders) in order.
+    Packages(Vec<PathBuf>),
+}
+
+impl LibrarySource {
+    /// The folders it names.
+    pub fn dirs(&self) -> &[PathBuf] {
+        match self {
+            LibrarySource::None => &[],
+            LibrarySource::Installation(d) => std::slice::from_ref(d),
+            LibrarySource::Packages(v) => v,
+        }
+    }
+
+    /// The scenery a tile is placed through: these libraries, no package
+    /// set (the tile's own is given per request).
+    pub fn scenery(&self) -> Result<crate::scenery::Scenery, crate::scenery::SceneryError> {
+        use crate::scenery::{Scenery, resolve::Conditions};
+        match self {
+            LibrarySource::None => Scenery::packages(None, &[], Conditions::default()),
+            LibrarySource::Installation(d) => Scenery::installation(d, Conditions::default()),
+            LibrarySource::Packages(v) => Scenery::packages(None, v, Conditions::default()),
+        }
+    }
 }
 
 impl Config {
@@ -154,6 +195,7 @@ impl Config {
             request_timeout: REQUEST_TIMEOUT,
             response_timeout: RESPONSE_TIMEOUT,
             limits: serve_limits(),
+            libraries: LibrarySource::None,
         }
     }
 }
@@ -186,6 +228,8 @@ pub struct Shared {
     pub root_label: String,
     /// Bounds of each placement.
     pub limits: Limits,
+    /// Where a DSF tile's library paths resolve.
+    pub libraries: LibrarySource,
     scans: AtomicU64,
     slots: Arc<Slots>,
     workers: Workers,
@@ -305,6 +349,18 @@ impl Server {
         let root = Root::new(&cfg.path)
             .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", cfg.path.display())))?
             .with_max_entries(cfg.max_entries);
+        // The libraries are opened once here so that a wrong folder stops
+        // the server at once, not its first tile.
+        if let Err(e) = cfg.libraries.scenery() {
+            let flag = match cfg.libraries {
+                LibrarySource::Installation(_) => "--xplane ",
+                _ => "--library ",
+            };
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("{flag}{e}"),
+            ));
+        }
         let addr = SocketAddr::new(cfg.bind, cfg.port);
         let listener = TcpListener::bind(addr).map_err(|e| {
             std::io::Error::new(e.kind(), format!("cannot listen on {addr} (the port): {e}"))
@@ -340,6 +396,7 @@ impl Server {
             hosts,
             root_label,
             limits: cfg.limits,
+            libraries: cfg.libraries.clone(),
             scans: AtomicU64::new(0),
             slots: Arc::new(Slots::new(cfg.max_connections, cfg.max_event_streams)),
             workers: Workers::new(cfg.workers),

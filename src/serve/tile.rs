@@ -1,5 +1,5 @@
 //! `GET /api/tile?path=F` and `/api/tile.glb?path=F`: a DSF tile under
-//! PATH, placed whole by the library ([`Scenery::place_dsf`] with
+//! PATH, placed whole by the library ([`Scenery::place_dsf`](crate::scenery::Scenery::place_dsf) with
 //! [`Params::whole_tile`]: the tile's autogen uses, then one placement per
 //! definition of its objects, facades, forests, draped polygons, lines and
 //! object strings), exactly as `agkit place --dsf F --all` places it; here
@@ -7,8 +7,8 @@
 //!
 //! **What is read.** The DSF through [`Root::resolve`](super::files::Root::resolve)
 //! (a `.dsf` under PATH, bounded by [`crate::limits::Limits::max_input_bytes`]), and every
-//! file it names through a [`Scenery`] confined to PATH
-//! ([`Scenery::within`]): its definitions, the autogen assets, their art
+//! file it names through a [`Scenery`](crate::scenery::Scenery) confined to PATH
+//! ([`Scenery::within`](crate::scenery::Scenery::within)): its definitions, the autogen assets, their art
 //! and textures are looked up in the tile's package (the folder above
 //! `Earth nav data` when that is under PATH, else PATH itself); a file
 //! outside PATH is missing, as one that does not exist. No library or
@@ -28,10 +28,9 @@ use super::files::{FileType, Refusal};
 use super::http::{Request, Response};
 use crate::geom::{LocalFrame, LonLat, Xy};
 use crate::place::{Params, Placement};
-use crate::scenery::resolve::Conditions;
 use crate::scenery::tile::{TileError, TilePlacement, Unresolved, UseWarning};
 use crate::scenery::whole::WholeTile;
-use crate::scenery::{Scenery, context::default_package};
+use crate::scenery::{art::Within, context::default_package};
 use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
@@ -156,10 +155,18 @@ fn place(shared: &Shared, req: &TileRequest) -> Result<(TilePlacement, f64), Res
             };
             fail(status, rel, "read", format!("{rel}: {}", e.reason()), None)
         })?;
-    let scenery = Scenery::packages(None, &[], Conditions::default())
+    // Reads stay within PATH and the libraries the server was given.
+    let within = shared
+        .libraries
+        .dirs()
+        .iter()
+        .fold(Within::new(shared.root.dir()), |w, d| w.and(d));
+    let scenery = shared
+        .libraries
+        .scenery()
         .map_err(|e| fail(500, rel, "scenery", e.to_string(), None))?
         .with_package(Some(&package_of(shared, &file)))
-        .within(shared.root.dir(), limits);
+        .within_all(within, limits);
     let params = Params {
         seed: req.seed,
         density: req.density,

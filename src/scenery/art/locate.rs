@@ -77,7 +77,7 @@ fn texture_names(rel: &str) -> Vec<String> {
 /// True when `rel` reads as a library path seen from `dir`: a folder,
 /// then a file, the first folder not beside the file (nor `..`; a folder
 /// outside `within` counts as not there).
-fn library_style(dir: &Path, rel: &str, within: Option<&Path>) -> bool {
+fn library_style(dir: &Path, rel: &str, within: Option<&Within>) -> bool {
     let mut parts = rel.split('/').filter(|p| !p.is_empty() && *p != ".");
     match (parts.next(), parts.next()) {
         (Some(first), Some(_)) if first != ".." => super::super::install::child_ci(dir, first)
@@ -100,14 +100,47 @@ pub fn locate(naming: &Path, path: &str, kind: ArtKind, libs: Option<&Libraries>
     locate_within(naming, path, kind, libs, None)
 }
 
-/// True when `file` is inside the canonical folder `within` (judged by its
-/// canonical path: no `..`, no symlink leaving it), or when there is no
-/// such folder.
-pub fn inside(file: &Path, within: Option<&Path>) -> bool {
-    within.is_none_or(|dir| file.canonicalize().is_ok_and(|c| c.starts_with(dir)))
+/// The folders reading is confined to (`agkit serve`: its PATH, and the
+/// installation or libraries it was given), held canonical. A file is in
+/// them when its canonical path is under one: no `..`, no symlink leaving
+/// them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Within {
+    dirs: Vec<PathBuf>,
 }
 
-/// [`locate`], seeing only the files inside the canonical folder `within`
+impl Within {
+    /// Reading confined to `dir` (made canonical when it exists).
+    pub fn new(dir: &Path) -> Within {
+        Within::default().and(dir)
+    }
+
+    /// `dir` allowed too.
+    pub fn and(mut self, dir: &Path) -> Within {
+        self.dirs
+            .push(dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()));
+        self
+    }
+
+    /// The folders, canonical, in the order given.
+    pub fn dirs(&self) -> &[PathBuf] {
+        &self.dirs
+    }
+
+    /// True when `file` is inside one of the folders.
+    pub fn holds(&self, file: &Path) -> bool {
+        file.canonicalize()
+            .is_ok_and(|c| self.dirs.iter().any(|d| c.starts_with(d)))
+    }
+}
+
+/// True when `file` is inside the folders `within` ([`Within::holds`]),
+/// or when reading is not confined.
+pub fn inside(file: &Path, within: Option<&Within>) -> bool {
+    within.is_none_or(|w| w.holds(file))
+}
+
+/// [`locate`], seeing only the files inside the folders `within`
 /// when given (`agkit serve`): a file outside it, reached by `..`, by a
 /// backslash or through a symlink, is treated exactly as a missing one —
 /// the same state and the same words — so the answer never tells whether
@@ -117,7 +150,7 @@ pub fn locate_within(
     path: &str,
     kind: ArtKind,
     libs: Option<&Libraries>,
-    within: Option<&Path>,
+    within: Option<&Within>,
 ) -> Located {
     let rel = library::normalize(path);
     let dir = naming.parent().unwrap_or(Path::new("."));

@@ -17,5 +17,5 @@ pub mod store;
 
 pub use crate::place::art::ArtKind;
 pub use check::{ArtProblem, MAX_DEPTH, file_diagnostics};
-pub use locate::{Libraries, Located, inside, locate, locate_within};
+pub use locate::{Libraries, Located, Within, inside, locate, locate_within};
 pub use store::{ArtStore, Read, facade_textures, forest_textures, object_textures, read};

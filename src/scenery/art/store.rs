@@ -6,7 +6,7 @@
 //! It is `Send + Sync`: tiles placed in parallel share it.
 
 use super::super::resolve::Tile;
-use super::locate::{Libraries, Located, locate_within};
+use super::locate::{Libraries, Located, Within, locate_within};
 use crate::fac::Facade;
 use crate::forest::Forest;
 use crate::limits::Limits;
@@ -127,8 +127,8 @@ type ArtKey = (PathBuf, Option<Tile>, bool);
 #[derive(Debug, Default)]
 pub struct ArtStore {
     limits: Limits,
-    /// Files outside this folder are not read (`agkit serve`).
-    within: Option<PathBuf>,
+    /// Files outside these folders are not read (`agkit serve`).
+    within: Option<Within>,
     files: Mutex<HashMap<(PathBuf, ArtKind), Arc<Read>>>,
     arts: Mutex<HashMap<ArtKey, Arc<Art>>>,
 }
@@ -146,8 +146,13 @@ impl ArtStore {
     /// canonical, judged by canonical paths): any other is missing, in the
     /// same words as a file that does not exist ([`locate_within`]; the
     /// previewer reads nothing outside its PATH, nor tells what is there).
-    pub fn within(mut self, dir: &Path) -> ArtStore {
-        self.within = Some(dir.to_path_buf());
+    pub fn within(self, dir: &Path) -> ArtStore {
+        self.within_all(Within::new(dir))
+    }
+
+    /// The same store reading only files inside the folders `within`.
+    pub fn within_all(mut self, within: Within) -> ArtStore {
+        self.within = Some(within);
         self
     }
 
@@ -176,7 +181,7 @@ impl ArtStore {
         kind: ArtKind,
         libs: Option<&Libraries>,
     ) -> (Located, Option<Arc<Read>>) {
-        let mut at = locate_within(naming, path, kind, libs, self.within.as_deref());
+        let mut at = locate_within(naming, path, kind, libs, self.within.as_ref());
         let read = at.file.as_ref().map(|f| self.read(f, kind));
         if let Some(Read::Failed(why)) = read.as_deref() {
             at.state = ArtState::Invalid;
