@@ -467,10 +467,25 @@ pub fn draw(scene: &Scene, opts: &Options) -> Picture {
             super::schematic::paint(scene, &frames, &view, &mut labels)
         }
         (false, PictureStyle::Textured) => {
-            let (layers, entries, flat) =
-                super::textured::paint(scene, &frames, &view, &mut labels, &opts.limits);
-            textures = flat;
-            (layers, entries)
+            // The art is drawn as the 3-D scene builds it.
+            match crate::scene::build(&scene.placements, &opts.limits) {
+                Ok(built) => {
+                    let (layers, entries, flat) = super::textured::paint(
+                        scene,
+                        &built,
+                        &frames,
+                        &view,
+                        &mut labels,
+                        &opts.limits,
+                    );
+                    textures = flat;
+                    (layers, entries)
+                }
+                Err(e) => {
+                    textures = Some(format!("textures: not drawn ({e}); drawn as symbols"));
+                    super::schematic::paint(scene, &frames, &view, &mut labels)
+                }
+            }
         }
     };
     let mut locator = Vec::new();
