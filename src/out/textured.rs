@@ -808,6 +808,82 @@ fn note(tiles: usize, draped: usize, limits: &Limits) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
+
+    /// A texture of two halves: red on the left, blue on the right.
+    #[derive(Debug)]
+    struct Halves;
+
+    impl crate::place::art::ImageSource for Halves {
+        fn decode(&self) -> Result<crate::texture::Image, crate::texture::OpenError> {
+            let rgba = (0..32 * 16)
+                .flat_map(|k| {
+                    if k % 32 < 16 {
+                        [200, 0, 0, 255]
+                    } else {
+                        [0, 0, 200, 255]
+                    }
+                })
+                .collect();
+            Ok(crate::texture::Image::new(32, 16, rgba))
+        }
+    }
+
+    /// Regression (issue 32): the crowns' colours were worked out per
+    /// texture file and tree number, so that the trees of a second forest
+    /// drawing from the same texture took the first forest's rectangles.
+    /// Each crown is now the colour of its own card's rectangle, as the
+    /// 3-D scene textures it.
+    #[test]
+    fn forests_sharing_a_texture_colour_their_own_trees() {
+        use crate::place::art::{Art, ArtFile, TextureFile, TextureHandle, TextureRole};
+        let handle = TextureHandle::new(PathBuf::from("/art/t.png"), Arc::new(Halves));
+        let placed = |tree: &str, lon: f64| {
+            let text = format!(
+                "A\n800\nFOREST\nTEXTURE t.png\nSCALE_X 32\nSCALE_Y 16\n\
+                 SPACING 10 10\nRANDOM 0 0\n{tree}\n"
+            );
+            let forest = crate::forest::read(text.as_bytes(), "t.for", &Limits::default()).unwrap();
+            Placement {
+                origin: [lon, 47.0],
+                trees: vec![crate::place::PlacedTree {
+                    width: 4.0,
+                    height: Some(6.0),
+                    forest_tree: Some(0),
+                    art: Some(ArtState::Found),
+                    ..crate::place::PlacedTree::default()
+                }],
+                art: Some(Arc::new(Art {
+                    forest: Some(ArtFile {
+                        path: "t.for".into(),
+                        file: Some(PathBuf::from(format!("/art/{lon}.for"))),
+                        state: ArtState::Found,
+                        how: String::new(),
+                        value: Some(Arc::new(forest)),
+                        textures: vec![TextureFile {
+                            role: TextureRole::Forest,
+                            path: "t.png".into(),
+                            naming: PathBuf::from("/art/t.for"),
+                            how: String::new(),
+                            found: Some(handle.clone()),
+                        }],
+                    }),
+                    ..Art::default()
+                })),
+                ..Placement::default()
+            }
+        };
+        let ps = [
+            placed("TREE 0 0 16 16 8 100 5 5 2 0 red", 13.0),
+            placed("TREE 16 0 16 16 8 100 5 5 2 0 blue", 13.0001),
+        ];
+        let svg = super::super::svg::to_svg(&ps);
+        let crowns = svg.split("<g id=\"crowns\"").nth(1).unwrap();
+        let crowns = crowns.split("</g>").next().unwrap();
+        assert_eq!(crowns.matches("<circle").count(), 2, "{crowns}");
+        assert!(crowns.contains("fill=\"#c80000\""), "{crowns}");
+        assert!(crowns.contains("fill=\"#0000c8\""), "{crowns}");
+    }
 
     #[test]
     fn affine_maps_the_points_it_was_fitted_on() {

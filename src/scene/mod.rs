@@ -1321,6 +1321,76 @@ mod tests {
         assert!(named("trees without art").is_some_and(|n| n >= 2));
     }
 
+    /// The pieces of a placement's trees: a 3-D tree is its mesh as
+    /// placed (here a mesh 10 m tall spanning x −1…1 and z −2…2, X-Plane's
+    /// z pointing south, drawn 20 m tall at (100, 50): x 98…102 and y
+    /// 46…54 facing north, x 96…104 and y 48…52 turned a quarter); a card
+    /// carries its crown (its foot, half its width); a tree whose place is
+    /// not finite is no piece.
+    #[test]
+    fn each_tree_is_a_piece_of_its_part() {
+        let text = "A\n800\nFOREST\n\nTEXTURE t.png\nSCALE_X 256\nSCALE_Y 256\n\
+                    SPACING 10 10\nRANDOM 0 0\n\nSHADER_3D\nTEXTURE t3.png\n\
+                    MESH cone 0 500 4 6\nVERTEX 1 0 2  0 1 0  0 0  0\n\
+                    VERTEX -1 0 2  0 1 0  0 0  0\nVERTEX 0 10 -2  0 1 0  0 0  0\n\
+                    VERTEX 0 5 0  0 1 0  0 0  0\nIDX 0 1 2\nIDX 0 2 3\n\n\
+                    TREE 0 0 64 128 32 50 10 10 2 0 cone\nMESH_3D cone\n\
+                    TREE 64 0 64 128 32 50 10 10 2 0 card\n";
+        let forest = crate::forest::read(text.as_bytes(), "t.for", &Limits::default()).unwrap();
+        let tree = |k: usize, heading: f64| PlacedTree {
+            x: 100.0,
+            y: 50.0,
+            width: 4.0,
+            height: Some(20.0),
+            heading,
+            forest_tree: Some(k),
+            ..PlacedTree::default()
+        };
+        let mut lost = tree(0, 0.0);
+        lost.x = f64::INFINITY;
+        let p = Placement {
+            trees: vec![tree(0, 0.0), tree(0, 90.0), tree(1, 0.0), lost],
+            art: Some(Arc::new(Art {
+                forest: Some(ArtFile {
+                    path: "t.for".into(),
+                    file: Some(PathBuf::from("/art/t.for")),
+                    state: ArtState::Found,
+                    how: String::new(),
+                    value: Some(Arc::new(forest)),
+                    textures: Vec::new(),
+                }),
+                ..Art::default()
+            })),
+            ..Placement::default()
+        };
+        let s = build(std::slice::from_ref(&p), &Limits::default()).unwrap();
+        let pieces: Vec<(&Part, &Piece)> = s.meshes[0]
+            .parts
+            .iter()
+            .flat_map(|pt| pt.pieces.iter().map(move |pc| (pt, pc)))
+            .collect();
+        let mut indices: Vec<usize> = pieces.iter().map(|(_, pc)| pc.index).collect();
+        indices.sort_unstable();
+        assert_eq!(indices, [0, 1, 2], "the tree left out is no piece");
+        let piece = |k: usize| pieces.iter().find(|(_, pc)| pc.index == k).unwrap();
+        let bounds = |k: usize| {
+            let (pt, pc) = piece(k);
+            let q = &pt.mesh.positions[pc.vertices.clone()];
+            let f = |c: usize, m: fn(f64, f64) -> f64, i: f64| q.iter().map(|v| v[c]).fold(i, m);
+            [
+                f(0, f64::min, f64::INFINITY),
+                f(0, f64::max, -f64::INFINITY),
+                f(1, f64::min, f64::INFINITY),
+                f(1, f64::max, -f64::INFINITY),
+            ]
+        };
+        let near = |a: [f64; 4], b: [f64; 4]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-9);
+        assert!(near(bounds(0), [98.0, 102.0, 46.0, 54.0]), "{:?}", bounds(0));
+        assert!(near(bounds(1), [96.0, 104.0, 48.0, 52.0]), "{:?}", bounds(1));
+        assert_eq!(piece(0).1.crown, None, "a 3-D tree is seen as its mesh");
+        assert_eq!(piece(2).1.crown, Some(([100.0, 50.0], 2.0)));
+    }
+
     #[test]
     fn art_is_named_below_the_folder_of_all_art() {
         let files = [
