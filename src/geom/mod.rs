@@ -7,10 +7,12 @@
 pub mod frame;
 pub mod mesh;
 pub mod orient;
+pub mod tile;
 pub mod valid;
 
 pub use frame::LocalFrame;
 pub use mesh::Mesh;
+pub use tile::Tile;
 
 /// A point in local metres: x east, y north.
 pub type Xy = [f64; 2];

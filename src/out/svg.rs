@@ -21,10 +21,9 @@
 use super::draw::{Colour, Drawing, Layer, Px, Shape, Style, Text};
 use super::frame::{self, Entry, Footer, Header, LEFT};
 use super::labels::Labels;
-use crate::geom::{LocalFrame, Xy};
+use crate::geom::{LocalFrame, Tile, Xy};
 use crate::limits::Limits;
 use crate::place::Placement;
-use crate::scenery::resolve::Tile;
 
 pub use super::draw::TextMode;
 
