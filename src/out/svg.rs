@@ -6,10 +6,13 @@
 //! [`super::frame`] — a title naming the tile(s) and the assets, a scale
 //! bar, a north arrow and a legend of what is drawn. The style
 //! ([`PictureStyle`]) fills the map's layers: the textured style
-//! (`out/textured.rs`, the default) draws the art itself — tiles with
-//! their texture, objects' footprints, facades' roofs, trees' crowns — and
+//! (`out/textured.rs`, the default) draws the art as the 3-D scene
+//! ([`crate::scene::build`]) builds it, seen from above — tiles with their
+//! texture, objects' footprints, facades' roofs, trees' crowns — and
 //! leaves what has no art to the schematic style (`out/schematic.rs`),
-//! which draws every item as a symbol.
+//! which draws every item as a symbol. A scene past
+//! `Limits::max_scene_triangles` is drawn in the schematic style, and the
+//! picture's note says why.
 //!
 //! A picture is bounded whatever the input: when the items of a scene
 //! (tiles, objects, facades, trees) are more than [`Options::max_items`]
@@ -173,8 +176,9 @@ pub struct Picture {
     /// header carries it too).
     pub overview: Option<String>,
     /// Set when a textured picture filled tiles in flat colour because
-    /// its images reached `Limits::max_picture_image_bytes`: how many, in
-    /// one sentence (the legend says it too).
+    /// its images reached `Limits::max_picture_image_bytes` (how many, in
+    /// one sentence; the legend says it too), or drew symbols only because
+    /// its 3-D scene would pass `Limits::max_scene_triangles`.
     pub textures: Option<String>,
 }
 

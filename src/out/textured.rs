@@ -1,21 +1,33 @@
 //! The textured style: what the simulator draws, seen from above.
 //!
-//! - **Tiles** are drawn with the pixels of their asset's `TEXTURE`: each
-//!   tile's rectangle of texture coordinates (its `uv`, in `TEXTURE_SCALE`
-//!   pixels, t counted up from the bottom as OpenGL counts it) is cut from
-//!   the decoded PNG or DDS, mapped onto the tile's outline by the affine
-//!   map its vertices give (so rotation, scale and a mirrored tile come
-//!   out as placed) and cut to the outline (which is already cropped by
-//!   `CROP_POLY`). Hidden tiles (`HIDE_TILES`, `HIDE_TILE`) are not
-//!   textured: they stay the schematic's dashed outlines.
-//! - **Objects** are their footprints from the OBJ (turned by their
-//!   heading), shaded by height: the taller, the darker.
+//! The art is drawn as the 3-D scene builds it ([`crate::scene`], the
+//! same build the glTF writer serialises): the picture projects the
+//! scene's meshes from above rather than working their geometry out
+//! again. Tiles and trees are drawn piece by piece ([`scene::Piece`]: one
+//! item of a mesh that merges a placement's tiles or trees).
+//!
+//! - **Tiles** are drawn with the pixels of the texture the scene's ground
+//!   draws them with: each tile's texture coordinates in the scene (its
+//!   `uv` over `TEXTURE_SCALE`, t counted up from the bottom as OpenGL
+//!   counts it) give the rectangle cut from the decoded PNG or DDS, mapped
+//!   onto the tile's outline by the affine map its vertices give (so
+//!   rotation, scale and a mirrored tile come out as placed) and cut to
+//!   the outline (which is already cropped by `CROP_POLY`). Hidden tiles
+//!   (`HIDE_TILES`, `HIDE_TILE`) are not in the scene: they stay the
+//!   schematic's dashed outlines.
+//! - **Objects** are the scene's mesh of their OBJ seen from above (its
+//!   outline, turned by their heading), shaded by its height: the taller,
+//!   the darker.
 //! - **Facades** are roofed footprints: the roof filled, the walls an
-//!   outline (a facade without a roof is its walls over a light fill).
-//! - **Trees** of cards are crowns of their own width (an X-Plane 12
-//!   3-D tree is the outline of its mesh seen from above), coloured with the mean
-//!   colour of the tree's cut of the forest texture (green when the
-//!   texture cannot be read).
+//!   outline (a facade without a roof is its walls over a light fill),
+//!   the roof and height those of the facade's layout
+//!   ([`crate::fac::build::layout`]), which the scene builds on.
+//! - **Trees** drawn as cards are crowns of the card's width (the scene's
+//!   [`scene::Piece::crown`]); an X-Plane 12 3-D tree is the outline of
+//!   its mesh, as the scene places it, seen from above. Each is coloured
+//!   with the mean colour of its window of the texture the scene draws it
+//!   with (its card's rectangle of the forest texture, its mesh's of the
+//!   3-D texture; green without a texture).
 //! - **Draped polygons and painted lines** of a whole tile are drawn
 //!   under everything else (`out/draped_picture.rs`): polygons filled
 //!   with their texture as the 3-D scene maps it, holes left empty;
@@ -28,8 +40,8 @@
 //! placements built by hand) are plain symbols, as in the schematic
 //! picture.
 //!
-//! Memory: each texture file is read and decoded once per picture and
-//! dropped before the next one (the tiles are visited grouped by texture);
+//! Memory: each texture is decoded once per picture and dropped before
+//! the next one (the tiles and trees are visited grouped by texture);
 //! a cut is never larger than the picture pixels it covers (it is averaged
 //! down to them); identical cuts are embedded once; and the embedded PNGs
 //! of one picture are capped at [`Limits::max_picture_image_bytes`] — past
@@ -263,6 +275,40 @@ fn pieces(built: &scene::Scene, kind: ItemKind) -> HashMap<(usize, usize), Drawn
 /// The texture `d` is drawn with in `built`, if any.
 fn texture_of(built: &scene::Scene, d: &Drawn) -> Option<usize> {
     built.materials.get(d.part.material)?.texture
+}
+
+/// Objects seen from above, by (placement, object): the outline of the
+/// mesh the scene draws (in the placement's frame) and its height.
+type Footprints = HashMap<(usize, usize), (Vec<Xy>, f64)>;
+
+/// The scene's objects seen from above ([`Footprints`]): each mesh's
+/// outline (the convex hull of its vertices) and height worked out once,
+/// each object's outline turned and moved as its node places it. An
+/// object whose OBJ draws nothing static has none.
+fn footprints(built: &scene::Scene) -> Footprints {
+    let mut by_mesh: HashMap<usize, Option<(Vec<Xy>, f64)>> = HashMap::new();
+    let mut out = HashMap::new();
+    for node in built.nodes.iter().filter(|n| n.item.kind == ItemKind::Object) {
+        let Some(m) = node.mesh else { continue };
+        let plan = by_mesh.entry(m).or_insert_with(|| {
+            let parts = &built.meshes.get(m)?.parts;
+            let points = || parts.iter().flat_map(|pt| &pt.mesh.positions);
+            let hull = crate::obj::footprint::hull(points().map(|q| [q[0], q[1]]));
+            let height = points().map(|q| q[2]).fold(f64::NEG_INFINITY, f64::max);
+            (hull.len() >= 3).then_some((hull, height))
+        });
+        if let Some((hull, height)) = plan {
+            let ring = hull
+                .iter()
+                .map(|q| {
+                    let [x, y, _] = node.to_parent([q[0], q[1], 0.0]);
+                    [x, y]
+                })
+                .collect();
+            out.insert((node.item.placement, node.item.index), (ring, *height));
+        }
+    }
+    out
 }
 
 /// A cut made: embedded, or (past the budget) its mean colour; by
@@ -509,16 +555,16 @@ impl Painter<'_> {
         }
     }
 
-    /// Placement `i`'s objects with their OBJ as footprints shaded by
-    /// height, the rest into `r`.
-    fn objects(&mut self, i: usize, p: &Placement, r: &mut Placement) {
-        for o in &p.objects {
-            if o.art == Some(ArtState::Found) && o.footprint.len() >= 3 {
-                let h = o.object_height.unwrap_or(0.0).max(0.0);
-                let ring = o.footprint.iter().map(|&q| self.px(i, q)).collect();
+    /// Placement `i`'s objects with their OBJ as the scene's mesh of it
+    /// seen from above (`seen`), shaded by height; the rest into `r`.
+    fn objects(&mut self, i: usize, p: &Placement, seen: &Footprints, r: &mut Placement) {
+        for (k, o) in p.objects.iter().enumerate() {
+            let plan = seen.get(&(i, k)).filter(|_| o.art == Some(ArtState::Found));
+            if let Some((ring, h)) = plan {
+                let ring = ring.iter().map(|&q| self.px(i, q)).collect();
                 self.footprints.shapes.push(Shape::Area {
                     rings: vec![ring],
-                    style: Style::fill(mix(LOW, HIGH, h / TALL_M)),
+                    style: Style::fill(mix(LOW, HIGH, h.max(0.0) / TALL_M)),
                 });
                 continue;
             }
@@ -634,6 +680,7 @@ pub(super) fn paint(
     let mut grounds = grounds(scene, built, frames, view, limits);
     // A whole tile's draped polygons and lines, sharing the image budget.
     let drapes = super::draped_picture::paint(scene, frames, view, limits, &mut grounds.bytes);
+    let footprints = footprints(built);
     let pieces = pieces(built, ItemKind::Trees);
     let trees = Trees {
         colours: crown_colours(&pieces, built),
@@ -671,7 +718,7 @@ pub(super) fn paint(
             ..Placement::default()
         };
         painter.tiles(i, p, &grounds, &mut r);
-        painter.objects(i, p, &mut r);
+        painter.objects(i, p, &footprints, &mut r);
         painter.facades(i, p, &mut r);
         painter.trees(i, p, &trees, &mut r);
         rest.push(r);
@@ -883,6 +930,48 @@ mod tests {
         assert_eq!(crowns.matches("<circle").count(), 2, "{crowns}");
         assert!(crowns.contains("fill=\"#c80000\""), "{crowns}");
         assert!(crowns.contains("fill=\"#0000c8\""), "{crowns}");
+    }
+
+    /// A 3-D tree is drawn as the outline of its mesh as the scene places
+    /// it (a path), a tree of cards as its crown (a circle).
+    #[test]
+    fn a_3d_tree_is_its_outline_and_a_card_its_crown() {
+        use crate::place::art::{Art, ArtFile};
+        let text = "A\n800\nFOREST\n\nTEXTURE t.png\nSCALE_X 256\nSCALE_Y 256\n\
+                    SPACING 10 10\nRANDOM 0 0\n\nSHADER_3D\nTEXTURE t3.png\n\
+                    MESH cone 0 500 4 6\nVERTEX 1 0 2  0 1 0  0 0  0\n\
+                    VERTEX -1 0 2  0 1 0  0 0  0\nVERTEX 0 10 -2  0 1 0  0 0  0\n\
+                    IDX 0 1 2\n\nTREE 0 0 64 128 32 50 10 10 2 0 cone\nMESH_3D cone\n\
+                    TREE 64 0 64 128 32 50 10 10 2 0 card\n";
+        let forest = crate::forest::read(text.as_bytes(), "t.for", &Limits::default()).unwrap();
+        let tree = |k: usize, x: f64| crate::place::PlacedTree {
+            x,
+            width: 4.0,
+            height: Some(20.0),
+            forest_tree: Some(k),
+            art: Some(ArtState::Found),
+            ..crate::place::PlacedTree::default()
+        };
+        let p = Placement {
+            trees: vec![tree(0, 0.0), tree(1, 30.0)],
+            art: Some(Arc::new(Art {
+                forest: Some(ArtFile {
+                    path: "t.for".into(),
+                    file: Some(PathBuf::from("/art/t.for")),
+                    state: ArtState::Found,
+                    how: String::new(),
+                    value: Some(Arc::new(forest)),
+                    textures: Vec::new(),
+                }),
+                ..Art::default()
+            })),
+            ..Placement::default()
+        };
+        let svg = super::super::svg::to_svg(std::slice::from_ref(&p));
+        let crowns = svg.split("<g id=\"crowns\"").nth(1).unwrap();
+        let crowns = crowns.split("</g>").next().unwrap();
+        assert_eq!(crowns.matches("<path").count(), 1, "{crowns}");
+        assert_eq!(crowns.matches("<circle").count(), 1, "{crowns}");
     }
 
     #[test]
