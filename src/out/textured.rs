@@ -288,7 +288,11 @@ type Footprints = HashMap<(usize, usize), (Vec<Xy>, f64)>;
 fn footprints(built: &scene::Scene) -> Footprints {
     let mut by_mesh: HashMap<usize, Option<(Vec<Xy>, f64)>> = HashMap::new();
     let mut out = HashMap::new();
-    for node in built.nodes.iter().filter(|n| n.item.kind == ItemKind::Object) {
+    for node in built
+        .nodes
+        .iter()
+        .filter(|n| n.item.kind == ItemKind::Object)
+    {
         let Some(m) = node.mesh else { continue };
         let plan = by_mesh.entry(m).or_insert_with(|| {
             let parts = &built.meshes.get(m)?.parts;
@@ -374,8 +378,11 @@ fn grounds(
         };
         for (i, d) in tiles {
             let ring: Vec<Px> = d.plan().map(|q| view.px(frames.to_common(i, q))).collect();
-            let q: Vec<[f64; 2]> =
-                d.st().iter().map(|&st| image_px(st, img.width, img.height)).collect();
+            let q: Vec<[f64; 2]> = d
+                .st()
+                .iter()
+                .map(|&st| image_px(st, img.width, img.height))
+                .collect();
             let Some(m) = affine(&q, &ring) else {
                 continue;
             };
@@ -454,7 +461,10 @@ fn embed(
 /// mesh's of the 3-D texture), by (placement, tree); each texture decoded
 /// once, dropped before the next. Trees drawn without a texture have
 /// none.
-fn crown_colours(trees: &HashMap<(usize, usize), Drawn>, built: &scene::Scene) -> HashMap<(usize, usize), Colour> {
+fn crown_colours(
+    trees: &HashMap<(usize, usize), Drawn>,
+    built: &scene::Scene,
+) -> HashMap<(usize, usize), Colour> {
     let mut by_texture: Vec<(usize, Vec<((usize, usize), Drawn)>)> = Vec::new();
     let mut index: HashMap<usize, usize> = HashMap::new();
     let mut keys: Vec<&(usize, usize)> = trees.keys().collect();
@@ -850,7 +860,6 @@ fn note(tiles: usize, draped: usize, limits: &Limits) -> Option<String> {
     }
     (!said.is_empty()).then(|| said.join("; "))
 }
-
 
 #[cfg(test)]
 mod tests {

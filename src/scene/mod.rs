@@ -1385,8 +1385,16 @@ mod tests {
             ]
         };
         let near = |a: [f64; 4], b: [f64; 4]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-9);
-        assert!(near(bounds(0), [98.0, 102.0, 46.0, 54.0]), "{:?}", bounds(0));
-        assert!(near(bounds(1), [96.0, 104.0, 48.0, 52.0]), "{:?}", bounds(1));
+        assert!(
+            near(bounds(0), [98.0, 102.0, 46.0, 54.0]),
+            "{:?}",
+            bounds(0)
+        );
+        assert!(
+            near(bounds(1), [96.0, 104.0, 48.0, 52.0]),
+            "{:?}",
+            bounds(1)
+        );
         assert_eq!(piece(0).1.crown, None, "a 3-D tree is seen as its mesh");
         assert_eq!(piece(2).1.crown, Some(([100.0, 50.0], 2.0)));
     }
