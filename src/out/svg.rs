@@ -745,6 +745,30 @@ mod tests {
     }
 
     #[test]
+    fn a_scene_past_its_triangle_bound_is_drawn_as_symbols_and_said() {
+        let p = Placement {
+            trees: vec![crate::place::PlacedTree {
+                width: 4.0,
+                ..crate::place::PlacedTree::default()
+            }],
+            ..block(20.0, 20.0, "b.agb")
+        };
+        let mut opts = Options::default();
+        opts.limits.max_scene_triangles = 0;
+        let pic = draw(&Scene::of(std::slice::from_ref(&p)), &opts);
+        let note = pic.textures.expect("a note");
+        assert!(note.contains("triangles of the 3-D scene"), "{note}");
+        assert!(
+            pic.drawing
+                .to_svg(TextMode::Text)
+                .contains("<g id=\"trees\"")
+        );
+        // Within the bound, nothing is said.
+        let pic = draw(&Scene::of(std::slice::from_ref(&p)), &Options::default());
+        assert_eq!(pic.textures, None);
+    }
+
+    #[test]
     fn segments_are_clipped_to_the_box() {
         let b = [0.0, 0.0, 10.0, 10.0];
         assert_eq!(
