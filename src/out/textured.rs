@@ -277,6 +277,31 @@ fn texture_of(built: &scene::Scene, d: &Drawn) -> Option<usize> {
     built.materials.get(d.part.material)?.texture
 }
 
+/// Items of the scene by (placement, item index), grouped by the
+/// texture they are drawn with: textures in first-seen order.
+type ByTexture<'a> = Vec<(usize, Vec<((usize, usize), Drawn<'a>)>)>;
+
+/// `items` grouped by the texture the scene draws each with ([`ByTexture`]);
+/// those drawn without one are left out.
+fn by_texture<'a>(
+    built: &scene::Scene,
+    items: impl Iterator<Item = ((usize, usize), Drawn<'a>)>,
+) -> ByTexture<'a> {
+    let mut groups: ByTexture = Vec::new();
+    let mut index: HashMap<usize, usize> = HashMap::new();
+    for (key, d) in items {
+        let Some(tex) = texture_of(built, &d) else {
+            continue;
+        };
+        let at = *index.entry(tex).or_insert_with(|| {
+            groups.push((tex, Vec::new()));
+            groups.len() - 1
+        });
+        groups[at].1.push((key, d));
+    }
+    groups
+}
+
 /// Objects seen from above, by (placement, object): the outline of the
 /// mesh the scene draws (in the placement's frame) and its height.
 type Footprints = HashMap<(usize, usize), (Vec<Xy>, f64)>;
@@ -352,31 +377,21 @@ fn grounds(
 ) -> Grounds {
     let mut out = Grounds::default();
     let tiles = pieces(built, ItemKind::Ground);
+    let tiles = &tiles;
     // Texture → its tiles, in first-seen order.
-    let mut jobs: Vec<(usize, Vec<(usize, Drawn)>)> = Vec::new();
-    let mut index: HashMap<usize, usize> = HashMap::new();
-    for (i, p) in scene.placements.iter().enumerate() {
-        for k in 0..p.tiles.len() {
-            let Some(d) = tiles.get(&(i, k)) else {
-                continue;
-            };
-            let Some(tex) = texture_of(built, d) else {
-                continue;
-            };
-            let at = *index.entry(tex).or_insert_with(|| {
-                jobs.push((tex, Vec::new()));
-                jobs.len() - 1
-            });
-            jobs[at].1.push((i, *d));
-        }
-    }
+    let jobs = by_texture(
+        built,
+        scene.placements.iter().enumerate().flat_map(|(i, p)| {
+            (0..p.tiles.len()).filter_map(move |k| tiles.get(&(i, k)).map(|d| ((i, k), *d)))
+        }),
+    );
     // Identical cuts (same texture, rectangle and size) are embedded once.
     let mut cuts: Cuts = HashMap::new();
     for (tex, tiles) in jobs {
         let Ok(img) = built.textures[tex].handle.decode() else {
             continue;
         };
-        for (i, d) in tiles {
+        for ((i, _), d) in tiles {
             let ring: Vec<Px> = d.plan().map(|q| view.px(frames.to_common(i, q))).collect();
             let q: Vec<[f64; 2]> = d
                 .st()
@@ -465,23 +480,11 @@ fn crown_colours(
     trees: &HashMap<(usize, usize), Drawn>,
     built: &scene::Scene,
 ) -> HashMap<(usize, usize), Colour> {
-    let mut by_texture: Vec<(usize, Vec<((usize, usize), Drawn)>)> = Vec::new();
-    let mut index: HashMap<usize, usize> = HashMap::new();
     let mut keys: Vec<&(usize, usize)> = trees.keys().collect();
     keys.sort_unstable();
-    for key in keys {
-        let d = trees[key];
-        let Some(tex) = texture_of(built, &d) else {
-            continue;
-        };
-        let at = *index.entry(tex).or_insert_with(|| {
-            by_texture.push((tex, Vec::new()));
-            by_texture.len() - 1
-        });
-        by_texture[at].1.push((*key, d));
-    }
+    let groups = by_texture(built, keys.into_iter().map(|k| (*k, trees[k])));
     let mut out = HashMap::new();
-    for (tex, ts) in by_texture {
+    for (tex, ts) in groups {
         let Ok(img) = built.textures[tex].handle.decode() else {
             continue;
         };
