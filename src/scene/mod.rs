@@ -8,7 +8,9 @@
 //! The geometry comes from the builders beside the formats
 //! ([`crate::fac::build`], [`crate::obj::mesh`], [`crate::forest::mesh`]);
 //! this module only places it. The views draw the scene: the glTF writer
-//! ([`crate::out::gltf`]) serialises it, the previewer downloads that.
+//! ([`crate::out::gltf`]) serialises it, the previewer downloads that, and
+//! the textured picture projects it from above (a mesh merging a
+//! placement's tiles or trees names each of them as a [`Piece`]).
 //!
 //! **Frame.** Local metres of the first placement's origin
 //! ([`Scene::origin`]): x east, y north, z up. A node stands at
@@ -141,7 +143,7 @@ pub struct Piece {
     /// `tiles` for ground, `trees` for trees).
     pub index: usize,
     /// Its vertices: `mesh.positions[vertices]` (and the same range of
-    /// `uvs`). A tile's are its outline's points in order, each once.
+    /// `uvs`). A tile's are its outline's points, in order.
     pub vertices: std::ops::Range<usize>,
     /// For a tree drawn as a card: its crown seen from above, the foot it
     /// stands on (the node's frame) and half its width. A card seen from
