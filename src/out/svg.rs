@@ -6,10 +6,13 @@
 //! [`super::frame`] — a title naming the tile(s) and the assets, a scale
 //! bar, a north arrow and a legend of what is drawn. The style
 //! ([`PictureStyle`]) fills the map's layers: the textured style
-//! (`out/textured.rs`, the default) draws the art itself — tiles with
-//! their texture, objects' footprints, facades' roofs, trees' crowns — and
+//! (`out/textured.rs`, the default) draws the art as the 3-D scene
+//! ([`crate::scene::build`]) builds it, seen from above — tiles with their
+//! texture, objects' footprints, facades' roofs, trees' crowns — and
 //! leaves what has no art to the schematic style (`out/schematic.rs`),
-//! which draws every item as a symbol.
+//! which draws every item as a symbol. A scene past
+//! `Limits::max_scene_triangles` is drawn in the schematic style, and the
+//! picture's note says why.
 //!
 //! A picture is bounded whatever the input: when the items of a scene
 //! (tiles, objects, facades, trees) are more than [`Options::max_items`]
@@ -174,8 +177,9 @@ pub struct Picture {
     /// header carries it too).
     pub overview: Option<String>,
     /// Set when a textured picture filled tiles in flat colour because
-    /// its images reached `Limits::max_picture_image_bytes`: how many, in
-    /// one sentence (the legend says it too).
+    /// its images reached `Limits::max_picture_image_bytes` (how many, in
+    /// one sentence; the legend says it too), or drew symbols only because
+    /// its 3-D scene would pass `Limits::max_scene_triangles`.
     pub textures: Option<String>,
 }
 
@@ -467,10 +471,25 @@ pub fn draw(scene: &Scene, opts: &Options) -> Picture {
             super::schematic::paint(scene, &frames, &view, &mut labels)
         }
         (false, PictureStyle::Textured) => {
-            let (layers, entries, flat) =
-                super::textured::paint(scene, &frames, &view, &mut labels, &opts.limits);
-            textures = flat;
-            (layers, entries)
+            // The art is drawn as the 3-D scene builds it.
+            match crate::scene::build(&scene.placements, &opts.limits) {
+                Ok(built) => {
+                    let (layers, entries, flat) = super::textured::paint(
+                        scene,
+                        &built,
+                        &frames,
+                        &view,
+                        &mut labels,
+                        &opts.limits,
+                    );
+                    textures = flat;
+                    (layers, entries)
+                }
+                Err(e) => {
+                    textures = Some(format!("textures: not drawn ({e}); drawn as symbols"));
+                    super::schematic::paint(scene, &frames, &view, &mut labels)
+                }
+            }
         }
     };
     let mut locator = Vec::new();
@@ -724,6 +743,30 @@ mod tests {
             tally.to_string().starts_with("1 use, "),
             "autogen tallies read as before"
         );
+    }
+
+    #[test]
+    fn a_scene_past_its_triangle_bound_is_drawn_as_symbols_and_said() {
+        let p = Placement {
+            trees: vec![crate::place::PlacedTree {
+                width: 4.0,
+                ..crate::place::PlacedTree::default()
+            }],
+            ..block(20.0, 20.0, "b.agb")
+        };
+        let mut opts = Options::default();
+        opts.limits.max_scene_triangles = 0;
+        let pic = draw(&Scene::of(std::slice::from_ref(&p)), &opts);
+        let note = pic.textures.expect("a note");
+        assert!(note.contains("triangles of the 3-D scene"), "{note}");
+        assert!(
+            pic.drawing
+                .to_svg(TextMode::Text)
+                .contains("<g id=\"trees\"")
+        );
+        // Within the bound, nothing is said.
+        let pic = draw(&Scene::of(std::slice::from_ref(&p)), &Options::default());
+        assert_eq!(pic.textures, None);
     }
 
     #[test]

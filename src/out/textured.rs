@@ -1,21 +1,33 @@
 //! The textured style: what the simulator draws, seen from above.
 //!
-//! - **Tiles** are drawn with the pixels of their asset's `TEXTURE`: each
-//!   tile's rectangle of texture coordinates (its `uv`, in `TEXTURE_SCALE`
-//!   pixels, t counted up from the bottom as OpenGL counts it) is cut from
-//!   the decoded PNG or DDS, mapped onto the tile's outline by the affine
-//!   map its vertices give (so rotation, scale and a mirrored tile come
-//!   out as placed) and cut to the outline (which is already cropped by
-//!   `CROP_POLY`). Hidden tiles (`HIDE_TILES`, `HIDE_TILE`) are not
-//!   textured: they stay the schematic's dashed outlines.
-//! - **Objects** are their footprints from the OBJ (turned by their
-//!   heading), shaded by height: the taller, the darker.
+//! The art is drawn as the 3-D scene builds it ([`crate::scene`], the
+//! same build the glTF writer serialises): the picture projects the
+//! scene's meshes from above rather than working their geometry out
+//! again. Tiles and trees are drawn piece by piece ([`scene::Piece`]: one
+//! item of a mesh that merges a placement's tiles or trees).
+//!
+//! - **Tiles** are drawn with the pixels of the texture the scene's ground
+//!   draws them with: each tile's texture coordinates in the scene (its
+//!   `uv` over `TEXTURE_SCALE`, t counted up from the bottom as OpenGL
+//!   counts it) give the rectangle cut from the decoded PNG or DDS, mapped
+//!   onto the tile's outline by the affine map its vertices give (so
+//!   rotation, scale and a mirrored tile come out as placed) and cut to
+//!   the outline (which is already cropped by `CROP_POLY`). Hidden tiles
+//!   (`HIDE_TILES`, `HIDE_TILE`) are not in the scene: they stay the
+//!   schematic's dashed outlines.
+//! - **Objects** are the scene's mesh of their OBJ seen from above (its
+//!   outline, turned by their heading), shaded by its height: the taller,
+//!   the darker.
 //! - **Facades** are roofed footprints: the roof filled, the walls an
-//!   outline (a facade without a roof is its walls over a light fill).
-//! - **Trees** of cards are crowns of their own width (an X-Plane 12
-//!   3-D tree is the outline of its mesh seen from above), coloured with the mean
-//!   colour of the tree's cut of the forest texture (green when the
-//!   texture cannot be read).
+//!   outline (a facade without a roof is its walls over a light fill),
+//!   the roof and height those of the facade's layout
+//!   ([`crate::fac::build::layout`]), which the scene builds on.
+//! - **Trees** drawn as cards are crowns of the card's width (the scene's
+//!   [`scene::Piece::crown`]); an X-Plane 12 3-D tree is the outline of
+//!   its mesh, as the scene places it, seen from above. Each is coloured
+//!   with the mean colour of its window of the texture the scene draws it
+//!   with (its card's rectangle of the forest texture, its mesh's of the
+//!   3-D texture; green without a texture).
 //! - **Draped polygons and painted lines** of a whole tile are drawn
 //!   under everything else (`out/draped_picture.rs`): polygons filled
 //!   with their texture as the 3-D scene maps it, holes left empty;
@@ -28,8 +40,8 @@
 //! placements built by hand) are plain symbols, as in the schematic
 //! picture.
 //!
-//! Memory: each texture file is read and decoded once per picture and
-//! dropped before the next one (the tiles are visited grouped by texture);
+//! Memory: each texture is decoded once per picture and dropped before
+//! the next one (the tiles and trees are visited grouped by texture);
 //! a cut is never larger than the picture pixels it covers (it is averaged
 //! down to them); identical cuts are embedded once; and the embedded PNGs
 //! of one picture are capped at [`Limits::max_picture_image_bytes`] — past
@@ -43,9 +55,9 @@ use super::svg::{Frames, Scene, View};
 use crate::geom::Xy;
 use crate::limits::Limits;
 use crate::place::Placement;
-use crate::place::art::{ArtState, TextureHandle};
+use crate::place::art::ArtState;
+use crate::scene::{self, ItemKind};
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Longest side of one embedded cut, pixels.
@@ -190,19 +202,146 @@ pub fn affine(from: &[[f64; 2]], to: &[Px]) -> Option<[f64; 6]> {
     m.iter().all(|v| v.is_finite()).then_some(m)
 }
 
-/// Where a tile's `uv` (TEXTURE_SCALE pixels, t up) falls in an image of
-/// `w` × `h` pixels (x right, y down).
-fn image_px(uv: [f64; 2], scale: [f64; 2], w: u32, h: u32) -> [f64; 2] {
+/// Where texture coordinates `st` (X-Plane's s, t: one repeat is the
+/// image, t up) fall in an image of `w` × `h` pixels (x right, y down).
+fn image_px(st: [f64; 2], w: u32, h: u32) -> [f64; 2] {
     let (w, h) = (f64::from(w), f64::from(h));
-    [uv[0] * w / scale[0], h - uv[1] * h / scale[1]]
+    [st[0] * w, h - st[1] * h]
 }
 
-/// A texture, its `TEXTURE_SCALE`, and the (placement, tile) pairs drawn
-/// with it.
-type Job = (TextureHandle, [f64; 2], Vec<(usize, usize)>);
+/// The pixels `[x0, y0, x1, y1]` of a `w` × `h` image covering the
+/// texture coordinates `st` (their box, inside the image).
+fn texel_box(st: impl Iterator<Item = [f64; 2]>, w: u32, h: u32) -> [u32; 4] {
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    for q in st.map(|q| image_px(q, w, h)) {
+        for a in 0..2 {
+            lo[a] = lo[a].min(q[a]);
+            hi[a] = hi[a].max(q[a]);
+        }
+    }
+    let bound = |v: f64, hi: u32| v.clamp(0.0, f64::from(hi)) as u32;
+    [
+        bound(lo[0].floor(), w),
+        bound(lo[1].floor(), h),
+        bound(hi[0].ceil(), w),
+        bound(hi[1].ceil(), h),
+    ]
+}
+
+/// One item of the 3-D scene the picture draws piece by piece (a tile, a
+/// tree): its node, the part holding it and its piece of that part.
+#[derive(Clone, Copy)]
+struct Drawn<'a> {
+    node: &'a scene::Node,
+    part: &'a scene::Part,
+    piece: &'a scene::Piece,
+}
+
+impl Drawn<'_> {
+    /// Its vertices seen from above, in its placement's frame.
+    fn plan(&self) -> impl Iterator<Item = Xy> + '_ {
+        self.part.mesh.positions[self.piece.vertices.clone()]
+            .iter()
+            .map(|&q| {
+                let [x, y, _] = self.node.to_parent(q);
+                [x, y]
+            })
+    }
+
+    /// Its texture coordinates.
+    fn st(&self) -> &[[f64; 2]] {
+        &self.part.mesh.uvs[self.piece.vertices.clone()]
+    }
+}
+
+/// The pieces of the scene's nodes of one kind (ground, trees), by
+/// (placement, item index).
+fn pieces(built: &scene::Scene, kind: ItemKind) -> HashMap<(usize, usize), Drawn<'_>> {
+    let mut out = HashMap::new();
+    for node in built.nodes.iter().filter(|n| n.item.kind == kind) {
+        let Some(mesh) = node.mesh.and_then(|m| built.meshes.get(m)) else {
+            continue;
+        };
+        for part in &mesh.parts {
+            for piece in &part.pieces {
+                let d = Drawn { node, part, piece };
+                out.insert((node.item.placement, piece.index), d);
+            }
+        }
+    }
+    out
+}
+
+/// The texture `d` is drawn with in `built`, if any.
+fn texture_of(built: &scene::Scene, d: &Drawn) -> Option<usize> {
+    built.materials.get(d.part.material)?.texture
+}
+
+/// Items of the scene by (placement, item index), grouped by the
+/// texture they are drawn with: textures in first-seen order.
+type ByTexture<'a> = Vec<(usize, Vec<((usize, usize), Drawn<'a>)>)>;
+
+/// `items` grouped by the texture the scene draws each with ([`ByTexture`]);
+/// those drawn without one are left out.
+fn by_texture<'a>(
+    built: &scene::Scene,
+    items: impl Iterator<Item = ((usize, usize), Drawn<'a>)>,
+) -> ByTexture<'a> {
+    let mut groups: ByTexture = Vec::new();
+    let mut index: HashMap<usize, usize> = HashMap::new();
+    for (key, d) in items {
+        let Some(tex) = texture_of(built, &d) else {
+            continue;
+        };
+        let at = *index.entry(tex).or_insert_with(|| {
+            groups.push((tex, Vec::new()));
+            groups.len() - 1
+        });
+        groups[at].1.push((key, d));
+    }
+    groups
+}
+
+/// Objects seen from above, by (placement, object): the outline of the
+/// mesh the scene draws (in the placement's frame) and its height.
+type Footprints = HashMap<(usize, usize), (Vec<Xy>, f64)>;
+
+/// The scene's objects seen from above ([`Footprints`]): each mesh's
+/// outline (the convex hull of its vertices) and height worked out once,
+/// each object's outline turned and moved as its node places it. An
+/// object whose OBJ draws nothing static has none.
+fn footprints(built: &scene::Scene) -> Footprints {
+    let mut by_mesh: HashMap<usize, Option<(Vec<Xy>, f64)>> = HashMap::new();
+    let mut out = HashMap::new();
+    for node in built
+        .nodes
+        .iter()
+        .filter(|n| n.item.kind == ItemKind::Object)
+    {
+        let Some(m) = node.mesh else { continue };
+        let plan = by_mesh.entry(m).or_insert_with(|| {
+            let parts = &built.meshes.get(m)?.parts;
+            let points = || parts.iter().flat_map(|pt| &pt.mesh.positions);
+            let hull = crate::obj::footprint::hull(points().map(|q| [q[0], q[1]]));
+            let height = points().map(|q| q[2]).fold(f64::NEG_INFINITY, f64::max);
+            (hull.len() >= 3).then_some((hull, height))
+        });
+        if let Some((hull, height)) = plan {
+            let ring = hull
+                .iter()
+                .map(|q| {
+                    let [x, y, _] = node.to_parent([q[0], q[1], 0.0]);
+                    [x, y]
+                })
+                .collect();
+            out.insert((node.item.placement, node.item.index), (ring, *height));
+        }
+    }
+    out
+}
 
 /// A cut made: embedded, or (past the budget) its mean colour; by
-/// (job, rectangle, size).
+/// (texture, rectangle, size).
 type Cuts = HashMap<(usize, [u32; 4], [u32; 2]), Result<Arc<Embedded>, Colour>>;
 
 /// How one tile is drawn on the ground.
@@ -218,110 +357,63 @@ enum Ground {
 struct Grounds {
     /// By (placement, tile).
     drawn: HashMap<(usize, usize), Ground>,
-    /// Tiles that could not be textured (no texture, unreadable, no
-    /// mapping): drawn as symbols, marked.
-    failed: Vec<(usize, usize)>,
     /// Tiles filled flat because the budget was spent.
     flat: usize,
     /// Bytes embedded.
     bytes: u64,
 }
 
-/// The textured tiles of `scene`: each texture read and decoded once,
-/// dropped before the next.
-fn grounds(scene: &Scene, frames: &Frames, view: &View, limits: &Limits) -> Grounds {
+/// The tiles of `scene` the 3-D scene `built` textures, each cut from
+/// its texture by the texture coordinates the scene gives it: each
+/// texture decoded once, dropped before the next. A tile that is not
+/// drawn here (no texture, not decoded, no mapping) is left to the
+/// schematic style.
+fn grounds(
+    scene: &Scene,
+    built: &scene::Scene,
+    frames: &Frames,
+    view: &View,
+    limits: &Limits,
+) -> Grounds {
     let mut out = Grounds::default();
-    // Texture file → its tiles, in first-seen order.
-    let mut jobs: Vec<Job> = Vec::new();
-    let mut index: HashMap<PathBuf, usize> = HashMap::new();
-    for (i, p) in scene.placements.iter().enumerate() {
-        let Some(art) = &p.art else { continue };
-        let tex = art.ground_texture();
-        for (k, t) in p.tiles.iter().enumerate() {
-            if t.hidden {
-                continue;
-            }
-            match &tex {
-                Some((tex, scale)) if scale[0] > 0.0 && scale[1] > 0.0 => {
-                    let at = *index.entry(tex.file().to_path_buf()).or_insert_with(|| {
-                        jobs.push(((*tex).clone(), *scale, Vec::new()));
-                        jobs.len() - 1
-                    });
-                    jobs[at].2.push((i, k));
-                }
-                _ => out.failed.push((i, k)),
-            }
-        }
-    }
-    // Identical cuts (same file, rectangle and size) are embedded once.
+    let tiles = pieces(built, ItemKind::Ground);
+    let tiles = &tiles;
+    // Texture → its tiles, in first-seen order.
+    let jobs = by_texture(
+        built,
+        scene.placements.iter().enumerate().flat_map(|(i, p)| {
+            (0..p.tiles.len()).filter_map(move |k| tiles.get(&(i, k)).map(|d| ((i, k), *d)))
+        }),
+    );
+    // Identical cuts (same texture, rectangle and size) are embedded once.
     let mut cuts: Cuts = HashMap::new();
-    for (n, (tex, _, tiles)) in jobs.iter().enumerate() {
-        let Ok(img) = tex.decode() else {
-            out.failed.extend(tiles);
+    for (tex, tiles) in jobs {
+        let Ok(img) = built.textures[tex].handle.decode() else {
             continue;
         };
-        let scale = jobs[n].1;
-        for &(i, k) in tiles {
-            let t = &scene.placements[i].tiles[k];
-            let ring: Vec<Px> = t
-                .polygon
+        for ((i, _), d) in tiles {
+            let ring: Vec<Px> = d.plan().map(|q| view.px(frames.to_common(i, q))).collect();
+            let q: Vec<[f64; 2]> = d
+                .st()
                 .iter()
-                .map(|&q| view.px(frames.to_common(i, q)))
+                .map(|&st| image_px(st, img.width, img.height))
                 .collect();
-            let q: Vec<[f64; 2]> =
-                t.uv.iter()
-                    .map(|&uv| image_px(uv, scale, img.width, img.height))
-                    .collect();
             let Some(m) = affine(&q, &ring) else {
-                out.failed.push((i, k));
                 continue;
             };
             // The cut: the box of the tile's texture pixels, inside the
             // image.
-            let bound = |v: f64, hi: u32| v.clamp(0.0, f64::from(hi));
-            let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-            for p in &q {
-                for a in 0..2 {
-                    lo[a] = lo[a].min(p[a]);
-                    hi[a] = hi[a].max(p[a]);
-                }
-            }
-            let rect = [
-                bound(lo[0].floor(), img.width) as u32,
-                bound(lo[1].floor(), img.height) as u32,
-                bound(hi[0].ceil(), img.width) as u32,
-                bound(hi[1].ceil(), img.height) as u32,
-            ];
+            let rect = texel_box(d.st().iter().copied(), img.width, img.height);
             if rect[2] <= rect[0] || rect[3] <= rect[1] {
-                out.failed.push((i, k));
                 continue;
             }
             // Picture pixels per texture pixel: never embed more.
             let k_px = (m[0] * m[3] - m[1] * m[2]).abs().sqrt().min(1.0);
             let side = |n: u32| ((f64::from(n) * k_px).ceil() as u32).clamp(1, MAX_CUT_PX);
             let size = [side(rect[2] - rect[0]), side(rect[3] - rect[1])];
-            let made = cuts.entry((n, rect, size)).or_insert_with(|| {
-                let c = cut(&img, rect, size);
-                let mean = c.mean().unwrap_or(Colour(128, 128, 128));
-                if out.bytes >= limits.max_picture_image_bytes {
-                    return Err(mean);
-                }
-                match encode_png(size[0], size[1], &c.rgba) {
-                    Some(png) if out.bytes + png.len() as u64 <= limits.max_picture_image_bytes => {
-                        out.bytes += png.len() as u64;
-                        Ok(Arc::new(Embedded {
-                            png,
-                            width: size[0],
-                            height: size[1],
-                        }))
-                    }
-                    _ => {
-                        // Spent: no further cut is tried.
-                        out.bytes = limits.max_picture_image_bytes;
-                        Err(mean)
-                    }
-                }
-            });
+            let made = cuts
+                .entry((tex, rect, size))
+                .or_insert_with(|| embed(&img, rect, size, limits, &mut out.bytes));
             let ground = match made {
                 Ok(image) => {
                     // From the cut's pixels to the texture's, then to the
@@ -341,96 +433,74 @@ fn grounds(scene: &Scene, frames: &Frames, view: &View, limits: &Limits) -> Grou
                     Ground::Flat(ring, *mean)
                 }
             };
-            out.drawn.insert((i, k), ground);
+            out.drawn.insert((i, d.piece.index), ground);
         }
     }
     out
 }
 
-/// The outlines seen from above of trees drawn as their X-Plane 12 3-D
-/// mesh (`MESH_3D`), each mesh's hull worked out once for a tree 1 m tall
-/// (the mesh scales evenly with height: [`crate::forest::tree3d::scale`]).
-#[derive(Default)]
-struct Outlines(HashMap<(usize, usize), Option<Vec<Xy>>>);
-
-impl Outlines {
-    /// The outline of `t` in local metres: the convex hull of its mesh as
-    /// the 3-D scene places it (its height, its heading;
-    /// [`crate::scene::append`]). `None` for a tree of cards, drawn as a
-    /// crown of its width, and for a tree whose place is not finite.
-    fn of(&mut self, p: &Placement, t: &crate::place::PlacedTree) -> Option<Vec<Xy>> {
-        let file = p.art.as_ref()?.forest.as_ref()?;
-        let forest = file.value.as_ref()?;
-        let k = t.forest_tree?;
-        let unit = self
-            .0
-            .entry((std::sync::Arc::as_ptr(forest) as usize, k))
-            .or_insert_with(|| {
-                let tree = forest.trees.get(k)?;
-                if !crate::forest::mesh::is_3d(forest, tree) {
-                    return None;
-                }
-                let mesh = crate::forest::mesh::tree(forest, tree, 1.0, 1.0);
-                let hull = crate::obj::footprint::hull(mesh.positions.iter().map(|q| [q[0], q[1]]));
-                (hull.len() >= 3).then_some(hull)
-            })
-            .as_ref()?;
-        let w = Some(t.width)
-            .filter(|w| w.is_finite() && *w > 0.0)
-            .unwrap_or(3.0);
-        let h = t
-            .height
-            .filter(|h| h.is_finite() && *h > 0.0)
-            .unwrap_or(w * 1.5);
-        let flat = crate::geom::Mesh {
-            positions: unit.iter().map(|&[x, y]| [x * h, y * h, 0.0]).collect(),
-            ..crate::geom::Mesh::default()
-        };
-        let mut placed = crate::geom::Mesh::default();
-        crate::scene::append(&mut placed, &flat, [t.x, t.y], t.heading);
-        let ring: Vec<Xy> = placed.positions.iter().map(|q| [q[0], q[1]]).collect();
-        ring.iter().flatten().all(|v| v.is_finite()).then_some(ring)
+/// The cut `rect` of `img` averaged down to `size`, embedded while the
+/// picture's images (`bytes` so far) stay within
+/// [`Limits::max_picture_image_bytes`]; past it, its mean colour (and the
+/// budget counts as spent: no further cut is tried).
+fn embed(
+    img: &crate::texture::Image,
+    rect: [u32; 4],
+    size: [u32; 2],
+    limits: &Limits,
+    bytes: &mut u64,
+) -> Result<Arc<Embedded>, Colour> {
+    let c = cut(img, rect, size);
+    let mean = c.mean().unwrap_or(Colour(128, 128, 128));
+    if *bytes >= limits.max_picture_image_bytes {
+        return Err(mean);
+    }
+    match encode_png(size[0], size[1], &c.rgba) {
+        Some(png) if *bytes + png.len() as u64 <= limits.max_picture_image_bytes => {
+            *bytes += png.len() as u64;
+            Ok(Arc::new(Embedded {
+                png,
+                width: size[0],
+                height: size[1],
+            }))
+        }
+        _ => {
+            *bytes = limits.max_picture_image_bytes;
+            Err(mean)
+        }
     }
 }
 
-/// The mean colour of each tree's cut of each forest texture, by
-/// (texture file, tree index); each texture decoded once.
-fn crown_colours(scene: &Scene) -> HashMap<(PathBuf, usize), Colour> {
+/// The mean colour of each tree's window of the texture the 3-D scene
+/// draws it with (its card's rectangle of the forest texture, or its 3-D
+/// mesh's of the 3-D texture), by (placement, tree); each texture decoded
+/// once, dropped before the next. Trees drawn without a texture have
+/// none.
+fn crown_colours(
+    trees: &HashMap<(usize, usize), Drawn>,
+    built: &scene::Scene,
+) -> HashMap<(usize, usize), Colour> {
+    let mut keys: Vec<&(usize, usize)> = trees.keys().collect();
+    keys.sort_unstable();
+    let groups = by_texture(built, keys.into_iter().map(|k| (*k, trees[k])));
     let mut out = HashMap::new();
-    let mut seen = std::collections::HashSet::new();
-    for p in &scene.placements {
-        let Some(art) = &p.art else { continue };
-        let (Some(tex), Some(forest)) = (art.forest_texture(), art.forest()) else {
+    for (tex, ts) in groups {
+        let Ok(img) = built.textures[tex].handle.decode() else {
             continue;
         };
-        let file = tex.file().to_path_buf();
-        if p.trees.is_empty() || !seen.insert(file.clone()) {
-            continue;
-        }
-        let Ok(img) = tex.decode() else {
-            continue;
-        };
-        let [sx, sy] = forest.scale;
-        if !(sx > 0.0 && sy > 0.0) {
-            continue;
-        }
-        for (n, t) in forest.trees.iter().enumerate() {
-            let a = image_px([t.s, t.t + t.h], [sx, sy], img.width, img.height);
-            let b = image_px([t.s + t.w, t.t], [sx, sy], img.width, img.height);
-            let clamp = |v: f64, hi: u32| v.clamp(0.0, f64::from(hi)) as u32;
-            let rect = [
-                clamp(a[0].floor(), img.width),
-                clamp(a[1].floor(), img.height),
-                clamp(b[0].ceil(), img.width),
-                clamp(b[1].ceil(), img.height),
-            ];
-            if rect[2] <= rect[0] || rect[3] <= rect[1] {
-                continue;
-            }
-            // A small average is enough for a colour.
-            let size = [(rect[2] - rect[0]).min(16), (rect[3] - rect[1]).min(16)];
-            if let Some(c) = cut(&img, rect, size).mean() {
-                out.insert((file.clone(), n), c);
+        let mut by_rect: HashMap<[u32; 4], Option<Colour>> = HashMap::new();
+        for (key, d) in ts {
+            let rect = texel_box(d.st().iter().copied(), img.width, img.height);
+            let colour = *by_rect.entry(rect).or_insert_with(|| {
+                if rect[2] <= rect[0] || rect[3] <= rect[1] {
+                    return None;
+                }
+                // A small average is enough for a colour.
+                let size = [(rect[2] - rect[0]).min(16), (rect[3] - rect[1]).min(16)];
+                cut(&img, rect, size).mean()
+            });
+            if let Some(c) = colour {
+                out.insert(key, c);
             }
         }
     }
@@ -449,40 +519,206 @@ fn missing(state: Option<ArtState>) -> bool {
     state.is_some_and(|s| s != ArtState::Found)
 }
 
+/// The layers the textured style fills, what it leaves to the schematic
+/// style, and what its legend needs to know.
+struct Painter<'a> {
+    frames: &'a Frames,
+    view: &'a View,
+    ground: Layer,
+    roofs: Layer,
+    footprints: Layer,
+    crowns: Layer,
+    marks: Layer,
+    any_roof: bool,
+    any_open: bool,
+}
+
+impl Painter<'_> {
+    /// Local metres of placement `i` to picture pixels.
+    fn px(&self, i: usize, q: Xy) -> Px {
+        self.view.px(self.frames.to_common(i, q))
+    }
+
+    /// Marks the ring `q` (local metres of placement `i`) as missing art.
+    fn mark_ring(&mut self, i: usize, q: &[Xy]) {
+        let ring = q.iter().map(|&q| self.px(i, q)).collect();
+        self.marks.shapes.push(Shape::Area {
+            rings: vec![ring],
+            style: Style::default(),
+        });
+    }
+
+    /// Placement `i`'s tiles: those textured, the rest into `r` (marked
+    /// when their art was looked up: it did not texture them).
+    fn tiles(&mut self, i: usize, p: &Placement, grounds: &Grounds, r: &mut Placement) {
+        for (k, t) in p.tiles.iter().enumerate() {
+            match grounds.drawn.get(&(i, k)) {
+                Some(Ground::Image(img)) => self.ground.shapes.push(Shape::Image(img.clone())),
+                Some(Ground::Flat(ring, c)) => self.ground.shapes.push(Shape::Area {
+                    rings: vec![ring.clone()],
+                    style: Style::fill(*c),
+                }),
+                None => {
+                    if !t.hidden && p.art.is_some() {
+                        self.mark_ring(i, &t.polygon);
+                    }
+                    r.tiles.push(t.clone());
+                }
+            }
+        }
+    }
+
+    /// Placement `i`'s objects with their OBJ as the scene's mesh of it
+    /// seen from above (`seen`), shaded by height; the rest into `r`.
+    fn objects(&mut self, i: usize, p: &Placement, seen: &Footprints, r: &mut Placement) {
+        for (k, o) in p.objects.iter().enumerate() {
+            let plan = seen.get(&(i, k)).filter(|_| o.art == Some(ArtState::Found));
+            if let Some((ring, h)) = plan {
+                let ring = ring.iter().map(|&q| self.px(i, q)).collect();
+                self.footprints.shapes.push(Shape::Area {
+                    rings: vec![ring],
+                    style: Style::fill(mix(LOW, HIGH, h.max(0.0) / TALL_M)),
+                });
+                continue;
+            }
+            if missing(o.art) {
+                let at = self.px(i, [o.x, o.y]);
+                self.marks.shapes.push(Shape::Circle {
+                    at,
+                    r: 8.0,
+                    style: Style::default(),
+                });
+            }
+            r.objects.push(o.clone());
+        }
+    }
+
+    /// Placement `i`'s facades with their `.fac` as roofed footprints, the
+    /// rest into `r`.
+    fn facades(&mut self, i: usize, p: &Placement, r: &mut Placement) {
+        let edge = if self.view.scale >= 1.0 { 1.6 } else { 0.6 };
+        for f in &p.facades {
+            if f.art == Some(ArtState::Found) && f.polygon.len() >= 2 {
+                let ring: Vec<Px> = f.polygon.iter().map(|&q| self.px(i, q)).collect();
+                let roofed = f.roof.unwrap_or(true);
+                self.any_roof |= roofed;
+                self.any_open |= !roofed;
+                let h = f.drawn_height.unwrap_or(f.height).max(0.0);
+                let style = if roofed {
+                    Style::fill(mix(ROOF, WALL, h / 120.0))
+                } else {
+                    Style::fill(OPEN).fill_opacity(0.5)
+                };
+                self.roofs.shapes.push(Shape::Area {
+                    rings: vec![ring],
+                    style: style.stroke(WALL, edge),
+                });
+                continue;
+            }
+            if missing(f.art) {
+                self.mark_ring(i, &f.polygon);
+            }
+            r.facades.push(f.clone());
+        }
+    }
+
+    /// Placement `i`'s trees with their forest as the scene builds them,
+    /// seen from above (a card as its crown, a 3-D tree as the outline of
+    /// its mesh), coloured by their texture; the rest into `r`.
+    fn trees(&mut self, i: usize, p: &Placement, seen: &Trees, r: &mut Placement) {
+        for (k, t) in p.trees.iter().enumerate() {
+            if t.art == Some(ArtState::Found) {
+                // A tree the scene left out (its place not finite) is not
+                // drawn.
+                let Some(d) = seen.pieces.get(&(i, k)) else {
+                    continue;
+                };
+                let c = seen.colours.get(&(i, k)).copied().unwrap_or(CROWN);
+                let style = Style::fill(c).stroke(mix(c, Colour(0, 0, 0), 0.45), 0.6);
+                if let Some(shape) = self.crown(i, d, style) {
+                    self.crowns.shapes.push(shape);
+                }
+                continue;
+            }
+            if missing(t.art) {
+                let at = self.px(i, [t.x, t.y]);
+                self.marks.shapes.push(Shape::Circle {
+                    at,
+                    r: (t.width / 2.0 * self.view.scale).max(3.0) + 2.0,
+                    style: Style::default(),
+                });
+            }
+            r.trees.push(t.clone());
+        }
+    }
+
+    /// Tree `d` of placement `i` seen from above: its crown, or the
+    /// outline of its 3-D mesh.
+    fn crown(&self, i: usize, d: &Drawn, style: Style) -> Option<Shape> {
+        if let Some((foot, radius)) = d.piece.crown {
+            let [x, y, _] = d.node.to_parent([foot[0], foot[1], 0.0]);
+            return Some(Shape::Circle {
+                at: self.px(i, [x, y]),
+                r: (radius * self.view.scale).max(0.8),
+                style,
+            });
+        }
+        let hull = crate::obj::footprint::hull(d.plan());
+        (hull.len() >= 3).then(|| Shape::Area {
+            rings: vec![hull.into_iter().map(|q| self.px(i, q)).collect()],
+            style,
+        })
+    }
+}
+
+/// The trees of the 3-D scene, by (placement, tree), and their colours.
+struct Trees<'a> {
+    pieces: HashMap<(usize, usize), Drawn<'a>>,
+    colours: HashMap<(usize, usize), Colour>,
+}
+
 /// The map's layers and legend entries, and a note when tiles were
-/// filled flat because the picture's image budget was spent.
+/// filled flat because the picture's image budget was spent. The art is
+/// drawn as the 3-D scene `built` (of the scene's placements) builds it;
+/// what has none is left to the schematic style.
 pub(super) fn paint(
     scene: &Scene,
+    built: &scene::Scene,
     frames: &Frames,
     view: &View,
     labels: &mut Labels,
     limits: &Limits,
 ) -> (Vec<Layer>, Vec<Entry>, Option<String>) {
     let scale = view.scale;
-    let px = |i: usize, q: Xy| view.px(frames.to_common(i, q));
-    let mut ground = grounds(scene, frames, view, limits);
+    let mut grounds = grounds(scene, built, frames, view, limits);
     // A whole tile's draped polygons and lines, sharing the image budget.
-    let drapes = super::draped_picture::paint(scene, frames, view, limits, &mut ground.bytes);
-    let crowns = crown_colours(scene);
-    let mut outlines = Outlines::default();
-    let failed: std::collections::HashSet<(usize, usize)> = ground.failed.iter().copied().collect();
-
-    let mut ground_layer = Layer::new("ground", Style::default());
-    let mut roofs = Layer::new("roofs", Style::default());
-    let mut footprints = Layer::new(
-        "footprints",
-        Style::default().stroke(OBJECT_EDGE, if scale >= 1.0 { 0.8 } else { 0.4 }),
-    );
-    let mut crown_layer = Layer::new("crowns", Style::default().opacity(0.92));
-    let mut marks = Layer::new("art-missing", missing_style());
-    for ring in drapes.missing {
-        marks.shapes.push(Shape::Area {
-            rings: vec![ring],
+    let drapes = super::draped_picture::paint(scene, frames, view, limits, &mut grounds.bytes);
+    let footprints = footprints(built);
+    let pieces = pieces(built, ItemKind::Trees);
+    let trees = Trees {
+        colours: crown_colours(&pieces, built),
+        pieces,
+    };
+    let mut painter = Painter {
+        frames,
+        view,
+        ground: Layer::new("ground", Style::default()),
+        roofs: Layer::new("roofs", Style::default()),
+        footprints: Layer::new(
+            "footprints",
+            Style::default().stroke(OBJECT_EDGE, if scale >= 1.0 { 0.8 } else { 0.4 }),
+        ),
+        crowns: Layer::new("crowns", Style::default().opacity(0.92)),
+        marks: Layer::new("art-missing", missing_style()),
+        any_roof: false,
+        any_open: false,
+    };
+    for ring in &drapes.missing {
+        painter.marks.shapes.push(Shape::Area {
+            rings: vec![ring.clone()],
             style: Style::default(),
         });
     }
-    let (mut any_roof, mut any_open) = (false, false);
-
     // What the schematic style draws: everything not drawn here.
     let mut rest: Vec<Placement> = Vec::with_capacity(scene.placements.len());
     for (i, p) in scene.placements.iter().enumerate() {
@@ -494,104 +730,10 @@ pub(super) fn paint(
             polygon: p.polygon.clone(),
             ..Placement::default()
         };
-        for (k, t) in p.tiles.iter().enumerate() {
-            match ground.drawn.get(&(i, k)) {
-                Some(Ground::Image(img)) => ground_layer.shapes.push(Shape::Image(img.clone())),
-                Some(Ground::Flat(ring, c)) => ground_layer.shapes.push(Shape::Area {
-                    rings: vec![ring.clone()],
-                    style: Style::fill(*c),
-                }),
-                None => {
-                    if failed.contains(&(i, k)) {
-                        marks.shapes.push(Shape::Area {
-                            rings: vec![t.polygon.iter().map(|&q| px(i, q)).collect()],
-                            style: Style::default(),
-                        });
-                    }
-                    r.tiles.push(t.clone());
-                }
-            }
-        }
-        for o in &p.objects {
-            if o.art == Some(ArtState::Found) && o.footprint.len() >= 3 {
-                let h = o.object_height.unwrap_or(0.0).max(0.0);
-                footprints.shapes.push(Shape::Area {
-                    rings: vec![o.footprint.iter().map(|&q| px(i, q)).collect()],
-                    style: Style::fill(mix(LOW, HIGH, h / TALL_M)),
-                });
-                continue;
-            }
-            if missing(o.art) {
-                marks.shapes.push(Shape::Circle {
-                    at: px(i, [o.x, o.y]),
-                    r: 8.0,
-                    style: Style::default(),
-                });
-            }
-            r.objects.push(o.clone());
-        }
-        for f in &p.facades {
-            if f.art == Some(ArtState::Found) && f.polygon.len() >= 2 {
-                let ring: Vec<Px> = f.polygon.iter().map(|&q| px(i, q)).collect();
-                let roofed = f.roof.unwrap_or(true);
-                any_roof |= roofed;
-                any_open |= !roofed;
-                let h = f.drawn_height.unwrap_or(f.height).max(0.0);
-                let style = if roofed {
-                    Style::fill(mix(ROOF, WALL, h / 120.0))
-                } else {
-                    Style::fill(OPEN).fill_opacity(0.5)
-                };
-                roofs.shapes.push(Shape::Area {
-                    rings: vec![ring],
-                    style: style.stroke(WALL, if scale >= 1.0 { 1.6 } else { 0.6 }),
-                });
-                continue;
-            }
-            if missing(f.art) {
-                marks.shapes.push(Shape::Area {
-                    rings: vec![f.polygon.iter().map(|&q| px(i, q)).collect()],
-                    style: Style::default(),
-                });
-            }
-            r.facades.push(f.clone());
-        }
-        let forest_tex = p
-            .art
-            .as_ref()
-            .and_then(|a| a.forest_texture())
-            .map(|t| t.file().to_path_buf());
-        for t in &p.trees {
-            if t.art == Some(ArtState::Found) {
-                let c = forest_tex
-                    .as_ref()
-                    .zip(t.forest_tree)
-                    .and_then(|(f, n)| crowns.get(&(f.clone(), n)).copied())
-                    .unwrap_or(CROWN);
-                let style = Style::fill(c).stroke(mix(c, Colour(0, 0, 0), 0.45), 0.6);
-                if let Some(ring) = outlines.of(p, t) {
-                    crown_layer.shapes.push(Shape::Area {
-                        rings: vec![ring.into_iter().map(|q| px(i, q)).collect()],
-                        style,
-                    });
-                    continue;
-                }
-                crown_layer.shapes.push(Shape::Circle {
-                    at: px(i, [t.x, t.y]),
-                    r: (t.width / 2.0 * scale).max(0.8),
-                    style: Style::fill(c).stroke(mix(c, Colour(0, 0, 0), 0.45), 0.6),
-                });
-                continue;
-            }
-            if missing(t.art) {
-                marks.shapes.push(Shape::Circle {
-                    at: px(i, [t.x, t.y]),
-                    r: (t.width / 2.0 * scale).max(3.0) + 2.0,
-                    style: Style::default(),
-                });
-            }
-            r.trees.push(t.clone());
-        }
+        painter.tiles(i, p, &grounds, &mut r);
+        painter.objects(i, p, &footprints, &mut r);
+        painter.facades(i, p, &mut r);
+        painter.trees(i, p, &trees, &mut r);
         rest.push(r);
     }
     let sub = Scene {
@@ -599,94 +741,9 @@ pub(super) fn paint(
         unplaced: scene.unplaced.clone(),
         tile: scene.tile,
     };
-    let (mut layers, mut entries) = super::schematic::paint(&sub, frames, view, labels);
-
-    // Legend entries of what is drawn here, first.
-    let mut mine = Vec::new();
-    if ground_layer.shapes.len() > ground.flat {
-        mine.push(Entry::new(
-            vec![
-                Shape::Rect {
-                    at: [0.0, 0.0],
-                    size: [6.0, 4.5],
-                    style: Style::fill(Colour::hex(0x8a9a6b)),
-                },
-                Shape::Rect {
-                    at: [6.0, 0.0],
-                    size: [6.0, 4.5],
-                    style: Style::fill(Colour::hex(0xb9ad8f)),
-                },
-                Shape::Rect {
-                    at: [0.0, 4.5],
-                    size: [6.0, 4.5],
-                    style: Style::fill(Colour::hex(0x9c9a94)),
-                },
-                Shape::Rect {
-                    at: [6.0, 4.5],
-                    size: [6.0, 4.5],
-                    style: Style::fill(Colour::hex(0x6f8455)),
-                },
-            ],
-            "tile (its texture)",
-        ));
-    }
-    mine.extend(drapes.entries);
-    if ground.flat > 0 {
-        mine.push(Entry::swatch(
-            Style::fill(Colour::hex(0x9c9a94)),
-            format!(
-                "{} in flat colour (image budget spent)",
-                super::count(ground.flat, "tile")
-            ),
-        ));
-    }
-    if any_roof {
-        mine.push(Entry::swatch(
-            Style::fill(ROOF).stroke(WALL, 1.6),
-            "facade (roof, walls)",
-        ));
-    }
-    if any_open {
-        mine.push(Entry::swatch(
-            Style::fill(OPEN).stroke(WALL, 1.6),
-            "facade without roof",
-        ));
-    }
-    if !footprints.shapes.is_empty() {
-        mine.push(Entry::new(
-            vec![
-                Shape::Rect {
-                    at: [0.0, 0.0],
-                    size: [6.0, 9.0],
-                    style: Style::fill(LOW).stroke(OBJECT_EDGE, 0.8),
-                },
-                Shape::Rect {
-                    at: [6.0, 0.0],
-                    size: [6.0, 9.0],
-                    style: Style::fill(HIGH).stroke(OBJECT_EDGE, 0.8),
-                },
-            ],
-            "object footprint (darker: taller)",
-        ));
-    }
-    if !crown_layer.shapes.is_empty() {
-        mine.push(Entry::disc(
-            5.0,
-            Style::fill(CROWN).stroke(mix(CROWN, Colour(0, 0, 0), 0.45), 0.6),
-            "tree crown (its width)",
-        ));
-    }
-    if !marks.shapes.is_empty() {
-        mine.push(Entry::new(
-            vec![Shape::Circle {
-                at: [6.0, 4.5],
-                r: 5.0,
-                style: missing_style(),
-            }],
-            "art missing: drawn as symbol",
-        ));
-    }
-    mine.append(&mut entries);
+    let (mut layers, entries) = super::schematic::paint(&sub, frames, view, labels);
+    let mut mine = legend(&painter, &grounds, drapes.entries);
+    mine.extend(entries);
 
     // Ground under the schematic tiles; buildings, footprints and crowns
     // over the schematic facades; the marks under the labels.
@@ -697,11 +754,11 @@ pub(super) fn paint(
             layers.insert(at.unwrap_or(layers.len()), layer);
         }
     };
-    put(&mut layers, "tiles", ground_layer);
-    put(&mut layers, "trees", roofs);
-    put(&mut layers, "trees", footprints);
-    put(&mut layers, "trees", crown_layer);
-    put(&mut layers, "labels", marks);
+    put(&mut layers, "tiles", painter.ground);
+    put(&mut layers, "trees", painter.roofs);
+    put(&mut layers, "trees", painter.footprints);
+    put(&mut layers, "trees", painter.crowns);
+    put(&mut layers, "labels", painter.marks);
     // Draped polygons and lines under everything else, lines above the
     // polygons they are painted on.
     for layer in [drapes.lines, drapes.draped] {
@@ -709,93 +766,224 @@ pub(super) fn paint(
             layers.insert(0, layer);
         }
     }
+    (layers, mine, note(grounds.flat, drapes.flat, limits))
+}
 
-    let note = (ground.flat > 0).then(|| {
-        format!(
+/// The legend entries of what the textured style drew (the draped
+/// layers' `drapes` among them), in the order they are listed.
+fn legend(painter: &Painter, grounds: &Grounds, drapes: Vec<Entry>) -> Vec<Entry> {
+    let mut mine = Vec::new();
+    if painter.ground.shapes.len() > grounds.flat {
+        let quarter = |at: [f64; 2], c: u32| Shape::Rect {
+            at,
+            size: [6.0, 4.5],
+            style: Style::fill(Colour::hex(c)),
+        };
+        mine.push(Entry::new(
+            vec![
+                quarter([0.0, 0.0], 0x8a9a6b),
+                quarter([6.0, 0.0], 0xb9ad8f),
+                quarter([0.0, 4.5], 0x9c9a94),
+                quarter([6.0, 4.5], 0x6f8455),
+            ],
+            "tile (its texture)",
+        ));
+    }
+    mine.extend(drapes);
+    if grounds.flat > 0 {
+        mine.push(Entry::swatch(
+            Style::fill(Colour::hex(0x9c9a94)),
+            format!(
+                "{} in flat colour (image budget spent)",
+                super::count(grounds.flat, "tile")
+            ),
+        ));
+    }
+    if painter.any_roof {
+        mine.push(Entry::swatch(
+            Style::fill(ROOF).stroke(WALL, 1.6),
+            "facade (roof, walls)",
+        ));
+    }
+    if painter.any_open {
+        mine.push(Entry::swatch(
+            Style::fill(OPEN).stroke(WALL, 1.6),
+            "facade without roof",
+        ));
+    }
+    if !painter.footprints.shapes.is_empty() {
+        let half = |x: f64, c: Colour| Shape::Rect {
+            at: [x, 0.0],
+            size: [6.0, 9.0],
+            style: Style::fill(c).stroke(OBJECT_EDGE, 0.8),
+        };
+        mine.push(Entry::new(
+            vec![half(0.0, LOW), half(6.0, HIGH)],
+            "object footprint (darker: taller)",
+        ));
+    }
+    if !painter.crowns.shapes.is_empty() {
+        mine.push(Entry::disc(
+            5.0,
+            Style::fill(CROWN).stroke(mix(CROWN, Colour(0, 0, 0), 0.45), 0.6),
+            "tree crown (its width)",
+        ));
+    }
+    if !painter.marks.shapes.is_empty() {
+        mine.push(Entry::new(
+            vec![Shape::Circle {
+                at: [6.0, 4.5],
+                r: 5.0,
+                style: missing_style(),
+            }],
+            "art missing: drawn as symbol",
+        ));
+    }
+    mine
+}
+
+/// The note of what the picture's image budget (and the draped
+/// polygons' repeats) left flat: `tiles` tiles and `draped` draped
+/// polygons.
+fn note(tiles: usize, draped: usize, limits: &Limits) -> Option<String> {
+    let mut said = Vec::new();
+    if tiles > 0 {
+        said.push(format!(
             "textures: {} drawn in flat colour, the picture's images having reached {} bytes (Limits::max_picture_image_bytes)",
-            super::count(ground.flat, "tile"),
+            super::count(tiles, "tile"),
             super::thousands(limits.max_picture_image_bytes as usize)
-        )
-    });
-    let note = match (note, drapes.flat) {
-        (note, 0) => note,
-        (note, n) => Some(
-            note.into_iter()
-                .chain([format!(
-                    "textures: {} filled with their texture's mean colour (more than {} repeats, no texture mapping, or the image budget spent)",
-                    super::count(n, "draped polygon"),
-                    super::draped_picture::MAX_REPEATS
-                )])
-                .collect::<Vec<_>>()
-                .join("; "),
-        ),
-    };
-    (layers, mine, note)
+        ));
+    }
+    if draped > 0 {
+        said.push(format!(
+            "textures: {} filled with their texture's mean colour (more than {} repeats, no texture mapping, or the image budget spent)",
+            super::count(draped, "draped polygon"),
+            super::draped_picture::MAX_REPEATS
+        ));
+    }
+    (!said.is_empty()).then(|| said.join("; "))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
-    /// A tree drawn as its 3-D mesh is outlined by the mesh seen from
-    /// above: here a mesh 10 m tall spanning x −1…1 and z −2…2 (X-Plane's
-    /// z points south), drawn 20 m tall (twice) at (100, 50): x 98…102 and
-    /// y 46…54 facing north, and turned a quarter (heading 90) x 96…104,
-    /// y 48…52. A tree of cards has no outline (it is a crown).
+    /// A texture of two halves: red on the left, blue on the right.
+    #[derive(Debug)]
+    struct Halves;
+
+    impl crate::place::art::ImageSource for Halves {
+        fn decode(&self) -> Result<crate::texture::Image, crate::texture::OpenError> {
+            let rgba = (0..32 * 16)
+                .flat_map(|k| {
+                    if k % 32 < 16 {
+                        [200, 0, 0, 255]
+                    } else {
+                        [0, 0, 200, 255]
+                    }
+                })
+                .collect();
+            Ok(crate::texture::Image::new(32, 16, rgba))
+        }
+    }
+
+    /// Regression (issue 32): the crowns' colours were worked out per
+    /// texture file and tree number, so that the trees of a second forest
+    /// drawing from the same texture took the first forest's rectangles.
+    /// Each crown is now the colour of its own card's rectangle, as the
+    /// 3-D scene textures it.
     #[test]
-    fn a_3d_tree_is_outlined_by_its_mesh_seen_from_above() {
+    fn forests_sharing_a_texture_colour_their_own_trees() {
+        use crate::place::art::{Art, ArtFile, TextureFile, TextureHandle, TextureRole};
+        let handle = TextureHandle::new(PathBuf::from("/art/t.png"), Arc::new(Halves));
+        let placed = |tree: &str, lon: f64| {
+            let text = format!(
+                "A\n800\nFOREST\nTEXTURE t.png\nSCALE_X 32\nSCALE_Y 16\n\
+                 SPACING 10 10\nRANDOM 0 0\n{tree}\n"
+            );
+            let forest = crate::forest::read(text.as_bytes(), "t.for", &Limits::default()).unwrap();
+            Placement {
+                origin: [lon, 47.0],
+                trees: vec![crate::place::PlacedTree {
+                    width: 4.0,
+                    height: Some(6.0),
+                    forest_tree: Some(0),
+                    art: Some(ArtState::Found),
+                    ..crate::place::PlacedTree::default()
+                }],
+                art: Some(Arc::new(Art {
+                    forest: Some(ArtFile {
+                        path: "t.for".into(),
+                        file: Some(PathBuf::from(format!("/art/{lon}.for"))),
+                        state: ArtState::Found,
+                        how: String::new(),
+                        value: Some(Arc::new(forest)),
+                        textures: vec![TextureFile {
+                            role: TextureRole::Forest,
+                            path: "t.png".into(),
+                            naming: PathBuf::from("/art/t.for"),
+                            how: String::new(),
+                            found: Some(handle.clone()),
+                        }],
+                    }),
+                    ..Art::default()
+                })),
+                ..Placement::default()
+            }
+        };
+        let ps = [
+            placed("TREE 0 0 16 16 8 100 5 5 2 0 red", 13.0),
+            placed("TREE 16 0 16 16 8 100 5 5 2 0 blue", 13.0001),
+        ];
+        let svg = super::super::svg::to_svg(&ps);
+        let crowns = svg.split("<g id=\"crowns\"").nth(1).unwrap();
+        let crowns = crowns.split("</g>").next().unwrap();
+        assert_eq!(crowns.matches("<circle").count(), 2, "{crowns}");
+        assert!(crowns.contains("fill=\"#c80000\""), "{crowns}");
+        assert!(crowns.contains("fill=\"#0000c8\""), "{crowns}");
+    }
+
+    /// A 3-D tree is drawn as the outline of its mesh as the scene places
+    /// it (a path), a tree of cards as its crown (a circle).
+    #[test]
+    fn a_3d_tree_is_its_outline_and_a_card_its_crown() {
+        use crate::place::art::{Art, ArtFile};
         let text = "A\n800\nFOREST\n\nTEXTURE t.png\nSCALE_X 256\nSCALE_Y 256\n\
                     SPACING 10 10\nRANDOM 0 0\n\nSHADER_3D\nTEXTURE t3.png\n\
                     MESH cone 0 500 4 6\nVERTEX 1 0 2  0 1 0  0 0  0\n\
                     VERTEX -1 0 2  0 1 0  0 0  0\nVERTEX 0 10 -2  0 1 0  0 0  0\n\
-                    VERTEX 0 5 0  0 1 0  0 0  0\nIDX 0 1 2\nIDX 0 2 3\n\n\
-                    TREE 0 0 64 128 32 50 10 10 2 0 cone\nMESH_3D cone\n\
+                    IDX 0 1 2\n\nTREE 0 0 64 128 32 50 10 10 2 0 cone\nMESH_3D cone\n\
                     TREE 64 0 64 128 32 50 10 10 2 0 card\n";
         let forest = crate::forest::read(text.as_bytes(), "t.for", &Limits::default()).unwrap();
+        let tree = |k: usize, x: f64| crate::place::PlacedTree {
+            x,
+            width: 4.0,
+            height: Some(20.0),
+            forest_tree: Some(k),
+            art: Some(ArtState::Found),
+            ..crate::place::PlacedTree::default()
+        };
         let p = Placement {
-            art: Some(std::sync::Arc::new(crate::place::art::Art {
-                forest: Some(crate::place::art::ArtFile {
+            trees: vec![tree(0, 0.0), tree(1, 30.0)],
+            art: Some(Arc::new(Art {
+                forest: Some(ArtFile {
                     path: "t.for".into(),
                     file: Some(PathBuf::from("/art/t.for")),
                     state: ArtState::Found,
                     how: String::new(),
-                    value: Some(std::sync::Arc::new(forest)),
+                    value: Some(Arc::new(forest)),
                     textures: Vec::new(),
                 }),
-                ..crate::place::art::Art::default()
+                ..Art::default()
             })),
             ..Placement::default()
         };
-        let tree = |k: usize, heading: f64| crate::place::PlacedTree {
-            x: 100.0,
-            y: 50.0,
-            width: 4.0,
-            height: Some(20.0),
-            heading,
-            forest_tree: Some(k),
-            ..crate::place::PlacedTree::default()
-        };
-        let bounds = |ring: Vec<Xy>| {
-            let f = |c: usize, m: fn(f64, f64) -> f64, i: f64| ring.iter().map(|q| q[c]).fold(i, m);
-            [
-                f(0, f64::min, f64::INFINITY),
-                f(0, f64::max, -f64::INFINITY),
-                f(1, f64::min, f64::INFINITY),
-                f(1, f64::max, -f64::INFINITY),
-            ]
-        };
-        let near = |a: [f64; 4], b: [f64; 4]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-9);
-        let mut outlines = Outlines::default();
-        let north = bounds(outlines.of(&p, &tree(0, 0.0)).unwrap());
-        assert!(near(north, [98.0, 102.0, 46.0, 54.0]), "{north:?}");
-        let east = bounds(outlines.of(&p, &tree(0, 90.0)).unwrap());
-        assert!(near(east, [96.0, 104.0, 48.0, 52.0]), "{east:?}");
-        assert_eq!(outlines.of(&p, &tree(1, 0.0)), None);
-        let mut lost = tree(0, f64::NAN);
-        assert_eq!(outlines.of(&p, &lost), None, "a heading that is not finite");
-        lost.heading = 0.0;
-        lost.x = f64::INFINITY;
-        assert_eq!(outlines.of(&p, &lost), None, "a place that is not finite");
+        let svg = super::super::svg::to_svg(std::slice::from_ref(&p));
+        let crowns = svg.split("<g id=\"crowns\"").nth(1).unwrap();
+        let crowns = crowns.split("</g>").next().unwrap();
+        assert_eq!(crowns.matches("<path").count(), 1, "{crowns}");
+        assert_eq!(crowns.matches("<circle").count(), 1, "{crowns}");
     }
 
     #[test]

@@ -8,7 +8,9 @@
 //! The geometry comes from the builders beside the formats
 //! ([`crate::fac::build`], [`crate::obj::mesh`], [`crate::forest::mesh`]);
 //! this module only places it. The views draw the scene: the glTF writer
-//! ([`crate::out::gltf`]) serialises it, the previewer downloads that.
+//! ([`crate::out::gltf`]) serialises it, the previewer downloads that, and
+//! the textured picture projects it from above (a mesh merging a
+//! placement's tiles or trees names each of them as a [`Piece`]).
 //!
 //! **Frame.** Local metres of the first placement's origin
 //! ([`Scene::origin`]): x east, y north, z up. A node stands at
@@ -30,6 +32,7 @@ use crate::limits::{LimitExceeded, Limits};
 use crate::place::art::{Art, ArtFile, ArtState, TextureHandle, TextureRole};
 use crate::place::{PlacedFacade, PlacedObject, Placement};
 use serde_json::{Value, json};
+use std::borrow::Borrow;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -114,6 +117,70 @@ pub struct Part {
     pub material: usize,
     /// The geometry.
     pub mesh: Mesh,
+    /// The items it merges, in the order they were added, when it draws
+    /// several of its node's (a placement's tiles, its trees); empty when
+    /// the whole part draws one item.
+    pub pieces: Vec<Piece>,
+}
+
+impl Part {
+    /// A part drawing one item: all of `mesh` with `material`.
+    pub fn whole(material: usize, mesh: Mesh) -> Part {
+        Part {
+            material,
+            mesh,
+            pieces: Vec::new(),
+        }
+    }
+}
+
+/// One item of a part that merges several: which one, and its vertices.
+/// A view that shows items one by one (the picture from above) draws a
+/// piece from these vertices, so that it shows what every view shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Piece {
+    /// Its index among its placement's items of its kind (the placement's
+    /// `tiles` for ground, `trees` for trees).
+    pub index: usize,
+    /// Its vertices: `mesh.positions[vertices]` (and the same range of
+    /// `uvs`). A tile's are its outline's points, in order.
+    pub vertices: std::ops::Range<usize>,
+    /// For a tree drawn as a card: its crown seen from above, the foot it
+    /// stands on (the node's frame) and half its width. A card seen from
+    /// above is a cross; views from above draw this crown instead. `None`
+    /// for a tile and for a tree drawn as its 3-D mesh (seen from above:
+    /// the outline of its vertices).
+    pub crown: Option<(Xy, f64)>,
+}
+
+/// A mesh merging items, each recorded as a [`Piece`].
+#[derive(Debug, Default)]
+struct Merged {
+    mesh: Mesh,
+    pieces: Vec<Piece>,
+}
+
+impl Merged {
+    /// Adds item `index`: `m` turned `heading` degrees clockwise and
+    /// moved to `at` ([`append`]), with its crown (for a card).
+    fn add(&mut self, index: usize, m: &Mesh, at: Xy, heading: f64, crown: Option<f64>) {
+        let first = self.mesh.positions.len();
+        append(&mut self.mesh, m, at, heading);
+        self.pieces.push(Piece {
+            index,
+            vertices: first..self.mesh.positions.len(),
+            crown: crown.map(|r| (at, r)),
+        });
+    }
+
+    /// The part of these pieces drawn with `material`.
+    fn part(self, material: usize) -> Part {
+        Part {
+            material,
+            mesh: self.mesh,
+            pieces: self.pieces,
+        }
+    }
 }
 
 /// A mesh: parts drawn together, used by one or more nodes.
@@ -246,9 +313,9 @@ fn common_folder<'a>(files: impl Iterator<Item = &'a Path>) -> PathBuf {
 }
 
 /// The art files the placements name and found.
-fn art_files(ps: &[Placement]) -> Vec<&Path> {
+fn art_files<P: Borrow<Placement>>(ps: &[P]) -> Vec<&Path> {
     let mut v = Vec::new();
-    for a in ps.iter().filter_map(|p| p.art.as_deref()) {
+    for a in ps.iter().filter_map(|p| p.borrow().art.as_deref()) {
         v.extend(a.objects.iter().filter_map(|f| f.file.as_deref()));
         v.extend(a.facades.iter().filter_map(|f| f.file.as_deref()));
         v.extend(a.forest.iter().filter_map(|f| f.file.as_deref()));
@@ -258,8 +325,9 @@ fn art_files(ps: &[Placement]) -> Vec<&Path> {
     v
 }
 
-/// The scene of `ps`, in the first placement's frame, within `limits`.
-pub fn build(ps: &[Placement], limits: &Limits) -> Result<Scene, LimitExceeded> {
+/// The scene of `ps` (placements, or references to them), in the first
+/// placement's frame, within `limits`.
+pub fn build<P: Borrow<Placement>>(ps: &[P], limits: &Limits) -> Result<Scene, LimitExceeded> {
     let mut b = Builder {
         scene: Scene::default(),
         limits,
@@ -268,11 +336,11 @@ pub fn build(ps: &[Placement], limits: &Limits) -> Result<Scene, LimitExceeded> 
         unfound: BTreeSet::new(),
         art_root: common_folder(art_files(ps).into_iter()),
     };
-    let origin = ps.first().map_or([0.0, 0.0], |p| p.origin);
+    let origin = ps.first().map_or([0.0, 0.0], |p| p.borrow().origin);
     b.scene.origin = origin;
     let common = LocalFrame::new(origin);
     let mut listed = Vec::with_capacity(ps.len());
-    for (i, p) in ps.iter().enumerate() {
+    for (i, p) in ps.iter().map(Borrow::borrow).enumerate() {
         let at = common.to_local(p.origin);
         if !fin(&at) {
             b.scene.warnings.push(format!(
@@ -511,10 +579,10 @@ impl Builder<'_> {
             .clone()
             .unwrap_or_else(|| format!("ground of {}", p.asset));
         let material = self.textured(&name, tex, GROUND, false, false);
-        let mut mesh = Mesh::default();
+        let mut tiles = Merged::default();
         let mut lines = BTreeSet::new();
         let mut left_out = 0;
-        for t in p.tiles.iter().filter(|t| !t.hidden) {
+        for (k, t) in p.tiles.iter().enumerate().filter(|(_, t)| !t.hidden) {
             let up = t.order.min(MAX_RAISED) as f64 * TILE_STEP;
             let st: Vec<[f64; 2]> = (0..t.polygon.len()).map(|k| t.st(k, scale)).collect();
             if !t.polygon.iter().chain(&st).all(|q| fin(q)) {
@@ -525,7 +593,9 @@ impl Builder<'_> {
             if tris.is_empty() {
                 continue;
             }
-            mesh.flat(&t.polygon, &tris, up, Facing::Up, |k| st[k]);
+            let mut tile = Mesh::default();
+            tile.flat(&t.polygon, &tris, up, Facing::Up, |k| st[k]);
+            tiles.add(k, &tile, [0.0, 0.0], 0.0, None);
             lines.insert(t.source_line);
         }
         self.left_out(&p.asset, left_out, "tile");
@@ -550,7 +620,7 @@ impl Builder<'_> {
         self.drawn(
             node,
             &format!("ground of {}", p.asset),
-            vec![Part { material, mesh }],
+            vec![tiles.part(material)],
         )
     }
 
@@ -652,7 +722,7 @@ impl Builder<'_> {
         self.check(shape.mesh.triangles.len())?;
         let mesh = shape.mesh.clone();
         Ok(self
-            .mesh(&name, vec![Part { material, mesh }])
+            .mesh(&name, vec![Part::whole(material, mesh)])
             .map_or(Drawn::Nothing, Drawn::Mesh))
     }
 
@@ -679,7 +749,7 @@ impl Builder<'_> {
         let m = self.scene.meshes.len();
         self.scene.meshes.push(SceneMesh {
             name: format!("missing {asset}"),
-            parts: vec![Part { material, mesh }],
+            parts: vec![Part::whole(material, mesh)],
         });
         self.obj_meshes.insert(key, Drawn::Mesh(m));
         Ok(m)
@@ -765,14 +835,8 @@ impl Builder<'_> {
             ..m
         };
         let parts = vec![
-            Part {
-                material: wall_mat,
-                mesh: around(built.walls),
-            },
-            Part {
-                material: roof_mat,
-                mesh: around(built.roof),
-            },
+            Part::whole(wall_mat, around(built.walls)),
+            Part::whole(roof_mat, around(built.roof)),
         ];
         let short_name = Path::new(&f.asset)
             .file_name()
@@ -834,10 +898,10 @@ impl Builder<'_> {
             .then(|| self.textured(&format!("{name} 3-D"), tex3, TREE, true, true));
         let plain = self.color("trees without art", TREE, true);
         let (mut cards, mut solids, mut plains) =
-            (Mesh::default(), Mesh::default(), Mesh::default());
+            (Merged::default(), Merged::default(), Merged::default());
         let mut lines = BTreeSet::new();
         let (mut tallest, mut left_out) = (0.0f64, 0);
-        for t in ts {
+        for (k, t) in ts.iter().enumerate() {
             let w = if t.width.is_finite() && t.width > 0.0 {
                 t.width
             } else {
@@ -864,15 +928,15 @@ impl Builder<'_> {
                 Some((f, tr)) if tex.is_some() => Some(crate::forest::mesh::tree(f, tr, w, h)),
                 _ => None,
             };
+            // A card's crown, seen from above, is as wide as the card.
+            let (at, crown) = ([t.x, t.y], Some(w / 2.0));
             match card {
-                Some(mesh) if three_d => append(&mut solids, &mesh, [t.x, t.y], t.heading),
-                Some(card) => append(&mut cards, &card, [t.x, t.y], t.heading),
-                None => append(
-                    &mut plains,
-                    &crate::forest::mesh::plain(w, h),
-                    [t.x, t.y],
-                    t.heading,
-                ),
+                Some(mesh) if three_d => solids.add(k, &mesh, at, t.heading, None),
+                Some(card) => cards.add(k, &card, at, t.heading, crown),
+                None => {
+                    let card = crate::forest::mesh::plain(w, h);
+                    plains.add(k, &card, at, t.heading, crown);
+                }
             }
             tallest = tallest.max(h);
             lines.insert(t.source_line);
@@ -900,21 +964,9 @@ impl Builder<'_> {
                 "art_state": file.map_or("not looked up", |f| f.state.describe()),
             }),
         };
-        let mut parts = vec![
-            Part {
-                material: textured,
-                mesh: cards,
-            },
-            Part {
-                material: plain,
-                mesh: plains,
-            },
-        ];
+        let mut parts = vec![cards.part(textured), plains.part(plain)];
         if let Some(material) = solid {
-            parts.push(Part {
-                material,
-                mesh: solids,
-            });
+            parts.push(solids.part(material));
         }
         self.drawn(node, &format!("#{i} trees"), parts)
     }
@@ -1079,7 +1131,7 @@ impl Builder<'_> {
                 children: Vec::new(),
                 details,
             };
-            match self.drawn(node, &name, vec![Part { material, mesh }])? {
+            match self.drawn(node, &name, vec![Part::whole(material, mesh)])? {
                 Some(n) => nodes.push(n),
                 None => empty += 1,
             }
@@ -1123,16 +1175,31 @@ fn item(kind: ItemKind, i: usize, index: usize, p: &Placement, line: Option<usiz
     }
 }
 
-/// Appends `m` to `to`, turned `heading` degrees clockwise and moved by
-/// `at` (local metres). The turn is about the vertical axis, so each
-/// triangle keeps its winding.
-pub fn append(to: &mut Mesh, m: &Mesh, at: Xy, heading: f64) {
+/// The turn by `heading` degrees clockwise seen from above, about the
+/// vertical axis (exactly none at 0).
+fn turning(heading: f64) -> impl Fn([f64; 3]) -> [f64; 3] {
     let (s, c) = if heading == 0.0 {
         (0.0, 1.0)
     } else {
         heading.to_radians().sin_cos()
     };
-    let turn = |[x, y, z]: [f64; 3]| [x * c + y * s, -x * s + y * c, z];
+    move |[x, y, z]: [f64; 3]| [x * c + y * s, -x * s + y * c, z]
+}
+
+impl Node {
+    /// `q`, a point of its mesh (its own frame), in its parent's frame:
+    /// turned by its heading and moved to where it stands.
+    pub fn to_parent(&self, q: [f64; 3]) -> [f64; 3] {
+        let [x, y, z] = turning(self.heading)(q);
+        [self.at[0] + x, self.at[1] + y, self.at[2] + z]
+    }
+}
+
+/// Appends `m` to `to`, turned `heading` degrees clockwise and moved by
+/// `at` (local metres). The turn is about the vertical axis, so each
+/// triangle keeps its winding.
+pub fn append(to: &mut Mesh, m: &Mesh, at: Xy, heading: f64) {
+    let turn = turning(heading);
     let base = to.positions.len() as u32;
     for (k, p) in m.positions.iter().enumerate() {
         let [x, y, z] = turn(*p);
@@ -1254,6 +1321,84 @@ mod tests {
         assert_eq!(named(" 3-D"), Some(1), "{parts:?}");
         // Without its texture the 2-D tree is a plain card.
         assert!(named("trees without art").is_some_and(|n| n >= 2));
+    }
+
+    /// The pieces of a placement's trees: a 3-D tree is its mesh as
+    /// placed (here a mesh 10 m tall spanning x −1…1 and z −2…2, X-Plane's
+    /// z pointing south, drawn 20 m tall at (100, 50): x 98…102 and y
+    /// 46…54 facing north, x 96…104 and y 48…52 turned a quarter); a card
+    /// carries its crown (its foot, half its width); a tree whose place is
+    /// not finite is no piece.
+    #[test]
+    fn each_tree_is_a_piece_of_its_part() {
+        let text = "A\n800\nFOREST\n\nTEXTURE t.png\nSCALE_X 256\nSCALE_Y 256\n\
+                    SPACING 10 10\nRANDOM 0 0\n\nSHADER_3D\nTEXTURE t3.png\n\
+                    MESH cone 0 500 4 6\nVERTEX 1 0 2  0 1 0  0 0  0\n\
+                    VERTEX -1 0 2  0 1 0  0 0  0\nVERTEX 0 10 -2  0 1 0  0 0  0\n\
+                    VERTEX 0 5 0  0 1 0  0 0  0\nIDX 0 1 2\nIDX 0 2 3\n\n\
+                    TREE 0 0 64 128 32 50 10 10 2 0 cone\nMESH_3D cone\n\
+                    TREE 64 0 64 128 32 50 10 10 2 0 card\n";
+        let forest = crate::forest::read(text.as_bytes(), "t.for", &Limits::default()).unwrap();
+        let tree = |k: usize, heading: f64| PlacedTree {
+            x: 100.0,
+            y: 50.0,
+            width: 4.0,
+            height: Some(20.0),
+            heading,
+            forest_tree: Some(k),
+            ..PlacedTree::default()
+        };
+        let mut lost = tree(0, 0.0);
+        lost.x = f64::INFINITY;
+        let p = Placement {
+            trees: vec![tree(0, 0.0), tree(0, 90.0), tree(1, 0.0), lost],
+            art: Some(Arc::new(Art {
+                forest: Some(ArtFile {
+                    path: "t.for".into(),
+                    file: Some(PathBuf::from("/art/t.for")),
+                    state: ArtState::Found,
+                    how: String::new(),
+                    value: Some(Arc::new(forest)),
+                    textures: Vec::new(),
+                }),
+                ..Art::default()
+            })),
+            ..Placement::default()
+        };
+        let s = build(std::slice::from_ref(&p), &Limits::default()).unwrap();
+        let pieces: Vec<(&Part, &Piece)> = s.meshes[0]
+            .parts
+            .iter()
+            .flat_map(|pt| pt.pieces.iter().map(move |pc| (pt, pc)))
+            .collect();
+        let mut indices: Vec<usize> = pieces.iter().map(|(_, pc)| pc.index).collect();
+        indices.sort_unstable();
+        assert_eq!(indices, [0, 1, 2], "the tree left out is no piece");
+        let piece = |k: usize| pieces.iter().find(|(_, pc)| pc.index == k).unwrap();
+        let bounds = |k: usize| {
+            let (pt, pc) = piece(k);
+            let q = &pt.mesh.positions[pc.vertices.clone()];
+            let f = |c: usize, m: fn(f64, f64) -> f64, i: f64| q.iter().map(|v| v[c]).fold(i, m);
+            [
+                f(0, f64::min, f64::INFINITY),
+                f(0, f64::max, -f64::INFINITY),
+                f(1, f64::min, f64::INFINITY),
+                f(1, f64::max, -f64::INFINITY),
+            ]
+        };
+        let near = |a: [f64; 4], b: [f64; 4]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-9);
+        assert!(
+            near(bounds(0), [98.0, 102.0, 46.0, 54.0]),
+            "{:?}",
+            bounds(0)
+        );
+        assert!(
+            near(bounds(1), [96.0, 104.0, 48.0, 52.0]),
+            "{:?}",
+            bounds(1)
+        );
+        assert_eq!(piece(0).1.crown, None, "a 3-D tree is seen as its mesh");
+        assert_eq!(piece(2).1.crown, Some(([100.0, 50.0], 2.0)));
     }
 
     #[test]
