@@ -17,11 +17,14 @@ Then, for each recipe, it reports in one run:
    peak memory;
 2. the recipe in this process (`client=None`), GeoParquet written, and its
    ratio to the CLI (target: at most 1.5x);
-3. the recipe on a LocalCluster of N single-threaded worker processes, its
-   speed-up over one process (target: at least 1.7x), and each worker's
-   peak memory against the CLI's (target: below it);
+3. the recipe on a LocalCluster of N single-threaded worker processes,
+   writing one file and writing a Parquet dataset (`dataset=True`: part
+   files, nothing merged), the workers' CPU time, their speed-up over one
+   process (target: at least 1.7x), and each worker's peak memory against
+   the CLI's (target: below it);
 
-checking that the one-process and cluster results are the same rows. With
+checking that the one-process and cluster results are the same rows
+(the dataset read back as one table). With
 --small K it also times a K-tile run three ways: a plain loop over the
 tiles in this process, the recipe without a Client and the recipe on the
 cluster. With --writers it times writing every tile's placed table as
@@ -122,6 +125,13 @@ def worker_peaks(client: Any) -> list[float]:
     return sorted(got.values())
 
 
+def workers_cpu(client: Any) -> float:
+    """The CPU time the workers' processes have used so far, in seconds
+    (user and system, every thread: the task's and Dask's own)."""
+    got = client.run(lambda: sum(os.times()[:2]))
+    return float(sum(got.values()))
+
+
 def plain_loop(what: str, tiles: list[Path], lib: Path, out: Path) -> int:
     """The K-tile run as a plain loop: one Scenery, each tile's table built
     and the tables concatenated and written with pyarrow."""
@@ -201,18 +211,28 @@ def main() -> None:
             one, t1 = timed(f"{what}: Python, one process", lambda: recipe(tiles_dir, root / f"{what}1", library=[lib], client=False))
             print(f"{what}: one process peak {peak_mb():.0f} MB (was {before:.0f} MB before the run)")
             base = worker_peaks(client)
+            cpu0 = workers_cpu(client)
             two, t2 = timed(
-                f"{what}: Python, LocalCluster of {a.workers}",
+                f"{what}: Python, LocalCluster of {a.workers}, one file",
                 lambda: recipe(tiles_dir, root / f"{what}2", library=[lib], client=client),
             )
+            cpu1 = workers_cpu(client)
+            data, t3 = timed(
+                f"{what}: Python, LocalCluster of {a.workers}, dataset",
+                lambda: recipe(tiles_dir, root / f"{what}3", library=[lib], client=client, dataset=True),
+            )
+            cpu2 = workers_cpu(client)
             peaks = worker_peaks(client)
-            same = pandas.read_parquet(one.output).equals(pandas.read_parquet(two.output))
-            print(f"{what}: speed-up {t1 / t2:.2f}x (target >= 1.7), same rows: {same}")
+            print(f"{what}: workers' CPU {cpu1 - cpu0:.2f} s (one file), {cpu2 - cpu1:.2f} s (dataset); "
+                  f"{len(list(data.output.glob('part-*.parquet')))} parts")
+            want = pandas.read_parquet(one.output)
+            same = want.equals(pandas.read_parquet(two.output)) and want.equals(pandas.read_parquet(data.output))
+            print(f"{what}: speed-up {t1 / t2:.2f}x one file, {t1 / t3:.2f}x dataset (target >= 1.7), same rows: {same}")
             print(f"{what}: worker peaks {', '.join(f'{p:.0f}' for p in peaks)} MB (before: {', '.join(f'{p:.0f}' for p in base)} MB)")
             if cli_wall is not None and cli_peak is not None:
                 print(f"{what}: one process / CLI = {t1 / cli_wall:.2f} (target <= 1.5); "
                       f"largest worker / CLI peak = {peaks[-1] / cli_peak:.2f} (target < 1)")
-            assert same and one.ok and two.ok
+            assert same and one.ok and two.ok and data.ok
             if a.small:
                 few = root / f"few-{what}"
                 few.mkdir()

@@ -1,6 +1,6 @@
 """agkit.distributed without a Client: every tile runs in this process and
-its table goes straight into the result (agkit.ParquetWriter), with no part
-files; the result holds the rows the per-tile tables hold, sorted by tile
+its table goes straight into the result file (agkit.ParquetWriter), with no
+part files; the result holds the rows the per-tile tables hold, sorted by tile
 path and row as the part-file merge sorted them; parts a Client's run left
 are used when resuming. (A module of its own: test_distributed keeps a
 Client running for its whole module, and client=None would use it.)"""
@@ -104,7 +104,10 @@ def test_a_failed_tile_is_reported_and_resuming_here_uses_a_clients_parts(packag
             first = distributed.census(package, out, client=client)
     assert list(first.failed) == [rel] and first.rows == 3 * (len(LONS) - 1)
     parts = sorted(p.name for p in (out / "parts").iterdir())
-    assert len(parts) == len(LONS) - 1
+    # Parts of consecutive tiles (a task's batch, split at the failed
+    # tile), each listing its tiles.
+    held = [t for p in parts for t in json.loads(pq.read_schema(out / "parts" / p).metadata[b"agkit:tiles"])]
+    assert len(held) == len(LONS) - 1 and rel not in held
     no_client()
     # Without a Client, failing again: reported, the others' parts used.
     again = distributed.census(package, out)
