@@ -666,7 +666,8 @@ def _parts(
     if progress:
         show_progress(list(futures))
     running = {fut: jobs[0][2] for fut, jobs in futures.items()}
-    for fut in as_completed(futures):
+    # The client's own loop: it need not be the default Client.
+    for fut in as_completed(futures, loop=client.loop):
         jobs = futures[fut]
         try:
             _note(run, fut.result())

@@ -121,3 +121,19 @@ def test_a_failed_tile_is_reported_and_resuming_here_uses_a_clients_parts(packag
     scenery = distributed._open(distributed._spec(None, [], None, None, None))
     want = merged(package, lambda d, rel: scenery.census_table(d, name=rel), ["dsf", "use"])
     assert_same_rows(last.output, want)
+
+
+def test_a_client_that_is_not_the_default_one_runs_the_tiles(package: Path, tmp_path: Path) -> None:
+    """A Client made with set_as_default=False, none other running: the
+    recipes wait on its tasks through its own loop (they used the default
+    Client's, and raised "No clients found")."""
+    from dask.distributed import Client, LocalCluster
+
+    no_client()
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        with Client(cluster, set_as_default=False) as client:
+            no_client()
+            data = distributed.census(package, tmp_path / "data", client=client, dataset=True)
+            file = distributed.census(package, tmp_path / "file", client=client)
+    assert data.ok and file.ok and data.rows == file.rows == 3 * len(LONS)
+    pandas.testing.assert_frame_equal(pandas.read_parquet(data.output), pandas.read_parquet(file.output))
