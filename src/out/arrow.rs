@@ -344,11 +344,19 @@ impl Seen {
         };
         let u32_at = |i: usize| -> Option<usize> {
             let b: [u8; 4] = v.get(i..i + 4)?.try_into().ok()?;
-            Some(if le { u32::from_le_bytes(b) } else { u32::from_be_bytes(b) } as usize)
+            Some(if le {
+                u32::from_le_bytes(b)
+            } else {
+                u32::from_be_bytes(b)
+            } as usize)
         };
         let f64_at = |i: usize| -> Option<f64> {
             let b: [u8; 8] = v.get(i..i + 8)?.try_into().ok()?;
-            Some(if le { f64::from_le_bytes(b) } else { f64::from_be_bytes(b) })
+            Some(if le {
+                f64::from_le_bytes(b)
+            } else {
+                f64::from_be_bytes(b)
+            })
         };
         let Some(ty) = u32_at(1) else { return };
         if !(1..=3).contains(&ty) {
@@ -769,8 +777,8 @@ pub fn dsf_vertices_batch(features: &Features, file: &str) -> RecordBatch {
 pub fn scenery_findings_batch(findings: &[crate::scenery::check::Finding]) -> RecordBatch {
     use arrow_array::builder::ListBuilder;
     let mut b = Builder::new(SCENERY_FINDINGS.iter().map(|c| (c.name, c.ty)), false);
-    let mut details = ListBuilder::new(StringBuilder::new())
-        .with_field(Field::new("item", DataType::Utf8, true));
+    let mut details =
+        ListBuilder::new(StringBuilder::new()).with_field(Field::new("item", DataType::Utf8, true));
     for f in findings {
         for (name, _, col) in b.columns.iter_mut() {
             match *name {
@@ -787,13 +795,19 @@ pub fn scenery_findings_batch(findings: &[crate::scenery::check::Finding]) -> Re
         details.append(true);
     }
     let batch = b.finish();
-    let mut fields: Vec<Field> = batch.schema().fields().iter().map(|f| f.as_ref().clone()).collect();
+    let mut fields: Vec<Field> = batch
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.as_ref().clone())
+        .collect();
     fields.push(Field::new("details", details_type(), false));
     let mut columns = batch.columns().to_vec();
     columns.push(Arc::new(details.finish()));
     // The details column is as long as the other columns: one list per
     // finding.
-    RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).expect("columns match their schema")
+    RecordBatch::try_new(Arc::new(Schema::new(fields)), columns)
+        .expect("columns match their schema")
 }
 
 /// The type of the `details` column of [`scenery_findings_batch`].
@@ -1493,13 +1507,20 @@ mod tests {
         );
         // An empty part has no bbox (GeoParquet: optional).
         let empty = dir.path().join("empty.parquet");
-        write_parquet(&[dsf_batch(&Features::default(), DsfLayer::Objects, "")], &empty).unwrap();
+        write_parquet(
+            &[dsf_batch(&Features::default(), DsfLayer::Objects, "")],
+            &empty,
+        )
+        .unwrap();
         let reader =
             ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&empty).unwrap()).unwrap();
         let geo: serde_json::Value =
             serde_json::from_str(&reader.schema().metadata()["geo"]).unwrap();
         assert!(geo["columns"]["geometry"].get("bbox").is_none());
-        assert_eq!(geo["columns"]["geometry"]["geometry_types"], serde_json::json!([]));
+        assert_eq!(
+            geo["columns"]["geometry"]["geometry_types"],
+            serde_json::json!([])
+        );
     }
 
     #[test]
@@ -1529,7 +1550,11 @@ mod tests {
         };
         let b = dsf_vertices_batch(&f, "t.dsf");
         let names = column_names(&b);
-        let want: Vec<&str> = DSF_VERTICES.iter().map(|c| c.name).chain([GEOMETRY]).collect();
+        let want: Vec<&str> = DSF_VERTICES
+            .iter()
+            .map(|c| c.name)
+            .chain([GEOMETRY])
+            .collect();
         assert_eq!(names, want);
         assert_eq!(b.num_rows(), 3 + 2);
         let int = |n: &str| {
@@ -1599,7 +1624,9 @@ mod tests {
         let list = |k: usize| {
             let v = details.value(k);
             let v = v.as_any().downcast_ref::<StringArray>().unwrap();
-            (0..v.len()).map(|i| v.value(i).to_string()).collect::<Vec<_>>()
+            (0..v.len())
+                .map(|i| v.value(i).to_string())
+                .collect::<Vec<_>>()
         };
         assert_eq!(list(0), ["a", "b"]);
         assert!(list(1).is_empty() && !details.is_null(1));
