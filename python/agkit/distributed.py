@@ -40,6 +40,7 @@ lists its tiles in its metadata), so only the failed and new ones run.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass, field
@@ -605,20 +606,31 @@ def _here(
         writer.write(table)
         run.done.append(rel)
 
-    if progress and len(done) < len(jobs):
+    _in_order([functools.partial(step, rel, dsf) for rel, dsf in jobs], progress and len(done) < len(jobs))
+
+
+def _in_order(calls: Sequence[Callable[[], Any]], progress: bool) -> list[Any]:
+    """What `calls` return, each called here after the one before (the
+    rows go into the result in order); with `progress` as one task each on
+    dask's synchronous scheduler, under ``dask.diagnostics.ProgressBar``."""
+    out: list[Any] = []
+
+    def call(c: Callable[[], Any], _before: Any = None) -> None:
+        out.append(c())
+
+    if progress and calls:
         import dask  # type: ignore[import-untyped,unused-ignore]
         from dask.diagnostics import ProgressBar  # type: ignore[import-untyped,unused-ignore]
 
-        # One task per tile, each after the one before (the rows go into
-        # the file in order), on dask's synchronous scheduler.
         last = None
-        for rel, dsf in jobs:
-            last = dask.delayed(step, pure=False)(rel, dsf, last)
+        for c in calls:
+            last = dask.delayed(call, pure=False)(c, last)
         with ProgressBar():
             dask.compute(last, scheduler="sync")
     else:
-        for rel, dsf in jobs:
-            step(rel, dsf)
+        for c in calls:
+            call(c)
+    return out
 
 
 def _parts(
@@ -640,17 +652,11 @@ def _parts(
     if not todo:
         return
     if client is None:
+        # One batch (a part per run of consecutive tiles), or batches to
+        # show progress by.
         batches = _batches(todo, 25) if progress else [todo]
-        if progress:
-            import dask  # type: ignore[import-untyped,unused-ignore]
-            from dask.diagnostics import ProgressBar  # type: ignore[import-untyped,unused-ignore]
-
-            tasks = [dask.delayed(_write_parts, pure=False)(tile, b, folder, schema, meta, *extra) for b in batches]
-            with ProgressBar():
-                results = dask.compute(*tasks, scheduler="sync")
-        else:
-            results = [_write_parts(tile, b, folder, schema, meta, *extra) for b in batches]
-        for got in results:
+        calls = [functools.partial(_write_parts, tile, b, folder, schema, meta, *extra) for b in batches]
+        for got in _in_order(calls, progress):
             _note(run, got)
         return
     from distributed import as_completed

@@ -137,3 +137,14 @@ def test_a_client_that_is_not_the_default_one_runs_the_tiles(package: Path, tmp_
             file = distributed.census(package, tmp_path / "file", client=client)
     assert data.ok and file.ok and data.rows == file.rows == 3 * len(LONS)
     pandas.testing.assert_frame_equal(pandas.read_parquet(data.output), pandas.read_parquet(file.output))
+
+
+def test_a_dataset_here_with_progress_has_the_files_rows(package: Path, tmp_path: Path, capsys: Any) -> None:
+    """Without a Client, dataset=True with progress: the tiles in batches
+    under dask's progress bar, the rows of the single file, in order."""
+    no_client()
+    data = distributed.census(package, tmp_path / "data", dataset=True, progress=True)
+    file = distributed.census(package, tmp_path / "file")
+    assert data.ok and data.rows == file.rows == 3 * len(LONS)
+    assert "100%" in capsys.readouterr().out
+    pandas.testing.assert_frame_equal(pandas.read_parquet(data.output), pandas.read_parquet(file.output))
