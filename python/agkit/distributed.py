@@ -526,7 +526,8 @@ def _run(
     straight into it: on a Client a task per batch of tiles, each writing
     its parts; without one, here. As one file (`out/NAME.parquet`), on a
     Client the tasks write their parts under `out/parts/` and the parts
-    are then streamed into the file; without one each tile's table goes
+    are streamed into the file as the tasks end; without one each tile's
+    table goes
     straight into the file, with no part files (the parts of an earlier
     run are still used when `resume`)."""
     name = result.split(".")[0]
