@@ -158,6 +158,9 @@ def test_a_failing_tile_is_reported_and_a_second_run_resumes(package: Path, clie
     assert second.done == [rel] and sorted(second.skipped) == sorted(first.done) and second.ok
     assert second.rows == 3 * len(LONS)
     assert all((out / "parts" / n).stat().st_mtime_ns == t for n, t in stamps.items()), "a finished tile ran again"
+    # The kept parts and the new one are merged in tile order.
+    fresh = distributed.census(pkg, tmp_path / "fresh", client=client)
+    pandas.testing.assert_frame_equal(pandas.read_parquet(second.output), pandas.read_parquet(fresh.output))
     again = distributed.census(pkg, out, client=client, resume=False)
     assert sorted(again.done) == sorted(second.done + second.skipped) and again.skipped == []
 
