@@ -653,9 +653,10 @@ def _parts(
     if not todo:
         return
     if client is None:
-        # One batch (a part per run of consecutive tiles), or batches to
-        # show progress by.
-        batches = _batches(todo, 25) if progress else [todo]
+        # One batch (a part per run of consecutive tiles), or 20 to show
+        # progress by (20 parts).
+        size = -(-len(todo) // 20) if progress else len(todo)
+        batches = [todo[i : i + size] for i in range(0, len(todo), size)]
         calls = [functools.partial(_write_parts, tile, b, folder, schema, meta, *extra) for b in batches]
         for got in _in_order(calls, progress):
             _note(run, got)
