@@ -472,11 +472,10 @@ def _pyarrow_parquet() -> Any:
 
 def _keep_parts(folder: Path, index: Mapping[str, int], resume: bool) -> dict[str, tuple[Path, list[str]]]:
     """The parts of `folder` a run keeps and their tiles, by their first
-    tile: with
-    `resume`, each part whose tiles are consecutive tiles of this run
-    (`index`) and in no other part, renamed after its first tile's index
-    where that changed; the others (and every part without `resume`)
-    are removed, so the folder holds only this run's rows."""
+    tile: with `resume`, each part whose tiles are consecutive tiles of
+    this run (`index`) and in no other part, renamed after its first
+    tile's index where that changed; the others (and every part without
+    `resume`) are removed, so the folder holds only this run's rows."""
     keep: dict[str, tuple[Path, list[str]]] = {}
     held: set[str] = set()
     for path, tiles in _existing(folder):
@@ -527,9 +526,8 @@ def _run(
     its parts; without one, here. As one file (`out/NAME.parquet`), on a
     Client the tasks write their parts under `out/parts/` and the parts
     are streamed into the file as the tasks end; without one each tile's
-    table goes
-    straight into the file, with no part files (the parts of an earlier
-    run are still used when `resume`)."""
+    table goes straight into the file, with no part files (the parts of
+    an earlier run are still used when `resume`)."""
     name = result.split(".")[0]
     # Sorted by the `dsf` column's value (the path relative to `root`):
     # each tile's rows are in use/placement order, so the result is sorted
