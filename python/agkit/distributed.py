@@ -1,4 +1,4 @@
-"""Thousands of DSF tiles on Dask: one task per tile, Parquet out.
+"""Thousands of DSF tiles on Dask: a task per batch of tiles, Parquet out.
 
 Two recipes on ``dask.distributed`` (``pip install "./python[dask]"``):
 
@@ -20,19 +20,27 @@ shows Dask's own progress bar (``distributed.progress``; without a Client
 ``dask.diagnostics.ProgressBar``). The result is written from Rust
 (:class:`agkit.ParquetWriter`), the tiles in path order, each tile's rows
 in use/placement order, so the rows are the same whatever the number of
-workers, and memory holds one tile's rows at a time. On a Client each tile
-is one task that writes its own part file (``OUT/parts/…``, renamed into
-place when complete), and the parts are streamed into the result; without
-one each tile's table goes straight into the result, with no part files
-(a small run costs what a plain loop over the tiles costs). A tile that
-fails (its task raises, or its worker dies) is reported in
+workers. It is one Parquet file (``OUT/census.parquet``,
+``OUT/placed.parquet``) or, with ``dataset=True``, a Parquet dataset: a
+folder (``OUT/census/``, ``OUT/placed/``) of part files named in tile
+order (``part-000000.parquet``, …), each a complete (Geo)Parquet file of
+consecutive tiles, which ``pandas.read_parquet``,
+``geopandas.read_parquet``, ``dask_geopandas.read_parquet`` and
+``pyarrow.dataset`` read as one table. On a Client a task per batch of
+tiles writes their part files; as a dataset that is all (nothing is
+merged after the last task), as one file the parts (under
+``OUT/parts/``) are then streamed into it. Without a Client each tile's
+table goes straight into the file (no part files: a small run costs what
+a plain loop over the tiles costs), or into the dataset's parts. A tile
+that fails (its task raises, or its worker dies) is reported in
 :attr:`Run.failed` with the reason and the others are kept; running again
-skips the tiles whose part is already written (``resume``), so only the
-failed and new ones run.
+skips the tiles an earlier run's part files hold (``resume``; each part
+lists its tiles in its metadata), so only the failed and new ones run.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass, field
@@ -224,16 +232,6 @@ def _place_tile(dsf: str, name: str, spec: tuple[Any, ...], seed: int) -> agkit.
     return placed_table(dsf, _scenery(spec), seed, name)
 
 
-def _part_task(tile: Callable[..., agkit.ArrowTable], dsf: str, name: str, part: str, *extra: Any) -> int:
-    """A cluster's task for one tile: its table built in Rust and written
-    from Rust as its part file (through a temporary file renamed into
-    place): no row reaches Python."""
-    table = tile(dsf, name, *extra)
-    Path(part).parent.mkdir(parents=True, exist_ok=True)
-    table.write_parquet(part)
-    return int(table.num_rows)
-
-
 def _pandas_metadata(columns: Mapping[str, str]) -> str:
     """pandas' `pandas` schema entry giving `columns` their dtypes when
     pandas reads the file (``Int64``, ``string``); made once per process
@@ -343,27 +341,99 @@ def _client(client: Any) -> Any:
         return None
 
 
-def _batch(
-    tile: Callable[..., agkit.ArrowTable], jobs: list[tuple[str, str, str]], *extra: Any
+def _write_parts(
+    tile: Callable[..., agkit.ArrowTable],
+    jobs: Sequence[tuple[str, str, int]],
+    folder: str,
+    schema: str,
+    meta: Mapping[str, str],
+    *extra: Any,
 ) -> list[tuple[str, Optional[str]]]:
-    """A cluster's task for a batch of tiles, each written as its part
-    file: (tile, None) when done, (tile, why) when it failed."""
+    """A task for a batch of tiles `jobs` ((dsf, rel, index) in index
+    order): their tables written from Rust into part files under
+    `folder`, one part per run of consecutive tiles (a failed tile, or a
+    gap in the indexes, starts a new part), each named after the index of
+    its first tile and listing its tiles in its metadata
+    (``agkit:tiles``). Returns (tile, None) when done, (tile, why) when it
+    failed."""
     out: list[tuple[str, Optional[str]]] = []
-    for dsf_s, rel, part_s in jobs:
-        try:
-            _part_task(tile, dsf_s, rel, part_s, *extra)
+    writer: Optional[agkit.ParquetWriter] = None
+    tiles: list[str] = []
+    last = -2
+
+    def close() -> None:
+        nonlocal writer, tiles
+        if writer is not None:
+            writer.close({_TILES_KEY: json.dumps(tiles)})
+        writer, tiles = None, []
+
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    try:
+        for dsf_s, rel, i in jobs:
+            if i != last + 1:
+                close()
+            try:
+                table = tile(dsf_s, rel, *extra)
+            except Exception as e:  # noqa: BLE001 - reported per tile
+                close()
+                out.append((rel, _reason(e)))
+                continue
+            if writer is None:
+                writer = agkit.ParquetWriter(Path(folder) / _part_file(i), schema, dict(meta))
+            writer.write(table)
+            tiles.append(rel)
+            last = i
             out.append((rel, None))
-        except Exception as e:  # noqa: BLE001 - reported per tile
-            out.append((rel, _reason(e)))
+        close()
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
     return out
 
 
-def _batches(todo: list[tuple[str, str, str]], slots: int) -> list[list[tuple[str, str, str]]]:
-    """The tiles in about four batches per worker thread (a task per tile
-    would cost the scheduler more than a small tile takes), in order."""
-    n = max(1, min(len(todo), 4 * max(1, slots)))
-    size = -(-len(todo) // n)
-    return [todo[i : i + size] for i in range(0, len(todo), size)]
+_TILES_KEY = "agkit:tiles"
+"""The metadata entry of a part file listing its tiles (JSON)."""
+
+
+def _part_file(index: int) -> str:
+    """The name of the part whose first tile is tile `index` of the run:
+    parts sort by name in tile order."""
+    return f"part-{index:06d}.parquet"
+
+
+def _batches(todo: list[tuple[str, str, int]], slots: int) -> list[list[tuple[str, str, int]]]:
+    """The tiles `todo` (in order) cut into batches of consecutive tiles,
+    one task each: big ones first, then smaller and smaller (guided
+    scheduling: each takes half of what is left per worker thread,
+    weighed by the tiles' file sizes), so that the workers finish
+    together — the last tasks are a tile each — while the tasks, and the
+    part files they write, stay few (300 tiles on 2 threads: 21 tasks,
+    the first of 73 tiles)."""
+    if not todo:
+        return []
+    sizes = [_file_size(dsf) for dsf, _, _ in todo]
+    left = float(sum(sizes))
+    out: list[list[tuple[str, str, int]]] = []
+    i = 0
+    while i < len(todo):
+        want = left / (2 * max(1, slots))
+        j, got = i + 1, float(sizes[i])
+        while j < len(todo) and got + sizes[j] <= want:
+            got += sizes[j]
+            j += 1
+        out.append(todo[i:j])
+        left -= got
+        i = j
+    return out
+
+
+def _file_size(path: str) -> int:
+    """A tile's size in bytes (at least 1): its share of the work."""
+    try:
+        return max(1, os.stat(path).st_size)
+    except OSError:
+        return 1
 
 
 def dsf_files(folder: PathLike) -> list[Path]:
@@ -376,8 +446,63 @@ def dsf_files(folder: PathLike) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.suffix.lower() == ".dsf" and p.is_file())
 
 
-def _part_name(rel: str) -> str:
-    return rel.replace("\\", "/").replace("/", "__") + ".parquet"
+def _existing(folder: Path) -> list[tuple[Path, list[str]]]:
+    """The part files an earlier run left in `folder` and the tiles each
+    holds (from its ``agkit:tiles`` entry; a ``part-*.parquet`` without
+    one, or unreadable, holds none)."""
+    if not folder.is_dir():
+        return []
+    pq = _pyarrow_parquet()
+    out = []
+    for p in sorted(folder.glob("part-*.parquet")):
+        try:
+            meta = pq.read_schema(p).metadata or {}
+            tiles = json.loads(meta[_TILES_KEY.encode()])
+        except Exception:  # noqa: BLE001 - not one of ours, or damaged: redone
+            tiles = []
+        out.append((p, [str(t) for t in tiles]))
+    return out
+
+
+def _pyarrow_parquet() -> Any:
+    import pyarrow.parquet  # type: ignore[import-untyped,unused-ignore]
+
+    return pyarrow.parquet
+
+
+def _keep_parts(folder: Path, index: Mapping[str, int], resume: bool) -> dict[str, tuple[Path, list[str]]]:
+    """The parts of `folder` a run keeps and their tiles, by their first
+    tile: with `resume`, each part whose tiles are consecutive tiles of
+    this run (`index`) and in no other part, renamed after its first
+    tile's index where that changed; the others (and every part without
+    `resume`) are removed, so the folder holds only this run's rows."""
+    keep: dict[str, tuple[Path, list[str]]] = {}
+    held: set[str] = set()
+    for path, tiles in _existing(folder):
+        ok = (
+            resume
+            and bool(tiles)
+            and all(t in index and t not in held for t in tiles)
+            and [index[t] for t in tiles] == list(range(index[tiles[0]], index[tiles[0]] + len(tiles)))
+        )
+        if not ok:
+            path.unlink()
+            continue
+        held.update(tiles)
+        keep[tiles[0]] = (path, tiles)
+    # Renamed in two steps, so that no name is taken while another part
+    # still has it.
+    moved = {}
+    for first, (path, _) in keep.items():
+        want = folder / _part_file(index[first])
+        if path != want:
+            tmp = path.with_name(f".renaming-{path.name}")
+            path.rename(tmp)
+            moved[first] = (tmp, want)
+    for first, (tmp, want) in moved.items():
+        tmp.rename(want)
+        keep[first] = (want, keep[first][1])
+    return keep
 
 
 def _run(
@@ -391,16 +516,19 @@ def _run(
     client: Any,
     resume: bool,
     progress: bool = False,
+    dataset: bool = False,
 ) -> Run:
-    """Makes `out/result` of every tile's table (`tile(dsf, rel, *extra)`)
-    in tile path order, from Rust, one tile in memory at a time.
+    """Makes the result of every tile's table (`tile(dsf, rel, *extra)`),
+    from Rust, the tiles in path order.
 
-    With a Client each tile not yet done runs as a task writing its part
-    file, and the parts are then streamed into the result. Without one
-    each tile's table goes straight into the result: no part files (the
-    parts of an earlier run are still used when `resume`)."""
-    parts_dir = out / "parts"
-    run = Run(output=out / result)
+    As a `dataset` (`out/NAME/`), the tiles are written as part files
+    straight into it: on a Client a task per batch of tiles, each writing
+    its parts; without one, here. As one file (`out/NAME.parquet`), on a
+    Client the tasks write their parts under `out/parts/` and the parts
+    are streamed into the file as the tasks end; without one each tile's
+    table goes straight into the file, with no part files (the parts of
+    an earlier run are still used when `resume`)."""
+    name = result.split(".")[0]
     # Sorted by the `dsf` column's value (the path relative to `root`):
     # each tile's rows are in use/placement order, so the result is sorted
     # by (dsf, row) without a sort.
@@ -408,45 +536,66 @@ def _run(
         ((dsf.relative_to(root).as_posix() if dsf != root else dsf.name, dsf) for dsf in tiles),
         key=lambda j: j[0],
     )
-    done = {rel: parts_dir / _part_name(rel) for rel, _ in jobs}
-    if resume:
-        run.skipped = [rel for rel, _ in jobs if done[rel].is_file()]
-    skipped = set(run.skipped)
-    todo = [(str(dsf), rel, str(done[rel])) for rel, dsf in jobs if rel not in skipped]
+    index = {rel: i for i, (rel, _) in enumerate(jobs)}
+    parts_dir = out / name if dataset else out / "parts"
+    run = Run(output=parts_dir if dataset else out / result)
     out.mkdir(parents=True, exist_ok=True)
+    kept = _keep_parts(parts_dir, index, resume) if (dataset or parts_dir.is_dir()) else {}
+    done = {t for _, ts in kept.values() for t in ts}
+    run.skipped = [rel for rel, _ in jobs if rel in done]
+    todo = [(str(dsf), rel, index[rel]) for rel, dsf in jobs if rel not in done]
     client = _client(client)
     meta = {"pandas": _pandas_metadata(columns)}
-    with agkit.ParquetWriter(run.output, result.split(".")[0], meta) as writer:
-        if client is None:
-            _here(tile, jobs, todo, done, skipped, writer, extra, run, progress)
-        else:
-            _on(client, tile, todo, extra, run, progress)
-            for rel, _ in jobs:
-                if rel not in run.failed and (rel in skipped or rel in run.done) and done[rel].is_file():
-                    writer.append_file(done[rel])
-        run.rows = writer.rows
+    if dataset:
+        parts_dir.mkdir(parents=True, exist_ok=True)
+        _parts(client, tile, todo, str(parts_dir), name, meta, extra, run, progress)
+        run.rows = _rows(parts_dir)
+    else:
+        with agkit.ParquetWriter(run.output, name, meta) as writer:
+            if client is None:
+                _here(tile, jobs, {first: p for first, (p, _) in kept.items()}, done, writer, extra, run, progress)
+            else:
+                merged: set[str] = set()
+
+                def merge(before: float) -> None:
+                    # The parts before the first tile still running go
+                    # into the file, in order, while the rest run.
+                    for path in sorted(parts_dir.glob("part-*.parquet")):
+                        if path.name not in merged and int(path.stem[5:]) < before:
+                            writer.append_file(path)
+                            merged.add(path.name)
+
+                _parts(client, tile, todo, str(parts_dir), name, meta, extra, run, progress, merge)
+                merge(float("inf"))
+            run.rows = writer.rows
     run.done.sort()
     (out / "failed.json").write_text(json.dumps(run.failed, indent=2, sort_keys=True) + "\n")
     return run
 
 
+def _rows(folder: Path) -> int:
+    """The rows of the part files in `folder` (from their footers)."""
+    pq = _pyarrow_parquet()
+    return sum(int(pq.read_metadata(p).num_rows) for p in folder.glob("part-*.parquet"))
+
+
 def _here(
     tile: Callable[..., agkit.ArrowTable],
     jobs: list[tuple[str, Path]],
-    todo: list[tuple[str, str, str]],
-    parts: Mapping[str, Path],
-    skipped: set[str],
+    kept: Mapping[str, Path],
+    done: set[str],
     writer: agkit.ParquetWriter,
     extra: tuple[Any, ...],
     run: Run,
     progress: bool,
 ) -> None:
     """Every tile in this process, in order, its table written straight
-    into `writer` (an earlier run's part for a skipped tile)."""
+    into `writer` (for tiles an earlier run wrote, the part holding them)."""
 
     def step(rel: str, dsf: Path, _before: Any = None) -> None:
-        if rel in skipped:
-            writer.append_file(parts[rel])
+        if rel in done:
+            if rel in kept:
+                writer.append_file(kept[rel])
             return
         try:
             table = tile(str(dsf), rel, *extra)
@@ -456,57 +605,94 @@ def _here(
         writer.write(table)
         run.done.append(rel)
 
-    if progress and todo:
+    _in_order([functools.partial(step, rel, dsf) for rel, dsf in jobs], progress and len(done) < len(jobs))
+
+
+def _in_order(calls: Sequence[Callable[[], Any]], progress: bool) -> list[Any]:
+    """What `calls` return, each called here after the one before (the
+    rows go into the result in order); with `progress` as one task each on
+    dask's synchronous scheduler, under ``dask.diagnostics.ProgressBar``."""
+    out: list[Any] = []
+
+    def call(c: Callable[[], Any], _before: Any = None) -> None:
+        out.append(c())
+
+    if progress and calls:
         import dask  # type: ignore[import-untyped,unused-ignore]
         from dask.diagnostics import ProgressBar  # type: ignore[import-untyped,unused-ignore]
 
-        # One task per tile, each after the one before (the rows go into
-        # the file in order), on dask's synchronous scheduler.
         last = None
-        for rel, dsf in jobs:
-            last = dask.delayed(step, pure=False)(rel, dsf, last)
+        for c in calls:
+            last = dask.delayed(call, pure=False)(c, last)
         with ProgressBar():
             dask.compute(last, scheduler="sync")
     else:
-        for rel, dsf in jobs:
-            step(rel, dsf)
+        for c in calls:
+            call(c)
+    return out
 
 
-def _on(
+def _parts(
     client: Any,
     tile: Callable[..., agkit.ArrowTable],
-    todo: list[tuple[str, str, str]],
+    todo: list[tuple[str, str, int]],
+    folder: str,
+    schema: str,
+    meta: Mapping[str, str],
     extra: tuple[Any, ...],
     run: Run,
     progress: bool,
+    done: Optional[Callable[[float], None]] = None,
 ) -> None:
-    """The tiles `todo` on `client`'s workers, each writing its part."""
+    """The tiles `todo` written as part files into `folder`: on
+    `client`'s workers a task per batch of tiles, or here without one.
+    On a Client `done(index)` is called as tasks end, with the index of
+    the first tile still running (every part before it is written)."""
+    if not todo:
+        return
+    if client is None:
+        # One batch (a part per run of consecutive tiles), or 20 to show
+        # progress by (20 parts).
+        size = -(-len(todo) // 20) if progress else len(todo)
+        batches = [todo[i : i + size] for i in range(0, len(todo), size)]
+        calls = [functools.partial(_write_parts, tile, b, folder, schema, meta, *extra) for b in batches]
+        for got in _in_order(calls, progress):
+            _note(run, got)
+        return
     from distributed import as_completed
     from distributed import progress as show_progress
 
     slots = sum(client.nthreads().values()) or 1
-    # A task per batch of tiles, each tile still its own part file;
     # `pure=False`: a task is run again after a failure, never answered
     # from a cache.
     futures = {}
-    for jobs in _batches(todo, slots) if todo else []:
+    for jobs in _batches(todo, slots):
         key = f"agkit-{tile.__name__}-{jobs[0][1]}"
-        futures[client.submit(_batch, tile, jobs, *extra, key=key, pure=False)] = jobs
-    if progress and futures:
+        futures[client.submit(_write_parts, tile, jobs, folder, schema, meta, *extra, key=key, pure=False)] = jobs
+    if progress:
         show_progress(list(futures))
-    for fut in as_completed(futures):
+    running = {fut: jobs[0][2] for fut, jobs in futures.items()}
+    # The client's own loop: it need not be the default Client.
+    for fut in as_completed(futures, loop=client.loop):
         jobs = futures[fut]
         try:
-            for rel, why in fut.result():
-                if why is None:
-                    run.done.append(rel)
-                else:
-                    run.failed[rel] = why
+            _note(run, fut.result())
         except Exception as e:  # noqa: BLE001 - a lost worker: every tile of the batch
             for _, rel, _ in jobs:
                 run.failed[rel] = _reason(e)
         finally:
             fut.release()
+            del running[fut]
+        if done is not None:
+            done(min(running.values(), default=float("inf")))
+
+
+def _note(run: Run, got: Sequence[tuple[str, Optional[str]]]) -> None:
+    for rel, why in got:
+        if why is None:
+            run.done.append(rel)
+        else:
+            run.failed[rel] = why
 
 
 def _reason(e: BaseException) -> str:
@@ -527,19 +713,22 @@ def census(
     season: Optional[str] = None,
     resume: bool = True,
     progress: bool = False,
+    dataset: bool = False,
 ) -> Run:
     """An autogen census of every DSF under `folder`: one row per autogen
     use (:data:`CENSUS_COLUMNS`), each asset resolved as the simulator
     resolves it (a file of the DSF's package first — `scenery`, by default
     the folder above `Earth nav data` — then the `library` folders, or
     across an X-Plane `installation`). Written to `out/census.parquet`
-    (sorted by DSF path and use), with one part per tile under
-    `out/parts/` and the failed tiles in `out/failed.json`.
+    (sorted by DSF path and use; on a Client from part files under
+    `out/parts/`), or with `dataset=True` as the Parquet dataset
+    `out/census/` (part files of consecutive tiles, nothing merged), and
+    the failed tiles listed in `out/failed.json`.
     """
     root = Path(folder)
     out = Path(out)
     spec = _spec(scenery, library, installation, drefs, season)
-    return _run(_census_tile, dsf_files(root), root, out, "census.parquet", CENSUS_COLUMNS, (spec,), client, resume, progress)
+    return _run(_census_tile, dsf_files(root), root, out, "census.parquet", CENSUS_COLUMNS, (spec,), client, resume, progress, dataset)
 
 
 def place_package(
@@ -554,6 +743,7 @@ def place_package(
     seed: int = 0,
     resume: bool = True,
     progress: bool = False,
+    dataset: bool = False,
 ) -> Run:
     """Places every tile of the scenery `package` (every DSF under its
     `Earth nav data`, or under `package` itself when it has none), its
@@ -562,15 +752,17 @@ def place_package(
     seed `seed XOR i`, as `agkit place --dsf`. Written to
     `out/placed.parquet` (GeoParquet, lon/lat, EPSG:4326: one row per
     placed object, facade and tree, :data:`PLACED_COLUMNS` and
-    `geometry`), with one part per tile under `out/parts/` and the failed
-    tiles in `out/failed.json`.
+    `geometry`; on a Client from part files under `out/parts/`), or with
+    `dataset=True` as the GeoParquet dataset `out/placed/` (part files of
+    consecutive tiles, nothing merged), and the failed tiles listed in
+    `out/failed.json`.
     """
     pkg = Path(package)
     end = next((p for p in pkg.iterdir() if p.is_dir() and p.name.lower() == "earth nav data"), None) if pkg.is_dir() else None
     root = end or pkg
     out = Path(out)
     spec = _spec(pkg, library, installation, drefs, season)
-    return _run(_place_tile, dsf_files(root), root, out, "placed.parquet", PLACED_COLUMNS, (spec, seed), client, resume, progress)
+    return _run(_place_tile, dsf_files(root), root, out, "placed.parquet", PLACED_COLUMNS, (spec, seed), client, resume, progress, dataset)
 
 
 __all__ = [

@@ -195,8 +195,9 @@ fn unknown_layer(layer: &str) -> Error {
 }
 
 /// An empty table of the schema named `name`: a placement layer
-/// (`objects`, `trees`, …), `placed`, `census`, or a DSF table prefixed
-/// `dsf.` (`dsf.objects`, …): the `meta=` of `dask.dataframe.from_map`.
+/// (`objects`, `trees`, …), `placed`, `census`, `findings`,
+/// `scenery_findings`, or a DSF table prefixed `dsf.` (`dsf.objects`, …,
+/// `dsf.vertices`): the `meta=` of `dask.dataframe.from_map`.
 #[pyfunction]
 pub fn empty_table(name: &str) -> PyResult<Table> {
     Ok(Table::new(name, empty_batch(name)?))
@@ -211,6 +212,12 @@ fn empty_batch(name: &str) -> Result<RecordBatch, Error> {
         a::placed_batch([], "", "")
     } else if name == "census" {
         a::census_batch(&[])
+    } else if name == "findings" {
+        a::findings_batch(&[])
+    } else if name == "scenery_findings" {
+        a::scenery_findings_batch(&[])
+    } else if name == "dsf.vertices" {
+        a::dsf_vertices_batch(&agkit::dsf::features::Features::default(), "")
     } else if let Some(l) = name.strip_prefix("dsf.").and_then(|n| {
         agkit::dsf::features::Layer::ALL
             .into_iter()
@@ -219,7 +226,7 @@ fn empty_batch(name: &str) -> Result<RecordBatch, Error> {
         a::dsf_batch(&agkit::dsf::features::Features::default(), l, "")
     } else {
         return Err(Error::value(format!(
-            "{name:?} is no table: a placement layer, \"placed\", \"census\" or \"dsf.<layer>\""
+            "{name:?} is no table: a placement layer, \"placed\", \"census\", \"findings\", \"scenery_findings\" or \"dsf.<layer>\" (\"dsf.vertices\" too)"
         )));
     };
     Ok(batch)
@@ -324,7 +331,15 @@ impl Writer {
     }
 
     /// Completes the file and renames it into place: the rows written.
-    fn close(&self, py: Python<'_>) -> PyResult<usize> {
+    /// `metadata` adds string entries to the file's metadata, as the
+    /// constructor's does (what is known only at the end, such as the
+    /// tiles a part holds).
+    #[pyo3(signature = (metadata=None))]
+    fn close(
+        &self,
+        py: Python<'_>,
+        metadata: Option<std::collections::BTreeMap<String, String>>,
+    ) -> PyResult<usize> {
         let Some(sink) = self.take()? else {
             return Err(Error::value(format!(
                 "the ParquetWriter of {} is closed",
@@ -332,7 +347,10 @@ impl Writer {
             ))
             .into());
         };
-        Ok(detached(py, || sink.finish().map_err(|e| self.error(e)))?)
+        let meta: Vec<(String, String)> = metadata.unwrap_or_default().into_iter().collect();
+        Ok(detached(py, || {
+            sink.finish_with(&meta).map_err(|e| self.error(e))
+        })?)
     }
 
     /// Drops what was written (the temporary file removed, `path` left as
@@ -358,7 +376,7 @@ impl Writer {
         if kind.is_some() {
             self.abort()?;
         } else if open {
-            self.close(py)?;
+            self.close(py, None)?;
         }
         Ok(false)
     }

@@ -517,26 +517,29 @@ impl Dsf {
         tables.call1((raw, &self.name))
     }
 
-    /// One feature table of the tile (`objects`, `polygons`, `lines`,
-    /// `facades`, `forests`, `chains`) as an `agkit.ArrowTable` built in
+    /// One table of the tile (`objects`, `polygons`, `lines`, `facades`,
+    /// `forests`, `chains`, `vertices`) as an `agkit.ArrowTable` built in
     /// Rust: the columns of `agkit.dsf.SCHEMAS[layer]` and `geometry`
     /// (WKB), the rows of `tables()[layer]`.
     #[pyo3(signature = (layer="objects"))]
     fn to_arrow(&self, py: Python<'_>, layer: &str) -> PyResult<crate::arrow::Table> {
-        let Some(l) = dsf::features::Layer::ALL
+        let l = dsf::features::Layer::ALL
             .into_iter()
-            .find(|l| l.as_str() == layer)
-        else {
+            .find(|l| l.as_str() == layer);
+        if l.is_none() && layer != "vertices" {
             return Err(Error::value(format!(
-                "layer={layer:?}: the tables are objects, polygons, lines, facades, forests, chains"
+                "layer={layer:?}: the tables are objects, polygons, lines, facades, forests, chains, vertices"
             ))
             .into());
-        };
+        }
         let tile: &dsf::Dsf = &self.inner;
         let name = &self.name;
         let batch = detached(py, || {
             let f = dsf::features::features(tile);
-            Ok(agkit::out::arrow::dsf_batch(&f, l, name))
+            Ok(match l {
+                Some(l) => agkit::out::arrow::dsf_batch(&f, l, name),
+                None => agkit::out::arrow::dsf_vertices_batch(&f, name),
+            })
         })?;
         Ok(crate::arrow::Table::new(layer, batch))
     }

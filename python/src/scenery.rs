@@ -608,6 +608,16 @@ impl CheckReport {
         crate::to_py(py, &self.inner)
     }
 
+    /// The findings as an `agkit.ArrowTable` named `scenery_findings`,
+    /// built in Rust: one row per finding, in order, the keys of `agkit
+    /// scenery check --format json`'s findings as columns (`severity`,
+    /// `code`, `package` — null for none —, `message`, and `details`, a
+    /// list of strings).
+    fn to_arrow(&self) -> crate::arrow::Table {
+        let batch = agkit::out::arrow::scenery_findings_batch(&self.inner.findings);
+        crate::arrow::Table::new("scenery_findings", batch)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "<agkit.scenery.CheckReport: {} finding(s)>",

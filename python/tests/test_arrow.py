@@ -181,8 +181,28 @@ def assert_dsf_table_is_the_python_table(tile: Any, name: str) -> None:
 
 def test_the_demo_tiles_dsf_tables_are_the_python_tables() -> None:
     tile = agkit.dsf.read(DEMO)
-    for name in DSF_TABLES:
+    for name in [*DSF_TABLES, "vertices"]:
         assert_dsf_table_is_the_python_table(tile, name)
+
+
+def test_the_vertices_table_is_the_python_table_row_for_row(tmp_path: Path) -> None:
+    """A tile whose facades, polygons, lines and chains carry planes past
+    lon/lat (wall types, UV, bezier control points, chain elevation and
+    junctions): `Dsf.to_arrow("vertices")` is `tables().vertices`, and an
+    empty table has its schema."""
+    from test_dsf_tables import MIXED
+
+    path = tmp_path / "+47+013.dsf"
+    path.write_bytes(agkit.dsf.build(MIXED))
+    tile = agkit.dsf.read(path)
+    assert len(tile.tables().vertices) > 0
+    assert_dsf_table_is_the_python_table(tile, "vertices")
+    layers = set(pa.table(tile.to_arrow("vertices")).column("layer").to_pylist())
+    assert len(layers) >= 2, layers
+    empty = pa.table(agkit.empty_table("dsf.vertices"))
+    assert empty.num_rows == 0 and empty.column_names == [*agkit.dsf.SCHEMAS["vertices"], "geometry"]
+    with pytest.raises(ValueError, match="vertices"):
+        tile.to_arrow("nope")
 
 
 DSFS = corpus_files("dsf")
@@ -195,7 +215,7 @@ def test_every_real_tiles_arrow_tables_are_its_geojson_and_tables(dsf: Path) -> 
         tile = agkit.dsf.read(dsf)
     except agkit.ParseError:
         pytest.skip("a damaged tile (test_dsf checks its error)")
-    for name in DSF_TABLES:
+    for name in [*DSF_TABLES, "vertices"]:
         assert_dsf_table_is_the_python_table(tile, name)
     tp = agkit.place_dsf(dsf)
     want = by_layer(tp.__geo_interface__)

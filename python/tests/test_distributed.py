@@ -158,6 +158,9 @@ def test_a_failing_tile_is_reported_and_a_second_run_resumes(package: Path, clie
     assert second.done == [rel] and sorted(second.skipped) == sorted(first.done) and second.ok
     assert second.rows == 3 * len(LONS)
     assert all((out / "parts" / n).stat().st_mtime_ns == t for n, t in stamps.items()), "a finished tile ran again"
+    # The kept parts and the new one are merged in tile order.
+    fresh = distributed.census(pkg, tmp_path / "fresh", client=client)
+    pandas.testing.assert_frame_equal(pandas.read_parquet(second.output), pandas.read_parquet(fresh.output))
     again = distributed.census(pkg, out, client=client, resume=False)
     assert sorted(again.done) == sorted(second.done + second.skipped) and again.skipped == []
 
@@ -256,3 +259,122 @@ def test_features_frame_is_a_dask_geopandas_frame(package: Path, client: Any) ->
     assert list(gdf.columns) == [*agkit.dsf.SCHEMAS["polygons"], "geometry"]
     with pytest.raises(ValueError, match="the layers are"):
         distributed.tile_features(distributed.dsf_files(package)[0], layer="roads")
+
+
+# --- the result as a Parquet dataset ----------------------------------------------
+
+
+def dataset_parts(folder: Path) -> list[Path]:
+    return sorted(folder.glob("part-*.parquet"))
+
+
+def part_tiles(part: Path) -> list[str]:
+    import pyarrow.parquet as pq
+
+    return json.loads(pq.read_schema(part).metadata[b"agkit:tiles"])
+
+
+def test_a_placement_dataset_reads_back_equal_to_the_single_file(
+    package: Path, library: Path, client: Any, tmp_path: Path
+) -> None:
+    """dataset=True on 2 workers and in one process: a folder of part files
+    (no parts/ folder, no merged file), which GeoPandas, pandas and
+    pyarrow.dataset read as the rows of the single file, in its order."""
+    import pyarrow.dataset as ds
+
+    file = distributed.place_package(package, tmp_path / "file", library=[library], seed=5, client=False)
+    want = geopandas.read_parquet(file.output)
+    for label, c in [("two", client), ("one", False)]:
+        run = distributed.place_package(package, tmp_path / label, library=[library], seed=5, client=c, dataset=True)
+        assert run.ok and run.output == tmp_path / label / "placed" and run.output.is_dir()
+        assert run.rows == file.rows == len(want)
+        assert not (tmp_path / label / "parts").exists() and not (tmp_path / label / "placed.parquet").exists()
+        got = geopandas.read_parquet(run.output)
+        pandas.testing.assert_frame_equal(pandas.DataFrame(got.drop(columns="geometry")), pandas.DataFrame(want.drop(columns="geometry")))
+        assert list(got.geometry.to_wkb()) == list(want.geometry.to_wkb()) and got.crs == "EPSG:4326"
+        pandas.testing.assert_frame_equal(pandas.read_parquet(run.output).drop(columns="geometry"), pandas.read_parquet(file.output).drop(columns="geometry"))
+        assert ds.dataset(run.output, format="parquet").to_table().num_rows == len(want)
+        # Every tile in exactly one part, parts named in tile order.
+        tiles = [t for p in dataset_parts(run.output) for t in part_tiles(p)]
+        assert tiles == sorted(want["dsf"].unique()) == sorted(run.done)
+    # On 2 workers the 5 tiles are 5 tasks, one part each; in one process
+    # they are consecutive: one part.
+    assert len(dataset_parts(tmp_path / "two" / "placed")) == len(LONS)
+    assert len(dataset_parts(tmp_path / "one" / "placed")) == 1
+
+
+def test_each_part_of_a_dataset_is_geoparquet_of_its_own_rows(package: Path, library: Path, client: Any, tmp_path: Path) -> None:
+    """Each part's `geo` entry lists the geometry types of its rows and
+    their bbox; its tiles are the `dsf` values it holds."""
+    shapely = pytest.importorskip("shapely")
+    import pyarrow.parquet as pq
+
+    run = distributed.place_package(package, tmp_path, library=[library], seed=5, client=client, dataset=True)
+    for part in dataset_parts(run.output):
+        geo = json.loads(pq.read_schema(part).metadata[b"geo"])
+        col = geo["columns"]["geometry"]
+        assert geo["version"] == "1.0.0" and geo["primary_column"] == "geometry" and col["encoding"] == "WKB"
+        gdf = geopandas.read_parquet(part)
+        assert sorted(col["geometry_types"]) == sorted(set(gdf.geom_type))
+        assert col["bbox"] == pytest.approx(list(shapely.total_bounds(gdf.geometry.values)))
+        assert list(gdf["dsf"].unique()) == part_tiles(part)
+        assert gdf.crs == "EPSG:4326"
+
+
+def test_a_census_dataset_equals_the_file(package: Path, library: Path, client: Any, tmp_path: Path) -> None:
+    file = distributed.census(package, tmp_path / "file", library=[library], client=client)
+    data = distributed.census(package, tmp_path / "data", library=[library], client=client, dataset=True)
+    assert data.ok and data.rows == file.rows == 3 * len(LONS)
+    pandas.testing.assert_frame_equal(pandas.read_parquet(data.output), pandas.read_parquet(file.output))
+    assert pandas.read_parquet(data.output).dtypes.to_dict() == {c: pandas.api.types.pandas_dtype(t) for c, t in distributed.CENSUS_COLUMNS.items()}
+
+
+def test_a_dataset_with_a_failed_tile_resumes_in_tile_order(package: Path, library: Path, tmp_path: Path) -> None:
+    """A failing tile in the middle: its neighbours are written in parts
+    of their own, so the tile, run again alone, lands between them; a
+    tile added before the others renames the parts; resume=False leaves
+    only the new run's parts."""
+    pkg = tmp_path / "Broken"
+    shutil.copytree(package, pkg)
+    bad = pkg / "Earth nav data" / "+40+010" / f"{tile_name(15)}.dsf"
+    bad.write_bytes(b"XPLNEDSF\x01\x00\x00\x00 not a tile")
+    out = tmp_path / "out"
+    first = distributed.census(pkg, out, library=[library], client=False, dataset=True)
+    rel = bad.relative_to(pkg).as_posix()
+    assert list(first.failed) == [rel] and first.rows == 3 * (len(LONS) - 1)
+    parts = dataset_parts(first.output)
+    assert [len(part_tiles(p)) for p in parts] == [2, 2]
+    stamps = {p.name: p.stat().st_mtime_ns for p in parts}
+    bad.write_bytes(demo_tile(15))
+    second = distributed.census(pkg, out, library=[library], client=False, dataset=True)
+    assert second.done == [rel] and second.ok and second.rows == 3 * len(LONS)
+    assert [p.name for p in dataset_parts(second.output)] == ["part-000000.parquet", "part-000002.parquet", "part-000003.parquet"]
+    assert all((second.output / n).stat().st_mtime_ns == t for n, t in stamps.items()), "a finished tile ran again"
+    whole = distributed.census(pkg, tmp_path / "whole", library=[library], client=False)
+    pandas.testing.assert_frame_equal(pandas.read_parquet(second.output), pandas.read_parquet(whole.output))
+    # A tile sorting before the others: the parts are renamed after their
+    # first tile's new place, the new tile's part comes first.
+    early = pkg / "Earth nav data" / "+40+000"
+    early.mkdir()
+    (early / f"{tile_name(12)}.dsf").write_bytes(demo_tile(12))
+    third = distributed.census(pkg, out, library=[library], client=False, dataset=True)
+    assert third.done == [f"Earth nav data/+40+000/{tile_name(12)}.dsf"] and len(third.skipped) == len(LONS)
+    assert [p.name for p in dataset_parts(third.output)] == [
+        "part-000000.parquet", "part-000001.parquet", "part-000003.parquet", "part-000004.parquet"]
+    whole = distributed.census(pkg, tmp_path / "whole2", library=[library], client=False)
+    pandas.testing.assert_frame_equal(pandas.read_parquet(third.output), pandas.read_parquet(whole.output))
+    # Not resuming: every tile again, one part, nothing of the old parts.
+    again = distributed.census(pkg, out, library=[library], client=False, dataset=True, resume=False)
+    assert again.skipped == [] and len(again.done) == len(LONS) + 1
+    assert [p.name for p in dataset_parts(again.output)] == ["part-000000.parquet"]
+    pandas.testing.assert_frame_equal(pandas.read_parquet(again.output), pandas.read_parquet(whole.output))
+
+
+def test_a_dataset_reads_with_dask_geopandas(package: Path, library: Path, client: Any, tmp_path: Path) -> None:
+    dgpd = pytest.importorskip("dask_geopandas")
+    run = distributed.place_package(package, tmp_path, library=[library], seed=5, client=client, dataset=True)
+    lazy = dgpd.read_parquet(run.output)
+    assert lazy.npartitions == len(dataset_parts(run.output))
+    got = lazy.compute().reset_index(drop=True)
+    want = geopandas.read_parquet(run.output)
+    assert list(got.geometry.to_wkb()) == list(want.geometry.to_wkb()) and got.crs == want.crs

@@ -1,6 +1,6 @@
 """agkit.distributed without a Client: every tile runs in this process and
-its table goes straight into the result (agkit.ParquetWriter), with no part
-files; the result holds the rows the per-tile tables hold, sorted by tile
+its table goes straight into the result file (agkit.ParquetWriter), with no
+part files; the result holds the rows the per-tile tables hold, sorted by tile
 path and row as the part-file merge sorted them; parts a Client's run left
 are used when resuming. (A module of its own: test_distributed keeps a
 Client running for its whole module, and client=None would use it.)"""
@@ -104,7 +104,10 @@ def test_a_failed_tile_is_reported_and_resuming_here_uses_a_clients_parts(packag
             first = distributed.census(package, out, client=client)
     assert list(first.failed) == [rel] and first.rows == 3 * (len(LONS) - 1)
     parts = sorted(p.name for p in (out / "parts").iterdir())
-    assert len(parts) == len(LONS) - 1
+    # Parts of consecutive tiles (a task's batch, split at the failed
+    # tile), each listing its tiles.
+    held = [t for p in parts for t in json.loads(pq.read_schema(out / "parts" / p).metadata[b"agkit:tiles"])]
+    assert len(held) == len(LONS) - 1 and rel not in held
     no_client()
     # Without a Client, failing again: reported, the others' parts used.
     again = distributed.census(package, out)
@@ -118,3 +121,30 @@ def test_a_failed_tile_is_reported_and_resuming_here_uses_a_clients_parts(packag
     scenery = distributed._open(distributed._spec(None, [], None, None, None))
     want = merged(package, lambda d, rel: scenery.census_table(d, name=rel), ["dsf", "use"])
     assert_same_rows(last.output, want)
+
+
+def test_a_client_that_is_not_the_default_one_runs_the_tiles(package: Path, tmp_path: Path) -> None:
+    """A Client made with set_as_default=False, none other running: the
+    recipes wait on its tasks through its own loop (they used the default
+    Client's, and raised "No clients found")."""
+    from dask.distributed import Client, LocalCluster
+
+    no_client()
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        with Client(cluster, set_as_default=False) as client:
+            no_client()
+            data = distributed.census(package, tmp_path / "data", client=client, dataset=True)
+            file = distributed.census(package, tmp_path / "file", client=client)
+    assert data.ok and file.ok and data.rows == file.rows == 3 * len(LONS)
+    pandas.testing.assert_frame_equal(pandas.read_parquet(data.output), pandas.read_parquet(file.output))
+
+
+def test_a_dataset_here_with_progress_has_the_files_rows(package: Path, tmp_path: Path, capsys: Any) -> None:
+    """Without a Client, dataset=True with progress: the tiles in batches
+    under dask's progress bar, the rows of the single file, in order."""
+    no_client()
+    data = distributed.census(package, tmp_path / "data", dataset=True, progress=True)
+    file = distributed.census(package, tmp_path / "file")
+    assert data.ok and data.rows == file.rows == 3 * len(LONS)
+    assert "100%" in capsys.readouterr().out
+    pandas.testing.assert_frame_equal(pandas.read_parquet(data.output), pandas.read_parquet(file.output))

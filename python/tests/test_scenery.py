@@ -134,6 +134,27 @@ def test_check_finds_what_does_not_resolve(tmp_path: Path, cli: Path) -> None:
     assert plain(r.to_dict()) == theirs
 
 
+def test_check_findings_as_arrow_are_the_clis_json_row_for_row(tmp_path: Path, cli: Path) -> None:
+    """CheckReport.to_arrow(): one row per finding of `agkit scenery check
+    --format json`, in order, its keys as columns (`details` a list)."""
+    pa = pytest.importorskip("pyarrow")
+    root = tmp_path / "X-Plane"
+    shutil.copytree(XPLANE, root)
+    (root / "Custom Scenery" / "Library" / "library.txt").write_text("A\n800\nLIBRARY\n")
+    for where, status in ((root, 1), (XPLANE, 0)):
+        table = agkit.scenery.Installation(where).check().to_arrow()
+        assert table.name == "scenery_findings"
+        columns = ["severity", "code", "package", "message", "details"]
+        assert table.column_names == columns
+        theirs = cli_json(cli, "scenery", "check", "--xplane", str(where), "--format", "json", status=status)
+        got = pa.table(table).to_pylist()
+        assert got == [{k: f.get(k) for k in columns} for f in theirs["findings"]]
+        assert (len(got) > 0) == (status == 1)
+    t = pa.table(agkit.empty_table("scenery_findings"))
+    assert t.num_rows == 0 and str(t.schema.field("details").type) == "list<item: string>"
+    assert [str(t.schema.field(c).type) for c in columns[:4]] == ["string"] * 4
+
+
 @pytest.mark.parametrize(
     "path,status", [("lib/fixture/tower.obj", 0), ("lib/fixture/shed.obj", 0), ("lib/nothing.obj", 1)]
 )

@@ -130,6 +130,48 @@ pub const FINDINGS: &[Column] = &[
     c("message", T),
 ];
 
+/// The columns of the installation's findings ([`scenery_findings_batch`];
+/// no geometry): the keys of `agkit scenery check --format json`'s
+/// `findings` records, in that order, but `details` (a list of strings,
+/// [`scenery_findings_batch`] makes it a `List<Utf8>` column).
+pub const SCENERY_FINDINGS: &[Column] = &[
+    c("severity", T),
+    c("code", T),
+    c("package", T),
+    c("message", T),
+];
+
+/// The columns of a DSF's `vertices` table ([`dsf_vertices_batch`]) besides
+/// `geometry`, the same as the Python package's
+/// `agkit.dsf.SCHEMAS["vertices"]`: where the point is (`layer`, `entity`,
+/// `ring`, `vertex`), its lon/lat, then one column per named plane.
+pub const DSF_VERTICES: &[Column] = &[
+    c("tile", T),
+    c("file", T),
+    c("layer", T),
+    c("entity", I),
+    c("ring", I),
+    c("vertex", I),
+    c("lon", R),
+    c("lat", R),
+    c("elevation", R),
+    c("junction", R),
+    c("wall", R),
+    c("u", R),
+    c("v", R),
+    c("ctrl_lon", R),
+    c("ctrl_lat", R),
+    c("ctrl_elevation", R),
+    c("ctrl_u", R),
+    c("ctrl_v", R),
+    c("normal_x", R),
+    c("normal_z", R),
+    c("beach", R),
+];
+
+/// Where the plane columns start in [`DSF_VERTICES`] (after `lat`).
+const VERTEX_PLANES: usize = 8;
+
 const DSF_COMMON: [Column; 6] = [
     c("tile", T),
     c("file", T),
@@ -261,12 +303,123 @@ impl Col {
     }
 }
 
-/// The WKB geometry column being built, with the geometry types seen.
+/// What a geometry column holds, for GeoParquet's `geo` metadata: the
+/// geometry types seen (Point, LineString, Polygon) and the bounding box
+/// of every coordinate.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Seen {
+    types: [bool; 3],
+    /// `[xmin, ymin, xmax, ymax]`, `None` before the first finite point.
+    bbox: Option<[f64; 4]>,
+}
+
+impl Seen {
+    fn point(&mut self, [x, y]: [f64; 2]) {
+        if !(x.is_finite() && y.is_finite()) {
+            return;
+        }
+        self.bbox = Some(match self.bbox {
+            None => [x, y, x, y],
+            Some([a, b, c, d]) => [a.min(x), b.min(y), c.max(x), d.max(y)],
+        });
+    }
+
+    fn shape(&mut self, kind: usize, shape: &Shape) {
+        self.types[kind] = true;
+        match shape {
+            Shape::None => {}
+            Shape::Point(p) => self.point(*p),
+            Shape::LineString(l) => l.iter().for_each(|p| self.point(*p)),
+            Shape::Polygon(rings) => rings.iter().flatten().for_each(|p| self.point(*p)),
+        }
+    }
+
+    /// Notes one WKB geometry (2-D Point, LineString or Polygon, either
+    /// byte order; anything else, or bytes too short, is passed over).
+    fn wkb(&mut self, v: &[u8]) {
+        let le = match v.first() {
+            Some(1) => true,
+            Some(0) => false,
+            _ => return,
+        };
+        let u32_at = |i: usize| -> Option<usize> {
+            let b: [u8; 4] = v.get(i..i + 4)?.try_into().ok()?;
+            Some(if le {
+                u32::from_le_bytes(b)
+            } else {
+                u32::from_be_bytes(b)
+            } as usize)
+        };
+        let f64_at = |i: usize| -> Option<f64> {
+            let b: [u8; 8] = v.get(i..i + 8)?.try_into().ok()?;
+            Some(if le {
+                f64::from_le_bytes(b)
+            } else {
+                f64::from_be_bytes(b)
+            })
+        };
+        let Some(ty) = u32_at(1) else { return };
+        if !(1..=3).contains(&ty) {
+            return;
+        }
+        self.types[ty - 1] = true;
+        // Points from byte `at` on, `n` of them (bounded by the bytes there
+        // are: a count past the end reads what is there and stops).
+        let mut points = |mut at: usize, n: usize| -> usize {
+            for _ in 0..n {
+                let (Some(x), Some(y)) = (f64_at(at), f64_at(at + 8)) else {
+                    break;
+                };
+                self.point([x, y]);
+                at += 16;
+            }
+            at
+        };
+        match ty {
+            1 => {
+                points(5, 1);
+            }
+            2 => {
+                if let Some(n) = u32_at(5) {
+                    points(9, n);
+                }
+            }
+            _ => {
+                let Some(rings) = u32_at(5) else { return };
+                let mut at = 9;
+                for _ in 0..rings {
+                    let Some(n) = u32_at(at) else { return };
+                    at = points(at + 4, n);
+                }
+            }
+        }
+    }
+
+    /// GeoParquet 1.0's `geo` metadata of a WKB `geometry` column in
+    /// EPSG:4326 holding what was seen (types, and the bbox when a
+    /// coordinate was).
+    fn geo(&self) -> String {
+        let names = ["Point", "LineString", "Polygon"];
+        let types: Vec<String> = (0..3)
+            .filter(|&k| self.types[k])
+            .map(|k| format!("\"{}\"", names[k]))
+            .collect();
+        let bbox = self
+            .bbox
+            .map(|[a, b, c, d]| format!(r#","bbox":[{a},{b},{c},{d}]"#))
+            .unwrap_or_default();
+        format!(
+            r#"{{"version":"1.0.0","primary_column":"{GEOMETRY}","columns":{{"{GEOMETRY}":{{"encoding":"WKB","geometry_types":[{}]{bbox},"crs":{EPSG_4326_PROJJSON}}}}}}}"#,
+            types.join(",")
+        )
+    }
+}
+
+/// The WKB geometry column being built, with what it holds.
 struct Geom {
     builder: BinaryBuilder,
     scratch: Vec<u8>,
-    /// Point, LineString, Polygon seen.
-    seen: [bool; 3],
+    seen: Seen,
 }
 
 impl Geom {
@@ -274,7 +427,7 @@ impl Geom {
         Geom {
             builder: BinaryBuilder::new(),
             scratch: Vec::new(),
-            seen: [false; 3],
+            seen: Seen::default(),
         }
     }
 
@@ -282,7 +435,7 @@ impl Geom {
         self.scratch.clear();
         match wkb(shape, &mut self.scratch) {
             Some(k) => {
-                self.seen[k] = true;
+                self.seen.shape(k, shape);
                 self.builder.append_value(&self.scratch);
             }
             None => self.builder.append_null(),
@@ -291,22 +444,8 @@ impl Geom {
 
     /// The GeoParquet `geo` metadata of the column.
     fn geo(&self) -> String {
-        geo_metadata(self.seen)
+        self.seen.geo()
     }
-}
-
-/// GeoParquet 1.0's `geo` metadata of a WKB `geometry` column in EPSG:4326
-/// whose geometries are of the types seen (Point, LineString, Polygon).
-fn geo_metadata(seen: [bool; 3]) -> String {
-    let names = ["Point", "LineString", "Polygon"];
-    let types: Vec<String> = (0..3)
-        .filter(|&k| seen[k])
-        .map(|k| format!("\"{}\"", names[k]))
-        .collect();
-    format!(
-        r#"{{"version":"1.0.0","primary_column":"{GEOMETRY}","columns":{{"{GEOMETRY}":{{"encoding":"WKB","geometry_types":[{}],"crs":{EPSG_4326_PROJJSON}}}}}}}"#,
-        types.join(",")
-    )
 }
 
 /// Writes `shape` as ISO WKB (little-endian, 2-D) to `out`: the index of
@@ -555,6 +694,127 @@ pub fn dsf_batch(features: &Features, layer: DsfLayer, file: &str) -> RecordBatc
     b.finish()
 }
 
+/// The points of a DSF feature the extra planes follow, ring by ring: a
+/// polygon's rings without their closing point, a line's points (a closed
+/// line without its closing point), a point.
+fn plane_rings(f: &Feature) -> Vec<&[[f64; 2]]> {
+    match &f.geometry {
+        Geometry::Point(p) => vec![std::slice::from_ref(p)],
+        Geometry::Polygon(rings) => rings
+            .iter()
+            .map(|r| &r[..r.len().saturating_sub(1)])
+            .collect(),
+        Geometry::LineString(l) => {
+            if f.layer == DsfLayer::Lines && f.closed == Some(true) {
+                vec![&l[..l.len().saturating_sub(1)]]
+            } else {
+                vec![&l[..]]
+            }
+        }
+    }
+}
+
+/// The `vertices` table of a DSF's features: one row per point of every
+/// feature with planes past lon/lat (in feature order, then ring, then
+/// point), its named planes as columns ([`DSF_VERTICES`]; NaN where the
+/// point has no such plane, planes of no known name left out), and the
+/// point as `geometry`; `file` names the DSF in every row. `ring` is a
+/// line's winding, else the ring's index. The rows of the Python package's
+/// `agkit.dsf.Tables.vertices`.
+pub fn dsf_vertices_batch(features: &Features, file: &str) -> RecordBatch {
+    let mut b = Builder::new(DSF_VERTICES.iter().map(|c| (c.name, c.ty)), true);
+    let int = |n: usize| i64::try_from(n).ok();
+    for f in &features.features {
+        if f.planes.is_empty() {
+            continue;
+        }
+        let k = f.planes.len();
+        // Which plane fills each plane column, if any.
+        let slot: Vec<Option<usize>> = DSF_VERTICES[VERTEX_PLANES..]
+            .iter()
+            .map(|c| f.planes.iter().position(|p| *p == c.name))
+            .collect();
+        let mut at = 0;
+        for (ring, points) in plane_rings(f).into_iter().enumerate() {
+            let ring = if f.layer == DsfLayer::Lines {
+                f.winding.and_then(int)
+            } else {
+                int(ring)
+            };
+            for (vertex, &[lon, lat]) in points.iter().enumerate() {
+                let values = f.extra.get(at..at + k);
+                at += k;
+                for (j, (_, _, col)) in b.columns.iter_mut().enumerate() {
+                    match j {
+                        0 => col.text(Some(&features.tile)),
+                        1 => col.text(Some(file)),
+                        2 => col.text(Some(f.layer.as_str())),
+                        3 => col.int(int(f.entity)),
+                        4 => col.int(ring),
+                        5 => col.int(int(vertex)),
+                        6 => col.real(Some(lon)),
+                        7 => col.real(Some(lat)),
+                        _ => col.real(Some(
+                            slot[j - VERTEX_PLANES]
+                                .and_then(|s| values.map(|v| v[s]))
+                                .unwrap_or(f64::NAN),
+                        )),
+                    }
+                }
+                if let Some(g) = &mut b.geometry {
+                    g.push(&Shape::Point([lon, lat]));
+                }
+            }
+        }
+    }
+    b.finish()
+}
+
+/// The findings of an installation's check
+/// ([`crate::scenery::Scenery::check`], `agkit scenery check --format
+/// json`'s `findings`, in order) as one batch of [`SCENERY_FINDINGS`] and
+/// `details`, a list of strings.
+pub fn scenery_findings_batch(findings: &[crate::scenery::check::Finding]) -> RecordBatch {
+    use arrow_array::builder::ListBuilder;
+    let mut b = Builder::new(SCENERY_FINDINGS.iter().map(|c| (c.name, c.ty)), false);
+    let mut details =
+        ListBuilder::new(StringBuilder::new()).with_field(Field::new("item", DataType::Utf8, true));
+    for f in findings {
+        for (name, _, col) in b.columns.iter_mut() {
+            match *name {
+                "severity" => col.text(Some(f.severity.as_str())),
+                "code" => col.text(Some(f.code)),
+                "package" => col.text(f.package.as_deref()),
+                "message" => col.text(Some(&f.message)),
+                _ => col.push(&Value::Null),
+            }
+        }
+        for d in &f.details {
+            details.values().append_value(d);
+        }
+        details.append(true);
+    }
+    let batch = b.finish();
+    let mut fields: Vec<Field> = batch
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.as_ref().clone())
+        .collect();
+    fields.push(Field::new("details", details_type(), false));
+    let mut columns = batch.columns().to_vec();
+    columns.push(Arc::new(details.finish()));
+    // The details column is as long as the other columns: one list per
+    // finding.
+    RecordBatch::try_new(Arc::new(Schema::new(fields)), columns)
+        .expect("columns match their schema")
+}
+
+/// The type of the `details` column of [`scenery_findings_batch`].
+pub fn details_type() -> DataType {
+    DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)))
+}
+
 /// One value of a DSF feature row, as the Python tables have it: a real
 /// without a value is NaN, `closed` without one false.
 fn dsf_value(
@@ -634,8 +894,8 @@ pub struct ParquetSink {
     schema: arrow_schema::SchemaRef,
     /// The index of the geometry column, if any.
     geometry: Option<usize>,
-    /// Point, LineString, Polygon seen in the geometry column.
-    seen: [bool; 3],
+    /// What the geometry column held: its types and bbox.
+    seen: Seen,
     rows: usize,
 }
 
@@ -703,7 +963,7 @@ impl ParquetSink {
             path: path.to_path_buf(),
             schema,
             geometry,
-            seen: [false; 3],
+            seen: Seen::default(),
             rows: 0,
         })
     }
@@ -766,11 +1026,23 @@ impl ParquetSink {
     }
 
     /// Completes the file and renames it to its path: the rows written.
-    pub fn finish(mut self) -> std::io::Result<usize> {
+    pub fn finish(self) -> std::io::Result<usize> {
+        self.finish_with(&[])
+    }
+
+    /// [`ParquetSink::finish`], with `metadata` added to the file's and
+    /// the schema's metadata (what is only known once every row is written,
+    /// such as the tiles a part holds).
+    pub fn finish_with(mut self, metadata: &[(String, String)]) -> std::io::Result<usize> {
         use parquet::file::metadata::KeyValue;
         let mut meta = self.schema.metadata().clone();
+        for (k, v) in metadata {
+            meta.insert(k.clone(), v.clone());
+            self.writer
+                .append_key_value_metadata(KeyValue::new(k.clone(), v.clone()));
+        }
         if self.geometry.is_some() {
-            let geo = geo_metadata(self.seen);
+            let geo = self.seen.geo();
             meta.insert("geo".to_string(), geo.clone());
             self.writer
                 .append_key_value_metadata(KeyValue::new("geo".to_string(), geo));
@@ -787,24 +1059,16 @@ impl ParquetSink {
         Ok(self.rows)
     }
 
-    /// Notes the WKB geometry types of `column` (a binary column).
+    /// Notes the WKB geometry types and extent of `column` (a binary
+    /// column).
     fn see(&mut self, column: &ArrayRef) {
         use arrow_array::Array;
         let Some(wkb) = column.as_any().downcast_ref::<arrow_array::BinaryArray>() else {
             return;
         };
         for k in 0..wkb.len() {
-            if wkb.is_null(k) {
-                continue;
-            }
-            let v = wkb.value(k);
-            let ty = match v.first() {
-                Some(1) if v.len() >= 5 => u32::from_le_bytes([v[1], v[2], v[3], v[4]]),
-                Some(0) if v.len() >= 5 => u32::from_be_bytes([v[1], v[2], v[3], v[4]]),
-                _ => continue,
-            };
-            if (1..=3).contains(&ty) {
-                self.seen[ty as usize - 1] = true;
+            if !wkb.is_null(k) {
+                self.seen.wkb(wkb.value(k));
             }
         }
     }
@@ -985,6 +1249,69 @@ mod tests {
         }
 
         #[test]
+        fn the_geo_bbox_and_types_read_from_wkb_are_those_of_the_shapes(
+            geoms in proptest::collection::vec(geometry(), 0..12)
+        ) {
+            // Built from the shapes (a batch's schema) and read back from
+            // the WKB (what a sink sees): the same types and bbox, and the
+            // bbox bounds every point.
+            let f = tile_of(geoms);
+            let mut from_wkb = Seen::default();
+            let mut from_shapes = Seen::default();
+            for layer in DsfLayer::ALL {
+                let b = dsf_batch(&f, layer, "t");
+                let geom = b.column_by_name(GEOMETRY).unwrap();
+                let geom = geom.as_any().downcast_ref::<BinaryArray>().unwrap();
+                for k in 0..geom.len() {
+                    from_wkb.wkb(geom.value(k));
+                }
+                for w in f.layer(layer) {
+                    let shape = dsf_shape(&w.geometry);
+                    let kind = match shape {
+                        Shape::Point(_) => 0,
+                        Shape::LineString(_) => 1,
+                        _ => 2,
+                    };
+                    from_shapes.shape(kind, &shape);
+                }
+            }
+            prop_assert_eq!(from_wkb, from_shapes);
+            let points: Vec<[f64; 2]> = f.features.iter().flat_map(|w| match &w.geometry {
+                Geometry::Point(p) => vec![*p],
+                Geometry::LineString(l) => l.clone(),
+                Geometry::Polygon(r) => r.concat(),
+            }).collect();
+            match from_wkb.bbox {
+                None => prop_assert!(points.is_empty()),
+                Some([a, b, c, d]) => {
+                    for [x, y] in &points {
+                        prop_assert!(a <= *x && *x <= c && b <= *y && *y <= d);
+                    }
+                    prop_assert!(points.iter().any(|p| p[0] == a) && points.iter().any(|p| p[1] == d));
+                }
+            }
+            let geo: serde_json::Value = serde_json::from_str(&from_wkb.geo()).unwrap();
+            let bbox = &geo["columns"]["geometry"]["bbox"];
+            match from_wkb.bbox {
+                None => prop_assert!(bbox.is_null()),
+                Some(b) => {
+                    let got: Vec<f64> = bbox
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|v| v.as_f64().unwrap())
+                        .collect();
+                    // Written exactly (Rust's shortest round-trip form);
+                    // serde_json's default parser may land an ulp off.
+                    prop_assert_eq!(got.len(), 4);
+                    for (g, w) in got.iter().zip(b) {
+                        prop_assert!((g - w).abs() <= 1e-12 * w.abs().max(1.0), "{} {}", g, w);
+                    }
+                }
+            }
+        }
+
+        #[test]
         fn holes_come_back_ring_for_ring(outer in closed_ring(), holes in proptest::collection::vec(closed_ring(), 1..4)) {
             let mut rings = vec![outer];
             rings.extend(holes);
@@ -1140,5 +1467,169 @@ mod tests {
             .collect();
         names.sort();
         assert_eq!(names, ["all.parquet", "b.parquet"]);
+    }
+
+    #[test]
+    fn a_sink_finished_with_metadata_has_it_and_its_own_bbox() {
+        use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+        let dir = tempfile::tempdir().unwrap();
+        let f = Features {
+            features: vec![
+                feature(DsfLayer::Objects, 0, Geometry::Point([13.5, 47.5])),
+                feature(DsfLayer::Objects, 1, Geometry::Point([13.25, 47.75])),
+            ],
+            ..Features::default()
+        };
+        let b = dsf_batch(&f, DsfLayer::Objects, "a");
+        let out = dir.path().join("part.parquet");
+        let mut sink = ParquetSink::create(&out, b.schema(), &[("k".into(), "v".into())]).unwrap();
+        sink.write(&b).unwrap();
+        sink.finish_with(&[("tiles".into(), "[\"a\"]".into())])
+            .unwrap();
+        let reader =
+            ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&out).unwrap()).unwrap();
+        let kv: HashMap<String, Option<String>> = reader
+            .metadata()
+            .file_metadata()
+            .key_value_metadata()
+            .unwrap()
+            .iter()
+            .map(|e| (e.key.clone(), e.value.clone()))
+            .collect();
+        assert_eq!(kv["tiles"].as_deref(), Some("[\"a\"]"));
+        assert_eq!(kv["k"].as_deref(), Some("v"));
+        let schema = reader.schema();
+        assert_eq!(schema.metadata()["tiles"], "[\"a\"]");
+        let geo: serde_json::Value = serde_json::from_str(&schema.metadata()["geo"]).unwrap();
+        assert_eq!(
+            geo["columns"]["geometry"]["bbox"],
+            serde_json::json!([13.25, 47.5, 13.5, 47.75])
+        );
+        // An empty part has no bbox (GeoParquet: optional).
+        let empty = dir.path().join("empty.parquet");
+        write_parquet(
+            &[dsf_batch(&Features::default(), DsfLayer::Objects, "")],
+            &empty,
+        )
+        .unwrap();
+        let reader =
+            ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&empty).unwrap()).unwrap();
+        let geo: serde_json::Value =
+            serde_json::from_str(&reader.schema().metadata()["geo"]).unwrap();
+        assert!(geo["columns"]["geometry"].get("bbox").is_none());
+        assert_eq!(
+            geo["columns"]["geometry"]["geometry_types"],
+            serde_json::json!([])
+        );
+    }
+
+    #[test]
+    fn the_vertices_table_has_a_row_per_point_with_planes() {
+        let mut fac = feature(
+            DsfLayer::Facades,
+            3,
+            Geometry::Polygon(vec![vec![[1.0, 2.0], [3.0, 2.0], [3.0, 4.0], [1.0, 2.0]]]),
+        );
+        fac.planes = vec!["wall"];
+        fac.extra = vec![0.0, 1.0, 2.0];
+        let mut line = feature(
+            DsfLayer::Lines,
+            5,
+            Geometry::LineString(vec![[5.0, 6.0], [7.0, 8.0], [5.0, 6.0]]),
+        );
+        line.closed = Some(true);
+        line.winding = Some(2);
+        line.planes = vec!["u", "plane3"];
+        line.extra = vec![0.5, 9.0, 0.25, 9.0];
+        // No planes: no rows.
+        let obj = feature(DsfLayer::Objects, 0, Geometry::Point([0.0, 0.0]));
+        let f = Features {
+            tile: "+02+001".into(),
+            features: vec![obj, fac, line],
+            notes: Vec::new(),
+        };
+        let b = dsf_vertices_batch(&f, "t.dsf");
+        let names = column_names(&b);
+        let want: Vec<&str> = DSF_VERTICES
+            .iter()
+            .map(|c| c.name)
+            .chain([GEOMETRY])
+            .collect();
+        assert_eq!(names, want);
+        assert_eq!(b.num_rows(), 3 + 2);
+        let int = |n: &str| {
+            let c = b.column_by_name(n).unwrap();
+            let c = c.as_any().downcast_ref::<Int64Array>().unwrap();
+            (0..c.len()).map(|k| c.value(k)).collect::<Vec<_>>()
+        };
+        let real = |n: &str| {
+            let c = b.column_by_name(n).unwrap();
+            let c = c.as_any().downcast_ref::<Float64Array>().unwrap();
+            (0..c.len()).map(|k| c.value(k)).collect::<Vec<_>>()
+        };
+        assert_eq!(int("entity"), [3, 3, 3, 5, 5]);
+        assert_eq!(int("ring"), [0, 0, 0, 2, 2]);
+        assert_eq!(int("vertex"), [0, 1, 2, 0, 1]);
+        assert_eq!(real("lon"), [1.0, 3.0, 3.0, 5.0, 7.0]);
+        let wall = real("wall");
+        assert_eq!(wall[..3], [0.0, 1.0, 2.0]);
+        assert!(wall[3..].iter().all(|w| w.is_nan()));
+        let u = real("u");
+        assert!(u[..3].iter().all(|w| w.is_nan()));
+        assert_eq!(u[3..], [0.5, 0.25]);
+        let layer = b.column_by_name("layer").unwrap();
+        let layer = layer.as_any().downcast_ref::<StringArray>().unwrap();
+        assert_eq!(layer.value(0), "facades");
+        assert_eq!(layer.value(4), "lines");
+        let geom = b.column_by_name(GEOMETRY).unwrap();
+        let geom = geom.as_any().downcast_ref::<BinaryArray>().unwrap();
+        assert_eq!(read_wkb(geom.value(4)), Shape::Point([7.0, 8.0]));
+        assert_eq!(
+            dsf_vertices_batch(&Features::default(), "").num_columns(),
+            want.len()
+        );
+    }
+
+    #[test]
+    fn installation_findings_keep_their_details_as_lists() {
+        use crate::scenery::check::Finding;
+        let rows = [
+            Finding {
+                severity: crate::diag::Severity::Error,
+                code: "SCN001",
+                package: Some("Pkg".into()),
+                message: "m".into(),
+                details: vec!["a".into(), "b".into()],
+            },
+            Finding {
+                severity: crate::diag::Severity::Warning,
+                code: "SCN002",
+                package: None,
+                message: "n".into(),
+                details: Vec::new(),
+            },
+        ];
+        let b = scenery_findings_batch(&rows);
+        assert_eq!(
+            column_names(&b),
+            ["severity", "code", "package", "message", "details"]
+        );
+        let package = b.column_by_name("package").unwrap();
+        assert!(package.is_null(1) && !package.is_null(0));
+        let details = b.column_by_name("details").unwrap();
+        let details = details
+            .as_any()
+            .downcast_ref::<arrow_array::ListArray>()
+            .unwrap();
+        let list = |k: usize| {
+            let v = details.value(k);
+            let v = v.as_any().downcast_ref::<StringArray>().unwrap();
+            (0..v.len())
+                .map(|i| v.value(i).to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(list(0), ["a", "b"]);
+        assert!(list(1).is_empty() && !details.is_null(1));
+        assert_eq!(scenery_findings_batch(&[]).schema(), b.schema());
     }
 }
