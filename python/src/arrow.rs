@@ -211,11 +211,11 @@ fn empty_batch(name: &str) -> Result<RecordBatch, Error> {
     } else if name == "placed" {
         a::placed_batch([], "", "")
     } else if name == "census" {
-        a::census_batch(&[])
+        agkit::scenery::census::census_batch(&[])
     } else if name == "findings" {
         a::findings_batch(&[])
     } else if name == "scenery_findings" {
-        a::scenery_findings_batch(&[])
+        agkit::scenery::check::findings_batch(&[])
     } else if name == "dsf.vertices" {
         a::dsf_vertices_batch(&agkit::dsf::features::Features::default(), "")
     } else if let Some(l) = name.strip_prefix("dsf.").and_then(|n| {

@@ -282,7 +282,7 @@ impl Scenery {
         let batch = detached(py, || {
             let name = name.unwrap_or_else(|| dsf.display().to_string());
             let rows = s.census(&dsf, &name).map_err(tile_error)?;
-            Ok(agkit::out::arrow::census_batch(&rows))
+            Ok(agkit::scenery::census::census_batch(&rows))
         })?;
         Ok(crate::arrow::Table::new("census", batch))
     }
@@ -614,7 +614,7 @@ impl CheckReport {
     /// `code`, `package` — null for none —, `message`, and `details`, a
     /// list of strings).
     fn to_arrow(&self) -> crate::arrow::Table {
-        let batch = agkit::out::arrow::scenery_findings_batch(&self.inner.findings);
+        let batch = agkit::scenery::check::findings_batch(&self.inner.findings);
         crate::arrow::Table::new("scenery_findings", batch)
     }
 

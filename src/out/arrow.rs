@@ -28,7 +28,6 @@ use super::layers::{self, FieldType, LAYERS, Row, Shape, Value};
 use crate::dsf::ElevationMode;
 use crate::dsf::features::{Feature, Features, Geometry, Layer as DsfLayer};
 use crate::place::Placement;
-use crate::scenery::census::CensusRow;
 use arrow_array::builder::{
     BinaryBuilder, BooleanBuilder, Float64Builder, Int64Builder, StringBuilder,
 };
@@ -96,8 +95,8 @@ fn layer_name(placed: &str) -> &str {
     }
 }
 
-/// The columns of a census ([`census_batch`]; no geometry), as
-/// [`CensusRow`] has them.
+/// The columns of a census (`scenery::census::census_batch`; no
+/// geometry), as `scenery::census::CensusRow` has them.
 pub const CENSUS: &[Column] = &[
     c("tile", T),
     c("dsf", T),
@@ -130,10 +129,11 @@ pub const FINDINGS: &[Column] = &[
     c("message", T),
 ];
 
-/// The columns of the installation's findings ([`scenery_findings_batch`];
+/// The columns of the installation's findings
+/// (`scenery::check::findings_batch`;
 /// no geometry): the keys of `agkit scenery check --format json`'s
 /// `findings` records, in that order, but `details` (a list of strings,
-/// [`scenery_findings_batch`] makes it a `List<Utf8>` column).
+/// [`rows_batch_with_list`] makes it a `List<Utf8>` column).
 pub const SCENERY_FINDINGS: &[Column] = &[
     c("severity", T),
     c("code", T),
@@ -638,29 +638,41 @@ pub fn findings_batch(rows: &[crate::diag::JsonDiagnostic]) -> RecordBatch {
     b.finish()
 }
 
-/// A census ([`crate::scenery::Scenery::census`]) as one batch of
-/// [`CENSUS`] columns.
-pub fn census_batch(rows: &[CensusRow]) -> RecordBatch {
-    let mut b = Builder::new(CENSUS.iter().map(|c| (c.name, c.ty)), false);
+/// One cell of a row of a plain table ([`TableRow`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cell<'a> {
+    /// A text, or null.
+    Text(Option<&'a str>),
+    /// A whole number, or null.
+    Int(Option<i64>),
+    /// A real, or null.
+    Real(Option<f64>),
+}
+
+/// A row of a table without geometry, given cell by cell: how another
+/// module's results (a census, an installation's findings) become Arrow
+/// without this module knowing their types.
+pub trait TableRow {
+    /// The cell of the column `name`, one of the table's [`Column`]s (a
+    /// name it does not know is null).
+    fn cell(&self, name: &str) -> Cell<'_>;
+
+    /// The strings of the row's list column, for a table that has one
+    /// ([`rows_batch_with_list`]); none by default.
+    fn texts(&self) -> &[String] {
+        &[]
+    }
+}
+
+/// `rows` as one batch of the plain `columns` (no geometry), in order.
+pub fn rows_batch<R: TableRow>(columns: &[Column], rows: &[R]) -> RecordBatch {
+    let mut b = Builder::new(columns.iter().map(|c| (c.name, c.ty)), false);
     for r in rows {
         for (name, _, col) in b.columns.iter_mut() {
-            match *name {
-                "tile" => col.text(Some(&r.tile)),
-                "dsf" => col.text(Some(&r.dsf)),
-                "use" => col.int(i64::try_from(r.use_index).ok()),
-                "kind" => col.text(Some(r.kind)),
-                "asset" => col.text(Some(&r.asset)),
-                "param" => col.int(r.param.map(i64::from)),
-                "height" => col.real(r.height),
-                "low" => col.int(r.low.map(i64::from)),
-                "heading" => col.real(r.heading),
-                "lon" => col.real(Some(r.lon)),
-                "lat" => col.real(Some(r.lat)),
-                "package" => col.text(Some(&r.package)),
-                "resolved_package" => col.text(r.resolved_package.as_deref()),
-                "resolved_file" => col.text(r.resolved_file.as_deref()),
-                "resolution" => col.text(Some(r.resolution)),
-                _ => col.push(&Value::Null),
+            match r.cell(name) {
+                Cell::Text(v) => col.text(v),
+                Cell::Int(v) => col.int(v),
+                Cell::Real(v) => col.real(v),
             }
         }
     }
@@ -770,47 +782,39 @@ pub fn dsf_vertices_batch(features: &Features, file: &str) -> RecordBatch {
     b.finish()
 }
 
-/// The findings of an installation's check
-/// ([`crate::scenery::Scenery::check`], `agkit scenery check --format
-/// json`'s `findings`, in order) as one batch of [`SCENERY_FINDINGS`] and
-/// `details`, a list of strings.
-pub fn scenery_findings_batch(findings: &[crate::scenery::check::Finding]) -> RecordBatch {
+/// [`rows_batch`] and a last column `list` of each row's
+/// [`TableRow::texts`], a list of strings ([`details_type`]; an empty list
+/// for a row with none, never null).
+pub fn rows_batch_with_list<R: TableRow>(
+    columns: &[Column],
+    rows: &[R],
+    list: &'static str,
+) -> RecordBatch {
     use arrow_array::builder::ListBuilder;
-    let mut b = Builder::new(SCENERY_FINDINGS.iter().map(|c| (c.name, c.ty)), false);
-    let mut details =
+    let batch = rows_batch(columns, rows);
+    let mut texts =
         ListBuilder::new(StringBuilder::new()).with_field(Field::new("item", DataType::Utf8, true));
-    for f in findings {
-        for (name, _, col) in b.columns.iter_mut() {
-            match *name {
-                "severity" => col.text(Some(f.severity.as_str())),
-                "code" => col.text(Some(f.code)),
-                "package" => col.text(f.package.as_deref()),
-                "message" => col.text(Some(&f.message)),
-                _ => col.push(&Value::Null),
-            }
+    for r in rows {
+        for t in r.texts() {
+            texts.values().append_value(t);
         }
-        for d in &f.details {
-            details.values().append_value(d);
-        }
-        details.append(true);
+        texts.append(true);
     }
-    let batch = b.finish();
     let mut fields: Vec<Field> = batch
         .schema()
         .fields()
         .iter()
         .map(|f| f.as_ref().clone())
         .collect();
-    fields.push(Field::new("details", details_type(), false));
-    let mut columns = batch.columns().to_vec();
-    columns.push(Arc::new(details.finish()));
-    // The details column is as long as the other columns: one list per
-    // finding.
-    RecordBatch::try_new(Arc::new(Schema::new(fields)), columns)
-        .expect("columns match their schema")
+    fields.push(Field::new(list, details_type(), false));
+    let mut arrays = batch.columns().to_vec();
+    arrays.push(Arc::new(texts.finish()));
+    // One list per row: as long as the other columns.
+    RecordBatch::try_new(Arc::new(Schema::new(fields)), arrays).expect("columns match their schema")
 }
 
-/// The type of the `details` column of [`scenery_findings_batch`].
+/// The type of a list column of [`rows_batch_with_list`] (the findings'
+/// `details`).
 pub fn details_type() -> DataType {
     DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)))
 }
@@ -1349,7 +1353,6 @@ mod tests {
             assert_eq!(b.num_columns(), l.fields.len() + 1, "{}", l.name);
         }
         assert_eq!(placed_batch([], "", "").num_columns(), PLACED.len() + 1);
-        assert_eq!(census_batch(&[]).num_columns(), CENSUS.len());
     }
 
     #[test]
@@ -1365,51 +1368,6 @@ mod tests {
         let meta: serde_json::Value =
             serde_json::from_str(&f.metadata()["ARROW:extension:metadata"]).unwrap();
         assert_eq!(meta["crs"]["id"]["code"], 4326);
-    }
-
-    #[test]
-    fn the_census_columns_are_the_rows_values() {
-        let row = CensusRow {
-            tile: "+47+013".into(),
-            dsf: "a/+47+013.dsf".into(),
-            use_index: 3,
-            kind: "agb",
-            asset: "x.agb".into(),
-            param: Some(769),
-            height: Some(12.0),
-            low: Some(1),
-            heading: None,
-            lon: 13.5,
-            lat: 47.5,
-            package: "P".into(),
-            resolved_package: None,
-            resolved_file: None,
-            resolution: "nothing",
-        };
-        let b = census_batch(std::slice::from_ref(&row));
-        let col = |n: &str| b.column_by_name(n).unwrap().clone();
-        let ints = |n: &str| {
-            col(n)
-                .as_any()
-                .downcast_ref::<Int64Array>()
-                .unwrap()
-                .clone()
-        };
-        let reals = |n: &str| {
-            col(n)
-                .as_any()
-                .downcast_ref::<Float64Array>()
-                .unwrap()
-                .clone()
-        };
-        assert_eq!(ints("use").value(0), 3);
-        assert_eq!(ints("param").value(0), 769);
-        assert_eq!(ints("low").value(0), 1);
-        assert_eq!(reals("height").value(0), 12.0);
-        assert!(reals("heading").is_null(0));
-        assert!(col("resolved_file").is_null(0));
-        let names = column_names(&b);
-        assert_eq!(names, CENSUS.iter().map(|c| c.name).collect::<Vec<_>>());
     }
 
     #[cfg(feature = "parquet")]
@@ -1440,7 +1398,7 @@ mod tests {
         sink.write(&a).unwrap();
         sink.append_file(&part).unwrap();
         // A batch of other columns is refused, and the file goes on.
-        let census = census_batch(&[]);
+        let census = rows_batch::<Plain>(CENSUS, &[]);
         assert_eq!(
             sink.write(&census).unwrap_err().kind(),
             std::io::ErrorKind::InvalidInput
@@ -1590,46 +1548,89 @@ mod tests {
         );
     }
 
+    /// A plain row for the generic tables.
+    struct Plain {
+        name: &'static str,
+        n: Option<i64>,
+        x: Option<f64>,
+        list: Vec<String>,
+    }
+
+    impl TableRow for Plain {
+        fn cell(&self, column: &str) -> Cell<'_> {
+            match column {
+                "name" => Cell::Text(Some(self.name)),
+                "n" => Cell::Int(self.n),
+                "x" => Cell::Real(self.x),
+                // A value of another type than its column's: an int in a
+                // real column is the number, anything else null.
+                "n_as_real" => Cell::Int(self.n),
+                "x_as_text" => Cell::Real(self.x),
+                _ => Cell::Text(None),
+            }
+        }
+
+        fn texts(&self) -> &[String] {
+            &self.list
+        }
+    }
+
     #[test]
-    fn installation_findings_keep_their_details_as_lists() {
-        use crate::scenery::check::Finding;
+    fn plain_rows_keep_their_cells_types_nulls_and_lists() {
+        const COLUMNS: &[Column] = &[
+            c("name", T),
+            c("n", I),
+            c("x", R),
+            c("n_as_real", R),
+            c("x_as_text", T),
+            c("unknown", I),
+        ];
         let rows = [
-            Finding {
-                severity: crate::diag::Severity::Error,
-                code: "SCN001",
-                package: Some("Pkg".into()),
-                message: "m".into(),
-                details: vec!["a".into(), "b".into()],
+            Plain {
+                name: "a",
+                n: Some(-3),
+                x: Some(0.5),
+                list: vec!["p".into(), "q".into()],
             },
-            Finding {
-                severity: crate::diag::Severity::Warning,
-                code: "SCN002",
-                package: None,
-                message: "n".into(),
-                details: Vec::new(),
+            Plain {
+                name: "b",
+                n: None,
+                x: None,
+                list: Vec::new(),
             },
         ];
-        let b = scenery_findings_batch(&rows);
+        let b = rows_batch_with_list(COLUMNS, &rows, "items");
         assert_eq!(
             column_names(&b),
-            ["severity", "code", "package", "message", "details"]
+            [
+                "name",
+                "n",
+                "x",
+                "n_as_real",
+                "x_as_text",
+                "unknown",
+                "items"
+            ]
         );
-        let package = b.column_by_name("package").unwrap();
-        assert!(package.is_null(1) && !package.is_null(0));
-        let details = b.column_by_name("details").unwrap();
-        let details = details
+        let ints = b.column_by_name("n").unwrap();
+        let ints = ints.as_any().downcast_ref::<Int64Array>().unwrap();
+        assert_eq!(ints.value(0), -3);
+        assert!(ints.is_null(1));
+        let reals = b.column_by_name("n_as_real").unwrap();
+        let reals = reals.as_any().downcast_ref::<Float64Array>().unwrap();
+        assert_eq!(reals.value(0), -3.0);
+        assert!(b.column_by_name("x_as_text").unwrap().is_null(0));
+        assert_eq!(b.column_by_name("unknown").unwrap().null_count(), 2);
+        let items = b.column_by_name("items").unwrap();
+        let items = items
             .as_any()
             .downcast_ref::<arrow_array::ListArray>()
             .unwrap();
-        let list = |k: usize| {
-            let v = details.value(k);
-            let v = v.as_any().downcast_ref::<StringArray>().unwrap();
-            (0..v.len())
-                .map(|i| v.value(i).to_string())
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(list(0), ["a", "b"]);
-        assert!(list(1).is_empty() && !details.is_null(1));
-        assert_eq!(scenery_findings_batch(&[]).schema(), b.schema());
+        assert_eq!(items.value(0).len(), 2);
+        assert!(items.value(1).is_empty() && !items.is_null(1));
+        // Without the list, the same columns less the last.
+        let plain = rows_batch(COLUMNS, &rows);
+        assert_eq!(plain.num_columns(), COLUMNS.len());
+        assert_eq!(plain.num_rows(), 2);
     }
 }
