@@ -801,7 +801,7 @@ impl crate::out::arrow::TableRow for Finding {
     }
 }
 
-/// The findings of an installation's check ([`Scenery::check`], `agkit
+/// The findings of an installation's check ([`Scenery::check`](super::Scenery::check), `agkit
 /// scenery check --format json`'s `findings`, in order) as one Arrow batch
 /// of [`crate::out::arrow::SCENERY_FINDINGS`] and `details`, a list of
 /// strings.
