@@ -355,10 +355,11 @@ fn dash_as_output_is_standard_output() {
     }
 }
 
-#[test]
-fn serve_starts_on_a_bundled_example() {
+/// The first two lines `agkit serve PATH --port 0` prints (its URL, and
+/// what it serves), the server then stopped.
+fn serve_says(path: &str) -> (String, String) {
     use std::io::BufRead;
-    let mut child = std_agkit(&args(&["serve", "examples", "--port", "0"], Path::new("")))
+    let mut child = std_agkit(&args(&["serve", path, "--port", "0"], Path::new("")))
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -368,6 +369,12 @@ fn serve_starts_on_a_bundled_example() {
     let files = lines.next().unwrap().unwrap();
     let _ = child.kill();
     let _ = child.wait();
+    (url, files)
+}
+
+#[test]
+fn serve_starts_on_a_bundled_example() {
+    let (url, files) = serve_says("examples");
     assert!(url.starts_with("agkit serve: http://127.0.0.1:"), "{url}");
     assert!(files.starts_with("serving "), "{files}");
 }
@@ -376,7 +383,6 @@ fn serve_starts_on_a_bundled_example() {
 /// sits under `Earth nav data`) and prints the page opening that tile.
 #[test]
 fn serve_opens_a_dsf_tile_given_as_the_path() {
-    use std::io::BufRead;
     let tmp = tempfile::tempdir().unwrap();
     let tiles = tmp.path().join("Pkg/Earth nav data/+40+010");
     std::fs::create_dir_all(&tiles).unwrap();
@@ -393,17 +399,7 @@ fn serve_opens_a_dsf_tile_given_as_the_path() {
             "#tile=autogen_demo.dsf",
         ),
     ] {
-        let p = path.to_str().unwrap();
-        let mut child = std_agkit(&args(&["serve", p, "--port", "0"], Path::new("")))
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
-        let url = lines.next().unwrap().unwrap();
-        let files = lines.next().unwrap().unwrap();
-        let _ = child.kill();
-        let _ = child.wait();
+        let (url, files) = serve_says(path.to_str().unwrap());
         assert!(url.starts_with("agkit serve: http://127.0.0.1:"), "{url}");
         assert!(url.ends_with(hash), "{url}");
         let root = std::fs::canonicalize(root).unwrap();

@@ -638,6 +638,15 @@ pub fn findings_batch(rows: &[crate::diag::JsonDiagnostic]) -> RecordBatch {
     b.finish()
 }
 
+/// The names of a batch's columns, in order.
+pub fn column_names(b: &RecordBatch) -> Vec<String> {
+    b.schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect()
+}
+
 /// One cell of a row of a plain table ([`TableRow`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Cell<'a> {
@@ -1326,15 +1335,6 @@ mod tests {
             let geom = geom.as_any().downcast_ref::<BinaryArray>().unwrap();
             prop_assert_eq!(read_wkb(geom.value(0)), Shape::Polygon(rings));
         }
-    }
-
-    /// The names of a batch's columns, in order.
-    fn column_names(b: &RecordBatch) -> Vec<String> {
-        b.schema()
-            .fields()
-            .iter()
-            .map(|f| f.name().clone())
-            .collect()
     }
 
     #[test]

@@ -838,13 +838,10 @@ mod arrow_tests {
             },
         ];
         let b = findings_batch(&rows);
-        let names: Vec<String> = b
-            .schema()
-            .fields()
-            .iter()
-            .map(|f| f.name().clone())
-            .collect();
-        assert_eq!(names, ["severity", "code", "package", "message", "details"]);
+        assert_eq!(
+            crate::out::arrow::column_names(&b),
+            ["severity", "code", "package", "message", "details"]
+        );
         let package = b.column_by_name("package").unwrap();
         assert!(package.is_null(1) && !package.is_null(0));
         let details = b.column_by_name("details").unwrap();

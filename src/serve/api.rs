@@ -654,25 +654,32 @@ fn glb_response(
         ..crate::out::RenderOptions::new(crate::out::Format::Glb)
     };
     let scene = crate::out::render(std::slice::from_ref(placement), &opts)?;
-    let stem: String = std::path::Path::new(asset)
+    Ok(glb_download(asset, scene.bytes))
+}
+
+/// A GLB answer saved as a download named after `file`'s stem (letters,
+/// digits, `-` and `+` kept, anything else `_`, so the header stays
+/// plain ASCII).
+pub(super) fn glb_download(file: &str, bytes: Vec<u8>) -> Response {
+    let stem: String = std::path::Path::new(file)
         .file_stem()
         .map(|s| s.to_string_lossy())
         .unwrap_or_default()
         .chars()
         .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '+' {
                 c
             } else {
                 '_'
             }
         })
         .collect();
-    let mut r = Response::new(200, "model/gltf-binary", scene.bytes);
+    let mut r = Response::new(200, "model/gltf-binary", bytes);
     r.headers.push((
         "Content-Disposition",
         format!("attachment; filename=\"{stem}.glb\""),
     ));
-    Ok(r)
+    r
 }
 
 /// The answer of `/api/place`, serialized straight to its text: a

@@ -299,27 +299,7 @@ fn glb_of(shared: &Shared, placements: &[Placement], rel: &str) -> Response {
         ..crate::out::RenderOptions::new(crate::out::Format::Glb)
     };
     match crate::out::render(placements, &opts) {
-        Ok(scene) => {
-            let stem: String = std::path::Path::new(rel)
-                .file_stem()
-                .map(|s| s.to_string_lossy())
-                .unwrap_or_default()
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() || c == '-' || c == '+' {
-                        c
-                    } else {
-                        '_'
-                    }
-                })
-                .collect();
-            let mut r = Response::new(200, "model/gltf-binary", scene.bytes);
-            r.headers.push((
-                "Content-Disposition",
-                format!("attachment; filename=\"{stem}.glb\""),
-            ));
-            r
-        }
+        Ok(scene) => super::api::glb_download(rel, scene.bytes),
         Err(e) => fail(422, rel, "gltf", format!("{rel}: {e}"), None),
     }
 }
