@@ -14,35 +14,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { artifacts, bin, launch, repo, serve } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..');
-const bin =
-  process.env.AGKIT_BIN ||
-  path.join(path.resolve(repo, process.env.CARGO_TARGET_DIR || 'target'), 'debug', 'agkit');
-const artifacts = path.join(here, 'artifacts');
 const ASSET = 'string/town_edge.ags';
-
-/** Starts `agkit serve DIR --port 0` and resolves with {child, url}. */
-function serve(dir) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, ['serve', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let buf = '';
-    const timer = setTimeout(() => reject(new Error(`no URL printed; got ${JSON.stringify(buf)}`)), 15000);
-    child.on('error', reject);
-    child.stdout.on('data', (d) => {
-      buf += d;
-      const m = buf.match(/agkit serve: (http:\/\/127\.0\.0\.1:(\d+)\/)/);
-      if (m) { clearTimeout(timer); resolve({ child, url: m[1] }); }
-    });
-  });
-}
 
 test('agkit serve in a browser: one selection shared by the 2-D view, the 3-D view and the panel', { timeout: 180000 }, async () => {
   assert.ok(fs.existsSync(bin), `build agkit first (${bin} is missing)`);
@@ -56,14 +33,7 @@ test('agkit serve in a browser: one selection shared by the 2-D view, the 3-D vi
   let ctx = null;
   let page = null;
   try {
-    ctx = await chromium.launchPersistentContext(userData, {
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
-        '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1400, height: 860 },
-    });
+    ctx = await launch(userData);
     page = ctx.pages()[0] || await ctx.newPage();
     page.on('pageerror', (e) => pageErrors.push(e.message));
     page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });

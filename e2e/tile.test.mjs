@@ -17,35 +17,13 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { artifacts, bin, launch, repo, serve } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..');
-const bin =
-  process.env.AGKIT_BIN ||
-  path.join(path.resolve(repo, process.env.CARGO_TARGET_DIR || 'target'), 'debug', 'agkit');
-const artifacts = path.join(here, 'artifacts');
 const TILE = 'dsf/whole_demo.dsf';
-
-/** Starts `agkit serve DIR --port 0` and resolves with {child, url}. */
-function serve(dir) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, ['serve', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let buf = '';
-    const timer = setTimeout(() => reject(new Error(`no URL printed; got ${JSON.stringify(buf)}`)), 15000);
-    child.on('error', reject);
-    child.stdout.on('data', (d) => {
-      buf += d;
-      const m = buf.match(/agkit serve: (http:\/\/127\.0\.0\.1:(\d+)\/)/);
-      if (m) { clearTimeout(timer); resolve({ child, url: m[1] }); }
-    });
-  });
-}
 
 /**
  * What the CLI says of the tile: the per-kind lines of `whole tile:` on
@@ -95,14 +73,7 @@ test('agkit serve in a browser: open a DSF tile whole, 2-D and 3-D, with the CLI
   let ctx = null;
   let page = null;
   try {
-    ctx = await chromium.launchPersistentContext(userData, {
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
-        '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1400, height: 860 },
-    });
+    ctx = await launch(userData);
     page = ctx.pages()[0] || await ctx.newPage();
     page.on('pageerror', (e) => pageErrors.push(e.message));
     page.on('console', (m) => { if (m.type() === 'error' && !/status of 422/.test(m.text())) pageErrors.push(m.text()); });
@@ -234,26 +205,12 @@ test('agkit serve TILE.dsf opens that tile in the page it prints', { timeout: 12
   })();
   assert.ok(Object.keys(want).length >= 8, `the CLI printed no counts: ${JSON.stringify(want)}`);
 
-  const child = spawn(bin, ['serve', path.join(tiles, 'whole_demo.dsf'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise((resolve, reject) => {
-    let buf = '';
-    const timer = setTimeout(() => reject(new Error(`no URL printed; got ${JSON.stringify(buf)}`)), 15000);
-    child.stdout.on('data', (d) => {
-      buf += d;
-      const m = buf.match(/agkit serve: (http:\/\/127\.0\.0\.1:\d+\/#tile=\S+)/);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    });
-  });
+  const { child, url } = await serve(path.join(tiles, 'whole_demo.dsf'));
+  assert.match(url, /#tile=Earth%20nav%20data\/%2B40%2B010\/whole_demo\.dsf$/);
   const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'agkit-e2e-tile-arg-chromium-'));
   let ctx = null;
   try {
-    ctx = await chromium.launchPersistentContext(userData, {
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1200, height: 800 },
-    });
+    ctx = await launch(userData, { width: 1200, height: 800 });
     const page = ctx.pages()[0] || await ctx.newPage();
     await page.goto(url);
     await page.waitForFunction(() => window.__agkit.renders > 0 && !window.__agkit.inflight
