@@ -967,14 +967,7 @@ mod tests {
         let p = Placement {
             trees: vec![tree(0, 0.0), tree(1, 30.0)],
             art: Some(Arc::new(Art {
-                forest: Some(ArtFile {
-                    path: "t.for".into(),
-                    file: Some(PathBuf::from("/art/t.for")),
-                    state: ArtState::Found,
-                    how: String::new(),
-                    value: Some(Arc::new(forest)),
-                    textures: Vec::new(),
-                }),
+                forest: Some(ArtFile::found("t.for", "/art/t.for", forest)),
                 ..Art::default()
             })),
             ..Placement::default()

@@ -265,6 +265,25 @@ pub struct ArtFile<T> {
 }
 
 impl<T> ArtFile<T> {
+    /// `path` found as `file` and read as `value`, with no textures
+    /// resolved yet (art built by hand: tests, tools that read their own).
+    ///
+    /// ```
+    /// use agkit::place::art::{ArtFile, ArtState};
+    /// let f = ArtFile::found("a.obj", "/art/a.obj", 3);
+    /// assert_eq!((f.get(), f.state), (Some(&3), ArtState::Found));
+    /// ```
+    pub fn found(path: &str, file: impl Into<PathBuf>, value: T) -> ArtFile<T> {
+        ArtFile {
+            path: path.to_string(),
+            file: Some(file.into()),
+            state: ArtState::Found,
+            how: String::new(),
+            value: Some(Arc::new(value)),
+            textures: Vec::new(),
+        }
+    }
+
     /// The value when the file was found and read.
     pub fn get(&self) -> Option<&T> {
         self.value.as_deref()

@@ -1246,14 +1246,7 @@ mod tests {
             [0, 1, 0, 1]
         );
         let art = Art {
-            facades: vec![ArtFile {
-                path: "two.fac".into(),
-                file: Some(PathBuf::from("/art/two.fac")),
-                state: ArtState::Found,
-                how: String::new(),
-                value: Some(Arc::new(fac)),
-                textures: Vec::new(),
-            }],
+            facades: vec![ArtFile::found("two.fac", "/art/two.fac", fac)],
             ..Art::default()
         };
         let p = Placement {
@@ -1298,14 +1291,7 @@ mod tests {
             // The oak has a 3-D mesh (one triangle); the second tree has none.
             trees: vec![tree(0, 0.0), tree(1, 20.0)],
             art: Some(Arc::new(Art {
-                forest: Some(ArtFile {
-                    path: "trees.for".into(),
-                    file: Some(PathBuf::from("/art/trees.for")),
-                    state: ArtState::Found,
-                    how: String::new(),
-                    value: Some(Arc::new(forest)),
-                    textures: Vec::new(),
-                }),
+                forest: Some(ArtFile::found("trees.for", "/art/trees.for", forest)),
                 ..Art::default()
             })),
             ..Placement::default()
@@ -1353,14 +1339,7 @@ mod tests {
         let p = Placement {
             trees: vec![tree(0, 0.0), tree(0, 90.0), tree(1, 0.0), lost],
             art: Some(Arc::new(Art {
-                forest: Some(ArtFile {
-                    path: "t.for".into(),
-                    file: Some(PathBuf::from("/art/t.for")),
-                    state: ArtState::Found,
-                    how: String::new(),
-                    value: Some(Arc::new(forest)),
-                    textures: Vec::new(),
-                }),
+                forest: Some(ArtFile::found("t.for", "/art/t.for", forest)),
                 ..Art::default()
             })),
             ..Placement::default()
