@@ -11,7 +11,7 @@ import numpy.typing
 from typing_extensions import disjoint_base
 
 from agkit.dsf import Tables
-from agkit.records import DsfChain, DsfObject, DsfPolygon, PlacedObject, PlacedTree
+from agkit.records import DsfChain, DsfObject, DsfPolygon, PlacedObject, PlacedTree, PlacementWarning
 
 __version__: str
 
@@ -149,6 +149,8 @@ class Placement:
     def corners(self) -> list[Record]: ...
     @property
     def warnings(self) -> list[str]: ...
+    @property
+    def warning_details(self) -> list[PlacementWarning]: ...
     @property
     def notes(self) -> list[str]: ...
     @property

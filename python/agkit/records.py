@@ -102,4 +102,13 @@ class Finding(TypedDict):
     message: str
 
 
-__all__ = ["DsfChain", "DsfObject", "DsfPolygon", "Finding", "PlacedObject", "PlacedTree"]
+class PlacementWarning(TypedDict):
+    """A warning of a placement (``Placement.warning_details``): its
+    message and the diagnostic codes it reports (empty when no rule
+    does)."""
+
+    message: str
+    codes: list[str]
+
+
+__all__ = ["DsfChain", "DsfObject", "DsfPolygon", "Finding", "PlacedObject", "PlacedTree", "PlacementWarning"]

@@ -402,6 +402,21 @@ impl Placement {
             .collect()
     }
 
+    /// The warnings as dicts, the message apart from the diagnostic codes
+    /// it reports: `{"message": str, "codes": [str, ...]}` (`codes` empty
+    /// when no rule reports it), in the order of `warnings`.
+    #[getter]
+    fn warning_details<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let list = pyo3::types::PyList::empty(py);
+        for w in &self.inner.warnings {
+            let d = pyo3::types::PyDict::new(py);
+            d.set_item("message", w.message())?;
+            d.set_item("codes", w.codes().to_vec())?;
+            list.append(d)?;
+        }
+        Ok(list.into_any())
+    }
+
     /// How the input was taken where it was not as a DSF stores it: a
     /// GeoJSON outer ring wound clockwise (or a hole counter-clockwise)
     /// reversed, with where the polygon would lie were its numbers lat,lon.

@@ -349,3 +349,19 @@ def test_a_gis_polygon_in_either_orientation_places_with_notes() -> None:
     assert p.notes[1].startswith("hole 1 runs counter-clockwise")
     assert p.to_dict()["notes"] == p.notes
     assert p.explain[:2] == p.notes
+
+
+def test_warning_details_hold_each_warnings_message_and_codes(tmp_path: Path) -> None:
+    # The plaza alone: the art it names is not beside it.
+    agp = tmp_path / "plaza.agp"
+    agp.write_bytes(PLAZA.read_bytes())
+    p = agkit.place(agp, at=(47.0, 13.0, 0.0))
+    details = p.warning_details
+    assert len(details) == len(p.warnings) > 0
+    assert any(d["codes"] == ["AG0085"] for d in details), details
+    for text, d in zip(p.warnings, details):
+        assert set(d) == {"message", "codes"}
+        codes = f" [{', '.join(d['codes'])}]" if d["codes"] else ""
+        assert text == d["message"] + codes
+    # Beside its art, nothing is missing.
+    assert not any("AG0085" in d["codes"] for d in agkit.place(PLAZA, at=(47.0, 13.0, 0.0)).warning_details)

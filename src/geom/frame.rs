@@ -82,16 +82,23 @@ fn ecef_to_geodetic(q: [f64; 3]) -> LonLat {
     let lon = q[1].atan2(q[0]);
     let p = (q[0] * q[0] + q[1] * q[1]).sqrt();
     // Iterate on latitude; converges to sub-micrometre in a few rounds.
+    // A round that changes nothing has reached the fixed point, and every
+    // further round would repeat it: near the surface that is after two
+    // to four of the five rounds.
     let mut lat = q[2].atan2(p * (1.0 - E2));
     for _ in 0..5 {
-        let sp = lat.sin();
+        let (sp, cp) = lat.sin_cos();
         let n = A / (1.0 - E2 * sp * sp).sqrt();
-        let h = if lat.cos().abs() > 1e-12 {
-            p / lat.cos() - n
+        let h = if cp.abs() > 1e-12 {
+            p / cp - n
         } else {
             q[2].abs() / sp.abs() - n * (1.0 - E2)
         };
-        lat = q[2].atan2(p * (1.0 - E2 * n / (n + h)));
+        let next = q[2].atan2(p * (1.0 - E2 * n / (n + h)));
+        if next == lat {
+            break;
+        }
+        lat = next;
     }
     [lon.to_degrees(), lat.to_degrees()]
 }
@@ -135,5 +142,41 @@ mod tests {
         assert!(p[0].abs() < 1e-6);
         let e = f.to_local([12.01, 47.0]);
         assert!((e[0] - 759.6).abs() < 1.0, "{e:?}");
+    }
+
+    /// The latitude as five full rounds compute it, with no early stop.
+    fn five_rounds(q: [f64; 3]) -> f64 {
+        let p = (q[0] * q[0] + q[1] * q[1]).sqrt();
+        let mut lat = q[2].atan2(p * (1.0 - E2));
+        for _ in 0..5 {
+            let n = A / (1.0 - E2 * lat.sin() * lat.sin()).sqrt();
+            let h = if lat.cos().abs() > 1e-12 {
+                p / lat.cos() - n
+            } else {
+                q[2].abs() / lat.sin().abs() - n * (1.0 - E2)
+            };
+            lat = q[2].atan2(p * (1.0 - E2 * n / (n + h)));
+        }
+        lat.to_degrees()
+    }
+
+    proptest::proptest! {
+        /// Stopping at the fixed point gives the very bits of five rounds.
+        #[test]
+        fn stopping_early_changes_no_bit(
+            lon in -180.0f64..180.0,
+            lat in -90.0f64..90.0,
+            x in -20_000.0f64..20_000.0,
+            y in -20_000.0f64..20_000.0,
+        ) {
+            let f = LocalFrame::new([lon, lat]);
+            let ll = f.to_lonlat([x, y]);
+            let q = [
+                f.ecef[0] + x * f.east[0] + y * f.north[0],
+                f.ecef[1] + x * f.east[1] + y * f.north[1],
+                f.ecef[2] + x * f.east[2] + y * f.north[2],
+            ];
+            proptest::prop_assert_eq!(ll[1].to_bits(), five_rounds(q).to_bits());
+        }
     }
 }

@@ -282,7 +282,7 @@ impl Col {
     fn text(&mut self, v: Option<&str>) {
         match (self, v) {
             (Col::T(b), v) => b.append_option(v),
-            (c, v) => c.push(&v.map_or(Value::Null, |s| Value::Text(s.into()))),
+            (c, v) => c.push(&v.map_or(Value::Null, |s| Value::Text(s.to_owned().into()))),
         }
     }
 
@@ -572,7 +572,7 @@ pub fn layer_index(name: &str) -> Option<usize> {
 
 /// The placed objects, facades and trees of a tile's placements (numbered
 /// from 0, in use order) as one batch of [`PLACED`] columns and
-/// `geometry`, in [`layers::each_row`]'s order: `tile` and `dsf` name the
+/// `geometry`, in [`layers::each_item_row`]'s order: `tile` and `dsf` name the
 /// tile in every row.
 pub fn placed_batch<'a>(
     ps: impl IntoIterator<Item = &'a Placement>,
@@ -590,16 +590,8 @@ pub fn placed_batch<'a>(
                 .collect()
         })
         .collect();
-    let kind = LAYERS[0]
-        .fields
-        .iter()
-        .position(|f| f.name == "kind")
-        .unwrap_or(4);
     for (n, p) in ps.into_iter().enumerate() {
-        let _ = layers::each_row(std::slice::from_ref(p), n, &mut |row: Row| {
-            if matches!(&row.values[kind], Value::Text(k) if k == "tile" || k == "use") {
-                return Ok(());
-            }
+        let _ = layers::each_item_row(p, n, &mut |row: Row| {
             for (k, (name, _, col)) in b.columns.iter_mut().enumerate() {
                 match *name {
                     "tile" => col.text(Some(tile)),

@@ -96,7 +96,7 @@ fn json(v: &Value) -> JsonValue {
         Value::Null => JsonValue::Null,
         Value::Int(n) => JsonValue::from(*n),
         Value::Real(x) => JsonValue::from(*x),
-        Value::Text(t) => JsonValue::from(t.as_str()),
+        Value::Text(t) => JsonValue::from(t.as_ref()),
         Value::Bool(b) => JsonValue::from(*b),
     }
 }

@@ -142,7 +142,7 @@ impl GpkgWriter {
                 Value::Null => stmt.raw_bind_parameter(k, rusqlite::types::Null)?,
                 Value::Int(n) => stmt.raw_bind_parameter(k, n)?,
                 Value::Real(x) => stmt.raw_bind_parameter(k, x)?,
-                Value::Text(t) => stmt.raw_bind_parameter(k, t)?,
+                Value::Text(t) => stmt.raw_bind_parameter(k, t.as_ref())?,
                 Value::Bool(b) => stmt.raw_bind_parameter(k, b)?,
             }
         }

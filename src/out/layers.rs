@@ -18,6 +18,8 @@
 //! rounded to 7 decimals of a degree (about 1 cm), metres to the
 //! millimetre.
 
+use std::borrow::Cow;
+
 use crate::geom::{LocalFrame, LonLat, Xy};
 use crate::place::{
     Placement,
@@ -320,8 +322,9 @@ pub enum Value {
     Int(i64),
     /// A number.
     Real(f64),
-    /// Text.
-    Text(String),
+    /// Text: the layer's name, the kind and the art's state are
+    /// borrowed, not copied into every row.
+    Text(Cow<'static, str>),
     /// True or false.
     Bool(bool),
 }
@@ -421,7 +424,11 @@ pub fn ring(pts: &[LonLat], ccw: bool) -> Option<Vec<LonLat>> {
 }
 
 fn text(s: &str) -> Value {
-    Value::Text(s.to_string())
+    Value::Text(Cow::Owned(s.to_string()))
+}
+
+fn name(s: &'static str) -> Value {
+    Value::Text(Cow::Borrowed(s))
 }
 
 fn opt_text(s: Option<&str>) -> Value {
@@ -433,28 +440,34 @@ fn int(n: usize) -> Value {
 }
 
 fn json_text<T: serde::Serialize>(v: &T) -> Value {
-    serde_json::to_string(v).map_or(Value::Null, Value::Text)
+    serde_json::to_string(v).map_or(Value::Null, |t| Value::Text(Cow::Owned(t)))
 }
 
 /// A unit enum as the JSON form spells it (`grid`, `found`).
 fn enum_text<T: serde::Serialize>(v: &T) -> Value {
     match serde_json::to_value(v) {
-        Ok(serde_json::Value::String(s)) => Value::Text(s),
+        Ok(serde_json::Value::String(s)) => Value::Text(Cow::Owned(s)),
         _ => Value::Null,
     }
 }
 
 fn art(a: Option<crate::place::art::ArtState>) -> Value {
-    a.as_ref().map_or(Value::Null, enum_text)
+    a.map_or(Value::Null, |a| name(a.as_str()))
 }
 
-fn common(layer: usize, placement: usize, p: &Placement, kind: &str, index: usize) -> Vec<Value> {
+fn common(
+    layer: usize,
+    placement: usize,
+    p: &Placement,
+    kind: &'static str,
+    index: usize,
+) -> Vec<Value> {
     vec![
-        text(LAYERS[layer].name),
-        Value::Text(format!("{placement}/{kind}/{index}")),
+        name(LAYERS[layer].name),
+        Value::Text(Cow::Owned(format!("{placement}/{kind}/{index}"))),
         int(placement),
         text(&p.asset),
-        text(kind),
+        name(kind),
     ]
 }
 
@@ -674,7 +687,7 @@ fn use_row(p: &Placement, placement: usize) -> Row {
     let mut v = common(layer, placement, p, "use", 0);
     v.extend([
         text(p.kind.as_str()),
-        Value::Text(p.seed.to_string()),
+        Value::Text(Cow::Owned(p.seed.to_string())),
         int(p.tiles.len()),
         int(p.objects.len()),
         int(p.facades.len()),
@@ -704,21 +717,34 @@ pub fn each_row<E>(
         for (i, t) in p.tiles.iter().enumerate() {
             emit(tile_row(p, n, i, t))?;
         }
-        for (i, o) in p.objects.iter().enumerate() {
-            emit(object_row(p, n, i, o))?;
-        }
-        for (i, f) in p.facades.iter().enumerate() {
-            emit(facade_row(p, n, i, f))?;
-        }
-        for (i, t) in p.trees.iter().enumerate() {
-            emit(tree_row(p, n, i, t))?;
-        }
-        for (i, d) in p.draped.iter().enumerate() {
-            emit(draped_row(p, n, i, d))?;
-        }
-        for (i, l) in p.lines.iter().enumerate() {
-            emit(line_row(p, n, i, l))?;
-        }
+        each_item_row(p, n, emit)?;
+    }
+    Ok(())
+}
+
+/// Calls `emit` with the rows of what placement `p` (numbered `n`) puts
+/// on the ground, in [`each_row`]'s order: its objects, facades, trees,
+/// draped polygons and lines, without the rows of its use and its tiles.
+/// Stops at the first error.
+pub fn each_item_row<E>(
+    p: &Placement,
+    n: usize,
+    emit: &mut dyn FnMut(Row) -> Result<(), E>,
+) -> Result<(), E> {
+    for (i, o) in p.objects.iter().enumerate() {
+        emit(object_row(p, n, i, o))?;
+    }
+    for (i, f) in p.facades.iter().enumerate() {
+        emit(facade_row(p, n, i, f))?;
+    }
+    for (i, t) in p.trees.iter().enumerate() {
+        emit(tree_row(p, n, i, t))?;
+    }
+    for (i, d) in p.draped.iter().enumerate() {
+        emit(draped_row(p, n, i, d))?;
+    }
+    for (i, l) in p.lines.iter().enumerate() {
+        emit(line_row(p, n, i, l))?;
     }
     Ok(())
 }

@@ -130,6 +130,17 @@ pub enum ArtState {
 }
 
 impl ArtState {
+    /// The state as its JSON spells it (`found`, `missing`, `unchecked`,
+    /// `invalid`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ArtState::Found => "found",
+            ArtState::Missing => "missing",
+            ArtState::Unchecked => "unchecked",
+            ArtState::Invalid => "invalid",
+        }
+    }
+
     /// The diagnostic code of an art file in this state (`None` when
     /// found).
     pub fn code(self) -> Option<&'static str> {
@@ -664,5 +675,17 @@ mod tests {
         let at90 = footprint_at(&fp, [0.0, 0.0], 90.0);
         assert!((at90[1][0]).abs() < 1e-12 && (at90[1][1] + 2.0).abs() < 1e-12);
         assert!((at90[3][0] - 1.0).abs() < 1e-12 && at90[3][1].abs() < 1e-12);
+    }
+
+    #[test]
+    fn art_states_are_spelt_as_their_json() {
+        for s in [
+            ArtState::Found,
+            ArtState::Missing,
+            ArtState::Unchecked,
+            ArtState::Invalid,
+        ] {
+            assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
+        }
     }
 }
