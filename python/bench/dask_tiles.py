@@ -22,6 +22,10 @@ Then, for each recipe, it reports in one run:
    files, nothing merged), the workers' CPU time, their speed-up over one
    process (target: at least 1.7x), and each worker's peak memory against
    the CLI's (target: below it);
+4. each round, the machine's own ceiling: N processes of plain Python
+   arithmetic (no memory to speak of, nothing shared) run at once against
+   one alone. No N-process speed-up can pass it; on a shared VM whose host
+   is busy it falls well below N.
 
 checking that the one-process and cluster results are the same rows
 (the dataset read back as one table). With --repeat N the three runs are
@@ -41,6 +45,7 @@ import argparse
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import tempfile
 import time
@@ -94,6 +99,28 @@ def run_cli(args: list[str]) -> tuple[float, float]:
         if p.returncode != 0:
             raise SystemExit(f"{' '.join(args)} exited {p.returncode}")
         return wall, int(rss.read().split()[-1]) / 1024
+
+
+SPIN = "import math\nx = 0.0\nfor i in range(2_000_000):\n    x += math.atan2(i, 3.0)\n"
+
+
+def ceiling(n: int) -> float:
+    """N copies of the same plain arithmetic run at once, against one alone
+    (after a run to wake the CPU up, the best of three tries each): the
+    speed-up N processes can have on this machine now."""
+    import sys
+
+    def wall(k: int) -> float:
+        start = time.perf_counter()
+        procs = [subprocess.Popen([sys.executable, "-c", SPIN]) for _ in range(k)]
+        for p in procs:
+            p.wait()
+        return time.perf_counter() - start
+
+    wall(1)
+    one = min(wall(1) for _ in range(3))
+    many = min(wall(n) for _ in range(3))
+    return n * one / many
 
 
 def cli_census(cli: Path, tiles: list[Path]) -> tuple[float, float]:
@@ -213,6 +240,8 @@ def main() -> None:
             before = peak_mb()
             base = worker_peaks(client)
             best = [float("inf")] * 3
+            roof = 0.0
+            ratios: list[tuple[float, float]] = []
             for r in range(a.repeat):
                 if r:
                     for k in (1, 2, 3):
@@ -233,7 +262,11 @@ def main() -> None:
                 print(f"{what}: workers' CPU {cpu1 - cpu0:.2f} s (one file), {cpu2 - cpu1:.2f} s (dataset); "
                       f"{len(list(data.output.glob('part-*.parquet')))} parts; "
                       f"speed-up {t1 / t2:.2f}x one file, {t1 / t3:.2f}x dataset")
+                top = ceiling(a.workers)
+                roof = max(roof, top)
+                print(f"{what}: the machine now: {a.workers} processes of plain arithmetic at once run {top:.2f}x one alone")
                 best = [min(b, t) for b, t in zip(best, (t1, t2, t3))]
+                ratios.append((t1 / t2, t1 / t3))
             t1, t2, t3 = best
             print(f"{what}: one process peak {peak_mb():.0f} MB (was {before:.0f} MB before the runs)")
             peaks = worker_peaks(client)
@@ -241,6 +274,9 @@ def main() -> None:
             same = want.equals(pandas.read_parquet(two.output)) and want.equals(pandas.read_parquet(data.output))
             print(f"{what}: best of {a.repeat}: one process {t1:.2f} s, cluster one file {t2:.2f} s, dataset {t3:.2f} s")
             print(f"{what}: speed-up {t1 / t2:.2f}x one file, {t1 / t3:.2f}x dataset (target >= 1.7), same rows: {same}")
+            mid = [statistics.median(r[k] for r in ratios) for k in (0, 1)]
+            print(f"{what}: median of the rounds' speed-ups: {mid[0]:.2f}x one file, {mid[1]:.2f}x dataset")
+            print(f"{what}: the machine's best ceiling over the rounds: {roof:.2f}x")
             print(f"{what}: worker peaks {', '.join(f'{p:.0f}' for p in peaks)} MB (before: {', '.join(f'{p:.0f}' for p in base)} MB)")
             if cli_wall is not None and cli_peak is not None:
                 print(f"{what}: one process / CLI = {t1 / cli_wall:.2f} (target <= 1.5); "
