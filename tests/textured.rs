@@ -211,7 +211,8 @@ fn embedded_images_are_capped_and_past_it_tiles_are_flat() {
 }
 
 /// The demo picture's structure: its layers and images (their data as a
-/// hash), line by line, without coordinates.
+/// hash), line by line, without coordinates; each clipped use of an
+/// image (a tile, a draped polygon, a roof) as the image it draws.
 #[test]
 fn the_demo_pictures_structure() {
     let out = agkit()
@@ -244,7 +245,7 @@ fn the_demo_pictures_structure() {
         } else if line.starts_with("<g clip-path=") {
             let at = line.find("href=\"#").unwrap() + 7;
             let id = &line[at..at + line[at..].find('"').unwrap()];
-            lines.push(format!("  tile drawn with {id}"));
+            lines.push(format!("  drawn with {id}"));
         }
     }
     insta::assert_snapshot!(lines.join("\n"));

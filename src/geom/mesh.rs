@@ -70,6 +70,45 @@ impl Mesh {
         m
     }
 
+    /// The outline of its triangles as one ring: the indices of the
+    /// vertices along the edges that only one triangle uses, in the order
+    /// the triangles run them (counter-clockwise seen from their front).
+    /// `None` unless those edges make exactly one ring: a mesh of several
+    /// pieces, with a hole, or whose triangles disagree on their winding.
+    /// A roof or a tile seen from above is this ring.
+    pub fn outline(&self) -> Option<Vec<u32>> {
+        use std::collections::HashMap;
+        // Each undirected edge: how many triangles use it, and its
+        // direction in the last one.
+        let mut edges: HashMap<(u32, u32), (u32, (u32, u32))> = HashMap::new();
+        for t in &self.triangles {
+            for k in 0..3 {
+                let (a, b) = (t[k], t[(k + 1) % 3]);
+                let e = edges.entry((a.min(b), a.max(b))).or_insert((0, (a, b)));
+                e.0 += 1;
+                e.1 = (a, b);
+            }
+        }
+        let mut next: HashMap<u32, u32> = HashMap::new();
+        for (n, (a, b)) in edges.into_values() {
+            // A vertex starting two outline edges: not one simple ring.
+            if n == 1 && next.insert(a, b).is_some() {
+                return None;
+            }
+        }
+        let start = *next.keys().min()?;
+        let mut ring = vec![start];
+        let mut at = next[&start];
+        while at != start {
+            if ring.len() >= next.len() {
+                return None;
+            }
+            ring.push(at);
+            at = *next.get(&at)?;
+        }
+        (ring.len() == next.len() && ring.len() >= 3).then_some(ring)
+    }
+
     /// Adds a vertex with the normal `n` (made of length 1; straight up
     /// when it has no length); its index.
     pub fn vertex(&mut self, p: [f64; 3], n: [f64; 3], st: [f64; 2]) -> u32 {
@@ -251,6 +290,56 @@ fn newell(p: &[[f64; 3]]) -> [f64; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A mesh of `triangles` over points numbered as given.
+    fn tris(triangles: &[[u32; 3]]) -> Mesh {
+        Mesh {
+            triangles: triangles.to_vec(),
+            ..Mesh::default()
+        }
+    }
+
+    #[test]
+    fn the_outline_runs_the_outer_edges_once_in_the_triangles_order() {
+        // A square 0 1 2 3 (counter-clockwise) as two triangles.
+        assert_eq!(
+            tris(&[[0, 1, 2], [0, 2, 3]]).outline(),
+            Some(vec![0, 1, 2, 3])
+        );
+        // An L of four triangles over six corners, numbered out of order.
+        let l = tris(&[[5, 0, 1], [5, 1, 2], [5, 2, 3], [5, 3, 4]]);
+        assert_eq!(l.outline(), Some(vec![0, 1, 2, 3, 4, 5]));
+        // Wound the other way, the ring runs the other way.
+        assert_eq!(
+            tris(&[[0, 2, 1], [0, 3, 2]]).outline(),
+            Some(vec![0, 3, 2, 1])
+        );
+    }
+
+    #[test]
+    fn no_outline_for_pieces_holes_disagreeing_windings_or_nothing() {
+        assert_eq!(tris(&[]).outline(), None);
+        // Two triangles apart.
+        assert_eq!(tris(&[[0, 1, 2], [3, 4, 5]]).outline(), None);
+        // Two triangles touching at one corner.
+        assert_eq!(tris(&[[0, 1, 2], [0, 3, 4]]).outline(), None);
+        // A square ring 0-3 around a square hole 4-7: eight triangles.
+        let holed = tris(&[
+            [0, 1, 5],
+            [0, 5, 4],
+            [1, 2, 6],
+            [1, 6, 5],
+            [2, 3, 7],
+            [2, 7, 6],
+            [3, 0, 4],
+            [3, 4, 7],
+        ]);
+        assert_eq!(holed.outline(), None);
+        // The second triangle wound against the first: their shared edge
+        // runs the same way in both and is still inner, but the outline
+        // edges no longer chain.
+        assert_eq!(tris(&[[0, 1, 2], [0, 3, 2]]).outline(), None);
+    }
 
     #[test]
     fn walls_of_a_counter_clockwise_ring_face_out() {

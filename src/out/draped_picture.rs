@@ -60,10 +60,34 @@ pub(super) struct Drawn {
 
 /// A texture decoded once: its full size, its mean colour, and its
 /// copies averaged down to a size, embedded once each.
-struct Decoded {
+pub(super) struct Decoded {
     img: crate::texture::Image,
-    mean: Colour,
+    /// The mean colour of its pixels.
+    pub mean: Colour,
     sized: HashMap<[u32; 2], Option<Arc<Embedded>>>,
+}
+
+impl Decoded {
+    /// `img`, with its mean colour (`plain` when every pixel is clear).
+    pub fn new(img: crate::texture::Image, plain: Colour) -> Decoded {
+        let mean = cut(
+            &img,
+            [0, 0, img.width, img.height],
+            [img.width.min(32), img.height.min(32)],
+        )
+        .mean()
+        .unwrap_or(plain);
+        Decoded {
+            img,
+            mean,
+            sized: HashMap::new(),
+        }
+    }
+
+    /// The decoded image.
+    pub fn image(&self) -> &crate::texture::Image {
+        &self.img
+    }
 }
 
 /// Textures by file, decoded when first needed (`None`: it would not
@@ -80,21 +104,7 @@ impl Textures {
         let h = art?.draped_texture()?.found.as_ref()?;
         self.by_file
             .entry(h.file().to_path_buf())
-            .or_insert_with(|| {
-                let img = h.decode().ok()?;
-                let mean = cut(
-                    &img,
-                    [0, 0, img.width, img.height],
-                    [img.width.min(32), img.height.min(32)],
-                )
-                .mean()
-                .unwrap_or(PLAIN);
-                Some(Decoded {
-                    img,
-                    mean,
-                    sized: HashMap::new(),
-                })
-            })
+            .or_insert_with(|| Some(Decoded::new(h.decode().ok()?, PLAIN)))
             .as_mut()
     }
 }
@@ -188,7 +198,14 @@ fn polygons(
             continue;
         };
         textured = true;
-        match copies(d, &rings, t, limits, bytes) {
+        let st = draped_st(d);
+        match copies(
+            st.first().map_or(&[], Vec::as_slice),
+            &rings,
+            t,
+            limits,
+            bytes,
+        ) {
             Ok(images) => out
                 .draped
                 .shapes
@@ -205,22 +222,24 @@ fn polygons(
     (textured, plain)
 }
 
-/// The copies of texture `t` that fill draped polygon `d` (its rings in
-/// picture pixels), or the colour to fill it with instead: the texture's
-/// colour where its texture coordinates are when they span no area (UV
-/// planes giving one point), else its mean colour when it covers more than
-/// [`MAX_REPEATS`] repeats or the image budget is spent.
-fn copies(
-    d: &crate::place::PlacedDraped,
+/// The copies of texture `t` that fill a surface seen from above (a
+/// draped polygon, a facade's roof): `rings` its outer ring and holes in
+/// picture pixels, `outer` the texture coordinates of the outer ring's
+/// points (s, t, one repeat the image; the map from them to the picture
+/// is fitted on them). Or the colour to fill it with instead: the
+/// texture's colour where its texture coordinates are when they span no
+/// area (UV planes giving one point), else its mean colour when it covers
+/// more than [`MAX_REPEATS`] repeats or the image budget is spent.
+pub(super) fn copies(
+    outer: &[[f64; 2]],
     rings: &[Vec<Px>],
     t: &mut Decoded,
     limits: &Limits,
     bytes: &mut u64,
 ) -> Result<Vec<Image>, Colour> {
-    let st = draped_st(d);
-    let Some(outer) = st.first().filter(|r| !r.is_empty()) else {
+    if outer.is_empty() || rings.is_empty() {
         return Err(t.mean);
-    };
+    }
     let (w, h) = (f64::from(t.img.width), f64::from(t.img.height));
     // Texture pixels (x right, y down, one repeat = the image) to the
     // picture's, fitted on the outer ring.
@@ -228,6 +247,12 @@ fn copies(
     let Some(m) = affine(&from, &rings[0]) else {
         return Err(texel(&t.img, outer[0]).unwrap_or(t.mean));
     };
+    // Texture coordinates no affine map gives (a roof's four corners
+    // each given its own point of the texture) cannot be drawn as one
+    // image: the mean colour.
+    if !fits(m, &from, &rings[0]) {
+        return Err(t.mean);
+    }
     let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
     for q in outer {
         for a in 0..2 {
@@ -285,6 +310,24 @@ fn copies(
         s += 1.0;
     }
     Ok(v)
+}
+
+/// True when the affine map `m` takes every point of `from` within a
+/// pixel (or 1 % of the ring's size, when larger) of its point of `to`.
+fn fits(m: [f64; 6], from: &[[f64; 2]], to: &[Px]) -> bool {
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    for q in to {
+        for a in 0..2 {
+            lo[a] = lo[a].min(q[a]);
+            hi[a] = hi[a].max(q[a]);
+        }
+    }
+    let slack = (0.01 * (hi[0] - lo[0]).hypot(hi[1] - lo[1])).max(1.0);
+    from.iter().zip(to).all(|(p, q)| {
+        let x = m[0] * p[0] + m[2] * p[1] + m[4];
+        let y = m[1] * p[0] + m[3] * p[1] + m[5];
+        (x - q[0]).hypot(y - q[1]) <= slack
+    })
 }
 
 /// The colour of `img` at texture coordinates `st` (repeating), when the

@@ -218,7 +218,9 @@ pub(super) struct Frames {
 }
 
 impl Frames {
-    fn new(scene: &Scene) -> Self {
+    /// The frames of `scene`'s placements: the common one is the first
+    /// placement's.
+    pub(super) fn new(scene: &Scene) -> Self {
         let origin = scene.all().next().map_or([0.0, 0.0], |p| p.origin);
         Frames {
             common: LocalFrame::new(origin),

@@ -18,10 +18,16 @@
 //! - **Objects** are the scene's mesh of their OBJ seen from above (its
 //!   outline, turned by their heading), shaded by its height: the taller,
 //!   the darker.
-//! - **Facades** are roofed footprints: the roof filled, the walls an
-//!   outline (a facade without a roof is its walls over a light fill),
-//!   the roof and height those of the facade's layout
-//!   ([`crate::fac::build::layout`]), which the scene builds on.
+//! - **Facades** are roofed footprints, their roofs as the scene builds
+//!   them: the roof's outline ([`crate::geom::Mesh::outline`]) filled with
+//!   its roof texture mapped by the scene's texture coordinates (one copy
+//!   per repeat, as a draped polygon), over the footprint filled with the
+//!   texture's mean colour (all there is when the texture cannot be drawn
+//!   as images: past its repeats, texture coordinates no single map gives,
+//!   the image budget spent), the walls an outline. A facade without a
+//!   roof texture is a plain roof colour darkening with the height of its
+//!   layout ([`crate::fac::build::layout`]); one without a roof, its walls
+//!   over a light fill.
 //! - **Trees** drawn as cards are crowns of the card's width (the scene's
 //!   [`scene::Piece::crown`]); an X-Plane 12 3-D tree is the outline of
 //!   its mesh, as the scene places it, seen from above. Each is coloured
@@ -48,6 +54,7 @@
 //! it, tiles are filled with the mean colour of their cut, and the picture
 //! says so.
 
+use super::draped_picture::{Decoded, copies};
 use super::draw::{Colour, Embedded, Image, Layer, Px, Shape, Style};
 use super::frame::Entry;
 use super::labels::Labels;
@@ -272,25 +279,23 @@ fn pieces(built: &scene::Scene, kind: ItemKind) -> HashMap<(usize, usize), Drawn
     out
 }
 
-/// The texture `d` is drawn with in `built`, if any.
-fn texture_of(built: &scene::Scene, d: &Drawn) -> Option<usize> {
-    built.materials.get(d.part.material)?.texture
-}
-
 /// Items of the scene by (placement, item index), grouped by the
 /// texture they are drawn with: textures in first-seen order.
-type ByTexture<'a> = Vec<(usize, Vec<((usize, usize), Drawn<'a>)>)>;
+type ByTexture<T> = Vec<(usize, Vec<((usize, usize), T)>)>;
 
-/// `items` grouped by the texture the scene draws each with ([`ByTexture`]);
-/// those drawn without one are left out.
-fn by_texture<'a>(
+/// `items` grouped by the texture the scene draws each with ([`ByTexture`];
+/// `part` gives the part an item is drawn in); those drawn without one are
+/// left out.
+fn by_texture<T>(
     built: &scene::Scene,
-    items: impl Iterator<Item = ((usize, usize), Drawn<'a>)>,
-) -> ByTexture<'a> {
-    let mut groups: ByTexture = Vec::new();
+    items: impl Iterator<Item = ((usize, usize), T)>,
+    part: impl Fn(&T) -> &scene::Part,
+) -> ByTexture<T> {
+    let mut groups: ByTexture<T> = Vec::new();
     let mut index: HashMap<usize, usize> = HashMap::new();
     for (key, d) in items {
-        let Some(tex) = texture_of(built, &d) else {
+        let material = built.materials.get(part(&d).material);
+        let Some(tex) = material.and_then(|m| m.texture) else {
             continue;
         };
         let at = *index.entry(tex).or_insert_with(|| {
@@ -384,6 +389,7 @@ fn grounds(
         scene.placements.iter().enumerate().flat_map(|(i, p)| {
             (0..p.tiles.len()).filter_map(move |k| tiles.get(&(i, k)).map(|d| ((i, k), *d)))
         }),
+        |d| d.part,
     );
     // Identical cuts (same texture, rectangle and size) are embedded once.
     let mut cuts: Cuts = HashMap::new();
@@ -471,6 +477,107 @@ fn embed(
     }
 }
 
+/// How a facade's roof is drawn: its footprint filled with `colour`,
+/// and over it the copies of its roof texture cut to the roof's outline
+/// (none when the roof could not be drawn as images).
+struct Roof {
+    colour: Colour,
+    images: Vec<Image>,
+}
+
+/// What the facades' roofs came to.
+#[derive(Default)]
+struct Roofs {
+    /// By (placement, facade).
+    drawn: HashMap<(usize, usize), Roof>,
+    /// Roofs filled with their texture's mean colour instead of it.
+    flat: usize,
+}
+
+/// The roofs of the 3-D scene's facades that have a roof texture, seen
+/// from above: each roof's outline ([`crate::geom::Mesh::outline`]) filled
+/// with the copies of its texture the scene's texture coordinates map
+/// onto it (as a draped polygon is,
+/// [`super::draped_picture::copies`]), or with the texture's mean colour
+/// when that cannot be (more than its repeats, texture coordinates no
+/// affine map gives, the image budget spent: `bytes` so far). Each
+/// texture decoded once, dropped before the next.
+fn roofs(
+    built: &scene::Scene,
+    frames: &Frames,
+    view: &View,
+    limits: &Limits,
+    bytes: &mut u64,
+) -> Roofs {
+    let mut out = Roofs::default();
+    let parts = built
+        .nodes
+        .iter()
+        .filter(|n| n.item.kind == ItemKind::Facade)
+        .filter_map(|node| {
+            let mesh = built.meshes.get(node.mesh?)?;
+            let part = mesh.parts.iter().find(|p| p.roof)?;
+            Some(((node.item.placement, node.item.index), (node, part)))
+        });
+    for (tex, items) in by_texture(built, parts, |(_, part)| part) {
+        let Ok(img) = built.textures[tex].handle.decode() else {
+            continue;
+        };
+        let mut decoded = Decoded::new(img, ROOF);
+        for ((i, k), (node, part)) in items {
+            let m = &part.mesh;
+            let Some(outline) = m.outline() else {
+                out.flat += 1;
+                let colour = window_mean(decoded.image(), &m.uvs).unwrap_or(decoded.mean);
+                let images = Vec::new();
+                out.drawn.insert((i, k), Roof { colour, images });
+                continue;
+            };
+            let ring: Vec<Px> = outline
+                .iter()
+                .map(|&v| {
+                    let [x, y, _] = node.to_parent(m.positions[v as usize]);
+                    view.px(frames.to_common(i, [x, y]))
+                })
+                .collect();
+            let st: Vec<[f64; 2]> = outline.iter().map(|&v| m.uvs[v as usize]).collect();
+            let window = window_mean(decoded.image(), &st);
+            let roof = match copies(&st, &[ring], &mut decoded, limits, bytes) {
+                Ok(images) => Roof {
+                    colour: window.unwrap_or(decoded.mean),
+                    images,
+                },
+                Err(colour) => {
+                    out.flat += 1;
+                    Roof {
+                        colour: window.unwrap_or(colour),
+                        images: Vec::new(),
+                    }
+                }
+            };
+            out.drawn.insert((i, k), roof);
+        }
+    }
+    out
+}
+
+/// The mean colour of the window of `img` that texture coordinates `st`
+/// span, when they stay within one repeat of it (a roof's window of a
+/// texture it shares with the walls); `None` when they repeat it or the
+/// window is clear.
+fn window_mean(img: &crate::texture::Image, st: &[[f64; 2]]) -> Option<Colour> {
+    let within = |v: f64| (-1e-6..=1.0 + 1e-6).contains(&v);
+    if st.is_empty() || !st.iter().flatten().all(|&v| within(v)) {
+        return None;
+    }
+    let rect = texel_box(st.iter().copied(), img.width, img.height);
+    if rect[2] <= rect[0] || rect[3] <= rect[1] {
+        return None;
+    }
+    let size = [(rect[2] - rect[0]).min(16), (rect[3] - rect[1]).min(16)];
+    cut(img, rect, size).mean()
+}
+
 /// The mean colour of each tree's window of the texture the 3-D scene
 /// draws it with (its card's rectangle of the forest texture, or its 3-D
 /// mesh's of the 3-D texture), by (placement, tree); each texture decoded
@@ -482,7 +589,7 @@ fn crown_colours(
 ) -> HashMap<(usize, usize), Colour> {
     let mut keys: Vec<&(usize, usize)> = trees.keys().collect();
     keys.sort_unstable();
-    let groups = by_texture(built, keys.into_iter().map(|k| (*k, trees[k])));
+    let groups = by_texture(built, keys.into_iter().map(|k| (*k, trees[k])), |d| d.part);
     let mut out = HashMap::new();
     for (tex, ts) in groups {
         let Ok(img) = built.textures[tex].handle.decode() else {
@@ -530,6 +637,7 @@ struct Painter<'a> {
     crowns: Layer,
     marks: Layer,
     any_roof: bool,
+    any_textured_roof: bool,
     any_open: bool,
 }
 
@@ -593,14 +701,31 @@ impl Painter<'_> {
         }
     }
 
-    /// Placement `i`'s facades with their `.fac` as roofed footprints, the
-    /// rest into `r`.
-    fn facades(&mut self, i: usize, p: &Placement, r: &mut Placement) {
+    /// Placement `i`'s facades with their `.fac` as roofed footprints (the
+    /// roof textured as `roofs` drew it), the rest into `r`.
+    fn facades(&mut self, i: usize, p: &Placement, roofs: &Roofs, r: &mut Placement) {
         let edge = if self.view.scale >= 1.0 { 1.6 } else { 0.6 };
-        for f in &p.facades {
+        for (k, f) in p.facades.iter().enumerate() {
             if f.art == Some(ArtState::Found) && f.polygon.len() >= 2 {
                 let ring: Vec<Px> = f.polygon.iter().map(|&q| self.px(i, q)).collect();
                 let roofed = f.roof.unwrap_or(true);
+                if let Some(roof) = roofs.drawn.get(&(i, k)).filter(|_| roofed) {
+                    self.any_textured_roof = true;
+                    self.roofs.shapes.push(Shape::Area {
+                        rings: vec![ring.clone()],
+                        style: Style::fill(roof.colour).stroke(WALL, edge),
+                    });
+                    if !roof.images.is_empty() {
+                        let images = roof.images.iter().cloned().map(Shape::Image);
+                        self.roofs.shapes.extend(images);
+                        // The walls' top edge over the roof's texture.
+                        self.roofs.shapes.push(Shape::Area {
+                            rings: vec![ring],
+                            style: Style::outline(WALL, edge),
+                        });
+                    }
+                    continue;
+                }
                 self.any_roof |= roofed;
                 self.any_open |= !roofed;
                 let h = f.drawn_height.unwrap_or(f.height).max(0.0);
@@ -693,6 +818,8 @@ pub(super) fn paint(
     let mut grounds = grounds(scene, built, frames, view, limits);
     // A whole tile's draped polygons and lines, sharing the image budget.
     let drapes = super::draped_picture::paint(scene, frames, view, limits, &mut grounds.bytes);
+    // The facades' roofs, sharing it too.
+    let roofs = roofs(built, frames, view, limits, &mut grounds.bytes);
     let footprints = footprints(built);
     let pieces = pieces(built, ItemKind::Trees);
     let trees = Trees {
@@ -711,6 +838,7 @@ pub(super) fn paint(
         crowns: Layer::new("crowns", Style::default().opacity(0.92)),
         marks: Layer::new("art-missing", missing_style()),
         any_roof: false,
+        any_textured_roof: false,
         any_open: false,
     };
     for ring in &drapes.missing {
@@ -732,7 +860,7 @@ pub(super) fn paint(
         };
         painter.tiles(i, p, &grounds, &mut r);
         painter.objects(i, p, &footprints, &mut r);
-        painter.facades(i, p, &mut r);
+        painter.facades(i, p, &roofs, &mut r);
         painter.trees(i, p, &trees, &mut r);
         rest.push(r);
     }
@@ -766,7 +894,11 @@ pub(super) fn paint(
             layers.insert(0, layer);
         }
     }
-    (layers, mine, note(grounds.flat, drapes.flat, limits))
+    (
+        layers,
+        mine,
+        note(grounds.flat, drapes.flat, roofs.flat, limits),
+    )
 }
 
 /// The legend entries of what the textured style drew (the draped
@@ -797,6 +929,23 @@ fn legend(painter: &Painter, grounds: &Grounds, drapes: Vec<Entry>) -> Vec<Entry
                 "{} in flat colour (image budget spent)",
                 super::count(grounds.flat, "tile")
             ),
+        ));
+    }
+    if painter.any_textured_roof {
+        mine.push(Entry::new(
+            vec![
+                Shape::Rect {
+                    at: [0.0, 0.0],
+                    size: [12.0, 9.0],
+                    style: Style::fill(Colour::hex(0x8d8478)).stroke(WALL, 1.6),
+                },
+                Shape::Rect {
+                    at: [3.0, 2.0],
+                    size: [6.0, 5.0],
+                    style: Style::fill(Colour::hex(0x6d655c)),
+                },
+            ],
+            "facade (its roof texture, walls)",
         ));
     }
     if painter.any_roof {
@@ -843,9 +992,9 @@ fn legend(painter: &Painter, grounds: &Grounds, drapes: Vec<Entry>) -> Vec<Entry
 }
 
 /// The note of what the picture's image budget (and the draped
-/// polygons' repeats) left flat: `tiles` tiles and `draped` draped
-/// polygons.
-fn note(tiles: usize, draped: usize, limits: &Limits) -> Option<String> {
+/// polygons' and roofs' repeats) left flat: `tiles` tiles, `draped` draped
+/// polygons and `roofs` facade roofs.
+fn note(tiles: usize, draped: usize, roofs: usize, limits: &Limits) -> Option<String> {
     let mut said = Vec::new();
     if tiles > 0 {
         said.push(format!(
@@ -858,6 +1007,13 @@ fn note(tiles: usize, draped: usize, limits: &Limits) -> Option<String> {
         said.push(format!(
             "textures: {} filled with their texture's mean colour (more than {} repeats, no texture mapping, or the image budget spent)",
             super::count(draped, "draped polygon"),
+            super::draped_picture::MAX_REPEATS
+        ));
+    }
+    if roofs > 0 {
+        said.push(format!(
+            "textures: {} filled with their roof texture's mean colour (more than {} repeats, texture coordinates no single map gives, or the image budget spent)",
+            super::count(roofs, "facade roof"),
             super::draped_picture::MAX_REPEATS
         ));
     }
@@ -977,6 +1133,119 @@ mod tests {
         let crowns = crowns.split("</g>").next().unwrap();
         assert_eq!(crowns.matches("<path").count(), 1, "{crowns}");
         assert_eq!(crowns.matches("<circle").count(), 1, "{crowns}");
+    }
+
+    /// A placement of one type-1 facade over `polygon` (counter-clockwise,
+    /// metres) whose roof corners take the texture points `roof` in turn,
+    /// drawn with [`Halves`] as its texture.
+    fn roofed(polygon: &[Xy], roof: &[[f64; 2]]) -> Placement {
+        use crate::place::art::{Art, ArtFile, TextureFile, TextureHandle, TextureRole};
+        let points: String = roof
+            .iter()
+            .map(|p| format!("  ROOF {} {}\n", p[0], p[1]))
+            .collect();
+        let text = format!(
+            "A\n800\nFACADE\nTEXTURE t.png\nRING 1\nLOD 0 10000\n{points}  WALL 0 1000\n    \
+             SCALE 32 32\n    ROOF_SLOPE 0\n    LEFT 0 0.5\n    BOTTOM 0 1\n"
+        );
+        let fac = crate::fac::read(text.as_bytes(), "t.fac", &Limits::default()).unwrap();
+        let handle = TextureHandle::new(PathBuf::from("/art/t.png"), Arc::new(Halves));
+        let mut file = ArtFile::found("t.fac", "/art/t.fac", fac);
+        file.textures = [TextureRole::Wall, TextureRole::Roof]
+            .map(|role| TextureFile {
+                role,
+                path: "t.png".into(),
+                naming: PathBuf::from("/art/t.fac"),
+                how: String::new(),
+                found: Some(handle.clone()),
+            })
+            .to_vec();
+        Placement {
+            origin: [13.0, 47.0],
+            facades: vec![crate::place::PlacedFacade {
+                asset: "t.fac".into(),
+                polygon: polygon.to_vec(),
+                height: 6.0,
+                art: Some(ArtState::Found),
+                roof: Some(true),
+                ..crate::place::PlacedFacade::default()
+            }],
+            art: Some(Arc::new(Art {
+                facades: vec![file],
+                ..Art::default()
+            })),
+            ..Placement::default()
+        }
+    }
+
+    /// A 20 m × 10 m footprint, counter-clockwise.
+    const RECT: [Xy; 4] = [[0.0, 0.0], [20.0, 0.0], [20.0, 10.0], [0.0, 10.0]];
+
+    /// The roofs of `p` drawn in a view of 2 pixels a metre.
+    fn roofs_of(p: &Placement) -> (Roofs, View) {
+        let ps = std::slice::from_ref(p);
+        let built = crate::scene::build(ps, &Limits::default()).unwrap();
+        let scene = Scene::of(ps);
+        let frames = Frames::new(&scene);
+        let view = View {
+            min: [-50.0, -50.0],
+            max: [50.0, 50.0],
+            scale: 2.0,
+            top: 0.0,
+        };
+        let mut bytes = 0;
+        let r = roofs(&built, &frames, &view, &Limits::default(), &mut bytes);
+        (r, view)
+    }
+
+    /// A type-1 roof of four corners takes the facade's four `ROOF`
+    /// points in turn (X-Plane's rule for a roof of up to four corners,
+    /// `fac::roof::type1_uv`): the picture draws the texture so that each
+    /// corner's point lands on the corner, and fills the footprint with
+    /// the colour of that window alone.
+    #[test]
+    fn a_roof_is_its_texture_window_on_its_corners() {
+        let window = [[0.0, 0.0], [0.5, 0.0], [0.5, 1.0], [0.0, 1.0]];
+        let (roofs, view) = roofs_of(&roofed(&RECT, &window));
+        let roof = &roofs.drawn[&(0, 0)];
+        assert_eq!(roofs.flat, 0);
+        // The window is the red half of the texture.
+        assert_eq!(roof.colour, Colour(200, 0, 0));
+        let [img] = roof.images.as_slice() else {
+            panic!("one copy of the texture: {}", roof.images.len());
+        };
+        // The embedded copy is the whole texture at its own size.
+        let (cw, ch) = (f64::from(img.image.width), f64::from(img.image.height));
+        let t = img.transform;
+        for (corner, st) in RECT.iter().zip(window) {
+            // The point in the copy's pixels (y down: t counts up).
+            let (x, y) = (st[0] * cw, (1.0 - st[1]) * ch);
+            let at = [t[0] * x + t[2] * y + t[4], t[1] * x + t[3] * y + t[5]];
+            let want = view.px(*corner);
+            assert!(
+                (at[0] - want[0]).hypot(at[1] - want[1]) < 1e-6,
+                "{corner:?}: {at:?} against {want:?}"
+            );
+        }
+        // Cut to the roof's outline: the footprint's corners.
+        let mut clip = img.clip.clone();
+        let mut want: Vec<Px> = RECT.iter().map(|&q| view.px(q)).collect();
+        clip.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        want.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        assert_eq!(clip, want);
+    }
+
+    /// Corners given texture points that no single affine map takes them
+    /// to (a window twisted on a rectangle) are not drawn as a warped
+    /// image: the roof is its texture's colour.
+    #[test]
+    fn a_twisted_roof_window_is_its_colour() {
+        let twisted = [[0.0, 0.0], [0.5, 0.0], [0.1, 1.0], [0.4, 1.0]];
+        let (roofs, _) = roofs_of(&roofed(&RECT, &twisted));
+        let roof = &roofs.drawn[&(0, 0)];
+        assert!(roof.images.is_empty());
+        assert_eq!(roofs.flat, 1);
+        assert_eq!(roof.colour, Colour(200, 0, 0));
     }
 
     #[test]

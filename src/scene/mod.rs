@@ -121,6 +121,9 @@ pub struct Part {
     /// several of its node's (a placement's tiles, its trees); empty when
     /// the whole part draws one item.
     pub pieces: Vec<Piece>,
+    /// True for a facade's roof: what a view from above shows of the
+    /// facade, its outline ([`Mesh::outline`]) the roof's.
+    pub roof: bool,
 }
 
 impl Part {
@@ -130,6 +133,15 @@ impl Part {
             material,
             mesh,
             pieces: Vec::new(),
+            roof: false,
+        }
+    }
+
+    /// A facade's roof: all of `mesh` with `material`.
+    pub fn roof(material: usize, mesh: Mesh) -> Part {
+        Part {
+            roof: true,
+            ..Part::whole(material, mesh)
         }
     }
 }
@@ -179,6 +191,7 @@ impl Merged {
             material,
             mesh: self.mesh,
             pieces: self.pieces,
+            roof: false,
         }
     }
 }
@@ -836,7 +849,7 @@ impl Builder<'_> {
         };
         let parts = vec![
             Part::whole(wall_mat, around(built.walls)),
-            Part::whole(roof_mat, around(built.roof)),
+            Part::roof(roof_mat, around(built.roof)),
         ];
         let short_name = Path::new(&f.asset)
             .file_name()
