@@ -548,7 +548,13 @@ fn roofs(
                     images,
                 },
                 Err(colour) => {
-                    out.flat += 1;
+                    // One texture point for every corner (a type-1
+                    // facade's single `ROOF` point) is a roof of that
+                    // texel's colour, as the simulator draws it: nothing
+                    // left out.
+                    if st.iter().any(|q| *q != st[0]) {
+                        out.flat += 1;
+                    }
                     Roof {
                         colour: window.unwrap_or(colour),
                         images: Vec::new(),
@@ -1246,6 +1252,16 @@ mod tests {
         assert!(roof.images.is_empty());
         assert_eq!(roofs.flat, 1);
         assert_eq!(roof.colour, Colour(200, 0, 0));
+    }
+
+    /// One `ROOF` point gives every corner the same texel: the roof is
+    /// that texel's colour, drawn as it is, not counted as left flat.
+    #[test]
+    fn a_roof_of_one_texture_point_is_its_colour() {
+        let (roofs, _) = roofs_of(&roofed(&RECT, &[[0.75, 0.5]]));
+        let roof = &roofs.drawn[&(0, 0)];
+        assert!(roof.images.is_empty());
+        assert_eq!((roof.colour, roofs.flat), (Colour(0, 0, 200), 0));
     }
 
     #[test]

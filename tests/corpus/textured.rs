@@ -138,3 +138,89 @@ fn real_objects_are_drawn_as_their_footprints() {
         assert!((sx - s).abs() <= tol * s, "{rel}: {sx} px/m, others {s}");
     }
 }
+
+/// Every real facade of the corpus (`fac` in MANIFEST.tsv) placed by an
+/// AGP over a pentagon and drawn as the textured picture: the placement
+/// and the picture never fail, and each closed facade whose roof texture
+/// was found has its roof drawn from it, as images cut to the roof, or
+/// its colour counted in the picture's note (or a single `ROOF` point's
+/// texel colour). Several real roofs are drawn as images.
+#[test]
+fn real_facade_roofs_are_drawn_with_their_roof_texture() {
+    use agkit::place::art::TextureRole;
+    let limits = Limits::default();
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().canonicalize().unwrap();
+    // From the temporary folder up to `/`: X-Plane follows no absolute
+    // path, so the AGP names each facade relative to itself.
+    let up = "../".repeat(base.components().count() - 1);
+    let (mut placed, mut as_images, mut roofed) = (0, 0, 0);
+    for (k, row) in nonempty(rows_of(&["fac"]), "fac").iter().enumerate() {
+        let Ok(full) = row.path.canonicalize() else {
+            continue;
+        };
+        let rel = format!("{up}{}", full.strip_prefix("/").unwrap().display());
+        let agp = format!(
+            "A\n1000\nAG_POINT\nTEXTURE none.png\nTEXTURE_SCALE 1024 1024\nTEXTURE_WIDTH 64\n\
+             FACADE {rel}\nTILE 0 0 1024 1024\nANCHOR_PT 512 512\n\
+             FAC 0 12 100 100 100 700 600 700 800 400 600 100\n"
+        );
+        let file = base.join(format!("f{k}.agp"));
+        std::fs::write(&file, &agp).unwrap();
+        let asset = agkit::xp::parse(&agp).unwrap();
+        let art = agkit::scenery::art::ArtStore::new(limits).art_for(&file, &asset, None);
+        let params = agkit::place::Params {
+            art: Some(art),
+            ..agkit::place::Params::default()
+        };
+        let use_ = agkit::place::Use::Point {
+            at: [13.0, 47.5],
+            heading: 0.0,
+        };
+        let p = agkit::place::place(&asset, "f.agp", &use_, &params)
+            .unwrap_or_else(|e| panic!("{}: {e}", row.rel));
+        placed += 1;
+        let art = p.art.clone().unwrap();
+        let fac_file = &art.facades[0];
+        let roof_texture = fac_file
+            .texture(TextureRole::Roof)
+            .and_then(|t| t.found.as_ref())
+            .filter(|h| h.decode().is_ok());
+        let closed = fac_file.get().is_some_and(|f| f.ring);
+        let ps = [p];
+        let pic = agkit::out::svg::draw(
+            &agkit::out::svg::Scene::of(&ps),
+            &agkit::out::svg::Options::default(),
+        );
+        let svg = pic.drawing.to_svg(agkit::out::svg::TextMode::Text);
+        if roof_texture.is_none() || !closed || ps[0].facades[0].roof != Some(true) {
+            continue;
+        }
+        roofed += 1;
+        let layer = svg
+            .split("<g id=\"roofs\"")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{}: no roofs layer", row.rel))
+            .split("</g>\n<g id=")
+            .next()
+            .unwrap();
+        let images = layer.matches("<g clip-path=").count();
+        as_images += usize::from(images > 0);
+        let one_point = fac_file
+            .get()
+            .unwrap()
+            .lods
+            .first()
+            .is_some_and(|l| l.roof.len() == 1);
+        assert!(
+            images > 0 || svg.contains("facade roof") || one_point,
+            "{}: its roof texture is neither drawn nor counted",
+            row.rel
+        );
+    }
+    assert!(placed >= 20, "only {placed} real facades placed");
+    assert!(
+        as_images >= 5 && roofed >= as_images,
+        "{as_images} of {roofed} real textured roofs drawn as images"
+    );
+}
