@@ -43,6 +43,34 @@ fn path_points(line: &str) -> Vec<[f64; 2]> {
         .collect()
 }
 
+/// The AGP `agp`, written to `file`, placed with its art at 47.5° N,
+/// 13° E, heading 0.
+fn place_with_art(file: &std::path::Path, agp: &str, limits: Limits) -> agkit::place::Placement {
+    std::fs::write(file, agp).unwrap();
+    let asset = agkit::xp::parse(agp).unwrap();
+    let art = agkit::scenery::art::ArtStore::new(limits).art_for(file, &asset, None);
+    let params = agkit::place::Params {
+        art: Some(art),
+        ..agkit::place::Params::default()
+    };
+    let use_ = agkit::place::Use::Point {
+        at: [13.0, 47.5],
+        heading: 0.0,
+    };
+    let name = file.file_name().unwrap().to_string_lossy();
+    agkit::place::place(&asset, &name, &use_, &params)
+        .unwrap_or_else(|e| panic!("{}: {e}", file.display()))
+}
+
+/// The textured picture of `ps`, as SVG.
+fn textured_svg(ps: &[agkit::place::Placement]) -> String {
+    let pic = agkit::out::svg::draw(
+        &agkit::out::svg::Scene::of(ps),
+        &agkit::out::svg::Options::default(),
+    );
+    pic.drawing.to_svg(agkit::out::svg::TextMode::Text)
+}
+
 #[test]
 fn real_objects_are_drawn_as_their_footprints() {
     let limits = Limits::default();
@@ -80,26 +108,10 @@ fn real_objects_are_drawn_as_their_footprints() {
     for k in 0..chosen.len() {
         agp.push_str(&format!("OBJ_DRAPED {} 200 0 {k}\n", 40 + 60 * k));
     }
-    let file = dir.path().join("real.agp");
-    std::fs::write(&file, &agp).unwrap();
-    let asset = agkit::xp::parse(&agp).unwrap();
-    let art = agkit::scenery::art::ArtStore::new(limits).art_for(&file, &asset, None);
-    let params = agkit::place::Params {
-        art: Some(art),
-        ..agkit::place::Params::default()
-    };
-    let use_ = agkit::place::Use::Point {
-        at: [13.0, 47.5],
-        heading: 0.0,
-    };
-    let p = agkit::place::place(&asset, "real.agp", &use_, &params).unwrap();
+    let p = place_with_art(&dir.path().join("real.agp"), &agp, limits);
     assert_eq!(p.objects.len(), chosen.len());
     let ps = [p];
-    let pic = agkit::out::svg::draw(
-        &agkit::out::svg::Scene::of(&ps),
-        &agkit::out::svg::Options::default(),
-    );
-    let svg = pic.drawing.to_svg(agkit::out::svg::TextMode::Text);
+    let svg = textured_svg(&ps);
     let layer = svg
         .split("<g id=\"footprints\"")
         .nth(1)
@@ -165,20 +177,7 @@ fn real_facade_roofs_are_drawn_with_their_roof_texture() {
              FACADE {rel}\nTILE 0 0 1024 1024\nANCHOR_PT 512 512\n\
              FAC 0 12 100 100 100 700 600 700 800 400 600 100\n"
         );
-        let file = base.join(format!("f{k}.agp"));
-        std::fs::write(&file, &agp).unwrap();
-        let asset = agkit::xp::parse(&agp).unwrap();
-        let art = agkit::scenery::art::ArtStore::new(limits).art_for(&file, &asset, None);
-        let params = agkit::place::Params {
-            art: Some(art),
-            ..agkit::place::Params::default()
-        };
-        let use_ = agkit::place::Use::Point {
-            at: [13.0, 47.5],
-            heading: 0.0,
-        };
-        let p = agkit::place::place(&asset, "f.agp", &use_, &params)
-            .unwrap_or_else(|e| panic!("{}: {e}", row.rel));
+        let p = place_with_art(&base.join(format!("f{k}.agp")), &agp, limits);
         placed += 1;
         let art = p.art.clone().unwrap();
         let fac_file = &art.facades[0];
@@ -188,11 +187,7 @@ fn real_facade_roofs_are_drawn_with_their_roof_texture() {
             .filter(|h| h.decode().is_ok());
         let closed = fac_file.get().is_some_and(|f| f.ring);
         let ps = [p];
-        let pic = agkit::out::svg::draw(
-            &agkit::out::svg::Scene::of(&ps),
-            &agkit::out::svg::Options::default(),
-        );
-        let svg = pic.drawing.to_svg(agkit::out::svg::TextMode::Text);
+        let svg = textured_svg(&ps);
         if roof_texture.is_none() || !closed || ps[0].facades[0].roof != Some(true) {
             continue;
         }
