@@ -8,7 +8,8 @@
 //!   once per repeat the polygon covers, each copy cut to the polygon
 //!   with its holes (even-odd). A polygon covering more than
 //!   [`MAX_REPEATS`] repeats, or drawn once the picture's image budget
-//!   ([`Limits::max_picture_image_bytes`], shared with the tiles) is
+//!   ([`Limits::max_picture_image_bytes`], shared with the tiles) or its
+//!   [`MAX_PICTURE_COPIES`] copies (shared with the facades' roofs) are
 //!   spent, is filled with the texture's mean colour instead; one whose
 //!   texture coordinates span no area (UV planes giving every point the
 //!   same `s, t`) with the texture's colour there. Without its
@@ -34,6 +35,20 @@ use std::sync::Arc;
 /// Most copies of a texture one draped polygon is drawn with; past it, its
 /// mean colour.
 pub const MAX_REPEATS: usize = 256;
+
+/// Most copies of textures one picture draws for its draped polygons and
+/// roofs together; past it, each further one is its colour.
+pub const MAX_PICTURE_COPIES: usize = 20_000;
+
+/// What one picture may still spend on textures: the bytes of the images
+/// it embeds (up to [`Limits::max_picture_image_bytes`], shared with the
+/// tiles) and the copies of them it draws (up to [`MAX_PICTURE_COPIES`]).
+pub(super) struct Budget {
+    /// Bytes embedded so far.
+    pub bytes: u64,
+    /// Copies still to draw.
+    pub copies: usize,
+}
 
 /// Longest side of one embedded texture, pixels.
 const MAX_SIDE_PX: u32 = 2048;
@@ -109,14 +124,14 @@ impl Textures {
     }
 }
 
-/// The draped polygons and painted lines of `scene`; `bytes` is the image
-/// budget already spent (by the tiles), grown by what is embedded here.
+/// The draped polygons and painted lines of `scene`, drawn within what is
+/// left of the picture's `budget` (spent here too).
 pub(super) fn paint(
     scene: &Scene,
     frames: &Frames,
     view: &View,
     limits: &Limits,
-    bytes: &mut u64,
+    budget: &mut Budget,
 ) -> Drawn {
     let mut out = Drawn {
         draped: Layer::new("draped", Style::default()),
@@ -129,7 +144,7 @@ pub(super) fn paint(
     let (mut any_textured, mut any_plain) = (false, false);
     for (i, p) in scene.placements.iter().enumerate() {
         if !p.draped.is_empty() {
-            let (t, pl) = polygons(i, p, frames, view, limits, bytes, &mut textures, &mut out);
+            let (t, pl) = polygons(i, p, frames, view, limits, budget, &mut textures, &mut out);
             any_textured |= t;
             any_plain |= pl;
         }
@@ -170,7 +185,7 @@ fn polygons(
     frames: &Frames,
     view: &View,
     limits: &Limits,
-    bytes: &mut u64,
+    budget: &mut Budget,
     textures: &mut Textures,
     out: &mut Drawn,
 ) -> (bool, bool) {
@@ -204,7 +219,7 @@ fn polygons(
             &rings,
             t,
             limits,
-            bytes,
+            budget,
         ) {
             Ok(images) => out
                 .draped
@@ -229,13 +244,14 @@ fn polygons(
 /// is fitted on them). Or the colour to fill it with instead: the
 /// texture's colour where its texture coordinates are when they span no
 /// area (UV planes giving one point), else its mean colour when it covers
-/// more than [`MAX_REPEATS`] repeats or the image budget is spent.
+/// more than [`MAX_REPEATS`] repeats or the picture's `budget` cannot pay
+/// for its image or its copies.
 pub(super) fn copies(
     outer: &[[f64; 2]],
     rings: &[Vec<Px>],
     t: &mut Decoded,
     limits: &Limits,
-    bytes: &mut u64,
+    budget: &mut Budget,
 ) -> Result<Vec<Image>, Colour> {
     if outer.is_empty() || rings.is_empty() {
         return Err(t.mean);
@@ -263,7 +279,7 @@ pub(super) fn copies(
     let (s0, s1) = (lo[0].floor(), hi[0].ceil());
     let (t0, t1) = (lo[1].floor(), hi[1].ceil());
     let n = (s1 - s0).max(1.0) * (t1 - t0).max(1.0);
-    if !n.is_finite() || n > MAX_REPEATS as f64 {
+    if !n.is_finite() || n > MAX_REPEATS as f64 || n > budget.copies as f64 {
         return Err(t.mean);
     }
     // Picture pixels per texture pixel: never embed more.
@@ -276,9 +292,9 @@ pub(super) fn copies(
         None => {
             let c = cut(&t.img, [0, 0, t.img.width, t.img.height], size);
             let made = super::png::encode_rgba(size[0], size[1], &c.rgba)
-                .filter(|png| *bytes + png.len() as u64 <= limits.max_picture_image_bytes)
+                .filter(|png| budget.bytes + png.len() as u64 <= limits.max_picture_image_bytes)
                 .map(|png| {
-                    *bytes += png.len() as u64;
+                    budget.bytes += png.len() as u64;
                     Arc::new(Embedded {
                         png,
                         width: size[0],
@@ -309,6 +325,7 @@ pub(super) fn copies(
         }
         s += 1.0;
     }
+    budget.copies -= v.len();
     Ok(v)
 }
 

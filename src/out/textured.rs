@@ -54,7 +54,7 @@
 //! it, tiles are filled with the mean colour of their cut, and the picture
 //! says so.
 
-use super::draped_picture::{Decoded, copies};
+use super::draped_picture::{Budget, Decoded, MAX_PICTURE_COPIES, copies};
 use super::draw::{Colour, Embedded, Image, Layer, Px, Shape, Style};
 use super::frame::Entry;
 use super::labels::Labels;
@@ -500,14 +500,14 @@ struct Roofs {
 /// onto it (as a draped polygon is,
 /// [`super::draped_picture::copies`]), or with the texture's mean colour
 /// when that cannot be (more than its repeats, texture coordinates no
-/// affine map gives, the image budget spent: `bytes` so far). Each
-/// texture decoded once, dropped before the next.
+/// affine map gives, the picture's `budget` of images and copies spent).
+/// Each texture decoded once, dropped before the next.
 fn roofs(
     built: &scene::Scene,
     frames: &Frames,
     view: &View,
     limits: &Limits,
-    bytes: &mut u64,
+    budget: &mut Budget,
 ) -> Roofs {
     let mut out = Roofs::default();
     let parts = built
@@ -542,7 +542,7 @@ fn roofs(
                 .collect();
             let st: Vec<[f64; 2]> = outline.iter().map(|&v| m.uvs[v as usize]).collect();
             let window = window_mean(decoded.image(), &st);
-            let roof = match copies(&st, &[ring], &mut decoded, limits, bytes) {
+            let roof = match copies(&st, &[ring], &mut decoded, limits, budget) {
                 Ok(images) => Roof {
                     colour: window.unwrap_or(decoded.mean),
                     images,
@@ -821,11 +821,15 @@ pub(super) fn paint(
     limits: &Limits,
 ) -> (Vec<Layer>, Vec<Entry>, Option<String>) {
     let scale = view.scale;
-    let mut grounds = grounds(scene, built, frames, view, limits);
+    let grounds = grounds(scene, built, frames, view, limits);
     // A whole tile's draped polygons and lines, sharing the image budget.
-    let drapes = super::draped_picture::paint(scene, frames, view, limits, &mut grounds.bytes);
+    let mut budget = Budget {
+        bytes: grounds.bytes,
+        copies: MAX_PICTURE_COPIES,
+    };
+    let drapes = super::draped_picture::paint(scene, frames, view, limits, &mut budget);
     // The facades' roofs, sharing it too.
-    let roofs = roofs(built, frames, view, limits, &mut grounds.bytes);
+    let roofs = roofs(built, frames, view, limits, &mut budget);
     let footprints = footprints(built);
     let pieces = pieces(built, ItemKind::Trees);
     let trees = Trees {
@@ -1011,14 +1015,14 @@ fn note(tiles: usize, draped: usize, roofs: usize, limits: &Limits) -> Option<St
     }
     if draped > 0 {
         said.push(format!(
-            "textures: {} filled with their texture's mean colour (more than {} repeats, no texture mapping, or the image budget spent)",
+            "textures: {} filled with their texture's mean colour (more than {} repeats, no texture mapping, or the picture's budget of images or copies spent)",
             super::count(draped, "draped polygon"),
             super::draped_picture::MAX_REPEATS
         ));
     }
     if roofs > 0 {
         said.push(format!(
-            "textures: {} filled with their roof texture's mean colour (more than {} repeats, texture coordinates no single map gives, or the image budget spent)",
+            "textures: {} filled with their roof texture's colour (more than {} repeats, texture coordinates no single map gives, or the picture's budget of images or copies spent)",
             super::count(roofs, "facade roof"),
             super::draped_picture::MAX_REPEATS
         ));
@@ -1189,6 +1193,11 @@ mod tests {
 
     /// The roofs of `p` drawn in a view of 2 pixels a metre.
     fn roofs_of(p: &Placement) -> (Roofs, View) {
+        roofs_within(p, MAX_PICTURE_COPIES)
+    }
+
+    /// [`roofs_of`] with `copies` copies of textures left to draw.
+    fn roofs_within(p: &Placement, copies: usize) -> (Roofs, View) {
         let ps = std::slice::from_ref(p);
         let built = crate::scene::build(ps, &Limits::default()).unwrap();
         let scene = Scene::of(ps);
@@ -1199,8 +1208,8 @@ mod tests {
             scale: 2.0,
             top: 0.0,
         };
-        let mut bytes = 0;
-        let r = roofs(&built, &frames, &view, &Limits::default(), &mut bytes);
+        let mut budget = Budget { bytes: 0, copies };
+        let r = roofs(&built, &frames, &view, &Limits::default(), &mut budget);
         (r, view)
     }
 
@@ -1252,6 +1261,19 @@ mod tests {
         assert!(roof.images.is_empty());
         assert_eq!(roofs.flat, 1);
         assert_eq!(roof.colour, Colour(200, 0, 0));
+    }
+
+    /// Past the picture's copies of textures (draped polygons and roofs
+    /// together), a roof is its colour, and counted.
+    #[test]
+    fn a_roof_past_the_pictures_copies_is_its_colour() {
+        let window = [[0.0, 0.0], [0.5, 0.0], [0.5, 1.0], [0.0, 1.0]];
+        let (roofs, _) = roofs_within(&roofed(&RECT, &window), 0);
+        let roof = &roofs.drawn[&(0, 0)];
+        assert!(roof.images.is_empty());
+        assert_eq!((roof.colour, roofs.flat), (Colour(200, 0, 0), 1));
+        let (roofs, _) = roofs_within(&roofed(&RECT, &window), 1);
+        assert_eq!((roofs.drawn[&(0, 0)].images.len(), roofs.flat), (1, 0));
     }
 
     /// One `ROOF` point gives every corner the same texel: the roof is
