@@ -282,8 +282,10 @@ pub(super) fn copies(
     if !n.is_finite() || n > MAX_REPEATS as f64 || n > budget.copies as f64 {
         return Err(t.mean);
     }
-    // Picture pixels per texture pixel: never embed more.
-    let k = (m[0] * m[3] - m[1] * m[2]).abs().sqrt().min(1.0);
+    // Picture pixels per texture pixel: never embed more. Rounded up to a
+    // power of two, as mipmaps are, so that the many polygons or roofs of
+    // one texture at nearly the same scale share one embedded copy.
+    let k = mip_scale((m[0] * m[3] - m[1] * m[2]).abs().sqrt());
     let side = |v: u32| ((f64::from(v) * k).ceil() as u32).clamp(1, MAX_SIDE_PX);
     let size = [side(t.img.width), side(t.img.height)];
     let image = match t.sized.get(&size) {
@@ -327,6 +329,16 @@ pub(super) fn copies(
     }
     budget.copies -= v.len();
     Ok(v)
+}
+
+/// The scale `k` (picture pixels per texture pixel) rounded up to a
+/// power of two, at most 1 and at least 2⁻¹⁶ (0 and what is not a number
+/// give the least).
+fn mip_scale(k: f64) -> f64 {
+    if k.is_nan() || k <= 0.0 {
+        return 2f64.powi(-16);
+    }
+    2f64.powi(k.log2().ceil().clamp(-16.0, 0.0) as i32)
 }
 
 /// True when the affine map `m` takes every point of `from` within a
@@ -407,5 +419,28 @@ fn lines(
             points,
             style: Style::outline(colour, (width * view.scale).max(0.6)),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scales_round_up_to_powers_of_two_within_bounds() {
+        let cases = [
+            (1.0, 1.0),
+            (3.0, 1.0),
+            (0.5, 0.5),
+            (0.3, 0.5),
+            (0.26, 0.5),
+            (0.25, 0.25),
+            (0.0, 2f64.powi(-16)),
+            (f64::NAN, 2f64.powi(-16)),
+            (1e-30, 2f64.powi(-16)),
+        ];
+        for (k, want) in cases {
+            assert_eq!(mip_scale(k), want, "{k}");
+        }
     }
 }
