@@ -11,7 +11,10 @@ Two recipes on ``dask.distributed`` (``pip install "./python[dask]"``):
   GeoParquet.
 
 Both take a ``distributed.Client``: ``Client(LocalCluster(...))`` on one
-machine, ``Client("tcp://scheduler:8786")`` on a cluster (the workers need
+machine (thread workers, ``processes=False``, do as well there as worker
+processes: the Rust work runs without the GIL and they share one opened
+scenery),
+``Client("tcp://scheduler:8786")`` on a cluster (the workers need
 agkit installed and the same paths); ``client=None`` uses the Client
 already running (``distributed.get_client()``), and runs every tile in this
 process, one after the other, only when there is none; ``client=False``

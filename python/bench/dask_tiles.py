@@ -21,7 +21,9 @@ Then, for each recipe, it reports in one run:
    writing one file and writing a Parquet dataset (`dataset=True`: part
    files, nothing merged), the workers' CPU time, their speed-up over one
    process (target: at least 1.7x), and each worker's peak memory against
-   the CLI's (target: below it);
+   the CLI's (target: below it); and on a LocalCluster of N thread workers
+   in this process (`processes=False`: agkit's Rust work runs without the
+   GIL), as a dataset;
 4. each round, the machine's own ceiling: N processes of plain Python
    arithmetic (no memory to speak of, nothing shared) run at once against
    one alone. No N-process speed-up can pass it; on a shared VM whose host
@@ -221,6 +223,7 @@ def main() -> None:
         cluster = LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True, dashboard_address=None)
         client = Client(cluster)
         print(f"{'LocalCluster start':52} {time.perf_counter() - start:8.2f} s")
+
         # The workers import agkit (and pandas, pyarrow) before the clock.
         client.run(lambda: __import__("agkit.distributed") and __import__("pyarrow") and None)
         import pyarrow  # noqa: F401 - imported before the clock here too
@@ -239,12 +242,12 @@ def main() -> None:
                 print(f"{label:52} {cli_wall:8.2f} s  (1 thread, peak {cli_peak:.0f} MB)")
             before = peak_mb()
             base = worker_peaks(client)
-            best = [float("inf")] * 3
+            best = [float("inf")] * 4
             roof = 0.0
-            ratios: list[tuple[float, float]] = []
+            ratios: list[tuple[float, float, float]] = []
             for r in range(a.repeat):
                 if r:
-                    for k in (1, 2, 3):
+                    for k in (1, 2, 3, 4):
                         shutil.rmtree(root / f"{what}{k}")
                 print(f"{what}: round {r + 1} of {a.repeat}, load {os.getloadavg()[0]:.2f}")
                 one, t1 = timed(f"{what}: Python, one process", lambda: recipe(tiles_dir, root / f"{what}1", library=[lib], client=False))
@@ -259,29 +262,42 @@ def main() -> None:
                     lambda: recipe(tiles_dir, root / f"{what}3", library=[lib], client=client, dataset=True),
                 )
                 cpu2 = workers_cpu(client)
+                # The thread workers live in this process: started for their
+                # run only, so that their event loops do not slow the one
+                # process's run.
+                with LocalCluster(
+                    n_workers=a.workers, threads_per_worker=1, processes=False, dashboard_address=None
+                ) as tcluster, Client(tcluster, set_as_default=False) as tclient:
+                    threads, t4 = timed(
+                        f"{what}: Python, LocalCluster of {a.workers} threads, dataset",
+                        lambda: recipe(tiles_dir, root / f"{what}4", library=[lib], client=tclient, dataset=True),
+                    )
                 print(f"{what}: workers' CPU {cpu1 - cpu0:.2f} s (one file), {cpu2 - cpu1:.2f} s (dataset); "
                       f"{len(list(data.output.glob('part-*.parquet')))} parts; "
-                      f"speed-up {t1 / t2:.2f}x one file, {t1 / t3:.2f}x dataset")
+                      f"speed-up {t1 / t2:.2f}x one file, {t1 / t3:.2f}x dataset, {t1 / t4:.2f}x threads")
                 top = ceiling(a.workers)
                 roof = max(roof, top)
                 print(f"{what}: the machine now: {a.workers} processes of plain arithmetic at once run {top:.2f}x one alone")
-                best = [min(b, t) for b, t in zip(best, (t1, t2, t3))]
-                ratios.append((t1 / t2, t1 / t3))
-            t1, t2, t3 = best
+                best = [min(b, t) for b, t in zip(best, (t1, t2, t3, t4))]
+                ratios.append((t1 / t2, t1 / t3, t1 / t4))
+            t1, t2, t3, t4 = best
             print(f"{what}: one process peak {peak_mb():.0f} MB (was {before:.0f} MB before the runs)")
             peaks = worker_peaks(client)
             want = pandas.read_parquet(one.output)
-            same = want.equals(pandas.read_parquet(two.output)) and want.equals(pandas.read_parquet(data.output))
-            print(f"{what}: best of {a.repeat}: one process {t1:.2f} s, cluster one file {t2:.2f} s, dataset {t3:.2f} s")
-            print(f"{what}: speed-up {t1 / t2:.2f}x one file, {t1 / t3:.2f}x dataset (target >= 1.7), same rows: {same}")
-            mid = [statistics.median(r[k] for r in ratios) for k in (0, 1)]
-            print(f"{what}: median of the rounds' speed-ups: {mid[0]:.2f}x one file, {mid[1]:.2f}x dataset")
+            same = all(want.equals(pandas.read_parquet(x.output)) for x in (two, data, threads))
+            print(f"{what}: best of {a.repeat}: one process {t1:.2f} s, cluster one file {t2:.2f} s, "
+                  f"dataset {t3:.2f} s, threads {t4:.2f} s")
+            print(f"{what}: speed-up {t1 / t2:.2f}x one file, {t1 / t3:.2f}x dataset, {t1 / t4:.2f}x threads "
+                  f"(target >= 1.7), same rows: {same}")
+            mid = [statistics.median(r[k] for r in ratios) for k in (0, 1, 2)]
+            print(f"{what}: median of the rounds' speed-ups: {mid[0]:.2f}x one file, {mid[1]:.2f}x dataset, "
+                  f"{mid[2]:.2f}x threads")
             print(f"{what}: the machine's best ceiling over the rounds: {roof:.2f}x")
             print(f"{what}: worker peaks {', '.join(f'{p:.0f}' for p in peaks)} MB (before: {', '.join(f'{p:.0f}' for p in base)} MB)")
             if cli_wall is not None and cli_peak is not None:
                 print(f"{what}: one process / CLI = {t1 / cli_wall:.2f} (target <= 1.5); "
                       f"largest worker / CLI peak = {peaks[-1] / cli_peak:.2f} (target < 1)")
-            assert same and one.ok and two.ok and data.ok
+            assert same and one.ok and two.ok and data.ok and threads.ok
             if a.small:
                 few = root / f"few-{what}"
                 few.mkdir()
