@@ -576,7 +576,13 @@ fn window_mean(img: &crate::texture::Image, st: &[[f64; 2]]) -> Option<Colour> {
     if st.is_empty() || !st.iter().flatten().all(|&v| within(v)) {
         return None;
     }
-    let rect = texel_box(st.iter().copied(), img.width, img.height);
+    rect_mean(img, texel_box(st.iter().copied(), img.width, img.height))
+}
+
+/// The mean colour of the pixels `rect` (`[x0, y0, x1, y1]`) of `img`,
+/// `None` when it is empty or clear. A small average (at most 16 × 16) is
+/// enough for a colour.
+fn rect_mean(img: &crate::texture::Image, rect: [u32; 4]) -> Option<Colour> {
     if rect[2] <= rect[0] || rect[3] <= rect[1] {
         return None;
     }
@@ -604,14 +610,7 @@ fn crown_colours(
         let mut by_rect: HashMap<[u32; 4], Option<Colour>> = HashMap::new();
         for (key, d) in ts {
             let rect = texel_box(d.st().iter().copied(), img.width, img.height);
-            let colour = *by_rect.entry(rect).or_insert_with(|| {
-                if rect[2] <= rect[0] || rect[3] <= rect[1] {
-                    return None;
-                }
-                // A small average is enough for a colour.
-                let size = [(rect[2] - rect[0]).min(16), (rect[3] - rect[1]).min(16)];
-                cut(&img, rect, size).mean()
-            });
+            let colour = *by_rect.entry(rect).or_insert_with(|| rect_mean(&img, rect));
             if let Some(c) = colour {
                 out.insert(key, c);
             }
