@@ -318,8 +318,10 @@ impl Writer {
     }
 
     /// Appends every row of the Parquet file at `path` (one of the
-    /// writer's columns, e.g. a part `ArrowTable.write_parquet` wrote),
-    /// 65,536 rows at a time.
+    /// writer's columns, e.g. a part `ArrowTable.write_parquet` wrote):
+    /// its row groups are copied as they are stored, not decoded again;
+    /// only its geometry column is read, for the `geo` entry. A file of
+    /// other columns is a `ValueError` naming it.
     fn append_file(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
         Ok(detached(py, || self.with(|s| s.append_file(&path)))?)
     }

@@ -308,6 +308,40 @@ def test_parquet_writer_appends_tables_and_parts_in_order(tmp_path: Path) -> Non
     assert gdf.crs == "EPSG:4326" and len(gdf) == len(want)
 
 
+def test_parquet_writer_copies_parts_as_stored_from_agkit_and_from_pyarrow(tmp_path: Path) -> None:
+    # A part's row groups are copied as they are, after the rows written
+    # before it (its own groups stay groups of the file); a part pyarrow
+    # wrote from the same table is taken as well, and a part of other
+    # columns is refused, naming it, with the file going on.
+    import pyarrow.parquet as pq
+
+    scenery = agkit.scenery.Scenery(EXAMPLES, [])
+    a = scenery.placed_table(DEMO, 1, name="a")
+    b = scenery.placed_table(DEMO, 2, name="b")
+    ours = tmp_path / "ours.parquet"
+    with agkit.ParquetWriter(ours, "placed") as w:
+        w.write(b)
+        w.write(a)
+    theirs = tmp_path / "theirs.parquet"
+    pq.write_table(pa.table(b), theirs, row_group_size=7)
+    other = tmp_path / "census.parquet"
+    scenery.census_table(DEMO).write_parquet(other)
+    out = tmp_path / "all.parquet"
+    with agkit.ParquetWriter(out, "placed") as w:
+        w.write(a)
+        w.append_file(ours)
+        with pytest.raises(ValueError, match="census.parquet"):
+            w.append_file(other)
+        w.append_file(theirs)
+        w.write(a)
+    groups = [pq.ParquetFile(out).metadata.row_group(k).num_rows for k in range(pq.ParquetFile(out).metadata.num_row_groups)]
+    assert groups == [len(a), len(b) + len(a)] + [min(7, len(b) - k) for k in range(0, len(b), 7)] + [len(a)]
+    want = pa.concat_tables([pa.table(t) for t in (a, b, a, b, a)])
+    got = pq.read_table(out)
+    for name in want.column_names:
+        assert got.column(name).to_pylist() == want.column(name).to_pylist(), name
+
+
 def test_parquet_writer_refuses_other_columns_and_leaves_nothing_when_aborted(tmp_path: Path) -> None:
     out = tmp_path / "x.parquet"
     census = agkit.scenery.Scenery(EXAMPLES, []).census_table(DEMO)

@@ -885,15 +885,23 @@ pub fn write_parquet(batches: &[RecordBatch], path: &std::path::Path) -> std::io
 /// more of them in memory than the one being written.
 ///
 /// Each batch written must have the sink's columns (names and types); its
-/// rows are appended in order. Snappy-compressed; with a geometry column
-/// the file is GeoParquet 1.0, its `geo` entry (in the file's key-value
-/// metadata, where GeoParquet readers look) listing the geometry types of
-/// every row written. The file is a temporary one beside `path` until
+/// rows are appended in order, [`ROW_GROUP_ROWS`] rows to a row group.
+/// A Parquet file of the same columns is appended as it is stored
+/// ([`ParquetSink::append_file`]: its row groups copied, not decoded).
+/// Snappy-compressed; with a geometry column the file is GeoParquet 1.0,
+/// its `geo` entry (in the file's key-value metadata, where GeoParquet
+/// readers look) listing the geometry types and the extent of every row
+/// written. The file is a temporary one beside `path` until
 /// [`ParquetSink::finish`] renames it into place; dropped unfinished, it is
-/// removed and `path` is left as it was.
+/// removed and `path` is left as it was. After an error the sink holds an
+/// unknown part of what failed: drop it.
 #[cfg(feature = "parquet")]
 pub struct ParquetSink {
-    writer: parquet::arrow::ArrowWriter<std::fs::File>,
+    file: parquet::file::writer::SerializedFileWriter<std::fs::File>,
+    /// Makes the column writers of each row group.
+    columns: parquet::arrow::arrow_writer::ArrowRowGroupWriterFactory,
+    /// The row group being encoded: a writer per leaf column, and its rows.
+    open: Option<(Vec<parquet::arrow::arrow_writer::ArrowColumnWriter>, usize)>,
     tmp: tempfile::NamedTempFile,
     path: std::path::PathBuf,
     schema: arrow_schema::SchemaRef,
@@ -902,16 +910,20 @@ pub struct ParquetSink {
     /// What the geometry column held: its types and bbox.
     seen: Seen,
     rows: usize,
+    /// The rows of a row group [`ParquetSink::write`] encodes
+    /// ([`ROW_GROUP_ROWS`]; fewer in the tests).
+    group_rows: usize,
 }
+
+/// The rows of a row group [`ParquetSink::write`] encodes (Parquet's own
+/// default): a file of fewer rows is one row group.
+#[cfg(feature = "parquet")]
+pub const ROW_GROUP_ROWS: usize = 1024 * 1024;
 
 #[cfg(feature = "parquet")]
 fn parquet_io(e: parquet::errors::ParquetError) -> std::io::Error {
     std::io::Error::other(e.to_string())
 }
-
-/// Rows read from a part file at a time by [`ParquetSink::append_file`].
-#[cfg(feature = "parquet")]
-const APPEND_BATCH_ROWS: usize = 64 * 1024;
 
 #[cfg(feature = "parquet")]
 impl ParquetSink {
@@ -952,24 +964,29 @@ impl ParquetSink {
             .build();
         // The Arrow schema Parquet readers restore types and metadata from
         // (`ARROW:schema`) is written at the end, with the `geo` entry.
-        let options = parquet::arrow::arrow_writer::ArrowWriterOptions::new()
-            .with_properties(props)
-            .with_skip_arrow_metadata(true);
-        let writer = parquet::arrow::ArrowWriter::try_new_with_options(
+        let parquet_schema = parquet::arrow::ArrowSchemaConverter::new()
+            .convert(&schema)
+            .map_err(parquet_io)?;
+        let file = parquet::file::writer::SerializedFileWriter::new(
             tmp.as_file().try_clone()?,
-            schema.clone(),
-            options,
+            parquet_schema.root_schema_ptr(),
+            Arc::new(props),
         )
         .map_err(parquet_io)?;
+        let columns =
+            parquet::arrow::arrow_writer::ArrowRowGroupWriterFactory::new(&file, schema.clone());
         let geometry = schema.column_with_name(GEOMETRY).map(|(k, _)| k);
         Ok(ParquetSink {
-            writer,
+            file,
+            columns,
+            open: None,
             tmp,
             path: path.to_path_buf(),
             schema,
             geometry,
             seen: Seen::default(),
             rows: 0,
+            group_rows: ROW_GROUP_ROWS,
         })
     }
 
@@ -1002,25 +1019,141 @@ impl ParquetSink {
         if let Some(k) = self.geometry {
             self.see(batch.column(k));
         }
-        self.writer.write(&batch).map_err(parquet_io)?;
-        self.rows += batch.num_rows();
+        // The rows that fill the open row group go into it, the rest into
+        // the next.
+        let mut at = 0;
+        while at < batch.num_rows() {
+            let fill = self.encode(&batch.slice(at, batch.num_rows() - at))?;
+            at += fill;
+            self.rows += fill;
+        }
         Ok(())
     }
 
-    /// Appends every row of the Parquet file at `part` (one the sink's
-    /// columns, as [`write_parquet`] writes them), read a slice of rows at
-    /// a time: memory holds one slice, not the file.
+    /// Encodes the first rows of `batch` into the open row group (started
+    /// if none is), as many as it takes: the rows encoded. A row group
+    /// that is full is written out.
+    fn encode(&mut self, batch: &RecordBatch) -> std::io::Result<usize> {
+        use parquet::arrow::arrow_writer::compute_leaves;
+        if self.open.is_none() {
+            let index = self.file.flushed_row_groups().len();
+            let writers = self
+                .columns
+                .create_column_writers(index)
+                .map_err(parquet_io)?;
+            self.open = Some((writers, 0));
+        }
+        let Some((writers, rows)) = self.open.as_mut() else {
+            return Ok(0);
+        };
+        let n = batch.num_rows().min(self.group_rows - *rows);
+        let part = batch.slice(0, n);
+        let mut leaves = writers.iter_mut();
+        for (field, column) in self.schema.fields().iter().zip(part.columns()) {
+            for leaf in compute_leaves(field, column).map_err(parquet_io)? {
+                let Some(writer) = leaves.next() else {
+                    return Err(std::io::Error::other("more leaf columns than writers"));
+                };
+                writer.write(&leaf).map_err(parquet_io)?;
+            }
+        }
+        *rows += n;
+        if *rows >= self.group_rows {
+            self.close_group()?;
+        }
+        Ok(n)
+    }
+
+    /// Writes out the open row group, if any.
+    fn close_group(&mut self) -> std::io::Result<()> {
+        let Some((writers, _)) = self.open.take() else {
+            return Ok(());
+        };
+        let mut group = self.file.next_row_group().map_err(parquet_io)?;
+        for writer in writers {
+            let chunk = writer.close().map_err(parquet_io)?;
+            chunk.append_to_row_group(&mut group).map_err(parquet_io)?;
+        }
+        group.close().map_err(parquet_io)?;
+        Ok(())
+    }
+
+    /// Appends every row of the Parquet file at `part`, a file of the
+    /// sink's columns (as [`write_parquet`] and [`ParquetSink::finish`]
+    /// write them): its row groups are copied as they are stored, not
+    /// decoded and encoded again, after the rows written before them. Only
+    /// its geometry column, if any, is read, for the `geo` entry. A part
+    /// of other columns is an `InvalidInput` error naming it.
     pub fn append_file(&mut self, part: &std::path::Path) -> std::io::Result<()> {
+        use parquet::arrow::ProjectionMask;
         use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+        use parquet::column::writer::ColumnCloseResult;
+        use parquet::file::metadata::{PageIndexPolicy, ParquetMetaDataReader};
         let at =
             |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", part.display()));
         let file = std::fs::File::open(part).map_err(at)?;
-        let reader = ParquetRecordBatchReaderBuilder::try_new(file)
-            .and_then(|b| b.with_batch_size(APPEND_BATCH_ROWS).build())
+        let meta = ParquetMetaDataReader::new()
+            .with_page_index_policy(PageIndexPolicy::Optional)
+            .parse_and_finish(&file)
             .map_err(|e| at(parquet_io(e)))?;
-        for batch in reader {
-            let batch = batch.map_err(|e| at(std::io::Error::other(e.to_string())))?;
-            self.write(&batch).map_err(at)?;
+        let ours = self.file.schema_descr();
+        let theirs = meta.file_metadata().schema_descr();
+        // Leaf for leaf the same Parquet types (the root's name aside: the
+        // writer's own, such as pyarrow's `schema`).
+        if theirs.columns() != ours.columns() {
+            let first = ours
+                .columns()
+                .iter()
+                .zip(theirs.columns())
+                .find(|(a, b)| a != b)
+                .map(|(a, b)| {
+                    format!(
+                        "column {} {}, the file has {} {}",
+                        b.path(),
+                        b.physical_type(),
+                        a.path(),
+                        a.physical_type()
+                    )
+                })
+                .unwrap_or_else(|| {
+                    format!(
+                        "{} columns, the file has {}",
+                        theirs.num_columns(),
+                        ours.num_columns()
+                    )
+                });
+            return Err(at(mismatch(first)));
+        }
+        if let Some(k) = self.geometry {
+            let reader = ParquetRecordBatchReaderBuilder::try_new(file.try_clone().map_err(at)?)
+                .and_then(|b| {
+                    let only = ProjectionMask::roots(b.parquet_schema(), [k]);
+                    b.with_projection(only).build()
+                })
+                .map_err(|e| at(parquet_io(e)))?;
+            for batch in reader {
+                let batch = batch.map_err(|e| at(std::io::Error::other(e.to_string())))?;
+                self.see(batch.column(0));
+            }
+        }
+        self.close_group()?;
+        for (g, group) in meta.row_groups().iter().enumerate() {
+            let index = meta.page_index_for_row_group(g);
+            let mut out = self.file.next_row_group().map_err(parquet_io)?;
+            for (c, column) in group.columns().iter().enumerate() {
+                let chunk = ColumnCloseResult {
+                    bytes_written: u64::try_from(column.compressed_size()).unwrap_or(0),
+                    rows_written: u64::try_from(group.num_rows()).unwrap_or(0),
+                    metadata: column.clone(),
+                    bloom_filter: None,
+                    column_index: index.column_index(c).cloned(),
+                    offset_index: index.offset_index(c).cloned(),
+                };
+                out.append_column(&file, chunk)
+                    .map_err(|e| at(parquet_io(e)))?;
+            }
+            out.close().map_err(|e| at(parquet_io(e)))?;
+            self.rows += usize::try_from(group.num_rows()).unwrap_or(0);
         }
         Ok(())
     }
@@ -1040,26 +1173,27 @@ impl ParquetSink {
     /// such as the tiles a part holds).
     pub fn finish_with(mut self, metadata: &[(String, String)]) -> std::io::Result<usize> {
         use parquet::file::metadata::KeyValue;
+        self.close_group()?;
         let mut meta = self.schema.metadata().clone();
         for (k, v) in metadata {
             meta.insert(k.clone(), v.clone());
-            self.writer
+            self.file
                 .append_key_value_metadata(KeyValue::new(k.clone(), v.clone()));
         }
         if self.geometry.is_some() {
             let geo = self.seen.geo();
             meta.insert("geo".to_string(), geo.clone());
-            self.writer
+            self.file
                 .append_key_value_metadata(KeyValue::new("geo".to_string(), geo));
         }
         // pyarrow takes a file's schema metadata from here, and the
         // geometry column's GeoArrow extension type.
         let schema = Schema::new_with_metadata(self.schema.fields().clone(), meta);
-        self.writer.append_key_value_metadata(KeyValue::new(
+        self.file.append_key_value_metadata(KeyValue::new(
             parquet::arrow::ARROW_SCHEMA_META_KEY.to_string(),
             parquet::arrow::encode_arrow_schema(&schema),
         ));
-        self.writer.close().map_err(parquet_io)?;
+        self.file.close().map_err(parquet_io)?;
         self.tmp.persist(&self.path).map_err(|e| e.error)?;
         Ok(self.rows)
     }
@@ -1360,6 +1494,125 @@ mod tests {
         let meta: serde_json::Value =
             serde_json::from_str(&f.metadata()["ARROW:extension:metadata"]).unwrap();
         assert_eq!(meta["crs"]["id"]["code"], 4326);
+    }
+
+    /// Every row of the Parquet file at `path`, batch by batch, with its
+    /// row groups' sizes and its `geo` entry.
+    #[cfg(feature = "parquet")]
+    fn read_back(path: &std::path::Path) -> (Vec<RecordBatch>, Vec<i64>, String) {
+        use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+        let b =
+            ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(path).unwrap()).unwrap();
+        let groups = b
+            .metadata()
+            .row_groups()
+            .iter()
+            .map(|g| g.num_rows())
+            .collect();
+        let geo = b.schema().metadata()["geo"].clone();
+        let batches = b.build().unwrap().map(|b| b.unwrap()).collect();
+        (batches, groups, geo)
+    }
+
+    #[cfg(feature = "parquet")]
+    proptest! {
+        #[test]
+        fn a_sink_holds_what_was_written_and_appended_in_order_whatever_the_row_groups(
+            geoms in proptest::collection::vec(geometry(), 0..30),
+            cuts in proptest::collection::vec((0usize..31, any::<bool>()), 0..6),
+            group_rows in 1usize..8,
+        ) {
+            // The rows cut into pieces, each written or appended from a part
+            // file of its own (row groups as they were stored), make the file
+            // that writing them all at once makes: the same rows in order and
+            // the same `geo` entry, no row group over the limit.
+            let f = Features {
+                features: geoms
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, g)| feature(DsfLayer::Objects, i, g))
+                    .collect(),
+                ..Features::default()
+            };
+            let all = dsf_batch(&f, DsfLayer::Objects, "t");
+            let n = all.num_rows();
+            let mut ends: Vec<(usize, bool)> = cuts.iter().map(|&(c, a)| (c.min(n), a)).collect();
+            ends.push((n, false));
+            ends.sort_by_key(|e| e.0);
+            ends.dedup_by_key(|e| e.0);
+            let dir = tempfile::tempdir().unwrap();
+            let once = dir.path().join("once.parquet");
+            let mut sink = ParquetSink::create(&once, all.schema(), &[]).unwrap();
+            sink.group_rows = group_rows;
+            sink.write(&all).unwrap();
+            prop_assert_eq!(sink.finish().unwrap(), n);
+            let out = dir.path().join("pieces.parquet");
+            let mut sink = ParquetSink::create(&out, all.schema(), &[]).unwrap();
+            sink.group_rows = group_rows;
+            let mut from = 0;
+            for (k, &(to, append)) in ends.iter().enumerate() {
+                let piece = all.slice(from, to - from);
+                if append {
+                    let part = dir.path().join(format!("part{k}.parquet"));
+                    let mut p = ParquetSink::create(&part, all.schema(), &[]).unwrap();
+                    p.group_rows = group_rows;
+                    p.write(&piece).unwrap();
+                    p.finish().unwrap();
+                    sink.append_file(&part).unwrap();
+                } else {
+                    sink.write(&piece).unwrap();
+                }
+                from = to;
+            }
+            prop_assert_eq!(sink.finish().unwrap(), n);
+            let (want, _, want_geo) = read_back(&once);
+            let (got, groups, got_geo) = read_back(&out);
+            prop_assert_eq!(got_geo, want_geo);
+            prop_assert!(groups.iter().all(|&g| g > 0 && g as usize <= group_rows), "{:?}", groups);
+            prop_assert_eq!(groups.iter().sum::<i64>() as usize, n);
+            let cells = |bs: &[RecordBatch]| -> Vec<Vec<String>> {
+                let mut rows = Vec::new();
+                for b in bs {
+                    for r in 0..b.num_rows() {
+                        rows.push(
+                            b.columns()
+                                .iter()
+                                .map(|c| format!("{:?}", c.slice(r, 1)))
+                                .collect(),
+                        );
+                    }
+                }
+                rows
+            };
+            prop_assert_eq!(cells(&got), cells(&want));
+            prop_assert_eq!(cells(&want), cells(std::slice::from_ref(&all)));
+        }
+    }
+
+    #[cfg(feature = "parquet")]
+    #[test]
+    fn a_sink_refuses_a_part_of_other_columns_naming_it_and_goes_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let points = Features {
+            features: vec![feature(DsfLayer::Objects, 0, Geometry::Point([13.5, 47.5]))],
+            ..Features::default()
+        };
+        let a = dsf_batch(&points, DsfLayer::Objects, "a");
+        let census = dir.path().join("census.parquet");
+        write_parquet(&[rows_batch::<Plain>(CENSUS, &[])], &census).unwrap();
+        let junk = dir.path().join("junk.parquet");
+        std::fs::write(&junk, b"PAR1 not really").unwrap();
+        let out = dir.path().join("all.parquet");
+        let mut sink = ParquetSink::create(&out, a.schema(), &[]).unwrap();
+        sink.write(&a).unwrap();
+        for bad in [&census, &junk, &dir.path().join("missing.parquet")] {
+            let e = sink.append_file(bad).unwrap_err();
+            assert!(e.to_string().contains(&bad.display().to_string()), "{e}");
+        }
+        let e = sink.append_file(&census).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput, "{e}");
+        assert_eq!(sink.finish().unwrap(), 1);
+        assert_eq!(read_back(&out).1, [1]);
     }
 
     #[cfg(feature = "parquet")]
