@@ -29,6 +29,11 @@ Then, for each recipe, it reports in one run:
    one alone. No N-process speed-up can pass it; on a shared VM whose host
    is busy it falls well below N.
 
+Dask starts worker processes with MALLOC_TRIM_THRESHOLD_=65536, which
+makes glibc give every allocation of 128 KiB or more its own pages;
+`--no-trim` starts them without it. The CLI and the arithmetic run with
+this process's environment as it was before any cluster started.
+
 checking that the one-process and cluster results are the same rows
 (the dataset read back as one table). With --repeat N the three runs are
 made N times, one after the other, and the best of each is reported (on a
@@ -60,6 +65,12 @@ import agkit
 from agkit import distributed
 
 REPO = Path(__file__).resolve().parents[2]
+# This process's environment before any cluster starts: a Nanny sets its
+# `distributed.nanny.pre-spawn-environ` (MALLOC_TRIM_THRESHOLD_=65536 among
+# them) in the environment of the process that starts it, which every
+# later child would inherit. The CLI and the arithmetic are run with this
+# one, as a user's shell runs them.
+ENV = dict(os.environ)
 EXPORTS = {
     "lib/g10/autogen/city_block.agb": "block/city_block.agb",
     "lib/g10/autogen/plaza.agp": "point/plaza.agp",
@@ -88,7 +99,7 @@ def run_cli(args: list[str]) -> tuple[float, float]:
     thread. The memory is GNU time's (`/usr/bin/time -f %M`): a child's
     own rusage would count the pages of this Python process it was forked
     from."""
-    env = dict(os.environ, RAYON_NUM_THREADS="1")
+    env = dict(ENV, RAYON_NUM_THREADS="1")
     with tempfile.NamedTemporaryFile("r") as rss:
         start = time.perf_counter()
         p = subprocess.run(
@@ -114,7 +125,7 @@ def ceiling(n: int) -> float:
 
     def wall(k: int) -> float:
         start = time.perf_counter()
-        procs = [subprocess.Popen([sys.executable, "-c", SPIN]) for _ in range(k)]
+        procs = [subprocess.Popen([sys.executable, "-c", SPIN], env=ENV) for _ in range(k)]
         for p in procs:
             p.wait()
         return time.perf_counter() - start
@@ -210,12 +221,24 @@ def main() -> None:
     ap.add_argument("--small", type=int, default=0, help="also time a run of this many tiles three ways")
     ap.add_argument("--writers", action="store_true", help="also time the Parquet writers")
     ap.add_argument("--repeat", type=int, default=1, help="run the three ways this many times, alternately; report the best")
+    ap.add_argument(
+        "--no-trim",
+        action="store_true",
+        help="start the worker processes without the MALLOC_TRIM_THRESHOLD_=65536 Dask gives them",
+    )
     a = ap.parse_args()
+    import dask
     from dask.distributed import Client, LocalCluster
+
+    if a.no_trim:
+        # None unsets a variable of the Nanny's environment (distributed's
+        # `_get_env_variables`).
+        dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None})
 
     tiles_dir = a.gen / "dsf"
     tiles = distributed.dsf_files(tiles_dir)
-    print(f"{len(tiles)} tiles under {tiles_dir}; {os.cpu_count()} CPUs; load {os.getloadavg()[0]:.2f}")
+    print(f"{len(tiles)} tiles under {tiles_dir}; {os.cpu_count()} CPUs; load {os.getloadavg()[0]:.2f}"
+          f"{'; workers without MALLOC_TRIM_THRESHOLD_' if a.no_trim else ''}")
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         lib = make_library(root)
@@ -223,6 +246,8 @@ def main() -> None:
         cluster = LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True, dashboard_address=None)
         client = Client(cluster)
         print(f"{'LocalCluster start':52} {time.perf_counter() - start:8.2f} s")
+        trim = set(client.run(lambda: os.environ.get("MALLOC_TRIM_THRESHOLD_")).values())
+        print(f"workers' MALLOC_TRIM_THRESHOLD_: {', '.join(str(t) for t in sorted(trim, key=str))}")
 
         # The workers import agkit (and pandas, pyarrow) before the clock.
         client.run(lambda: __import__("agkit.distributed") and __import__("pyarrow") and None)
