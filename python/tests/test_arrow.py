@@ -311,8 +311,9 @@ def test_parquet_writer_appends_tables_and_parts_in_order(tmp_path: Path) -> Non
 def test_parquet_writer_copies_parts_as_stored_from_agkit_and_from_pyarrow(tmp_path: Path) -> None:
     # A part's row groups are copied as they are, after the rows written
     # before it (its own groups stay groups of the file); a part pyarrow
-    # wrote from the same table is taken as well, and a part of other
-    # columns is refused, naming it, with the file going on.
+    # wrote from the same table is taken as well (its geometry as large
+    # binary: the same Parquet column, seen for the `geo` entry), and a
+    # part of other columns is refused, naming it, with the file going on.
     import pyarrow.parquet as pq
 
     scenery = agkit.scenery.Scenery(EXAMPLES, [])
@@ -323,7 +324,10 @@ def test_parquet_writer_copies_parts_as_stored_from_agkit_and_from_pyarrow(tmp_p
         w.write(b)
         w.write(a)
     theirs = tmp_path / "theirs.parquet"
-    pq.write_table(pa.table(b), theirs, row_group_size=7)
+    tb = pa.table(b)
+    k = tb.schema.get_field_index("geometry")
+    tb = tb.set_column(k, pa.field("geometry", pa.large_binary()), tb.column(k).cast(pa.large_binary()))
+    pq.write_table(tb, theirs, row_group_size=7)
     other = tmp_path / "census.parquet"
     scenery.census_table(DEMO).write_parquet(other)
     out = tmp_path / "all.parquet"
@@ -340,6 +344,26 @@ def test_parquet_writer_copies_parts_as_stored_from_agkit_and_from_pyarrow(tmp_p
     got = pq.read_table(out)
     for name in want.column_names:
         assert got.column(name).to_pylist() == want.column(name).to_pylist(), name
+    # The `geo` entry is the one of the rows written at once.
+    once = tmp_path / "once.parquet"
+    with agkit.ParquetWriter(once, "placed") as w:
+        for t in (a, b, a, b, a):
+            w.write(t)
+    geo = json.loads(pq.read_schema(out).metadata[b"geo"])
+    assert geo == json.loads(pq.read_schema(once).metadata[b"geo"])
+    # ... and it counts the large-binary part's rows: `b` alone has a type
+    # or a corner `a` has not.
+    only_a = tmp_path / "a.parquet"
+    a.write_parquet(only_a)
+    with agkit.ParquetWriter(tmp_path / "ab.parquet", "placed") as w:
+        w.append_file(only_a)
+        w.append_file(theirs)
+    with agkit.ParquetWriter(tmp_path / "ab2.parquet", "placed") as w:
+        w.write(a)
+        w.write(b)
+    ab = json.loads(pq.read_schema(tmp_path / "ab.parquet").metadata[b"geo"])
+    assert ab == json.loads(pq.read_schema(tmp_path / "ab2.parquet").metadata[b"geo"])
+    assert ab != json.loads(pq.read_schema(only_a).metadata[b"geo"])
 
 
 def test_parquet_writer_refuses_other_columns_and_leaves_nothing_when_aborted(tmp_path: Path) -> None:

@@ -1198,17 +1198,21 @@ impl ParquetSink {
         Ok(self.rows)
     }
 
-    /// Notes the WKB geometry types and extent of `column` (a binary
-    /// column).
+    /// Notes the WKB geometry types and extent of `column`: a binary
+    /// column, as the sink writes it, or a large binary one, as a part
+    /// another writer stored may be read back (the same Parquet column).
     fn see(&mut self, column: &ArrayRef) {
-        use arrow_array::Array;
-        let Some(wkb) = column.as_any().downcast_ref::<arrow_array::BinaryArray>() else {
-            return;
-        };
-        for k in 0..wkb.len() {
-            if !wkb.is_null(k) {
-                self.seen.wkb(wkb.value(k));
-            }
+        use arrow_array::cast::AsArray;
+        fn each<O: arrow_array::OffsetSizeTrait>(
+            seen: &mut Seen,
+            wkb: &arrow_array::GenericBinaryArray<O>,
+        ) {
+            wkb.iter().flatten().for_each(|v| seen.wkb(v));
+        }
+        if let Some(a) = column.as_binary_opt::<i32>() {
+            each(&mut self.seen, a);
+        } else if let Some(a) = column.as_binary_opt::<i64>() {
+            each(&mut self.seen, a);
         }
     }
 }
