@@ -1091,7 +1091,15 @@ impl ParquetSink {
         use parquet::file::metadata::{PageIndexPolicy, ParquetMetaDataReader};
         let at =
             |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", part.display()));
-        let file = std::fs::File::open(part).map_err(at)?;
+        // A regular file only: a named pipe or a device could block the
+        // open or never end.
+        let file = crate::fsutil::open_input(part, "a Parquet part").map_err(|e| {
+            let kind = match &e.kind {
+                crate::fsutil::InputErrorKind::Io(io) => io.kind(),
+                _ => std::io::ErrorKind::InvalidInput,
+            };
+            std::io::Error::new(kind, e.to_string())
+        })?;
         let meta = ParquetMetaDataReader::new()
             .with_page_index_policy(PageIndexPolicy::Optional)
             .parse_and_finish(&file)
@@ -1640,7 +1648,22 @@ mod tests {
         let out = dir.path().join("all.parquet");
         let mut sink = ParquetSink::create(&out, a.schema(), &[]).unwrap();
         sink.write(&a).unwrap();
-        for bad in [&census, &junk, &dir.path().join("missing.parquet")] {
+        let fifo = dir.path().join("fifo.parquet");
+        #[cfg(unix)]
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        for bad in [
+            &census,
+            &junk,
+            &dir.path().join("missing.parquet"),
+            &fifo,
+            &dir.path().to_path_buf(),
+        ] {
             let e = sink.append_file(bad).unwrap_err();
             assert!(e.to_string().contains(&bad.display().to_string()), "{e}");
         }
