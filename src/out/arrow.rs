@@ -1035,17 +1035,18 @@ impl ParquetSink {
     /// that is full is written out.
     fn encode(&mut self, batch: &RecordBatch) -> std::io::Result<usize> {
         use parquet::arrow::arrow_writer::compute_leaves;
-        if self.open.is_none() {
-            let index = self.file.flushed_row_groups().len();
-            let writers = self
-                .columns
-                .create_column_writers(index)
-                .map_err(parquet_io)?;
-            self.open = Some((writers, 0));
-        }
-        let Some((writers, rows)) = self.open.as_mut() else {
-            return Ok(0);
+        let open = match self.open.take() {
+            Some(open) => open,
+            None => {
+                let index = self.file.flushed_row_groups().len();
+                let writers = self
+                    .columns
+                    .create_column_writers(index)
+                    .map_err(parquet_io)?;
+                (writers, 0)
+            }
         };
+        let (writers, rows) = self.open.insert(open);
         let n = batch.num_rows().min(self.group_rows - *rows);
         let part = batch.slice(0, n);
         let mut leaves = writers.iter_mut();
@@ -1086,7 +1087,9 @@ impl ParquetSink {
     /// of other columns is an `InvalidInput` error naming it.
     pub fn append_file(&mut self, part: &std::path::Path) -> std::io::Result<()> {
         use parquet::arrow::ProjectionMask;
-        use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+        use parquet::arrow::arrow_reader::{
+            ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
+        };
         use parquet::column::writer::ColumnCloseResult;
         use parquet::file::metadata::{PageIndexPolicy, ParquetMetaDataReader};
         let at =
@@ -1103,7 +1106,17 @@ impl ParquetSink {
         let meta = ParquetMetaDataReader::new()
             .with_page_index_policy(PageIndexPolicy::Optional)
             .parse_and_finish(&file)
+            .map(Arc::new)
             .map_err(|e| at(parquet_io(e)))?;
+        // A count or size the footer gives below zero.
+        let count = |n: i64, what: &str| {
+            u64::try_from(n).map_err(|_| {
+                at(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("the footer gives {n} as {what}"),
+                ))
+            })
+        };
         let ours = self.file.schema_descr();
         let theirs = meta.file_metadata().schema_descr();
         // Leaf for leaf the same Parquet types (the root's name aside: the
@@ -1115,13 +1128,10 @@ impl ParquetSink {
                 .zip(theirs.columns())
                 .find(|(a, b)| a != b)
                 .map(|(a, b)| {
-                    format!(
-                        "column {} {}, the file has {} {}",
-                        b.path(),
-                        b.physical_type(),
-                        a.path(),
-                        a.physical_type()
-                    )
+                    let ty = |c: &parquet::schema::types::ColumnDescriptor| {
+                        format!("{} {:?}", c.path(), c.self_type())
+                    };
+                    format!("column {}, the file has {}", ty(b), ty(a))
                 })
                 .unwrap_or_else(|| {
                     format!(
@@ -1132,36 +1142,74 @@ impl ParquetSink {
                 });
             return Err(at(mismatch(first)));
         }
+        // Every row group's chunks, their counts checked, before anything
+        // is written.
+        let groups = meta
+            .row_groups()
+            .iter()
+            .enumerate()
+            .map(|(g, group)| {
+                let rows = count(group.num_rows(), "a row group's rows")?;
+                let index = meta.page_index_for_row_group(g);
+                let chunks = group
+                    .columns()
+                    .iter()
+                    .enumerate()
+                    .map(|(c, column)| {
+                        Ok(ColumnCloseResult {
+                            bytes_written: count(
+                                column.compressed_size(),
+                                "a column chunk's size",
+                            )?,
+                            rows_written: rows,
+                            metadata: column.clone(),
+                            bloom_filter: None,
+                            column_index: index.column_index(c).cloned(),
+                            offset_index: index.offset_index(c).cloned(),
+                        })
+                    })
+                    .collect::<std::io::Result<Vec<_>>>()?;
+                let rows = usize::try_from(rows).map_err(|e| at(std::io::Error::other(e)))?;
+                Ok((rows, chunks))
+            })
+            .collect::<std::io::Result<Vec<_>>>()?;
         if let Some(k) = self.geometry {
-            let reader = ParquetRecordBatchReaderBuilder::try_new(file.try_clone().map_err(at)?)
-                .and_then(|b| {
-                    let only = ProjectionMask::roots(b.parquet_schema(), [k]);
-                    b.with_projection(only).build()
+            // The footer read above, not read again; what the sink had
+            // seen is kept if the column cannot be read.
+            let before = self.seen;
+            let read = ArrowReaderMetadata::try_new(meta.clone(), ArrowReaderOptions::new())
+                .and_then(|m| {
+                    let only = ProjectionMask::roots(m.parquet_schema(), [k]);
+                    ParquetRecordBatchReaderBuilder::new_with_metadata(
+                        file.try_clone()
+                            .map_err(parquet::errors::ParquetError::from)?,
+                        m,
+                    )
+                    .with_projection(only)
+                    .build()
                 })
-                .map_err(|e| at(parquet_io(e)))?;
-            for batch in reader {
-                let batch = batch.map_err(|e| at(std::io::Error::other(e.to_string())))?;
-                self.see(batch.column(0));
+                .map_err(|e| at(parquet_io(e)))
+                .and_then(|reader| {
+                    for batch in reader {
+                        let batch = batch.map_err(|e| at(std::io::Error::other(e.to_string())))?;
+                        self.see(batch.column(0));
+                    }
+                    Ok(())
+                });
+            if let Err(e) = read {
+                self.seen = before;
+                return Err(e);
             }
         }
         self.close_group()?;
-        for (g, group) in meta.row_groups().iter().enumerate() {
-            let index = meta.page_index_for_row_group(g);
+        for (rows, chunks) in groups {
             let mut out = self.file.next_row_group().map_err(parquet_io)?;
-            for (c, column) in group.columns().iter().enumerate() {
-                let chunk = ColumnCloseResult {
-                    bytes_written: u64::try_from(column.compressed_size()).unwrap_or(0),
-                    rows_written: u64::try_from(group.num_rows()).unwrap_or(0),
-                    metadata: column.clone(),
-                    bloom_filter: None,
-                    column_index: index.column_index(c).cloned(),
-                    offset_index: index.offset_index(c).cloned(),
-                };
+            for chunk in chunks {
                 out.append_column(&file, chunk)
                     .map_err(|e| at(parquet_io(e)))?;
             }
             out.close().map_err(|e| at(parquet_io(e)))?;
-            self.rows += usize::try_from(group.num_rows()).unwrap_or(0);
+            self.rows += rows;
         }
         Ok(())
     }
@@ -1671,6 +1719,10 @@ mod tests {
         assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput, "{e}");
         assert_eq!(sink.finish().unwrap(), 1);
         assert_eq!(read_back(&out).1, [1]);
+        // The refused parts left nothing in the `geo` entry either.
+        let alone = dir.path().join("alone.parquet");
+        write_parquet(std::slice::from_ref(&a), &alone).unwrap();
+        assert_eq!(read_back(&out).2, read_back(&alone).2);
     }
 
     #[cfg(feature = "parquet")]
