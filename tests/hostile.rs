@@ -166,6 +166,26 @@ fn temps_in(dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// `agkit dsf totext INPUT -o OUT/big.txt`, started and returned once its
+/// temporary file is in `out`.
+fn totext_until_its_temporary_file(input: &Path, out: &Path) -> Child {
+    let child = agkit()
+        .args(["dsf", "totext"])
+        .arg(input)
+        .arg("-o")
+        .arg(out.join("big.txt"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(60);
+    while temps_in(out).is_empty() {
+        assert!(Instant::now() < until, "no temporary file appeared");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child
+}
+
 #[cfg(unix)]
 #[test]
 fn an_interrupted_streamed_write_left_its_temporary_file() {
@@ -174,22 +194,16 @@ fn an_interrupted_streamed_write_left_its_temporary_file() {
     std::fs::write(&input, big_dsf(400_000)).unwrap();
     let out = dir.path().join("out");
     std::fs::create_dir(&out).unwrap();
-    for (signal, status) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
-        let child = agkit()
-            .args(["dsf", "totext"])
-            .arg(&input)
-            .arg("-o")
-            .arg(out.join("big.txt"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+    // SIGHUP (a closed terminal, a dropped ssh session) and SIGQUIT left
+    // it (issue 46, item 2).
+    for (signal, status) in [
+        (libc::SIGINT, 130),
+        (libc::SIGTERM, 143),
+        (libc::SIGHUP, 129),
+        (libc::SIGQUIT, 131),
+    ] {
         // Interrupted while the temporary file is being written.
-        let until = Instant::now() + Duration::from_secs(60);
-        while temps_in(&out).is_empty() {
-            assert!(Instant::now() < until, "no temporary file appeared");
-            std::thread::sleep(Duration::from_millis(2));
-        }
+        let child = totext_until_its_temporary_file(&input, &out);
         // SAFETY: signalling our own child.
         assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
         let o = wait_or_hang(child, 60);
@@ -516,4 +530,201 @@ fn info_of_art_with_errors_named_neither_file_nor_problem() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("broken.obj"), "{err}");
     assert!(err.contains("OBJ0007"), "{err}");
+}
+
+/// SIGPIPE is ignored, as Rust programs start: sent midway, it neither
+/// ends the write nor leaves its temporary file (issue 46, item 2).
+#[cfg(unix)]
+#[test]
+fn a_sigpipe_midway_neither_ends_the_write_nor_leaves_its_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("big.dsf");
+    std::fs::write(&input, big_dsf(400_000)).unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let child = totext_until_its_temporary_file(&input, &out);
+    // SAFETY: signalling our own child.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGPIPE) }, 0);
+    let o = wait_or_hang(child, 60);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(temps_in(&out), Vec::<String>::new());
+    let text = std::fs::read_to_string(out.join("big.txt")).unwrap();
+    assert_eq!(text.matches("OBJECT ").count(), 400_000, "the whole text");
+}
+
+/// `place -o NODE` renamed its temporary file over a named pipe: the
+/// reader never got a byte and the pipe became a regular file (issue 46,
+/// item 1). A pipe is written into, as DSFTool writes into it.
+#[cfg(unix)]
+#[test]
+fn an_output_that_is_a_named_pipe_was_replaced_by_a_regular_file() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("out.json");
+    mkfifo(&fifo);
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).unwrap())
+    };
+    let mut cmd = agkit();
+    cmd.args(["place", "--dsf"])
+        .arg(example("examples/dsf/autogen_demo.dsf"))
+        .arg("--scenery")
+        .arg(example("examples"))
+        .arg("-o")
+        .arg(&fifo);
+    let o = run_or_hang(cmd, 60);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let got = reader.join().unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&got).unwrap();
+    assert!(
+        json.as_array().is_some_and(|a| !a.is_empty()) || json.is_object(),
+        "the reader got the whole placement"
+    );
+    let ft = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(ft.is_fifo(), "still a pipe");
+    assert_eq!(temps_in(dir.path()), Vec::<String>::new());
+}
+
+/// Makes a character device node with the numbers of `/dev/null` (1, 3)
+/// or `/dev/full` (1, 7) in a temporary folder; `false` when not root.
+#[cfg(target_os = "linux")]
+fn mknod_char(path: &Path, minor: u32) -> bool {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    let r = unsafe { libc::mknod(c.as_ptr(), libc::S_IFCHR | 0o666, libc::makedev(1, minor)) };
+    // SAFETY: no arguments.
+    let root = unsafe { libc::geteuid() } == 0;
+    assert!(r == 0 || !root, "root may make device nodes");
+    r == 0
+}
+
+/// The DSFTool drop-in, run under DSFTool's own name from `dir`.
+fn dsftool_in(dir: &Path) -> Command {
+    let link = dir.join("DSFTool");
+    if !link.exists() {
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_agkit"), &link).unwrap();
+    }
+    Command::new(link)
+}
+
+/// `DSFTool --dsf2text x.dsf /dev/null`, a pipeline idiom, turned a
+/// character device into a 36 KB regular file (issue 46, item 1); a
+/// device that fails its writes (`/dev/full`) must fail the command.
+#[cfg(target_os = "linux")]
+#[test]
+fn dsftool_dsf2text_into_a_device_node_replaced_the_node() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let (null, full) = (dir.path().join("null"), dir.path().join("full"));
+    if !mknod_char(&null, 3) || !mknod_char(&full, 7) {
+        eprintln!("not root: device nodes cannot be made here; run as root to test this");
+        return;
+    }
+    let tile = example("examples/dsf/autogen_demo.dsf");
+    for (node, ok) in [(&null, true), (&full, false)] {
+        let mut cmd = dsftool_in(dir.path());
+        cmd.arg("--dsf2text").arg(&tile).arg(node);
+        let o = run_or_hang(cmd, 60);
+        assert_eq!(o.status.success(), ok, "{node:?}: {}", stderr(&o));
+        let ft = std::fs::symlink_metadata(node).unwrap().file_type();
+        assert!(ft.is_char_device(), "{node:?} is still the device");
+        let mut cmd = agkit();
+        cmd.args(["place", "--format", "png", "--dsf"])
+            .arg(&tile)
+            .arg("--scenery")
+            .arg(example("examples"))
+            .arg("-o")
+            .arg(node);
+        let o = run_or_hang(cmd, 60);
+        assert_eq!(o.status.success(), ok, "{node:?}: {}", stderr(&o));
+        if !ok {
+            assert!(
+                stderr(&o).contains("No space left on device"),
+                "{}",
+                stderr(&o)
+            );
+        }
+        assert!(
+            std::fs::symlink_metadata(node)
+                .unwrap()
+                .file_type()
+                .is_char_device()
+        );
+    }
+    assert_eq!(temps_in(dir.path()), Vec::<String>::new());
+}
+
+/// `DSFTool --dsf2text x.dsf /dev/stdout` failed with "No such file or
+/// directory": following `/proc/self/fd/1` by hand ends at `pipe:[…]`
+/// (issue 46, item 1). The text goes to standard output, as DSFTool's does.
+#[cfg(target_os = "linux")]
+#[test]
+fn dsftool_dsf2text_to_dev_stdout_found_no_such_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let tile = example("examples/dsf/autogen_demo.dsf");
+    let mut cmd = dsftool_in(dir.path());
+    cmd.arg("--dsf2text").arg(&tile).arg("/dev/stdout");
+    let o = run_or_hang(cmd, 60);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("PROPERTY sim/west"), "{text}");
+    // Into a file standard output is redirected to, at its offset.
+    let file = dir.path().join("redirected.txt");
+    std::fs::write(&file, "kept\n").unwrap();
+    let out = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&file)
+        .unwrap();
+    let o = dsftool_in(dir.path())
+        .arg("--dsf2text")
+        .arg(&tile)
+        .arg("/dev/stdout")
+        .stdout(out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.starts_with("kept\n") && text.contains("PROPERTY sim/west"),
+        "{text}"
+    );
+    assert_eq!(temps_in(dir.path()), Vec::<String>::new());
+}
+
+/// An output that names, through a descriptor, the very file the run
+/// reads is refused, as the same file named by its path is.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_input_named_through_a_descriptor_is_not_written_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let agp = dir.path().join("a.dsf");
+    std::fs::copy(example("examples/dsf/autogen_demo.dsf"), &agp).unwrap();
+    let before = std::fs::read(&agp).unwrap();
+    let f = std::fs::File::open(&agp).unwrap();
+    // The child gets the input as its descriptor 3, and names it.
+    let mut cmd = agkit();
+    cmd.args(["dsf", "totext"])
+        .arg(&agp)
+        .args(["-o", "/dev/fd/3"]);
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&f);
+    // SAFETY: `dup2` and `fcntl` between fork and exec, async-signal-safe.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(&mut cmd, move || {
+            // Onto itself, `dup2` keeps close-on-exec: clear it.
+            let r = if fd == 3 {
+                libc::fcntl(3, libc::F_SETFD, 0)
+            } else {
+                libc::dup2(fd, 3)
+            };
+            if r < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let o = run_or_hang(cmd, 60);
+    assert!(!o.status.success(), "refused");
+    assert!(stderr(&o).contains("this run reads"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&agp).unwrap(), before);
 }

@@ -154,6 +154,8 @@ fn ends_on_closed_pipe<T>(result: std::io::Result<T>) -> std::io::Result<T> {
     if let Err(e) = &result
         && e.kind() == std::io::ErrorKind::BrokenPipe
     {
+        // `exit` runs no destructor: an output half-written goes now.
+        agkit::fsutil::remove_temp_files_now();
         std::process::exit(EXIT_OK.into());
     }
     result
@@ -165,6 +167,7 @@ fn ends_on_closed_pipe<T>(result: std::io::Result<T>) -> std::io::Result<T> {
 pub fn print_out(args: std::fmt::Arguments) {
     if let Err(e) = stdout().write_fmt(args) {
         fail(format!("writing to standard output: {e}"));
+        agkit::fsutil::remove_temp_files_now();
         std::process::exit(EXIT_USAGE.into());
     }
 }

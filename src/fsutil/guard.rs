@@ -118,6 +118,22 @@ pub(super) fn input_at(path: &Path) -> Option<IsInput> {
     })
 }
 
+/// `Err` carrying an [`IsInput`] when the open file `meta` describes is a
+/// recorded input (an output written into a descriptor or a node).
+pub(super) fn refuse_meta(meta: &std::fs::Metadata) -> std::io::Result<()> {
+    let g = inputs();
+    let Some(map) = g.as_ref() else {
+        return Ok(());
+    };
+    match id_of(Path::new(""), meta).and_then(|id| map.get(&id)) {
+        Some(input) => Err(std::io::Error::other(IsInput {
+            input: input.path.clone(),
+            role: input.role.clone(),
+        })),
+        None => Ok(()),
+    }
+}
+
 /// `Err` carrying an [`IsInput`] when `path` is a recorded input.
 pub(super) fn refuse_input(path: &Path) -> std::io::Result<()> {
     match input_at(path) {
@@ -175,6 +191,9 @@ pub enum OutputErrorKind {
         /// What it is, in words.
         what: &'static str,
     },
+    /// A node agkit never writes into: a socket or a block device (named).
+    /// Regular files, named pipes and character devices are written.
+    NotWritable(&'static str),
     /// The operating system's error.
     Io(std::io::Error),
 }
@@ -184,8 +203,11 @@ impl OutputError {
     /// an [`IsInput`] refusal, a missing folder, a folder where a file
     /// goes (or the other way round), else the operating system's words.
     pub fn new(path: &Path, role: OutputRole, error: std::io::Error) -> OutputError {
-        let kind = if let Some(is) = error.get_ref().and_then(|e| e.downcast_ref::<IsInput>()) {
+        let payload = error.get_ref();
+        let kind = if let Some(is) = payload.and_then(|e| e.downcast_ref::<IsInput>()) {
             OutputErrorKind::IsInput(is.clone())
+        } else if let Some(n) = payload.and_then(|e| e.downcast_ref::<super::NotWritable>()) {
+            OutputErrorKind::NotWritable(n.0)
         } else {
             match check_shape(path, role) {
                 Err(kind) => kind,
@@ -216,6 +238,10 @@ impl OutputError {
                 "cannot write {what}: the folder {} does not exist; create it first or name \
                  another output",
                 dir.display()
+            ),
+            OutputErrorKind::NotWritable(it) => format!(
+                "{it} where {what} should go; agkit writes into a regular file, a named pipe \
+                 or a character device, never over another node; name another output"
             ),
             OutputErrorKind::Blocked { dir, what: it } => format!(
                 "cannot write {what}: {} is {it}, not a folder; name another output",
@@ -253,6 +279,9 @@ fn check_shape(path: &Path, role: OutputRole) -> Result<(), OutputErrorKind> {
     let meta = std::fs::metadata(path);
     match (role, &meta) {
         (OutputRole::File, Ok(m)) if m.is_dir() => return Err(OutputErrorKind::IsFolder),
+        (OutputRole::File, Ok(m)) if !writable_node(m.file_type()) => {
+            return Err(OutputErrorKind::NotWritable(super::kind_of(m.file_type())));
+        }
         (OutputRole::Folder, Ok(m)) if !m.is_dir() => {
             return Err(OutputErrorKind::NotFolder(super::kind_of(m.file_type())));
         }
@@ -280,6 +309,19 @@ fn check_shape(path: &Path, role: OutputRole) -> Result<(), OutputErrorKind> {
         return Err(OutputErrorKind::NoFolder(dir.to_path_buf()));
     }
     Ok(())
+}
+
+/// True for what an output file may be: a regular file, a named pipe or a
+/// character device.
+fn writable_node(ft: std::fs::FileType) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() || ft.is_char_device() {
+            return true;
+        }
+    }
+    ft.is_file()
 }
 
 /// Checks an output before any work: refuses a folder where a file goes

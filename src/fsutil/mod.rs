@@ -6,10 +6,14 @@
 //! [`TEMP_PREFIX`] + random letters (hidden, and with no extension), and is
 //! renamed over the destination only once complete. The temporary file is
 //! removed on every error path and, once [`remove_temp_files_on_signals`]
-//! is installed (the `agkit` command does), on SIGINT and SIGTERM too; only
+//! is installed (the `agkit` command does), on SIGINT, SIGTERM, SIGHUP and
+//! SIGQUIT too (SIGPIPE stays ignored, as Rust programs start: a closed
+//! pipe is an error the write handles, never an abrupt end); only
 //! a process killed outright (SIGKILL, power loss) can leave one, and
 //! [`walk`] — which every command that searches a directory uses — never
-//! yields it.
+//! yields it. An output that is a named pipe, a character device or a path
+//! naming an open descriptor (`/dev/stdout`) is written straight into
+//! ([`Output`]): nothing is ever renamed over a node.
 //!
 //! Inputs go through one gate, [`open_input`] / [`read_input`]: a regular
 //! file (symbolic links followed) or standard input read with a byte cap;
@@ -314,17 +318,37 @@ fn forget(path: &Path) {
     }
 }
 
-/// Installs a handler for SIGINT and SIGTERM that removes every temporary
-/// file agkit is writing, then ends the process with the shell's status
-/// for the signal (130 for SIGINT, 143 for SIGTERM). For programs (the
-/// `agkit` command calls it first thing); a library embedding agkit keeps
-/// its own signal handling unless it calls this. A no-op where there are
-/// no such signals.
+/// The signals that end a process and can be caught, on which
+/// [`remove_temp_files_on_signals`] removes the temporary files: an
+/// interrupt (Ctrl-C), a termination, a closed terminal or dropped ssh
+/// session, and a quit (Ctrl-\\). SIGPIPE is not among them: Rust
+/// programs start with it ignored, so a write to a pipe nobody reads fails
+/// with `BrokenPipe`, which the write's own error path handles (removing
+/// its temporary file; a closed standard output ends the command quietly).
+#[cfg(unix)]
+pub const ENDING_SIGNALS: [i32; 4] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT];
+
+/// Removes every temporary file agkit is writing now, for a program about
+/// to end without unwinding (`std::process::exit`), which runs no
+/// destructor. The writes they belong to fail from here on.
+pub fn remove_temp_files_now() {
+    let g = live();
+    for p in g.iter().flatten() {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+/// Installs a handler for the ending signals ([`ENDING_SIGNALS`]: SIGINT,
+/// SIGTERM, SIGHUP, SIGQUIT) that removes every temporary file agkit is
+/// writing, then ends the process with the shell's status for the signal
+/// (128 + its number: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP, 131
+/// for SIGQUIT). For programs (the `agkit` command calls it
+/// first thing); a library embedding agkit keeps its own signal handling
+/// unless it calls this. A no-op where there are no such signals.
 pub fn remove_temp_files_on_signals() -> std::io::Result<()> {
     #[cfg(unix)]
     {
-        use signal_hook::consts::{SIGINT, SIGTERM};
-        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
+        let mut signals = signal_hook::iterator::Signals::new(ENDING_SIGNALS)?;
         std::thread::Builder::new()
             .name("agkit-signals".into())
             .spawn(move || {
@@ -382,17 +406,13 @@ fn write_guarded<T>(
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<T>,
     guarded: bool,
 ) -> std::io::Result<T> {
-    let target = write_target(path)?;
-    if guarded {
-        guard::refuse_input(&target)?;
-    }
-    let (tmp, out) = temp_beside(&target, &parent_dir(&target), fill)?;
-    if guarded {
-        // A streamed output may have read it while being written.
-        guard::refuse_input(&target)?;
-    }
-    tmp.persist(&target)?;
-    Ok(out)
+    let mut out = Output::open(path, guarded)?;
+    let mut w = std::io::BufWriter::new(out.file());
+    let done = fill(&mut w)?;
+    w.flush()?;
+    drop(w);
+    out.commit()?;
+    Ok(done)
 }
 
 /// The folder a file is in (`.` for a bare file name).
@@ -406,33 +426,239 @@ fn parent_dir(path: &Path) -> PathBuf {
 /// Most symbolic links followed from one path (Linux's own limit).
 const MAX_LINKS: usize = 40;
 
-/// The file a write to `path` replaces: `path` itself or, when it is a
-/// symbolic link, the file the chain of links ends at (which need not exist
-/// yet), so that writing through a link keeps the link.
-fn write_target(path: &Path) -> std::io::Result<PathBuf> {
+/// Where a write to an output path goes, by what the path names.
+#[derive(Debug, PartialEq, Eq)]
+enum Dest {
+    /// A regular file, or nothing yet: written beside it and renamed over
+    /// it (the end of the chain of symbolic links, so a link stays a link).
+    Replace(PathBuf),
+    /// A named pipe or a character device: written straight into it, as
+    /// Laminar's DSFTool does (`DSFTool --dsf2text x.dsf /dev/null`);
+    /// renaming a file over it would replace the node.
+    Into(PathBuf),
+    /// A path that names one of the process's open descriptors
+    /// (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`):
+    /// written into that descriptor, at its offset, whatever it is open on.
+    Descriptor(i32),
+}
+
+/// The descriptor a path names lexically (made absolute, links not
+/// followed): `/dev/stdin`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
+/// `/proc/self/fd/N`, `/proc/thread-self/fd/N` and `/proc/PID/fd/N` for
+/// this process's PID. Following these links by hand would end at names
+/// such as `pipe:[1234]`, which are no files.
+fn descriptor_named(path: &Path) -> Option<i32> {
+    let abs = std::path::absolute(path).ok()?;
+    let parts: Vec<&OsStr> = abs
+        .components()
+        .filter_map(|c| match c {
+            std::path::Component::Normal(n) => Some(n),
+            _ => None,
+        })
+        .collect();
+    let num = |s: &OsStr| s.to_str()?.parse::<i32>().ok().filter(|n| *n >= 0);
+    match parts.as_slice() {
+        [d, n] if *d == "dev" => match n.to_str()? {
+            "stdin" => Some(0),
+            "stdout" => Some(1),
+            "stderr" => Some(2),
+            _ => None,
+        },
+        [d, f, n] if *d == "dev" && *f == "fd" => num(n),
+        [p, who, f, n] if *p == "proc" && *f == "fd" => {
+            let ours = *who == "self"
+                || *who == "thread-self"
+                || num(who).is_some_and(|pid| pid as u32 == std::process::id());
+            if ours { num(n) } else { None }
+        }
+        _ => None,
+    }
+}
+
+/// An output that is a node agkit never writes into (a directory, a
+/// socket, a block device), carried in the [`std::io::Error`] so that
+/// [`OutputError::new`] can name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("{0}, not a regular file, named pipe or character device")]
+pub struct NotWritable(pub &'static str);
+
+/// Where a write to `path` goes ([`Dest`]), following symbolic links one
+/// by one so that a link to `/dev/stdout` is seen for what it is. A
+/// directory is an `IsADirectory` error; a socket or block device a
+/// [`NotWritable`] one.
+fn destination(path: &Path) -> std::io::Result<Dest> {
     let mut p = path.to_path_buf();
     for _ in 0..MAX_LINKS {
-        match std::fs::symlink_metadata(&p) {
-            Ok(m) if m.file_type().is_symlink() => {
-                let to = std::fs::read_link(&p)?;
-                // A relative link is relative to the link's folder; joining
-                // an absolute one replaces the folder.
-                p = p.parent().map_or_else(|| to.clone(), |dir| dir.join(&to));
-            }
-            _ => return Ok(p),
+        if let Some(fd) = descriptor_named(&p) {
+            return Ok(Dest::Descriptor(fd));
         }
+        let meta = match std::fs::symlink_metadata(&p) {
+            Ok(m) => m,
+            // Nothing there yet (or no way to tell): a new file, whose
+            // write says what is wrong.
+            Err(_) => return Ok(Dest::Replace(p)),
+        };
+        let ft = meta.file_type();
+        if ft.is_symlink() {
+            let to = std::fs::read_link(&p)?;
+            // A relative link is relative to the link's folder; joining
+            // an absolute one replaces the folder.
+            p = p.parent().map_or_else(|| to.clone(), |dir| dir.join(&to));
+            continue;
+        }
+        if ft.is_file() {
+            return Ok(Dest::Replace(p));
+        }
+        if ft.is_dir() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::IsADirectory,
+                "is a directory",
+            ));
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if ft.is_fifo() || ft.is_char_device() {
+                return Ok(Dest::Into(p));
+            }
+        }
+        return Err(std::io::Error::other(NotWritable(kind_of(ft))));
     }
     Err(std::io::Error::other("too many levels of symbolic links"))
 }
 
-/// A temporary file in `dir` holding what `fill` wrote (buffered), with the
-/// permissions `path` has (or a new file's default) and synced to disk,
-/// ready to be renamed over `path`. Dropped on an error, it is removed.
-fn temp_beside<T>(
-    path: &Path,
-    dir: &Path,
-    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<T>,
-) -> std::io::Result<(Live, T)> {
+/// One output being written, chosen by what its path names: a temporary
+/// file beside a regular file (or a new one), renamed over it by
+/// [`Output::commit`]; or, for a named pipe, a character device or a
+/// path naming an open descriptor (`/dev/stdout`), the node itself,
+/// written into directly. A directory, socket or block device is refused
+/// ([`NotWritable`]); nothing is ever renamed over a node.
+///
+/// Dropped before `commit`, a temporary file is removed and the output is
+/// left as it was; what went into a pipe or device is gone to its reader.
+/// Once [`guard_inputs`] is on, an output that is a file the run reads is
+/// refused, when opened and again before the rename.
+pub struct Output {
+    sink: Sink,
+    guarded: bool,
+}
+
+enum Sink {
+    /// A temporary file, and the file it replaces.
+    Temp(Live, PathBuf),
+    /// The node itself.
+    Direct(std::fs::File),
+}
+
+impl Output {
+    /// Opens the output `path` ([`Output`]), refusing an input of the run.
+    pub fn create(path: &Path) -> std::io::Result<Output> {
+        Output::open(path, true)
+    }
+
+    fn open(path: &Path, guarded: bool) -> std::io::Result<Output> {
+        let sink = match destination(path)? {
+            Dest::Replace(target) => {
+                if guarded {
+                    guard::refuse_input(&target)?;
+                }
+                Sink::Temp(new_temp(&parent_dir(&target))?, target)
+            }
+            Dest::Into(node) => Sink::Direct(open_node(&node)?),
+            Dest::Descriptor(fd) => Sink::Direct(duplicate(fd)?),
+        };
+        if let (Sink::Direct(f), true) = (&sink, guarded) {
+            guard::refuse_meta(&f.metadata()?)?;
+        }
+        Ok(Output { sink, guarded })
+    }
+
+    /// True when the output is written straight into a pipe, a device or
+    /// an open descriptor (nothing to rename, nothing to take back).
+    pub fn is_direct(&self) -> bool {
+        matches!(self.sink, Sink::Direct(_))
+    }
+
+    /// The file to write into (unbuffered: wrap it in a `BufWriter`).
+    pub fn file(&mut self) -> &mut std::fs::File {
+        match &mut self.sink {
+            Sink::Temp(t, _) => t.file().as_file_mut(),
+            Sink::Direct(f) => f,
+        }
+    }
+
+    /// Finishes the output: a temporary file gets the permissions of the
+    /// file it replaces (or a new file's default), is synced to disk and
+    /// renamed into place; a node is only closed.
+    pub fn commit(self) -> std::io::Result<()> {
+        match self.sink {
+            Sink::Direct(f) => {
+                drop(f);
+                Ok(())
+            }
+            Sink::Temp(mut tmp, target) => {
+                settle(&mut tmp, &target)?;
+                if self.guarded {
+                    // A streamed output may have read it while written.
+                    guard::refuse_input(&target)?;
+                }
+                // Swapped for a node while written: never renamed over.
+                if let Ok(m) = std::fs::symlink_metadata(&target)
+                    && !m.is_file()
+                    && !m.file_type().is_symlink()
+                {
+                    return Err(std::io::Error::other(NotWritable(kind_of(m.file_type()))));
+                }
+                tmp.persist(&target)
+            }
+        }
+    }
+}
+
+/// Opens the named pipe or character device `node` to write into it
+/// (never created, never truncated), and checks once open that it still
+/// is one: a regular file swapped in meanwhile is not written over.
+fn open_node(node: &Path) -> std::io::Result<std::fs::File> {
+    let mut o = std::fs::OpenOptions::new();
+    o.write(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut o, libc::O_NOCTTY);
+    let f = o.open(node)?;
+    let ft = f.metadata()?.file_type();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() || ft.is_char_device() {
+            return Ok(f);
+        }
+    }
+    Err(std::io::Error::other(NotWritable(kind_of(ft))))
+}
+
+/// A copy of the process's descriptor `fd`, as a file to write into.
+#[cfg(unix)]
+fn duplicate(fd: i32) -> std::io::Result<std::fs::File> {
+    use std::os::fd::FromRawFd;
+    // SAFETY: `dup` takes any integer; a new descriptor it returns is
+    // ours alone, owned by the `File` from here on.
+    let copy = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 0) };
+    if copy < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: `copy` is a fresh descriptor nobody else owns.
+    Ok(unsafe { std::fs::File::from_raw_fd(copy) })
+}
+
+#[cfg(not(unix))]
+fn duplicate(_fd: i32) -> std::io::Result<std::fs::File> {
+    Err(std::io::Error::new(
+        std::io::ErrorKind::Unsupported,
+        "no descriptors to write into here",
+    ))
+}
+
+/// A new temporary file in `dir`, registered for the signal handler.
+fn new_temp(dir: &Path) -> std::io::Result<Live> {
     // `make_in` passes the opener's error on as it is; `tempfile_in` would
     // add the temporary name to it, which means nothing to the user.
     let tmp = tempfile::Builder::new()
@@ -448,20 +674,7 @@ fn temp_beside<T>(
             g.get_or_insert_default().insert(p.to_path_buf());
             Ok(f)
         })?;
-    let mut tmp = Live(Some(tmp));
-    let mut w = std::io::BufWriter::new(tmp.file().as_file_mut());
-    let out = fill(&mut w)?;
-    w.flush()?;
-    drop(w);
-    let perms = std::fs::metadata(path)
-        .map(|m| m.permissions())
-        .ok()
-        .or_else(default_permissions);
-    if let Some(perms) = perms {
-        tmp.file().as_file().set_permissions(perms)?;
-    }
-    tmp.file().as_file().sync_all()?;
-    Ok((tmp, out))
+    Ok(Live(Some(tmp)))
 }
 
 /// Writes several files as one step: every file is first written in full to
@@ -503,7 +716,15 @@ fn stage(
 ) -> Result<Vec<(Live, PathBuf)>, (PathBuf, std::io::Error)> {
     let mut staged = Vec::with_capacity(files.len());
     for (path, bytes) in files {
-        let target = write_target(path).map_err(|e| (path.clone(), e))?;
+        let target = match destination(path).map_err(|e| (path.clone(), e))? {
+            Dest::Replace(t) => t,
+            // One of a set of files written as one step is never a pipe
+            // or a device: its write could not be taken back.
+            Dest::Into(_) | Dest::Descriptor(_) => {
+                let what = std::fs::metadata(path).map_or("not a file", |m| kind_of(m.file_type()));
+                return Err((path.clone(), std::io::Error::other(NotWritable(what))));
+            }
+        };
         guard::refuse_input(&target).map_err(|e| (path.clone(), e))?;
         let dir = parent_dir(&target);
         let missing: Vec<PathBuf> = dir
@@ -515,11 +736,33 @@ fn stage(
         // (removing a folder that was never made fails harmlessly).
         created.extend(missing.into_iter().rev());
         std::fs::create_dir_all(&dir).map_err(|e| (dir.clone(), e))?;
-        let (tmp, ()) =
-            temp_beside(&target, &dir, |w| w.write_all(bytes)).map_err(|e| (path.clone(), e))?;
+        let tmp = write_temp(&target, &dir, bytes).map_err(|e| (path.clone(), e))?;
         staged.push((tmp, target));
     }
     Ok(staged)
+}
+
+/// A temporary file in `dir` holding `bytes`, with the permissions
+/// `target` has (or a new file's default) and synced to disk.
+fn write_temp(target: &Path, dir: &Path, bytes: &[u8]) -> std::io::Result<Live> {
+    let mut tmp = new_temp(dir)?;
+    tmp.file().as_file_mut().write_all(bytes)?;
+    settle(&mut tmp, target)?;
+    Ok(tmp)
+}
+
+/// Gives the written temporary file `tmp` the permissions of `target`
+/// (or a new file's default: temporary files are created `0600`) and
+/// syncs it to disk, ready to be renamed over `target`.
+fn settle(tmp: &mut Live, target: &Path) -> std::io::Result<()> {
+    let perms = std::fs::metadata(target)
+        .map(|m| m.permissions())
+        .ok()
+        .or_else(default_permissions);
+    if let Some(perms) = perms {
+        tmp.file().as_file().set_permissions(perms)?;
+    }
+    tmp.file().as_file().sync_all()
 }
 
 #[cfg(unix)]
@@ -750,6 +993,184 @@ mod tests {
             .collect();
         // Other hidden files are the caller's business.
         assert_eq!(found, [".hidden.ags", "a.ags"]);
+    }
+
+    #[cfg(unix)]
+    fn mkfifo(path: &Path) {
+        let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "{path:?}");
+    }
+
+    /// A character device node at `path` with the numbers of `/dev/null`
+    /// (1, 3) or `/dev/full` (1, 7), made in a temporary folder: `false`
+    /// when this user may not make device nodes (only root may).
+    #[cfg(target_os = "linux")]
+    fn mknod_char(path: &Path, minor: u32) -> bool {
+        let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        let r = unsafe { libc::mknod(c.as_ptr(), libc::S_IFCHR | 0o666, libc::makedev(1, minor)) };
+        if r != 0 {
+            let e = std::io::Error::last_os_error();
+            assert_eq!(e.kind(), std::io::ErrorKind::PermissionDenied, "{e}");
+            // SAFETY: no arguments.
+            assert_ne!(unsafe { libc::geteuid() }, 0, "root may make nodes: {e}");
+            return false;
+        }
+        true
+    }
+
+    #[cfg(unix)]
+    fn file_type(path: &Path) -> std::fs::FileType {
+        std::fs::symlink_metadata(path).unwrap().file_type()
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_named_pipe_is_written_into_and_stays_a_pipe() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("out.txt");
+        mkfifo(&fifo);
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(fifo).unwrap())
+        };
+        let text: Vec<u8> = (0..200_000u32).flat_map(|i| i.to_le_bytes()).collect();
+        write_atomic(&fifo, &text).unwrap();
+        assert_eq!(reader.join().unwrap(), text, "the reader got every byte");
+        assert!(file_type(&fifo).is_fifo(), "still a pipe");
+        assert_eq!(names_in(dir.path()), ["out.txt"], "no temporary file");
+        // Through a symbolic link too; the link stays a link.
+        let link = dir.path().join("link.txt");
+        std::os::unix::fs::symlink("out.txt", &link).unwrap();
+        let reader = std::thread::spawn(move || std::fs::read(fifo).unwrap());
+        write_atomic(&link, b"through the link").unwrap();
+        assert_eq!(reader.join().unwrap(), b"through the link");
+        assert!(file_type(&link).is_symlink());
+        assert_eq!(names_in(dir.path()), ["link.txt", "out.txt"]);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_character_device_is_written_into_and_never_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let null = dir.path().join("null");
+        let full = dir.path().join("full");
+        if !mknod_char(&null, 3) || !mknod_char(&full, 7) {
+            eprintln!("not root: device nodes cannot be made here; run as root to test this");
+            return;
+        }
+        let big = vec![b'x'; 1 << 20];
+        write_atomic(&null, &big).unwrap();
+        assert!(file_type(&null).is_char_device(), "still the device");
+        // A device that fails its writes fails the output: no success.
+        let e = write_atomic(&full, &big).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::StorageFull, "{e}");
+        assert!(file_type(&full).is_char_device());
+        // A set of files written as one step takes no device.
+        let (failed, e) = write_all_atomic(&[(null.clone(), b"x".to_vec())]).unwrap_err();
+        assert_eq!(failed, null);
+        let words = OutputError::new(&null, OutputRole::File, e).to_string();
+        assert!(
+            words.contains("a character device where the output file"),
+            "{words}"
+        );
+        assert!(file_type(&null).is_char_device());
+        assert_eq!(names_in(dir.path()), ["full", "null"], "no temporary file");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn sockets_and_folders_are_refused_by_name_and_left_as_they_are() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let sock = dir.path().join("s.png");
+        let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+        let e = write_atomic(&sock, b"x").unwrap_err();
+        let words = OutputError::new(&sock, OutputRole::File, e).to_string();
+        assert!(
+            words.contains("a socket where the output file should go")
+                && words.contains("never over another node"),
+            "{words}"
+        );
+        assert!(file_type(&sock).is_socket());
+        let e = check_output(&sock, OutputRole::File, &[]).unwrap_err();
+        assert!(
+            matches!(e.kind, OutputErrorKind::NotWritable("a socket")),
+            "{e}"
+        );
+        let sub = dir.path().join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        let e = write_atomic(&sub, b"x").unwrap_err();
+        let e = OutputError::new(&sub, OutputRole::File, e);
+        assert!(matches!(e.kind, OutputErrorKind::IsFolder), "{e}");
+        assert!(sub.is_dir());
+        assert_eq!(names_in(dir.path()), ["s.png", "sub"]);
+        // A pipe and a device pass the check before any work.
+        let fifo = dir.path().join("p");
+        mkfifo(&fifo);
+        check_output(&fifo, OutputRole::File, &[]).unwrap();
+    }
+
+    #[test]
+    fn paths_that_name_descriptors_are_told_apart() {
+        let pid = std::process::id();
+        for (p, fd) in [
+            ("/dev/stdout", Some(1)),
+            ("/dev/stderr", Some(2)),
+            ("/dev/stdin", Some(0)),
+            ("/dev/fd/7", Some(7)),
+            ("/dev/./fd/7", Some(7)),
+            ("/proc/self/fd/3", Some(3)),
+            ("/proc/thread-self/fd/4", Some(4)),
+            (&format!("/proc/{pid}/fd/5"), Some(5)),
+            (&format!("/proc/{}/fd/5", pid + 1), None),
+            ("/dev/fd/x", None),
+            ("/dev/fd/-1", None),
+            ("/dev/null", None),
+            ("/tmp/stdout", None),
+            ("stdout", None),
+        ] {
+            assert_eq!(descriptor_named(Path::new(p)), fd, "{p}");
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_path_naming_a_descriptor_writes_into_it() {
+        use std::io::Read;
+        use std::os::fd::FromRawFd;
+        let mut fds = [0; 2];
+        // SAFETY: a two-element array for the pipe's ends.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        // SAFETY: fresh descriptors, owned from here on.
+        let (mut r, w) = unsafe {
+            (
+                std::fs::File::from_raw_fd(fds[0]),
+                std::fs::File::from_raw_fd(fds[1]),
+            )
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("out.txt");
+        std::os::unix::fs::symlink(format!("/proc/self/fd/{}", fds[1]), &link).unwrap();
+        for p in [
+            PathBuf::from(format!("/dev/fd/{}", fds[1])),
+            PathBuf::from(format!("/proc/self/fd/{}", fds[1])),
+            link.clone(),
+        ] {
+            write_atomic(&p, b"abc").unwrap();
+        }
+        drop(w);
+        let mut got = String::new();
+        r.read_to_string(&mut got).unwrap();
+        assert_eq!(got, "abcabcabc");
+        assert!(file_type(&link).is_symlink());
+        assert_eq!(names_in(dir.path()), ["out.txt"]);
+        // A descriptor that is not open is the system's error.
+        let e = write_atomic(Path::new("/dev/fd/1000000"), b"x").unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::EBADF), "{e}");
     }
 
     #[cfg(unix)]

@@ -893,7 +893,8 @@ pub fn write_parquet(batches: &[RecordBatch], path: &std::path::Path) -> std::io
 /// readers look) listing the geometry types and the extent of every row
 /// written. The file is a temporary one beside `path` until
 /// [`ParquetSink::finish`] renames it into place; dropped unfinished, it is
-/// removed and `path` is left as it was. After an error the sink holds an
+/// removed and `path` is left as it was. A `path` that is a named pipe or a
+/// character device is written straight into ([`crate::fsutil::Output`]). After an error the sink holds an
 /// unknown part of what failed: drop it.
 #[cfg(feature = "parquet")]
 pub struct ParquetSink {
@@ -902,8 +903,7 @@ pub struct ParquetSink {
     columns: parquet::arrow::arrow_writer::ArrowRowGroupWriterFactory,
     /// The row group being encoded: a writer per leaf column, and its rows.
     open: Option<(Vec<parquet::arrow::arrow_writer::ArrowColumnWriter>, usize)>,
-    tmp: tempfile::NamedTempFile,
-    path: std::path::PathBuf,
+    out: crate::fsutil::Output,
     schema: arrow_schema::SchemaRef,
     /// The index of the geometry column, if any.
     geometry: Option<usize>,
@@ -940,14 +940,8 @@ impl ParquetSink {
         use parquet::basic::Compression;
         use parquet::file::metadata::KeyValue;
         use parquet::file::properties::WriterProperties;
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => std::path::Path::new("."),
-        };
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-        let tmp = tempfile::Builder::new()
-            .prefix(&format!(".{}.", name.as_deref().unwrap_or("out")))
-            .tempfile_in(dir)?;
+        // A temporary file renamed into place, or a pipe written into.
+        let mut out = crate::fsutil::Output::create(path)?;
         // The schema's own metadata less `geo` (written at the end, once
         // every row's type is known), plus `metadata`.
         let mut meta = schema.metadata().clone();
@@ -968,7 +962,7 @@ impl ParquetSink {
             .convert(&schema)
             .map_err(parquet_io)?;
         let file = parquet::file::writer::SerializedFileWriter::new(
-            tmp.as_file().try_clone()?,
+            out.file().try_clone()?,
             parquet_schema.root_schema_ptr(),
             Arc::new(props),
         )
@@ -980,8 +974,7 @@ impl ParquetSink {
             file,
             columns,
             open: None,
-            tmp,
-            path: path.to_path_buf(),
+            out,
             schema,
             geometry,
             seen: Seen::default(),
@@ -1250,7 +1243,7 @@ impl ParquetSink {
             parquet::arrow::encode_arrow_schema(&schema),
         ));
         self.file.close().map_err(parquet_io)?;
-        self.tmp.persist(&self.path).map_err(|e| e.error)?;
+        self.out.commit()?;
         Ok(self.rows)
     }
 
