@@ -10,7 +10,8 @@ For each `*.glb` and `*.gltf` in DIR (what tests/gltf.rs writes to
 
 - `bpy.ops.import_scene.gltf` finishes with no importer error or warning;
 - the objects are what the placements hold: one per placement, per object,
-  per facade, per tree group and per ground, counted against the sidecar
+  per facade, per tree group (a placement's cards, or its 3-D trees) and
+  per ground, counted against the sidecar
   `NAME.counts.json` the test wrote from the placements (or, without one,
   the counts in the scene's own extras);
 - the instances of one OBJ share one mesh;
@@ -147,7 +148,16 @@ def check_counts(name, expect):
         "placements": by_item.get("placement", 0),
         "objects": by_item.get("object", 0),
         "facades": by_item.get("facade", 0),
-        "tree_groups": by_item.get("trees", 0),
+        # A placement's tree cards are one object; each of its 3-D trees
+        # is an object of its own sharing its kind's mesh: a group is a
+        # placement with either.
+        "tree_groups": len(
+            {
+                o.parent.name if o.parent else o.name
+                for o in bpy.data.objects
+                if o.get("item") in ("trees", "tree")
+            }
+        ),
     }
     for k in ("placements", "objects", "facades", "tree_groups"):
         if have[k] != expect[k]:

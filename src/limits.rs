@@ -59,6 +59,10 @@ pub struct Limits {
     /// Most triangles one 3-D scene holds (each mesh counted once,
     /// however many objects use it); a scene past it is refused.
     pub max_scene_triangles: u64,
+    /// Most nodes one 3-D scene holds (a node per placed object, facade,
+    /// 3-D tree, draped polygon and line, and per placement); a scene past
+    /// it is refused before the node is added.
+    pub max_scene_nodes: usize,
     /// Most bytes of images (PNG crops of tile textures) one textured
     /// picture embeds, counted over the whole picture; tiles past it are
     /// drawn in the flat mean colour of their crop (and the picture says
@@ -81,6 +85,7 @@ impl Default for Limits {
             max_drawn_items: 50_000,
             max_scene_texture_bytes: 256 << 20,
             max_scene_triangles: 20_000_000,
+            max_scene_nodes: 2_000_000,
             max_picture_image_bytes: 24 << 20,
         }
     }

@@ -4,6 +4,7 @@
 //! is named after the bug it keeps fixed.
 
 mod cli_support;
+mod hostile_art_support;
 
 #[cfg(unix)]
 use cli_support::mkfifo;
@@ -727,4 +728,99 @@ fn an_input_named_through_a_descriptor_is_not_written_over() {
     assert!(!o.status.success(), "refused");
     assert!(stderr(&o).contains("this run reads"), "{}", stderr(&o));
     assert_eq!(std::fs::read(&agp).unwrap(), before);
+}
+
+/// A package of one tile placing `forest.for` at full density over a
+/// square `side` metres wide, in `dir`; the tile's path.
+fn forest_package(dir: &Path, forest: &str, side: f64) -> PathBuf {
+    std::fs::write(dir.join("forest.for"), forest).unwrap();
+    let (lon, lat) = (13.5, 47.5);
+    let (dx, dy) = (side / 2.0 / 75_200.0, side / 2.0 / 111_320.0);
+    let ring = vec![
+        lon - dx,
+        lat - dy,
+        lon + dx,
+        lat - dy,
+        lon + dx,
+        lat + dy,
+        lon - dx,
+        lat + dy,
+    ];
+    let dsf = agkit::dsf::Dsf {
+        polygon_defs: vec!["forest.for".into()],
+        entities: vec![agkit::dsf::Entity::Polygon(agkit::dsf::Polygon {
+            def: 0,
+            param: 255,
+            depth: 2,
+            windings: vec![ring],
+        })],
+        ..agkit::dsf::Dsf::overlay(13, 47)
+    };
+    let path = dir.join("Earth nav data/+40+010/+47+013.dsf");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, agkit::dsf::build(&dsf, &Default::default()).unwrap()).unwrap();
+    path
+}
+
+/// Runs `cmd` with its address space capped at `bytes` (Linux), so that
+/// memory out of proportion fails the run instead of the machine.
+#[cfg(target_os = "linux")]
+fn capped(mut cmd: Command, bytes: u64) -> Command {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setrlimit is async-signal-safe; called between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            let lim = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    cmd
+}
+
+/// A 305-byte DSF of a forest of 20,000-triangle 3-D trees at full
+/// density: each tree's mesh was copied before the scene's triangles were
+/// counted, so `-o x.glb` was refused only after 11 s at 5.35 GB and
+/// `-o x.png` died of SIGABRT under a 2.5 GB cap (issue 46, item 3). One
+/// mesh is now shared by every tree: both are written, in little memory.
+#[cfg(target_os = "linux")]
+#[test]
+fn three_d_trees_were_copied_before_the_scene_was_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let forest = hostile_art_support::cone_forest(20_000);
+    let tile = forest_package(dir.path(), &forest, 150.0);
+    for out in ["x.glb", "x.png"] {
+        let mut cmd = agkit();
+        cmd.args(["place", "--all", "--dsf"])
+            .arg(&tile)
+            .arg("--scenery")
+            .arg(dir.path())
+            .arg("-o")
+            .arg(dir.path().join(out));
+        let o = run_or_hang(capped(cmd, 2_500 << 20), 120);
+        assert!(o.status.success(), "{out}: {}", stderr(&o));
+        let len = std::fs::metadata(dir.path().join(out)).unwrap().len();
+        assert!(len < 20 << 20, "{out}: {len} bytes");
+    }
+    // The glb holds one mesh of the tree and a node per tree.
+    let glb = std::fs::read(dir.path().join("x.glb")).unwrap();
+    let n = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let doc: serde_json::Value = serde_json::from_slice(&glb[20..20 + n]).unwrap();
+    let nodes = doc["nodes"].as_array().unwrap();
+    let trees = nodes
+        .iter()
+        .filter(|n| n["extras"]["item"] == "tree")
+        .count();
+    assert!(trees > 1000, "{trees} trees");
+    let meshes: std::collections::HashSet<u64> = nodes
+        .iter()
+        .filter(|n| n["extras"]["item"] == "tree")
+        .filter_map(|n| n["mesh"].as_u64())
+        .collect();
+    assert_eq!(meshes.len(), 1, "one mesh for every tree");
 }

@@ -74,6 +74,30 @@ pub struct Dsf {
 }
 
 impl Dsf {
+    /// An empty overlay of the 1° tile whose south-west corner is (`west`,
+    /// `south`): the properties X-Plane requires of every tile
+    /// (`sim/west`, `sim/south`, `sim/east`, `sim/north`, in that order)
+    /// and `sim/overlay 1`, and nothing else yet.
+    ///
+    /// ```
+    /// let d = agkit::dsf::Dsf::overlay(13, 47);
+    /// assert_eq!(d.property("sim/east"), Some("14"));
+    /// assert_eq!(d.property("sim/overlay"), Some("1"));
+    /// ```
+    pub fn overlay(west: i32, south: i32) -> Dsf {
+        let bound = |name: &str, v: i32| (name.to_string(), v.to_string());
+        Dsf {
+            properties: vec![
+                bound("sim/west", west),
+                bound("sim/south", south),
+                bound("sim/east", west.saturating_add(1)),
+                bound("sim/north", south.saturating_add(1)),
+                ("sim/overlay".into(), "1".into()),
+            ],
+            ..Dsf::default()
+        }
+    }
+
     /// The value of the first property called `name`.
     pub fn property(&self, name: &str) -> Option<&str> {
         self.properties

@@ -13,12 +13,12 @@
 //! [`super::shape`] (type 1: panel by panel, floor by floor, the leaning
 //! roof edge, the inset roof) and [`super::shape2`] (type 2: segment
 //! meshes by spelling, the flat roof) build the geometry. A facade whose
-//! `.fac` was not read is drawn by [`untextured`]: each side one quad over
-//! the whole texture, a flat roof.
+//! `.fac` was not read gets no building: the 3-D scene draws its ring as
+//! an outline on the ground ([`crate::scene`]), inventing no walls or roof.
 
 use super::Facade;
 use crate::geom::Xy;
-use crate::geom::mesh::{self, Facing, Mesh, WHOLE};
+use crate::geom::mesh::Mesh;
 use serde::Serialize;
 
 /// The choices a facade makes on one footprint.
@@ -161,79 +161,4 @@ fn quads(g: &super::shape::Geometry) -> Mesh {
 /// triangles' (area-weighted).
 fn triangles(g: &super::shape::Geometry) -> Mesh {
     Mesh::smooth(&g.positions, &g.uvs, &g.triangles)
-}
-
-/// The walls and roof of a facade whose `.fac` was not read, on the
-/// footprint `ring`, `height` metres tall: a closed building with a roof
-/// (a fence for two points), each side spanning the whole texture.
-pub fn untextured(ring: &[Xy], height: f64) -> FacadeMesh {
-    build(ring, true, drawable(height), |_| WHOLE, Some(None))
-}
-
-/// The walls of `ring` (closed when `ring_closes` and it has three points)
-/// from 0 to `height`, side `k` spanning `window(k)`, and a flat roof
-/// (`roof`: `Some` to draw one, with its texture window or `None` to tile
-/// the texture every 10 m).
-fn build(
-    ring: &[Xy],
-    ring_closes: bool,
-    height: f64,
-    window: impl Fn(usize) -> [f64; 4],
-    roof: Option<Option<[f64; 4]>>,
-) -> FacadeMesh {
-    let pts = mesh::open(ring);
-    let mut out = FacadeMesh::default();
-    if pts.len() < 2 {
-        return out;
-    }
-    out.closed = ring_closes && pts.len() >= 3;
-    if !out.closed {
-        for (k, s) in pts.windows(2).enumerate() {
-            out.walls.wall(s[0], s[1], 0.0, height, window(k));
-        }
-        return out;
-    }
-    // Fronts out: a wall's front is on the right of its side, and the
-    // outside is on the right of a counter-clockwise ring. Reversed, side
-    // j of the ring is side n − 2 − j (mod n) of the footprint.
-    let n = pts.len();
-    let reversed = mesh::signed_area(&pts) < 0.0;
-    let mut ccw = pts.clone();
-    if reversed {
-        ccw.reverse();
-    }
-    for j in 0..n {
-        let side = if reversed { (2 * n - 2 - j) % n } else { j };
-        out.walls
-            .wall(ccw[j], ccw[(j + 1) % n], 0.0, height, window(side));
-    }
-    if let Some(window) = roof {
-        roof_flat(&mut out.roof, &ccw, height, window);
-    }
-    out
-}
-
-/// A flat roof over `ring` at `top`, facing up, the texture window
-/// stretched over its bounding box (or the texture tiled once per 10 m).
-fn roof_flat(m: &mut Mesh, ring: &[Xy], top: f64, window: Option<[f64; 4]>) {
-    let tris = mesh::triangulate(ring);
-    if tris.is_empty() {
-        return;
-    }
-    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-    for p in ring {
-        for k in 0..2 {
-            lo[k] = lo[k].min(p[k]);
-            hi[k] = hi[k].max(p[k]);
-        }
-    }
-    let size = [(hi[0] - lo[0]).max(1e-6), (hi[1] - lo[1]).max(1e-6)];
-    m.flat(ring, &tris, top, Facing::Up, |k| {
-        let p = ring[k];
-        let f = [(p[0] - lo[0]) / size[0], (p[1] - lo[1]) / size[1]];
-        match window {
-            Some([s0, t0, s1, t1]) => [s0 + f[0] * (s1 - s0), t0 + f[1] * (t1 - t0)],
-            None => [p[0] / 10.0, p[1] / 10.0],
-        }
-    });
 }

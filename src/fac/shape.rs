@@ -185,7 +185,6 @@ pub fn roof(fac: &Facade, ring: &[Xy], layout: &Layout) -> Geometry {
         return g;
     }
     let uv = roof::type1_uv(fac, ring, &top);
-    let up = signed_area(&top) >= 0.0;
     g.positions = top.iter().map(|p| [p[0], p[1], layout.height]).collect();
     g.uvs = if uv.len() == top.len() {
         uv
@@ -193,10 +192,21 @@ pub fn roof(fac: &Facade, ring: &[Xy], layout: &Layout) -> Geometry {
         vec![[0.0, 0.0]; top.len()]
     };
     for t in tris.chunks_exact(3) {
-        let [a, b, c] = [t[0] as u32, t[1] as u32, t[2] as u32];
-        g.triangles.push(if up { [a, b, c] } else { [a, c, b] });
+        g.triangles.push(facing_up(&top, [t[0], t[1], t[2]]));
     }
     g
+}
+
+/// Triangle `t` of `ring` (indices) wound counter-clockwise seen from
+/// above, so that it faces up: ear clipping gives its triangles one
+/// winding whichever way the ring runs, so each is turned by its own area
+/// (a regression: the roof of a clockwise ring faced down, unseen from
+/// above by a client that culls back faces).
+pub(crate) fn facing_up(ring: &[Xy], t: [usize; 3]) -> [u32; 3] {
+    let [a, b, c] = t.map(|k| ring[k]);
+    let cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+    let [i, j, k] = t.map(|k| k as u32);
+    if cross >= 0.0 { [i, j, k] } else { [i, k, j] }
 }
 
 /// Triangles of a ring (indices into it) by ear clipping; empty for fewer

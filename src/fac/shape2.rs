@@ -131,10 +131,9 @@ pub fn roof(fac: &Facade, ring: &[Xy], layout: &Layout) -> Geometry {
             div(q[0] * perp[0] + q[1] * perp[1], st),
         ]);
     }
-    let up = signed_area(ring) >= 0.0;
     for t in tris.chunks_exact(3) {
-        let [x, y, z] = [t[0] as u32, t[1] as u32, t[2] as u32];
-        g.triangles.push(if up { [x, y, z] } else { [x, z, y] });
+        g.triangles
+            .push(super::shape::facing_up(ring, [t[0], t[1], t[2]]));
     }
     g
 }

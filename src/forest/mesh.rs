@@ -46,6 +46,16 @@ pub fn tree(forest: &Forest, tree: &Tree, width: f64, height: f64) -> Mesh {
     card(width, height, trunk, rect(forest, tree))
 }
 
+/// The 3-D mesh of `tree` at scale 1 (standing on the origin, heading 0)
+/// and the scale a tree `height` metres tall draws it at, so that one
+/// mesh serves every tree of its kind, each placed by its scale, heading
+/// and foot ([`super::tree3d::unit`]); `None` when the tree is drawn as a
+/// card.
+pub fn tree_3d(forest: &Forest, tree: &Tree, height: f64) -> Option<(Mesh, f64)> {
+    let (g, s) = super::tree3d::unit(forest, tree, height)?;
+    Some((Mesh::smooth(&g.positions, &g.uvs, &g.triangles), s))
+}
+
 /// The card of a tree without a forest to cut it from: the whole texture,
 /// the trunk in the middle.
 pub fn plain(width: f64, height: f64) -> Mesh {

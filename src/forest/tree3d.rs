@@ -54,13 +54,40 @@ pub fn scale(tree: &Tree, mesh: &TreeMesh, height: f64) -> f64 {
 /// The 3-D tree `height` metres tall, turned `turn` degrees clockwise
 /// seen from above; `None` when the tree has no usable mesh.
 pub fn tree(forest: &Forest, tree: &Tree, height: f64, turn: f64) -> Option<TreeGeometry> {
-    let found = mesh_of(forest, tree)?;
+    let found = usable(forest, tree)?;
+    Some(geometry(found, scale(tree, found, height), turn))
+}
+
+/// The tree's mesh if it is one agkit draws: one [`mesh_of`] gives with at
+/// most [`MAX_TRIANGLES`] triangles.
+fn usable<'a>(forest: &'a Forest, tree: &Tree) -> Option<&'a TreeMesh> {
+    mesh_of(forest, tree).filter(|m| m.mesh.idx.len() / 3 <= MAX_TRIANGLES)
+}
+
+/// The triangles of the 3-D tree `tree` draws, before any is built; `None`
+/// when it draws none (no usable mesh: its card is drawn instead).
+pub fn triangles(forest: &Forest, tree: &Tree) -> Option<usize> {
+    usable(forest, tree).map(|m| m.mesh.idx.len() / 3)
+}
+
+/// The 3-D tree at scale 1, heading 0, and the scale ([`scale`]) a tree
+/// `height` metres tall draws it at: the mesh shared by every tree of its
+/// kind, each placed by its scale, heading and foot (what [`tree`] builds
+/// for one tree, up to rounding). `None` when the tree has no usable mesh.
+pub fn unit(forest: &Forest, tree: &Tree, height: f64) -> Option<(TreeGeometry, f64)> {
+    let found = usable(forest, tree)?;
+    Some((geometry(found, 1.0, 0.0), scale(tree, found, height)))
+}
+
+/// `found` scaled by `s` and turned `turn` degrees clockwise, in agkit's
+/// local frame.
+fn geometry(found: &TreeMesh, s: f64, turn: f64) -> TreeGeometry {
     let mesh = &found.mesh;
-    if mesh.idx.len() / 3 > MAX_TRIANGLES {
-        return None;
-    }
-    let s = scale(tree, found, height);
-    let (sin, cos) = turn.to_radians().sin_cos();
+    let (sin, cos) = if turn == 0.0 {
+        (0.0, 1.0)
+    } else {
+        turn.to_radians().sin_cos()
+    };
     let positions = mesh
         .positions
         .iter()
@@ -78,9 +105,9 @@ pub fn tree(forest: &Forest, tree: &Tree, height: f64, turn: f64) -> Option<Tree
         // X-Plane winds fronts clockwise, the mesh counter-clockwise.
         .map(|t| [t[0], t[2], t[1]])
         .collect();
-    Some(TreeGeometry {
+    TreeGeometry {
         positions,
         uvs: mesh.uvs.clone(),
         triangles,
-    })
+    }
 }

@@ -329,26 +329,45 @@ impl Map<'_> {
         }
     }
 
-    /// Facades: their footprints.
+    /// Facades: their footprints; one whose `.fac` was looked up and is
+    /// missing only its outline, as the 3-D scene draws it (a building of
+    /// a height and roof its art did not give is never drawn).
     fn facades(&mut self) -> Layer {
+        let edge = if self.detail { 1.0 } else { 0.4 };
         let mut facades = Layer::new(
             "facades",
             Style::fill(FACADE)
                 .fill_opacity(0.8)
-                .stroke(FACADE_EDGE, if self.detail { 1.0 } else { 0.4 }),
+                .stroke(FACADE_EDGE, edge),
         );
+        let (mut filled, mut outlined) = (false, false);
         for (i, p) in self.scene.placements.iter().enumerate() {
             for f in &p.facades {
+                let missing = f
+                    .art
+                    .is_some_and(|a| a != crate::place::art::ArtState::Found);
                 facades.shapes.push(Shape::Area {
                     rings: vec![self.ring(i, &f.polygon)],
-                    style: Style::default(),
+                    style: if missing {
+                        Style::outline(FACADE_EDGE, edge.max(1.0))
+                    } else {
+                        Style::default()
+                    },
                 });
+                outlined |= missing;
+                filled |= !missing;
             }
         }
-        if !facades.shapes.is_empty() {
+        if filled {
             self.entries.push(Entry::swatch(
                 Style::fill(FACADE).stroke(FACADE_EDGE, 1.0),
                 "facade",
+            ));
+        }
+        if outlined {
+            self.entries.push(Entry::swatch(
+                Style::outline(FACADE_EDGE, 1.0),
+                "facade, its .fac missing: outline",
             ));
         }
         facades
@@ -667,6 +686,7 @@ mod tests {
     use super::*;
     use crate::out::draw::Bbox;
     use crate::out::svg::{self, TextMode};
+    use crate::place::art::ArtState;
     use crate::place::{PlacedObject, PlacedTile, Placement, Role, TileId};
 
     /// The box of an object's marker at a close-up (its disc and tick).
@@ -798,6 +818,31 @@ mod tests {
             !(a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]),
             "{a:?} overlaps {b:?}"
         );
+    }
+
+    /// Regression (issue 46): a facade whose `.fac` is missing was drawn
+    /// as a filled footprint (a 30 ha slab over the runways, for a fence);
+    /// it is now its outline, and the legend says why.
+    #[test]
+    fn a_facade_whose_fac_is_missing_is_an_outline() {
+        let mut p = tile_at([0.0, 0.0]);
+        let ring = vec![[0.0, 0.0], [20.0, 0.0], [20.0, 20.0], [0.0, 20.0]];
+        for (asset, art) in [("kept.fac", None), ("gone.fac", Some(ArtState::Missing))] {
+            p.facades.push(crate::place::PlacedFacade {
+                asset: asset.into(),
+                polygon: ring.clone(),
+                height: 10.0,
+                art,
+                ..crate::place::PlacedFacade::default()
+            });
+        }
+        let pic = svg::to_svg(std::slice::from_ref(&p));
+        let g = group(&pic, "facades");
+        let paths: Vec<&str> = g.lines().filter(|l| l.contains("<path")).collect();
+        assert_eq!(paths.len(), 2, "{g}");
+        assert!(!paths[0].contains("fill=\"none\""), "{}", paths[0]);
+        assert!(paths[1].contains("fill=\"none\""), "{}", paths[1]);
+        assert!(pic.contains("facade, its .fac missing: outline"));
     }
 
     #[test]

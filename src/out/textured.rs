@@ -236,44 +236,99 @@ fn texel_box(st: impl Iterator<Item = [f64; 2]>, w: u32, h: u32) -> [u32; 4] {
 }
 
 /// One item of the 3-D scene the picture draws piece by piece (a tile, a
-/// tree): its node, the part holding it and its piece of that part.
+/// tree): its node, the part holding it, its vertices in that part and
+/// (a tree card) its crown. A 3-D tree is a node of its own using its
+/// kind's mesh: its vertices are the outline of that mesh, worked out once
+/// per mesh (`hull`), which the node scales, turns and moves.
 #[derive(Clone, Copy)]
 struct Drawn<'a> {
     node: &'a scene::Node,
     part: &'a scene::Part,
-    piece: &'a scene::Piece,
+    vertices: &'a [[f64; 3]],
+    st: &'a [[f64; 2]],
+    crown: Option<(Xy, f64)>,
 }
 
 impl Drawn<'_> {
     /// Its vertices seen from above, in its placement's frame.
     fn plan(&self) -> impl Iterator<Item = Xy> + '_ {
-        self.part.mesh.positions[self.piece.vertices.clone()]
-            .iter()
-            .map(|&q| {
-                let [x, y, _] = self.node.to_parent(q);
-                [x, y]
-            })
+        self.vertices.iter().map(|&q| {
+            let [x, y, _] = self.node.to_parent(q);
+            [x, y]
+        })
     }
 
     /// Its texture coordinates.
     fn st(&self) -> &[[f64; 2]] {
-        &self.part.mesh.uvs[self.piece.vertices.clone()]
+        self.st
     }
 }
 
+/// The outline seen from above of each mesh 3-D trees use (its convex
+/// hull, as points of the mesh at height 0), by mesh.
+type Hulls = HashMap<usize, Vec<[f64; 3]>>;
+
+/// The hulls of the meshes the scene's 3-D tree nodes use.
+fn tree_hulls(built: &scene::Scene<'_>) -> Hulls {
+    let mut out = Hulls::new();
+    for node in built.nodes.iter().filter(|n| n.item.kind == ItemKind::Tree) {
+        let Some(m) = node.mesh else { continue };
+        out.entry(m).or_insert_with(|| {
+            let points = built
+                .meshes
+                .get(m)
+                .into_iter()
+                .flat_map(|mesh| &mesh.parts)
+                .flat_map(|pt| &pt.mesh.positions);
+            crate::obj::footprint::hull(points.map(|q| [q[0], q[1]]))
+                .into_iter()
+                .map(|[x, y]| [x, y, 0.0])
+                .collect()
+        });
+    }
+    out
+}
+
 /// The pieces of the scene's nodes of one kind (ground, trees), by
-/// (placement, item index).
-fn pieces(built: &scene::Scene, kind: ItemKind) -> HashMap<(usize, usize), Drawn<'_>> {
+/// (placement, item index); for trees, the 3-D trees too (their outlines
+/// from `hulls`).
+fn pieces<'a>(
+    built: &'a scene::Scene<'_>,
+    kind: ItemKind,
+    hulls: &'a Hulls,
+) -> HashMap<(usize, usize), Drawn<'a>> {
     let mut out = HashMap::new();
-    for node in built.nodes.iter().filter(|n| n.item.kind == kind) {
+    for node in built.nodes.iter() {
         let Some(mesh) = node.mesh.and_then(|m| built.meshes.get(m)) else {
             continue;
         };
-        for part in &mesh.parts {
-            for piece in &part.pieces {
-                let d = Drawn { node, part, piece };
-                out.insert((node.item.placement, piece.index), d);
+        if node.item.kind == kind {
+            for part in &mesh.parts {
+                for piece in &part.pieces {
+                    let d = Drawn {
+                        node,
+                        part,
+                        vertices: &part.mesh.positions[piece.vertices.clone()],
+                        st: &part.mesh.uvs[piece.vertices.clone()],
+                        crown: piece.crown,
+                    };
+                    out.insert((node.item.placement, piece.index), d);
+                }
             }
+        }
+        if kind == ItemKind::Trees
+            && node.item.kind == ItemKind::Tree
+            && let (Some(part), Some(hull)) =
+                (mesh.parts.first(), node.mesh.and_then(|m| hulls.get(&m)))
+        {
+            let d = Drawn {
+                node,
+                part,
+                vertices: hull,
+                st: &part.mesh.uvs,
+                crown: None,
+            };
+            out.insert((node.item.placement, node.item.index), d);
         }
     }
     out
@@ -381,7 +436,8 @@ fn grounds(
     limits: &Limits,
 ) -> Grounds {
     let mut out = Grounds::default();
-    let tiles = pieces(built, ItemKind::Ground);
+    let no_hulls = Hulls::new();
+    let tiles = pieces(built, ItemKind::Ground, &no_hulls);
     let tiles = &tiles;
     // Texture → its tiles, in first-seen order.
     let jobs = by_texture(
@@ -397,7 +453,7 @@ fn grounds(
         let Ok(img) = built.textures[tex].handle.decode() else {
             continue;
         };
-        for ((i, _), d) in tiles {
+        for ((i, k), d) in tiles {
             let ring: Vec<Px> = d.plan().map(|q| view.px(frames.to_common(i, q))).collect();
             let q: Vec<[f64; 2]> = d
                 .st()
@@ -439,7 +495,7 @@ fn grounds(
                     Ground::Flat(ring, *mean)
                 }
             };
-            out.drawn.insert((i, d.piece.index), ground);
+            out.drawn.insert((i, k), ground);
         }
     }
     out
@@ -608,8 +664,13 @@ fn crown_colours(
             continue;
         };
         let mut by_rect: HashMap<[u32; 4], Option<Colour>> = HashMap::new();
+        // 3-D trees of one kind share their coordinates: boxed once.
+        let mut by_st: HashMap<(usize, usize), [u32; 4]> = HashMap::new();
         for (key, d) in ts {
-            let rect = texel_box(d.st().iter().copied(), img.width, img.height);
+            let st = d.st();
+            let rect = *by_st
+                .entry((st.as_ptr() as usize, st.len()))
+                .or_insert_with(|| texel_box(st.iter().copied(), img.width, img.height));
             let colour = *by_rect.entry(rect).or_insert_with(|| rect_mean(&img, rect));
             if let Some(c) = colour {
                 out.insert(key, c);
@@ -785,7 +846,7 @@ impl Painter<'_> {
     /// Tree `d` of placement `i` seen from above: its crown, or the
     /// outline of its 3-D mesh.
     fn crown(&self, i: usize, d: &Drawn, style: Style) -> Option<Shape> {
-        if let Some((foot, radius)) = d.piece.crown {
+        if let Some((foot, radius)) = d.crown {
             let [x, y, _] = d.node.to_parent([foot[0], foot[1], 0.0]);
             return Some(Shape::Circle {
                 at: self.px(i, [x, y]),
@@ -830,7 +891,8 @@ pub(super) fn paint(
     // The facades' roofs, sharing it too.
     let roofs = roofs(built, frames, view, limits, &mut budget);
     let footprints = footprints(built);
-    let pieces = pieces(built, ItemKind::Trees);
+    let hulls = tree_hulls(built);
+    let pieces = pieces(built, ItemKind::Trees, &hulls);
     let trees = Trees {
         colours: crown_colours(&pieces, built),
         pieces,

@@ -1,26 +1,43 @@
 //! Placements turned into one plain 3-D scene, built once per run: the
-//! meshes (one per art definition: an OBJ, a facade on its footprint, a
-//! placement's trees and its ground), the materials and the textures they
-//! draw with (handles from the art store, decoded by the view that needs
-//! the pixels), and the nodes that place the meshes, each naming the item
-//! it draws (kind, placement, index, asset, source line).
+//! meshes (one per art definition: an OBJ, a 3-D tree, a facade on its
+//! footprint, a placement's tree cards and its ground), the materials and
+//! the textures they draw with (handles from the art store, decoded by the
+//! view that needs the pixels), and the nodes that place the meshes, each
+//! naming the item it draws (kind, placement, index, source line).
 //!
 //! The geometry comes from the builders beside the formats
 //! ([`crate::fac::build`], [`crate::obj::mesh`], [`crate::forest::mesh`]);
 //! this module only places it. The views draw the scene: the glTF writer
 //! ([`crate::out::gltf`]) serialises it, the previewer downloads that, and
 //! the textured picture projects it from above (a mesh merging a
-//! placement's tiles or trees names each of them as a [`Piece`]).
+//! placement's tiles or tree cards names each of them as a [`Piece`]).
+//!
+//! **Shared meshes.** A mesh is built once per art and used by every node
+//! that draws it: each OBJ file, and each 3-D tree of a forest (its nodes
+//! scaled to each tree's height, [`Node::scale`]). A node holds only what
+//! places it and what the scene made of its item ([`Drawn`]); what views
+//! show about it ([`Scene::extras`], its name [`Scene::name`]) is read
+//! from its placement when asked, never copied into the node.
 //!
 //! **Frame.** Local metres of the first placement's origin
 //! ([`Scene::origin`]): x east, y north, z up. A node stands at
-//! [`Node::at`] turned [`Node::heading`] degrees clockwise; its mesh is in
-//! its own frame.
+//! [`Node::at`] turned [`Node::heading`] degrees clockwise and scaled by
+//! [`Node::scale`]; its mesh is in its own frame.
 //!
-//! **Bounds.** A scene holding more than [`Limits::max_scene_triangles`]
-//! triangles (each mesh counted once) is refused ([`LimitExceeded`]);
-//! items whose coordinates would not be finite as `f32` are left out with
-//! a warning.
+//! **Bounds.** The triangles of the scene (each mesh counted once) are
+//! kept as a running total and checked against
+//! [`Limits::max_scene_triangles`] before each mesh is built, from the
+//! sizes the art declares where they are known (an OBJ's, a 3-D tree's, a
+//! tile's polygon, a tree card's), so that a scene past it is refused
+//! ([`LimitExceeded`]) before its geometry is copied; its nodes against
+//! [`Limits::max_scene_nodes`] the same way. Items whose coordinates would
+//! not be finite as `f32` are left out with a warning.
+//!
+//! **Missing art invents nothing.** An object whose OBJ is missing or
+//! unreadable is a red box of [`MARKER`] metres at its point; a facade whose
+//! `.fac` is missing is its ring drawn as an outline on the ground
+//! ([`OUTLINE_WIDTH`] metres wide, red), never walls and a roof of a height
+//! nobody gave it.
 
 pub mod draped;
 
@@ -29,7 +46,7 @@ use crate::forest::Forest;
 use crate::geom::mesh::{Facing, WHOLE, open, triangulate};
 use crate::geom::{LocalFrame, LonLat, Mesh, Xy};
 use crate::limits::{LimitExceeded, Limits};
-use crate::place::art::{Art, ArtFile, ArtState, TextureHandle, TextureRole};
+use crate::place::art::{Art, ArtFile, ArtState, ObjShape, TextureHandle, TextureRole};
 use crate::place::{PlacedFacade, PlacedObject, Placement};
 use serde_json::{Value, json};
 use std::borrow::Borrow;
@@ -52,11 +69,19 @@ const TILE_STEP: f64 = 0.01;
 const MAX_RAISED: usize = 100;
 
 /// Side of the box drawn for an object whose OBJ cannot be drawn, metres.
-const MARKER: f64 = 2.0;
+pub const MARKER: f64 = 2.0;
+
+/// Width of the outline a facade whose `.fac` is missing is drawn as,
+/// metres, on the ground.
+pub const OUTLINE_WIDTH: f64 = 0.6;
+
+/// Triangles of one tree card ([`crate::forest::mesh::plain`]: two quads).
+const CARD_TRIANGLES: usize = 4;
 
 /// What a node draws.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum ItemKind {
     /// A placement: the parent of all it draws.
     Placement,
@@ -66,8 +91,11 @@ pub enum ItemKind {
     Object,
     /// One placed facade.
     Facade,
-    /// A placement's trees.
+    /// A placement's trees drawn as cards, merged into one mesh.
     Trees,
+    /// One tree drawn as its forest's 3-D mesh (shared by every tree of
+    /// its kind).
+    Tree,
     /// One draped polygon (`.pol`) of a whole tile.
     Draped,
     /// One painted line (`.lin`) of a whole tile.
@@ -75,26 +103,73 @@ pub enum ItemKind {
 }
 
 /// The item a node draws.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Item {
     /// Its kind.
     pub kind: ItemKind,
-    /// Index of its placement among those given.
+    /// Index of its placement among those given ([`Scene::placements`]).
     pub placement: usize,
     /// Its index among its placement's items of its kind (the placement's
     /// for a placement, ground or trees).
     pub index: usize,
-    /// The asset of its placement.
-    pub asset: String,
-    /// The source line that placed it, for one object or facade.
+    /// The source line that placed it, for one object, facade or tree.
     pub source_line: Option<usize>,
+}
+
+/// How an object is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ObjectDrawn {
+    /// Its OBJ's mesh.
+    Mesh,
+    /// Its OBJ has nothing static to draw (lights, lines, animated or
+    /// draped parts only): a node without a mesh.
+    NothingStatic,
+    /// Its OBJ is missing or cannot be drawn: the red box of [`MARKER`].
+    Missing,
+}
+
+/// What the scene made of a node's item, beyond where its placement put
+/// it (the rest views read from the placement, [`Scene::extras`]).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Drawn {
+    /// As its placement says: a placement's node, a draped polygon, a
+    /// 3-D tree.
+    AsPlaced,
+    /// An object.
+    Object(ObjectDrawn),
+    /// A facade: the height its walls are drawn to, or its outline when
+    /// its `.fac` is missing (`height` 0).
+    Facade {
+        /// Height of the walls drawn, metres.
+        height: f64,
+        /// Drawn as its ring's outline on the ground: its `.fac` is
+        /// missing, and nothing is invented for it.
+        outline: bool,
+    },
+    /// A painted line: the strip's width, metres.
+    Line {
+        /// The width.
+        width: f64,
+    },
+    /// A placement's tiles or tree cards merged into one mesh.
+    Merged(Box<Merged>),
+}
+
+/// What a mesh merging a placement's tiles or tree cards holds.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Merged {
+    /// The source lines of the items drawn, in order, each once.
+    pub source_lines: Vec<usize>,
+    /// Items drawn.
+    pub count: usize,
+    /// The tallest item drawn, metres (trees).
+    pub tallest: f64,
 }
 
 /// A node: an item placed in the scene.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
-    /// Its name (not yet made unique).
-    pub name: String,
     /// What it draws.
     pub item: Item,
     /// Index into [`Scene::meshes`].
@@ -104,10 +179,13 @@ pub struct Node {
     pub at: [f64; 3],
     /// Its turn, degrees clockwise seen from above.
     pub heading: f64,
+    /// Its scale, the same along every axis (1 but for a 3-D tree, its
+    /// shared mesh drawn to the tree's height).
+    pub scale: f64,
     /// Its children, indices into [`Scene::nodes`].
     pub children: Vec<usize>,
-    /// What views may show about it (height, art file, state …).
-    pub details: Value,
+    /// What the scene made of its item.
+    pub drawn: Drawn,
 }
 
 /// One part of a mesh: triangles of one material.
@@ -118,8 +196,8 @@ pub struct Part {
     /// The geometry.
     pub mesh: Mesh,
     /// The items it merges, in the order they were added, when it draws
-    /// several of its node's (a placement's tiles, its trees); empty when
-    /// the whole part draws one item.
+    /// several of its node's (a placement's tiles, its tree cards); empty
+    /// when the whole part draws one item.
     pub pieces: Vec<Piece>,
     /// True for a facade's roof: what a view from above shows of the
     /// facade, its outline ([`Mesh::outline`]) the roof's.
@@ -160,19 +238,18 @@ pub struct Piece {
     /// For a tree drawn as a card: its crown seen from above, the foot it
     /// stands on (the node's frame) and half its width. A card seen from
     /// above is a cross; views from above draw this crown instead. `None`
-    /// for a tile and for a tree drawn as its 3-D mesh (seen from above:
-    /// the outline of its vertices).
+    /// for a tile.
     pub crown: Option<(Xy, f64)>,
 }
 
 /// A mesh merging items, each recorded as a [`Piece`].
 #[derive(Debug, Default)]
-struct Merged {
+struct Merging {
     mesh: Mesh,
     pieces: Vec<Piece>,
 }
 
-impl Merged {
+impl Merging {
     /// Adds item `index`: `m` turned `heading` degrees clockwise and
     /// moved to `at` ([`append`]), with its crown (for a card).
     fn add(&mut self, index: usize, m: &Mesh, at: Xy, heading: f64, crown: Option<f64>) {
@@ -229,9 +306,12 @@ pub struct Texture {
     pub handle: TextureHandle,
 }
 
-/// The whole scene.
+/// The whole scene, over the placements it was built from.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Scene {
+pub struct Scene<'a> {
+    /// The placements, as given to [`build`]: a node's
+    /// [`Item::placement`] indexes them.
+    pub placements: Vec<&'a Placement>,
     /// Longitude and latitude of the frame's origin (the first
     /// placement's).
     pub origin: LonLat,
@@ -245,23 +325,315 @@ pub struct Scene {
     pub nodes: Vec<Node>,
     /// The nodes of the placements.
     pub roots: Vec<usize>,
-    /// What views may show about the scene: the origin, the frame, the
-    /// placements drawn.
-    pub details: Value,
     /// Art drawn in plain colours or as boxes and items left out, and
     /// why.
     pub warnings: Vec<String>,
+    /// The folder all the scene's art files lie in: art is named by its
+    /// path below it ([`Scene::art_name`]).
+    pub art_root: PathBuf,
+    /// Triangles held, each mesh counted once.
+    triangles: u64,
 }
 
-impl Scene {
-    /// Triangles held, each mesh counted once.
-    pub fn triangles(&self) -> usize {
-        self.meshes
-            .iter()
-            .flat_map(|m| &m.parts)
-            .map(|p| p.mesh.triangles.len())
-            .sum()
+impl Scene<'_> {
+    /// Triangles held, each mesh counted once (kept as the meshes are
+    /// added, not summed).
+    pub fn triangles(&self) -> u64 {
+        self.triangles
     }
+
+    /// The name of the art file `file`: its path below the folder of all
+    /// the scene's art, `/` between folders.
+    pub fn art_name(&self, file: &Path) -> String {
+        let rel = file.strip_prefix(&self.art_root).unwrap_or(file);
+        let parts: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if parts.is_empty() {
+            file.display().to_string()
+        } else {
+            parts.join("/")
+        }
+    }
+
+    /// The placement node `n` draws an item of.
+    pub fn placement_of(&self, n: &Node) -> Option<&Placement> {
+        self.placements.get(n.item.placement).copied()
+    }
+
+    /// The name of node `n` (not yet made unique): `#3 object 12
+    /// kiosk.obj`, `#0 ground`, `#1 trees lib/trees.for`.
+    pub fn name(&self, n: &Node) -> String {
+        let (i, k) = (n.item.placement, n.item.index);
+        let Some(p) = self.placement_of(n) else {
+            return format!("#{i}");
+        };
+        match n.item.kind {
+            ItemKind::Placement => format!("#{i} {}", p.asset),
+            ItemKind::Ground => format!("#{i} ground"),
+            ItemKind::Object => {
+                let short = p.objects.get(k).map_or(String::new(), |o| short(&o.asset));
+                match n.drawn {
+                    Drawn::Object(ObjectDrawn::NothingStatic) => {
+                        format!("#{i} object {k} {short} (nothing static)")
+                    }
+                    Drawn::Object(ObjectDrawn::Missing) => {
+                        format!("#{i} object {k} missing {short}")
+                    }
+                    _ => format!("#{i} object {k} {short}"),
+                }
+            }
+            ItemKind::Facade => {
+                let short = p.facades.get(k).map_or(String::new(), |f| short(&f.asset));
+                match n.drawn {
+                    Drawn::Facade { outline: true, .. } => {
+                        format!("#{i} facade {k} missing {short}")
+                    }
+                    _ => format!("#{i} facade {k} {short}"),
+                }
+            }
+            ItemKind::Trees => format!("#{i} trees {}", forest_path(p).unwrap_or("(no forest)")),
+            ItemKind::Tree => format!("#{i} tree {k} {}", short(forest_path(p).unwrap_or(""))),
+            ItemKind::Draped => {
+                let short = p.draped.get(k).map_or(String::new(), |d| short(&d.asset));
+                format!("#{i} draped {k} {short}")
+            }
+            ItemKind::Line => {
+                let short = p.lines.get(k).map_or(String::new(), |l| short(&l.asset));
+                format!("#{i} line {k} {short}")
+            }
+        }
+    }
+
+    /// What views may show about node `n` (the glTF node's `extras`, which
+    /// the previewer reads): `{"item", "index", "asset", "source_line",
+    /// …}`, made from its placement when asked.
+    pub fn extras(&self, n: &Node) -> Value {
+        let (i, k) = (n.item.placement, n.item.index);
+        let Some(p) = self.placement_of(n) else {
+            return Value::Null;
+        };
+        let art = p.art.as_deref();
+        let state = |s: Option<ArtState>| s.map_or("not looked up", ArtState::describe);
+        let named = |f: Option<&Path>| f.map(|f| self.art_name(f));
+        match n.item.kind {
+            ItemKind::Placement => {
+                let mut v = placement_json(p);
+                v["item"] = json!("placement");
+                v["index"] = json!(i);
+                v
+            }
+            ItemKind::Ground => {
+                let ground = art.and_then(|a| a.texture.as_ref());
+                let lines = match &n.drawn {
+                    Drawn::Merged(m) => m.source_lines.clone(),
+                    _ => Vec::new(),
+                };
+                json!({
+                    "asset": p.asset,
+                    "item": "ground",
+                    "index": i,
+                    "source_lines": lines,
+                    "height": 0.0,
+                    "art": ground.map(|g| g.path.clone()),
+                    "art_file": named(ground.and_then(|g| g.file.as_deref())),
+                    "tiles": p.tiles.iter().filter(|t| !t.hidden).count(),
+                })
+            }
+            ItemKind::Object => {
+                let Some(o) = p.objects.get(k) else {
+                    return Value::Null;
+                };
+                let found = object_file(art, o).filter(|f| f.state == ArtState::Found);
+                let state = object_file(art, o).map(|f| f.state);
+                json!({
+                    "asset": p.asset,
+                    "item": "object",
+                    "index": k,
+                    "source_line": o.source_line,
+                    "height": o.object_height,
+                    "base": o.height,
+                    "heading": o.heading,
+                    "mode": o.mode,
+                    "art": o.asset,
+                    "art_file": named(found.and_then(|f| f.file.as_deref())),
+                    "art_state": state.map_or("not looked up", ArtState::describe),
+                })
+            }
+            ItemKind::Facade => {
+                let Some(f) = p.facades.get(k) else {
+                    return Value::Null;
+                };
+                let (height, outline) = match n.drawn {
+                    Drawn::Facade { height, outline } => (height, outline),
+                    _ => (f.height, false),
+                };
+                let mut v = json!({
+                    "asset": p.asset,
+                    "item": "facade",
+                    "index": k,
+                    "source_line": f.source_line,
+                    "height": height,
+                    "asked_height": f.height,
+                    "floor": f.floor,
+                    "art": f.asset,
+                    "art_file": named(facade_file(art, f).and_then(|x| x.file.as_deref())),
+                    "art_state": state(f.art),
+                });
+                if outline {
+                    v["drawn"] = json!("outline: its .fac is missing");
+                }
+                v
+            }
+            ItemKind::Trees => {
+                let file = art.and_then(|a| a.forest.as_ref());
+                let m = match &n.drawn {
+                    Drawn::Merged(m) => m.as_ref().clone(),
+                    _ => Merged::default(),
+                };
+                json!({
+                    "asset": p.asset,
+                    "item": "trees",
+                    "index": i,
+                    "source_lines": m.source_lines,
+                    "height": m.tallest,
+                    "trees": m.count,
+                    "art": file.map(|f| f.path.clone()),
+                    "art_file": named(file.and_then(|f| f.file.as_deref())),
+                    "art_state": file.map_or("not looked up", |f| f.state.describe()),
+                })
+            }
+            ItemKind::Tree => {
+                let Some(t) = p.trees.get(k) else {
+                    return Value::Null;
+                };
+                let file = art.and_then(|a| a.forest.as_ref());
+                json!({
+                    "asset": p.asset,
+                    "item": "tree",
+                    "index": k,
+                    "source_line": t.source_line,
+                    "height": tree_height(t),
+                    "width": t.width,
+                    "tree": t.tree_name,
+                    "art": file.map(|f| f.path.clone()),
+                    "art_file": named(file.and_then(|f| f.file.as_deref())),
+                    "art_state": state(t.art),
+                })
+            }
+            ItemKind::Draped => {
+                let Some(d) = p.draped.get(k) else {
+                    return Value::Null;
+                };
+                json!({
+                    "asset": p.asset,
+                    "item": "draped",
+                    "index": k,
+                    "entity": d.entity,
+                    "holes": d.rings.len().saturating_sub(1),
+                    "uv": if d.uv.is_some() { "planes" } else { "scale" },
+                    "heading": d.heading,
+                    "art": d.asset,
+                    "texture": d.texture,
+                    "art_state": state(d.art),
+                })
+            }
+            ItemKind::Line => {
+                let Some(l) = p.lines.get(k) else {
+                    return Value::Null;
+                };
+                let width = match n.drawn {
+                    Drawn::Line { width } => width,
+                    _ => l.width.unwrap_or(draped::PLAIN_LINE_WIDTH),
+                };
+                json!({
+                    "asset": p.asset,
+                    "item": "line",
+                    "index": k,
+                    "entity": l.entity,
+                    "winding": l.winding,
+                    "closed": l.closed,
+                    "width": width,
+                    "art": l.asset,
+                    "texture": l.texture,
+                    "art_state": state(l.art),
+                })
+            }
+        }
+    }
+
+    /// What views may show about the scene (the glTF scene's `extras`):
+    /// the origin, the frame, the placements drawn.
+    pub fn details(&self) -> Value {
+        let listed: Vec<Value> = self
+            .roots
+            .iter()
+            .filter_map(|&r| self.nodes.get(r))
+            .filter_map(|n| self.placement_of(n))
+            .map(placement_json)
+            .collect();
+        json!({
+            "generator": "agkit",
+            "origin": {"lon": self.origin[0], "lat": self.origin[1]},
+            "frame": "metres from the origin: +x east, +y up, -z north",
+            "placements": listed,
+        })
+    }
+}
+
+/// What views show about placement `p`: its asset, kind, seed, origin
+/// and the counts of what it places.
+fn placement_json(p: &Placement) -> Value {
+    json!({
+        "asset": p.asset,
+        "kind": p.kind,
+        "seed": p.seed,
+        "origin": {"lon": p.origin[0], "lat": p.origin[1]},
+        "objects": p.objects.len(),
+        "facades": p.facades.len(),
+        "trees": p.trees.len(),
+        "draped": p.draped.len(),
+        "lines": p.lines.len(),
+    })
+}
+
+/// The forest file path placement `p` names, when it names one.
+fn forest_path(p: &Placement) -> Option<&str> {
+    p.art.as_deref()?.forest.as_ref().map(|f| f.path.as_str())
+}
+
+/// The art file of object `o`, by its index into the art's objects.
+fn object_file<'a>(art: Option<&'a Art>, o: &PlacedObject) -> Option<&'a ArtFile<ObjShape>> {
+    art.and_then(|a| usize::try_from(o.index).ok().and_then(|i| a.objects.get(i)))
+}
+
+/// The art file of facade `f`, by its path.
+fn facade_file<'a>(
+    art: Option<&'a Art>,
+    f: &PlacedFacade,
+) -> Option<&'a ArtFile<crate::fac::Facade>> {
+    art.and_then(|a| a.facades.iter().find(|x| x.path == f.asset))
+}
+
+/// The width and height tree `t` is drawn at: its own, else 3 m wide and
+/// half as tall again.
+fn tree_size(t: &crate::place::PlacedTree) -> (f64, f64) {
+    let w = if t.width.is_finite() && t.width > 0.0 {
+        t.width
+    } else {
+        3.0
+    };
+    let h = t
+        .height
+        .filter(|h| h.is_finite() && *h > 0.0)
+        .unwrap_or(w * 1.5);
+    (w, h)
+}
+
+/// The height tree `t` is drawn to ([`tree_size`]).
+fn tree_height(t: &crate::place::PlacedTree) -> f64 {
+    tree_size(t).1
 }
 
 /// True when every value is finite once written as `f32`.
@@ -280,7 +652,7 @@ fn mesh_fin(m: &Mesh, shift: Xy) -> bool {
 
 /// What an OBJ draws.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Drawn {
+enum ObjMesh {
     /// A mesh.
     Mesh(usize),
     /// Nothing static (lights, lines, animated or draped parts only): its
@@ -291,19 +663,19 @@ enum Drawn {
 }
 
 /// Builds scenes.
-struct Builder<'a> {
-    scene: Scene,
-    limits: &'a Limits,
+struct Builder<'a, 'l> {
+    scene: Scene<'a>,
+    limits: &'l Limits,
     /// Object meshes by the file drawn (or `missing:` and the path).
-    obj_meshes: HashMap<PathBuf, Drawn>,
+    obj_meshes: HashMap<PathBuf, ObjMesh>,
+    /// 3-D tree meshes by the forest's tree (its address while the scene
+    /// is built) and index (`None`: too large or empty, drawn as a card).
+    tree_meshes: HashMap<(usize, usize), Option<usize>>,
     /// Textures by file.
     textures: HashMap<PathBuf, usize>,
     /// Textures not found, by the file naming them and the path, warned
     /// about once.
     unfound: BTreeSet<(PathBuf, String)>,
-    /// The folder all the scene's art files lie in: art is named by its
-    /// path below it.
-    art_root: PathBuf,
 }
 
 /// The deepest folder holding every file of `files` (empty when there
@@ -326,9 +698,9 @@ fn common_folder<'a>(files: impl Iterator<Item = &'a Path>) -> PathBuf {
 }
 
 /// The art files the placements name and found.
-fn art_files<P: Borrow<Placement>>(ps: &[P]) -> Vec<&Path> {
+fn art_files<'a>(ps: &[&'a Placement]) -> Vec<&'a Path> {
     let mut v = Vec::new();
-    for a in ps.iter().filter_map(|p| p.borrow().art.as_deref()) {
+    for a in ps.iter().filter_map(|p| p.art.as_deref()) {
         v.extend(a.objects.iter().filter_map(|f| f.file.as_deref()));
         v.extend(a.facades.iter().filter_map(|f| f.file.as_deref()));
         v.extend(a.forest.iter().filter_map(|f| f.file.as_deref()));
@@ -340,20 +712,44 @@ fn art_files<P: Borrow<Placement>>(ps: &[P]) -> Vec<&Path> {
 
 /// The scene of `ps` (placements, or references to them), in the first
 /// placement's frame, within `limits`.
-pub fn build<P: Borrow<Placement>>(ps: &[P], limits: &Limits) -> Result<Scene, LimitExceeded> {
+pub fn build<'a, P: Borrow<Placement>>(
+    ps: &'a [P],
+    limits: &Limits,
+) -> Result<Scene<'a>, LimitExceeded> {
+    let placements: Vec<&Placement> = ps.iter().map(Borrow::borrow).collect();
+    let art_root = common_folder(art_files(&placements).into_iter());
+    let origin = placements.first().map_or([0.0, 0.0], |p| p.origin);
     let mut b = Builder {
-        scene: Scene::default(),
+        scene: Scene {
+            placements,
+            origin,
+            art_root,
+            ..Scene::default()
+        },
         limits,
         obj_meshes: HashMap::new(),
+        tree_meshes: HashMap::new(),
         textures: HashMap::new(),
         unfound: BTreeSet::new(),
-        art_root: common_folder(art_files(ps).into_iter()),
     };
-    let origin = ps.first().map_or([0.0, 0.0], |p| p.borrow().origin);
-    b.scene.origin = origin;
+    // Every node there can be, reserved at once (within the limit, which
+    // is checked as they are added): a vector grown by doubling would hold
+    // up to twice its nodes at its peak.
+    let most: usize = b
+        .scene
+        .placements
+        .iter()
+        .map(|p| {
+            let items = p.objects.len() + p.facades.len() + p.trees.len();
+            items + p.draped.len() + p.lines.len() + 3
+        })
+        .fold(0, usize::saturating_add);
+    b.scene
+        .nodes
+        .reserve_exact(most.min(limits.max_scene_nodes));
     let common = LocalFrame::new(origin);
-    let mut listed = Vec::with_capacity(ps.len());
-    for (i, p) in ps.iter().map(Borrow::borrow).enumerate() {
+    for i in 0..b.scene.placements.len() {
+        let p = b.scene.placements[i];
         let at = common.to_local(p.origin);
         if !fin(&at) {
             b.scene.warnings.push(format!(
@@ -364,32 +760,16 @@ pub fn build<P: Borrow<Placement>>(ps: &[P], limits: &Limits) -> Result<Scene, L
         }
         let node = b.placement(i, p, [at[0], at[1], 0.0])?;
         b.scene.roots.push(node);
-        listed.push(json!({
-            "asset": p.asset,
-            "kind": p.kind,
-            "seed": p.seed,
-            "origin": {"lon": p.origin[0], "lat": p.origin[1]},
-            "objects": p.objects.len(),
-            "facades": p.facades.len(),
-            "trees": p.trees.len(),
-            "draped": p.draped.len(),
-            "lines": p.lines.len(),
-        }));
     }
-    b.scene.details = json!({
-        "generator": "agkit",
-        "origin": {"lon": origin[0], "lat": origin[1]},
-        "frame": "metres from the origin: +x east, +y up, -z north",
-        "placements": listed,
-    });
     Ok(b.scene)
 }
 
-impl Builder<'_> {
-    /// Refuses the scene when it would hold more triangles than the
-    /// limit.
+impl<'a> Builder<'a, '_> {
+    /// Refuses a mesh of `adding` more triangles when the scene would hold
+    /// more than the limit: called before the mesh is built, from the
+    /// count its art declares, against the running total.
     fn check(&self, adding: usize) -> Result<(), LimitExceeded> {
-        let n = self.scene.triangles() as u64 + adding as u64;
+        let n = self.scene.triangles.saturating_add(adding as u64);
         LimitExceeded::check(
             "triangles of the 3-D scene",
             n,
@@ -397,27 +777,15 @@ impl Builder<'_> {
         )
     }
 
-    /// The name of the art file `file`: its path below the folder of all
-    /// the scene's art, `/` between folders.
-    fn art_name(&self, file: &Path) -> String {
-        let rel = file.strip_prefix(&self.art_root).unwrap_or(file);
-        let parts: Vec<String> = rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        if parts.is_empty() {
-            file.display().to_string()
-        } else {
-            parts.join("/")
-        }
-    }
-
-    /// Adds a mesh of the non-empty `parts` (`None` when all are empty).
+    /// Adds a mesh of the non-empty `parts` (`None` when all are empty),
+    /// counted in the running total.
     fn mesh(&mut self, name: &str, parts: Vec<Part>) -> Option<usize> {
         let parts: Vec<Part> = parts.into_iter().filter(|p| !p.mesh.is_empty()).collect();
         if parts.is_empty() {
             return None;
         }
+        let n: usize = parts.iter().map(|p| p.mesh.triangles.len()).sum();
+        self.scene.triangles = self.scene.triangles.saturating_add(n as u64);
         self.scene.meshes.push(SceneMesh {
             name: name.to_string(),
             parts,
@@ -425,14 +793,19 @@ impl Builder<'_> {
         Some(self.scene.meshes.len() - 1)
     }
 
-    /// Adds a node; its index.
-    fn node(&mut self, node: Node) -> usize {
+    /// Adds a node within the limit of nodes; its index.
+    fn node(&mut self, node: Node) -> Result<usize, LimitExceeded> {
+        LimitExceeded::check(
+            "nodes of the 3-D scene",
+            self.scene.nodes.len() as u64 + 1,
+            self.limits.max_scene_nodes as u64,
+        )?;
         self.scene.nodes.push(node);
-        self.scene.nodes.len() - 1
+        Ok(self.scene.nodes.len() - 1)
     }
 
     /// A node drawing `parts` as one mesh named `mesh` (`None` when they
-    /// hold nothing), within the triangle limit.
+    /// hold nothing), within the limits.
     fn drawn(
         &mut self,
         node: Node,
@@ -443,10 +816,11 @@ impl Builder<'_> {
         let Some(mesh) = self.mesh(mesh, parts) else {
             return Ok(None);
         };
-        Ok(Some(self.node(Node {
+        self.node(Node {
             mesh: Some(mesh),
             ..node
-        })))
+        })
+        .map(Some)
     }
 
     /// The index of a material like `m`, added when new.
@@ -528,7 +902,12 @@ impl Builder<'_> {
     }
 
     /// The node of placement `i` and all it draws.
-    fn placement(&mut self, i: usize, p: &Placement, at: [f64; 3]) -> Result<usize, LimitExceeded> {
+    fn placement(
+        &mut self,
+        i: usize,
+        p: &'a Placement,
+        at: [f64; 3],
+    ) -> Result<usize, LimitExceeded> {
         let art = p.art.as_deref();
         let mut children = Vec::new();
         if let Some(n) = self.ground(i, p, art)? {
@@ -544,32 +923,18 @@ impl Builder<'_> {
                 children.push(n);
             }
         }
-        if let Some(n) = self.trees(i, p, art)? {
-            children.push(n);
-        }
+        children.extend(self.trees(i, p, art)?);
         children.extend(self.draped(i, p, art)?);
         children.extend(self.lines(i, p, art)?);
-        Ok(self.node(Node {
-            name: format!("#{i} {}", p.asset),
-            item: item(ItemKind::Placement, i, i, p, None),
+        self.node(Node {
+            item: item(ItemKind::Placement, i, i, None),
             mesh: None,
             at,
             heading: 0.0,
+            scale: 1.0,
             children,
-            details: json!({
-                "asset": p.asset,
-                "item": "placement",
-                "index": i,
-                "kind": p.kind,
-                "seed": p.seed,
-                "origin": {"lon": p.origin[0], "lat": p.origin[1]},
-                "objects": p.objects.len(),
-                "facades": p.facades.len(),
-                "trees": p.trees.len(),
-                "draped": p.draped.len(),
-                "lines": p.lines.len(),
-            }),
-        }))
+            drawn: Drawn::AsPlaced,
+        })
     }
 
     /// The ground tiles of placement `i` as one mesh, each tile raised a
@@ -585,17 +950,18 @@ impl Builder<'_> {
         let scale = ground
             .and_then(|g| g.get())
             .map_or([1.0, 1.0], |t| t.scale_or_one());
-        let art_file = ground
-            .and_then(|g| g.file.as_deref())
-            .map(|f| self.art_name(f));
-        let name = art_file
-            .clone()
-            .unwrap_or_else(|| format!("ground of {}", p.asset));
+        let name = ground.and_then(|g| g.file.as_deref()).map_or_else(
+            || format!("ground of {}", p.asset),
+            |f| self.scene.art_name(f),
+        );
         let material = self.textured(&name, tex, GROUND, false, false);
-        let mut tiles = Merged::default();
+        let mut tiles = Merging::default();
         let mut lines = BTreeSet::new();
-        let mut left_out = 0;
+        let (mut left_out, mut triangles) = (0, 0usize);
         for (k, t) in p.tiles.iter().enumerate().filter(|(_, t)| !t.hidden) {
+            // What the tile adds, counted before it is built.
+            triangles = triangles.saturating_add(t.polygon.len().saturating_sub(2));
+            self.check(triangles)?;
             let up = t.order.min(MAX_RAISED) as f64 * TILE_STEP;
             let st: Vec<[f64; 2]> = (0..t.polygon.len()).map(|k| t.st(k, scale)).collect();
             if !t.polygon.iter().chain(&st).all(|q| fin(q)) {
@@ -613,22 +979,17 @@ impl Builder<'_> {
         }
         self.left_out(&p.asset, left_out, "tile");
         let node = Node {
-            name: format!("#{i} ground"),
-            item: item(ItemKind::Ground, i, i, p, None),
+            item: item(ItemKind::Ground, i, i, None),
             mesh: None,
             at: [0.0; 3],
             heading: 0.0,
+            scale: 1.0,
             children: Vec::new(),
-            details: json!({
-                "asset": p.asset,
-                "item": "ground",
-                "index": i,
-                "source_lines": lines,
-                "height": 0.0,
-                "art": ground.map(|g| g.path.clone()),
-                "art_file": art_file,
-                "tiles": p.tiles.iter().filter(|t| !t.hidden).count(),
-            }),
+            drawn: Drawn::Merged(Box::new(Merged {
+                source_lines: lines.into_iter().collect(),
+                count: tiles.pieces.len(),
+                tallest: 0.0,
+            })),
         };
         self.drawn(
             node,
@@ -655,9 +1016,7 @@ impl Builder<'_> {
             ));
             return Ok(None);
         }
-        let file = art.and_then(|a| usize::try_from(o.index).ok().and_then(|i| a.objects.get(i)));
-        let state = file.map(|f| f.state);
-        let found = file.filter(|f| f.state == ArtState::Found && f.file.is_some());
+        let found = object_file(art, o).filter(|f| f.state == ArtState::Found && f.file.is_some());
         let drawn = match found {
             Some(f) => {
                 let path = f.file.clone().unwrap_or_default();
@@ -670,80 +1029,57 @@ impl Builder<'_> {
                     }
                 }
             }
-            None => Drawn::Unreadable,
+            None => ObjMesh::Unreadable,
         };
-        let short_name = Path::new(&o.asset)
-            .file_name()
-            .map_or(o.asset.clone(), |n| n.to_string_lossy().into_owned());
-        let (mesh, name) = match drawn {
-            Drawn::Mesh(m) => (Some(m), format!("#{i} object {k} {short_name}")),
-            Drawn::Nothing => (
-                None,
-                format!("#{i} object {k} {short_name} (nothing static)"),
-            ),
-            Drawn::Unreadable => (
-                Some(self.marker(&o.asset)?),
-                format!("#{i} object {k} missing {short_name}"),
-            ),
+        let (mesh, drawn) = match drawn {
+            ObjMesh::Mesh(m) => (Some(m), ObjectDrawn::Mesh),
+            ObjMesh::Nothing => (None, ObjectDrawn::NothingStatic),
+            ObjMesh::Unreadable => (Some(self.marker(&o.asset)?), ObjectDrawn::Missing),
         };
-        let art_file = found
-            .and_then(|f| f.file.as_deref())
-            .map(|f| self.art_name(f));
-        Ok(Some(self.node(Node {
-            name,
-            item: item(ItemKind::Object, i, k, p, Some(o.source_line)),
+        self.node(Node {
+            item: item(ItemKind::Object, i, k, Some(o.source_line)),
             mesh,
             at: [o.x, o.y, o.height],
             heading: o.heading,
+            scale: 1.0,
             children: Vec::new(),
-            details: json!({
-                "asset": p.asset,
-                "item": "object",
-                "index": k,
-                "source_line": o.source_line,
-                "height": o.object_height,
-                "base": o.height,
-                "heading": o.heading,
-                "mode": o.mode,
-                "art": o.asset,
-                "art_file": art_file,
-                "art_state": state.map_or("not looked up", ArtState::describe),
-            }),
-        })))
+            drawn: Drawn::Object(drawn),
+        })
+        .map(Some)
     }
 
     /// The mesh of the OBJ `file` (found at `path`): its static LOD-0
     /// triangles with its `TEXTURE`.
     fn obj_mesh(
         &mut self,
-        file: &ArtFile<crate::place::art::ObjShape>,
+        file: &ArtFile<ObjShape>,
         path: &Path,
-    ) -> Result<Drawn, LimitExceeded> {
+    ) -> Result<ObjMesh, LimitExceeded> {
         let Some(shape) = file.get() else {
-            return Ok(Drawn::Unreadable);
+            return Ok(ObjMesh::Unreadable);
         };
         let tex = self.texture(file, TextureRole::Object);
-        let name = self.art_name(path);
+        let name = self.scene.art_name(path);
         let material = self.textured(&name, tex, OBJECT, true, true);
         if !mesh_fin(&shape.mesh, [0.0, 0.0]) {
             self.scene.warnings.push(format!(
                 "{}: coordinates too large to write; drawn as a box",
                 path.display()
             ));
-            return Ok(Drawn::Unreadable);
+            return Ok(ObjMesh::Unreadable);
         }
         self.check(shape.mesh.triangles.len())?;
         let mesh = shape.mesh.clone();
         Ok(self
             .mesh(&name, vec![Part::whole(material, mesh)])
-            .map_or(Drawn::Nothing, Drawn::Mesh))
+            .map_or(ObjMesh::Nothing, ObjMesh::Mesh))
     }
 
     /// The box drawn for the objects of `asset` whose OBJ cannot be drawn
     /// (one mesh per path): closed, every face outward.
     fn marker(&mut self, asset: &str) -> Result<usize, LimitExceeded> {
         let key = PathBuf::from(format!("missing:{asset}"));
-        if let Some(Drawn::Mesh(m)) = self.obj_meshes.get(&key) {
+        if let Some(ObjMesh::Mesh(m)) = self.obj_meshes.get(&key) {
             return Ok(*m);
         }
         let material = self.color("missing art", MISSING, false);
@@ -759,19 +1095,21 @@ impl Builder<'_> {
         mesh.flat(&ring[..4], &tris, MARKER, Facing::Up, st);
         mesh.flat(&ring[..4], &tris, 0.0, Facing::Down, st);
         self.check(mesh.triangles.len())?;
-        let m = self.scene.meshes.len();
-        self.scene.meshes.push(SceneMesh {
-            name: format!("missing {asset}"),
-            parts: vec![Part::whole(material, mesh)],
-        });
-        self.obj_meshes.insert(key, Drawn::Mesh(m));
+        let m = self
+            .mesh(
+                &format!("missing {asset}"),
+                vec![Part::whole(material, mesh)],
+            )
+            .unwrap_or_default();
+        self.obj_meshes.insert(key, ObjMesh::Mesh(m));
         Ok(m)
     }
 
     /// Facade `f` (number `k` of placement `i`) as a node of its own at
     /// its footprint's centre: the walls and roof its builder makes on
-    /// the layout placement chose, with its wall and roof textures (plain
-    /// walls and a roof without its `.fac`).
+    /// the layout placement chose, with its wall and roof textures; its
+    /// ring's outline on the ground when its `.fac` is missing (nothing
+    /// invented: no walls of a height nobody gave, no roof over the ring).
     fn facade(
         &mut self,
         i: usize,
@@ -780,28 +1118,23 @@ impl Builder<'_> {
         f: &PlacedFacade,
         art: Option<&Art>,
     ) -> Result<Option<usize>, LimitExceeded> {
-        let file = art.and_then(|a| a.facades.iter().find(|x| x.path == f.asset));
+        let file = facade_file(art, f);
         let fac = file.and_then(ArtFile::get);
         let ring = open(&f.polygon);
         if ring.len() < 2 {
             return Ok(None);
         }
-        let (built, h) = match fac {
-            Some(fac) => {
-                let layout = fac_build::layout(fac, &f.polygon, f.height, f.walls.as_deref());
-                (fac_build::mesh(fac, &f.polygon, &layout), layout.height)
-            }
-            None => {
-                let h = f.drawn_height.unwrap_or(f.height);
-                let h = if h.is_finite() && h > 0.0 { h } else { 1.0 };
-                (fac_build::untextured(&f.polygon, h), h)
-            }
+        let Some(fac) = fac else {
+            return self.facade_outline(i, k, p, f, &ring);
         };
+        let layout = fac_build::layout(fac, &f.polygon, f.height, f.walls.as_deref());
+        let built = fac_build::mesh(fac, &f.polygon, &layout);
+        let h = layout.height;
         let closed = built.closed;
         let art_file = file
             .and_then(|x| x.file.as_deref())
-            .map(|n| self.art_name(n));
-        let (wall_mat, roof_mat) = match (file.filter(|_| fac.is_some()), &art_file) {
+            .map(|n| self.scene.art_name(n));
+        let (wall_mat, roof_mat) = match (file, &art_file) {
             (Some(file), Some(name)) => {
                 let wt = self.texture(file, TextureRole::Wall);
                 let rt = self.texture(file, TextureRole::Roof);
@@ -811,84 +1144,83 @@ impl Builder<'_> {
                 )
             }
             _ => (
-                self.color(
-                    if closed {
-                        "missing facade walls"
-                    } else {
-                        "missing facade fence"
-                    },
-                    WALL,
-                    !closed,
-                ),
-                self.color("missing facade roof", ROOF, false),
+                self.color("facade walls", WALL, !closed),
+                self.color("facade roof", ROOF, false),
             ),
         };
-        // The node stands at the footprint's centre; the mesh around it.
-        let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-        for q in &ring {
-            for c in 0..2 {
-                lo[c] = lo[c].min(q[c]);
-                hi[c] = hi[c].max(q[c]);
-            }
-        }
-        let centre = [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0];
-        if !fin(&centre) || !mesh_fin(&built.walls, centre) || !mesh_fin(&built.roof, centre) {
-            self.scene.warnings.push(format!(
-                "{} line {}: facade {k} ({}) has coordinates too large to write; left out of the 3-D scene",
-                p.asset, f.source_line, f.asset
-            ));
-            return Ok(None);
-        }
-        let around = |m: Mesh| Mesh {
-            positions: m
-                .positions
-                .iter()
-                .map(|q| [q[0] - centre[0], q[1] - centre[1], q[2]])
-                .collect(),
-            ..m
+        let Some(centre) = centre_of(&ring) else {
+            return Ok(self.facade_left_out(p, k, f));
         };
+        if !mesh_fin(&built.walls, centre) || !mesh_fin(&built.roof, centre) {
+            return Ok(self.facade_left_out(p, k, f));
+        }
         let parts = vec![
-            Part::whole(wall_mat, around(built.walls)),
-            Part::roof(roof_mat, around(built.roof)),
+            Part::whole(wall_mat, around(built.walls, centre)),
+            Part::roof(roof_mat, around(built.roof, centre)),
         ];
-        let short_name = Path::new(&f.asset)
-            .file_name()
-            .map_or(f.asset.clone(), |n| n.to_string_lossy().into_owned());
-        let node = Node {
-            name: format!("#{i} facade {k} {short_name}"),
-            item: item(ItemKind::Facade, i, k, p, Some(f.source_line)),
-            mesh: None,
-            at: [centre[0], centre[1], 0.0],
-            heading: 0.0,
-            children: Vec::new(),
-            details: json!({
-                "asset": p.asset,
-                "item": "facade",
-                "index": k,
-                "source_line": f.source_line,
-                "height": h,
-                "asked_height": f.height,
-                "floor": f.floor,
-                "art": f.asset,
-                "art_file": art_file,
-                "art_state": f.art.map_or("not looked up", ArtState::describe),
-            }),
-        };
-        self.drawn(node, &format!("#{i} facade {k} {short_name}"), parts)
+        let node = facade_node(i, k, f, centre, h, false);
+        self.drawn(node, &format!("#{i} facade {k} {}", short(&f.asset)), parts)
     }
 
-    /// The trees of placement `i` (one forest) as one node: each tree the
-    /// forest's card of it, textured with its rectangle of the forest's
-    /// texture (cut out, both sides drawn), turned by its heading.
+    /// Facade `f` whose `.fac` is missing or unreadable: its ring (`ring`,
+    /// open) as a red strip of [`OUTLINE_WIDTH`] on the ground, closed
+    /// when the facade is a ring of three points or more.
+    fn facade_outline(
+        &mut self,
+        i: usize,
+        k: usize,
+        p: &Placement,
+        f: &PlacedFacade,
+        ring: &[Xy],
+    ) -> Result<Option<usize>, LimitExceeded> {
+        let Some(centre) = centre_of(ring) else {
+            return Ok(self.facade_left_out(p, k, f));
+        };
+        let closed = ring.len() >= 3;
+        // Two triangles a side, counted before the strip is built.
+        self.check(ring.len().saturating_mul(2).saturating_add(2))?;
+        let line = crate::place::PlacedLine {
+            points: ring
+                .iter()
+                .map(|q| [q[0] - centre[0], q[1] - centre[1]])
+                .collect(),
+            closed,
+            ..crate::place::PlacedLine::default()
+        };
+        let strip = draped::Strip::plain(OUTLINE_WIDTH);
+        let mesh = draped::line_mesh(&line, &strip, draped::LINE_Z);
+        if !mesh_fin(&mesh, [0.0, 0.0]) {
+            return Ok(self.facade_left_out(p, k, f));
+        }
+        let material = self.color("missing facade outline", MISSING, false);
+        let node = facade_node(i, k, f, centre, 0.0, true);
+        let name = format!("#{i} facade {k} missing {}", short(&f.asset));
+        self.drawn(node, &name, vec![Part::whole(material, mesh)])
+    }
+
+    /// Warns that facade `k` of `p` cannot be written; `None`.
+    fn facade_left_out(&mut self, p: &Placement, k: usize, f: &PlacedFacade) -> Option<usize> {
+        self.scene.warnings.push(format!(
+            "{} line {}: facade {k} ({}) has coordinates too large to write; left out of the 3-D scene",
+            p.asset, f.source_line, f.asset
+        ));
+        None
+    }
+
+    /// The trees of placement `i` (one forest): those drawn as cards (the
+    /// forest's card of each, textured with its rectangle of the forest's
+    /// texture, cut out, both sides drawn, turned by its heading) merged
+    /// into one node; each tree drawn as its 3-D mesh a node of its own
+    /// using the mesh of its kind, scaled to its height.
     fn trees(
         &mut self,
         i: usize,
-        p: &Placement,
-        art: Option<&Art>,
-    ) -> Result<Option<usize>, LimitExceeded> {
+        p: &'a Placement,
+        art: Option<&'a Art>,
+    ) -> Result<Vec<usize>, LimitExceeded> {
         let ts = &p.trees;
         if ts.is_empty() {
-            return Ok(None);
+            return Ok(Vec::new());
         }
         let file = art.and_then(|a| a.forest.as_ref());
         let forest: Option<&Forest> = file.and_then(ArtFile::get);
@@ -896,10 +1228,9 @@ impl Builder<'_> {
             (Some(_), Some(file)) => self.texture(file, TextureRole::Forest),
             _ => None,
         };
-        let art_file = file
+        let name = file
             .and_then(|f| f.file.as_deref())
-            .map(|f| self.art_name(f));
-        let name = art_file.clone().unwrap_or_else(|| "trees".to_string());
+            .map_or_else(|| "trees".to_string(), |f| self.scene.art_name(f));
         let textured = self.textured(&name, tex, TREE, true, true);
         // 3-D trees draw with the forest's 3-D texture (plain without it).
         let tex3 = match (forest, file) {
@@ -910,43 +1241,61 @@ impl Builder<'_> {
             .is_some_and(Forest::has_3d)
             .then(|| self.textured(&format!("{name} 3-D"), tex3, TREE, true, true));
         let plain = self.color("trees without art", TREE, true);
-        let (mut cards, mut solids, mut plains) =
-            (Merged::default(), Merged::default(), Merged::default());
+        let (mut cards, mut plains) = (Merging::default(), Merging::default());
         let mut lines = BTreeSet::new();
-        let (mut tallest, mut left_out) = (0.0f64, 0);
+        let (mut tallest, mut left_out, mut cards_added) = (0.0f64, 0, 0usize);
+        let mut nodes = Vec::new();
         for (k, t) in ts.iter().enumerate() {
-            let w = if t.width.is_finite() && t.width > 0.0 {
-                t.width
-            } else {
-                3.0
-            };
-            let h = t
-                .height
-                .filter(|h| h.is_finite() && *h > 0.0)
-                .unwrap_or(w * 1.5);
+            let (w, h) = tree_size(t);
             if !fin(&[t.x, t.y, t.x + w, t.x - w, t.y + w, t.y - w, h, t.heading]) {
                 left_out += 1;
                 continue;
             }
-            // The forest's card of the tree where its texture is drawn,
-            // else a plain one.
+            // The forest's tree where the forest is read.
             let picked = match (forest, t.forest_tree) {
                 (Some(forest), Some(k)) => forest.trees.get(k).map(|tr| (forest, tr)),
                 _ => None,
             };
-            let three_d = picked.is_some_and(|(f, tr)| crate::forest::mesh::is_3d(f, tr));
-            let card = match picked {
-                // A 3-D tree is its mesh, with or without its texture.
-                Some((f, tr)) if three_d => Some(crate::forest::mesh::tree(f, tr, w, h)),
-                Some((f, tr)) if tex.is_some() => Some(crate::forest::mesh::tree(f, tr, w, h)),
-                _ => None,
-            };
+            // A 3-D tree: its kind's shared mesh, scaled to its height.
+            if let (Some((f, tr)), Some(material)) = (picked, solid)
+                && crate::forest::mesh::is_3d(f, tr)
+            {
+                let key = (
+                    std::ptr::from_ref(tr) as usize,
+                    t.forest_tree.unwrap_or_default(),
+                );
+                if let Some((mesh, s)) = self.tree_mesh(key, f, tr, h, material, &name)? {
+                    if !fin(&[s]) {
+                        left_out += 1;
+                        continue;
+                    }
+                    let node = self.node(Node {
+                        item: item(ItemKind::Tree, i, k, Some(t.source_line)),
+                        mesh: Some(mesh),
+                        at: [t.x, t.y, 0.0],
+                        heading: t.heading,
+                        scale: s,
+                        children: Vec::new(),
+                        drawn: Drawn::AsPlaced,
+                    })?;
+                    nodes.push(node);
+                    tallest = tallest.max(h);
+                    continue;
+                }
+            }
+            // A card: the forest's where its texture is drawn, else a
+            // plain one; counted before it is copied.
+            cards_added += 1;
+            self.check(cards_added.saturating_mul(CARD_TRIANGLES))?;
+            let at = [t.x, t.y];
             // A card's crown, seen from above, is as wide as the card.
-            let (at, crown) = ([t.x, t.y], Some(w / 2.0));
-            match card {
-                Some(mesh) if three_d => solids.add(k, &mesh, at, t.heading, None),
-                Some(card) => cards.add(k, &card, at, t.heading, crown),
-                None => {
+            let crown = Some(w / 2.0);
+            match picked {
+                Some((f, tr)) if tex.is_some() => {
+                    let card = crate::forest::mesh::tree(f, tr, w, h);
+                    cards.add(k, &card, at, t.heading, crown);
+                }
+                _ => {
                     let card = crate::forest::mesh::plain(w, h);
                     plains.add(k, &card, at, t.heading, crown);
                 }
@@ -955,37 +1304,122 @@ impl Builder<'_> {
             lines.insert(t.source_line);
         }
         self.left_out(&p.asset, left_out, "tree");
+        let count = cards.pieces.len() + plains.pieces.len();
         let node = Node {
-            name: format!(
-                "#{i} trees {}",
-                file.map_or("(no forest)", |f| f.path.as_str())
-            ),
-            item: item(ItemKind::Trees, i, i, p, None),
+            item: item(ItemKind::Trees, i, i, None),
             mesh: None,
             at: [0.0; 3],
             heading: 0.0,
+            scale: 1.0,
             children: Vec::new(),
-            details: json!({
-                "asset": p.asset,
-                "item": "trees",
-                "index": i,
-                "source_lines": lines,
-                "height": tallest,
-                "trees": ts.len() - left_out,
-                "art": file.map(|f| f.path.clone()),
-                "art_file": art_file,
-                "art_state": file.map_or("not looked up", |f| f.state.describe()),
-            }),
+            drawn: Drawn::Merged(Box::new(Merged {
+                source_lines: lines.into_iter().collect(),
+                count,
+                tallest,
+            })),
         };
-        let mut parts = vec![cards.part(textured), plains.part(plain)];
-        if let Some(material) = solid {
-            parts.push(solids.part(material));
+        let parts = vec![cards.part(textured), plains.part(plain)];
+        if let Some(n) = self.drawn(node, &format!("#{i} trees"), parts)? {
+            nodes.insert(0, n);
         }
-        self.drawn(node, &format!("#{i} trees"), parts)
+        Ok(nodes)
+    }
+
+    /// The shared mesh of 3-D tree `tr` of forest `f` (built once per
+    /// forest file and tree, `key`, its triangles checked before it is
+    /// built) and the scale a tree `height` metres tall draws it at; `None`
+    /// when the tree has no usable 3-D mesh (it is drawn as a card).
+    fn tree_mesh(
+        &mut self,
+        key: (usize, usize),
+        f: &Forest,
+        tr: &crate::forest::Tree,
+        height: f64,
+        material: usize,
+        forest_name: &str,
+    ) -> Result<Option<(usize, f64)>, LimitExceeded> {
+        let mesh = match self.tree_meshes.get(&key) {
+            Some(m) => *m,
+            None => {
+                let m = match crate::forest::tree3d::triangles(f, tr) {
+                    Some(n) => {
+                        self.check(n)?;
+                        crate::forest::mesh::tree_3d(f, tr, height)
+                            .filter(|(m, _)| mesh_fin(m, [0.0, 0.0]))
+                            .and_then(|(m, _)| {
+                                let name = format!("{forest_name} {}", tr_name(tr, key.1));
+                                self.mesh(&name, vec![Part::whole(material, m)])
+                            })
+                    }
+                    None => None,
+                };
+                self.tree_meshes.insert(key, m);
+                m
+            }
+        };
+        let Some(mesh) = mesh else {
+            return Ok(None);
+        };
+        let s = crate::forest::tree3d::mesh_of(f, tr)
+            .map_or(1.0, |m| crate::forest::tree3d::scale(tr, m, height));
+        Ok(Some((mesh, s)))
     }
 }
 
-impl Builder<'_> {
+/// The node of facade `f` (number `k` of placement `i`), standing at
+/// `centre`, drawn `height` metres tall or as its `outline`.
+fn facade_node(
+    i: usize,
+    k: usize,
+    f: &PlacedFacade,
+    centre: Xy,
+    height: f64,
+    outline: bool,
+) -> Node {
+    Node {
+        item: item(ItemKind::Facade, i, k, Some(f.source_line)),
+        mesh: None,
+        at: [centre[0], centre[1], 0.0],
+        heading: 0.0,
+        scale: 1.0,
+        children: Vec::new(),
+        drawn: Drawn::Facade { height, outline },
+    }
+}
+
+/// How a forest's tree is named in a mesh's name: its `TREE` name, else
+/// its index.
+fn tr_name(tr: &crate::forest::Tree, k: usize) -> String {
+    tr.name.clone().unwrap_or_else(|| format!("tree {k}"))
+}
+
+/// The centre of the box around `ring` (`None` when a value would not be
+/// finite as `f32`).
+fn centre_of(ring: &[Xy]) -> Option<Xy> {
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    for q in ring {
+        for c in 0..2 {
+            lo[c] = lo[c].min(q[c]);
+            hi[c] = hi[c].max(q[c]);
+        }
+    }
+    let centre = [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0];
+    fin(&centre).then_some(centre)
+}
+
+/// `m` moved by minus `centre`: around a node standing there.
+fn around(m: Mesh, centre: Xy) -> Mesh {
+    Mesh {
+        positions: m
+            .positions
+            .iter()
+            .map(|q| [q[0] - centre[0], q[1] - centre[1], q[2]])
+            .collect(),
+        ..m
+    }
+}
+
+impl<'a> Builder<'a, '_> {
     /// The material a placement's draped polygons or lines draw with: its
     /// definition's texture (cut out where it is clear unless the `.pol`
     /// says `NO_ALPHA`), else `color`, with a warning once saying why.
@@ -1010,9 +1444,10 @@ impl Builder<'_> {
                 p.asset
             ));
         }
-        let name = file
-            .and_then(|f| f.file.as_deref())
-            .map_or_else(|| format!("{what} of {}", p.asset), |f| self.art_name(f));
+        let name = file.and_then(|f| f.file.as_deref()).map_or_else(
+            || format!("{what} of {}", p.asset),
+            |f| self.scene.art_name(f),
+        );
         let cutout = !art.and_then(Art::pol).is_some_and(|pol| pol.no_alpha);
         self.textured(&name, tex, color, cutout, false)
     }
@@ -1031,12 +1466,7 @@ impl Builder<'_> {
         if !fin(&centre) || !mesh_fin(&m, centre) {
             return None;
         }
-        let positions = m
-            .positions
-            .iter()
-            .map(|q| [q[0] - centre[0], q[1] - centre[1], q[2]])
-            .collect();
-        Some((centre, Mesh { positions, ..m }))
+        Some((centre, around(m, centre)))
     }
 
     /// The draped polygons of placement `i`, a node each at its centre:
@@ -1053,20 +1483,12 @@ impl Builder<'_> {
         }
         let material = self.draped_material(p, art, TextureRole::Draped, DRAPED, "draped polygons");
         let flats = p.draped.iter().enumerate().map(|(k, d)| {
-            let details = json!({
-                "asset": p.asset,
-                "item": "draped",
-                "index": k,
-                "entity": d.entity,
-                "holes": d.rings.len().saturating_sub(1),
-                "uv": if d.uv.is_some() { "planes" } else { "scale" },
-                "heading": d.heading,
-                "art": d.asset,
-                "texture": d.texture,
-                "art_state": d.art.map_or("not looked up", ArtState::describe),
-            });
             let name = format!("#{i} draped {k} {}", short(&d.asset));
-            (name, details, draped::draped_mesh(d, draped::DRAPED_Z))
+            (
+                name,
+                Drawn::AsPlaced,
+                draped::draped_mesh(d, draped::DRAPED_Z),
+            )
         });
         let flat = Flat {
             kind: ItemKind::Draped,
@@ -1094,20 +1516,11 @@ impl Builder<'_> {
             let strip = strip.unwrap_or_else(|| {
                 draped::Strip::plain(l.width.unwrap_or(draped::PLAIN_LINE_WIDTH))
             });
-            let details = json!({
-                "asset": p.asset,
-                "item": "line",
-                "index": k,
-                "entity": l.entity,
-                "winding": l.winding,
-                "closed": l.closed,
-                "width": strip.width(),
-                "art": l.asset,
-                "texture": l.texture,
-                "art_state": l.art.map_or("not looked up", ArtState::describe),
-            });
             let name = format!("#{i} line {k} {}", short(&l.asset));
-            (name, details, draped::line_mesh(l, &strip, draped::LINE_Z))
+            let drawn = Drawn::Line {
+                width: strip.width(),
+            };
+            (name, drawn, draped::line_mesh(l, &strip, draped::LINE_Z))
         });
         let flat = Flat {
             kind: ItemKind::Line,
@@ -1118,31 +1531,31 @@ impl Builder<'_> {
     }
 
     /// Flat items of placement `i` (draped polygons or painted lines): each
-    /// (name, details, mesh) a node at its mesh's centre drawn with
-    /// `material`; those that cannot be written (not finite) and those
-    /// with nothing to draw counted in the scene's warnings.
+    /// (mesh name, what was drawn, mesh) a node at its mesh's centre drawn
+    /// with `material`; those that cannot be written (not finite) and
+    /// those with nothing to draw counted in the scene's warnings.
     fn flats(
         &mut self,
         i: usize,
         p: &Placement,
         material: usize,
         flat: Flat,
-        items: impl Iterator<Item = (String, Value, Mesh)>,
+        items: impl Iterator<Item = (String, Drawn, Mesh)>,
     ) -> Result<Vec<usize>, LimitExceeded> {
         let (mut nodes, mut left_out, mut empty) = (Vec::new(), 0, 0);
-        for (k, (name, details, mesh)) in items.enumerate() {
+        for (k, (name, drawn, mesh)) in items.enumerate() {
             let Some((centre, mesh)) = Self::centred(mesh) else {
                 left_out += 1;
                 continue;
             };
             let node = Node {
-                name: name.clone(),
-                item: item(flat.kind, i, k, p, None),
+                item: item(flat.kind, i, k, None),
                 mesh: None,
                 at: [centre[0], centre[1], 0.0],
                 heading: 0.0,
+                scale: 1.0,
                 children: Vec::new(),
-                details,
+                drawn,
             };
             match self.drawn(node, &name, vec![Part::whole(material, mesh)])? {
                 Some(n) => nodes.push(n),
@@ -1178,12 +1591,11 @@ fn short(path: &str) -> String {
 }
 
 /// The item of kind `kind`, number `index` of placement `i`.
-fn item(kind: ItemKind, i: usize, index: usize, p: &Placement, line: Option<usize>) -> Item {
+fn item(kind: ItemKind, i: usize, index: usize, line: Option<usize>) -> Item {
     Item {
         kind,
         placement: i,
         index,
-        asset: p.asset.clone(),
         source_line: line,
     }
 }
@@ -1201,9 +1613,10 @@ fn turning(heading: f64) -> impl Fn([f64; 3]) -> [f64; 3] {
 
 impl Node {
     /// `q`, a point of its mesh (its own frame), in its parent's frame:
-    /// turned by its heading and moved to where it stands.
+    /// scaled, turned by its heading and moved to where it stands.
     pub fn to_parent(&self, q: [f64; 3]) -> [f64; 3] {
-        let [x, y, z] = turning(self.heading)(q);
+        let s = self.scale;
+        let [x, y, z] = turning(self.heading)([q[0] * s, q[1] * s, q[2] * s]);
         [self.at[0] + x, self.at[1] + y, self.at[2] + z]
     }
 }
@@ -1310,16 +1723,78 @@ mod tests {
             ..Placement::default()
         };
         let s = build(std::slice::from_ref(&p), &Limits::default()).unwrap();
-        let parts = &s.meshes[0].parts;
         let named = |suffix: &str| {
-            parts
+            s.meshes
                 .iter()
+                .flat_map(|m| &m.parts)
                 .find(|pt| s.materials[pt.material].name.ends_with(suffix))
                 .map(|pt| pt.mesh.triangles.len())
         };
-        assert_eq!(named(" 3-D"), Some(1), "{parts:?}");
+        assert_eq!(named(" 3-D"), Some(1), "{:?}", s.meshes);
         // Without its texture the 2-D tree is a plain card.
         assert!(named("trees without art").is_some_and(|n| n >= 2));
+        // The 3-D tree is a node of its own, scaled to its height (10 m
+        // over the oak's minimum of 8 m).
+        let tree = s
+            .nodes
+            .iter()
+            .find(|n| n.item.kind == ItemKind::Tree)
+            .unwrap();
+        assert_eq!((tree.item.index, tree.scale), (0, 10.0 / 8.0));
+        assert_eq!(s.extras(tree)["item"], "tree");
+        assert_eq!(s.extras(tree)["height"], 10.0);
+    }
+
+    /// Regression (issue 46): every 3-D tree's mesh was copied into its
+    /// placement's mesh, so that 1,337 trees of 20,000 triangles made a
+    /// scene of 26.7 million, refused only after 11 s and 5.35 GB. A 3-D
+    /// tree's mesh is now built once and each tree a node using it: the
+    /// triangles do not grow with the trees, and the nodes are counted.
+    #[test]
+    fn three_d_trees_share_one_mesh_whatever_their_number() {
+        let text = include_str!("../../tests/fixtures/art/trees.for");
+        let forest = crate::forest::read(text.as_bytes(), "trees.for", &Limits::default()).unwrap();
+        let trees = |n: usize| Placement {
+            asset: "t.agp".into(),
+            trees: (0..n)
+                .map(|k| PlacedTree {
+                    x: k as f64,
+                    width: 4.0,
+                    height: Some(8.0 + (k % 5) as f64),
+                    heading: k as f64 * 31.0,
+                    forest_tree: Some(0),
+                    ..PlacedTree::default()
+                })
+                .collect(),
+            art: Some(Arc::new(Art {
+                forest: Some(ArtFile::found(
+                    "trees.for",
+                    "/art/trees.for",
+                    forest.clone(),
+                )),
+                ..Art::default()
+            })),
+            ..Placement::default()
+        };
+        let (few, many) = (trees(10), trees(10_000));
+        let a = build(std::slice::from_ref(&few), &Limits::default()).unwrap();
+        let b = build(std::slice::from_ref(&many), &Limits::default()).unwrap();
+        assert_eq!(a.triangles(), b.triangles(), "one mesh for every oak");
+        assert_eq!(b.meshes.len(), 1);
+        let count = |s: &Scene| {
+            s.nodes
+                .iter()
+                .filter(|n| n.item.kind == ItemKind::Tree)
+                .count()
+        };
+        assert_eq!((count(&a), count(&b)), (10, 10_000));
+        // The node limit is checked as nodes are added.
+        let tight = Limits {
+            max_scene_nodes: 500,
+            ..Limits::default()
+        };
+        let e = build(std::slice::from_ref(&many), &tight).unwrap_err();
+        assert_eq!((e.what.as_str(), e.needed), ("nodes of the 3-D scene", 501));
     }
 
     /// The pieces of a placement's trees: a 3-D tree is its mesh as
@@ -1358,18 +1833,29 @@ mod tests {
             ..Placement::default()
         };
         let s = build(std::slice::from_ref(&p), &Limits::default()).unwrap();
-        let pieces: Vec<(&Part, &Piece)> = s.meshes[0]
-            .parts
+        let pieces: Vec<(&Part, &Piece)> = s
+            .meshes
             .iter()
+            .flat_map(|m| &m.parts)
             .flat_map(|pt| pt.pieces.iter().map(move |pc| (pt, pc)))
             .collect();
-        let mut indices: Vec<usize> = pieces.iter().map(|(_, pc)| pc.index).collect();
-        indices.sort_unstable();
-        assert_eq!(indices, [0, 1, 2], "the tree left out is no piece");
-        let piece = |k: usize| pieces.iter().find(|(_, pc)| pc.index == k).unwrap();
+        let indices: Vec<usize> = pieces.iter().map(|(_, pc)| pc.index).collect();
+        assert_eq!(
+            indices,
+            [2],
+            "the card is a piece; the tree left out is none"
+        );
+        assert_eq!(pieces[0].1.crown, Some(([100.0, 50.0], 2.0)));
+        // The 3-D trees are nodes of their own over one mesh: placed, it
+        // spans what the tree does.
         let bounds = |k: usize| {
-            let (pt, pc) = piece(k);
-            let q = &pt.mesh.positions[pc.vertices.clone()];
+            let n = s
+                .nodes
+                .iter()
+                .find(|n| n.item.kind == ItemKind::Tree && n.item.index == k)
+                .unwrap();
+            let m = &s.meshes[n.mesh.unwrap()].parts[0].mesh;
+            let q: Vec<[f64; 3]> = m.positions.iter().map(|&q| n.to_parent(q)).collect();
             let f = |c: usize, m: fn(f64, f64) -> f64, i: f64| q.iter().map(|v| v[c]).fold(i, m);
             [
                 f(0, f64::min, f64::INFINITY),
@@ -1389,8 +1875,122 @@ mod tests {
             "{:?}",
             bounds(1)
         );
-        assert_eq!(piece(0).1.crown, None, "a 3-D tree is seen as its mesh");
-        assert_eq!(piece(2).1.crown, Some(([100.0, 50.0], 2.0)));
+        let trees = s.nodes.iter().filter(|n| n.item.kind == ItemKind::Tree);
+        assert_eq!(trees.count(), 2, "the tree left out is no node");
+    }
+
+    /// Regression (issue 46): a facade whose `.fac` is missing was drawn as
+    /// walls of the DSF's height with a roof over its whole ring: Laminar's
+    /// fence facades became 10 m slabs roofing 30 ha of runway, burying the
+    /// package's own objects. It is now its ring's outline on the ground,
+    /// closed or open, with no wall and no roof, and says so.
+    #[test]
+    fn a_missing_facade_is_its_outline_never_a_building() {
+        let missing = ArtFile::<crate::fac::Facade> {
+            path: "lib/Fence.fac".into(),
+            file: None,
+            state: ArtState::Missing,
+            how: "not in any library".into(),
+            value: None,
+            textures: Vec::new(),
+        };
+        let ring = vec![[0.0, 0.0], [400.0, 0.0], [400.0, 300.0], [0.0, 300.0]];
+        let facade = |polygon: Vec<Xy>| PlacedFacade {
+            asset: "lib/Fence.fac".into(),
+            polygon,
+            height: 10.0,
+            art: Some(ArtState::Missing),
+            ..PlacedFacade::default()
+        };
+        let p = Placement {
+            asset: "fences".into(),
+            facades: vec![facade(ring), facade(vec![[0.0, -10.0], [50.0, -10.0]])],
+            art: Some(Arc::new(Art {
+                facades: vec![missing],
+                ..Art::default()
+            })),
+            ..Placement::default()
+        };
+        let s = build(std::slice::from_ref(&p), &Limits::default()).unwrap();
+        let facades: Vec<&Node> = s
+            .nodes
+            .iter()
+            .filter(|n| n.item.kind == ItemKind::Facade)
+            .collect();
+        assert_eq!(facades.len(), 2);
+        for n in facades {
+            assert_eq!(
+                n.drawn,
+                Drawn::Facade {
+                    height: 0.0,
+                    outline: true
+                }
+            );
+            let mesh = &s.meshes[n.mesh.unwrap()];
+            assert_eq!(mesh.parts.len(), 1, "no roof");
+            let part = &mesh.parts[0];
+            assert!(!part.roof);
+            assert_eq!(s.materials[part.material].color, MISSING);
+            let top = part.mesh.positions.iter().map(|q| q[2]).fold(0.0, f64::max);
+            assert!(top <= draped::LINE_Z + 1e-9, "on the ground: {top}");
+            // Its area is the strip's, not the ring's 12 ha.
+            let e = s.extras(n);
+            assert_eq!(e["drawn"], "outline: its .fac is missing");
+            assert_eq!(
+                (e["height"].as_f64(), e["asked_height"].as_f64()),
+                (Some(0.0), Some(10.0))
+            );
+            assert!(s.name(n).contains("missing Fence.fac"), "{}", s.name(n));
+        }
+    }
+
+    /// The scene's triangle count is kept as meshes are added (issue 48:
+    /// summing every mesh for each node made the glTF writer quadratic):
+    /// it equals the sum of its meshes', each counted once.
+    #[test]
+    fn the_running_total_of_triangles_is_the_sum_of_the_meshes() {
+        let text = include_str!("../../tests/fixtures/art/trees.for");
+        let forest = crate::forest::read(text.as_bytes(), "trees.for", &Limits::default()).unwrap();
+        let sq = |x: f64| vec![[x, 0.0], [x + 10.0, 0.0], [x + 10.0, 8.0], [x, 8.0]];
+        let p = Placement {
+            asset: "t.agb".into(),
+            objects: vec![PlacedObject::default(); 3],
+            facades: (0..20)
+                .map(|k| PlacedFacade {
+                    asset: "gone.fac".into(),
+                    polygon: sq(k as f64 * 20.0),
+                    height: 6.0,
+                    ..PlacedFacade::default()
+                })
+                .collect(),
+            trees: (0..30)
+                .map(|k| PlacedTree {
+                    x: k as f64,
+                    width: 4.0,
+                    forest_tree: Some(k % 3),
+                    ..PlacedTree::default()
+                })
+                .collect(),
+            art: Some(Arc::new(Art {
+                forest: Some(ArtFile::found("trees.for", "/art/trees.for", forest)),
+                ..Art::default()
+            })),
+            ..Placement::default()
+        };
+        let s = build(std::slice::from_ref(&p), &Limits::default()).unwrap();
+        let sum: usize = s
+            .meshes
+            .iter()
+            .flat_map(|m| &m.parts)
+            .map(|p| p.mesh.triangles.len())
+            .sum();
+        assert!(sum > 100);
+        assert_eq!(s.triangles(), sum as u64);
+        let tight = Limits {
+            max_scene_triangles: sum as u64 - 1,
+            ..Limits::default()
+        };
+        assert!(build(std::slice::from_ref(&p), &tight).is_err());
     }
 
     #[test]

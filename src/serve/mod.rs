@@ -84,6 +84,7 @@ pub fn serve_limits() -> Limits {
         max_drawn_items: 50_000,
         max_scene_texture_bytes: 64 << 20,
         max_scene_triangles: 2_000_000,
+        max_scene_nodes: 200_000,
         max_picture_image_bytes: 8 << 20,
     }
 }

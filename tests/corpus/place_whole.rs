@@ -338,7 +338,12 @@ fn a_real_package_with_its_own_art_is_placed_and_drawn_whole() {
     let node = scene
         .nodes
         .iter()
-        .find(|n| n.item.asset == "OSXmetalShed1.obj" && n.mesh.is_some())
+        .find(|n| {
+            scene
+                .placement_of(n)
+                .is_some_and(|p| p.asset == "OSXmetalShed1.obj")
+                && n.mesh.is_some()
+        })
         .expect("a node drawing the shed");
     let mesh = &scene.meshes[node.mesh.unwrap()];
     assert!(

@@ -76,3 +76,30 @@ pub fn square(side: f64) -> Vec<[f64; 2]> {
         .map(|&p| frame.to_lonlat(p))
         .collect()
 }
+
+/// A forest whose one tree is a 3-D cone of `n` triangles, 10 m tall
+/// (its minimum height 8 m), planted every 4 m: 20,000 triangles at full
+/// density made the 305-byte tile of issue 46.
+pub fn cone_forest(n: usize) -> String {
+    let mut f = String::from(
+        "A\n800\nFOREST\n\nTEXTURE t.png\nSCALE_X 256\nSCALE_Y 256\nSPACING 4 4\n\
+         RANDOM 0 0\n\nSHADER_3D\nTEXTURE t3.png\n",
+    );
+    let _ = writeln!(f, "MESH cone 0 500 {} {}", n + 1, 3 * n);
+    f.push_str("VERTEX 0 10 0  0 1 0  0.5 1  0\n");
+    for k in 0..n {
+        let a = k as f64 / n as f64 * std::f64::consts::TAU;
+        let (s, c) = a.sin_cos();
+        let _ = writeln!(
+            f,
+            "VERTEX {:.4} 0 {:.4}  {c:.4} 0.3 {s:.4}  0.5 0  0",
+            2.0 * c,
+            2.0 * s
+        );
+    }
+    for k in 0..n {
+        let _ = writeln!(f, "IDX 0 {} {}", 1 + k, 1 + (k + 1) % n);
+    }
+    f.push_str("\nTREE 0 0 64 128 32 100 8 12 2 0 cone\nMESH_3D cone\n");
+    f
+}

@@ -3,12 +3,15 @@
 //! a BIN chunk, as the glTF 2.0 specification's "Binary glTF Layout"
 //! gives it) and `.gltf` (the JSON with its buffer as a `data:` URI).
 
-use super::model::{Material, Prim, Scene};
+use super::model::{Material, NodeNames, Prim, Scene};
+use crate::scene;
 use base64::Engine as _;
 use gltf_json as json;
 use json::validation::Checked::Valid;
 use json::validation::USize64;
+use serde::ser::{SerializeMap, SerializeSeq};
 use serde_json::{Value, json as js};
+use std::cell::RefCell;
 
 /// The document and its binary buffer (4-byte aligned parts).
 struct Doc {
@@ -244,44 +247,189 @@ fn document(scene: &Scene) -> Doc {
             weights: None,
         });
     }
-    for n in &scene.nodes {
-        let (s, c) = (n.yaw / 2.0).sin_cos();
-        doc.root.push(json::Node {
-            camera: None,
-            children: (!n.children.is_empty()).then(|| {
-                n.children
-                    .iter()
-                    .map(|&i| json::Index::new(i as u32))
-                    .collect()
-            }),
-            extensions: None,
-            extras: n.extras.as_ref().and_then(extras),
-            matrix: None,
-            mesh: n.mesh.map(|i| json::Index::new(i as u32)),
-            name: Some(n.name.clone()),
-            rotation: (n.yaw != 0.0)
-                .then_some(json::scene::UnitQuaternion([0.0, s as f32, 0.0, c as f32])),
-            scale: None,
-            translation: (n.translation != [0.0; 3]).then(|| n.translation.map(|v| v as f32)),
-            skin: None,
-            weights: None,
-        });
-    }
     let s = doc.root.push(json::Scene {
         extensions: None,
         extras: extras(&scene.extras),
         name: Some("agkit placement".into()),
-        nodes: scene
-            .roots
-            .iter()
-            .map(|&i| json::Index::new(i as u32))
-            .collect(),
+        nodes: scene.roots.iter().map(|&i| json::Index::new(i)).collect(),
     });
     doc.root.scene = Some(s);
     while !doc.bin.len().is_multiple_of(4) {
         doc.bin.push(0);
     }
     doc
+}
+
+/// The glTF node of scene node `n` (its children as glTF indices, its
+/// name made unique by `names`), made as it is written.
+fn node(
+    built: &scene::Scene<'_>,
+    scene: &Scene,
+    n: &scene::Node,
+    names: &mut NodeNames,
+) -> json::Node {
+    let children: Vec<json::Index<json::Node>> = n
+        .children
+        .iter()
+        .filter_map(|&c| scene.node_index.get(c).copied().flatten())
+        .map(json::Index::new)
+        .collect();
+    let mesh = n
+        .mesh
+        .and_then(|m| scene.mesh_index.get(m).copied().flatten());
+    let [x, y, z] = n.at;
+    let translation = [x, z, -y];
+    let yaw = if n.heading == 0.0 {
+        0.0
+    } else {
+        -n.heading.to_radians()
+    };
+    let (s, c) = (yaw / 2.0).sin_cos();
+    json::Node {
+        camera: None,
+        children: (!children.is_empty()).then_some(children),
+        extensions: None,
+        extras: extras(&built.extras(n)),
+        matrix: None,
+        mesh: mesh.map(|i| json::Index::new(i as u32)),
+        name: Some(names.unique(&built.name(n))),
+        rotation: (yaw != 0.0)
+            .then_some(json::scene::UnitQuaternion([0.0, s as f32, 0.0, c as f32])),
+        scale: (n.scale != 1.0).then_some([n.scale as f32; 3]),
+        translation: (translation != [0.0; 3]).then(|| translation.map(|v| v as f32)),
+        skin: None,
+        weights: None,
+    }
+}
+
+/// The scene's nodes as a JSON array, each made as it is written.
+struct Nodes<'a, 'b> {
+    built: &'a scene::Scene<'b>,
+    scene: &'a Scene,
+    names: RefCell<NodeNames>,
+}
+
+impl serde::Serialize for Nodes<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let kept = self.scene.node_index.iter().flatten().count();
+        let mut seq = s.serialize_seq(Some(kept))?;
+        let mut names = self.names.borrow_mut();
+        for (n, k) in self.built.nodes.iter().zip(&self.scene.node_index) {
+            if k.is_some() {
+                seq.serialize_element(&node(self.built, self.scene, n, &mut names))?;
+            }
+        }
+        seq.end()
+    }
+}
+
+/// The document's JSON: `root` as [`gltf_json`] writes it (the same
+/// members in the same order), with the nodes streamed from the 3-D
+/// scene where its `nodes` go.
+struct Whole<'a, 'b> {
+    root: &'a json::Root,
+    nodes: Nodes<'a, 'b>,
+}
+
+impl serde::Serialize for Whole<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let r = self.root;
+        let mut m = s.serialize_map(None)?;
+        macro_rules! list {
+            ($key:literal, $v:expr) => {
+                if !$v.is_empty() {
+                    m.serialize_entry($key, &$v)?;
+                }
+            };
+        }
+        list!("accessors", r.accessors);
+        list!("animations", r.animations);
+        m.serialize_entry("asset", &r.asset)?;
+        list!("buffers", r.buffers);
+        list!("bufferViews", r.buffer_views);
+        if let Some(scene) = &r.scene {
+            m.serialize_entry("scene", scene)?;
+        }
+        if let Some(x) = &r.extensions {
+            m.serialize_entry("extensions", x)?;
+        }
+        if let Some(x) = &r.extras {
+            m.serialize_entry("extras", x)?;
+        }
+        list!("extensionsUsed", r.extensions_used);
+        list!("extensionsRequired", r.extensions_required);
+        list!("cameras", r.cameras);
+        list!("images", r.images);
+        list!("materials", r.materials);
+        list!("meshes", r.meshes);
+        if self.nodes.scene.node_index.iter().any(Option::is_some) {
+            m.serialize_entry("nodes", &self.nodes)?;
+        }
+        list!("samplers", r.samplers);
+        list!("scenes", r.scenes);
+        list!("skins", r.skins);
+        list!("textures", r.textures);
+        m.end()
+    }
+}
+
+/// Counts the bytes written to it.
+struct Counter(u64);
+
+impl std::io::Write for Counter {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0 += b.len() as u64;
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Writes the JSON of `doc` for `scene` (built from `built`), compact or
+/// pretty, to `w`, its nodes made as they are written; the bytes written.
+/// The same every time, so that a first run into a [`Counter`] gives the
+/// length a GLB's header needs before the text, and the text itself is
+/// never held.
+fn json_to(
+    doc: &Doc,
+    scene: &Scene,
+    built: &scene::Scene<'_>,
+    pretty: bool,
+    w: &mut dyn std::io::Write,
+) -> Result<u64, super::OutError> {
+    let whole = Whole {
+        root: &doc.root,
+        nodes: Nodes {
+            built,
+            scene,
+            names: RefCell::new(NodeNames::default()),
+        },
+    };
+    let mut counted = Counted { w, n: 0 };
+    if pretty {
+        serde_json::to_writer_pretty(&mut counted, &whole)?;
+    } else {
+        serde_json::to_writer(&mut counted, &whole)?;
+    }
+    Ok(counted.n)
+}
+
+/// A writer counting what passes through it.
+struct Counted<'a> {
+    w: &'a mut dyn std::io::Write,
+    n: u64,
+}
+
+impl std::io::Write for Counted<'_> {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        let k = self.w.write(b)?;
+        self.n += k as u64;
+        Ok(k)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.w.flush()
+    }
 }
 
 /// The document with one buffer of `length` bytes at `uri` (none for GLB).
@@ -319,28 +467,41 @@ fn buffer_len(scene: &Scene) -> usize {
 /// `scene` written to `w` as a GLB file: the header and the JSON chunk,
 /// then the buffer as the BIN chunk straight from where it was built.
 /// Nothing is written when the file would pass the format's 4 GiB.
-pub(crate) fn glb(scene: &Scene, w: &mut dyn std::io::Write) -> Result<(), super::OutError> {
+pub(crate) fn glb(
+    scene: &Scene,
+    built: &scene::Scene<'_>,
+    w: &mut dyn std::io::Write,
+) -> Result<(), super::OutError> {
     let mut doc = document(scene);
     with_buffer(&mut doc, None);
-    let mut text = doc.root.to_vec()?;
-    while !text.len().is_multiple_of(4) {
-        text.push(b' ');
-    }
+    // The JSON's length first (the header gives it), then the JSON itself
+    // straight to `w`.
+    let len = json_to(&doc, scene, built, false, &mut Counter(0))?;
+    let padded = len.next_multiple_of(4);
     let bin_chunk = if doc.bin.is_empty() {
         0
     } else {
-        8 + doc.bin.len()
+        8 + doc.bin.len() as u64
     };
-    let total = 12 + 8 + text.len() + bin_chunk;
-    let total = super::file_size(total)?;
+    let total = 12 + 8 + padded + bin_chunk;
+    let total = super::file_size(usize::try_from(total).unwrap_or(usize::MAX))?;
+    let json_len = u32::try_from(padded).unwrap_or(u32::MAX);
     let mut head = Vec::with_capacity(20);
     head.extend_from_slice(b"glTF");
     head.extend_from_slice(&2u32.to_le_bytes());
     head.extend_from_slice(&total.to_le_bytes());
-    head.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    head.extend_from_slice(&json_len.to_le_bytes());
     head.extend_from_slice(b"JSON");
     w.write_all(&head)?;
-    w.write_all(&text)?;
+    let written = json_to(&doc, scene, built, false, w)?;
+    if written != len {
+        return Err(super::OutError::Scene(format!(
+            "the scene's JSON came to {written} bytes, not the {len} counted"
+        )));
+    }
+    for _ in len..padded {
+        w.write_all(b" ")?;
+    }
     if !doc.bin.is_empty() {
         w.write_all(&(doc.bin.len() as u32).to_le_bytes())?;
         w.write_all(b"BIN\0")?;
@@ -349,17 +510,22 @@ pub(crate) fn glb(scene: &Scene, w: &mut dyn std::io::Write) -> Result<(), super
     Ok(())
 }
 
-/// `scene` as a `.gltf` file: JSON, its buffer a base64 `data:` URI.
-pub(crate) fn gltf(scene: &Scene, w: &mut dyn std::io::Write) -> Result<(), super::OutError> {
+/// `scene` as a `.gltf` file: JSON, its buffer a base64 `data:` URI;
+/// nothing is written when the file would pass the format's 4 GiB.
+pub(crate) fn gltf(
+    scene: &Scene,
+    built: &scene::Scene<'_>,
+    w: &mut dyn std::io::Write,
+) -> Result<(), super::OutError> {
     let mut doc = document(scene);
     let uri = format!(
         "data:application/octet-stream;base64,{}",
         base64::engine::general_purpose::STANDARD.encode(&doc.bin)
     );
     with_buffer(&mut doc, Some(uri));
-    let mut v = doc.root.to_vec_pretty()?;
-    v.push(b'\n');
-    super::file_size(v.len())?;
-    w.write_all(&v)?;
+    let len = json_to(&doc, scene, built, true, &mut Counter(0))?;
+    super::file_size(usize::try_from(len + 1).unwrap_or(usize::MAX))?;
+    json_to(&doc, scene, built, true, w)?;
+    w.write_all(b"\n")?;
     Ok(())
 }

@@ -8,7 +8,7 @@
 //! (s, 1 − t): a rotation, so every triangle keeps its winding; a node's
 //! clockwise heading is a rotation of −heading about +y.
 
-use super::model::{Image, Material, Node, Prim, Scene};
+use super::model::{Image, Material, Prim, Scene};
 use crate::geom::Mesh;
 use crate::limits::Limits;
 use crate::scene::{self, ItemKind};
@@ -96,7 +96,7 @@ fn append(prim: &mut Prim, m: &Mesh) {
 
 /// The glTF scene of `s`, and the warnings about textures it could not
 /// embed.
-pub(crate) fn convert(s: &scene::Scene, limits: &Limits) -> (Scene, Vec<String>) {
+pub(crate) fn convert(s: &scene::Scene<'_>, limits: &Limits) -> (Scene, Vec<String>) {
     let mut out = Scene::default();
     let mut em = Embedder {
         limits,
@@ -145,50 +145,41 @@ pub(crate) fn convert(s: &scene::Scene, limits: &Limits) -> (Scene, Vec<String>)
         .collect();
     // Scene nodes come children first: each maps to a glTF node, or to
     // none when all it draws came to nothing (a ground, facade or trees
-    // whose triangles have no area as `f32`).
-    let mut nodes: Vec<Option<usize>> = Vec::with_capacity(s.nodes.len());
-    for n in &s.nodes {
-        let mesh = n.mesh.and_then(|m| meshes.get(m).copied().flatten());
-        let drawn_only = matches!(
-            n.item.kind,
-            ItemKind::Ground
-                | ItemKind::Facade
-                | ItemKind::Trees
-                | ItemKind::Draped
-                | ItemKind::Line
-        );
-        if drawn_only && mesh.is_none() {
-            nodes.push(None);
-            continue;
-        }
-        let children = n
-            .children
-            .iter()
-            .filter_map(|&c| nodes.get(c).copied().flatten())
-            .collect();
-        nodes.push(Some(out.node(Node {
-            name: n.name.clone(),
-            mesh,
-            translation: [n.at[0], n.at[2], -n.at[1]],
-            yaw: if n.heading == 0.0 {
-                0.0
-            } else {
-                -n.heading.to_radians()
-            },
-            children,
-            extras: Some(n.details.clone()),
-        })));
-    }
+    // whose triangles have no area as `f32`). Only the index is kept: the
+    // node is written from the scene's own as the document is serialised.
+    let mut next = 0u32;
+    out.node_index = s
+        .nodes
+        .iter()
+        .map(|n| {
+            let mesh = n.mesh.and_then(|m| meshes.get(m).copied().flatten());
+            let drawn_only = matches!(
+                n.item.kind,
+                ItemKind::Ground
+                    | ItemKind::Facade
+                    | ItemKind::Trees
+                    | ItemKind::Tree
+                    | ItemKind::Draped
+                    | ItemKind::Line
+            );
+            if drawn_only && mesh.is_none() {
+                return None;
+            }
+            next += 1;
+            Some(next - 1)
+        })
+        .collect();
+    out.mesh_index = meshes;
     out.roots = s
         .roots
         .iter()
-        .filter_map(|&r| nodes.get(r).copied().flatten())
+        .filter_map(|&r| out.node_index.get(r).copied().flatten())
         .collect();
     for k in 0..out.images.len() {
         let name = out.images[k].name.clone();
         out.images[k].name = out.unique(3, &name);
     }
-    out.extras = s.details.clone();
+    out.extras = s.details();
     (out, em.warnings)
 }
 
@@ -236,8 +227,23 @@ mod tests {
         let sq = vec![[0.0, 0.0], [10.0, 0.0], [10.0, 8.0], [0.0, 8.0]];
         let mut cw = sq.clone();
         cw.reverse();
+        // Two facades of a `.fac` read, on rings running either way; a
+        // third whose `.fac` is missing, drawn as its outline.
+        let text = "A\n800\nFACADE\nTEXTURE wall.png\nRING 1\nLOD 0 10000\n\
+                    WALL 0 1000 0 360 plain\nSCALE 10 10\nLEFT 0 0.25\nBOTTOM 0 0.5\n\
+                    ROOF 0 0\n";
+        let lim = Limits::default();
+        let fac = crate::fac::read(text.as_bytes(), "a.fac", &lim).unwrap();
+        let art = crate::place::art::Art {
+            facades: vec![
+                crate::place::art::ArtFile::found("a.fac", "/art/a.fac", fac.clone()),
+                crate::place::art::ArtFile::found("b.fac", "/art/b.fac", fac),
+            ],
+            ..crate::place::art::Art::default()
+        };
         let p = Placement {
             asset: "t.agb".into(),
+            art: Some(std::sync::Arc::new(art)),
             tiles: vec![tile(sq.clone()), tile(cw.clone())],
             objects: vec![PlacedObject {
                 asset: "gone.obj".into(),
@@ -295,9 +301,14 @@ mod tests {
                     let out = q[0] * n[0] + q[2] * n[2];
                     assert!(out > 0.0, "{} wall at {q:?} faces {n:?}", m.name);
                 }
-                assert!(m.prims[1].nrm.iter().all(|n| *n == [0.0, 1.0, 0.0]));
+                assert!(
+                    m.prims[1].nrm.iter().all(|n| *n == [0.0, 1.0, 0.0]),
+                    "{} {:?}",
+                    m.name,
+                    m.prims[1].nrm
+                );
             }
-            if m.name.starts_with("ground") {
+            if m.name.starts_with("ground") || m.name.starts_with("#0 facade 2 missing") {
                 assert!(m.prims[0].nrm.iter().all(|n| *n == [0.0, 1.0, 0.0]));
             }
         }

@@ -97,7 +97,7 @@ pub fn write_scene_to(
 /// embedded within `limits`; its warnings and those of the textures that
 /// could not be embedded.
 pub fn write(
-    scene: &crate::scene::Scene,
+    scene: &crate::scene::Scene<'_>,
     container: Container,
     limits: &Limits,
 ) -> Result<Written, OutError> {
@@ -111,7 +111,7 @@ pub fn write(
 /// Nothing is written when the scene cannot be (a value that is not
 /// finite, a file past the format's 4 GiB).
 pub fn write_to(
-    scene: &crate::scene::Scene,
+    scene: &crate::scene::Scene<'_>,
     container: Container,
     limits: &Limits,
     w: &mut dyn std::io::Write,
@@ -125,9 +125,20 @@ pub fn write_to(
             "{what} would be written with a value that is not finite"
         )));
     }
+    if let Some(n) = scene.nodes.iter().find(|n| {
+        !n.at
+            .iter()
+            .chain([&n.heading, &n.scale])
+            .all(|v| (*v as f32).is_finite())
+    }) {
+        return Err(OutError::Scene(format!(
+            "node {:?} would be written with a value that is not finite",
+            scene.name(n)
+        )));
+    }
     match container {
-        Container::Glb => doc::glb(&doc_scene, w)?,
-        Container::Gltf => doc::gltf(&doc_scene, w)?,
+        Container::Glb => doc::glb(&doc_scene, scene, w)?,
+        Container::Gltf => doc::gltf(&doc_scene, scene, w)?,
     }
     Ok(scene.warnings.iter().cloned().chain(embedding).collect())
 }

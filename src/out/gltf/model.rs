@@ -171,23 +171,6 @@ pub(crate) struct Image {
     pub png: Vec<u8>,
 }
 
-/// A node.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Node {
-    /// Its name.
-    pub name: String,
-    /// Index into [`Scene::meshes`].
-    pub mesh: Option<usize>,
-    /// Translation.
-    pub translation: [f64; 3],
-    /// Rotation about +y, radians (counter-clockwise seen from above).
-    pub yaw: f64,
-    /// Child nodes.
-    pub children: Vec<usize>,
-    /// Its `extras`.
-    pub extras: Option<Value>,
-}
-
 /// The whole scene.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Scene {
@@ -197,10 +180,15 @@ pub(crate) struct Scene {
     pub materials: Vec<Material>,
     /// Images.
     pub images: Vec<Image>,
-    /// Nodes.
-    pub nodes: Vec<Node>,
-    /// The scene's root nodes.
-    pub roots: Vec<usize>,
+    /// For each node of the 3-D scene ([`crate::scene::Scene::nodes`]), its
+    /// index among the glTF nodes, or `None` when it is not written (all
+    /// it draws came to nothing). The nodes themselves are written from
+    /// the 3-D scene as the document is serialised, never held here.
+    pub node_index: Vec<Option<u32>>,
+    /// For each mesh of the 3-D scene, its glTF mesh (`None`: empty).
+    pub mesh_index: Vec<Option<usize>>,
+    /// The scene's root nodes (glTF node indices).
+    pub roots: Vec<u32>,
     /// The scene's `extras`.
     pub extras: Value,
     /// The materials as asked for (before their names were made
@@ -210,8 +198,8 @@ pub(crate) struct Scene {
     /// right: the builder's own shapes, and OBJs whose normals agree
     /// with their triangles).
     pub mended: usize,
-    /// Names given to nodes, meshes, materials and images, each kind
-    /// apart.
+    /// Names given to meshes, materials and images, each kind apart
+    /// (nodes are named as they are written, [`NodeNames`]).
     names: [std::collections::HashSet<String>; 4],
     /// For each kind, the number [`Scene::unique`] tries next after a
     /// base name: a thousand nodes named alike take a thousand tries, not
@@ -252,7 +240,8 @@ impl Scene {
     }
 
     /// `name` (shortened to [`MAX_NAME`]) made unique among the names of
-    /// its `kind` (0 nodes, 1 meshes, 2 materials, 3 images) with a number: what
+    /// its `kind` (1 meshes, 2 materials, 3 images; nodes are
+    /// [`NodeNames`]) with a number: what
     /// a client that renames clashes (Blender's `.001`) keeps as it is.
     pub fn unique(&mut self, kind: usize, name: &str) -> String {
         let base = short(name);
@@ -292,32 +281,59 @@ impl Scene {
         Some(self.meshes.len() - 1)
     }
 
-    /// Adds a node, its name made unique; its index.
-    pub fn node(&mut self, mut node: Node) -> usize {
-        node.name = self.unique(0, &node.name);
-        self.nodes.push(node);
-        self.nodes.len() - 1
-    }
-
-    /// The first mesh or node holding a value that is not a finite
-    /// `f32` (named), if any.
+    /// The first mesh holding a value that is not a finite `f32` (named),
+    /// if any.
     pub fn not_finite(&self) -> Option<String> {
-        if let Some(m) = self
-            .meshes
+        self.meshes
             .iter()
             .find(|m| !m.prims.iter().all(Prim::finite))
-        {
-            return Some(format!("mesh {:?}", m.name));
+            .map(|m| format!("mesh {:?}", m.name))
+    }
+}
+
+/// The names of nodes made unique as they are written ([`short`], then
+/// numbered as [`Scene::unique`] numbers them), holding a hash of each
+/// name given rather than the name: a node costs a few bytes, however
+/// many there are. Two names of one hash (as good as never) only make
+/// the second numbered.
+#[derive(Debug, Default)]
+pub(crate) struct NodeNames {
+    seen: std::collections::HashSet<u64>,
+    /// For a base name that clashed, the number tried next.
+    next: std::collections::HashMap<String, usize>,
+}
+
+impl NodeNames {
+    /// A hash of `name`, the same in every run.
+    fn hash(name: &str) -> u64 {
+        use std::hash::Hasher;
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        h.write(name.as_bytes());
+        h.finish()
+    }
+
+    /// `name` shortened to [`MAX_NAME`] and made unique among the names
+    /// given so far.
+    pub fn unique(&mut self, name: &str) -> String {
+        let base = short(name);
+        if self.seen.insert(Self::hash(&base)) {
+            return base;
         }
-        self.nodes
-            .iter()
-            .find(|n| {
-                !n.translation
-                    .iter()
-                    .chain([&n.yaw])
-                    .all(|v| (*v as f32).is_finite())
-            })
-            .map(|n| format!("node {:?}", n.name))
+        let mut k = self.next.get(&base).copied().unwrap_or(2);
+        let n = loop {
+            let tail = format!(" ({k})");
+            let mut cut = MAX_NAME.saturating_sub(tail.len()).min(base.len());
+            while !base.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let n = format!("{}{tail}", &base[..cut]);
+            k += 1;
+            if self.seen.insert(Self::hash(&n)) {
+                break n;
+            }
+        };
+        self.next.insert(base, k);
+        n
     }
 }
 
