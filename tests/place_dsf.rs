@@ -407,3 +407,107 @@ fn scenery_at_places_each_autogen_use_as_place_tile_does() {
         }
     }
 }
+
+/// A tile in a copy of the examples placing `point/plaza.agp` at one point
+/// and a `.agp` that exists nowhere at another, 100 m east; its path.
+fn tile_with_a_missing_agp(dir: &Path) -> PathBuf {
+    let point = |def: u32, lon: f64| {
+        agkit::dsf::Entity::Object(agkit::dsf::Object {
+            def,
+            lon,
+            lat: 47.5,
+            heading: 0.0,
+            elevation: None,
+            mode: agkit::dsf::ElevationMode::Draped,
+        })
+    };
+    let dsf = agkit::dsf::Dsf {
+        object_defs: vec!["point/plaza.agp".into(), "point/gone.agp".into()],
+        entities: vec![point(0, 13.5), point(1, 13.5 + 100.0 / 75_200.0)],
+        ..agkit::dsf::Dsf::overlay(13, 47)
+    };
+    let tile = dir.join("pkg/Earth nav data/+40+010/+47+013.dsf");
+    std::fs::create_dir_all(tile.parent().unwrap()).unwrap();
+    std::fs::write(&tile, agkit::dsf::build(&dsf, &Default::default()).unwrap()).unwrap();
+    let copy = |from: &str| {
+        let to = dir.join("pkg").join(from);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(root().join("examples").join(from), to).unwrap();
+    };
+    for f in [
+        "point/plaza.agp",
+        "point/plaza.png",
+        "point/kiosk.obj",
+        "point/bench.obj",
+    ] {
+        copy(f);
+    }
+    tile
+}
+
+/// Regression (issue 46): an autogen point whose `.agp` is missing was
+/// named in the report but drawn nowhere, where a missing `.obj` is a
+/// marked box. It is now drawn at its point, marked, in the 3-D scene and
+/// the pictures; the tables still list only what was placed.
+#[test]
+fn a_missing_agp_was_named_but_not_drawn_at_its_point() {
+    let dir = tempfile::tempdir().unwrap();
+    let tile = tile_with_a_missing_agp(dir.path());
+    let scenery = Scenery::packages(None, &[], Conditions::default()).unwrap();
+    let t = scenery.place_tile(&tile, &Params::default()).unwrap();
+    assert_eq!(t.placements.len(), 1);
+    assert_eq!(t.unplaced.len(), 1);
+    let u = &t.unplaced[0];
+    assert_eq!(
+        (u.asset.as_str(), u.unplaced.as_deref()),
+        ("point/gone.agp", Some("its asset resolves nowhere"))
+    );
+    let run = |out: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_agkit"))
+            .args(["place", "--dsf"])
+            .arg(&tile)
+            .arg("-o")
+            .arg(dir.path().join(out))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read(dir.path().join(out)).unwrap()
+    };
+    // The glb: a red box at the missing use's point, 100 m east.
+    let glb = run("t.glb");
+    let n = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let doc: serde_json::Value = serde_json::from_slice(&glb[20..20 + n]).unwrap();
+    let nodes = doc["nodes"].as_array().unwrap();
+    let marker = nodes
+        .iter()
+        .find(|n| n["extras"]["item"] == "unplaced")
+        .expect("a node for the use not placed");
+    assert_eq!(marker["extras"]["asset"], "point/gone.agp");
+    assert_eq!(marker["extras"]["why"], "its asset resolves nowhere");
+    let mesh = &doc["meshes"][marker["mesh"].as_u64().unwrap() as usize];
+    assert!(
+        mesh["name"]
+            .as_str()
+            .unwrap()
+            .starts_with("missing point/gone.agp")
+    );
+    let parent = nodes
+        .iter()
+        .find(|p| {
+            p["children"].as_array().is_some_and(|c| {
+                c.iter()
+                    .any(|i| nodes[i.as_u64().unwrap() as usize]["extras"]["item"] == "unplaced")
+            })
+        })
+        .unwrap();
+    let east = parent["translation"][0].as_f64().unwrap();
+    assert!((east - 100.0).abs() < 1.0, "{east}");
+    // The picture: the use drawn, and the legend says so.
+    let svg = String::from_utf8(run("t.svg")).unwrap();
+    assert!(svg.contains("use not placed"), "the legend");
+    // The tables: what was placed.
+    let json: serde_json::Value = serde_json::from_slice(&run("t.json")).unwrap();
+    let ps = json.as_array().unwrap();
+    assert_eq!(ps.len(), 1);
+    assert_eq!(ps[0]["asset"], "point/plaza.agp");
+}

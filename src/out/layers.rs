@@ -704,13 +704,14 @@ fn use_row(p: &Placement, placement: usize) -> Row {
 /// Calls `emit` with the rows of `ps` in turn, the placements numbered
 /// from `first`: for each placement its use (autogen placements only),
 /// tiles, objects, facades, trees, draped polygons and lines, one row at a
-/// time. Stops at the first error.
+/// time. A use not placed ([`Placement::unplaced`]) has no rows and no
+/// number (such uses come after those placed). Stops at the first error.
 pub fn each_row<E>(
     ps: &[Placement],
     first: usize,
     emit: &mut dyn FnMut(Row) -> Result<(), E>,
 ) -> Result<(), E> {
-    for (n, p) in (first..).zip(ps) {
+    for (n, p) in (first..).zip(ps.iter().filter(|p| !p.is_unplaced())) {
         if p.is_autogen_use() {
             emit(use_row(p, n))?;
         }

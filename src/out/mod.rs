@@ -396,9 +396,12 @@ pub fn render_to(
     let mut said = Said::default();
     match opts.format {
         Format::Json => {
+            // The tables list what was placed: a use not placed is drawn
+            // (pictures, 3-D scenes), never a row ([`layers::each_row`]).
+            let placed: Vec<&Placement> = ps.iter().filter(|p| !p.is_unplaced()).collect();
             match one {
                 Some(p) => serde_json::to_writer_pretty(&mut *w, p)?,
-                None => serde_json::to_writer_pretty(&mut *w, ps)?,
+                None => serde_json::to_writer_pretty(&mut *w, &placed)?,
             }
             w.write_all(b"\n")?;
         }

@@ -63,10 +63,14 @@ pub struct Scene<'a> {
 }
 
 impl<'a> Scene<'a> {
-    /// Every placement of `ps`, placed, in no particular tile.
+    /// Every placement of `ps`, in no particular tile: those placed, and
+    /// the uses not placed ([`Placement::unplaced`]) drawn where the DSF
+    /// puts them.
     pub fn of(ps: &'a [Placement]) -> Scene<'a> {
+        let (unplaced, placements) = ps.iter().partition(|p| p.is_unplaced());
         Scene {
-            placements: ps.iter().collect(),
+            placements,
+            unplaced,
             ..Scene::default()
         }
     }

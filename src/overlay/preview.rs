@@ -17,7 +17,6 @@
 use super::{Overlay, TileId};
 use crate::dsf::autogen::AutogenUse;
 use crate::dsf::{Dsf, autogen_uses};
-use crate::geom::LocalFrame;
 use crate::out::Format;
 use crate::place::{Params, Placement, tile};
 use std::collections::BTreeMap;
@@ -171,30 +170,14 @@ fn place_use(
     (outline(u), false)
 }
 
-/// A placement holding only the use (no engine run).
-fn outline(u: &AutogenUse) -> Placement {
-    let origin = u
-        .point
-        .or_else(|| u.windings.first().and_then(|w| w.first().copied()))
-        .unwrap_or_default();
-    let frame = LocalFrame::new(origin);
-    Placement {
-        kind: u.kind.into(),
-        asset: u.asset.clone(),
-        origin,
-        polygon: u
-            .windings
-            .iter()
-            .map(|w| w.iter().map(|&p| frame.to_local(p)).collect())
-            .collect(),
-        warnings: vec![NOT_LOADED.into()],
-        ..Placement::default()
-    }
-}
-
-/// The warning of a use drawn without its placement (its asset is not
+/// The reason a use is drawn without its placement (its asset is not
 /// loaded): the preview draws it dashed.
 const NOT_LOADED: &str = "asset not loaded: the use is drawn without its placement";
+
+/// A placement holding only the use (no engine run).
+fn outline(u: &AutogenUse) -> Placement {
+    tile::unplaced(u, NOT_LOADED)
+}
 
 /// The preview of `tile`'s placements (from [`place_overlay`],
 /// [`place_tile`] or [`tile_placements`]) as SVG (or PNG) bytes, drawn by
@@ -210,9 +193,8 @@ pub fn render(
     notes: &mut Vec<String>,
 ) -> Result<Vec<u8>, String> {
     let format = if png { Format::Png } else { Format::Svg };
-    let (unplaced, placed): (Vec<&Placement>, Vec<&Placement>) = placements
-        .iter()
-        .partition(|p| p.items() == 0 && p.warnings.iter().any(|w| w == NOT_LOADED));
+    let (unplaced, placed): (Vec<&Placement>, Vec<&Placement>) =
+        placements.iter().partition(|p| p.is_unplaced());
     let scene = crate::out::svg::Scene {
         placements: placed,
         unplaced,

@@ -63,6 +63,14 @@ pub struct Placement {
     /// form (its items carry their own `art` states).
     #[serde(skip)]
     pub art: Option<std::sync::Arc<super::art::Art>>,
+    /// `Some(why)` for a use that was not placed at all (its asset resolves
+    /// nowhere, does not load, or the engine refused the use;
+    /// [`super::tile::unplaced`]): it holds only its `kind`, `asset`,
+    /// `origin` and `polygon`, and the views draw it where the DSF puts it,
+    /// marked as missing art is, never with items invented for it. The
+    /// tables (JSON, GeoJSON, GeoPackage) leave such uses out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unplaced: Option<String>,
 }
 
 /// What a [`Placement`] places: one autogen use, or the items of one
@@ -323,8 +331,11 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// Counts one placement.
+    /// Counts one placement (nothing for a use not placed).
     pub fn add(&mut self, p: &Placement) {
+        if p.is_unplaced() {
+            return;
+        }
         if p.is_autogen_use() {
             self.uses += 1;
         } else {
@@ -718,6 +729,11 @@ impl Placement {
         self.kind.is_autogen()
     }
 
+    /// True for a use that was not placed ([`Placement::unplaced`]).
+    pub fn is_unplaced(&self) -> bool {
+        self.unplaced.is_some()
+    }
+
     /// The items placed: tiles, objects, facades, trees, draped polygons
     /// and lines (what
     /// [`Limits::max_placed_items`](crate::limits::Limits::max_placed_items)
@@ -738,6 +754,9 @@ impl Placement {
     pub fn why_empty(&self) -> Option<String> {
         if self.items() > 0 {
             return None;
+        }
+        if let Some(why) = &self.unplaced {
+            return Some(format!("{}: {why}", self.asset));
         }
         let why = self
             .warnings

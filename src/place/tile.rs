@@ -62,6 +62,30 @@ pub fn place_use(
     super::place(asset, &u.asset, &dsf_use(u), &use_params(params, index, u))
 }
 
+/// Use `u` of a tile as a placement of nothing, for the views to draw
+/// where the DSF puts it (its point, or its polygon's windings in local
+/// metres of its first point) when it could not be placed: `why` says why
+/// ([`Placement::unplaced`]). No engine runs; nothing is invented for it.
+pub fn unplaced(u: &AutogenUse, why: impl Into<String>) -> Placement {
+    let origin = u
+        .point
+        .or_else(|| u.windings.first().and_then(|w| w.first().copied()))
+        .unwrap_or_default();
+    let frame = crate::geom::LocalFrame::new(origin);
+    Placement {
+        kind: u.kind.into(),
+        asset: u.asset.clone(),
+        origin,
+        polygon: u
+            .windings
+            .iter()
+            .map(|w| w.iter().map(|&p| frame.to_local(p)).collect())
+            .collect(),
+        unplaced: Some(why.into()),
+        ..Placement::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -100,6 +100,9 @@ pub enum ItemKind {
     Draped,
     /// One painted line (`.lin`) of a whole tile.
     Line,
+    /// A use that was not placed ([`Placement::unplaced`]): a red box at
+    /// its point (an `.agp`), or its polygon's outline (an `.agb`, `.ags`).
+    Unplaced,
 }
 
 /// The item a node draws.
@@ -403,6 +406,7 @@ impl Scene<'_> {
                 let short = p.lines.get(k).map_or(String::new(), |l| short(&l.asset));
                 format!("#{i} line {k} {short}")
             }
+            ItemKind::Unplaced => format!("#{i} missing {} (not placed)", short(&p.asset)),
         }
     }
 
@@ -560,6 +564,13 @@ impl Scene<'_> {
                     "art_state": state(l.art),
                 })
             }
+            ItemKind::Unplaced => json!({
+                "asset": p.asset,
+                "item": "unplaced",
+                "index": i,
+                "kind": p.kind,
+                "why": p.unplaced,
+            }),
         }
     }
 
@@ -910,6 +921,9 @@ impl<'a> Builder<'a, '_> {
     ) -> Result<usize, LimitExceeded> {
         let art = p.art.as_deref();
         let mut children = Vec::new();
+        if p.is_unplaced() {
+            children.extend(self.unplaced(i, p)?);
+        }
         if let Some(n) = self.ground(i, p, art)? {
             children.push(n);
         }
@@ -935,6 +949,49 @@ impl<'a> Builder<'a, '_> {
             children,
             drawn: Drawn::AsPlaced,
         })
+    }
+
+    /// Use `i`, not placed, where the DSF puts it, marked as missing art is:
+    /// the red box of [`MARKER`] at its point (an `.agp`), else its
+    /// windings' outline on the ground ([`OUTLINE_WIDTH`], red).
+    fn unplaced(&mut self, i: usize, p: &Placement) -> Result<Option<usize>, LimitExceeded> {
+        let node = Node {
+            item: item(ItemKind::Unplaced, i, i, None),
+            mesh: None,
+            at: [0.0; 3],
+            heading: 0.0,
+            scale: 1.0,
+            children: Vec::new(),
+            drawn: Drawn::AsPlaced,
+        };
+        if p.polygon.iter().all(|w| w.len() < 2) {
+            let mesh = self.marker(&p.asset)?;
+            return self
+                .node(Node {
+                    mesh: Some(mesh),
+                    ..node
+                })
+                .map(Some);
+        }
+        let mut strip = Mesh::default();
+        let points: usize = p.polygon.iter().map(Vec::len).sum();
+        self.check(points.saturating_mul(2).saturating_add(2 * p.polygon.len()))?;
+        for w in &p.polygon {
+            let line = crate::place::PlacedLine {
+                points: w.clone(),
+                closed: w.len() >= 3,
+                ..crate::place::PlacedLine::default()
+            };
+            let m = draped::line_mesh(&line, &draped::Strip::plain(OUTLINE_WIDTH), draped::LINE_Z);
+            append(&mut strip, &m, [0.0, 0.0], 0.0);
+        }
+        if !mesh_fin(&strip, [0.0, 0.0]) {
+            self.left_out(&p.asset, 1, "use not placed");
+            return Ok(None);
+        }
+        let material = self.color("missing art", MISSING, false);
+        let name = format!("missing {} (not placed)", p.asset);
+        self.drawn(node, &name, vec![Part::whole(material, strip)])
     }
 
     /// The ground tiles of placement `i` as one mesh, each tile raised a

@@ -15,7 +15,8 @@
 use super::context::Scenery;
 use super::resolve::Tile;
 use crate::dsf::{DsfError, autogen::AutogenUse};
-use crate::place::{Params, Placement, file::AssetFile, tile::place_use, tile::use_seed};
+use crate::place::tile::{place_use, unplaced, use_seed};
+use crate::place::{Params, Placement, file::AssetFile};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -137,6 +138,12 @@ pub struct TilePlacement {
     pub unresolved: Unresolved,
     /// Uses the engine could not place.
     pub warnings: Vec<UseWarning>,
+    /// Every use that was not placed (its asset resolves nowhere, does not
+    /// load, or the engine refused it), in use order, as a placement of
+    /// nothing where the DSF puts it ([`crate::place::tile::unplaced`]):
+    /// the pictures and the 3-D scene draw it marked as missing art.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unplaced: Vec<Placement>,
     /// The asset files the uses resolved to that have errors or warnings
     /// (a use whose file has errors is not placed), in order of first use.
     #[serde(serialize_with = "asset_files")]
@@ -208,6 +215,7 @@ impl Scenery {
             placements: Vec::new(),
             unresolved: Unresolved::default(),
             warnings: Vec::new(),
+            unplaced: Vec::new(),
             assets: Vec::new(),
             whole: None,
         };
@@ -237,6 +245,7 @@ impl Scenery {
         for (i, u) in uses.iter().enumerate() {
             let r = &resolved[&u.asset];
             let Some(file) = r.pick(use_seed(params.seed, i)).map(|c| &c.file) else {
+                out.unplaced.push(unplaced(u, "its asset resolves nowhere"));
                 continue;
             };
             let loaded = self.asset(file);
@@ -244,6 +253,7 @@ impl Scenery {
                 out.assets.push(Arc::clone(&loaded));
             }
             let Ok(asset) = &loaded.asset else {
+                out.unplaced.push(unplaced(u, "its asset does not load"));
                 continue;
             };
             let art_params;
@@ -263,11 +273,14 @@ impl Scenery {
                     }
                     out.placements.push(p);
                 }
-                Err(e) => out.warnings.push(UseWarning {
-                    index: i,
-                    asset: u.asset.clone(),
-                    message: e.to_string(),
-                }),
+                Err(e) => {
+                    out.unplaced.push(unplaced(u, format!("not placed: {e}")));
+                    out.warnings.push(UseWarning {
+                        index: i,
+                        asset: u.asset.clone(),
+                        message: e.to_string(),
+                    });
+                }
             }
         }
         if params.whole_tile {

@@ -131,7 +131,11 @@ fn place_one(dsf: &Path, params: &Params, scenery: &Scenery) -> Result<(Vec<Plac
     } else {
         EXIT_OK
     };
-    Ok((tile.placements, status))
+    // The uses not placed go last: the pictures and 3-D scenes draw them
+    // where the DSF puts them, marked; the tables leave them out.
+    let mut placements = tile.placements;
+    placements.extend(tile.unplaced);
+    Ok((placements, status))
 }
 
 /// What a whole tile holds per kind and what is not drawn, for stderr:

@@ -161,6 +161,7 @@ pub(crate) fn convert(s: &scene::Scene<'_>, limits: &Limits) -> (Scene, Vec<Stri
                     | ItemKind::Tree
                     | ItemKind::Draped
                     | ItemKind::Line
+                    | ItemKind::Unplaced
             );
             if drawn_only && mesh.is_none() {
                 return None;
