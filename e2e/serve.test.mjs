@@ -11,8 +11,9 @@
 // and turn with the mouse; drags a
 // polygon vertex and sees the placement follow; zooms, saves an edit to the
 // asset file and sees the drawing change within a second with pan/zoom,
-// polygon and seed kept; breaks the asset and sees the error; turns an AGP
-// with the heading control; checks that the page fetched nothing but its own
+// polygon and seed kept; breaks the asset and sees the error; picks an AGB
+// on the lake and sees the polygon switched to one the AGB takes, the block
+// drawn in 2-D and 3-D; turns an AGP with the heading control; checks that the page fetched nothing but its own
 // server (it works offline). Screenshots go to e2e/artifacts/.
 //
 // Run from the repository root after `cargo build`:  node --test e2e/serve.test.mjs
@@ -29,6 +30,7 @@ import { artifacts, bin, launch, repo, serve } from './harness.mjs';
 
 const ASSET = 'string/town_edge.ags';
 const POINT_ASSET = 'point/plaza.agp';
+const BLOCK_ASSET = 'block/city_block.agb';
 
 /** What `agkit check --format json REL` prints, run in `dir`. */
 function checkJson(dir, rel) {
@@ -309,6 +311,39 @@ test('agkit serve in a browser: place, inspect, reseed, reshape, live reload, er
     assert.ok(await page.locator('#l-handles circle').count() > 0, 'the polygon is still drawn');
     assert.equal(await page.locator('#diagnostics li[data-line]').count(), checkJson(served, ASSET).length);
     await page.screenshot({ path: path.join(artifacts, 'serve-error.png') });
+
+    // An AGB picked while the lake is the polygon (an AGB needs one winding
+    // of 4 points; the lake has two): the page switches to the first test
+    // polygon that takes it, as /api/polygons says, and says so beside the
+    // menu; the block is placed and drawn in 2-D and 3-D, without an error.
+    assert.equal(await page.inputValue('#polygon'), 'bundled:lake');
+    r0 = await renders();
+    await page.locator(`#assets li[data-path="${BLOCK_ASSET}"]`).click();
+    await settled(r0);
+    assert.equal(await page.inputValue('#polygon'), 'bundled:square', 'not switched to a polygon the AGB takes');
+    assert.equal(await page.evaluate(() => window.__agkit.polyKey), 'bundled:square');
+    assert.equal(await page.evaluate(() => window.__agkit.error), null);
+    assert.equal(await page.evaluate(() => window.__agkit.result.placement.kind), 'agb');
+    assert.ok(await tileCount() > 0, 'the block has no tiles drawn');
+    assert.ok(await page.isVisible('#poly-note'), 'the switch is not said');
+    assert.match(await page.textContent('#poly-note'),
+      /^“Lake with an island \(hole\)” cannot take an AGB, which needs one counter-clockwise winding of 4 points.*: switched to “Square block 120 m”\.$/);
+    s3 = await shown3d();
+    await page.selectOption('#style', '3d');
+    await page.waitForFunction((s) => Number(document.getElementById('view3d').dataset.shown || 0) > s, s3, { timeout: 30000 });
+    const px3c = await pixels3d();
+    assert.equal(px3c.error, null);
+    assert.ok(px3c.drawn > 0.05 * px3c.total, `the AGB's 3-D view draws little: ${JSON.stringify(px3c)}`);
+    await page.screenshot({ path: path.join(artifacts, 'serve-agb-switched.png') });
+    await page.selectOption('#style', 'textured');
+    // The lake chosen by hand: the engine's error, which says the polygons
+    // that take an AGB; the note goes.
+    r0 = await renders();
+    await page.selectOption('#polygon', 'bundled:lake');
+    await settled(r0, 'error');
+    assert.ok(await page.isHidden('#poly-note'));
+    assert.match(await page.textContent('#message'),
+      /cannot place this asset here[\s\S]*got 2 windings[\s\S]*Test polygons that take an AGB: Square block 120 m, /);
 
     // An AGP: a point with a heading control.
     r0 = await renders();

@@ -553,6 +553,16 @@ fn bad_requests_get_a_status_and_a_message_never_a_crash() {
     assert_eq!(f.get("/api/version").0, 200);
 }
 
+/// The polygon called `name` of an `/api/polygons` answer.
+fn polygon_named<'a>(v: &'a Value, name: &str) -> &'a Value {
+    v["polygons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .unwrap()
+}
+
 #[test]
 fn bundled_and_file_polygons() {
     let f = start();
@@ -574,12 +584,7 @@ fn bundled_and_file_polygons() {
     ] {
         assert!(names.contains(&n), "{n} missing from {names:?}");
     }
-    let lake = v["polygons"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "lake")
-        .unwrap();
+    let lake = polygon_named(&v, "lake");
     assert_eq!(
         lake["windings"].as_array().unwrap().len(),
         2,
@@ -595,6 +600,59 @@ fn bundled_and_file_polygons() {
         (east - 150.6).abs() < 1.0,
         "0.002° of longitude at 47.5° ≈ 150 m, got {east}"
     );
+}
+
+/// Regression (issue 46): an AGB picked while the lake was the polygon
+/// was refused by the engine ("an AGB needs one winding of 4 points; got
+/// 2 windings") and the page had no way to know which polygon would do.
+/// `/api/polygons` now says which asset kinds each polygon takes, by the
+/// engines' own checks: every polygon it says takes a kind places an asset
+/// of that kind, every other one is refused by the engine for its polygon.
+#[test]
+fn an_agb_on_the_lake_was_refused_and_no_polygon_said_it_takes_one() {
+    let f = start();
+    let block = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/block/city_block.agb"
+    ))
+    .unwrap();
+    std::fs::write(f.root().join("city.agb"), block).unwrap();
+    let (status, v) = f.get("/api/polygons");
+    assert_eq!(status, 200);
+    for kind in ["agp", "agb", "ags"] {
+        assert!(
+            v["needs"][kind].as_str().is_some_and(|s| !s.is_empty()),
+            "{kind}: {v}"
+        );
+    }
+    assert_eq!(
+        polygon_named(&v, "lake")["takes"],
+        serde_json::json!(["agp", "ags"])
+    );
+    for p in v["polygons"].as_array().unwrap() {
+        let takes = p["takes"].as_array().unwrap();
+        for (kind, asset) in [("agb", "city.agb"), ("ags", "shore.ags")] {
+            let body = format!(
+                r#"{{"asset":"{asset}","polygon":{{"name":{}}}}}"#,
+                p["name"]
+            );
+            let (status, answer) = f.post("/api/place", &body);
+            if takes.contains(&Value::from(kind)) {
+                assert_eq!(status, 200, "{} takes {kind}: {answer}", p["name"]);
+            } else {
+                assert_eq!(
+                    (status, answer["stage"].as_str()),
+                    (422, Some("place")),
+                    "{}: {answer}",
+                    p["name"]
+                );
+            }
+        }
+    }
+    // A polygon file says what it takes too.
+    let (status, v) = f.get("/api/polygon?path=block.geojson");
+    assert_eq!(status, 200);
+    assert_eq!(v["takes"], serde_json::json!(["agp", "agb", "ags"]));
 }
 
 /// Placement of an AGS on the lake (both windings spawn tiles): exactly

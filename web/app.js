@@ -7,6 +7,7 @@
 //   view3d.js  the WebGL view of /api/place.glb, picking through node extras
 //   panels.js  assets, source, diagnostics, explain, selection, messages
 //   dom.js     helpers building elements with DOM calls
+//   fit.js     which polygon an asset picked goes on (the server's rule)
 //   geom.js, items.js, glb.js  the pure parts (tested by node --test web/test/)
 //
 // This module holds the store and wires the controls, the loading, the
@@ -16,6 +17,7 @@ import { createStore, select } from './state.js';
 import * as api from './api.js';
 import { f1 } from './geom.js';
 import { itemOf } from './items.js';
+import { pickNote, polygonFor } from './fit.js';
 import { createView2d } from './view2d.js';
 import { createView3d } from './view3d.js';
 import { createPanels } from './panels.js';
@@ -38,7 +40,8 @@ const LAYERS = [
 
 const store = createStore({
   files: null,            // /api/files answer
-  bundled: [],            // bundled test polygons
+  bundled: [],            // bundled test polygons, each with the asset kinds it takes
+  needs: {},              // what each asset kind needs of a polygon (/api/polygons)
   mode: 'asset',          // asset: one asset placed; tile: a whole DSF tile
   tile: null,             // the DSF tile opened (mode 'tile')
   asset: null,            // selected asset path
@@ -47,8 +50,9 @@ const store = createStore({
   lines: [],
   diagnostics: [],
   polyKey: 'bundled:lake',
-  poly: null,             // {origin, windings (local metres)}
+  poly: null,             // {origin, windings (local metres), takes (asset kinds), label}
   pristine: null,         // the polygon as loaded (for Reset)
+  polyNote: '',           // why the polygon was switched when an asset was picked
   edited: {},             // polyKey -> windings edited by dragging
   seed: 0, height: 0, low: 0, density: 6, heading: 0,
   result: null,           // last /api/place answer (placement + extras)
@@ -198,14 +202,29 @@ async function loadPolygon() {
   if (state.polyKey.startsWith('file:')) {
     const r = await api.polygon(state.polyKey.slice(5));
     if (!r.ok) { panels.showMessage('Polygon file', r.body.error); return; }
-    poly = { origin: r.body.origin, windings: r.body.windings };
+    poly = { origin: r.body.origin, windings: r.body.windings, takes: r.body.takes, label: state.polyKey.slice(5) };
   } else {
     const b = state.bundled.find((p) => 'bundled:' + p.name === state.polyKey) || state.bundled[0];
-    poly = { origin: b.origin, windings: b.windings };
+    poly = { origin: b.origin, windings: b.windings, takes: b.takes, label: b.label };
   }
-  state.pristine = { origin: poly.origin, windings: clone(poly.windings) };
+  state.pristine = { ...poly, windings: clone(poly.windings) };
   const edited = state.edited[state.polyKey];
-  store.set({ poly: { origin: poly.origin, windings: clone(edited || poly.windings) } });
+  store.set({ poly: { ...poly, windings: clone(edited || poly.windings) } });
+}
+
+// An asset picked on a polygon it cannot take (an AGB on the lake) goes on
+// the first test polygon that takes it, as the server says which take
+// which (/api/polygons); the page says so beside the polygon menu, or, when
+// none can, what the asset needs.
+async function fitPolygon() {
+  const pick = polygonFor(state.kind, state.poly, state.bundled);
+  if (!pick) return;
+  store.set({ polyNote: pickNote(state.kind, pick, state.poly.label, state.needs) });
+  if (!pick.key) return;
+  state.polyKey = pick.key;
+  $('polygon').value = pick.key;
+  await loadPolygon();
+  state.fitted = false;
 }
 
 async function loadAsset() {
@@ -221,9 +240,10 @@ async function loadAsset() {
 }
 
 async function selectAsset(path) {
-  store.set({ asset: path, mode: 'asset', result: null, selection: null, hlLine: null });
+  store.set({ asset: path, mode: 'asset', result: null, selection: null, hlLine: null, polyNote: '' });
   state.fitted = false;
   await loadAsset();
+  await fitPolygon();
   saveHash();
   requestPlacement();
 }
@@ -266,6 +286,7 @@ $('seed-rand').addEventListener('click', () => setSeed(Math.floor(Math.random() 
 
 $('polygon').addEventListener('change', async () => {
   state.polyKey = $('polygon').value;
+  store.set({ polyNote: '' });
   saveHash();
   await loadPolygon();
   state.fitted = false;
@@ -275,7 +296,7 @@ $('polygon').addEventListener('change', async () => {
 $('reset-poly').addEventListener('click', () => {
   delete state.edited[state.polyKey];
   saveEdits();
-  if (state.pristine) store.set({ poly: { origin: state.pristine.origin, windings: clone(state.pristine.windings) } });
+  if (state.pristine) store.set({ poly: { ...state.pristine, windings: clone(state.pristine.windings) } });
   requestPlacement();
 });
 
@@ -401,10 +422,11 @@ async function start() {
   view2d.applyView(true);
   try {
     const polys = await api.polygons();
-    store.set({ bundled: polys.body.polygons || [] });
+    store.set({ bundled: polys.body.polygons || [], needs: polys.body.needs || {} });
     await loadFiles();
     await loadPolygon();
     await loadAsset();
+    if (state.mode !== 'tile') await fitPolygon();
     const tiles = (state.files.dsf_files || []).map((t) => t.path);
     if (state.mode === 'tile' && !tiles.includes(state.tile)) store.set({ mode: 'asset', tile: null });
     // No asset but a tile (a scenery package's folder): the

@@ -10,6 +10,7 @@
 import { keyOf, select, selection } from './state.js';
 import { f1 } from './geom.js';
 import { LISTS, describe, nameOf, ownerTile, partsOf, totals } from './items.js';
+import { takersHint } from './fit.js';
 import { $, el, fill, svgEl } from './dom.js';
 
 /** Most entries of each kind in the list of placed items. */
@@ -73,6 +74,14 @@ export function createPanels(store, actions) {
     fill(sel, groups);
     if (![...sel.options].some((o) => o.value === state.polyKey)) state.polyKey = 'bundled:lake';
     sel.value = state.polyKey;
+  }
+
+  // Why the polygon was switched when an asset was picked (or what the
+  // asset needs when no test polygon takes it).
+  function renderPolyNote() {
+    const note = $('poly-note');
+    note.textContent = state.polyNote || '';
+    note.hidden = !state.polyNote;
   }
 
   function renderKindControls() {
@@ -314,6 +323,9 @@ export function createPanels(store, actions) {
       : e.stage === 'place' ? 'The engine cannot place this asset here'
       : e.stage === 'network' ? 'No connection' : 'Request failed';
     showMessage(title, e.error || 'unknown error');
+    // The engine cannot place the asset on this polygon: which can take it.
+    const hint = e.stage === 'place' ? takersHint(state.kind, state.poly, state.bundled) : '';
+    if (hint) m.append(el('p', 'hint-takers', hint));
     const errs = (e.diagnostics || []).filter((d) => d.severity === 'error');
     if (errs.length) {
       const items = errs.slice(0, 5).map((d) => {
@@ -397,6 +409,7 @@ export function createPanels(store, actions) {
   store.subscribe(['files', 'tile', 'mode'], renderTileList);
   store.subscribe(['files', 'bundled'], renderPolygonSelect);
   store.subscribe(['kind', 'asset', 'mode', 'tile'], renderKindControls);
+  store.subscribe(['polyNote'], renderPolyNote);
   store.subscribe(['lines', 'diagnostics'], renderSource);
   store.subscribe(['hlLine'], () => focusLine(state.hlLine, false));
   store.subscribe(['result', 'error'], () => {

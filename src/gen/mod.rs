@@ -644,6 +644,46 @@ pub fn busy_demo_tile(copies: usize) -> io::Result<Vec<u8>> {
     dsf::build(&dsf, &opts).map_err(|e| io::Error::other(format!("building the busy tile: {e:?}")))
 }
 
+/// A tile (+47+013) naming its definitions `objects` and `blocks`: one
+/// object of each of `objects` (0.0004° apart from 13.5° E, 47.5° N) and
+/// one autogen block (a 0.0008° square, north of them) of each of
+/// `blocks`. Names are taken as they are, whatever they hold: the input of
+/// the tests and the benchmark of long and odd names in pictures
+/// (`tests/picture_text.rs`, `benches/picture.rs`).
+pub fn named_tile(objects: &[String], blocks: &[String]) -> io::Result<Vec<u8>> {
+    let objects_at = (0..objects.len()).map(|i| {
+        Entity::Object(Object {
+            def: i as u32,
+            lon: 13.5 + i as f64 * 0.0004,
+            lat: 47.5,
+            heading: 0.0,
+            elevation: None,
+            mode: ElevationMode::Draped,
+        })
+    });
+    let blocks_at = (0..blocks.len()).map(|i| {
+        let (w, s, d) = (13.5 + i as f64 * 0.001, 47.501, 0.0008);
+        Entity::Polygon(Polygon {
+            def: i as u32,
+            param: 0,
+            depth: 2,
+            windings: vec![vec![w, s, w + d, s, w + d, s + d, w, s + d]],
+        })
+    });
+    let bounds = [("west", 13), ("south", 47), ("east", 14), ("north", 48)];
+    let dsf = Dsf {
+        properties: (bounds.iter())
+            .map(|(k, v)| (format!("sim/{k}"), v.to_string()))
+            .collect(),
+        object_defs: objects.to_vec(),
+        polygon_defs: blocks.to_vec(),
+        entities: objects_at.chain(blocks_at).collect(),
+        ..Dsf::default()
+    };
+    dsf::build(&dsf, &Default::default())
+        .map_err(|e| io::Error::other(format!("building the named tile: {e:?}")))
+}
+
 /// A dense overlay tile at `lat`, `lon`: `objects` objects of 40
 /// definitions and `polygons` AGB/AGS/facade/forest polygons of 12
 /// definitions, clustered around towns, in the mixed order a naive writer

@@ -259,9 +259,27 @@ impl Text {
 
 /// Width in pixels that `text` at `size` takes at most, in either
 /// [`TextMode`] (the stroke font is wider than a proportional font's
-/// average, so a layout holds in both).
+/// average, so a layout holds in both). It depends on the count of
+/// characters only ([`chars_width`]), so a layout measures a text once,
+/// whatever it cuts from it.
 pub fn text_width(text: &str, size: f64) -> f64 {
-    super::strokefont::width(text, size * 0.9).max(0.62 * size * text.chars().count() as f64)
+    let n = text.chars().count();
+    #[cfg(test)]
+    MEASURED.with(|m| m.set(m.get() + n));
+    chars_width(n, size)
+}
+
+#[cfg(test)]
+std::thread_local! {
+    /// Characters [`text_width`] has counted on this thread: what the
+    /// tests of layouts count their work by.
+    pub(crate) static MEASURED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Width in pixels that `n` characters at `size` take at most, in either
+/// [`TextMode`]: [`text_width`] of any text of `n` characters.
+pub fn chars_width(n: usize, size: f64) -> f64 {
+    super::strokefont::chars_width(n, size * 0.9).max(0.62 * size * n as f64)
 }
 
 /// One thing drawn.
@@ -422,19 +440,25 @@ impl Drawing {
                 let _ = writeln!(
                     s,
                     r#"<clipPath id="clip-{}"><rect x="{}" y="{}" width="{}" height="{}"/></clipPath>"#,
-                    layer.id,
+                    esc(layer.id),
                     num(b[0]),
                     num(b[1]),
                     num(b[2] - b[0]),
                     num(b[3] - b[1])
                 );
             }
-            let _ = write!(s, r#"<g id="{}""#, layer.id);
+            s.push_str(r#"<g id=""#);
+            write_esc(&mut s, layer.id);
+            s.push('"');
             if layer.clip.is_some() {
-                let _ = write!(s, r#" clip-path="url(#clip-{})""#, layer.id);
+                s.push_str(r#" clip-path="url(#clip-"#);
+                write_esc(&mut s, layer.id);
+                s.push_str(r#")""#);
             }
             for (k, v) in &layer.data {
-                let _ = write!(s, r#" {k}="{}""#, esc(v));
+                let _ = write!(s, " {k}=\"");
+                write_esc(&mut s, v);
+                s.push('"');
             }
             layer.style.attributes(&mut s);
             s.push_str(">\n");
@@ -613,9 +637,9 @@ fn write_text(s: &mut String, t: &Text, mode: TextMode) {
     let [x, y] = t.at;
     match mode {
         TextMode::Text => {
-            let _ = writeln!(
+            let _ = write!(
                 s,
-                r#"<text x="{x:.1}" y="{y:.1}" font-size="{}" fill="{}"{}{}{}>{}</text>"#,
+                r#"<text x="{x:.1}" y="{y:.1}" font-size="{}" fill="{}"{}{}{}>"#,
                 num(t.size),
                 t.colour,
                 if t.anchor == Anchor::Middle {
@@ -629,8 +653,9 @@ fn write_text(s: &mut String, t: &Text, mode: TextMode) {
                     ""
                 },
                 if t.bold { r#" font-weight="bold""# } else { "" },
-                esc(&t.text)
             );
+            write_esc(s, &t.text);
+            s.push_str("</text>\n");
         }
         TextMode::Outlined => {
             let size = t.size * 0.9;
@@ -650,12 +675,43 @@ fn write_text(s: &mut String, t: &Text, mode: TextMode) {
     }
 }
 
-/// Escapes text for XML.
+/// Whether XML 1.0 allows `c` in a document: `#x9 | #xA | #xD |
+/// [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]` (Rust's `char`
+/// holds no surrogates). The other C0 controls, U+FFFE and U+FFFF are
+/// not allowed, not even as character references.
+pub fn xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}')
+        || c >= '\u{10000}'
+}
+
+/// What a picture writes for a character XML 1.0 does not allow
+/// ([`xml_char`]): U+FFFD REPLACEMENT CHARACTER, the character Unicode
+/// gives for one that cannot be shown.
+pub const REPLACEMENT: char = '\u{FFFD}';
+
+/// `s` as XML text or attribute value (in double quotes): `&`, `<`, `>`
+/// and `"` escaped, and each character XML 1.0 does not allow
+/// ([`xml_char`]) written as [`REPLACEMENT`]. Every word and attribute
+/// value of a [`Drawing`]'s SVG goes through it, so the document is XML
+/// whatever the names it holds; one pass, linear in `s`.
 pub fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    let mut out = String::with_capacity(s.len());
+    write_esc(&mut out, s);
+    out
+}
+
+/// [`esc`] of `s`, appended to `out`.
+fn write_esc(out: &mut String, s: &str) {
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c if xml_char(c) => out.push(c),
+            _ => out.push(REPLACEMENT),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -715,6 +771,39 @@ mod tests {
         assert_eq!(coords(&fine, true, 2).split(' ').count(), 41);
         let tiny = [[0.0, 0.0], [0.1, 0.0], [0.1, 0.1]];
         assert_eq!(coords(&tiny, false, 3).split(' ').count(), 3);
+    }
+
+    #[test]
+    fn characters_xml_does_not_allow_are_written_as_the_replacement() {
+        let allowed = [
+            '\t',
+            '\n',
+            '\r',
+            ' ',
+            '\u{D7FF}',
+            '\u{E000}',
+            '\u{FFFD}',
+            '\u{10000}',
+        ];
+        assert!(allowed.iter().all(|&c| xml_char(c)));
+        let forbidden = [
+            '\0', '\u{1}', '\u{8}', '\u{b}', '\u{1b}', '\u{1f}', '\u{FFFE}', '\u{FFFF}',
+        ];
+        assert!(forbidden.iter().all(|&c| !xml_char(c)));
+        assert_eq!(
+            esc("a\u{1}b\u{1b}[0m<&>\"'\u{FFFF}\t"),
+            "a\u{FFFD}b\u{FFFD}[0m&lt;&amp;&gt;&quot;'\u{FFFD}\t"
+        );
+        // Attributes go through it too: a layer's data.
+        let mut layer = Layer::new("x", Style::default());
+        layer.data.push(("data-n", "\u{1}\"".into()));
+        let svg = Drawing {
+            size: [10.0, 10.0],
+            background: Colour(0, 0, 0),
+            layers: vec![layer],
+        }
+        .to_svg(TextMode::Text);
+        assert!(svg.contains("data-n=\"\u{FFFD}&quot;\""), "{svg}");
     }
 
     #[test]

@@ -10,7 +10,11 @@
 //! on the right, as many rows as the width needs. Nothing of the frame
 //! overlaps the map or leaves the picture.
 
-use super::draw::{Colour, Drawing, Layer, Px, Shape, Style, Text, text_width};
+use super::draw::{
+    Colour, Drawing, Layer, Px, REPLACEMENT, Shape, Style, Text, chars_width, text_width, xml_char,
+};
+use std::borrow::Cow;
+use std::collections::BTreeSet;
 
 /// Left and right margin of everything.
 pub const LEFT: f64 = 30.0;
@@ -78,38 +82,144 @@ impl Entry {
 
 /// `text` at `size`, shrunk down to `min_size` and then shortened from
 /// the left (with a leading `...`) until it fits in `room` pixels.
+///
+/// Linear in the length of `text`: a width depends on the count of
+/// characters only ([`chars_width`]), so what fits is counted, not
+/// measured cut by cut.
 pub fn fit_text(text: &str, size: f64, min_size: f64, room: f64) -> (String, f64) {
+    let n = text.chars().count();
     let mut size = size;
-    while text_width(text, size) > room && size > min_size {
+    while chars_width(n, size) > room && size > min_size {
         size = (size - 0.5).max(min_size);
     }
-    if text_width(text, size) <= room {
+    if chars_width(n, size) <= room {
         return (text.to_string(), size);
     }
-    let chars: Vec<char> = text.chars().collect();
-    for skip in 1..chars.len() {
-        let t = format!("...{}", chars[skip..].iter().collect::<String>());
-        if text_width(&t, size) <= room {
-            return (t, size);
-        }
+    // The most characters of the end that fit after the `...`: fewer than
+    // the whole text, none at all when not even one fits.
+    let keep = fitting(n + 2, size, room).saturating_sub(3).min(n - 1);
+    let tail = text
+        .char_indices()
+        .nth(n - keep)
+        .map_or("", |(i, _)| &text[i..]);
+    (format!("...{tail}"), size)
+}
+
+/// The most characters, at most `n`, that fit in `room` pixels at `size`.
+fn fitting(n: usize, size: f64, room: f64) -> usize {
+    // Every character takes at least 0.62 × size ([`chars_width`]): no more
+    // than one past `room` over that are tried, whatever `n`.
+    let most = (room / (0.62 * size)).floor();
+    if !(most.is_finite() && most >= 0.0) {
+        // No size, no room or an endless one: all or nothing.
+        return if chars_width(n, size) <= room { n } else { 0 };
     }
-    ("...".to_string(), size)
+    (0..=n.min((most as usize).saturating_add(1)))
+        .rev()
+        .find(|&k| chars_width(k, size) <= room)
+        .unwrap_or(0)
 }
 
 /// Splits `parts` into lines of at most `room` pixels at `size`, joined by
-/// `sep`; a part too long for a line gets a line of its own.
+/// `sep`; a part too long for a line gets a line of its own. Linear in the
+/// length of the parts (each line's width is kept as its count of
+/// characters).
 pub fn wrap(parts: &[String], sep: &str, size: f64, room: f64) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
+    let sep_chars = sep.chars().count();
+    let mut lines: Vec<(String, usize)> = Vec::new();
     for part in parts {
+        let n = part.chars().count();
         match lines.last_mut() {
-            Some(line) if text_width(&format!("{line}{sep}{part}"), size) <= room => {
+            Some((line, chars)) if chars_width(*chars + sep_chars + n, size) <= room => {
                 line.push_str(sep);
                 line.push_str(part);
+                *chars += sep_chars + n;
             }
-            _ => lines.push(part.clone()),
+            _ => lines.push((part.clone(), n)),
         }
     }
-    lines
+    lines.into_iter().map(|(line, _)| line).collect()
+}
+
+/// Most characters of a name (an asset's, a definition's, a package's) a
+/// picture writes; a longer name is written as its start and end around a
+/// `…` ([`shorten_middle`]). A hundred characters hold the library path
+/// and file name of nearly every asset X-Plane ships.
+pub const NAME_CHARS: usize = 100;
+
+/// `text` in at most `max` characters: a longer one as its first and last
+/// characters around a `…` in the middle, the end the larger part (where
+/// a path has its file name). Linear in the length of `text`.
+pub fn shorten_middle(text: &str, max: usize) -> Cow<'_, str> {
+    let n = text.chars().count();
+    if n <= max {
+        return Cow::Borrowed(text);
+    }
+    let Some(kept) = max.checked_sub(1) else {
+        return Cow::Borrowed("");
+    };
+    let head = kept * 2 / 5;
+    let tail = kept - head;
+    let at = |k: usize| text.char_indices().nth(k).map_or(text.len(), |(i, _)| i);
+    Cow::Owned(format!("{}…{}", &text[..at(head)], &text[at(n - tail)..]))
+}
+
+/// The names a picture writes (of assets, definitions, packages), each as
+/// [`Names::show`] writes it, and what was changed in them, to be said
+/// once ([`Names::note`]).
+#[derive(Debug, Clone, Default)]
+pub struct Names<'a> {
+    /// Names written with [`REPLACEMENT`] for characters XML 1.0 does
+    /// not allow.
+    replaced: BTreeSet<&'a str>,
+    /// Names longer than [`NAME_CHARS`], written shortened.
+    cut: BTreeSet<&'a str>,
+}
+
+impl<'a> Names<'a> {
+    /// `name` as the picture writes it: at most [`NAME_CHARS`] characters
+    /// ([`shorten_middle`]), each character XML 1.0 does not allow
+    /// ([`xml_char`]) as [`REPLACEMENT`]. Linear in the length of `name`.
+    pub fn show(&mut self, name: &'a str) -> Cow<'a, str> {
+        let shown = shorten_middle(name, NAME_CHARS);
+        if let Cow::Owned(_) = shown {
+            self.cut.insert(name);
+        }
+        if shown.chars().all(xml_char) {
+            return shown;
+        }
+        self.replaced.insert(name);
+        let clean = shown
+            .chars()
+            .map(|c| if xml_char(c) { c } else { REPLACEMENT })
+            .collect();
+        Cow::Owned(clean)
+    }
+
+    /// What [`Names::show`] changed, in one sentence; `None` when every
+    /// name was written as it is.
+    pub fn note(&self) -> Option<String> {
+        let mut said = Vec::new();
+        if !self.replaced.is_empty() {
+            said.push(format!(
+                "{} with characters XML 1.0 does not allow, written as U+FFFD ({REPLACEMENT})",
+                super::thousands(self.replaced.len())
+            ));
+        }
+        if !self.cut.is_empty() {
+            said.push(format!(
+                "{} of more than {NAME_CHARS} characters, written as {} start and end around …",
+                super::thousands(self.cut.len()),
+                if self.cut.len() == 1 { "its" } else { "their" }
+            ));
+        }
+        (!said.is_empty()).then(|| {
+            format!(
+                "names: {}; the JSON and GeoJSON outputs hold them whole",
+                said.join("; ")
+            )
+        })
+    }
 }
 
 /// The band above the map: a title, subtitle lines and a note, wrapped to
@@ -230,6 +340,17 @@ impl Footer {
         let bar_w = bar_px.max(text_width(&bar_text, 11.0));
         let left = LEFT + bar_w + 30.0;
         let right = w - LEFT;
+        // An entry wider than a row is shortened in the middle to fit one.
+        let most = fitting(usize::MAX, LEGEND_SIZE, right - left - 17.0);
+        let entries: Vec<Entry> = entries
+            .into_iter()
+            .map(|mut e| {
+                if let Cow::Owned(short) = shorten_middle(&e.word, most) {
+                    e.word = short;
+                }
+                e
+            })
+            .collect();
         let entry = |i: usize| 17.0 + text_width(&entries[i].word, LEGEND_SIZE);
         const GAP: f64 = 16.0;
         // Fill rows left to right, then right-align each.
@@ -367,6 +488,96 @@ mod tests {
         let parts = ["aaaa".to_string(), "bbbb".to_string(), "cccc".to_string()];
         let room = text_width("aaaa · bbbb", 10.0);
         assert_eq!(wrap(&parts, " · ", 10.0, room), ["aaaa · bbbb", "cccc"]);
+    }
+
+    /// Characters [`text_width`] counts while `f` runs.
+    fn measured<T>(f: impl FnOnce() -> T) -> (T, usize) {
+        use crate::out::draw::MEASURED;
+        let before = MEASURED.with(|m| m.get());
+        let out = f();
+        (out, MEASURED.with(|m| m.get()) - before)
+    }
+
+    #[test]
+    fn fitting_a_long_text_counts_it_once_not_cut_by_cut() {
+        // Shortened from the left as before: the end that fits after `...`.
+        let long: String = ('a'..='z').cycle().take(20_000).collect();
+        let room = text_width(&"x".repeat(40), 12.0);
+        let (t, size) = fit_text(&long, 17.0, 12.0, room);
+        assert_eq!(size, 12.0);
+        assert!(t.starts_with("...") && long.ends_with(&t[3..]), "{t}");
+        assert!(text_width(&t, size) <= room);
+        assert!(
+            text_width(&format!(".{t}"), size) > room,
+            "the most that fits"
+        );
+        // No room at all: the dots alone.
+        assert_eq!(fit_text(&long, 12.0, 12.0, 1.0).0, "...");
+        // Measured once, not once per character cut off (which took 0.6 s
+        // for a name of 25,000 characters, 6.5 s for 100,000): the work of
+        // the header and the legend is the same for a text 10 times longer.
+        let header = |n: usize| {
+            let name = "é".repeat(n);
+            let parts = vec![name.clone(), "seed 0".to_string()];
+            let entries = vec![Entry::swatch(Style::default(), name.clone())];
+            measured(|| {
+                let h = Header::new(&name, &parts, Some(&name), 900.0, 0.0);
+                let f = Footer::new(1.0, 900.0, entries);
+                (h, f)
+            })
+        };
+        let ((h, f), short) = header(10_000);
+        let (_, ten_times) = header(100_000);
+        assert!(ten_times <= short, "{short} then {ten_times}");
+        let room = 900.0 - 2.0 * LEFT - NORTH_W;
+        assert!(
+            h.sub
+                .iter()
+                .chain(&h.note)
+                .all(|l| text_width(l, SUB_SIZE) <= room)
+        );
+        assert!(h.note.len() == 1 && h.sub.len() == 2, "{:?}", h.sub);
+        // The legend's entry is shortened in the middle to fit its row.
+        let word = &f.entries[0].word;
+        assert!(word.starts_with('é') && word.contains('…') && word.ends_with('é'));
+        assert!(
+            17.0 + text_width(word, LEGEND_SIZE) <= 900.0 - 2.0 * LEFT,
+            "{word}"
+        );
+    }
+
+    #[test]
+    fn names_are_shortened_in_the_middle_and_cleaned_and_it_is_said_once() {
+        assert_eq!(shorten_middle("abc", 3), "abc");
+        assert_eq!(shorten_middle("abcdef", 4), "a…ef");
+        assert_eq!(shorten_middle("abcdef", 1), "…");
+        assert_eq!(shorten_middle("abcdef", 0), "");
+        let long = format!("lib/{}/end.agb", "ü".repeat(10_000));
+        let mut names = Names::default();
+        let short = names.show(&long).into_owned();
+        assert_eq!(short.chars().count(), NAME_CHARS);
+        assert!(
+            short.starts_with("lib/ü") && short.ends_with("ü/end.agb"),
+            "{short}"
+        );
+        assert_eq!(short.matches('…').count(), 1);
+        assert_eq!(names.show("a\u{1}b\u{1b}c.obj"), "a\u{FFFD}b\u{FFFD}c.obj");
+        assert_eq!(names.show("plain.obj"), "plain.obj");
+        // A name written twice is one name changed.
+        names.show(&long);
+        let note = names.note().expect("a note");
+        assert_eq!(
+            note,
+            "names: 1 with characters XML 1.0 does not allow, written as U+FFFD (\u{FFFD}); \
+             1 of more than 100 characters, written as its start and end around …; \
+             the JSON and GeoJSON outputs hold them whole"
+        );
+        // What the cut leaves out is not said to be replaced.
+        let mut names = Names::default();
+        let hidden = format!("{}\u{1}{}", "a".repeat(500), "b".repeat(500));
+        assert!(names.show(&hidden).chars().all(xml_char));
+        assert!(!names.note().unwrap().contains("U+FFFD"));
+        assert_eq!(Names::default().note(), None);
     }
 
     #[test]

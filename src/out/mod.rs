@@ -411,6 +411,7 @@ pub fn render_to(
         Format::Svg | Format::Png => {
             let o = svg::Options {
                 style: opts.style,
+                max_items: opts.limits.max_drawn_items,
                 limits: opts.limits,
                 ..svg::Options::default()
             };
@@ -463,8 +464,9 @@ pub fn picture(scene: &svg::Scene, format: Format) -> Result<Vec<u8>, OutError> 
 
 /// The picture of `scene` as SVG or PNG bytes drawn with `opts` (its text
 /// mode follows the format: words as strokes in a PNG), and what it left
-/// out, one sentence each for stderr: that it is an overview, that tiles
-/// were filled flat.
+/// out or changed, one sentence each for stderr: that it is an overview,
+/// that tiles were filled flat, that names were written shortened or with
+/// U+FFFD for characters XML does not allow.
 pub fn picture_with(
     scene: &svg::Scene,
     format: Format,
@@ -480,6 +482,7 @@ pub fn picture_with(
         .overview
         .into_iter()
         .chain(picture.textures)
+        .chain(picture.names)
         .collect();
     let svg = picture.drawing.to_svg(text);
     let bytes = match format {

@@ -11,7 +11,7 @@
 //! holds at most about the bound in shapes, whatever the scene.
 
 use super::draw::{CATEGORIES, Colour, Layer, Px, Shape, Style, Text, text_width};
-use super::frame::Entry;
+use super::frame::{Entry, Names};
 use super::labels::{self, Labels};
 use super::schematic::unplaced_style;
 use super::svg::{Frames, Scene, View};
@@ -80,48 +80,69 @@ fn colour(rank: usize) -> Colour {
     PALETTE.get(rank).copied().unwrap_or(OTHER)
 }
 
-/// The map's layers and the legend of an overview of `scene`.
+/// The assets of an overview's scene, as its legend names them (each name
+/// as [`Names::show`] writes it), and each placed use's colour rank.
+pub(super) struct Legend {
+    /// The legend's entries of the assets, most used first.
+    entries: Vec<Entry>,
+    /// Each placed use's rank among the assets (its colour).
+    of_use: Vec<usize>,
+}
+
+impl Legend {
+    /// The legend of `scene`'s assets, their names written through
+    /// `names`.
+    pub(super) fn of<'a>(scene: &Scene<'a>, names: &mut Names<'a>) -> Legend {
+        let (list, of_use) = assets(scene);
+        let mut entries = Vec::new();
+        for (rank, a) in list.iter().enumerate().take(PALETTE.len()) {
+            entries.push(Entry::swatch(
+                Style::fill(colour(rank))
+                    .fill_opacity(0.35)
+                    .stroke(colour(rank), 1.0),
+                format!(
+                    "{}: {}, {}",
+                    names.show(a.name),
+                    super::count(a.uses, "use"),
+                    super::count(a.items, "item")
+                ),
+            ));
+        }
+        if list.len() > PALETTE.len() {
+            let rest = &list[PALETTE.len()..];
+            entries.push(Entry::swatch(
+                Style::fill(OTHER).fill_opacity(0.35).stroke(OTHER, 1.0),
+                format!(
+                    "{} more: {}, {}",
+                    super::count(rest.len(), "asset"),
+                    super::count(rest.iter().map(|a| a.uses).sum(), "use"),
+                    super::count(rest.iter().map(|a| a.items).sum(), "item")
+                ),
+            ));
+        }
+        Legend { entries, of_use }
+    }
+}
+
+/// The map's layers and the legend of an overview of `scene`, whose
+/// assets' legend is `legend` ([`Legend::of`]).
 pub(super) fn paint(
     scene: &Scene,
+    legend: Legend,
     frames: &Frames,
     view: &View,
     labels: &mut Labels,
     max_items: usize,
 ) -> (Vec<Layer>, Vec<Entry>) {
-    let (list, of_use) = assets(scene);
     let mut entries = Vec::new();
     let layers = if scene.uses() <= max_items.max(1) {
-        outlines(scene, frames, view, labels, &of_use)
+        outlines(scene, frames, view, labels, &legend.of_use)
     } else {
         let (layer, entry) = grid(scene, frames, view);
         entries.push(entry);
         vec![layer]
     };
-    for (rank, a) in list.iter().enumerate().take(PALETTE.len()) {
-        entries.push(Entry::swatch(
-            Style::fill(colour(rank))
-                .fill_opacity(0.35)
-                .stroke(colour(rank), 1.0),
-            format!(
-                "{}: {}, {}",
-                a.name,
-                super::count(a.uses, "use"),
-                super::count(a.items, "item")
-            ),
-        ));
-    }
-    if list.len() > PALETTE.len() {
-        let rest = &list[PALETTE.len()..];
-        entries.push(Entry::swatch(
-            Style::fill(OTHER).fill_opacity(0.35).stroke(OTHER, 1.0),
-            format!(
-                "{} more: {}, {}",
-                super::count(rest.len(), "asset"),
-                super::count(rest.iter().map(|a| a.uses).sum(), "use"),
-                super::count(rest.iter().map(|a| a.items).sum(), "item")
-            ),
-        ));
-    }
+    entries.extend(legend.entries);
     if !scene.unplaced.is_empty() && scene.uses() <= max_items.max(1) {
         entries.push(Entry::swatch(unplaced_style(), "use not placed"));
     }

@@ -1,6 +1,7 @@
 //! A tiny stroke font (printable ASCII: capitals, lower case, digits and
-//! punctuation, plus `·`, `°` and `×`) so that the PNG, rasterised without
-//! font support, still carries its labels, and paths print as written.
+//! punctuation, plus `·`, `°`, `×`, `…` and U+FFFD `�`) so that the PNG,
+//! rasterised without font support, still carries its labels, and paths
+//! print as written.
 //!
 //! Glyphs live on a grid 4 units wide and 6 tall (baseline 0, y up; lower
 //! case is 4 tall, descenders reach −2), as polylines. Other characters are
@@ -109,6 +110,10 @@ fn glyph(c: char) -> &'static str {
         '~' => "0,3 1,4 3,2 4,3",
         '°' => "1.5,6 2.5,6 2.5,5 1.5,5 1.5,6",
         '×' => "0.5,1 3.5,4|0.5,4 3.5,1",
+        '…' => "0.4,0 0.8,0|1.8,0 2.2,0|3.2,0 3.6,0",
+        // U+FFFD, what a picture writes for a character XML forbids: a
+        // diamond with a question mark, as fonts draw it.
+        '\u{FFFD}' => "2,6 4,3 2,0 0,3 2,6|1.3,4 2,4.7 2.7,4 2,3.2 2,2.4|2,1.2 2,1.6",
         ' ' => "",
         _ => BOX,
     }
@@ -119,8 +124,13 @@ const ADVANCE: f64 = 6.0;
 
 /// Width in pixels of `text` at `size` (pixels per 8 units).
 pub fn width(text: &str, size: f64) -> f64 {
-    let n = text.chars().count() as f64;
-    (n * ADVANCE - 2.0).max(0.0) * size / 8.0
+    chars_width(text.chars().count(), size)
+}
+
+/// Width in pixels of `n` characters at `size`: every glyph, the box
+/// included, advances the same.
+pub fn chars_width(n: usize, size: f64) -> f64 {
+    (n as f64 * ADVANCE - 2.0).max(0.0) * size / 8.0
 }
 
 /// SVG path data for `text` with its baseline starting at `(x, y)`
@@ -155,7 +165,7 @@ mod tests {
 
     #[test]
     fn glyphs_parse_and_stay_in_their_cell() {
-        for c in (' '..='~').chain("·°×?".chars()) {
+        for c in (' '..='~').chain("·°×…?\u{FFFD}".chars()) {
             for line in glyph(c).split('|').filter(|l| !l.is_empty()) {
                 for pt in line.split(' ') {
                     let v: Vec<f64> = pt.split(',').map(|v| v.parse().unwrap()).collect();
@@ -174,7 +184,7 @@ mod tests {
     #[test]
     fn every_printable_ascii_character_has_its_own_glyph() {
         let mut seen = std::collections::BTreeMap::new();
-        for c in ('!'..='~').chain("·°×".chars()) {
+        for c in ('!'..='~').chain("·°×…\u{FFFD}".chars()) {
             let g = glyph(c);
             assert_ne!(g, BOX, "{c:?} has no glyph");
             assert!(!g.is_empty(), "{c:?} draws nothing");

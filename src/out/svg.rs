@@ -22,7 +22,7 @@
 //! header says so ([`overview_note`] is the same sentence for stderr).
 
 use super::draw::{Colour, Drawing, Layer, Px, Shape, Style, Text};
-use super::frame::{self, Entry, Footer, Header, LEFT};
+use super::frame::{self, Entry, Footer, Header, LEFT, Names};
 use super::labels::Labels;
 use crate::dsf::Tile;
 use crate::geom::{LocalFrame, Xy};
@@ -185,6 +185,11 @@ pub struct Picture {
     /// one sentence; the legend says it too), or drew symbols only because
     /// its 3-D scene would pass `Limits::max_scene_triangles`.
     pub textures: Option<String>,
+    /// Set when names (of assets, definitions) were not written as they
+    /// are: characters XML 1.0 does not allow written as U+FFFD, names
+    /// longer than [`super::frame::NAME_CHARS`] characters shortened in
+    /// the middle ([`Names`]); one sentence, which the header carries too.
+    pub names: Option<String>,
 }
 
 /// The picture of all placements, with SVG text.
@@ -345,8 +350,9 @@ fn tiles_of(scene: &Scene) -> Vec<Tile> {
 }
 
 /// The title (naming the asset, or the tile(s) and the count of uses) and
-/// the subtitle's parts (the assets, origin, seed and counts).
-fn title(scene: &Scene) -> (String, Vec<String>) {
+/// the subtitle's parts (the assets, origin, seed and counts), the assets'
+/// names written through `names`.
+fn title<'a>(scene: &Scene<'a>, names: &mut Names<'a>) -> (String, Vec<String>) {
     let tiles = tiles_of(scene);
     let tile_names = match tiles.len() {
         0 => String::new(),
@@ -363,10 +369,10 @@ fn title(scene: &Scene) -> (String, Vec<String>) {
             if !tile_names.is_empty() {
                 parts.push(tile_names);
             }
-            format!("{} ({})", p.asset, p.kind)
+            format!("{} ({})", names.show(&p.asset), p.kind)
         }
         _ => {
-            parts.push(assets_line(scene));
+            parts.push(assets_line(scene, names));
             format!(
                 "{}{}{}",
                 tile_names,
@@ -416,10 +422,11 @@ fn title(scene: &Scene) -> (String, Vec<String>) {
 /// Most assets the subtitle names; the rest are counted.
 const TITLE_ASSETS: usize = 6;
 
-/// `assets: a.agb ×3, b.ags, …`: the scene's assets by use count.
-fn assets_line(scene: &Scene) -> String {
+/// `assets: a.agb ×3, b.ags, …`: the scene's assets by use count, their
+/// names written through `names`.
+fn assets_line<'a>(scene: &Scene<'a>, names: &mut Names<'a>) -> String {
     let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    let mut counts: Vec<(&str, usize)> = Vec::new();
+    let mut counts: Vec<(&'a str, usize)> = Vec::new();
     for p in scene.all() {
         let k = *index.entry(&p.asset).or_insert_with(|| {
             counts.push((&p.asset, 0));
@@ -433,11 +440,12 @@ fn assets_line(scene: &Scene) -> String {
     let mut names: Vec<String> = counts
         .iter()
         .take(TITLE_ASSETS)
-        .map(|(a, n)| {
-            if *n == 1 {
-                a.to_string()
+        .map(|&(a, n)| {
+            let a = names.show(a);
+            if n == 1 {
+                a.into_owned()
             } else {
-                format!("{a} ×{}", super::thousands(*n))
+                format!("{a} ×{}", super::thousands(n))
             }
         })
         .collect();
@@ -460,9 +468,21 @@ pub fn draw(scene: &Scene, opts: &Options) -> Picture {
     let map_h = (max[1] - min[1]) * scale;
 
     let note = overview_note(scene, opts.max_items);
-    let (title, parts) = title(scene);
+    // Every name the picture writes is written through `names` before the
+    // header is laid out, so that the header can say what was changed.
+    let mut names = Names::default();
+    let (title, parts) = title(scene, &mut names);
+    let legend = note
+        .is_some()
+        .then(|| super::overview::Legend::of(scene, &mut names));
+    let names = names.note();
+    let said: Vec<&str> = [note.as_deref(), names.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    let said = (!said.is_empty()).then(|| said.join("; "));
     let inset = if scene.tile.is_some() { LOCATOR_W } else { 0.0 };
-    let header = Header::new(&title, &parts, note.as_deref(), w, inset);
+    let header = Header::new(&title, &parts, said.as_deref(), w, inset);
     let view = View {
         min,
         max,
@@ -471,12 +491,14 @@ pub fn draw(scene: &Scene, opts: &Options) -> Picture {
     };
     let mut labels = Labels::inside(view.bbox());
     let mut textures = None;
-    let (mut layers, mut entries) = match (note.is_some(), opts.style) {
-        (true, _) => super::overview::paint(scene, &frames, &view, &mut labels, opts.max_items),
-        (false, PictureStyle::Schematic) => {
+    let (mut layers, mut entries) = match (legend, opts.style) {
+        (Some(legend), _) => {
+            super::overview::paint(scene, legend, &frames, &view, &mut labels, opts.max_items)
+        }
+        (None, PictureStyle::Schematic) => {
             super::schematic::paint(scene, &frames, &view, &mut labels)
         }
-        (false, PictureStyle::Textured) => {
+        (None, PictureStyle::Textured) => {
             // The art is drawn as the 3-D scene builds it.
             match crate::scene::build(&scene.placements, &opts.limits) {
                 Ok(built) => {
@@ -520,6 +542,7 @@ pub fn draw(scene: &Scene, opts: &Options) -> Picture {
         drawing,
         overview: note,
         textures,
+        names,
     }
 }
 
@@ -681,7 +704,7 @@ mod tests {
         // Map at most DRAW_MAX_H tall plus header and footer.
         assert!(h < DRAW_MAX_H + 200.0, "{h}");
         let scene = Scene::of(std::slice::from_ref(&p));
-        let (t, parts) = title(&scene);
+        let (t, parts) = title(&scene, &mut Names::default());
         let head = Header::new(&t, &parts, None, w, 0.0);
         let room = w - 2.0 * LEFT - frame::NORTH_W;
         assert!(head.title.starts_with("...") && head.title.ends_with("city_block.agb (agb)"));
@@ -707,7 +730,7 @@ mod tests {
         let mut c = b.clone();
         c.origin = [12.99, 47.8];
         let ps = [a, b.clone(), b, c];
-        let (t, parts) = title(&Scene::of(&ps));
+        let (t, parts) = title(&Scene::of(&ps), &mut Names::default());
         assert_eq!(t, "DSF tiles +47+012, +47+013: 4 autogen uses");
         assert_eq!(parts[0], "assets: string/b.ags ×3, block/a.agb");
         assert_eq!(parts[1], "origin lat 47.800000, lon 13.040000");
@@ -718,7 +741,7 @@ mod tests {
             }),
             ..Scene::of(&ps[..1])
         };
-        let (t, parts) = title(&scene);
+        let (t, parts) = title(&scene, &mut Names::default());
         assert_eq!(t, "block/a.agb (agb)");
         assert_eq!(parts[0], "DSF tile +47+013");
         // A whole tile: its other definitions are not counted as uses.
@@ -728,9 +751,9 @@ mod tests {
         let mut apron = kiosk.clone();
         apron.kind = crate::place::PlacementKind::Pol;
         let whole = [ps[0].clone(), kiosk, apron];
-        let (t, _) = title(&Scene::of(&whole));
+        let (t, _) = title(&Scene::of(&whole), &mut Names::default());
         assert_eq!(t, "DSF tile +47+013: 1 autogen use and 2 other definitions");
-        let (t, _) = title(&Scene::of(&whole[1..]));
+        let (t, _) = title(&Scene::of(&whole[1..]), &mut Names::default());
         assert_eq!(t, "DSF tile +47+013: 2 definitions");
         assert!(
             crate::place::Tally::of(&whole[1..])

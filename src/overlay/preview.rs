@@ -183,9 +183,10 @@ fn outline(u: &AutogenUse) -> Placement {
 /// [`place_tile`] or [`tile_placements`]) as SVG (or PNG) bytes, drawn by
 /// [`crate::out::svg`]: the title names the tile, a locator shows where
 /// the map lies in it and its edge is drawn where it crosses the map;
-/// uses whose asset is not loaded are dashed outlines. When the tile holds
-/// more items than one picture draws, the preview is an overview and
-/// `notes` gets a line saying so.
+/// uses whose asset is not loaded are dashed outlines. `notes` gets a line
+/// for each thing the picture says it left out or changed: that it is an
+/// overview (the tile holds more items than one picture draws), that
+/// names were shortened or had characters XML does not allow replaced.
 pub fn render(
     tile: TileId,
     placements: &[Placement],
@@ -203,17 +204,14 @@ pub fn render(
             south: tile.south,
         }),
     };
-    let limit = crate::limits::Limits::default().max_drawn_items;
-    if let Some(note) = crate::out::svg::overview_note(&scene, limit) {
-        notes.push(format!("preview of {tile}: {note}"));
-    }
     // The schematic style: a preview checks the overlay's uses and tiles
     // (ids, texture arrows) across a whole town, not the art.
     let opts = crate::out::svg::Options {
         style: crate::out::svg::PictureStyle::Schematic,
         ..crate::out::svg::Options::default()
     };
-    crate::out::picture_with(&scene, format, &opts)
-        .map(|(bytes, _)| bytes)
-        .map_err(|e| e.to_string())
+    let (bytes, said) =
+        crate::out::picture_with(&scene, format, &opts).map_err(|e| e.to_string())?;
+    notes.extend(said.into_iter().map(|n| format!("preview of {tile}: {n}")));
+    Ok(bytes)
 }

@@ -8,7 +8,10 @@
 //! thinner than the autogen itself. The frame is that of every agkit
 //! picture ([`crate::out::frame`]): a title naming the point and radius,
 //! a north arrow, a scale bar and a legend of the packages (in priority
-//! order) and of the symbols drawn.
+//! order) and of the symbols drawn. Package names are written as every
+//! picture writes names ([`crate::out::frame::Names`]: shortened past
+//! [`crate::out::frame::NAME_CHARS`] characters, U+FFFD for characters
+//! XML does not allow), and the header says when one was changed.
 //!
 //! Bounded whatever the radius holds: past `Limits::max_drawn_items`
 //! items the map is a grid of cells shaded by their count of items, and
@@ -18,7 +21,7 @@ use super::at::{AtReport, Item, ItemKind};
 use crate::geom::LocalFrame;
 use crate::limits::Limits;
 use crate::out::draw::{CATEGORIES, Colour, Drawing, Layer, Paint, Px, Shape, Style, TextMode};
-use crate::out::frame::{self, Entry, Footer, Header, LEFT};
+use crate::out::frame::{self, Entry, Footer, Header, LEFT, Names};
 
 /// Width of the picture and of its map, pixels.
 const WIDTH: f64 = 900.0;
@@ -164,7 +167,27 @@ pub fn draw(report: &AtReport, max_items: usize) -> Drawing {
         format!("{excluded} excluded"),
         format!("{unresolved} unresolved"),
     ];
-    let header = Header::new(&title, &parts, note.as_deref(), WIDTH, 0.0);
+    // The packages placing something here, in priority order, their
+    // names written through `names` before the header is laid out, so
+    // that the header can say what was changed.
+    let mut names = Names::default();
+    let mut packages = Vec::new();
+    for &k in packages_here.iter().take(LEGEND_PACKAGES) {
+        let p = &report.packages[k];
+        let n = report.items.iter().filter(|i| i.package == p.name).count();
+        packages.push(Entry::swatch(
+            Style::fill(colour(k)),
+            format!(
+                "#{} {}: {}",
+                p.priority,
+                names.show(&p.name),
+                crate::out::count(n, "item")
+            ),
+        ));
+    }
+    let said: Vec<String> = note.into_iter().chain(names.note()).collect();
+    let said = (!said.is_empty()).then(|| said.join("; "));
+    let header = Header::new(&title, &parts, said.as_deref(), WIDTH, 0.0);
     let top = header.height;
     let c = [LEFT + map_w / 2.0, top + MAP_H / 2.0];
     let px = |ll: [f64; 2]| {
@@ -204,20 +227,7 @@ pub fn draw(report: &AtReport, max_items: usize) -> Drawing {
         layers.push(layer);
         entries.extend(symbols.into_iter().map(Symbol::entry));
     }
-    // The packages placing something here, in priority order.
-    for &k in packages_here.iter().take(LEGEND_PACKAGES) {
-        let p = &report.packages[k];
-        let n = report.items.iter().filter(|i| i.package == p.name).count();
-        entries.push(Entry::swatch(
-            Style::fill(colour(k)),
-            format!(
-                "#{} {}: {}",
-                p.priority,
-                p.name,
-                crate::out::count(n, "item")
-            ),
-        ));
-    }
+    entries.extend(packages);
     if packages_here.len() > LEGEND_PACKAGES {
         entries.push(Entry::swatch(
             Style::fill(Colour::hex(0xdddddd)),

@@ -3,8 +3,8 @@
 //! | endpoint | answer |
 //! |---|---|
 //! | `GET /api/files` | assets, polygon files and DSF tiles under PATH, the version, and a `note` when the listing is cut short |
-//! | `GET /api/polygons` | the bundled test polygons |
-//! | `GET /api/polygon?path=F` | a GeoJSON polygon file in local metres |
+//! | `GET /api/polygons` | the bundled test polygons, each with the asset kinds it takes, and what each kind needs |
+//! | `GET /api/polygon?path=F` | a GeoJSON polygon file in local metres, with the asset kinds it takes |
 //! | `GET /api/asset?path=F` | source text and `agkit check` diagnostics |
 //! | `GET/POST /api/place` | the placement of an asset on a polygon or point |
 //! | `GET /api/tile?path=F` | everything the DSF tile F places, per definition, with its counts |
@@ -35,7 +35,11 @@ pub fn route(shared: &Shared, req: &Request) -> Response {
         ("/api/files", true, _) => files(shared),
         ("/api/polygons", true, _) => Response::json(
             200,
-            &json!({ "origin": ORIGIN, "polygons": polygons::bundled() }),
+            &json!({
+                "origin": ORIGIN,
+                "polygons": polygons::bundled(),
+                "needs": polygons::NEEDS.iter().copied().collect::<std::collections::BTreeMap<_, _>>(),
+            }),
         ),
         ("/api/polygon", true, _) => polygon_file(shared, req),
         ("/api/asset", true, _) => asset(shared, req),
@@ -190,9 +194,10 @@ fn polygon_file(shared: &Shared, req: &Request) -> Response {
     match load_polygon_file(shared, rel) {
         Ok(w) => {
             let (origin, local) = polygons::localize(&w);
+            let takes = polygons::takes(&local);
             Response::json(
                 200,
-                &json!({ "path": rel, "origin": origin, "windings": local }),
+                &json!({ "path": rel, "origin": origin, "windings": local, "takes": takes }),
             )
         }
         Err(r) => r,

@@ -22,14 +22,55 @@ pub struct TestPolygon {
     pub origin: LonLat,
     /// Windings in local metres, not closed.
     pub windings: Vec<Vec<Xy>>,
+    /// The kinds of asset the polygon takes ([`takes`]): the page switches
+    /// to one that takes the asset picked.
+    pub takes: Vec<&'static str>,
+}
+
+/// The asset kinds the previewer can place, with what each needs of a
+/// polygon, in the words the page shows when no polygon takes an asset.
+pub const NEEDS: [(&str, &str); 3] = [
+    (
+        "agp",
+        "a point: it is placed at the polygon's first vertex, whatever the polygon",
+    ),
+    (
+        "agb",
+        "one counter-clockwise winding of 4 points, without holes, that does not cross itself",
+    ),
+    (
+        "ags",
+        "closed rings of 3 or more points: one counter-clockwise outer ring, any holes clockwise \
+         inside it",
+    ),
+];
+
+/// The kinds of asset (`agp`, `agb`, `ags`, as [`NEEDS`] lists them) that
+/// can be placed on `windings` (local metres, not closed): an AGP on any
+/// (it is placed at a point), an AGB or an AGS when its engine's own check
+/// of the polygon passes ([`crate::place::block::check_polygon`],
+/// [`crate::place::string::check_polygon`]), so the page and the engines
+/// never disagree on what fits.
+pub fn takes(windings: &[Vec<Xy>]) -> Vec<&'static str> {
+    let fits = |kind: &str| match kind {
+        "agb" => crate::place::block::check_polygon(windings).is_ok(),
+        "ags" => crate::place::string::check_polygon(windings).is_ok(),
+        _ => true,
+    };
+    NEEDS
+        .iter()
+        .map(|&(kind, _)| kind)
+        .filter(|k| fits(k))
+        .collect()
 }
 
 /// Every bundled polygon, in menu order.
 pub fn bundled() -> Vec<TestPolygon> {
-    let p = |name, label, windings| TestPolygon {
+    let p = |name, label, windings: Vec<Vec<Xy>>| TestPolygon {
         name,
         label,
         origin: ORIGIN,
+        takes: takes(&windings),
         windings,
     };
     vec![
@@ -239,6 +280,31 @@ mod tests {
         }
         let shore = by_name("shoreline").unwrap();
         assert!(shore.windings[0].len() > 100);
+    }
+
+    #[test]
+    fn each_polygon_takes_what_its_engine_places_on_it() {
+        let takes = |name: &str| by_name(name).unwrap().takes;
+        for four in ["square", "trapezoid", "rectangle"] {
+            assert_eq!(takes(four), ["agp", "agb", "ags"], "{four}");
+        }
+        // The lake has a hole, the others more than four points: no AGB.
+        for other in ["l-shape", "lake", "shoreline", "reflex"] {
+            assert_eq!(takes(other), ["agp", "ags"], "{other}");
+        }
+        // The engine's own word on the lake is what the page is spared.
+        let lake = by_name("lake").unwrap();
+        let e = crate::place::block::check_polygon(&lake.windings).unwrap_err();
+        assert!(e.to_string().contains("got 2 windings"), "{e}");
+        // A clockwise square is taken by neither polygon engine.
+        let cw = vec![vec![[0.0, 0.0], [0.0, 10.0], [10.0, 10.0], [10.0, 0.0]]];
+        assert_eq!(super::takes(&cw), ["agp"]);
+        assert_eq!(super::takes(&[]), ["agp"]);
+        assert!(
+            NEEDS
+                .iter()
+                .all(|(k, needs)| !k.is_empty() && !needs.is_empty())
+        );
     }
 
     #[test]

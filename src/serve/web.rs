@@ -32,6 +32,7 @@ pub const FILES: &[(&str, &str, &[u8])] = &[
     ("/api.js", JS, include_bytes!("../../web/api.js")),
     ("/geom.js", JS, include_bytes!("../../web/geom.js")),
     ("/items.js", JS, include_bytes!("../../web/items.js")),
+    ("/fit.js", JS, include_bytes!("../../web/fit.js")),
     ("/glb.js", JS, include_bytes!("../../web/glb.js")),
     ("/view2d.js", JS, include_bytes!("../../web/view2d.js")),
     ("/view3d.js", JS, include_bytes!("../../web/view3d.js")),

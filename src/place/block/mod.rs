@@ -39,6 +39,14 @@ pub const MAX_MISFIT: f64 = 3.0;
 /// spellings); a block that would need more places nothing, with a warning.
 pub const MAX_TILES: usize = 65_536;
 
+/// Checks that `windings` (local metres) are a polygon an AGB can be
+/// placed on, as [`place`] checks it before placing anything: one
+/// counter-clockwise winding of four distinct points that does not cross
+/// itself ([`PlaceError::Polygon`] says what is wrong otherwise).
+pub fn check_polygon(windings: &[Vec<Xy>]) -> Result<(), PlaceError> {
+    measure::measure(windings).map(|_| ())
+}
+
 /// Places an AGB on its 4-point polygon (local metres, counter-clockwise).
 ///
 /// Errors: a polygon that is not one counter-clockwise winding of four

@@ -91,6 +91,15 @@ pub fn place(
     Ok(out)
 }
 
+/// Checks that `windings` (local metres, DSF order) are a polygon an AGS
+/// can be placed on, as [`place`] checks it before placing anything: its
+/// contours close into rings of three or more vertices, one outer ring
+/// counter-clockwise and the holes clockwise inside it
+/// ([`PlaceError::Polygon`] says what is wrong otherwise).
+pub fn check_polygon(windings: &[Vec<Xy>]) -> Result<(), PlaceError> {
+    check_windings(windings).map(|_| ())
+}
+
 /// The number of tile-spawning contours (the first ones): the DSF
 /// parameter's low byte, 0 meaning all.
 fn spawning(low: u8, contours: usize) -> usize {
