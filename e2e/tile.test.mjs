@@ -228,3 +228,60 @@ test('agkit serve TILE.dsf opens that tile in the page it prints', { timeout: 12
     fs.rmSync(userData, { recursive: true, force: true });
   }
 });
+
+// A tile using an AGP that exists nowhere beside one that does (issue 46):
+// the use not placed is drawn at its point in the 2-D view, marked red, and
+// listed in the Tile tab; the 3-D view loads its scene (a red box there).
+test('a use whose asset is missing is drawn where the DSF puts it', { timeout: 120000 }, async () => {
+  assert.ok(fs.existsSync(bin), `build agkit first (${bin} is missing)`);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agkit-e2e-unplaced-'));
+  const served = path.join(tmp, 'examples');
+  fs.cpSync(path.join(repo, 'examples'), served, { recursive: true });
+  const text = path.join(tmp, 'missing.txt');
+  fs.writeFileSync(text, [
+    'I', '800 written by the e2e test', 'DSF2TEXT', '',
+    'PROPERTY sim/west 13', 'PROPERTY sim/south 47', 'PROPERTY sim/east 14', 'PROPERTY sim/north 48',
+    'PROPERTY sim/overlay 1',
+    'OBJECT_DEF point/plaza.agp', 'OBJECT_DEF point/gone.agp',
+    'OBJECT 0 13.5 47.5 0', 'OBJECT 1 13.5013 47.5 0', '',
+  ].join('\n'));
+  const built = spawnSync(bin, ['dsf', 'build', text, '-o', path.join(served, 'dsf/missing.dsf')], { encoding: 'utf8' });
+  assert.equal(built.status, 0, built.stderr);
+  const { child, url } = await serve(served);
+  const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'agkit-e2e-unplaced-chromium-'));
+  const pageErrors = [];
+  let ctx = null;
+  let page = null;
+  try {
+    ctx = await launch(userData);
+    page = ctx.pages()[0] || await ctx.newPage();
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(url);
+    const settled = (r) => page.waitForFunction((r) => window.__agkit.renders > r
+      && !window.__agkit.inflight && !window.__agkit.dirty && document.body.dataset.state !== 'loading', r, { timeout: 30000 });
+    await settled(0);
+    const r0 = await page.evaluate(() => window.__agkit.renders);
+    await page.click('#tiles li[data-path="dsf/missing.dsf"]');
+    await settled(r0);
+    assert.equal(await page.getAttribute('body', 'data-state'), 'ready');
+    const marks = await page.evaluate(() => [...document.querySelectorAll('#l-objects path.unplaced')]
+      .map((p) => p.querySelector('title').textContent));
+    assert.deepEqual(marks, ['point/gone.agp: its asset resolves nowhere']);
+    assert.match(await page.textContent('#tab-tile'), /Not placed \(1 use\(s\), drawn in red/);
+    await page.selectOption('#style', '3d');
+    await page.waitForFunction(() => Number(document.getElementById('view3d').dataset.shown || 0) > 0
+      || document.getElementById('view3d').dataset.error, null, { timeout: 60000 });
+    const v3 = await page.evaluate(() => ({ ...document.getElementById('view3d').dataset }));
+    assert.ok(!v3.error, `3-D: ${v3.error}`);
+    await page.screenshot({ path: path.join(artifacts, 'tile-unplaced-3d.png') });
+    assert.deepEqual(pageErrors, []);
+  } catch (e) {
+    if (page) await page.screenshot({ path: path.join(artifacts, 'tile-unplaced-failure.png') }).catch(() => {});
+    throw e;
+  } finally {
+    if (ctx) await ctx.close();
+    child.kill();
+    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(userData, { recursive: true, force: true });
+  }
+});

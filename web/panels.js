@@ -385,6 +385,11 @@ export function createPanels(store, actions) {
       parts.push(el('h3', '', 'Not drawn'));
       parts.push(el('ul', 'notdrawn', ...w.not_drawn.map((n) => el('li', '', `${n.items} × ${n.definition || n.kind}: ${n.why}`))));
     }
+    const unplaced = r.unplaced || [];
+    if (unplaced.length) {
+      parts.push(el('h3', '', `Not placed (${unplaced.length} use(s), drawn in red where the DSF puts them)`));
+      parts.push(el('ul', 'notdrawn', ...unplaced.slice(0, MAX_LISTED).map((u) => el('li', '', `${u.placement.asset}: ${u.placement.unplaced}`))));
+    }
     const unresolved = { ...(r.unresolved || {}), ...(w.unresolved || {}) };
     const names = Object.keys(unresolved);
     if (names.length) {

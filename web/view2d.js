@@ -323,6 +323,22 @@ export function createView2d(store, actions) {
         parts.point.push(svgEl('circle', { class: 'dsf-point', cx: f2(ox), cy: f2(-oy) }));
       }
     });
+    // A whole tile's uses not placed (their asset is missing, does not
+    // load, or the engine refused them), where the DSF puts them, marked
+    // as the 3-D scene marks them: a red 2 m box at an AGP's point, a red
+    // dashed outline of an AGB's or AGS's polygon.
+    ((state.result && state.result.unplaced) || []).forEach((part) => {
+      const pl = part.placement;
+      const [ox, oy] = part.offset;
+      const title = svgEl('title');
+      title.textContent = `${pl.asset}: ${pl.unplaced}`;
+      const rings = (pl.polygon || []).filter((w) => w.length >= 2);
+      const h = 1;
+      const d = rings.length
+        ? rings.map((w) => ringPath(w, ox, oy)).join('')
+        : `M${P(ox - h, oy - h)}L${P(ox + h, oy - h)}L${P(ox + h, oy + h)}L${P(ox - h, oy + h)}Z`;
+      parts.objects.push(svgEl('path', { class: rings.length ? 'unplaced ring' : 'unplaced', d }, [title]));
+    });
     const put = (id, key, on) => fill($(id), on ? parts[key] : []);
     put('l-draped', 'draped', L.draped);
     put('l-lines', 'lines', L.lines);

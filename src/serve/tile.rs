@@ -99,6 +99,10 @@ struct Placed<'a> {
     /// Autogen uses in the tile.
     uses: usize,
     placements: Vec<Part<'a>>,
+    /// Uses not placed (their asset is missing, does not load, or the
+    /// engine refused them), where the DSF puts them: the views draw them
+    /// marked as missing art ([`crate::place::Placement::unplaced`]).
+    unplaced: Vec<Part<'a>>,
     /// Per kind: rows in the DSF, placed, not drawn; and what is not drawn
     /// and why (as `agkit place --dsf F --all` prints them).
     whole: &'a WholeTile,
@@ -208,22 +212,23 @@ pub fn tile_response(shared: &Shared, req: &TileRequest, glb: bool) -> Response 
     };
     let rel = req.path.as_str();
     if glb {
-        return glb_of(shared, &tile.placements, rel);
+        // The uses not placed after those placed, drawn marked.
+        let mut ps = tile.placements;
+        ps.extend(tile.unplaced);
+        return glb_of(shared, &ps, rel);
     }
     let origin = tile.placements.first().map_or(
         [f64::from(tile.tile.west), f64::from(tile.tile.south)],
         |p| p.origin,
     );
     let frame = LocalFrame::new(origin);
-    let placements = tile
-        .placements
-        .iter()
-        .map(|p| Part {
-            placement: p,
-            offset: frame.to_local(p.origin),
-            texture: texture_ref(shared, p),
-        })
-        .collect();
+    let part = |p| Part {
+        placement: p,
+        offset: frame.to_local(p.origin),
+        texture: texture_ref(shared, p),
+    };
+    let placements = tile.placements.iter().map(part).collect();
+    let unplaced = tile.unplaced.iter().map(part).collect();
     let (version, _) = shared.current();
     let whole = tile.whole.clone().unwrap_or_default();
     let answer = Placed {
@@ -233,6 +238,7 @@ pub fn tile_response(shared: &Shared, req: &TileRequest, glb: bool) -> Response 
         origin,
         uses: tile.uses,
         placements,
+        unplaced,
         whole: &whole,
         unresolved: &tile.unresolved,
         warnings: &tile.warnings,
