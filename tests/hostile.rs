@@ -824,3 +824,58 @@ fn three_d_trees_were_copied_before_the_scene_was_counted() {
         .collect();
     assert_eq!(meshes.len(), 1, "one mesh for every tree");
 }
+
+/// A GeoPackage is built in SQLite's database before it is copied to the
+/// output: that database, in the system's temporary folder, was left
+/// behind by an interrupted write. It goes now on the signal too.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_geopackage_left_its_database_in_the_temporary_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let tile = dir.path().join("big.dsf");
+    std::fs::write(&tile, big_dsf(200_000)).unwrap();
+    let child = agkit()
+        .env("TMPDIR", &tmp)
+        .args(["place", "--all", "--format", "gpkg", "--dsf"])
+        .arg(&tile)
+        .arg("-o")
+        .arg(dir.path().join("out.gpkg"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(120);
+    while temps_in(&tmp).is_empty() {
+        assert!(Instant::now() < until, "no scratch folder appeared");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    // SAFETY: signalling our own child.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let o = wait_or_hang(child, 60);
+    assert_eq!(o.status.code(), Some(143), "{}", stderr(&o));
+    assert_eq!(temps_in(&tmp), Vec::<String>::new());
+    assert_eq!(std::fs::read_dir(&tmp).unwrap().count(), 0, "nothing left");
+}
+
+/// A definition name holding `\x1b[2J` (clear the screen) reached the
+/// terminal raw in `place --dsf`'s warnings (issue 46): every control
+/// character but newline and tab is now written as an escape.
+#[test]
+fn control_characters_of_a_definition_name_reached_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let tile = dir.path().join("t.dsf");
+    let names = ["obj\u{1b}[2J\u{7}.obj".to_string()];
+    let blocks = ["b\u{1b}]0;title\u{7}.agb".to_string()];
+    std::fs::write(&tile, agkit::r#gen::named_tile(&names, &blocks).unwrap()).unwrap();
+    let mut cmd = agkit();
+    cmd.args(["place", "--all", "--dsf"])
+        .arg(&tile)
+        .arg("-o")
+        .arg(dir.path().join("t.json"));
+    let o = run_or_hang(cmd, 60);
+    let err = stderr(&o);
+    assert!(err.contains("b\\u{1b}]0;title\\u{7}.agb"), "{err}");
+    assert!(!o.stderr.iter().any(|&b| b == 0x1b || b == 0x07), "{err:?}");
+}

@@ -174,8 +174,32 @@ pub fn print_out(args: std::fmt::Arguments) {
 
 /// What the `eprint!` and `eprintln!` of this module tree call: writes to
 /// standard error, ignoring failures (there is nowhere left to report them).
+/// Control characters other than newlines and tabs (a definition name
+/// holding `\x1b[2J`, say) are written as escapes ([`terminal_safe`]), so
+/// that no input can drive the user's terminal.
 pub fn print_err(args: std::fmt::Arguments) {
-    let _ = std::io::stderr().lock().write_fmt(args);
+    let text = std::fmt::format(args);
+    let _ = std::io::stderr()
+        .lock()
+        .write_all(terminal_safe(&text).as_bytes());
+}
+
+/// `text` with every control character but newline and tab written as
+/// `\u{…}`; borrowed as it is when it holds none.
+pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.push_str(&c.escape_unicode().to_string());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Writes to standard output (a closed pipe ends the run quietly). `Err`

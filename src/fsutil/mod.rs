@@ -328,13 +328,54 @@ fn forget(path: &Path) {
 #[cfg(unix)]
 pub const ENDING_SIGNALS: [i32; 4] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT];
 
+/// A temporary folder for work files a writer needs beside its output
+/// (SQLite's GeoPackage database, built before it is copied to the
+/// output), in the system's temporary folder, named [`TEMP_PREFIX`] +
+/// random letters. It is removed, with all it holds, when dropped and —
+/// like the temporary files of [`write_atomic`] — on the ending signals
+/// once [`remove_temp_files_on_signals`] is installed.
+pub struct ScratchDir(Option<tempfile::TempDir>);
+
+impl ScratchDir {
+    /// A new, empty scratch folder.
+    pub fn new() -> std::io::Result<ScratchDir> {
+        // Created and registered under the lock (see `LIVE`).
+        let mut g = live();
+        let dir = tempfile::Builder::new().prefix(TEMP_PREFIX).tempdir()?;
+        g.get_or_insert_default().insert(dir.path().to_path_buf());
+        Ok(ScratchDir(Some(dir)))
+    }
+
+    /// Where it is.
+    pub fn path(&self) -> &Path {
+        self.0.as_ref().map_or(Path::new(""), |d| d.path())
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        if let Some(dir) = self.0.take() {
+            let path = dir.path().to_path_buf();
+            drop(dir);
+            forget(&path);
+        }
+    }
+}
+
+/// Removes the temporary file or scratch folder at `p`.
+fn remove_temp(p: &Path) {
+    if std::fs::remove_file(p).is_err() {
+        let _ = std::fs::remove_dir_all(p);
+    }
+}
+
 /// Removes every temporary file agkit is writing now, for a program about
 /// to end without unwinding (`std::process::exit`), which runs no
 /// destructor. The writes they belong to fail from here on.
 pub fn remove_temp_files_now() {
     let g = live();
     for p in g.iter().flatten() {
-        let _ = std::fs::remove_file(p);
+        remove_temp(p);
     }
 }
 
@@ -356,7 +397,7 @@ pub fn remove_temp_files_on_signals() -> std::io::Result<()> {
                     // Held until the process ends: no new file can start.
                     let g = live();
                     for p in g.iter().flatten() {
-                        let _ = std::fs::remove_file(p);
+                        remove_temp(p);
                     }
                     std::process::exit(128 + sig);
                 }

@@ -266,10 +266,11 @@ fn blob(shape: &Shape) -> Result<Option<Blob>, OutError> {
     Ok(Some((b, e)))
 }
 
-/// All placements as a GeoPackage written to `w`: built in a temporary
-/// file (SQLite writes files, not streams), then copied.
+/// All placements as a GeoPackage written to `w`: built in a scratch
+/// folder (SQLite writes files, not streams; the folder goes on every
+/// error and ending signal, [`crate::fsutil::ScratchDir`]), then copied.
 pub fn write_gpkg(ps: &[Placement], w: &mut dyn std::io::Write) -> Result<(), OutError> {
-    let dir = tempfile::tempdir()?;
+    let dir = crate::fsutil::ScratchDir::new()?;
     let path = dir.path().join("out.gpkg");
     let mut g = GpkgWriter::create(&path)?;
     g.add_placements(ps, 0)?;
