@@ -24,10 +24,11 @@
 //! - [`diag`]: diagnostics with stable codes, rendered rustc-style or as JSON.
 #![deny(missing_docs)]
 
+pub use ground::{diag, limits};
+
 pub mod agn;
 pub mod check;
 pub mod convert;
-pub mod diag;
 pub mod draped;
 pub mod dsf;
 pub mod fac;
@@ -35,7 +36,7 @@ pub mod forest;
 pub mod fsutil;
 pub mod r#gen;
 pub mod geom;
-pub mod limits;
+pub mod ground;
 pub mod obj;
 pub mod out;
 pub mod overlay;

@@ -30,38 +30,7 @@ pub mod textured;
 use crate::place::Placement;
 use std::path::Path;
 
-/// `n` and a regular noun, plural unless `n` is 1, for messages and
-/// picture labels people read: `count(1, "tile")` is `1 tile`,
-/// `count(0, "tile")` is `0 tiles`, thousands separated as by
-/// [`thousands`].
-///
-/// ```
-/// assert_eq!(agkit::out::count(1, "facade"), "1 facade");
-/// assert_eq!(agkit::out::count(2, "DSF tile"), "2 DSF tiles");
-/// assert_eq!(agkit::out::count(114_000, "use"), "114,000 uses");
-/// ```
-pub fn count(n: usize, noun: &str) -> String {
-    let s = if n == 1 { "" } else { "s" };
-    format!("{} {noun}{s}", thousands(n))
-}
-
-/// A whole number with its thousands separated by commas: `114,000`.
-///
-/// ```
-/// assert_eq!(agkit::out::thousands(999), "999");
-/// assert_eq!(agkit::out::thousands(1_234_567), "1,234,567");
-/// ```
-pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut s = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            s.push(',');
-        }
-        s.push(c);
-    }
-    s
-}
+pub use crate::ground::words::{UnknownName, count, thousands};
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,19 +53,6 @@ pub enum Format {
     Glb,
     /// A 3-D scene as glTF JSON, its data embedded ([`gltf`]).
     Gltf,
-}
-
-/// A name that is not one of those a [`std::str::FromStr`] of this
-/// module reads.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{what} {name:?} is not {expected}")]
-pub struct UnknownName {
-    /// What was named: `format`, `style`.
-    pub what: &'static str,
-    /// The name given.
-    pub name: String,
-    /// The names read.
-    pub expected: &'static str,
 }
 
 impl std::str::FromStr for Format {

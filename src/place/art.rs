@@ -610,7 +610,7 @@ pub(crate) fn apply(p: &mut Placement, art: &Art) {
             format!(
                 "{path}: {} ({how}); {} placed {without}",
                 state.describe(),
-                crate::out::count(n, item),
+                crate::ground::words::count(n, item),
             ),
             state.codes(),
         ));

@@ -34,7 +34,7 @@ pub enum AssetFileError {
     /// cannot be parsed at all.
     #[error("{}: {}", path.display(), match errors {
         0 => "cannot be parsed".to_string(),
-        n => crate::out::count(*n, "error"),
+        n => crate::ground::words::count(*n, "error"),
     })]
     Invalid {
         /// The file.

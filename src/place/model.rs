@@ -186,14 +186,14 @@ impl std::fmt::Display for PlacementKind {
 }
 
 impl std::str::FromStr for PlacementKind {
-    type Err = crate::out::UnknownName;
+    type Err = crate::ground::words::UnknownName;
 
     /// The kind of its lower-case name (`agp` … `str`).
-    fn from_str(s: &str) -> Result<PlacementKind, crate::out::UnknownName> {
+    fn from_str(s: &str) -> Result<PlacementKind, crate::ground::words::UnknownName> {
         PlacementKind::ALL
             .into_iter()
             .find(|k| k.as_str() == s)
-            .ok_or_else(|| crate::out::UnknownName {
+            .ok_or_else(|| crate::ground::words::UnknownName {
                 what: "placement kind",
                 name: s.to_string(),
                 expected: "agp, agb, ags, obj, fac, for, pol, lin or str",
@@ -373,7 +373,7 @@ impl Tally {
 
 impl std::fmt::Display for Tally {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        use crate::out::count;
+        use crate::ground::words::count;
         match (self.uses, self.definitions) {
             (u, 0) => write!(f, "{}, ", count(u, "use"))?,
             (0, d) => write!(f, "{}, ", count(d, "definition"))?,

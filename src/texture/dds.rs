@@ -245,7 +245,7 @@ pub(super) fn check_layout(bytes: &[u8]) -> Result<(), TextureError> {
             (m, 1) => format!("a chain of {m} mipmaps"),
             (m, n) => format!(
                 "{n} faces or layers of {}",
-                crate::out::count(m as usize, "mipmap")
+                crate::ground::words::count(m as usize, "mipmap")
             ),
         };
         return Err(TextureError::new(

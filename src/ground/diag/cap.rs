@@ -91,7 +91,7 @@ impl PerCode {
             if c.total > c.shown {
                 out.push_str(&format!(
                     "… and {} more {code} ({}: {})\n",
-                    crate::out::thousands(c.total - c.shown),
+                    crate::ground::words::thousands(c.total - c.shown),
                     c.severity.as_str(),
                     c.first
                 ));
@@ -103,7 +103,7 @@ impl PerCode {
     /// A table of every code met, most frequent first: count, code,
     /// severity and the first one's message. Empty when nothing was met.
     pub fn table(&self) -> String {
-        use crate::out::thousands;
+        use crate::ground::words::thousands;
         let mut out = String::new();
         if self.codes.is_empty() {
             return out;
