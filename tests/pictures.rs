@@ -578,7 +578,7 @@ fn a_scene_beyond_the_drawn_item_bound_is_an_overview() {
 #[test]
 fn more_uses_than_the_bound_are_counted_per_cell() {
     let ps = busy(300);
-    let scene = agkit::out::svg::Scene::of(&ps);
+    let scene = agkit::out::svg::Sheet::of(&ps);
     let opts = agkit::out::svg::Options {
         max_items: 100,
         ..Default::default()

@@ -190,7 +190,7 @@ fn embedded_images_are_capped_and_past_it_tiles_are_flat() {
     };
     let p = agkit::place::place(&asset, "a.agp", &use_, &params).unwrap();
     let ps = [p];
-    let scene = agkit::out::svg::Scene::of(&ps);
+    let scene = agkit::out::svg::Sheet::of(&ps);
     let roomy = agkit::out::svg::draw(&scene, &agkit::out::svg::Options::default());
     assert!(roomy.textures.is_none());
     let tight = agkit::out::svg::Options {

@@ -22,7 +22,7 @@
 
 use super::draw::{Colour, Embedded, Image, Layer, Px, Shape, Style};
 use super::frame::Entry;
-use super::svg::{Frames, Scene, View};
+use super::svg::{Frames, Sheet, View};
 use super::textured::{affine, cut};
 use crate::limits::Limits;
 use crate::place::Placement;
@@ -127,7 +127,7 @@ impl Textures {
 /// The draped polygons and painted lines of `scene`, drawn within what is
 /// left of the picture's `budget` (spent here too).
 pub(super) fn paint(
-    scene: &Scene,
+    scene: &Sheet,
     frames: &Frames,
     view: &View,
     limits: &Limits,

@@ -371,7 +371,7 @@ pub fn render_to(
                 limits: opts.limits,
                 ..svg::Options::default()
             };
-            let (bytes, notes) = picture_with(&svg::Scene::of(ps), opts.format, &o)?;
+            let (bytes, notes) = picture_with(&svg::Sheet::of(ps), opts.format, &o)?;
             said.notes = notes;
             w.write_all(&bytes)?;
         }
@@ -407,14 +407,14 @@ pub fn render_all(ps: &[Placement], format: Format) -> Result<Vec<u8>, OutError>
         Format::DsfText => Ok(dsf_text::to_dsf_text(ps).into_bytes()),
         Format::Glb => gltf::to_glb(ps),
         Format::Gltf => gltf::to_gltf(ps),
-        Format::Svg | Format::Png => picture(&svg::Scene::of(ps), format),
+        Format::Svg | Format::Png => picture(&svg::Sheet::of(ps), format),
     }
 }
 
 /// The picture of `scene` as SVG or PNG bytes (any other format is taken
 /// as SVG) in the default style (textured), bounded as [`svg::draw`]
 /// bounds it.
-pub fn picture(scene: &svg::Scene, format: Format) -> Result<Vec<u8>, OutError> {
+pub fn picture(scene: &svg::Sheet, format: Format) -> Result<Vec<u8>, OutError> {
     picture_with(scene, format, &svg::Options::default()).map(|(bytes, _)| bytes)
 }
 
@@ -424,7 +424,7 @@ pub fn picture(scene: &svg::Scene, format: Format) -> Result<Vec<u8>, OutError> 
 /// that tiles were filled flat, that names were written shortened or with
 /// U+FFFD for characters XML does not allow.
 pub fn picture_with(
-    scene: &svg::Scene,
+    scene: &svg::Sheet,
     format: Format,
     opts: &svg::Options,
 ) -> Result<(Vec<u8>, Vec<String>), OutError> {
@@ -454,7 +454,7 @@ pub fn picture_with(
 pub fn picture_note(ps: &[Placement], format: Format) -> Option<String> {
     match format {
         Format::Svg | Format::Png => {
-            svg::overview_note(&svg::Scene::of(ps), svg::Options::default().max_items)
+            svg::overview_note(&svg::Sheet::of(ps), svg::Options::default().max_items)
         }
         _ => None,
     }

@@ -14,7 +14,7 @@ use super::draw::{CATEGORIES, Colour, Layer, Px, Shape, Style, Text, text_width}
 use super::frame::{Entry, Names};
 use super::labels::{self, Labels};
 use super::schematic::unplaced_style;
-use super::svg::{Frames, Scene, View};
+use super::svg::{Frames, Sheet, View};
 
 /// Asset colours, most used asset first; the assets past them share the
 /// last (grey).
@@ -39,7 +39,7 @@ struct AssetCount<'a> {
 
 /// The scene's assets, most used first, and each placed use's asset
 /// index into that list.
-fn assets<'a>(scene: &Scene<'a>) -> (Vec<AssetCount<'a>>, Vec<usize>) {
+fn assets<'a>(scene: &Sheet<'a>) -> (Vec<AssetCount<'a>>, Vec<usize>) {
     let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     let mut list: Vec<AssetCount> = Vec::new();
     for p in &scene.placements {
@@ -92,7 +92,7 @@ pub(super) struct Legend {
 impl Legend {
     /// The legend of `scene`'s assets, their names written through
     /// `names`.
-    pub(super) fn of<'a>(scene: &Scene<'a>, names: &mut Names<'a>) -> Legend {
+    pub(super) fn of<'a>(scene: &Sheet<'a>, names: &mut Names<'a>) -> Legend {
         let (list, of_use) = assets(scene);
         let mut entries = Vec::new();
         for (rank, a) in list.iter().enumerate().take(PALETTE.len()) {
@@ -127,7 +127,7 @@ impl Legend {
 /// The map's layers and the legend of an overview of `scene`, whose
 /// assets' legend is `legend` ([`Legend::of`]).
 pub(super) fn paint(
-    scene: &Scene,
+    scene: &Sheet,
     legend: Legend,
     frames: &Frames,
     view: &View,
@@ -151,7 +151,7 @@ pub(super) fn paint(
 
 /// Each use as its outline (or point) with its item count.
 fn outlines(
-    scene: &Scene,
+    scene: &Sheet,
     frames: &Frames,
     view: &View,
     labels: &mut Labels,
@@ -226,7 +226,7 @@ fn outlines(
 
 /// Items per grid cell of [`CELL_PX`], shaded: the map when the uses
 /// themselves are too many to draw.
-fn grid(scene: &Scene, frames: &Frames, view: &View) -> (Layer, Entry) {
+fn grid(scene: &Sheet, frames: &Frames, view: &View) -> (Layer, Entry) {
     let points = (scene.placements.iter().enumerate())
         .map(|(i, p)| (view.px(frames.to_common(i, [0.0, 0.0])), p.items().max(1)));
     grid_of(points, view.bbox(), view.scale)

@@ -20,7 +20,7 @@
 use super::draw::{Colour, Layer, Paint, Px, Shape, Style, Text, text_width};
 use super::frame::Entry;
 use super::labels::{self, Labels};
-use super::svg::{DETAIL_SCALE, Frames, Scene, View};
+use super::svg::{DETAIL_SCALE, Frames, Sheet, View};
 use crate::geom::Xy;
 use crate::place::PlacementKind;
 use geo::Area;
@@ -67,7 +67,7 @@ pub(super) fn unplaced_style() -> Style {
 
 /// The map's layers and the legend of what they hold.
 pub(super) fn paint(
-    scene: &Scene,
+    scene: &Sheet,
     frames: &Frames,
     view: &View,
     labels: &mut Labels,
@@ -109,7 +109,7 @@ pub(super) fn paint(
 /// on the picture, the labels placed so far (and the marks they keep
 /// clear of), whether the scale shows detail, and the legend so far.
 struct Map<'a> {
-    scene: &'a Scene<'a>,
+    scene: &'a Sheet<'a>,
     frames: &'a Frames,
     view: &'a View,
     labels: &'a mut Labels,
@@ -777,7 +777,7 @@ mod tests {
         // where the id goes first: the id takes another place, clear of
         // the marker.
         let p = tile_at([0.0, 0.0]);
-        let scene = svg::Scene::of(std::slice::from_ref(&p));
+        let scene = svg::Sheet::of(std::slice::from_ref(&p));
         let pic = svg::draw(&scene, &svg::Options::default());
         let svg = pic.drawing.to_svg(TextMode::Text);
         let labels: Vec<&Text> = pic

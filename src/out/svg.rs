@@ -1,6 +1,6 @@
 //! `--format svg`: a top-down picture of placements, north up.
 //!
-//! [`draw`] turns a [`Scene`] (placements, uses drawn without a
+//! [`draw`] turns a [`Sheet`] (placements, uses drawn without a
 //! placement, the DSF tile they belong to) into a [`Drawing`]: the map's
 //! layers filled by a picture style, inside the frame of
 //! [`super::frame`] — a title naming the tile(s) and the assets, a scale
@@ -48,7 +48,7 @@ pub const DETAIL_SCALE: f64 = 1.5;
 
 /// What a picture shows.
 #[derive(Debug, Clone, Default)]
-pub struct Scene<'a> {
+pub struct Sheet<'a> {
     /// Placed uses, drawn with everything they place; the first one's
     /// origin is the picture's frame.
     pub placements: Vec<&'a Placement>,
@@ -62,16 +62,16 @@ pub struct Scene<'a> {
     pub tile: Option<Tile>,
 }
 
-impl<'a> Scene<'a> {
+impl<'a> Sheet<'a> {
     /// Every placement of `ps`, in no particular tile: those placed, and
     /// the uses not placed ([`Placement::unplaced`]) drawn where the DSF
     /// puts them.
-    pub fn of(ps: &'a [Placement]) -> Scene<'a> {
+    pub fn of(ps: &'a [Placement]) -> Sheet<'a> {
         let (unplaced, placements) = ps.iter().partition(|p| p.is_unplaced());
-        Scene {
+        Sheet {
             placements,
             unplaced,
-            ..Scene::default()
+            ..Sheet::default()
         }
     }
 
@@ -203,12 +203,12 @@ pub fn to_svg_with(ps: &[Placement], mode: TextMode) -> String {
         text: mode,
         ..Options::default()
     };
-    draw(&Scene::of(ps), &opts).drawing.to_svg(mode)
+    draw(&Sheet::of(ps), &opts).drawing.to_svg(mode)
 }
 
 /// Why a picture of `scene` is an overview (items beyond `max_items`), or
 /// `None` when every item is drawn.
-pub fn overview_note(scene: &Scene, max_items: usize) -> Option<String> {
+pub fn overview_note(scene: &Sheet, max_items: usize) -> Option<String> {
     let items = scene.items();
     (items > max_items).then(|| {
         format!(
@@ -229,7 +229,7 @@ pub(super) struct Frames {
 impl Frames {
     /// The frames of `scene`'s placements: the common one is the first
     /// placement's.
-    pub(super) fn new(scene: &Scene) -> Self {
+    pub(super) fn new(scene: &Sheet) -> Self {
         let origin = scene.all().next().map_or([0.0, 0.0], |p| p.origin);
         Frames {
             common: LocalFrame::new(origin),
@@ -240,7 +240,7 @@ impl Frames {
         }
     }
 
-    /// `q`, in the frame of the `i`th placement of [`Scene::all`] order, in
+    /// `q`, in the frame of the `i`th placement of [`Sheet::all`] order, in
     /// the common frame.
     pub(super) fn to_common(&self, i: usize, q: Xy) -> Xy {
         match &self.own[i] {
@@ -278,7 +278,7 @@ impl View {
 
 /// The extent of everything in the scene (common frame), at least 10 m
 /// across with a margin of 6 %.
-fn extent(scene: &Scene, frames: &Frames) -> (Xy, Xy) {
+fn extent(scene: &Sheet, frames: &Frames) -> (Xy, Xy) {
     let mut min = [f64::INFINITY; 2];
     let mut max = [f64::NEG_INFINITY; 2];
     let mut grow = |q: Xy, r: f64| {
@@ -336,7 +336,7 @@ fn widen(lo: &mut f64, hi: &mut f64, len: f64) {
 
 /// The DSF tiles the scene is in: its own, else the tiles of the uses'
 /// origins, in order.
-fn tiles_of(scene: &Scene) -> Vec<Tile> {
+fn tiles_of(scene: &Sheet) -> Vec<Tile> {
     if let Some(t) = scene.tile {
         return vec![t];
     }
@@ -352,7 +352,7 @@ fn tiles_of(scene: &Scene) -> Vec<Tile> {
 /// The title (naming the asset, or the tile(s) and the count of uses) and
 /// the subtitle's parts (the assets, origin, seed and counts), the assets'
 /// names written through `names`.
-fn title<'a>(scene: &Scene<'a>, names: &mut Names<'a>) -> (String, Vec<String>) {
+fn title<'a>(scene: &Sheet<'a>, names: &mut Names<'a>) -> (String, Vec<String>) {
     let tiles = tiles_of(scene);
     let tile_names = match tiles.len() {
         0 => String::new(),
@@ -424,7 +424,7 @@ const TITLE_ASSETS: usize = 6;
 
 /// `assets: a.agb ×3, b.ags, …`: the scene's assets by use count, their
 /// names written through `names`.
-fn assets_line<'a>(scene: &Scene<'a>, names: &mut Names<'a>) -> String {
+fn assets_line<'a>(scene: &Sheet<'a>, names: &mut Names<'a>) -> String {
     let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     let mut counts: Vec<(&'a str, usize)> = Vec::new();
     for p in scene.all() {
@@ -456,7 +456,7 @@ fn assets_line<'a>(scene: &Scene<'a>, names: &mut Names<'a>) -> String {
 }
 
 /// The picture of `scene`.
-pub fn draw(scene: &Scene, opts: &Options) -> Picture {
+pub fn draw(scene: &Sheet, opts: &Options) -> Picture {
     let frames = Frames::new(scene);
     let (mut min, mut max) = extent(scene, &frames);
     let scale = (DRAW_MAX_W / (max[0] - min[0])).min(DRAW_MAX_H / (max[1] - min[1]));
@@ -703,7 +703,7 @@ mod tests {
         assert_eq!(w, MIN_W);
         // Map at most DRAW_MAX_H tall plus header and footer.
         assert!(h < DRAW_MAX_H + 200.0, "{h}");
-        let scene = Scene::of(std::slice::from_ref(&p));
+        let scene = Sheet::of(std::slice::from_ref(&p));
         let (t, parts) = title(&scene, &mut Names::default());
         let head = Header::new(&t, &parts, None, w, 0.0);
         let room = w - 2.0 * LEFT - frame::NORTH_W;
@@ -730,16 +730,16 @@ mod tests {
         let mut c = b.clone();
         c.origin = [12.99, 47.8];
         let ps = [a, b.clone(), b, c];
-        let (t, parts) = title(&Scene::of(&ps), &mut Names::default());
+        let (t, parts) = title(&Sheet::of(&ps), &mut Names::default());
         assert_eq!(t, "DSF tiles +47+012, +47+013: 4 autogen uses");
         assert_eq!(parts[0], "assets: string/b.ags ×3, block/a.agb");
         assert_eq!(parts[1], "origin lat 47.800000, lon 13.040000");
-        let scene = Scene {
+        let scene = Sheet {
             tile: Some(Tile {
                 west: 13,
                 south: 47,
             }),
-            ..Scene::of(&ps[..1])
+            ..Sheet::of(&ps[..1])
         };
         let (t, parts) = title(&scene, &mut Names::default());
         assert_eq!(t, "block/a.agb (agb)");
@@ -751,9 +751,9 @@ mod tests {
         let mut apron = kiosk.clone();
         apron.kind = crate::place::PlacementKind::Pol;
         let whole = [ps[0].clone(), kiosk, apron];
-        let (t, _) = title(&Scene::of(&whole), &mut Names::default());
+        let (t, _) = title(&Sheet::of(&whole), &mut Names::default());
         assert_eq!(t, "DSF tile +47+013: 1 autogen use and 2 other definitions");
-        let (t, _) = title(&Scene::of(&whole[1..]), &mut Names::default());
+        let (t, _) = title(&Sheet::of(&whole[1..]), &mut Names::default());
         assert_eq!(t, "DSF tile +47+013: 2 definitions");
         assert!(
             crate::place::Tally::of(&whole[1..])
@@ -785,7 +785,7 @@ mod tests {
         };
         let mut opts = Options::default();
         opts.limits.max_scene_triangles = 0;
-        let pic = draw(&Scene::of(std::slice::from_ref(&p)), &opts);
+        let pic = draw(&Sheet::of(std::slice::from_ref(&p)), &opts);
         let note = pic.textures.expect("a note");
         assert!(note.contains("triangles of the 3-D scene"), "{note}");
         assert!(
@@ -794,7 +794,7 @@ mod tests {
                 .contains("<g id=\"trees\"")
         );
         // Within the bound, nothing is said.
-        let pic = draw(&Scene::of(std::slice::from_ref(&p)), &Options::default());
+        let pic = draw(&Sheet::of(std::slice::from_ref(&p)), &Options::default());
         assert_eq!(pic.textures, None);
     }
 

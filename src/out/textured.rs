@@ -58,7 +58,7 @@ use super::draped_picture::{Budget, Decoded, MAX_PICTURE_COPIES, copies};
 use super::draw::{Colour, Embedded, Image, Layer, Px, Shape, Style};
 use super::frame::Entry;
 use super::labels::Labels;
-use super::svg::{Frames, Scene, View};
+use super::svg::{Frames, Sheet, View};
 use crate::geom::Xy;
 use crate::limits::Limits;
 use crate::place::Placement;
@@ -429,7 +429,7 @@ struct Grounds {
 /// drawn here (no texture, not decoded, no mapping) is left to the
 /// schematic style.
 fn grounds(
-    scene: &Scene,
+    scene: &Sheet,
     built: &scene::Scene,
     frames: &Frames,
     view: &View,
@@ -873,7 +873,7 @@ struct Trees<'a> {
 /// drawn as the 3-D scene `built` (of the scene's placements) builds it;
 /// what has none is left to the schematic style.
 pub(super) fn paint(
-    scene: &Scene,
+    scene: &Sheet,
     built: &scene::Scene,
     frames: &Frames,
     view: &View,
@@ -935,7 +935,7 @@ pub(super) fn paint(
         painter.trees(i, p, &trees, &mut r);
         rest.push(r);
     }
-    let sub = Scene {
+    let sub = Sheet {
         placements: rest.iter().collect(),
         unplaced: scene.unplaced.clone(),
         tile: scene.tile,
@@ -1261,7 +1261,7 @@ mod tests {
     fn roofs_within(p: &Placement, copies: usize) -> (Roofs, View) {
         let ps = std::slice::from_ref(p);
         let built = crate::scene::build(ps, &Limits::default()).unwrap();
-        let scene = Scene::of(ps);
+        let scene = Sheet::of(ps);
         let frames = Frames::new(&scene);
         let view = View {
             min: [-50.0, -50.0],

@@ -196,7 +196,7 @@ pub fn render(
     let format = if png { Format::Png } else { Format::Svg };
     let (unplaced, placed): (Vec<&Placement>, Vec<&Placement>) =
         placements.iter().partition(|p| p.is_unplaced());
-    let scene = crate::out::svg::Scene {
+    let scene = crate::out::svg::Sheet {
         placements: placed,
         unplaced,
         tile: Some(crate::dsf::Tile {

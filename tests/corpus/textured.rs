@@ -65,7 +65,7 @@ fn place_with_art(file: &std::path::Path, agp: &str, limits: Limits) -> agkit::p
 /// The textured picture of `ps`, as SVG.
 fn textured_svg(ps: &[agkit::place::Placement]) -> String {
     let pic = agkit::out::svg::draw(
-        &agkit::out::svg::Scene::of(ps),
+        &agkit::out::svg::Sheet::of(ps),
         &agkit::out::svg::Options::default(),
     );
     pic.drawing.to_svg(agkit::out::svg::TextMode::Text)
