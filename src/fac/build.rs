@@ -19,46 +19,8 @@
 use super::Facade;
 use crate::geom::Xy;
 use crate::geom::mesh::Mesh;
-use serde::Serialize;
 
-/// The choices a facade makes on one footprint.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Layout {
-    /// The height asked, metres.
-    pub asked: f64,
-    /// The height the facade draws, as the rules give it (`None` when the
-    /// facade has nothing to measure it by): type 1, its whole floors
-    /// stacked; type 2, the chosen floor's roof height.
-    pub drawn_height: Option<f64>,
-    /// The height the mesh is built to: [`Layout::drawn_height`], else the
-    /// height asked, else 1 m when neither is a positive number.
-    pub height: f64,
-    /// Type 1: the floors stacked.
-    pub floors: Option<usize>,
-    /// Type 2: the `FLOOR` drawn, by name.
-    pub floor: Option<String>,
-    /// The wall of each side, in side order (empty when the facade has no
-    /// walls).
-    pub walls: Vec<WallChoice>,
-    /// Panels across each side, in side order (type 1; type 2: the
-    /// segments of each side).
-    pub panels: Vec<usize>,
-    /// Whether a roof is drawn.
-    pub roof: bool,
-    /// Every choice in detail: per side its length, panels (left, centre,
-    /// right) or segments, stretch and roof inset.
-    pub plan: super::layout::Layout,
-}
-
-/// The wall one side of a facade draws.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct WallChoice {
-    /// Its index among the walls (of the nearest level, or of the floor
-    /// drawn).
-    pub wall: usize,
-    /// Its name, when the facade gives one.
-    pub name: Option<String>,
-}
+use super::layout::Layout;
 
 /// A facade's geometry: walls drawn with its wall texture, the roof with
 /// its roof texture.
@@ -74,57 +36,9 @@ pub struct FacadeMesh {
     pub closed: bool,
 }
 
-/// The layout of `fac` on the footprint `ring` (local metres, as placed)
-/// asked `height` metres tall, with the `FAC_WALLS` type of each side.
-pub fn layout(fac: &Facade, ring: &[Xy], height: f64, wall_types: Option<&[i64]>) -> Layout {
-    let plan = super::layout::layout(fac, ring, height, wall_types);
-    let measured = if fac.is_type2() {
-        plan.floor.is_some()
-    } else {
-        plan.floors.is_some()
-    };
-    let drawn_height = measured.then_some(plan.height);
-    let walls = plan
-        .sides
-        .iter()
-        .map(|s| WallChoice {
-            wall: s.wall,
-            name: s.name.clone(),
-        })
-        .collect();
-    let panels = plan
-        .sides
-        .iter()
-        .map(|s| match (&s.panels, &s.segments) {
-            (Some(p), _) => usize::try_from(p.total).unwrap_or(usize::MAX),
-            (None, Some(segs)) => segs.len(),
-            _ => 0,
-        })
-        .collect();
-    Layout {
-        asked: height,
-        drawn_height,
-        height: drawable(drawn_height.unwrap_or(height)),
-        floors: plan
-            .floors
-            .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
-        floor: plan.floor_name.clone(),
-        walls,
-        panels,
-        roof: plan.roof,
-        plan,
-    }
-}
-
-/// `h` when it is a positive number, else 1 m.
-fn drawable(h: f64) -> f64 {
-    if h.is_finite() && h > 0.0 { h } else { 1.0 }
-}
-
 /// The walls and roof of `fac` on the footprint `ring` (local metres), as
 /// `layout` chose them.
-pub fn mesh(fac: &Facade, ring: &[Xy], layout: &Layout) -> FacadeMesh {
-    let plan = &layout.plan;
+pub fn mesh(fac: &Facade, ring: &[Xy], plan: &Layout) -> FacadeMesh {
     let (walls, roof) = if fac.is_type2() {
         (
             super::shape2::walls(fac, ring, plan),

@@ -5,9 +5,10 @@
 //! Each choice is one rule of its own module ([`floors`], [`panels`],
 //! [`walls`], [`roof`], [`spelling`]); this one applies them in the order
 //! xptools `draw_facade` (`WED_FacadePreview.cpp`) does, except for the
-//! wall choice, which follows the simulator ([`walls`]). The placement
-//! JSON, the textured picture and the glTF scene all read the same
-//! [`Layout`].
+//! wall choice, which follows the simulator ([`walls`]). It is computed
+//! once per placed facade, by placement
+//! ([`crate::place::PlacedFacade::layout`]), and the placement JSON, the
+//! textured picture and the glTF scene all read that [`Layout`].
 
 use super::{Facade, floors, panels, roof, spelling, walls};
 use crate::geom::Xy;
@@ -34,6 +35,47 @@ pub struct Layout {
     pub roof: bool,
     /// The sides, in the order of the footprint's points.
     pub sides: Vec<Side>,
+    /// True when the facade's rules measured [`Layout::height`] (type 1:
+    /// its floors; type 2: the floor chosen); false when it has nothing
+    /// to measure it by (no walls, no floors).
+    pub measured: bool,
+}
+
+impl Layout {
+    /// The height the facade draws, as its rules give it: type 1, its
+    /// whole floors stacked; type 2, the chosen floor's roof height.
+    /// `None` when it has nothing to measure it by.
+    pub fn drawn_height(&self) -> Option<f64> {
+        self.measured.then_some(self.height)
+    }
+
+    /// The height a building is built to: [`Layout::drawn_height`], else
+    /// the height asked, else 1 m when neither is a positive number.
+    pub fn built_height(&self) -> f64 {
+        let h = self.drawn_height().unwrap_or(self.asked);
+        if h.is_finite() && h > 0.0 { h } else { 1.0 }
+    }
+
+    /// The wall each side draws, in side order.
+    pub fn walls(&self) -> Vec<WallChoice> {
+        self.sides
+            .iter()
+            .map(|s| WallChoice {
+                wall: s.wall,
+                name: s.name.clone(),
+            })
+            .collect()
+    }
+}
+
+/// The wall one side of a facade draws.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WallChoice {
+    /// Its index among the walls (of the nearest level, or of the floor
+    /// drawn).
+    pub wall: usize,
+    /// Its name, when the facade gives one.
+    pub name: Option<String>,
 }
 
 /// The choices for one side.
@@ -120,6 +162,11 @@ pub fn layout(fac: &Facade, ring: &[Xy], height: f64, wall_types: Option<&[i64]>
     for (i, s) in out.sides.iter_mut().enumerate() {
         s.length = side_len(i);
     }
+    out.measured = if fac.is_type2() {
+        out.floor.is_some()
+    } else {
+        out.floors.is_some()
+    };
     out
 }
 

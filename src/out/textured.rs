@@ -26,7 +26,7 @@
 //!   as images: past its repeats, texture coordinates no single map gives,
 //!   the image budget spent), the walls an outline. A facade without a
 //!   roof texture is a plain roof colour darkening with the height of its
-//!   layout ([`crate::fac::build::layout`]); one without a roof, its walls
+//!   layout ([`crate::fac::layout::layout`]); one without a roof, its walls
 //!   over a light fill.
 //! - **Trees** drawn as cards are crowns of the card's width (the scene's
 //!   [`scene::Piece::crown`]); an X-Plane 12 3-D tree is the outline of

@@ -626,13 +626,14 @@ fn object_art(o: &mut PlacedObject, shape: &ObjShape) {
 }
 
 /// A facade's drawn height, floor, walls and roof from its `.fac`: its
-/// [`crate::fac::build::layout`] on the footprint, the one every view
-/// builds the facade's mesh from.
+/// [`crate::fac::layout::layout`] on the footprint, computed here once and
+/// kept in [`PlacedFacade::layout`], the one every view builds the
+/// facade's mesh from.
 fn facade_art(f: &mut PlacedFacade, fac: &Facade) {
-    let layout = crate::fac::build::layout(fac, &f.polygon, f.height, f.walls.as_deref());
-    f.drawn_height = layout.drawn_height;
-    f.floors = layout.plan.floors;
-    let sides = &layout.plan.sides;
+    let layout = crate::fac::layout::layout(fac, &f.polygon, f.height, f.walls.as_deref());
+    f.drawn_height = layout.drawn_height();
+    f.floors = layout.floors;
+    let sides = &layout.sides;
     if !fac.is_type2() && !sides.is_empty() {
         f.panels = Some(sides.iter().map(|s| s.panels.unwrap_or_default()).collect());
     }
@@ -644,11 +645,13 @@ fn facade_art(f: &mut PlacedFacade, fac: &Facade) {
                 .collect(),
         );
     }
-    f.floor = layout.floor;
-    f.wall_choice = (!layout.walls.is_empty()).then_some(layout.walls);
+    f.floor = layout.floor_name.clone();
+    let walls = layout.walls();
+    f.wall_choice = (!walls.is_empty()).then_some(walls);
     f.roof = Some(layout.roof);
     f.wall_texture = fac.wall_texture().map(str::to_string);
     f.roof_texture = fac.roof_texture().map(str::to_string);
+    f.layout = Some(std::sync::Arc::new(layout));
 }
 
 /// Fills a placed tree from a pick.

@@ -600,9 +600,15 @@ pub struct PlacedFacade {
     /// for autogen facades.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub entity: Option<usize>,
+    /// Every choice its `.fac` made on its footprint, computed once when
+    /// placement read the art: the fields above are read from it, and the
+    /// 3-D scene builds the facade's mesh from it. `None` without art. Not
+    /// part of the JSON.
+    #[serde(skip)]
+    pub layout: Option<std::sync::Arc<crate::fac::layout::Layout>>,
 }
 
-pub use crate::fac::build::WallChoice;
+pub use crate::fac::layout::WallChoice;
 
 /// A placed tree.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]

@@ -1184,9 +1184,18 @@ impl<'a> Builder<'a, '_> {
         let Some(fac) = fac else {
             return self.facade_outline(i, k, p, f, &ring);
         };
-        let layout = fac_build::layout(fac, &f.polygon, f.height, f.walls.as_deref());
-        let built = fac_build::mesh(fac, &f.polygon, &layout);
-        let h = layout.height;
+        // The layout placement chose; made here only for a facade placed
+        // without its art read (built by hand).
+        let made;
+        let layout = match &f.layout {
+            Some(l) => l.as_ref(),
+            None => {
+                made = crate::fac::layout::layout(fac, &f.polygon, f.height, f.walls.as_deref());
+                &made
+            }
+        };
+        let built = fac_build::mesh(fac, &f.polygon, layout);
+        let h = layout.built_height();
         let closed = built.closed;
         let art_file = file
             .and_then(|x| x.file.as_deref())
@@ -1722,10 +1731,10 @@ mod tests {
             walls: Some(vec![0, 1, 0, 1]),
             ..PlacedFacade::default()
         };
-        let layout = fac_build::layout(&fac, &f.polygon, f.height, f.walls.as_deref());
-        f.wall_choice = Some(layout.walls.clone());
+        let layout = crate::fac::layout::layout(&fac, &f.polygon, f.height, f.walls.as_deref());
+        f.wall_choice = Some(layout.walls());
         assert_eq!(
-            layout.walls.iter().map(|w| w.wall).collect::<Vec<_>>(),
+            layout.walls().iter().map(|w| w.wall).collect::<Vec<_>>(),
             [0, 1, 0, 1]
         );
         let art = Art {
@@ -1748,6 +1757,22 @@ mod tests {
             .map(|q| [q[0][0], q[1][0]])
             .collect();
         assert_eq!(spans, [[0.0, 0.25], [0.5, 0.75], [0.0, 0.25], [0.5, 0.75]]);
+        // The scene builds from the layout placement kept, never choosing
+        // again (issue 47: it was computed twice, in placement and here).
+        let mut kept = layout.clone();
+        for side in &mut kept.sides {
+            side.wall = 1;
+        }
+        let mut p = p;
+        p.facades[0].layout = Some(Arc::new(kept));
+        let s = build(std::slice::from_ref(&p), &Limits::default()).unwrap();
+        let walls = &s.meshes[0].parts[0].mesh;
+        let spans: Vec<[f64; 2]> = walls
+            .uvs
+            .chunks_exact(4)
+            .map(|q| [q[0][0], q[1][0]])
+            .collect();
+        assert_eq!(spans, [[0.5, 0.75]; 4]);
     }
 
     #[test]
