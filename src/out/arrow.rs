@@ -172,37 +172,103 @@ pub const DSF_VERTICES: &[Column] = &[
 /// Where the plane columns start in [`DSF_VERTICES`] (after `lat`).
 const VERTEX_PLANES: usize = 8;
 
-const DSF_COMMON: [Column; 6] = [
-    c("tile", T),
-    c("file", T),
-    c("entity", I),
-    c("def", I),
-    c("definition", T),
-    c("kind", T),
+/// One column of a table whose rows are `R` and the cells rows give it:
+/// its name and type, and how a row gives its cell. A table is a list of these, so that each column's
+/// place, type and value are written once, side by side.
+pub struct Cells<R> {
+    /// The column.
+    pub column: Column,
+    /// The row's cell in it.
+    pub read: fn(&R) -> Cell<'_>,
+}
+
+// Hand-written: a derive would ask `R: Clone`, which the rows need not be.
+impl<R> Clone for Cells<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<R> Copy for Cells<R> {}
+
+const fn field<R>(name: &'static str, ty: FieldType, read: fn(&R) -> Cell<'_>) -> Cells<R> {
+    Cells {
+        column: c(name, ty),
+        read,
+    }
+}
+
+/// A value a DSF feature may lack, as the Python tables have it: NaN.
+fn nan(v: Option<f64>) -> Cell<'static> {
+    Cell::Real(Some(v.unwrap_or(f64::NAN)))
+}
+
+/// A count as a table's integer.
+fn int(n: Option<usize>) -> Cell<'static> {
+    Cell::Int(n.and_then(|n| i64::try_from(n).ok()))
+}
+
+/// The columns every DSF feature table has after `tile` and `file`.
+const DSF_COMMON: [Cells<Feature>; 4] = [
+    field("entity", I, |f| int(Some(f.entity))),
+    field("def", I, |f| Cell::Int(Some(i64::from(f.def)))),
+    field("definition", T, |f| Cell::Text(Some(&f.definition))),
+    field("kind", T, |f| Cell::Text(Some(&f.kind))),
 ];
 
-/// The columns of a DSF feature table ([`dsf_batch`]) besides `geometry`,
-/// the same as the Python package's `agkit.dsf.SCHEMAS`: every table has
-/// `tile`, `file`, `entity`, `def`, `definition` and `kind`, then its own.
-pub fn dsf_columns(layer: DsfLayer) -> Vec<Column> {
-    let own: &[Column] = match layer {
-        DsfLayer::Objects => &[c("heading", R), c("elevation", R), c("mode", T)],
-        DsfLayer::Polygons => &[c("param", I), c("height", R)],
-        DsfLayer::Lines => &[
-            c("winding", I),
-            c("param", I),
-            c("closed", B),
-            c("spacing", R),
+const PARAM: Cells<Feature> = field("param", I, |f| Cell::Int(f.param.map(i64::from)));
+const HEIGHT: Cells<Feature> = field("height", R, |f| nan(f.height));
+const CLOSED: Cells<Feature> = field("closed", B, |f| Cell::Bool(Some(f.closed.unwrap_or(false))));
+
+/// The fields of one DSF feature table ([`dsf_batch`]), after its `tile`
+/// and `file` columns: the common ones, then the layer's own.
+pub fn dsf_fields(layer: DsfLayer) -> Vec<Cells<Feature>> {
+    let own: &[Cells<Feature>] = match layer {
+        DsfLayer::Objects => &[
+            field("heading", R, |f| nan(f.heading)),
+            field("elevation", R, |f| nan(f.elevation)),
+            field("mode", T, |f| {
+                Cell::Text(f.mode.map(|m| match m {
+                    ElevationMode::Draped => "draped",
+                    ElevationMode::Msl => "msl",
+                    ElevationMode::Agl => "agl",
+                }))
+            }),
         ],
-        DsfLayer::Facades => &[c("param", I), c("height", R), c("closed", B)],
-        DsfLayer::Forests => &[c("param", I), c("density", R), c("fill_mode", I)],
+        DsfLayer::Polygons => &[PARAM, HEIGHT],
+        DsfLayer::Lines => &[
+            field("winding", I, |f| int(f.winding)),
+            PARAM,
+            CLOSED,
+            field("spacing", R, |f| nan(f.spacing)),
+        ],
+        DsfLayer::Facades => &[PARAM, HEIGHT, CLOSED],
+        DsfLayer::Forests => &[
+            PARAM,
+            field("density", R, |f| nan(f.density)),
+            field("fill_mode", I, |f| Cell::Int(f.fill_mode.map(i64::from))),
+        ],
         DsfLayer::Chains => &[
-            c("subtype", I),
-            c("start_junction", I),
-            c("end_junction", I),
+            field("subtype", I, |f| Cell::Int(f.subtype.map(i64::from))),
+            field("start_junction", I, |f| {
+                Cell::Int(f.junctions.map(|j| i64::from(j[0])))
+            }),
+            field("end_junction", I, |f| {
+                Cell::Int(f.junctions.map(|j| i64::from(j[1])))
+            }),
         ],
     };
     DSF_COMMON.iter().chain(own).copied().collect()
+}
+
+/// The columns of a DSF feature table ([`dsf_batch`]) besides `geometry`,
+/// the same as the Python package's `agkit.dsf.SCHEMAS`: every table has
+/// `tile`, `file`, `entity`, `def`, `definition` and `kind`, then its own
+/// ([`dsf_fields`]).
+pub fn dsf_columns(layer: DsfLayer) -> Vec<Column> {
+    [c("tile", T), c("file", T)]
+        .into_iter()
+        .chain(dsf_fields(layer).iter().map(|f| f.column))
+        .collect()
 }
 
 /// The Arrow type of a field type.
@@ -283,6 +349,16 @@ impl Col {
         match (self, v) {
             (Col::T(b), v) => b.append_option(v),
             (c, v) => c.push(&v.map_or(Value::Null, |s| Value::Text(s.to_owned().into()))),
+        }
+    }
+
+    /// Appends the cell `v`.
+    fn cell(&mut self, v: Cell) {
+        match v {
+            Cell::Text(v) => self.text(v),
+            Cell::Int(v) => self.int(v),
+            Cell::Real(v) => self.real(v),
+            Cell::Bool(v) => self.bool(v),
         }
     }
 
@@ -648,6 +724,8 @@ pub enum Cell<'a> {
     Int(Option<i64>),
     /// A real, or null.
     Real(Option<f64>),
+    /// A truth value, or null.
+    Bool(Option<bool>),
 }
 
 /// A row of a table without geometry, given cell by cell: how another
@@ -670,11 +748,7 @@ pub fn rows_batch<R: TableRow>(columns: &[Column], rows: &[R]) -> RecordBatch {
     let mut b = Builder::new(columns.iter().map(|c| (c.name, c.ty)), false);
     for r in rows {
         for (name, _, col) in b.columns.iter_mut() {
-            match r.cell(name) {
-                Cell::Text(v) => col.text(v),
-                Cell::Int(v) => col.int(v),
-                Cell::Real(v) => col.real(v),
-            }
+            col.cell(r.cell(name));
         }
     }
     b.finish()
@@ -694,11 +768,14 @@ fn dsf_shape(g: &Geometry) -> Shape {
 /// `file` names the DSF in every row.
 pub fn dsf_batch(features: &Features, layer: DsfLayer, file: &str) -> RecordBatch {
     let columns = dsf_columns(layer);
+    let fields = dsf_fields(layer);
     let mut b = Builder::new(columns.iter().map(|c| (c.name, c.ty)), true);
-    let int = |n: usize| i64::try_from(n).ok();
     for f in features.layer(layer) {
-        for (name, _, col) in b.columns.iter_mut() {
-            dsf_value(f, name, &features.tile, file, col, int);
+        let (names, own) = b.columns.split_at_mut(2);
+        names[0].2.text(Some(&features.tile));
+        names[1].2.text(Some(file));
+        for ((_, _, col), field) in own.iter_mut().zip(&fields) {
+            col.cell((field.read)(f));
         }
         if let Some(g) = &mut b.geometry {
             g.push(&dsf_shape(&f.geometry));
@@ -818,45 +895,6 @@ pub fn rows_batch_with_list<R: TableRow>(
 /// `details`).
 pub fn details_type() -> DataType {
     DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)))
-}
-
-/// One value of a DSF feature row, as the Python tables have it: a real
-/// without a value is NaN, `closed` without one false.
-fn dsf_value(
-    f: &Feature,
-    name: &str,
-    tile: &str,
-    file: &str,
-    col: &mut Col,
-    int: impl Fn(usize) -> Option<i64>,
-) {
-    let nan = |v: Option<f64>| Some(v.unwrap_or(f64::NAN));
-    match name {
-        "tile" => col.text(Some(tile)),
-        "file" => col.text(Some(file)),
-        "entity" => col.int(int(f.entity)),
-        "def" => col.int(Some(i64::from(f.def))),
-        "definition" => col.text(Some(&f.definition)),
-        "kind" => col.text(Some(&f.kind)),
-        "heading" => col.real(nan(f.heading)),
-        "elevation" => col.real(nan(f.elevation)),
-        "mode" => col.text(f.mode.map(|m| match m {
-            ElevationMode::Draped => "draped",
-            ElevationMode::Msl => "msl",
-            ElevationMode::Agl => "agl",
-        })),
-        "param" => col.int(f.param.map(i64::from)),
-        "height" => col.real(nan(f.height)),
-        "winding" => col.int(f.winding.and_then(int)),
-        "closed" => col.bool(Some(f.closed.unwrap_or(false))),
-        "spacing" => col.real(nan(f.spacing)),
-        "density" => col.real(nan(f.density)),
-        "fill_mode" => col.int(f.fill_mode.map(i64::from)),
-        "subtype" => col.int(f.subtype.map(i64::from)),
-        "start_junction" => col.int(f.junctions.map(|j| i64::from(j[0]))),
-        "end_junction" => col.int(f.junctions.map(|j| i64::from(j[1]))),
-        _ => col.push(&Value::Null),
-    }
 }
 
 /// Writes `batches` (one schema, [`RecordBatch::schema`] of the first) to
