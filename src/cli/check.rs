@@ -7,7 +7,7 @@ use clap::ValueEnum;
 use std::path::{Path, PathBuf};
 
 // One implementation, shared with the previewer's diagnostics panel.
-use agkit::check::{ArtKind, FileKind, has_autogen_header};
+use agkit::check::{ArtKind, DrapedKind, FileKind, has_autogen_header};
 
 /// Output style of `check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -36,9 +36,11 @@ pub struct Args {
     #[arg(short, long)]
     quiet: bool,
     /// Files or directories, searched recursively for files named .agp .agb
-    /// .ags .agn .dsf .obj .fac .for .png .dds or starting with an autogen
-    /// header (`A`/`I`, `1000`, `AG_POINT|AG_BLOCK|AG_STRING`), an OBJ,
-    /// FACADE or FOREST header, or the DSF magic; `-` reads standard input.
+    /// .ags .agn .dsf .obj .fac .for .pol .lin .str .ter .net .png .dds or
+    /// starting with an autogen header (`A`/`I`, `1000`,
+    /// `AG_POINT|AG_BLOCK|AG_STRING`), an OBJ, FACADE, FOREST,
+    /// DRAPED_POLYGON, LINE_PAINT, OBJECT_STRING, TERRAIN or ROADS header,
+    /// or the DSF magic; `-` reads standard input.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// A library package or Custom Scenery folder to look up the library
@@ -61,8 +63,9 @@ fn parse_cap(s: &str) -> Result<usize, String> {
         .map_err(|_| format!("`{s}` is not a number of diagnostics (or `all`)"))
 }
 
-const EXTENSIONS: [&str; 10] = [
-    "agp", "agb", "ags", "agn", "dsf", "obj", "fac", "for", "png", "dds",
+const EXTENSIONS: [&str; 15] = [
+    "agp", "agb", "ags", "agn", "dsf", "obj", "fac", "for", "pol", "lin", "str", "ter", "net",
+    "png", "dds",
 ];
 
 /// Expands directories into the files under them that agkit reads: by
@@ -75,8 +78,8 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, u8> {
     super::walk::gather(
         paths,
         |f| has_known_extension(f) || sniff(f).is_some(),
-        "file to check (.agp .agb .ags .agn .dsf .obj .fac .for .png .dds, or an autogen, \
-         OBJ, facade, forest or DSF header)",
+        "file to check (.agp .agb .ags .agn .dsf .obj .fac .for .pol .lin .str .ter .net .png \
+         .dds, or an autogen, X-Plane art or DSF header)",
     )
 }
 
@@ -106,7 +109,9 @@ fn sniff(path: &Path) -> Option<FileKind> {
     } else if has_autogen_header(&bytes) {
         Some(FileKind::Text)
     } else {
-        ArtKind::sniff(&bytes).map(FileKind::Art)
+        ArtKind::sniff(&bytes)
+            .map(FileKind::Art)
+            .or_else(|| DrapedKind::sniff(&bytes).map(FileKind::Draped))
     }
 }
 

@@ -183,8 +183,10 @@ impl ArtStore {
 /// The art diagnostics of a file `agkit check` reads: for an autogen
 /// asset, every art it names that cannot be found or read, at its
 /// directive's line; for an object, facade or forest, every texture (and a
-/// facade's objects) it names, at the first line that names it. Paths
-/// tried are shown relative to `root` when given.
+/// facade's objects) it names, at the first line that names it; for a
+/// `.pol`, `.lin`, `.ter` or `.net`, every texture it names, and for a
+/// `.str` every object, at the line naming it. Paths tried are shown
+/// relative to `root` when given.
 pub fn file_diagnostics(
     store: &ArtStore,
     file: &Path,
@@ -205,6 +207,20 @@ pub fn file_diagnostics(
                 .into_iter()
                 .map(|(line, p)| p.diagnostic(Location::Span(line_span(line)), root))
                 .collect()
+        }
+        crate::check::FileKind::Draped(k) => {
+            let c = crate::draped::check(k, text.as_bytes(), &crate::limits::Limits::default());
+            let mut out = Vec::new();
+            for n in c.value.map(|v| v.named()).unwrap_or_default() {
+                if n.path.trim().is_empty() {
+                    continue;
+                }
+                let at = Location::Span(line_span(lines.line(n.span.start)));
+                for p in store.problems(file, &n.path, n.kind, libs) {
+                    out.push(p.diagnostic(at.clone(), root));
+                }
+            }
+            out
         }
         crate::check::FileKind::Art(k) => {
             if k == ArtKind::Texture {
