@@ -92,6 +92,33 @@ fn place_all(dsf: &Path, pkg: &Path) -> Output {
         .unwrap()
 }
 
+/// Issue 46 item 5: every unresolved-art warning of `place --all` said
+/// its path twice (`warning: objects\x.obj: objects\x.obj: not found
+/// (…)`).
+#[test]
+fn unresolved_art_warnings_say_the_path_once() {
+    let d = tempfile::tempdir().unwrap();
+    let pkg = d.path().join("pkg");
+    let dsf = package(
+        &pkg,
+        &overlay(&["objects\\x.obj", "objects/y.obj"], &[]),
+        &[],
+    );
+    let o = place_all(&dsf, &pkg);
+    let err = stderr(&o);
+    for path in ["objects\\x.obj", "objects/y.obj"] {
+        let line = err
+            .lines()
+            .find(|l| l.starts_with("warning: ") && l.contains(path) && l.contains("not found ("))
+            .unwrap_or_else(|| panic!("no warning for {path}: {err}"));
+        assert_eq!(line.matches(path).count(), 1, "{line}");
+        assert!(
+            line.starts_with(&format!("warning: {path}: not found (")),
+            "{line}"
+        );
+    }
+}
+
 /// Issue 46 item 5: a `.str` of 100,000 `OBJECT` lines and a `.pol` with
 /// `SCALE nan` were "unreadable" with no reason; `place` now says why,
 /// with the file and line, and `check` and `info` point at the line.
