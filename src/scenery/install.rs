@@ -147,8 +147,15 @@ pub fn child_ci(dir: &Path, name: &str) -> Option<PathBuf> {
     std::fs::read_dir(dir)
         .ok()?
         .filter_map(Result::ok)
-        .find(|e| e.file_name().to_string_lossy().eq_ignore_ascii_case(name))
+        .find(|e| same_name(&e.file_name(), name))
         .map(|e| e.path())
+}
+
+/// True when the folder entry `entry` is `name` in any letter case, as
+/// [`child_ci`] compares them (ASCII letters only; a name that is not
+/// UTF-8 compared as its lossy form).
+pub fn same_name(entry: &std::ffi::OsStr, name: &str) -> bool {
+    entry.to_string_lossy().eq_ignore_ascii_case(name)
 }
 
 /// Every `.dsf` file under `dir` (any depth, extension in any case),
