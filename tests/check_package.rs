@@ -178,6 +178,249 @@ fn unreadable_draped_art_says_why_with_file_and_line() {
     );
 }
 
+/// `agkit check ARGS…` run in `dir`.
+fn check_in(dir: &Path, args: &[&str]) -> Output {
+    agkit()
+        .current_dir(dir)
+        .arg("check")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// The diagnostics `agkit check --format json` reports with `code`.
+fn json_of(o: &Output, code: &str) -> Vec<serde_json::Value> {
+    let v: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)));
+    v.as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == code)
+        .cloned()
+        .collect()
+}
+
+/// Issue 48 item 2: `check` of a package whose DSF names 60 objects that
+/// do not exist said "0 errors, 0 warnings"; only `place` and `scenery
+/// check` said so. It now follows the DSFs' definitions as `place`
+/// resolves them and names each missing file once, at the first DSF
+/// naming it, with its table and index.
+#[test]
+fn a_package_whose_dsf_names_60_missing_objects_is_not_clean() {
+    let d = tempfile::tempdir().unwrap();
+    let pkg = d.path().join("Airport");
+    let names: Vec<String> = (0..60).map(|k| format!("objects/b{k:02}.obj")).collect();
+    let objects: Vec<&str> = names.iter().map(String::as_str).collect();
+    let tile = overlay(&objects, &[]);
+    package(
+        &pkg,
+        &tile,
+        &[("objects/readme.txt", "the art was never copied")],
+    );
+    // A second tile naming the same objects: still one warning each.
+    let other = pkg.join("Earth nav data/+40+010/+47+014.dsf");
+    let mut east = tile.clone();
+    east.properties[0].1 = "14".into();
+    east.properties[2].1 = "15".into();
+    for e in &mut east.entities {
+        if let Entity::Object(o) = e {
+            o.lon += 1.0;
+        }
+    }
+    std::fs::write(&other, dsf::build(&east, &BuildOptions::default()).unwrap()).unwrap();
+
+    let o = check_in(d.path(), &["Airport"]);
+    assert_eq!(o.status.code(), Some(0), "warnings only: {}", stderr(&o));
+    assert!(
+        stderr(&o).contains("checked 2 files: 0 errors, 60 warnings"),
+        "{}",
+        stderr(&o)
+    );
+    let o = check_in(d.path(), &["--format", "json", "Airport"]);
+    let missing = json_of(&o, "PKG001");
+    assert_eq!(missing.len(), 60);
+    for (k, m) in missing.iter().enumerate() {
+        assert_eq!(m["severity"], "warning");
+        assert!(m["file"].as_str().unwrap().ends_with("+47+013.dsf"), "{m}");
+        let msg = m["message"].as_str().unwrap();
+        assert!(
+            msg.starts_with(&format!(
+                "`OBJECT_DEF {k}` objects/b{k:02}.obj is not found: "
+            )),
+            "{msg}"
+        );
+        assert!(
+            msg.contains("named by 1 other DSF of the package too"),
+            "{msg}"
+        );
+        assert_eq!(msg.matches(&format!("b{k:02}.obj")).count(), 1, "{msg}");
+    }
+}
+
+/// The package's own `library.txt` takes part, as in `place`: an export
+/// whose file is there resolves, one whose file is missing is named with
+/// the export that failed; a definition that is a file of the package
+/// resolves; a library path no library exports is not looked up without
+/// one given (a note, no warning).
+#[test]
+fn a_packages_own_library_and_files_resolve_as_place_resolves_them() {
+    let d = tempfile::tempdir().unwrap();
+    let pkg = d.path().join("Pkg");
+    let obj = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/point/kiosk.obj"
+    ))
+    .unwrap()
+    .replace("../art/objects.png", "kiosk.png");
+    let tile = overlay(&["lib/pkg/kiosk.obj", "lib/pkg/gone.obj", "kiosk.obj"], &[]);
+    package(
+        &pkg,
+        &tile,
+        &[
+            (
+                "library.txt",
+                "A\n800\nLIBRARY\n\nEXPORT lib/pkg/kiosk.obj kiosk.obj\nEXPORT lib/pkg/gone.obj gone.obj\n",
+            ),
+            ("kiosk.obj", &obj),
+        ],
+    );
+    let o = check_in(d.path(), &["--format", "json", "Pkg"]);
+    let missing = json_of(&o, "PKG001");
+    assert_eq!(missing.len(), 1, "{}", stdout(&o));
+    let msg = missing[0]["message"].as_str().unwrap();
+    assert!(
+        msg.starts_with("`OBJECT_DEF 1` lib/pkg/gone.obj is not found: "),
+        "{msg}"
+    );
+    assert!(msg.contains("library.txt"), "{msg}");
+    // The object's texture is missing: its own check says so, once, at
+    // its line (the DSF does not repeat it).
+    let tex = json_of(&o, "AG0085");
+    assert_eq!(tex.len(), 1, "{tex:?}");
+    assert!(
+        tex[0]["file"].as_str().unwrap().ends_with("kiosk.obj"),
+        "{tex:?}"
+    );
+    assert!(json_of(&o, "PKG002").is_empty());
+
+    // Without the library, `lib/pkg/…` is a library path not looked up.
+    std::fs::remove_file(pkg.join("library.txt")).unwrap();
+    let o = check_in(d.path(), &["--format", "json", "Pkg"]);
+    assert!(json_of(&o, "PKG001").is_empty(), "{}", stdout(&o));
+    let notes = json_of(&o, "PKG002");
+    assert_eq!(notes.len(), 1);
+    let msg = notes[0]["message"].as_str().unwrap();
+    assert!(
+        msg.starts_with("2 definitions are library paths not in "),
+        "{msg}"
+    );
+    assert!(msg.contains("lib/pkg/kiosk.obj, lib/pkg/gone.obj"), "{msg}");
+}
+
+/// A package inside an X-Plane installation's Custom Scenery resolves
+/// through the installation without `--xplane` (said on stderr), and what
+/// a definition found in another package's library names is followed:
+/// its missing texture is named at the DSF, with the definition.
+#[test]
+fn a_package_in_an_installation_resolves_through_it_and_follows_library_art() {
+    let d = tempfile::tempdir().unwrap();
+    let xp = d.path().join("X-Plane 12");
+    std::fs::create_dir_all(xp.join("Resources/default scenery")).unwrap();
+    let custom = xp.join("Custom Scenery");
+    let lib = custom.join("Lib");
+    std::fs::create_dir_all(&lib).unwrap();
+    std::fs::write(
+        lib.join("library.txt"),
+        "A\n800\nLIBRARY\n\nEXPORT lib/shed.obj shed.obj\nEXPORT lib/apron.pol apron.pol\n",
+    )
+    .unwrap();
+    std::fs::write(
+        lib.join("shed.obj"),
+        "I\n800\nOBJ\nTEXTURE shed_gone.png\nPOINT_COUNTS 0 0 0 0\n",
+    )
+    .unwrap();
+    std::fs::write(
+        lib.join("apron.pol"),
+        "A\n850\nDRAPED_POLYGON\nTEXTURE_NOWRAP apron_gone.dds\nSCALE 10 10\n",
+    )
+    .unwrap();
+    let pkg = custom.join("Airport");
+    package(&pkg, &overlay(&["lib/shed.obj"], &["lib/apron.pol"]), &[]);
+    let o = check_in(&custom, &["--format", "json", "Airport"]);
+    assert!(
+        stderr(&o).contains("note: library paths are looked up in the X-Plane installation"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(json_of(&o, "PKG001").is_empty(), "{}", stdout(&o));
+    assert!(json_of(&o, "PKG002").is_empty(), "{}", stdout(&o));
+    let art = json_of(&o, "AG0085");
+    let msgs: Vec<&str> = art.iter().map(|a| a["message"].as_str().unwrap()).collect();
+    assert_eq!(msgs.len(), 2, "{msgs:?}");
+    assert!(
+        msgs.iter()
+            .any(|m| m.starts_with("`OBJECT_DEF 0` lib/shed.obj (found as ")
+                && m.contains("texture shed_gone.png: not found")),
+        "{msgs:?}"
+    );
+    assert!(
+        msgs.iter().any(
+            |m| m.starts_with("`POLYGON_DEF 0` lib/apron.pol (found as ")
+                && m.contains("texture apron_gone.dds: not found")
+        ),
+        "{msgs:?}"
+    );
+    // --library names the libraries itself: nothing is looked up above.
+    let o = check_in(&custom, &["--library", "Lib", "Airport"]);
+    assert!(!stderr(&o).contains("installation"), "{}", stderr(&o));
+}
+
+/// Issue 46 item 5: a whole tile's `.pol` whose texture line is
+/// `TEXTURE_NOWRAP` was drawn in a plain colour ("names no texture"):
+/// its texture is found and drawn.
+#[test]
+fn a_pol_with_texture_nowrap_is_drawn_with_its_texture() {
+    let d = tempfile::tempdir().unwrap();
+    let pkg = d.path().join("pkg");
+    let dsf = package(
+        &pkg,
+        &overlay(&[], &["ortho.pol"]),
+        &[(
+            "ortho.pol",
+            "A\n850\nDRAPED_POLYGON\nLAYER_GROUP beaches -1\nTEXTURE_NOWRAP ortho.png\nSCALE 1 1\n",
+        )],
+    );
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/examples/point/cobble_decal.png"
+        ),
+        pkg.join("ortho.png"),
+    )
+    .unwrap();
+    let scenery = agkit::scenery::Scenery::packages(
+        Some(&pkg),
+        &[],
+        agkit::scenery::resolve::Conditions::default(),
+    )
+    .unwrap();
+    let params = agkit::place::Params {
+        whole_tile: true,
+        ..agkit::place::Params::default()
+    };
+    let tile = scenery.place_tile(&dsf, &params).unwrap();
+    let pol = tile
+        .placements
+        .iter()
+        .find(|p| p.kind == agkit::place::PlacementKind::Pol)
+        .unwrap();
+    let art = pol.art.as_ref().unwrap();
+    assert_eq!(art.pol().unwrap().texture.as_deref(), Some("ortho.png"));
+    let t = art.draped_texture().expect("the .pol names its texture");
+    assert!(t.found.is_some(), "{}", t.how);
+    assert_eq!(pol.draped[0].texture.as_deref(), Some("ortho.png"));
+}
+
 /// Issue 48 item 2: `check` of a folder listed the whole folder for each
 /// missing art file an asset named (3,000 AGPs took 24 s, 17 s of it
 /// system time). The folders are listed once per run, whatever the number
@@ -220,4 +463,14 @@ fn a_folder_check_lists_each_folder_once_not_once_per_missing_file() {
         2,
         "the folder and Objects/"
     );
+}
+
+#[test]
+fn package_rules_are_documented() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/diagnostics.md"))
+        .unwrap();
+    for r in agkit::scenery::package::RULES {
+        let row = format!("| {} | {} |", r.code, r.severity.as_str());
+        assert!(doc.contains(&row), "docs/diagnostics.md lacks `{row}`");
+    }
 }
