@@ -474,3 +474,60 @@ fn package_rules_are_documented() {
         assert!(doc.contains(&row), "docs/diagnostics.md lacks `{row}`");
     }
 }
+
+/// Issue 48 item 4: `gen`'s output was no longer something `check` passes
+/// — the art its assets name was not written (AG0085 on every asset) —
+/// so "check finds no problem" did not hold for agkit's own generator.
+#[test]
+fn check_of_gen_output_finds_no_problem() {
+    let d = tempfile::tempdir().unwrap();
+    let s = agkit::r#gen::generate(7, d.path(), agkit::r#gen::Scale::Small).unwrap();
+    let o = agkit()
+        .args(["check", "--format", "json"])
+        .arg(d.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v, serde_json::json!([]), "gen wrote what check flags");
+    let files = s.text_files + s.art_files + s.dsf_files + s.agn_files;
+    assert!(
+        stderr(&o).contains(&format!(
+            "checked {} files: 0 errors, 0 warnings",
+            agkit::out::thousands(files)
+        )),
+        "{}",
+        stderr(&o)
+    );
+    // The art is what the assets name, found beside them and read.
+    let o = agkit()
+        .arg("check")
+        .arg(d.path().join("text/agp/point_00000.agp"))
+        .output()
+        .unwrap();
+    assert!(
+        stderr(&o).contains("0 errors, 0 warnings"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Issue 48 item 4: the dense overlay `gen --scale full` writes
+/// (`dense/+47+008.dsf`) drew its polygons' parameters from 0..2048 for
+/// every kind, so an AGS of one winding said up to 255 spawning contours:
+/// 49,787 `DSF023` warnings. The same tile, smaller, now checks clean.
+#[test]
+fn the_dense_overlay_trips_no_dsf023() {
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1 ^ 0xDE45);
+    let tile = agkit::r#gen::dense_overlay_tile(&mut rng, 47, 8, 20_000, 2_000);
+    let ags = tile
+        .entities
+        .iter()
+        .filter(|e| matches!(e, Entity::Polygon(p) if (3..6).contains(&p.def)))
+        .count();
+    assert!(ags > 300, "{ags} AGS polygons");
+    let bytes = dsf::build(&tile, &BuildOptions::default()).unwrap();
+    let diags = dsf::check_bytes(&bytes);
+    assert!(diags.is_empty(), "{:?}", &diags[..diags.len().min(3)]);
+}
