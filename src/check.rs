@@ -277,19 +277,36 @@ pub fn not_autogen_text(bytes: &[u8]) -> Option<Diagnostic> {
 /// taken for text that is something else (an image, GeoJSON, DSF2Text …)
 /// gets one error saying what it is, never its bytes quoted as text.
 pub fn check_bytes(path: &Path, bytes: &[u8]) -> (Option<String>, Vec<Diagnostic>) {
-    match classify(path, bytes) {
+    let (text, _, diags) = check_bytes_model(path, bytes);
+    (text, diags)
+}
+
+/// [`check_bytes`] with, for an autogen text file, the asset as read
+/// ([`crate::xp::check_bytes_model`]), so that the art it names is
+/// followed without parsing it again.
+#[allow(clippy::type_complexity)]
+pub fn check_bytes_model(
+    path: &Path,
+    bytes: &[u8],
+) -> (
+    Option<String>,
+    Option<crate::xp::model::Asset>,
+    Vec<Diagnostic>,
+) {
+    let (text, diags) = match classify(path, bytes) {
         FileKind::Agn => (None, crate::agn::check_bytes(bytes)),
         FileKind::Dsf => (None, crate::dsf::check_bytes(bytes)),
         FileKind::Art(kind) => check_art(kind, bytes),
         FileKind::Draped(kind) => check_draped(kind, bytes),
         FileKind::Text => {
             if let Some(d) = not_autogen_text(bytes) {
-                return (None, vec![d]);
+                return (None, None, vec![d]);
             }
-            let (text, diags) = crate::xp::check_bytes(bytes);
-            (Some(text), diags)
+            let (text, asset, diags) = crate::xp::check_bytes_model(bytes);
+            return (Some(text), asset, diags);
         }
-    }
+    };
+    (text, None, diags)
 }
 
 /// Checks X-Plane art of `kind`: the text and diagnostics of an object,

@@ -531,3 +531,33 @@ fn the_dense_overlay_trips_no_dsf023() {
     let diags = dsf::check_bytes(&bytes);
     assert!(diags.is_empty(), "{:?}", &diags[..diags.len().min(3)]);
 }
+
+/// `check` follows an asset's art from the model it has just read instead
+/// of parsing the text again: the diagnostics are those of the text checks
+/// and [`Scenery::art_diagnostics`] (the two-parse way), in that order.
+#[test]
+fn an_assets_art_is_followed_from_one_parse_with_the_same_answers() {
+    use agkit::scenery::{ArtCheck, Scenery, resolve::Conditions};
+    let scenery = Scenery::without_libraries(Conditions::default());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let d = tempfile::tempdir().unwrap();
+    let broken = d.path().join("broken.agp");
+    std::fs::write(
+        &broken,
+        "A\n1000\nAG_POINT\nTEXTURE gone.png\nTEXTURE_SCALE 64 64\nTEXTURE_WIDTH 8\n\
+         OBJECT lib/x/none.obj\nOBJECT none.obj\nTILE 0 0 64 64\nOBJ_DRAPED 1 1 0 1\n",
+    )
+    .unwrap();
+    for f in [
+        root.join("examples/point/plaza.agp"),
+        root.join("examples/block/city_block.agb"),
+        root.join("examples/string/town_edge.ags"),
+        broken,
+    ] {
+        let bytes = std::fs::read(&f).unwrap();
+        let (text, one) = scenery.check_bytes(&f, &bytes, ArtCheck::Named);
+        let (_, mut two) = agkit::check::check_bytes(&f, &bytes);
+        two.extend(scenery.art_diagnostics(&f, text.as_deref().unwrap()));
+        assert_eq!(one, two, "{}", f.display());
+    }
+}

@@ -16,7 +16,7 @@ pub mod locate;
 pub mod store;
 
 pub use crate::place::art::ArtKind;
-pub use check::{ArtProblem, MAX_DEPTH, file_diagnostics};
+pub use check::{ArtProblem, MAX_DEPTH, asset_diagnostics, file_diagnostics};
 pub use locate::{
     Folders, Libraries, Located, Within, inside, locate, locate_indexed, locate_within,
 };
