@@ -18,15 +18,24 @@ pub enum FileKind {
     Dsf,
     /// X-Plane art: an object, facade, forest or texture.
     Art(ArtKind),
+    /// X-Plane art a DSF names beside those: a draped polygon, painted
+    /// line, object string, terrain type or road network
+    /// ([`crate::draped`]).
+    Draped(DrapedKind),
 }
 
 /// The kinds of X-Plane art agkit reads: the one art-kind type, shared
 /// with placement and the scenery's art store.
 pub use crate::place::art::ArtKind;
 
+/// The five text formats of [`crate::draped`], each with its own rules.
+pub use crate::draped::DrapedKind;
+
 /// Decides the kind of a file from its first bytes (the DSF and 7z magic,
-/// RIFF, PNG and DDS, an OBJ/FACADE/FOREST header), then from its
-/// extension; anything else is text.
+/// RIFF, PNG and DDS, an `OBJ`, `FACADE`, `FOREST`, `DRAPED_POLYGON`,
+/// `LINE_PAINT`, `OBJECT_STRING`, `TERRAIN` or `ROADS` header), then from
+/// its extension; anything else is text. The header decides over the
+/// extension: a `.pol` starting `A`, `850`, `LINE_PAINT` is a painted line.
 pub fn classify(path: &Path, bytes: &[u8]) -> FileKind {
     if bytes.starts_with(b"XPLNEDSF") || bytes.starts_with(&[0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C]) {
         return FileKind::Dsf;
@@ -37,6 +46,9 @@ pub fn classify(path: &Path, bytes: &[u8]) -> FileKind {
     if let Some(art) = ArtKind::sniff(bytes) {
         return FileKind::Art(art);
     }
+    if let Some(d) = DrapedKind::sniff(bytes) {
+        return FileKind::Draped(d);
+    }
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
@@ -44,7 +56,10 @@ pub fn classify(path: &Path, bytes: &[u8]) -> FileKind {
     match ext.as_deref() {
         Some("agn") => FileKind::Agn,
         Some("dsf") => FileKind::Dsf,
-        Some(e) => ArtKind::from_extension(e).map_or(FileKind::Text, FileKind::Art),
+        Some(e) => ArtKind::from_extension(e)
+            .map(FileKind::Art)
+            .or_else(|| DrapedKind::from_extension(e).map(FileKind::Draped))
+            .unwrap_or(FileKind::Text),
         None => FileKind::Text,
     }
 }
@@ -169,6 +184,9 @@ impl Contents {
             Some(ArtKind::Forest) => return Contents::Art("an X-Plane forest (.for)"),
             _ => {}
         }
+        if let Some(d) = DrapedKind::sniff(head) {
+            return Contents::Art(d.describe());
+        }
         if memchr::memchr(0, head).is_some() {
             return Contents::Binary("a binary file");
         }
@@ -259,18 +277,36 @@ pub fn not_autogen_text(bytes: &[u8]) -> Option<Diagnostic> {
 /// taken for text that is something else (an image, GeoJSON, DSF2Text …)
 /// gets one error saying what it is, never its bytes quoted as text.
 pub fn check_bytes(path: &Path, bytes: &[u8]) -> (Option<String>, Vec<Diagnostic>) {
-    match classify(path, bytes) {
+    let (text, _, diags) = check_bytes_model(path, bytes);
+    (text, diags)
+}
+
+/// [`check_bytes`] with, for an autogen text file, the asset as read
+/// ([`crate::xp::check_bytes_model`]), so that the art it names is
+/// followed without parsing it again.
+#[allow(clippy::type_complexity)]
+pub fn check_bytes_model(
+    path: &Path,
+    bytes: &[u8],
+) -> (
+    Option<String>,
+    Option<crate::xp::model::Asset>,
+    Vec<Diagnostic>,
+) {
+    let (text, diags) = match classify(path, bytes) {
         FileKind::Agn => (None, crate::agn::check_bytes(bytes)),
         FileKind::Dsf => (None, crate::dsf::check_bytes(bytes)),
         FileKind::Art(kind) => check_art(kind, bytes),
+        FileKind::Draped(kind) => check_draped(kind, bytes),
         FileKind::Text => {
             if let Some(d) = not_autogen_text(bytes) {
-                return (None, vec![d]);
+                return (None, None, vec![d]);
             }
-            let (text, diags) = crate::xp::check_bytes(bytes);
-            (Some(text), diags)
+            let (text, asset, diags) = crate::xp::check_bytes_model(bytes);
+            return (Some(text), asset, diags);
         }
-    }
+    };
+    (text, None, diags)
 }
 
 /// Checks X-Plane art of `kind`: the text and diagnostics of an object,
@@ -295,6 +331,14 @@ pub fn check_art(kind: ArtKind, bytes: &[u8]) -> (Option<String>, Vec<Diagnostic
     }
 }
 
+/// Checks a draped polygon, painted line, object string, terrain type or
+/// road network of `kind`: its text and diagnostics, under the default
+/// [`crate::limits::Limits`].
+pub fn check_draped(kind: DrapedKind, bytes: &[u8]) -> (Option<String>, Vec<Diagnostic>) {
+    let c = crate::draped::check(kind, bytes, &crate::limits::Limits::default());
+    (Some(c.text), c.diagnostics)
+}
+
 /// What `agkit info` prints for a piece of X-Plane art.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
@@ -307,6 +351,9 @@ pub enum ArtSummary {
     Forest(crate::forest::summary::Summary),
     /// A texture: its header.
     Texture(TextureSummary),
+    /// A draped polygon, painted line, object string, terrain type or
+    /// road network.
+    Draped(crate::draped::Summary),
 }
 
 /// What `agkit info` says about a texture (its header only; nothing is
@@ -334,6 +381,7 @@ impl ArtSummary {
             ArtSummary::Obj(s) => s.to_human(),
             ArtSummary::Facade(s) => s.to_human(),
             ArtSummary::Forest(s) => s.to_human(),
+            ArtSummary::Draped(s) => s.to_human(),
             ArtSummary::Texture(t) => format!(
                 "format     {}\nsize       {} × {} pixels\npixels     {}{}\nmipmaps    {}\n",
                 match t.format {
@@ -352,6 +400,17 @@ impl ArtSummary {
             ),
         }
     }
+}
+
+/// The `agkit info` summary of a draped polygon, painted line, object
+/// string, terrain type or road network, or, when its header is wrong,
+/// its text and diagnostics.
+#[allow(clippy::type_complexity)]
+pub fn summarize_draped(
+    kind: DrapedKind,
+    bytes: &[u8],
+) -> Result<ArtSummary, (Option<String>, Vec<Diagnostic>)> {
+    crate::draped::summarize(kind, bytes).map(ArtSummary::Draped)
 }
 
 /// The `agkit info` summary of art of `kind`, or, when the file cannot be
@@ -498,6 +557,43 @@ mod tests {
         assert_eq!(art("x.FOR", b"junk"), FileKind::Art(ArtKind::Forest));
         assert_eq!(art("x.dds", b""), FileKind::Art(ArtKind::Texture));
         assert_eq!(art("x.agp", b"A\n1000\nAG_POINT\n"), FileKind::Text);
+    }
+
+    /// Issue 46 item 5: `check` read valid `.pol`, `.lin` and `.str`
+    /// files as autogen text (AG0002, AG0003); each is told by its header
+    /// and checked with its own rules.
+    #[test]
+    fn draped_art_is_told_by_its_header_not_read_as_autogen() {
+        let cases: [(&str, &[u8]); 5] = [
+            ("x.pol", b"A\n850\nDRAPED_POLYGON\nTEXTURE_NOWRAP a.dds\nSCALE 10 10\n"),
+            ("x.lin", b"I\n850\nLINE_PAINT\nTEXTURE l.png\nSCALE 8 8\nTEX_WIDTH 256\nS_OFFSET 0 0 16 32\n"),
+            ("x.str", b"A\n850\nOBJECT_STRING\nOBJECT 0 0 light.obj\n"),
+            ("x.ter", b"A\n800\nTERRAIN\nBASE_TEX_NOWRAP t.dds\n"),
+            ("x.net", b"A\n800\nROADS\nTEXTURE 0 r.dds\n"),
+        ];
+        for (name, bytes) in cases {
+            let kind = classify(Path::new(name), bytes);
+            let FileKind::Draped(k) = kind else {
+                panic!("{name}: {kind:?}")
+            };
+            assert_eq!(k.extension(), &name[2..]);
+            // By header whatever the name; by extension without one.
+            assert_eq!(classify(Path::new("x.txt"), bytes), kind);
+            assert_eq!(classify(Path::new(name), b"junk"), kind);
+            let (text, diags) = check_bytes(Path::new(name), bytes);
+            assert!(text.is_some());
+            assert!(diags.is_empty(), "{name}: {diags:?}");
+            assert!(matches!(Contents::of(bytes), Contents::Art(_)), "{name}");
+        }
+        let (_, diags) = check_bytes(Path::new("x.pol"), b"A\n850\nDRAPED_POLYGON\nSCALE 1\n");
+        let codes: Vec<&str> = diags.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(
+            codes,
+            ["POL0002"],
+            "refused: no warning that it lacks a texture"
+        );
+        let (_, diags) = check_bytes(Path::new("x.pol"), b"A\n850\nDRAPED_POLYGON\nSCALE 1 1\n");
+        assert_eq!(diags[0].code, "POL0006");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use clap::ValueEnum;
 use std::path::{Path, PathBuf};
 
 // One implementation, shared with the previewer's diagnostics panel.
-use agkit::check::{ArtKind, FileKind, has_autogen_header};
+use agkit::check::{ArtKind, DrapedKind, FileKind, has_autogen_header};
 
 /// Output style of `check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -36,9 +36,11 @@ pub struct Args {
     #[arg(short, long)]
     quiet: bool,
     /// Files or directories, searched recursively for files named .agp .agb
-    /// .ags .agn .dsf .obj .fac .for .png .dds or starting with an autogen
-    /// header (`A`/`I`, `1000`, `AG_POINT|AG_BLOCK|AG_STRING`), an OBJ,
-    /// FACADE or FOREST header, or the DSF magic; `-` reads standard input.
+    /// .ags .agn .dsf .obj .fac .for .pol .lin .str .ter .net .png .dds or
+    /// starting with an autogen header (`A`/`I`, `1000`,
+    /// `AG_POINT|AG_BLOCK|AG_STRING`), an OBJ, FACADE, FOREST,
+    /// DRAPED_POLYGON, LINE_PAINT, OBJECT_STRING, TERRAIN or ROADS header,
+    /// or the DSF magic; `-` reads standard input.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// A library package or Custom Scenery folder to look up the library
@@ -47,7 +49,8 @@ pub struct Args {
     library: Vec<PathBuf>,
     /// Look up the library paths of the art assets name across this
     /// X-Plane installation (the X-Plane folder or its Custom Scenery
-    /// folder).
+    /// folder). A package checked inside an installation's Custom Scenery
+    /// folder is looked up there without it, unless --library is given.
     #[arg(long, value_name = "DIR", conflicts_with = "library")]
     xplane: Option<PathBuf>,
 }
@@ -61,8 +64,9 @@ fn parse_cap(s: &str) -> Result<usize, String> {
         .map_err(|_| format!("`{s}` is not a number of diagnostics (or `all`)"))
 }
 
-const EXTENSIONS: [&str; 10] = [
-    "agp", "agb", "ags", "agn", "dsf", "obj", "fac", "for", "png", "dds",
+const EXTENSIONS: [&str; 15] = [
+    "agp", "agb", "ags", "agn", "dsf", "obj", "fac", "for", "pol", "lin", "str", "ter", "net",
+    "png", "dds",
 ];
 
 /// Expands directories into the files under them that agkit reads: by
@@ -75,8 +79,8 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, u8> {
     super::walk::gather(
         paths,
         |f| has_known_extension(f) || sniff(f).is_some(),
-        "file to check (.agp .agb .ags .agn .dsf .obj .fac .for .png .dds, or an autogen, \
-         OBJ, facade, forest or DSF header)",
+        "file to check (.agp .agb .ags .agn .dsf .obj .fac .for .pol .lin .str .ter .net .png \
+         .dds, or an autogen, X-Plane art or DSF header)",
     )
 }
 
@@ -106,7 +110,9 @@ fn sniff(path: &Path) -> Option<FileKind> {
     } else if has_autogen_header(&bytes) {
         Some(FileKind::Text)
     } else {
-        ArtKind::sniff(&bytes).map(FileKind::Art)
+        ArtKind::sniff(&bytes)
+            .map(FileKind::Art)
+            .or_else(|| DrapedKind::sniff(&bytes).map(FileKind::Draped))
     }
 }
 
@@ -141,12 +147,28 @@ struct Outcome {
 }
 
 /// Where the art files name is looked for: beside each file, and in the
-/// libraries `--library` or `--xplane` give.
+/// libraries `--library` or `--xplane` give; without either, in the
+/// installation a path checked is inside (said on stderr), if any.
 fn art_scenery(args: &Args) -> Result<agkit::scenery::Scenery, String> {
-    use agkit::scenery::{Scenery, resolve::Conditions};
+    use agkit::scenery::{Scenery, install::Installation, resolve::Conditions};
+    let found = || {
+        args.paths
+            .iter()
+            .filter(|p| !super::output::is_stdin(p))
+            .find_map(|p| Installation::holding(p))
+    };
     match (&args.xplane, args.library.is_empty()) {
         (Some(dir), _) => {
             Scenery::installation(dir, Conditions::default()).map_err(|e| format!("--xplane {e}"))
+        }
+        (None, true) if let Some(dir) = found() => {
+            eprintln!(
+                "note: library paths are looked up in the X-Plane installation {} (the packages \
+                 checked are in its Custom Scenery); give --xplane or --library to choose",
+                dir.display()
+            );
+            Scenery::installation(&dir, Conditions::default())
+                .map_err(|e| format!("the installation found above the paths: {e}"))
         }
         (None, false) => Scenery::packages(None, &args.library, Conditions::default())
             .map_err(|e| format!("--library {e}")),
@@ -154,7 +176,12 @@ fn art_scenery(args: &Args) -> Result<agkit::scenery::Scenery, String> {
     }
 }
 
-fn check_file(file: &Path, format: Format, art: &agkit::scenery::Scenery) -> Outcome {
+fn check_file(
+    file: &Path,
+    format: Format,
+    art: &agkit::scenery::Scenery,
+    definitions: &std::collections::BTreeMap<PathBuf, Vec<diag::Diagnostic>>,
+) -> Outcome {
     let name = super::output::input_name(file);
     let mut out = Outcome {
         name: name.clone(),
@@ -172,7 +199,7 @@ fn check_file(file: &Path, format: Format, art: &agkit::scenery::Scenery) -> Out
             return out;
         }
     };
-    let (source, diags) = art.check_bytes(
+    let (source, mut diags) = art.check_bytes(
         file,
         &bytes,
         if super::output::is_stdin(file) {
@@ -182,6 +209,8 @@ fn check_file(file: &Path, format: Format, art: &agkit::scenery::Scenery) -> Out
         },
     );
     drop(bytes);
+    // A package's DSF: what its definitions came to.
+    diags.extend(definitions.get(file).into_iter().flatten().cloned());
     out.errors = diags
         .iter()
         .filter(|d| d.severity == Severity::Error)
@@ -201,6 +230,33 @@ fn check_file(file: &Path, format: Format, art: &agkit::scenery::Scenery) -> Out
         Format::Json => out.json = diag::to_json(&name, source.as_deref(), &diags),
     }
     out
+}
+
+/// The DSFs among `files` that are tiles of a package (`<package>/Earth
+/// nav data/<folder>/<tile>.dsf`, or any of an installation's packages),
+/// their definitions resolved and followed as `place` resolves them
+/// ([`agkit::scenery::Scenery::check_definitions`]): what each DSF's
+/// report gets besides its own checks.
+fn package_definitions(
+    files: &[PathBuf],
+    art: &agkit::scenery::Scenery,
+) -> std::collections::BTreeMap<PathBuf, Vec<diag::Diagnostic>> {
+    use agkit::scenery::package::in_package_layout;
+    let dsfs: Vec<PathBuf> = files
+        .iter()
+        .filter(|f| {
+            f.extension().is_some_and(|e| e.eq_ignore_ascii_case("dsf"))
+                && (in_package_layout(f)
+                    || art.install().is_some_and(|i| i.package_of(f).is_some()))
+        })
+        .cloned()
+        .collect();
+    if dsfs.is_empty() {
+        return Default::default();
+    }
+    // The files checked here: their own reports name what they name.
+    let checked = files.iter().filter_map(|f| f.canonicalize().ok()).collect();
+    art.check_definitions(&dsfs, &checked)
 }
 
 /// The exit status after a failed write to standard output.
@@ -227,6 +283,7 @@ pub fn run(args: Args) -> u8 {
         Ok(a) => a,
         Err(e) => return super::output::fail(e),
     };
+    let definitions = package_definitions(&files, &art);
     let bar = super::output::progress_bar(files.len(), "files");
     let mut stdout = std::io::BufWriter::new(super::output::stdout());
     let mut json = serde_json::Serializer::pretty(Vec::new());
@@ -243,7 +300,7 @@ pub fn run(args: Args) -> u8 {
         let outcomes: Vec<Outcome> = batch
             .par_iter()
             .map(|f| {
-                let o = check_file(f, args.format, &art);
+                let o = check_file(f, args.format, &art, &definitions);
                 bar.inc(1);
                 o
             })

@@ -48,9 +48,12 @@ pub fn run(args: Args) -> u8 {
     match generated {
         Ok(s) => {
             eprintln!(
-                "wrote {} ({:.1} MB), {} ({:.1} MB), {} ({:.1} MB) to {} in {:.1} s",
+                "wrote {} ({:.1} MB) and the {} they name ({:.2} MB), {} ({:.1} MB), {} ({:.1} MB) \
+                 to {} in {:.1} s",
                 count(s.text_files, "text file"),
                 s.text_bytes as f64 / 1e6,
+                count(s.art_files, "art file"),
+                s.art_bytes as f64 / 1e6,
                 count(s.dsf_files, "DSF tile"),
                 s.dsf_bytes as f64 / 1e6,
                 count(s.agn_files, "AGN file"),

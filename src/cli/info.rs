@@ -1,5 +1,6 @@
 //! `agkit info [--format text|json] FILE`: what an autogen asset or a piece
-//! of X-Plane art (object, facade, forest, texture) contains.
+//! of X-Plane art (object, facade, forest, draped polygon, painted line,
+//! object string, terrain type, road network, texture) contains.
 
 use super::output::{EXIT_INPUT, EXIT_OK};
 use clap::ValueEnum;
@@ -21,9 +22,9 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// An .agp, .agb or .ags file, or X-Plane art: an .obj, .fac or .for
-    /// (by extension or header), a .png or .dds texture; `-` reads
-    /// standard input.
+    /// An .agp, .agb or .ags file, or X-Plane art: an .obj, .fac, .for,
+    /// .pol, .lin, .str, .ter or .net (by extension or header), a .png or
+    /// .dds texture; `-` reads standard input.
     file: PathBuf,
 }
 
@@ -34,8 +35,26 @@ pub fn run(args: Args) -> u8 {
         Ok(b) => b,
         Err(e) => return super::output::fail(e),
     };
-    if let agkit::check::FileKind::Art(kind) = agkit::check::classify(&args.file, &bytes) {
-        return art(&name, kind, &bytes, args.format);
+    match agkit::check::classify(&args.file, &bytes) {
+        agkit::check::FileKind::Art(k) => {
+            let summary = agkit::check::summarize_art(k, &bytes);
+            return art(
+                &name,
+                summary,
+                || agkit::check::check_art(k, &bytes),
+                args.format,
+            );
+        }
+        agkit::check::FileKind::Draped(k) => {
+            let summary = agkit::check::summarize_draped(k, &bytes);
+            return art(
+                &name,
+                summary,
+                || agkit::check::check_draped(k, &bytes),
+                args.format,
+            );
+        }
+        _ => {}
     }
     if let Some(refused) = super::output::not_autogen_text(&name, &bytes) {
         eprintln!("{refused}");
@@ -77,13 +96,20 @@ fn print<S: serde::Serialize>(
 /// Problems `info` shows of a file with errors, at most.
 const SHOWN: usize = 5;
 
-/// `agkit info` of X-Plane art: the library's summary, printed. A file with
+/// `agkit info` of X-Plane art: the library's summary (`summarized`),
+/// printed; `problems` checks the file again for its diagnostics. A file with
 /// errors also has its first problems rendered on standard error, naming
 /// the file; a texture whose structure is wrong (a DDS header promising
 /// more than the file holds) gets only its problems, no summary built on
 /// the header's word.
-fn art(name: &str, kind: agkit::check::ArtKind, bytes: &[u8], format: Format) -> u8 {
-    let summary = match agkit::check::summarize_art(kind, bytes) {
+#[allow(clippy::type_complexity)]
+fn art(
+    name: &str,
+    summarized: Result<agkit::check::ArtSummary, (Option<String>, Vec<agkit::diag::Diagnostic>)>,
+    problems: impl Fn() -> (Option<String>, Vec<agkit::diag::Diagnostic>),
+    format: Format,
+) -> u8 {
+    let summary = match summarized {
         Ok(s) => s,
         Err((text, diags)) => {
             eprint!(
@@ -97,8 +123,9 @@ fn art(name: &str, kind: agkit::check::ArtKind, bytes: &[u8], format: Format) ->
         agkit::check::ArtSummary::Obj(s) => s.errors,
         agkit::check::ArtSummary::Facade(s) => s.errors,
         agkit::check::ArtSummary::Forest(s) => s.errors,
+        agkit::check::ArtSummary::Draped(s) => s.errors,
         agkit::check::ArtSummary::Texture(_) => {
-            let (_, diags) = agkit::check::check_art(kind, bytes);
+            let (_, diags) = problems();
             if diags.iter().any(|d| d.is_error()) {
                 show_problems(name, None, &diags);
                 return EXIT_INPUT;
@@ -110,7 +137,7 @@ fn art(name: &str, kind: agkit::check::ArtKind, bytes: &[u8], format: Format) ->
         return code;
     }
     if errors > 0 {
-        let (text, diags) = agkit::check::check_art(kind, bytes);
+        let (text, diags) = problems();
         show_problems(name, text.as_deref(), &diags);
         EXIT_INPUT
     } else {

@@ -13,6 +13,10 @@
 //!   overlay content; over 200,000 triangles each at full scale);
 //! - `dense/+47+008.dsf` (full scale only): an overlay of 2,000,000 objects
 //!   and 200,000 polygons ([`dense_overlay_tile`]);
+//! - beside the text files, the art they name ([`ART`]): the examples'
+//!   objects, facades and forests as bundled, and a small texture for
+//!   each texture those and the assets name, so that `agkit check` of the
+//!   tree finds no problem (issue 48 item 4);
 //! - `agn/<cell>an.agn`: AGN files (written with [`agn::write`](fn@crate::agn::write)) of generic
 //!   buildings, vegetation polygons and library objects.
 //!
@@ -43,6 +47,115 @@ pub const BLOCK_EXAMPLE: &str = include_str!("../../examples/block/city_block.ag
 pub const STRING_EXAMPLE: &str = include_str!("../../examples/string/town_edge.ags");
 /// The example AGP every generated point file is built on.
 pub const POINT_EXAMPLE: &str = include_str!("../../examples/point/plaza.agp");
+
+/// The art the generated text files name, by the folder they are written
+/// in (`text/agb`, `text/ags`, `text/agp`): each example's objects, facades
+/// and forests, as bundled beside it; their textures (`../art/…`) are in
+/// `text/art`. The textures are [`texture_png`]s, not the examples'
+/// pictures (which would make the library 0.6 MB larger).
+pub const ART: &[(&str, &[(&str, &str)])] = &[
+    (
+        "text/agb",
+        &[
+            (
+                "corner_house.obj",
+                include_str!("../../examples/block/corner_house.obj"),
+            ),
+            (
+                "terrace_house.obj",
+                include_str!("../../examples/block/terrace_house.obj"),
+            ),
+            ("shed.obj", include_str!("../../examples/block/shed.obj")),
+            (
+                "row_house.fac",
+                include_str!("../../examples/block/row_house.fac"),
+            ),
+            (
+                "backyard_trees.for",
+                include_str!("../../examples/block/backyard_trees.for"),
+            ),
+        ],
+    ),
+    (
+        "text/ags",
+        &[
+            (
+                "house_a.obj",
+                include_str!("../../examples/string/house_a.obj"),
+            ),
+            (
+                "house_b.obj",
+                include_str!("../../examples/string/house_b.obj"),
+            ),
+            (
+                "corner_house.obj",
+                include_str!("../../examples/string/corner_house.obj"),
+            ),
+            ("wing.obj", include_str!("../../examples/string/wing.obj")),
+            ("shed.obj", include_str!("../../examples/string/shed.obj")),
+            ("fence.fac", include_str!("../../examples/string/fence.fac")),
+            (
+                "town_trees.for",
+                include_str!("../../examples/string/town_trees.for"),
+            ),
+        ],
+    ),
+    (
+        "text/agp",
+        &[
+            (
+                "fountain.obj",
+                include_str!("../../examples/point/fountain.obj"),
+            ),
+            ("kiosk.obj", include_str!("../../examples/point/kiosk.obj")),
+            (
+                "lamp_post.obj",
+                include_str!("../../examples/point/lamp_post.obj"),
+            ),
+            ("bench.obj", include_str!("../../examples/point/bench.obj")),
+            (
+                "shops_low.fac",
+                include_str!("../../examples/point/shops_low.fac"),
+            ),
+            ("hedge.fac", include_str!("../../examples/point/hedge.fac")),
+            (
+                "plaza_trees.for",
+                include_str!("../../examples/point/plaza_trees.for"),
+            ),
+        ],
+    ),
+];
+
+/// The textures the generated text files and [`ART`] name, by folder.
+pub const TEXTURES: &[(&str, &[&str])] = &[
+    ("text/agb", &["city_block.png", "city_block_NML.png"]),
+    ("text/ags", &["town_edge.png", "town_edge_LIT.png"]),
+    ("text/agp", &["plaza.png", "plaza_LIT.png", "plaza_NML.png"]),
+    ("text/art", &["objects.png", "facades.png", "trees.png"]),
+];
+
+/// Sides of a [`texture_png`], in pixels (a power of two, as Laminar asks).
+pub const TEXTURE_SIDE: u32 = 16;
+
+/// A small PNG standing in for the texture `name`: [`TEXTURE_SIDE`]
+/// pixels square, opaque, of one colour drawn from the name (the same name
+/// gives the same bytes).
+pub fn texture_png(name: &str) -> Vec<u8> {
+    let h = name.bytes().fold(0x811c_9dc5u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    let [r, g, b, _] = h.to_le_bytes();
+    let pixel = [r / 2 + 64, g / 2 + 64, b / 2 + 64, 255];
+    let rgba = pixel.repeat((TEXTURE_SIDE * TEXTURE_SIDE) as usize);
+    crate::out::png::encode_rgba(TEXTURE_SIDE, TEXTURE_SIDE, &rgba)
+        .expect("a 16 × 16 RGBA image encodes")
+}
+
+/// How many files [`ART`] and [`TEXTURES`] hold.
+fn art_files() -> usize {
+    ART.iter().map(|(_, f)| f.len()).sum::<usize>()
+        + TEXTURES.iter().map(|(_, t)| t.len()).sum::<usize>()
+}
 
 /// How much to generate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,7 +211,14 @@ impl Scale {
     /// How many files [`generate`] writes at this scale.
     pub fn files(self) -> usize {
         let n = self.counts();
-        n.agp + n.agb + n.ags + n.dsf + n.agn
+        n.agp
+            + n.agb
+            + n.ags
+            + n.dsf
+            + n.agn
+            + n.meshes
+            + usize::from(n.dense.is_some())
+            + art_files()
     }
 }
 
@@ -109,6 +229,10 @@ pub struct Summary {
     pub text_files: usize,
     /// Their total size in bytes.
     pub text_bytes: u64,
+    /// Art files written beside them ([`ART`], [`TEXTURES`]).
+    pub art_files: usize,
+    /// Their total size in bytes.
+    pub art_bytes: u64,
     /// DSF tiles written.
     pub dsf_files: usize,
     /// Their total size in bytes.
@@ -163,6 +287,18 @@ pub fn generate_with(
         let text = agp_text(&mut rng, size);
         s.text_bytes += put("text/agp", format!("point_{i:05}.agp"), text.as_bytes())?;
         s.text_files += 1;
+    }
+    for (dir, files) in ART {
+        for (name, text) in *files {
+            s.art_bytes += put(dir, (*name).to_string(), text.as_bytes())?;
+            s.art_files += 1;
+        }
+    }
+    for (dir, names) in TEXTURES {
+        for name in *names {
+            s.art_bytes += put(dir, (*name).to_string(), &texture_png(name))?;
+            s.art_files += 1;
+        }
     }
     let mut rng = Rng::seed_from_u64(seed ^ 0xD5F);
     for i in 0..n.dsf {
@@ -683,12 +819,17 @@ pub fn named_tile(objects: &[String], blocks: &[String]) -> io::Result<Vec<u8>> 
     dsf::build(&dsf, &Default::default())
         .map_err(|e| io::Error::other(format!("building the named tile: {e:?}")))
 }
+/// The polygon definitions of [`dense_overlay_tile`] that are AGS files
+/// (`lib/g10/polygons/p0.ags` … `p2.ags`).
+const DENSE_AGS: std::ops::Range<u32> = 3..6;
 
 /// A dense overlay tile at `lat`, `lon`: `objects` objects of 40
 /// definitions and `polygons` AGB/AGS/facade/forest polygons of 12
 /// definitions, clustered around towns, in the mixed order a naive writer
 /// would list them (what `dsf build` groups). 2,000,000 and 200,000 make
-/// a DSF2Text of about 150 MB.
+/// a DSF2Text of about 150 MB. Each AGS polygon's parameter says one
+/// spawning winding, or all (the `p0.ags` … `p2.ags` definitions), as `check`
+/// wants of it.
 pub fn dense_overlay_tile(
     rng: &mut Rng,
     lat: i32,
@@ -755,9 +896,19 @@ pub fn dense_overlay_tile(
                     frame.to_lonlat([r * a.cos(), r * a.sin()])
                 })
                 .collect();
+            // An AGS's low byte counts its tile-spawning windings: this
+            // one has one, so 0 (all) or 1 (`check` warns past that,
+            // DSF023). The draw is the same for every kind, so the tile
+            // keeps its other bytes.
+            let drawn: u16 = rng.random_range(0..2048);
+            let param = if DENSE_AGS.contains(&def) {
+                (drawn & 0xFF00) | (drawn & 1)
+            } else {
+                drawn
+            };
             dsf.entities.push(Entity::Polygon(Polygon {
                 def,
-                param: rng.random_range(0..2048),
+                param,
                 depth: 2,
                 windings: vec![ring],
             }));

@@ -299,12 +299,19 @@ impl Scenery {
         bytes: &[u8],
         art: ArtCheck,
     ) -> (Option<String>, Vec<crate::diag::Diagnostic>) {
-        let (text, mut diags) = crate::check::check_bytes(file, bytes);
+        let (text, asset, mut diags) = crate::check::check_bytes_model(file, bytes);
         if let Some(t) = &text
             && art == ArtCheck::Named
             && !diags.iter().any(|d| d.is_error())
         {
-            diags.extend(self.art_diagnostics(file, t));
+            // An asset is followed from the model just read, not parsed
+            // again (half the time of `check` of a folder of assets).
+            match &asset {
+                Some(a) => diags.extend(self.with_libraries(None, |libs| {
+                    super::art::check::asset_diagnostics(&self.art, file, t, a, libs, None)
+                })),
+                None => diags.extend(self.art_diagnostics(file, t)),
+            }
         }
         (text, diags)
     }

@@ -147,8 +147,33 @@ pub fn child_ci(dir: &Path, name: &str) -> Option<PathBuf> {
     std::fs::read_dir(dir)
         .ok()?
         .filter_map(Result::ok)
-        .find(|e| e.file_name().to_string_lossy().eq_ignore_ascii_case(name))
+        .find(|e| same_name(&e.file_name(), name))
         .map(|e| e.path())
+}
+
+/// True when the folder entry `entry` is `name` in any letter case, as
+/// [`child_ci`] compares them (ASCII letters only; a name that is not
+/// UTF-8 compared as its lossy form).
+pub fn same_name(entry: &std::ffi::OsStr, name: &str) -> bool {
+    entry.to_string_lossy().eq_ignore_ascii_case(name)
+}
+
+impl Installation {
+    /// The X-Plane folder whose `Custom Scenery` holds `path` (a package,
+    /// or a file or folder in one): the folder above `Custom Scenery` when
+    /// it has a `Resources` folder, as every X-Plane folder does. `None`
+    /// when `path` is in no installation.
+    pub fn holding(path: &Path) -> Option<PathBuf> {
+        let abs = std::path::absolute(path).ok()?;
+        let custom = abs.ancestors().find(|a| {
+            a.file_name()
+                .is_some_and(|n| n.eq_ignore_ascii_case("Custom Scenery"))
+        })?;
+        let root = custom.parent()?;
+        child_ci(root, "Resources")
+            .filter(|r| r.is_dir())
+            .map(|_| root.to_path_buf())
+    }
 }
 
 /// Every `.dsf` file under `dir` (any depth, extension in any case),

@@ -15,6 +15,8 @@
 //!   with the exclusions that remove it (`agkit scenery at`);
 //! - [`check`]: what in an installation does not resolve or is
 //!   misconfigured (`agkit scenery check`);
+//! - [`package`]: what `agkit check` of a package says of its DSFs'
+//!   definitions (`PKG001`, `PKG002`);
 //! - [`report`], [`picture`]: the text, GeoJSON and SVG forms;
 //! - [`Scenery`] ([`context`]): an installation, or a package and its
 //!   libraries, as one value to ask — [`Scenery::resolve`],
@@ -72,6 +74,7 @@ pub mod context;
 pub mod exclude;
 pub mod install;
 pub mod library;
+pub mod package;
 pub mod packs;
 pub mod picture;
 pub mod report;

@@ -475,23 +475,40 @@ fn applies(
 /// package that is a symbolic link climbs from where the link points, as
 /// the operating system reads the path).
 pub fn find_file(root: &Path, rel: &str) -> Option<PathBuf> {
+    find_file_with(root, rel, &super::install::child_ci)
+}
+
+/// [`find_file`], each folder's child in other letter case found by
+/// `child` (`child_ci`, or an index of the folders listed once:
+/// [`super::art::Folders`]), which must answer as
+/// [`super::install::child_ci`] does.
+pub fn find_file_with(
+    root: &Path,
+    rel: &str,
+    child: &dyn Fn(&Path, &str) -> Option<PathBuf>,
+) -> Option<PathBuf> {
     let exact = root.join(rel);
     let climbs = rel.split('/').any(|p| p == "..");
     if exact.is_file() {
         if climbs
-            && let Some(clean) = walk_ci(root, rel)
+            && let Some(clean) = walk_ci(root, rel, child)
             && clean.canonicalize().ok() == exact.canonicalize().ok()
         {
             return Some(clean);
         }
         return Some(exact);
     }
-    walk_ci(root, rel)
+    walk_ci(root, rel, child)
 }
 
-/// `rel` under `root` component by component, each in any letter case,
-/// `..` taking the last folder off (or climbing above a relative root).
-fn walk_ci(root: &Path, rel: &str) -> Option<PathBuf> {
+/// `rel` under `root` component by component, each in any letter case
+/// (`child`), `..` taking the last folder off (or climbing above a
+/// relative root).
+fn walk_ci(
+    root: &Path,
+    rel: &str,
+    child: &dyn Fn(&Path, &str) -> Option<PathBuf>,
+) -> Option<PathBuf> {
     let mut at = root.to_path_buf();
     for part in rel.split('/').filter(|p| !p.is_empty() && *p != ".") {
         if part == ".." {
@@ -503,7 +520,7 @@ fn walk_ci(root: &Path, rel: &str) -> Option<PathBuf> {
             }
             continue;
         }
-        at = super::install::child_ci(&at, part)?;
+        at = child(&at, part)?;
     }
     at.is_file().then_some(at)
 }
@@ -942,7 +959,8 @@ mod tests {
         assert_eq!(
             walk_ci(
                 &cs.join("Airport/.."),
-                "../custom scenery/Lib/Objects/x.obj"
+                "../custom scenery/Lib/Objects/x.obj",
+                &super::super::install::child_ci
             ),
             Some(cs.join("Airport/../../Custom Scenery/Lib/Objects/x.obj"))
         );

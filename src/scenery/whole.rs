@@ -185,6 +185,20 @@ struct DefArt {
     state: Option<ArtState>,
     /// A `.pol`, `.lin` or `.str`, when read.
     draped: Option<DrapedArt>,
+    /// Why the definition's own file could not be read (file, line and
+    /// reason), when it could not.
+    why: Option<String>,
+}
+
+/// The draped format a whole tile's definition of `kind` is read as (its
+/// extension's: `.pol`, `.lin`, `.str`).
+fn draped_kind(kind: PlacementKind) -> crate::draped::DrapedKind {
+    use crate::draped::DrapedKind;
+    match kind {
+        PlacementKind::Lin => DrapedKind::Line,
+        PlacementKind::Str => DrapedKind::String,
+        _ => DrapedKind::Polygon,
+    }
 }
 
 impl Scenery {
@@ -362,9 +376,13 @@ impl Scenery {
             {
                 p.warnings.push(Warning::coded(
                     format!(
-                        "{}: {}; its {} placed without it",
+                        "{}: {}{}; its {} placed without it",
                         g.definition,
                         state.describe(),
+                        art.why
+                            .as_ref()
+                            .map(|w| format!(" ({w})"))
+                            .unwrap_or_default(),
                         crate::out::count(g.rows.len(), "item"),
                     ),
                     state.codes(),
@@ -453,6 +471,7 @@ impl Scenery {
                         ..Art::default()
                     })),
                     draped: None,
+                    why: None,
                 }
             }
             PlacementKind::Fac => {
@@ -473,6 +492,7 @@ impl Scenery {
                         ..Art::default()
                     })),
                     draped: None,
+                    why: None,
                 }
             }
             PlacementKind::For => {
@@ -493,10 +513,16 @@ impl Scenery {
                         ..Art::default()
                     })),
                     draped: None,
+                    why: None,
                 }
             }
-            _ => match crate::draped::read(file, params.limits.max_input_bytes) {
-                Err(_) => missing(ArtState::Invalid),
+            _ => match crate::draped::read(file, draped_kind(g.kind), &params.limits) {
+                // The reason (file, line and why) goes with the state, so
+                // the placement's warning says why it is unreadable.
+                Err(why) => DefArt {
+                    why: Some(why),
+                    ..missing(ArtState::Invalid)
+                },
                 Ok(d) => {
                     // A string's objects are the placement's art, found
                     // beside the .str or in the libraries.
@@ -511,7 +537,7 @@ impl Scenery {
                         }),
                         // A .pol or .lin is the placement's art with its
                         // texture, which the views draw with.
-                        DrapedArt::Pol(_) | DrapedArt::Lin(_) => {
+                        _ => {
                             let names = match &d {
                                 DrapedArt::Pol(p) => {
                                     p.texture.clone().map(|t| (TextureRole::Draped, t))
@@ -519,7 +545,7 @@ impl Scenery {
                                 DrapedArt::Lin(l) => {
                                     l.texture.clone().map(|t| (TextureRole::Line, t))
                                 }
-                                DrapedArt::Str(_) => None,
+                                _ => None,
                             };
                             let mut a =
                                 art_file(g.definition, Some(file), how, Some(Arc::new(d.clone())));
@@ -536,6 +562,7 @@ impl Scenery {
                         art,
                         state: Some(ArtState::Found),
                         draped: Some(d),
+                        why: None,
                     }
                 }
             },
@@ -1100,6 +1127,7 @@ mod tests {
                 },
             ],
             offset: 2.0,
+            names: Vec::new(),
         };
         let mut out = Vec::new();
         let mut rng = crate::place::rng(0);

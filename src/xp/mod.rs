@@ -91,24 +91,32 @@ pub fn check(source: &str) -> Vec<Diagnostic> {
 /// byte and the rest is checked as lossily decoded text. Returns that text
 /// (spans point into it) and the diagnostics.
 pub fn check_bytes(bytes: &[u8]) -> (String, Vec<Diagnostic>) {
+    let (text, _, diags) = check_bytes_model(bytes);
+    (text, diags)
+}
+
+/// [`check_bytes`] with the model read as [`parse_lenient`] reads it
+/// (`None` only when the header names no format): `agkit check` follows
+/// the art an asset names from it, without parsing the text again.
+pub fn check_bytes_model(bytes: &[u8]) -> (String, Option<model::Asset>, Vec<Diagnostic>) {
     // One copy of the bytes: the document owns the text and hands it back.
     match std::str::from_utf8(bytes) {
         Ok(s) => {
             let doc = Document::from_string(s.to_string());
-            let diags = lenient(&doc).1;
-            (doc.into_source(), diags)
+            let (asset, diags) = lenient(&doc);
+            (doc.into_source(), asset, diags)
         }
         Err(e) => {
             let at = e.valid_up_to();
             let text = String::from_utf8_lossy(bytes).into_owned();
-            let mut diags = check(&text);
+            let (asset, mut diags) = parse_lenient(&text);
             diags.push(Diagnostic::error(
                 rules::codes::INVALID_UTF8,
                 "the file is not valid UTF-8 text here: save it as UTF-8 (or ASCII)",
                 at..at + '\u{fffd}'.len_utf8(),
             ));
             sort(&mut diags);
-            (text, diags)
+            (text, asset, diags)
         }
     }
 }

@@ -29,6 +29,7 @@ mod built;
 mod dsf;
 mod dsftool;
 mod gltf;
+mod packages;
 mod place_art;
 mod place_point;
 mod place_whole;

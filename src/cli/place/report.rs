@@ -37,7 +37,7 @@ pub fn asset_report(a: &AssetFile) -> String {
 pub fn placement_report(p: &Placement, explain: bool) -> String {
     let mut report = String::new();
     for w in &p.warnings {
-        report.push_str(&format!("warning: {}: {w}\n", p.asset));
+        report.push_str(&format!("warning: {}\n", about(&p.asset, w)));
     }
     if explain {
         // The notes open the explanation.
@@ -48,6 +48,18 @@ pub fn placement_report(p: &Placement, explain: bool) -> String {
         }
     }
     report
+}
+
+/// A placement's warning named by its asset, the path said once: the
+/// placement of one definition of a whole tile is named by that
+/// definition, and the warnings about its file already start with it
+/// (`objects/x.obj: not found (…)`), so they are not named again.
+pub fn about(asset: &str, w: &agkit::place::Warning) -> String {
+    let text = w.to_string();
+    match text.strip_prefix(asset) {
+        Some(rest) if rest.starts_with(": ") => text,
+        _ => format!("{asset}: {text}"),
+    }
 }
 
 /// The engine's decisions for a placement (`--explain`).

@@ -219,7 +219,7 @@ impl Seen {
         let mut report = assets_report(tile);
         let mut warnings = Vec::new();
         for p in &tile.placements {
-            warnings.extend(p.warnings.iter().map(|w| format!("{}: {w}", p.asset)));
+            warnings.extend(p.warnings.iter().map(|w| super::report::about(&p.asset, w)));
             if explain {
                 report.push_str(&explain_report(p));
             }

@@ -183,8 +183,10 @@ impl ArtStore {
 /// The art diagnostics of a file `agkit check` reads: for an autogen
 /// asset, every art it names that cannot be found or read, at its
 /// directive's line; for an object, facade or forest, every texture (and a
-/// facade's objects) it names, at the first line that names it. Paths
-/// tried are shown relative to `root` when given.
+/// facade's objects) it names, at the first line that names it; for a
+/// `.pol`, `.lin`, `.ter` or `.net`, every texture it names, and for a
+/// `.str` every object, at the line naming it. Paths tried are shown
+/// relative to `root` when given.
 pub fn file_diagnostics(
     store: &ArtStore,
     file: &Path,
@@ -196,15 +198,23 @@ pub fn file_diagnostics(
     let lines = crate::diag::LineIndex::new(text);
     let line_span = |line: usize| lines.span(text, line);
     match crate::check::classify(file, text.as_bytes()) {
-        crate::check::FileKind::Text => {
-            let (Some(asset), _) = crate::xp::parse_lenient(text) else {
-                return Vec::new();
-            };
-            store
-                .asset_problems(file, &asset, libs)
-                .into_iter()
-                .map(|(line, p)| p.diagnostic(Location::Span(line_span(line)), root))
-                .collect()
+        crate::check::FileKind::Text => match crate::xp::parse_lenient(text) {
+            (Some(asset), _) => asset_diagnostics(store, file, text, &asset, libs, root),
+            _ => Vec::new(),
+        },
+        crate::check::FileKind::Draped(k) => {
+            let c = crate::draped::check(k, text.as_bytes(), &crate::limits::Limits::default());
+            let mut out = Vec::new();
+            for n in c.value.map(|v| v.named()).unwrap_or_default() {
+                if n.path.trim().is_empty() {
+                    continue;
+                }
+                let at = Location::Span(line_span(lines.line(n.span.start)));
+                for p in store.problems(file, &n.path, n.kind, libs) {
+                    out.push(p.diagnostic(at.clone(), root));
+                }
+            }
+            out
         }
         crate::check::FileKind::Art(k) => {
             if k == ArtKind::Texture {
@@ -224,6 +234,28 @@ pub fn file_diagnostics(
         }
         _ => Vec::new(),
     }
+}
+
+/// The art diagnostics of the autogen `asset` read from `file` (whose text
+/// is `text`): every art it names that cannot be found or read, at its
+/// directive's line ([`file_diagnostics`] of an asset already parsed).
+pub fn asset_diagnostics(
+    store: &ArtStore,
+    file: &Path,
+    text: &str,
+    asset: &Asset,
+    libs: Option<&Libraries>,
+    root: Option<&Path>,
+) -> Vec<Diagnostic> {
+    let problems = store.asset_problems(file, asset, libs);
+    if problems.is_empty() {
+        return Vec::new();
+    }
+    let lines = crate::diag::LineIndex::new(text);
+    problems
+        .into_iter()
+        .map(|(line, p)| p.diagnostic(Location::Span(lines.span(text, line)), root))
+        .collect()
 }
 
 #[cfg(test)]

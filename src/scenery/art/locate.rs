@@ -27,7 +27,87 @@
 use super::super::library;
 use super::super::resolve::{self, Conditions, LibraryIndex, Tile};
 use crate::place::art::{ArtKind, ArtState};
+use std::collections::HashMap;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// The folders art is looked for in, each listed once for the life of the
+/// index (an [`super::ArtStore`]: one `agkit check` run, one request) and
+/// shared by every thread. Finding a name in other letter case
+/// ([`super::super::install::child_ci`]) lists its folder; a folder of N
+/// assets each naming art missing beside them was listed once per miss,
+/// N² entries read (issue 48 item 2: 3,000 AGPs took 24 s). The answers
+/// are `child_ci`'s: the exact spelling when it exists, else the first
+/// entry of the folder's listing whose name matches without case.
+///
+/// A file created or removed while the index lives is seen (the exact
+/// spelling is still looked up each time); a name in other letter case is
+/// found as the folder was when first listed.
+#[derive(Debug, Default)]
+pub struct Folders {
+    listed: Mutex<HashMap<PathBuf, Arc<Listing>>>,
+}
+
+/// One folder's entries, by name in lower case (ASCII letters, as
+/// [`super::super::install::same_name`] compares them): the first entry
+/// of that name in listing order.
+#[derive(Debug, Default)]
+struct Listing {
+    first: HashMap<String, OsString>,
+}
+
+impl Listing {
+    fn of(dir: &Path) -> Listing {
+        let mut first = HashMap::new();
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let name = e.file_name();
+            first
+                .entry(name.to_string_lossy().to_ascii_lowercase())
+                .or_insert(name);
+        }
+        Listing { first }
+    }
+}
+
+impl Folders {
+    /// The child of `dir` called `name` in any letter case, preferring the
+    /// exact spelling: [`super::super::install::child_ci`]'s answer, the
+    /// folder listed once.
+    pub fn child_ci(&self, dir: &Path, name: &str) -> Option<PathBuf> {
+        let exact = dir.join(name);
+        if exact.exists() {
+            return Some(exact);
+        }
+        let listing = self.listing(dir);
+        let found = listing.first.get(&name.to_ascii_lowercase())?;
+        Some(dir.join(found))
+    }
+
+    /// The file `rel` under `root`: [`resolve::find_file`]'s answer, each
+    /// folder listed once.
+    pub fn find_file(&self, root: &Path, rel: &str) -> Option<PathBuf> {
+        resolve::find_file_with(root, rel, &|d, n| self.child_ci(d, n))
+    }
+
+    /// How many folders were listed so far.
+    pub fn listed(&self) -> usize {
+        self.lock().len()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Arc<Listing>>> {
+        self.listed.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn listing(&self, dir: &Path) -> Arc<Listing> {
+        if let Some(l) = self.lock().get(dir) {
+            return Arc::clone(l);
+        }
+        // Listed outside the lock; the first one kept wins.
+        let l = Arc::new(Listing::of(dir));
+        Arc::clone(self.lock().entry(dir.to_path_buf()).or_insert(l))
+    }
+}
 
 /// The libraries art is looked up in when it is not beside the file
 /// naming it.
@@ -77,10 +157,11 @@ fn texture_names(rel: &str) -> Vec<String> {
 /// True when `rel` reads as a library path seen from `dir`: a folder,
 /// then a file, the first folder not beside the file (nor `..`; a folder
 /// outside `within` counts as not there).
-fn library_style(dir: &Path, rel: &str, within: Option<&Within>) -> bool {
+fn library_style(dir: &Path, rel: &str, within: Option<&Within>, folders: &Folders) -> bool {
     let mut parts = rel.split('/').filter(|p| !p.is_empty() && *p != ".");
     match (parts.next(), parts.next()) {
-        (Some(first), Some(_)) if first != ".." => super::super::install::child_ci(dir, first)
+        (Some(first), Some(_)) if first != ".." => folders
+            .child_ci(dir, first)
             .is_none_or(|p| !p.is_dir() || !inside(&p, within)),
         _ => false,
     }
@@ -152,6 +233,19 @@ pub fn locate_within(
     libs: Option<&Libraries>,
     within: Option<&Within>,
 ) -> Located {
+    locate_indexed(naming, path, kind, libs, within, &Folders::default())
+}
+
+/// [`locate_within`], the folders looked in listed once by `folders`
+/// (shared by every lookup of a run: the art store's).
+pub fn locate_indexed(
+    naming: &Path,
+    path: &str,
+    kind: ArtKind,
+    libs: Option<&Libraries>,
+    within: Option<&Within>,
+    folders: &Folders,
+) -> Located {
     let rel = library::normalize(path);
     let dir = naming.parent().unwrap_or(Path::new("."));
     let mut out = Located {
@@ -175,7 +269,7 @@ pub fn locate_within(
     };
     if let Some(f) = names
         .iter()
-        .filter_map(|n| resolve::find_file(dir, n))
+        .filter_map(|n| folders.find_file(dir, n))
         .find(|f| inside(f, within))
     {
         out.file = Some(f);
@@ -203,7 +297,7 @@ pub fn locate_within(
         return out;
     }
     let Some(libs) = libs else {
-        if library_style(dir, &rel, within) {
+        if library_style(dir, &rel, within, folders) {
             out.state = ArtState::Unchecked;
             out.how = format!("a library path {beside}: give --library or --xplane to look it up");
         } else {
@@ -228,7 +322,8 @@ pub fn locate_within(
                 .exports_of(&rel)
                 .filter(|(_, p, e)| p.enabled && !e.is_absolute())
                 .find_map(|(_, p, e)| {
-                    resolve::find_file(&p.root, &e.real_path)
+                    folders
+                        .find_file(&p.root, &e.real_path)
                         .filter(|f| inside(f, within))
                         .map(|f| (p, e, f))
                 });
@@ -261,6 +356,64 @@ mod tests {
         assert_eq!(texture_names("b.bmp"), ["b.dds", "b.png", "b.bmp"]);
         assert_eq!(texture_names("b"), ["b.dds", "b.png", "b"]);
         assert_eq!(texture_names("x.y/b"), ["x.y/b.dds", "x.y/b.png", "x.y/b"]);
+    }
+
+    /// Issue 48 item 2: the folder check listed a folder once per file it
+    /// missed there. The index lists it once and answers as `child_ci`
+    /// and `find_file` do: the exact spelling first, else the first entry
+    /// matching without case, `..` climbing, a missing name missing.
+    #[test]
+    fn a_folder_listed_once_answers_as_child_ci() {
+        use super::super::super::install::child_ci;
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path();
+        std::fs::create_dir_all(root.join("Objects/Sub")).unwrap();
+        for f in [
+            "Objects/House.OBJ",
+            "Objects/Sub/a.png",
+            "roof.DDS",
+            "x.agp",
+        ] {
+            std::fs::write(root.join(f), "x").unwrap();
+        }
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(root.join("gone"), root.join("Dangling.obj")).unwrap();
+        let folders = Folders::default();
+        for (dir, name) in [
+            (root.to_path_buf(), "objects"),
+            (root.to_path_buf(), "Objects"),
+            (root.to_path_buf(), "ROOF.dds"),
+            (root.to_path_buf(), "dangling.obj"),
+            (root.to_path_buf(), "missing.obj"),
+            (root.join("Objects"), "house.obj"),
+            (root.join("nowhere"), "a.png"),
+        ] {
+            assert_eq!(
+                folders.child_ci(&dir, name),
+                child_ci(&dir, name),
+                "{name} in {}",
+                dir.display()
+            );
+        }
+        for rel in [
+            "objects/house.obj",
+            "OBJECTS/SUB/A.PNG",
+            "objects/sub/../house.obj",
+            "../x/y.obj",
+            "roof.dds",
+            "objects/shed.obj",
+        ] {
+            assert_eq!(
+                folders.find_file(root, rel),
+                resolve::find_file(root, rel),
+                "{rel}"
+            );
+        }
+        let listed = folders.listed();
+        for _ in 0..100 {
+            assert!(folders.child_ci(root, "MISSING.OBJ").is_none());
+        }
+        assert_eq!(folders.listed(), listed, "a folder is listed once");
     }
 
     #[test]

@@ -16,6 +16,8 @@ pub mod locate;
 pub mod store;
 
 pub use crate::place::art::ArtKind;
-pub use check::{ArtProblem, MAX_DEPTH, file_diagnostics};
-pub use locate::{Libraries, Located, Within, inside, locate, locate_within};
+pub use check::{ArtProblem, MAX_DEPTH, asset_diagnostics, file_diagnostics};
+pub use locate::{
+    Folders, Libraries, Located, Within, inside, locate, locate_indexed, locate_within,
+};
 pub use store::{ArtStore, Read, facade_textures, forest_textures, object_textures, read};

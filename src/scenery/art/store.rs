@@ -6,7 +6,7 @@
 //! It is `Send + Sync`: tiles placed in parallel share it.
 
 use super::super::resolve::Tile;
-use super::locate::{Libraries, Located, Within, locate_within};
+use super::locate::{Folders, Libraries, Located, Within, locate_indexed};
 use crate::fac::Facade;
 use crate::forest::Forest;
 use crate::limits::Limits;
@@ -131,6 +131,8 @@ pub struct ArtStore {
     within: Option<Within>,
     files: Mutex<HashMap<(PathBuf, ArtKind), Arc<Read>>>,
     arts: Mutex<HashMap<ArtKey, Arc<Art>>>,
+    /// The folders looked in, each listed once.
+    folders: Folders,
 }
 
 impl ArtStore {
@@ -144,7 +146,7 @@ impl ArtStore {
 
     /// The same store reading only files inside the folder `dir` (given
     /// canonical, judged by canonical paths): any other is missing, in the
-    /// same words as a file that does not exist ([`locate_within`]; the
+    /// same words as a file that does not exist ([`super::locate_within`]; the
     /// previewer reads nothing outside its PATH, nor tells what is there).
     pub fn within(self, dir: &Path) -> ArtStore {
         self.within_all(Within::new(dir))
@@ -168,6 +170,11 @@ impl ArtStore {
         Arc::clone(lock().entry(key).or_insert(r))
     }
 
+    /// The folders its lookups list, each once.
+    pub fn folders(&self) -> &Folders {
+        &self.folders
+    }
+
     /// How many distinct files were read so far.
     pub fn files_read(&self) -> usize {
         self.files.lock().unwrap_or_else(|e| e.into_inner()).len()
@@ -181,7 +188,14 @@ impl ArtStore {
         kind: ArtKind,
         libs: Option<&Libraries>,
     ) -> (Located, Option<Arc<Read>>) {
-        let mut at = locate_within(naming, path, kind, libs, self.within.as_ref());
+        let mut at = locate_indexed(
+            naming,
+            path,
+            kind,
+            libs,
+            self.within.as_ref(),
+            &self.folders,
+        );
         let read = at.file.as_ref().map(|f| self.read(f, kind));
         if let Some(Read::Failed(why)) = read.as_deref() {
             at.state = ArtState::Invalid;
