@@ -47,8 +47,8 @@
 //! refused with a code saying so.
 
 use crate::diag::{Diagnostic, Location, Refused, Severity};
+use crate::kinds::ArtKind;
 use crate::limits::Limits;
-use crate::place::art::ArtKind;
 use crate::xptext::{self, ArgCodes, Args, Checked, Line, Word};
 use serde::Serialize;
 use std::ops::Range;
@@ -464,7 +464,7 @@ impl Cap {
             self.code,
             format!(
                 "more than {} {}: agkit reads at most that many in one .{}",
-                crate::out::thousands(self.limit),
+                crate::ground::words::thousands(self.limit),
                 self.what,
                 self.ext
             ),
@@ -702,8 +702,8 @@ impl Summary {
         }
         out.push_str(&format!(
             "problems   {}, {}\n",
-            crate::out::count(self.errors, "error"),
-            crate::out::count(self.warnings, "warning")
+            crate::ground::words::count(self.errors, "error"),
+            crate::ground::words::count(self.warnings, "warning")
         ));
         out
     }

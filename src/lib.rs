@@ -37,6 +37,7 @@ pub mod fsutil;
 pub mod r#gen;
 pub mod geom;
 pub mod ground;
+pub mod kinds;
 pub mod obj;
 pub mod out;
 pub mod overlay;

@@ -15,10 +15,10 @@
 //! has the Khronos glTF validator (`node e2e/validate-gltf.mjs`) and
 //! Blender with trimesh (`e2e/blender_check.py`) check them.
 
+use agkit::check::asset::AssetFile;
 use agkit::limits::Limits;
 use agkit::out::OutError;
 use agkit::out::gltf::{Container, write_scene};
-use agkit::place::file::AssetFile;
 use agkit::place::{self, Params, Placement, PlacementKind, Use};
 use agkit::scenery::Scenery;
 use agkit::scenery::resolve::{Conditions, Tile};

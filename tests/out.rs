@@ -466,7 +466,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The village fixture placed with its art (footprints, a facade, trees).
 fn village() -> Placement {
-    use agkit::place::file::AssetFile;
+    use agkit::check::asset::AssetFile;
     use agkit::scenery::Scenery;
     use agkit::scenery::resolve::{Conditions, Tile};
     let path = Path::new(ROOT).join("tests/fixtures/placeart/village.agp");

@@ -776,7 +776,7 @@ impl TilePlacement {
     /// --format json`).
     #[getter]
     fn assets<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let files: Vec<&agkit::place::file::AssetFile> =
+        let files: Vec<&agkit::check::asset::AssetFile> =
             self.lib.assets.iter().map(|a| &**a).collect();
         crate::to_py(py, &files)
     }

@@ -13,8 +13,8 @@
 
 use super::{Cap, Directive, Lin, LineLayer, MAX_LINE_LAYERS, check_format, lacks};
 use crate::diag::Diagnostic;
+use crate::kinds::ArtKind;
 use crate::limits::Limits;
-use crate::place::art::ArtKind;
 use crate::xptext::Checked;
 
 crate::diag::rules! {

@@ -7,8 +7,8 @@
 
 use super::{Cap, Directive, MAX_NET_TEXTURES, Net, check_format};
 use crate::diag::Diagnostic;
+use crate::kinds::ArtKind;
 use crate::limits::Limits;
-use crate::place::art::ArtKind;
 use crate::xptext::Checked;
 
 crate::diag::rules! {

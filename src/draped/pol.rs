@@ -13,8 +13,8 @@
 
 use super::{Directive, Pol, check_format, lacks};
 use crate::diag::Diagnostic;
+use crate::kinds::ArtKind;
 use crate::limits::Limits;
-use crate::place::art::ArtKind;
 use crate::xptext::Checked;
 
 crate::diag::rules! {

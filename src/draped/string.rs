@@ -9,8 +9,8 @@
 
 use super::{Cap, Directive, MAX_STRING_OBJECTS, Str, StringObject, check_format, lacks};
 use crate::diag::Diagnostic;
+use crate::kinds::ArtKind;
 use crate::limits::Limits;
-use crate::place::art::ArtKind;
 use crate::xptext::Checked;
 
 crate::diag::rules! {

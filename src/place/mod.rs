@@ -16,13 +16,12 @@
 //!
 //! The uses of a DSF tile are placed one by one through [`tile::place_use`],
 //! which seeds use `i` with `seed XOR i` ([`tile`]); an asset read from its
-//! file, with its diagnostics, is a [`file::AssetFile`].
+//! file, with its diagnostics, is a [`crate::check::asset::AssetFile`].
 
 pub mod annotate;
 pub mod art;
 pub mod block;
 pub mod budget;
-pub mod file;
 pub mod model;
 pub mod point;
 pub mod string;

@@ -28,8 +28,8 @@ use super::install::{Installation, Origin, Package};
 use super::library::ExportKind;
 use super::resolve::{self, Conditions, LibraryIndex, LoadError, Tile};
 use crate::diag::{Location, Severity};
+use crate::ground::words::count;
 use crate::limits::Limits;
-use crate::out::count;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -469,7 +469,7 @@ fn art_findings(
             let mut problems = Vec::new();
             match art_kind(&def).flatten() {
                 None => {
-                    if let Ok(asset) = &crate::place::file::AssetFile::read(&file).asset {
+                    if let Ok(asset) = &crate::check::asset::AssetFile::read(&file).asset {
                         for (line, p) in art.asset_problems(&file, asset, Some(&libs)) {
                             let msg =
                                 format!("{def}:{line}: {}", p.message_within(Some(&inst.root)));

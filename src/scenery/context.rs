@@ -24,7 +24,8 @@ use super::at::{self, AtError, AtOptions, AtReport};
 use super::check::{self, CheckReport};
 use super::install::{InstallError, Installation, folder_name};
 use super::resolve::{self, Conditions, LibraryIndex, LoadError, Resolution, Tile};
-use crate::place::{Params, file::AssetFile};
+use crate::check::asset::AssetFile;
+use crate::place::Params;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -138,7 +139,7 @@ impl Scenery {
     }
 
     /// No library at all: art named by a library path is not looked up
-    /// ([`crate::place::art::ArtState::Unchecked`]).
+    /// ([`crate::scenery::art::ArtState::Unchecked`]).
     pub fn without_libraries(conditions: Conditions) -> Scenery {
         Scenery::new(LibraryIndex::default(), None, conditions, Vec::new())
     }
@@ -266,7 +267,7 @@ impl Scenery {
         file: &Path,
         asset: &crate::xp::model::Asset,
         tile: Option<Tile>,
-    ) -> Arc<crate::place::art::Art> {
+    ) -> Arc<crate::scenery::art::Art> {
         self.with_libraries(tile, |libs| self.art.art_for(file, asset, libs))
     }
 
@@ -279,7 +280,7 @@ impl Scenery {
         file: &Path,
         asset: &crate::xp::model::Asset,
         use_: &crate::place::Use,
-    ) -> Arc<crate::place::art::Art> {
+    ) -> Arc<crate::scenery::art::Art> {
         let at = match use_ {
             crate::place::Use::Point { at, .. } => Some(*at),
             crate::place::Use::Polygon { windings } => windings.iter().flatten().next().copied(),
@@ -511,7 +512,7 @@ impl Scenery {
                      round): a position is given latitude first",
                     radius_m,
                     lat_lon(lat, lon),
-                    crate::out::thousands(r.items.len()),
+                    crate::ground::words::thousands(r.items.len()),
                     lat_lon(lon, lat)
                 ));
             }

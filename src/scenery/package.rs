@@ -23,7 +23,7 @@ use super::resolve::Tile;
 use crate::diag::{Diagnostic, Location, Severity};
 use crate::draped::DrapedKind;
 use crate::dsf::Dsf;
-use crate::place::art::{ArtState, codes as art_codes};
+use crate::scenery::art::{ArtState, codes as art_codes};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -177,7 +177,7 @@ impl Scenery {
                     0 => String::new(),
                     n => format!(
                         " (named by {} of the package too)",
-                        crate::out::count(*n, "other DSF")
+                        crate::ground::words::count(*n, "other DSF")
                     ),
                 };
                 diags.push(Diagnostic::new(
@@ -201,11 +201,14 @@ impl Scenery {
                 let what = if n == 1 {
                     "1 definition is a library path".to_string()
                 } else {
-                    format!("{} definitions are library paths", crate::out::thousands(n))
+                    format!(
+                        "{} definitions are library paths",
+                        crate::ground::words::thousands(n)
+                    )
                 };
                 let more = match n - shown.len() {
                     0 => String::new(),
-                    m => format!(", … {} more", crate::out::thousands(m)),
+                    m => format!(", … {} more", crate::ground::words::thousands(m)),
                 };
                 diags.push(Diagnostic::new(
                     Severity::Note,

@@ -147,8 +147,8 @@ pub fn draw(report: &AtReport, max_items: usize) -> Drawing {
     let note = overview.then(|| {
         format!(
             "overview: {} are more than the {} one picture draws; drawn as counts per cell (the JSON and GeoJSON list every item)",
-            crate::out::count(report.items.len(), "item"),
-            crate::out::thousands(max_items)
+            crate::ground::words::count(report.items.len(), "item"),
+            crate::ground::words::thousands(max_items)
         )
     });
     let mut packages_here: Vec<usize> = report.items.iter().map(rank).collect();
@@ -161,8 +161,8 @@ pub fn draw(report: &AtReport, max_items: usize) -> Drawing {
     let parts = vec![
         format!(
             "{} from {}",
-            crate::out::count(report.items.len(), "item"),
-            crate::out::count(packages_here.len(), "package")
+            crate::ground::words::count(report.items.len(), "item"),
+            crate::ground::words::count(packages_here.len(), "package")
         ),
         format!("{excluded} excluded"),
         format!("{unresolved} unresolved"),
@@ -181,7 +181,7 @@ pub fn draw(report: &AtReport, max_items: usize) -> Drawing {
                 "#{} {}: {}",
                 p.priority,
                 names.show(&p.name),
-                crate::out::count(n, "item")
+                crate::ground::words::count(n, "item")
             ),
         ));
     }
@@ -233,7 +233,7 @@ pub fn draw(report: &AtReport, max_items: usize) -> Drawing {
             Style::fill(Colour::hex(0xdddddd)),
             format!(
                 "{} more",
-                crate::out::count(packages_here.len() - LEGEND_PACKAGES, "package")
+                crate::ground::words::count(packages_here.len() - LEGEND_PACKAGES, "package")
             ),
         ));
     }

@@ -5,7 +5,7 @@ use super::at::{AtReport, Item, ItemKind};
 use super::check::CheckReport;
 use super::resolve::Resolution;
 use crate::geom::LonLat;
-use crate::out::{count, thousands};
+use crate::ground::words::{count, thousands};
 use std::fmt::Write as _;
 
 /// `scenery at` for people: the packages, then the items of each package

@@ -14,9 +14,10 @@
 
 use super::context::Scenery;
 use super::resolve::Tile;
+use crate::check::asset::AssetFile;
 use crate::dsf::{DsfError, autogen::AutogenUse};
 use crate::place::tile::{place_use, unplaced, use_seed};
-use crate::place::{Params, Placement, file::AssetFile};
+use crate::place::{Params, Placement};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};

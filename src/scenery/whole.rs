@@ -383,7 +383,7 @@ impl Scenery {
                             .as_ref()
                             .map(|w| format!(" ({w})"))
                             .unwrap_or_default(),
-                        crate::out::count(g.rows.len(), "item"),
+                        crate::ground::words::count(g.rows.len(), "item"),
                     ),
                     state.codes(),
                 ));
@@ -880,7 +880,7 @@ fn lay(
         p.warnings.push(format!(
             "{}: {} with {} hole(s) drawn from their outer ring only (X-Plane's facades have no holes: WorldEditor refuses them)",
             g.definition,
-            crate::out::count(fac_holes.0, "facade"),
+            crate::ground::words::count(fac_holes.0, "facade"),
             fac_holes.1
         ).into());
     }

@@ -111,7 +111,7 @@ struct Placed<'a> {
     /// Autogen uses the engine could not place.
     warnings: &'a [UseWarning],
     /// Asset files with errors or warnings.
-    assets: Vec<&'a crate::place::file::AssetFile>,
+    assets: Vec<&'a crate::check::asset::AssetFile>,
     elapsed_ms: f64,
     version: u64,
 }

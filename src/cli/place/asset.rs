@@ -4,9 +4,9 @@
 use super::args::Args;
 use super::report::{asset_report, done, placement_report, write_placements, write_to};
 use crate::cli::output::{self, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
+use agkit::check::asset::{AssetFile, AssetFileError};
 use agkit::limits::Limits;
 use agkit::out::{self, Format};
-use agkit::place::file::{AssetFile, AssetFileError};
 use agkit::place::{self, Params, Placement, Tally, Use};
 use agkit::scenery::Scenery;
 use agkit::scenery::resolve::Conditions;

@@ -3,9 +3,9 @@
 //! warnings of a run, and the placements themselves.
 
 use crate::cli::output;
+use agkit::check::asset::{AssetFile, AssetFileError};
 use agkit::diag;
 use agkit::out::{self, Format, count as plural, thousands};
-use agkit::place::file::{AssetFile, AssetFileError};
 use agkit::place::{Placement, Tally};
 use agkit::scenery::tile::Unresolved;
 use std::collections::BTreeMap;

@@ -5,7 +5,7 @@
 use super::locate::Libraries;
 use super::store::ArtStore;
 use crate::diag::{Diagnostic, Location, Severity};
-use crate::place::art::{ArtKind, ArtState, codes};
+use crate::scenery::art::{ArtKind, ArtState, codes};
 use crate::xp::model::Asset;
 use std::path::{Path, PathBuf};
 

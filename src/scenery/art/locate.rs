@@ -26,7 +26,7 @@
 
 use super::super::library;
 use super::super::resolve::{self, Conditions, LibraryIndex, Tile};
-use crate::place::art::{ArtKind, ArtState};
+use crate::scenery::art::{ArtKind, ArtState};
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -337,7 +337,7 @@ pub fn locate_indexed(
                     let n = libs.index.packages.iter().filter(|p| p.enabled).count();
                     out.how = format!(
                         "{beside}; no enabled library exports it (searched {})",
-                        crate::out::count(n, "package")
+                        crate::ground::words::count(n, "package")
                     );
                 }
             }

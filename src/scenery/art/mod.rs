@@ -6,18 +6,22 @@
 //! - [`locate`](mod@locate): where a path is looked for — beside the file
 //!   naming it, then through the libraries given.
 //! - [`store`]: the [`ArtStore`], which reads each file once, resolves the
-//!   textures it draws with, and keeps the [`crate::place::art::Art`] of
+//!   textures it draws with, and keeps the [`Art`] of
 //!   each asset per tile.
 //! - [`check`]: the art problems of an asset or an art file, as
 //!   diagnostics (`agkit check`, the previewer).
+//! - [`model`]: what is found and read — [`Art`], [`ArtFile`], their
+//!   states and textures.
 
 pub mod check;
 pub mod locate;
+pub mod model;
 pub mod store;
 
-pub use crate::place::art::ArtKind;
+pub use crate::kinds::ArtKind;
 pub use check::{ArtProblem, MAX_DEPTH, asset_diagnostics, file_diagnostics};
 pub use locate::{
     Folders, Libraries, Located, Within, inside, locate, locate_indexed, locate_within,
 };
+pub use model::*;
 pub use store::{ArtStore, Read, facade_textures, forest_textures, object_textures, read};

@@ -10,7 +10,7 @@ use super::locate::{Folders, Libraries, Located, Within, locate_indexed};
 use crate::fac::Facade;
 use crate::forest::Forest;
 use crate::limits::Limits;
-use crate::place::art::{
+use crate::scenery::art::{
     Art, ArtFile, ArtKind, ArtState, ImageSource, ObjShape, TextureFile, TextureHandle, TextureRole,
 };
 use crate::xp::model::Asset;
@@ -265,7 +265,7 @@ impl ArtStore {
                 state: at.state,
                 how: at.how,
                 value: ok.then(|| {
-                    Arc::new(crate::place::art::TileTexture {
+                    Arc::new(crate::scenery::art::TileTexture {
                         scale: c.texture_scale_px(),
                     })
                 }),
@@ -376,7 +376,7 @@ fn one<T>(
 }
 
 /// The textures an object draws with: its `TEXTURE`.
-pub fn object_textures(s: &crate::place::art::ObjShape) -> Vec<(TextureRole, String)> {
+pub fn object_textures(s: &crate::scenery::art::ObjShape) -> Vec<(TextureRole, String)> {
     s.texture
         .iter()
         .map(|t| (TextureRole::Object, t.clone()))

@@ -82,10 +82,8 @@ impl AssetFile {
                 return file;
             }
         };
-        let refusal = crate::check::Contents::of(&bytes).refusal(
-            crate::check::AUTOGEN_TEXT,
-            &[crate::check::Contents::Autogen],
-        );
+        let refusal =
+            super::Contents::of(&bytes).refusal(super::AUTOGEN_TEXT, &[super::Contents::Autogen]);
         if let Some(why) = refusal {
             file.asset = Err(AssetFileError::NotAutogen {
                 path: path.to_path_buf(),

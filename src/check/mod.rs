@@ -4,6 +4,8 @@
 //! (`agkit serve`, `GET /api/asset`) both call [`check_bytes`], so the two
 //! can never disagree about a file.
 
+pub mod asset;
+
 use crate::diag::Diagnostic;
 use std::path::Path;
 
@@ -26,7 +28,7 @@ pub enum FileKind {
 
 /// The kinds of X-Plane art agkit reads: the one art-kind type, shared
 /// with placement and the scenery's art store.
-pub use crate::place::art::ArtKind;
+pub use crate::kinds::ArtKind;
 
 /// The five text formats of [`crate::draped`], each with its own rules.
 pub use crate::draped::DrapedKind;
@@ -134,7 +136,7 @@ pub enum Contents {
 
 impl Contents {
     /// How many leading bytes [`Contents::of`] looks at.
-    pub const SNIFF: usize = 4096;
+    pub const SNIFF: usize = crate::kinds::SNIFF;
 
     /// What `bytes` (a whole file or its first [`Contents::SNIFF`] bytes)
     /// hold.
