@@ -122,7 +122,7 @@ fn main() {
         scenery.place_tile(&tile, &params).unwrap()
     };
     let (plain, with) = (place(false), place(true));
-    let count = |t: &agkit::scenery::tile::TilePlacement| {
+    let count = |t: &agkit::place::TilePlacement| {
         t.placements.iter().fold([0usize; 3], |[o, f, tr], p| {
             [o + p.objects.len(), f + p.facades.len(), tr + p.trees.len()]
         })

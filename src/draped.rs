@@ -132,7 +132,7 @@ impl DrapedKind {
     /// one of the five keywords, read as tolerantly as the readers read
     /// it, any version ([`xptext::sniff`]).
     pub fn sniff(bytes: &[u8]) -> Option<DrapedKind> {
-        let head = &bytes[..bytes.len().min(crate::check::Contents::SNIFF)];
+        let head = &bytes[..bytes.len().min(crate::kinds::SNIFF)];
         DrapedKind::from_keyword(xptext::sniff(&String::from_utf8_lossy(head))?.1)
     }
 

@@ -224,23 +224,23 @@ proptest! {
             i.definition = pick(&names, i.definition.len());
         }
         for words in [
-            agkit::scenery::picture::Words::Text,
-            agkit::scenery::picture::Words::Strokes,
+            agkit::out::at_picture::Words::Text,
+            agkit::out::at_picture::Words::Strokes,
         ] {
-            let svg = agkit::scenery::picture::to_svg(&r, words);
+            let svg = agkit::out::at_picture::to_svg(&r, words);
             parse(svg.as_bytes());
-            if words == agkit::scenery::picture::Words::Strokes {
+            if words == agkit::out::at_picture::Words::Strokes {
                 prop_assert!(is_png(&out::png::to_png(&svg).unwrap()));
             }
         }
-        let overview = agkit::scenery::picture::draw(&r, 0);
+        let overview = agkit::out::at_picture::draw(&r, 0);
         parse(overview.to_svg(agkit::out::draw::TextMode::Text).as_bytes());
     }
 }
 
 /// `scenery at 47.5,13.5` of the fixture installation (two packages).
-fn fixture_at() -> &'static agkit::scenery::at::AtReport {
-    static AT: OnceLock<agkit::scenery::at::AtReport> = OnceLock::new();
+fn fixture_at() -> &'static agkit::place::at::AtReport {
+    static AT: OnceLock<agkit::place::at::AtReport> = OnceLock::new();
     AT.get_or_init(|| {
         let root = Path::new(ROOT).join("tests/fixtures/xplane");
         let scenery = Scenery::installation(&root, Conditions::default()).unwrap();

@@ -4,8 +4,9 @@
 //! file.
 
 use agkit::place::{Params, Placement};
+use agkit::place::{TILE_BATCH, TilePlacement};
 use agkit::scenery::resolve::Conditions;
-use agkit::scenery::tile::{TILE_BATCH, TileError, TilePlacement};
+use agkit::scenery::tile::TileError;
 use agkit::scenery::{Scenery, SceneryError};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -311,7 +312,13 @@ fn installations_and_library_folders_are_checked_when_opened() {
         .at(47.5, 13.0, 100.0, &Params::default(), true)
         .err()
         .unwrap();
-    assert!(matches!(e, SceneryError::NoInstallation(_)), "{e}");
+    assert!(
+        matches!(
+            e,
+            agkit::place::at::AtError::Scenery(SceneryError::NoInstallation(_))
+        ),
+        "{e}"
+    );
     fn shared<T: Send + Sync>(_: &T) {}
     shared(&examples());
 }
@@ -357,7 +364,7 @@ fn an_installation_resolves_and_answers_as_the_cli() {
 /// of the tile.
 #[test]
 fn scenery_at_places_each_autogen_use_as_place_tile_does() {
-    use agkit::scenery::at::ItemKind;
+    use agkit::place::at::ItemKind;
     let t = tempfile::tempdir().unwrap();
     let package = t.path().join("Custom Scenery/Demo");
     let dsf = package.join("Earth nav data/+40+010/+47+013.dsf");

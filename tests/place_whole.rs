@@ -212,7 +212,7 @@ fn textures(dir: &Path) {
     std::fs::write(dir.join("stripe.png"), png(64, 16, &stripe)).unwrap();
 }
 
-fn whole(tile: &Path, art: bool) -> agkit::scenery::TilePlacement {
+fn whole(tile: &Path, art: bool) -> agkit::place::TilePlacement {
     let scenery = Scenery::packages(None, &[], Conditions::default())
         .unwrap()
         .with_art(art);

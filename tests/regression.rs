@@ -448,9 +448,9 @@ fn overlay_preview_and_place_dsf_of_the_same_tile_place_different_things() {
 
 /// A `scenery at` report of one package placing `items` around 47.5 N,
 /// 13.5 E (radius 100 m).
-fn at_report(items: Vec<agkit::scenery::at::Item>) -> agkit::scenery::at::AtReport {
-    agkit::scenery::at::AtReport {
-        packages: vec![agkit::scenery::at::PackageInfo {
+fn at_report(items: Vec<agkit::place::at::Item>) -> agkit::place::at::AtReport {
+    agkit::place::at::AtReport {
+        packages: vec![agkit::place::at::PackageInfo {
             name: "Town".into(),
             path: "Custom Scenery/Town/".into(),
             priority: 0,
@@ -466,16 +466,16 @@ fn at_report(items: Vec<agkit::scenery::at::Item>) -> agkit::scenery::at::AtRepo
 /// An item of kind `kind` at lon/lat `shape` (one point, or rings),
 /// resolved or not.
 fn at_item(
-    kind: agkit::scenery::at::ItemKind,
+    kind: agkit::place::at::ItemKind,
     shape: Vec<Vec<[f64; 2]>>,
     resolved: bool,
-) -> agkit::scenery::at::Item {
-    agkit::scenery::at::Item {
+) -> agkit::place::at::Item {
+    agkit::place::at::Item {
         package: "Town".into(),
         dsf: "Earth nav data/+40+010/+47+013.dsf".into(),
         kind,
         definition: "lib/x".into(),
-        resolved: resolved.then(|| agkit::scenery::at::Resolved {
+        resolved: resolved.then(|| agkit::place::at::Resolved {
             package: "Town".into(),
             file: "Custom Scenery/Town/x".into(),
         }),
@@ -504,7 +504,7 @@ fn svg_group<'a>(svg: &'a str, id: &str) -> Vec<&'a str> {
 /// rings as open paths, so the picture lost a side of the demo string.
 #[test]
 fn scenery_at_drew_autogen_strings_as_open_paths() {
-    use agkit::scenery::at::ItemKind;
+    use agkit::place::at::ItemKind;
     let ring = vec![
         [13.4995, 47.4995],
         [13.5005, 47.4995],
@@ -517,7 +517,7 @@ fn scenery_at_drew_autogen_strings_as_open_paths() {
         vec![ring, hole],
         true,
     )]);
-    let svg = agkit::scenery::picture::to_svg(&report, agkit::scenery::picture::Words::Text);
+    let svg = agkit::out::at_picture::to_svg(&report, agkit::out::at_picture::Words::Text);
     let items = svg_group(&svg, "items");
     assert_eq!(items.len(), 1);
     let d = items[0].split("d=\"").nth(1).unwrap();
@@ -530,14 +530,14 @@ fn scenery_at_drew_autogen_strings_as_open_paths() {
 /// the same dots, and unresolved items looked like resolved ones.
 #[test]
 fn scenery_at_drew_objects_and_trees_alike_and_unresolved_as_resolved() {
-    use agkit::scenery::at::ItemKind;
+    use agkit::place::at::ItemKind;
     let point = |dx: f64| vec![vec![[13.5 + dx, 47.5]]];
     let report = at_report(vec![
         at_item(ItemKind::Object, point(0.0), true),
         at_item(ItemKind::Tree, point(0.0002), true),
         at_item(ItemKind::Object, point(0.0004), false),
     ]);
-    let svg = agkit::scenery::picture::to_svg(&report, agkit::scenery::picture::Words::Text);
+    let svg = agkit::out::at_picture::to_svg(&report, agkit::out::at_picture::Words::Text);
     let items = svg_group(&svg, "items");
     assert!(items[0].starts_with("<rect") && items[1].starts_with("<circle"));
     assert!(!items[0].contains("stroke-dasharray"), "{}", items[0]);

@@ -1495,7 +1495,7 @@ fn examples_with_whole_demo() -> (tempfile::TempDir, std::path::PathBuf) {
 
 /// `dsf/whole_demo.dsf` of `examples` placed whole by the library, as
 /// `agkit place --dsf dsf/whole_demo.dsf --all --scenery .` in it.
-fn whole_demo_by_the_library(examples: &std::path::Path) -> agkit::scenery::TilePlacement {
+fn whole_demo_by_the_library(examples: &std::path::Path) -> agkit::place::TilePlacement {
     let scenery = agkit::scenery::Scenery::packages(
         Some(examples),
         &[],

@@ -211,11 +211,11 @@ fn empty_batch(name: &str) -> Result<RecordBatch, Error> {
     } else if name == "placed" {
         a::placed_batch([], "", "")
     } else if name == "census" {
-        agkit::scenery::census::census_batch(&[])
+        agkit::out::scenery_tables::census_batch(&[])
     } else if name == "findings" {
         a::findings_batch(&[])
     } else if name == "scenery_findings" {
-        agkit::scenery::check::findings_batch(&[])
+        agkit::out::scenery_tables::findings_batch(&[])
     } else if name == "dsf.vertices" {
         a::dsf_vertices_batch(&agkit::dsf::features::Features::default(), "")
     } else if let Some(l) = name.strip_prefix("dsf.").and_then(|n| {

@@ -7,11 +7,12 @@
 use crate::error::{Class, Error, detached};
 use crate::place::Placement;
 use agkit::place::Params;
-use agkit::scenery::at::AtReport as LibAtReport;
+use agkit::place::TilePlacement as LibTilePlacement;
+use agkit::place::at::AtReport as LibAtReport;
 use agkit::scenery::check::CheckReport as LibCheckReport;
 use agkit::scenery::install::InstallError;
 use agkit::scenery::resolve::{Conditions, Resolution as LibResolution, Tile};
-use agkit::scenery::tile::{TileError, TilePlacement as LibTilePlacement};
+use agkit::scenery::tile::TileError;
 use agkit::scenery::{Scenery as LibScenery, SceneryError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyMapping};
@@ -27,7 +28,6 @@ fn scenery_error(e: SceneryError) -> Error {
         SceneryError::Installation(e) => install_error(e, None),
         SceneryError::LibraryFolder { dir, source } => Error::io(&dir, source),
         SceneryError::LibraryFile { dir, source } => install_error(source, Some(&dir)),
-        SceneryError::At(agkit::scenery::at::AtError::Query(m)) => Error::value(m),
         e @ SceneryError::NoLibrary { .. } => {
             let SceneryError::NoLibrary { dir } = &e else {
                 unreachable!()
@@ -35,6 +35,17 @@ fn scenery_error(e: SceneryError) -> Error {
             let dir = dir.display().to_string();
             Error::plain_whole(Class::Scenery, Some(&dir), e.to_string())
         }
+        e => Error::plain_whole(Class::Scenery, None, e.to_string()),
+    }
+}
+
+/// Why `at` could not answer, as a Python exception: a bad point or
+/// radius a `ValueError`, the rest as [`scenery_error`] says.
+fn at_error(e: agkit::place::at::AtError) -> Error {
+    use agkit::place::at::AtError;
+    match e {
+        AtError::Query(m) => Error::value(m),
+        AtError::Scenery(e) => scenery_error(e),
         e => Error::plain_whole(Class::Scenery, None, e.to_string()),
     }
 }
@@ -282,7 +293,7 @@ impl Scenery {
         let batch = detached(py, || {
             let name = name.unwrap_or_else(|| dsf.display().to_string());
             let rows = s.census(&dsf, &name).map_err(tile_error)?;
-            Ok(agkit::scenery::census::census_batch(&rows))
+            Ok(agkit::out::scenery_tables::census_batch(&rows))
         })?;
         Ok(crate::arrow::Table::new("census", batch))
     }
@@ -380,8 +391,7 @@ impl Installation {
         let params = tile_params(seed, density)?;
         let s = &slf.as_super().scenery;
         let inner = detached(py, || {
-            s.at(lat, lon, radius, &params, autogen)
-                .map_err(scenery_error)
+            s.at(lat, lon, radius, &params, autogen).map_err(at_error)
         })?;
         Ok(AtReport { inner })
     }
@@ -546,7 +556,7 @@ impl AtReport {
     fn to_geojson<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let r = &self.inner;
         let text = detached(py, || {
-            agkit::scenery::report::at_geojson(r)
+            agkit::out::scenery_report::at_geojson(r)
                 .map_err(|e| Error::plain(Class::Internal, None, e.to_string()))
         })?;
         crate::from_json(py, &String::from_utf8_lossy(&text))
@@ -614,7 +624,7 @@ impl CheckReport {
     /// `code`, `package` — null for none —, `message`, and `details`, a
     /// list of strings).
     fn to_arrow(&self) -> crate::arrow::Table {
-        let batch = agkit::scenery::check::findings_batch(&self.inner.findings);
+        let batch = agkit::out::scenery_tables::findings_batch(&self.inner.findings);
         crate::arrow::Table::new("scenery_findings", batch)
     }
 

@@ -10,9 +10,10 @@
 //!   why; exit 1 when it resolves nowhere.
 
 use super::output::{self, EXIT_INPUT, EXIT_OK};
-use agkit::scenery::at;
+use agkit::out::{at_picture as picture, scenery_report as report};
+use agkit::place::at;
 use agkit::scenery::resolve::Conditions;
-use agkit::scenery::{Scenery, SceneryError, check, picture, report};
+use agkit::scenery::{Scenery, check};
 use std::path::PathBuf;
 
 /// `agkit scenery` subcommands.
@@ -224,7 +225,7 @@ fn run_at(a: AtArgs) -> u8 {
     };
     let r = match scenery.at(lat, lon, a.radius, &params, !a.no_autogen) {
         Ok(r) => r,
-        Err(SceneryError::At(at::AtError::Query(e))) => return output::fail(e),
+        Err(at::AtError::Query(e)) => return output::fail(e),
         Err(e) => {
             eprintln!("error: {e}");
             return EXIT_INPUT;

@@ -5,7 +5,9 @@
 //!   make agkit allocate or compute, and its error;
 //! - [`diag`]: the diagnostics model (a code from a `rules!` table, a
 //!   severity, a byte span or offset) every reader and checker reports in;
-//! - [`words`]: counts and numbers as messages write them.
+//! - [`words`]: counts and numbers as messages write them;
+//! - [`rng`]: the seeded random generator the resolver and the engines draw
+//!   from.
 //!
 //! **Invariant.** Nothing here imports anything else of the crate
 //! (`tests/floors.rs` keeps it so): a change to a format, the placement or
@@ -13,4 +15,5 @@
 
 pub mod diag;
 pub mod limits;
+pub mod rng;
 pub mod words;

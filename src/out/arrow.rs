@@ -95,7 +95,7 @@ fn layer_name(placed: &str) -> &str {
     }
 }
 
-/// The columns of a census (`scenery::census::census_batch`; no
+/// The columns of a census (`out::scenery_tables::census_batch`; no
 /// geometry), as `scenery::census::CensusRow` has them.
 pub const CENSUS: &[Column] = &[
     c("tile", T),
@@ -130,7 +130,7 @@ pub const FINDINGS: &[Column] = &[
 ];
 
 /// The columns of the installation's findings
-/// (`scenery::check::findings_batch`;
+/// (`out::scenery_tables::findings_batch`;
 /// no geometry): the keys of `agkit scenery check --format json`'s
 /// `findings` records, in that order, but `details` (a list of strings,
 /// [`rows_batch_with_list`] makes it a `List<Utf8>` column).

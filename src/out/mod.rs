@@ -10,6 +10,7 @@
 
 #[cfg(feature = "arrow")]
 pub mod arrow;
+pub mod at_picture;
 mod draped_picture;
 pub mod draw;
 pub mod dsf_text;
@@ -22,6 +23,9 @@ pub mod labels;
 pub mod layers;
 pub(crate) mod overview;
 pub mod png;
+pub mod scenery_report;
+#[cfg(feature = "arrow")]
+pub mod scenery_tables;
 mod schematic;
 pub mod strokefont;
 pub mod svg;

@@ -20,12 +20,15 @@
 
 pub mod annotate;
 pub mod art;
+pub mod at;
 pub mod block;
 pub mod budget;
 pub mod model;
 pub mod point;
 pub mod string;
 pub mod tile;
+pub mod tiles;
+pub mod whole;
 
 pub use model::{
     PlacedCorner, PlacedDraped, PlacedFacade, PlacedLine, PlacedObject, PlacedTile, PlacedTree,
@@ -36,14 +39,8 @@ use crate::geom::{LocalFrame, LonLat, Xy};
 use crate::limits::{LimitExceeded, Limits};
 use crate::xp::model::{Asset, Kind};
 
-/// The deterministic random generator every engine draws from.
-pub type Rng = rand_chacha::ChaCha8Rng;
-
-/// Creates the generator for a seed.
-pub fn rng(seed: u64) -> Rng {
-    use rand::SeedableRng;
-    Rng::seed_from_u64(seed)
-}
+pub use crate::ground::rng::{Rng, rng};
+pub use tiles::{TILE_BATCH, TilePlacement, UseWarning};
 
 /// Which convention orients an AGP tile (see `point` and
 /// docs/placement.md, "Why WorldEditor's frame is the default").
@@ -92,7 +89,7 @@ pub struct Params {
     /// With a DSF tile ([`crate::scenery::Scenery::place_tile`]): place
     /// everything the tile places — objects, facade, forest and draped
     /// polygons, lines, object strings — not only its autogen uses
-    /// ([`crate::scenery::whole`]). Off by default.
+    /// ([`crate::place::whole`]). Off by default.
     pub whole_tile: bool,
 }
 

@@ -538,7 +538,7 @@ pub struct PlacedObject {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub elevation: Option<f64>,
     /// The index of the DSF entity that placed it (a whole tile,
-    /// [`crate::scenery::whole`]); absent for autogen items.
+    /// [`crate::place::whole`]); absent for autogen items.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub entity: Option<usize>,
 }

@@ -135,38 +135,6 @@ impl Scenery {
     }
 }
 
-#[cfg(feature = "arrow")]
-impl crate::out::arrow::TableRow for CensusRow {
-    fn cell(&self, column: &str) -> crate::out::arrow::Cell<'_> {
-        use crate::out::arrow::Cell::{Int, Real, Text};
-        match column {
-            "tile" => Text(Some(&self.tile)),
-            "dsf" => Text(Some(&self.dsf)),
-            "use" => Int(i64::try_from(self.use_index).ok()),
-            "kind" => Text(Some(self.kind)),
-            "asset" => Text(Some(&self.asset)),
-            "param" => Int(self.param.map(i64::from)),
-            "height" => Real(self.height),
-            "low" => Int(self.low.map(i64::from)),
-            "heading" => Real(self.heading),
-            "lon" => Real(Some(self.lon)),
-            "lat" => Real(Some(self.lat)),
-            "package" => Text(Some(&self.package)),
-            "resolved_package" => Text(self.resolved_package.as_deref()),
-            "resolved_file" => Text(self.resolved_file.as_deref()),
-            "resolution" => Text(Some(self.resolution)),
-            _ => Text(None),
-        }
-    }
-}
-
-/// A census ([`Scenery::census`]) as one Arrow batch of
-/// [`crate::out::arrow::CENSUS`] columns.
-#[cfg(feature = "arrow")]
-pub fn census_batch(rows: &[CensusRow]) -> arrow_array::RecordBatch {
-    crate::out::arrow::rows_batch(crate::out::arrow::CENSUS, rows)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,56 +162,5 @@ mod tests {
         assert_eq!(centroid(&open), [1.0, 1.0]);
         assert_eq!(centroid(&closed), [1.0, 1.0]);
         assert!(centroid(&polygon(vec![]))[0].is_nan());
-    }
-
-    #[cfg(feature = "arrow")]
-    #[test]
-    fn the_census_columns_are_the_rows_values() {
-        use crate::out::arrow::CENSUS;
-        use arrow_array::{Array, Float64Array, Int64Array};
-        let row = CensusRow {
-            tile: "+47+013".into(),
-            dsf: "a/+47+013.dsf".into(),
-            use_index: 3,
-            kind: "agb",
-            asset: "x.agb".into(),
-            param: Some(769),
-            height: Some(12.0),
-            low: Some(1),
-            heading: None,
-            lon: 13.5,
-            lat: 47.5,
-            package: "P".into(),
-            resolved_package: None,
-            resolved_file: None,
-            resolution: "nothing",
-        };
-        let b = census_batch(std::slice::from_ref(&row));
-        let col = |n: &str| b.column_by_name(n).unwrap().clone();
-        let ints = |n: &str| {
-            col(n)
-                .as_any()
-                .downcast_ref::<Int64Array>()
-                .unwrap()
-                .clone()
-        };
-        let reals = |n: &str| {
-            col(n)
-                .as_any()
-                .downcast_ref::<Float64Array>()
-                .unwrap()
-                .clone()
-        };
-        assert_eq!(ints("use").value(0), 3);
-        assert_eq!(ints("param").value(0), 769);
-        assert_eq!(ints("low").value(0), 1);
-        assert_eq!(reals("height").value(0), 12.0);
-        assert!(reals("heading").is_null(0));
-        assert!(col("resolved_file").is_null(0));
-        assert_eq!(
-            crate::out::arrow::column_names(&b),
-            CENSUS.iter().map(|c| c.name).collect::<Vec<_>>()
-        );
-        assert_eq!(census_batch(&[]).num_columns(), CENSUS.len());
     }
 }

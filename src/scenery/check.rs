@@ -166,7 +166,7 @@ fn dsf_facts(path: &Path, pkg: &Package) -> Result<DsfFacts, String> {
         .cloned()
         .collect();
     Ok(DsfFacts {
-        rel: super::at::relative(path, &pkg.path),
+        rel: super::install::relative(path, &pkg.path),
         tile,
         overlay: exclude::is_overlay(&dsf),
         defs,
@@ -235,7 +235,7 @@ pub fn check(
                 Severity::Error,
                 "SCN010",
                 Some(&p.name),
-                format!("{}: {e}", super::at::relative(d, &inst.root)),
+                format!("{}: {e}", super::install::relative(d, &inst.root)),
                 Vec::new(),
             )),
             Ok(f) => {
@@ -780,84 +780,5 @@ fn shadow_findings(index: &LibraryIndex, out: &mut Vec<Finding>) {
             format!("{w} shadows {} of {l}", count(v.len(), "export")),
             v,
         ));
-    }
-}
-
-#[cfg(feature = "arrow")]
-impl crate::out::arrow::TableRow for Finding {
-    fn cell(&self, column: &str) -> crate::out::arrow::Cell<'_> {
-        use crate::out::arrow::Cell::Text;
-        match column {
-            "severity" => Text(Some(self.severity.as_str())),
-            "code" => Text(Some(self.code)),
-            "package" => Text(self.package.as_deref()),
-            "message" => Text(Some(&self.message)),
-            _ => Text(None),
-        }
-    }
-
-    fn texts(&self) -> &[String] {
-        &self.details
-    }
-}
-
-/// The findings of an installation's check ([`Scenery::check`](super::Scenery::check), `agkit
-/// scenery check --format json`'s `findings`, in order) as one Arrow batch
-/// of [`crate::out::arrow::SCENERY_FINDINGS`] and `details`, a list of
-/// strings.
-#[cfg(feature = "arrow")]
-pub fn findings_batch(findings: &[Finding]) -> arrow_array::RecordBatch {
-    crate::out::arrow::rows_batch_with_list(
-        crate::out::arrow::SCENERY_FINDINGS,
-        findings,
-        "details",
-    )
-}
-
-#[cfg(all(test, feature = "arrow"))]
-mod arrow_tests {
-    use super::*;
-
-    #[test]
-    fn installation_findings_keep_their_details_as_lists() {
-        use arrow_array::{Array, StringArray};
-        let rows = [
-            Finding {
-                severity: crate::diag::Severity::Error,
-                code: "SCN001",
-                package: Some("Pkg".into()),
-                message: "m".into(),
-                details: vec!["a".into(), "b".into()],
-            },
-            Finding {
-                severity: crate::diag::Severity::Warning,
-                code: "SCN002",
-                package: None,
-                message: "n".into(),
-                details: Vec::new(),
-            },
-        ];
-        let b = findings_batch(&rows);
-        assert_eq!(
-            crate::out::arrow::column_names(&b),
-            ["severity", "code", "package", "message", "details"]
-        );
-        let package = b.column_by_name("package").unwrap();
-        assert!(package.is_null(1) && !package.is_null(0));
-        let details = b.column_by_name("details").unwrap();
-        let details = details
-            .as_any()
-            .downcast_ref::<arrow_array::ListArray>()
-            .unwrap();
-        let list = |k: usize| {
-            let v = details.value(k);
-            let v = v.as_any().downcast_ref::<StringArray>().unwrap();
-            (0..v.len())
-                .map(|i| v.value(i).to_string())
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(list(0), ["a", "b"]);
-        assert!(list(1).is_empty() && !details.is_null(1));
-        assert_eq!(findings_batch(&[]).schema(), b.schema());
     }
 }

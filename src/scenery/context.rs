@@ -20,12 +20,10 @@
 //! lives is not read again.
 
 use super::art::{ArtStore, Libraries};
-use super::at::{self, AtError, AtOptions, AtReport};
 use super::check::{self, CheckReport};
 use super::install::{InstallError, Installation, folder_name};
 use super::resolve::{self, Conditions, LibraryIndex, LoadError, Resolution, Tile};
 use crate::check::asset::AssetFile;
-use crate::place::Params;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -62,10 +60,6 @@ pub enum SceneryError {
         /// The folder.
         dir: PathBuf,
     },
-    /// `at` could not answer (a point or radius out of range, a limit
-    /// passed).
-    #[error(transparent)]
-    At(#[from] AtError),
     /// A question only an installation answers (`at`, `check`), asked of
     /// packages given one by one.
     #[error("{0} needs an X-Plane installation, not packages given one by one")]
@@ -261,7 +255,7 @@ impl Scenery {
 
     /// The art of `asset`, read from `file` and placed on `tile`, found
     /// beside the file or in the libraries (read once, see
-    /// [`super::art`]): what [`crate::place::Params::art`] takes.
+    /// [`super::art`]): what placement's `Params::art` takes.
     pub fn asset_art(
         &self,
         file: &Path,
@@ -269,23 +263,6 @@ impl Scenery {
         tile: Option<Tile>,
     ) -> Arc<crate::scenery::art::Art> {
         self.with_libraries(tile, |libs| self.art.art_for(file, asset, libs))
-    }
-
-    /// The art of `asset`, read from `file`, for one use of it: the tile
-    /// is the one under the use's point (or its polygon's first vertex),
-    /// where the libraries are looked up as the simulator looks them up
-    /// for that tile ([`Scenery::asset_art`]).
-    pub fn use_art(
-        &self,
-        file: &Path,
-        asset: &crate::xp::model::Asset,
-        use_: &crate::place::Use,
-    ) -> Arc<crate::scenery::art::Art> {
-        let at = match use_ {
-            crate::place::Use::Point { at, .. } => Some(*at),
-            crate::place::Use::Polygon { windings } => windings.iter().flatten().next().copied(),
-        };
-        self.asset_art(file, asset, at.map(|[lon, lat]| Tile::of(lon, lat)))
     }
 
     /// What `agkit check` says of `bytes`, read from `file`: the format's
@@ -465,59 +442,6 @@ impl Scenery {
         // meanwhile, and the first one kept wins.
         let read = Arc::new(AssetFile::read(path));
         Arc::clone(lock().entry(path.to_path_buf()).or_insert(read))
-    }
-
-    /// Every item the enabled packages place within `radius_m` metres of
-    /// (`lat`, `lon`), resolved, with the exclusions that remove it; with
-    /// `expand_autogen`, what each autogen use places (seeded as
-    /// [`crate::place::tile`] says) follows it. `params` gives the seed,
-    /// density and limits.
-    pub fn at(
-        &self,
-        lat: f64,
-        lon: f64,
-        radius_m: f64,
-        params: &Params,
-        expand_autogen: bool,
-    ) -> Result<AtReport, SceneryError> {
-        let inst = self
-            .installation
-            .as_ref()
-            .ok_or(SceneryError::NoInstallation("`at`"))?;
-        let opts = AtOptions {
-            lon,
-            lat,
-            radius_m,
-            conditions: self.conditions.clone(),
-            params: params.clone(),
-            expand_autogen,
-            limits: params.limits,
-        };
-        let mut report = at::at(inst, &self.index, &opts, &self.art, self.read_art)?;
-        // Nothing here, but something where the numbers read the other way
-        // round would be (`13.04,47.8` for lat 47.8, lon 13.04): say so.
-        if report.items.is_empty() && lat != lon && (-90.0..=90.0).contains(&lon) {
-            let other = AtOptions {
-                lon: lat,
-                lat: lon,
-                expand_autogen: false,
-                ..opts
-            };
-            if let Ok(r) = at::at(inst, &self.index, &other, &self.art, self.read_art)
-                && !r.items.is_empty()
-            {
-                use crate::geom::orient::lat_lon;
-                report.warnings.push(format!(
-                    "nothing within {} m of {}, but {} items at {} (the numbers the other way \
-                     round): a position is given latitude first",
-                    radius_m,
-                    lat_lon(lat, lon),
-                    crate::ground::words::thousands(r.items.len()),
-                    lat_lon(lon, lat)
-                ));
-            }
-        }
-        Ok(report)
     }
 
     /// What in the installation does not resolve or is misconfigured.

@@ -409,6 +409,15 @@ impl Installation {
     }
 }
 
+/// A path shown relative to `root` when inside it, with `/`.
+pub fn relative(path: &Path, root: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .display()
+        .to_string()
+        .replace('\\', "/")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

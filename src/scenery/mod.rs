@@ -11,18 +11,25 @@
 //!   which returns for a path at a tile the candidate files, the package of
 //!   each and the rule that made them win (and why the others lost);
 //! - [`exclude`]: the `sim/exclude_*` zones of DSF overlays;
-//! - [`at`]: every item the enabled packages place near a point, resolved,
-//!   with the exclusions that remove it (`agkit scenery at`);
 //! - [`check`]: what in an installation does not resolve or is
 //!   misconfigured (`agkit scenery check`);
 //! - [`package`]: what `agkit check` of a package says of its DSFs'
 //!   definitions (`PKG001`, `PKG002`);
-//! - [`report`], [`picture`]: the text, GeoJSON and SVG forms;
 //! - [`Scenery`] ([`context`]): an installation, or a package and its
 //!   libraries, as one value to ask — [`Scenery::resolve`],
-//!   [`Scenery::at`], [`Scenery::check`] — and to place DSF tiles through
-//!   ([`tile`]: [`Scenery::place_tile`], [`Scenery::place_tiles`]), the
-//!   work behind `agkit place --dsf`.
+//!   [`Scenery::check`] — and to find and read the art a definition names
+//!   ([`art`], [`definition`]);
+//! - [`tile`]: what the resolver says of a tile it cannot place
+//!   ([`TileError`]) and of assets that resolve nowhere ([`Unresolved`]).
+//!
+//! **A resolver only.** This floor answers which file wins and reads it;
+//! it places nothing and draws nothing (`tests/floors.rs` keeps it so).
+//! Placing through it is the placement floor's: [`crate::place::tiles`]
+//! (`Scenery::place_tile`, `place_tiles`), [`crate::place::whole`] (every
+//! item of a tile) and [`crate::place::at`] (`Scenery::at`, what is placed
+//! near a point). Its reports' text, GeoJSON, SVG and Arrow forms are
+//! views: [`crate::out::scenery_report`], [`crate::out::at_picture`] and
+//! `out::scenery_tables`.
 //!
 //! The rules and their sources are in `docs/scenery.md`.
 //!
@@ -67,20 +74,19 @@
 //! ```
 
 pub mod art;
-pub mod at;
+
 pub mod census;
 pub mod check;
 pub mod context;
+pub mod definition;
 pub mod exclude;
 pub mod install;
 pub mod library;
 pub mod package;
 pub mod packs;
-pub mod picture;
-pub mod report;
+
 pub mod resolve;
 pub mod tile;
-pub mod whole;
 
 pub use context::{ArtCheck, Scenery, SceneryError};
-pub use tile::{TileError, TilePlacement};
+pub use tile::{TileError, Unresolved};

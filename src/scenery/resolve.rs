@@ -338,7 +338,7 @@ impl Resolution {
             1 => Some(usable[0]),
             _ => {
                 let total: f64 = usable.iter().map(|c| c.weight).sum();
-                let mut rng = crate::place::rng(seed);
+                let mut rng = crate::ground::rng::rng(seed);
                 let mut x = rng.random::<f64>() * total;
                 for c in &usable {
                     if x < c.weight {

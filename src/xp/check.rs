@@ -7,7 +7,7 @@
 
 use super::doc::Document;
 use super::model::*;
-use super::parse::MAX_DIAGNOSTICS;
+use super::rules::MAX_DIAGNOSTICS;
 use super::rules::codes as c;
 use crate::diag::Diagnostic;
 use std::collections::{HashMap, HashSet};

@@ -11,9 +11,7 @@ use super::rules::codes as c;
 use crate::diag::{Diagnostic, Location};
 use std::collections::HashMap;
 
-/// At most this many errors, and this many warnings, are kept per file (hostile inputs could
-/// otherwise produce one per token).
-pub const MAX_DIAGNOSTICS: usize = 1000;
+pub use super::rules::MAX_DIAGNOSTICS;
 
 /// A token: absolute byte offset and text.
 type Tok<'a> = (usize, &'a str);

@@ -2,6 +2,10 @@
 //! stable code, a severity and a one-line summary. `docs/diagnostics.md`
 //! documents the same table; a unit test keeps the two in step.
 
+/// At most this many errors, and this many warnings, are kept per file (hostile inputs could
+/// otherwise produce one per token).
+pub const MAX_DIAGNOSTICS: usize = 1000;
+
 pub use crate::diag::Rule;
 use crate::diag::rules;
 

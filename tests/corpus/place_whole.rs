@@ -77,7 +77,7 @@ fn tiles() -> Vec<(support::Row, dsf::Dsf)> {
         .collect()
 }
 
-fn whole(scenery: &Scenery, path: &std::path::Path) -> agkit::scenery::TilePlacement {
+fn whole(scenery: &Scenery, path: &std::path::Path) -> agkit::place::TilePlacement {
     let params = Params {
         whole_tile: true,
         ..Params::default()

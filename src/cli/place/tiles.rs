@@ -10,10 +10,11 @@ use super::report::{
 };
 use crate::cli::output::{self, EXIT_INPUT, EXIT_OK, EXIT_USAGE};
 use agkit::out::{self, Format, count as plural, thousands};
+use agkit::place::TilePlacement;
+use agkit::place::whole::WholeTile;
 use agkit::place::{Params, Placement, Tally};
 use agkit::scenery::resolve::Conditions;
-use agkit::scenery::tile::{TileError, TilePlacement, Unresolved};
-use agkit::scenery::whole::WholeTile;
+use agkit::scenery::tile::{TileError, Unresolved};
 use agkit::scenery::{Scenery, SceneryError};
 use std::path::{Path, PathBuf};
 

@@ -59,7 +59,7 @@ impl ArtState {
         }
     }
 
-    /// [`ArtState::code`] as the codes of a [`Warning`] (none when found).
+    /// [`ArtState::code`] as the codes of a placement `Warning` (none when found).
     pub fn codes(self) -> &'static [&'static str] {
         match self {
             ArtState::Found => &[],

@@ -1,11 +1,11 @@
 //! The text and GeoJSON forms of `scenery at` and the text form of
 //! `scenery check` (the JSON forms are the reports serialized).
 
-use super::at::{AtReport, Item, ItemKind};
-use super::check::CheckReport;
-use super::resolve::Resolution;
 use crate::geom::LonLat;
 use crate::ground::words::{count, thousands};
+use crate::place::at::{AtReport, Item, ItemKind};
+use crate::scenery::check::CheckReport;
+use crate::scenery::resolve::Resolution;
 use std::fmt::Write as _;
 
 /// `scenery at` for people: the packages, then the items of each package
@@ -102,7 +102,7 @@ pub const AT_LAYERS: [&str; 3] = ["at_points", "at_lines", "at_areas"];
 /// key), `res_file`/`res_pkg` the file it resolves to, `height` metres
 /// where placement knows it, `conditions` a JSON list as text.
 pub fn at_geojson_with(r: &AtReport, pretty: bool) -> Result<Vec<u8>, serde_json::Error> {
-    use crate::out::layers::{deg, ring};
+    use super::layers::{deg, ring};
     use geojson::{Feature, FeatureCollection, Geometry, GeometryValue, JsonObject, JsonValue};
     let mut features = Vec::new();
     for (k, i) in r.items.iter().enumerate() {
@@ -174,7 +174,7 @@ pub fn at_geojson_with(r: &AtReport, pretty: bool) -> Result<Vec<u8>, serde_json
         put(
             "height",
             i.height.map_or(JsonValue::Null, |h| {
-                JsonValue::from(crate::out::layers::metres(h))
+                JsonValue::from(super::layers::metres(h))
             }),
         );
         features.push(Feature {

@@ -6,22 +6,22 @@
 //! finely dashed; items whose definition resolves to no file are dashed
 //! outlines without fill; what autogen places is drawn smaller and
 //! thinner than the autogen itself. The frame is that of every agkit
-//! picture ([`crate::out::frame`]): a title naming the point and radius,
+//! picture ([`super::frame`]): a title naming the point and radius,
 //! a north arrow, a scale bar and a legend of the packages (in priority
 //! order) and of the symbols drawn. Package names are written as every
-//! picture writes names ([`crate::out::frame::Names`]: shortened past
-//! [`crate::out::frame::NAME_CHARS`] characters, U+FFFD for characters
+//! picture writes names ([`super::frame::Names`]: shortened past
+//! [`super::frame::NAME_CHARS`] characters, U+FFFD for characters
 //! XML does not allow), and the header says when one was changed.
 //!
 //! Bounded whatever the radius holds: past `Limits::max_drawn_items`
 //! items the map is a grid of cells shaded by their count of items, and
 //! the header says so.
 
-use super::at::{AtReport, Item, ItemKind};
+use super::draw::{CATEGORIES, Colour, Drawing, Layer, Paint, Px, Shape, Style, TextMode};
+use super::frame::{self, Entry, Footer, Header, LEFT, Names};
 use crate::geom::LocalFrame;
 use crate::limits::Limits;
-use crate::out::draw::{CATEGORIES, Colour, Drawing, Layer, Paint, Px, Shape, Style, TextMode};
-use crate::out::frame::{self, Entry, Footer, Header, LEFT, Names};
+use crate::place::at::{AtReport, Item, ItemKind};
 
 /// Width of the picture and of its map, pixels.
 const WIDTH: f64 = 900.0;
@@ -218,7 +218,7 @@ pub fn draw(report: &AtReport, max_items: usize) -> Drawing {
     if overview {
         let points = report.items.iter().map(|i| (px([i.lon, i.lat]), 1));
         let b = frame::map_box(WIDTH, &header, MAP_H);
-        let (layer, entry) = crate::out::overview::grid_of(points, b, scale);
+        let (layer, entry) = super::overview::grid_of(points, b, scale);
         layers.push(layer);
         entries.push(entry);
     } else {

@@ -12,14 +12,15 @@
 //! resolves are placed through agkit's engines, and what they place
 //! (objects, facades, trees) is listed after them.
 
-use super::exclude::{self, Exclusion, ExclusionKind};
-use super::install::{Installation, Package};
-use super::resolve::{self, Conditions, LibraryIndex, Resolution, Tile};
 use crate::dsf::{Dsf, Entity};
 use crate::geom::{LocalFrame, LonLat, Xy};
 use crate::limits::{LimitExceeded, Limits};
 use crate::place::{self, Params, Use};
 use crate::scenery::art::{ArtFile, ArtState};
+use crate::scenery::exclude::{self, Exclusion, ExclusionKind};
+use crate::scenery::install::{Installation, Package, relative};
+use crate::scenery::resolve::{self, Conditions, LibraryIndex, Resolution, Tile};
+use crate::scenery::{Scenery, SceneryError};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -260,6 +261,9 @@ pub enum AtError {
     /// Too many items.
     #[error(transparent)]
     Limit(#[from] LimitExceeded),
+    /// The scenery cannot answer (it has no installation).
+    #[error(transparent)]
+    Scenery(#[from] SceneryError),
 }
 
 /// Distance in metres from the origin of `frame` to a shape: 0 inside an
@@ -448,15 +452,6 @@ impl<'a> DsfFinder<'a> {
     }
 }
 
-/// A path shown relative to `root` when inside it, with `/`.
-pub fn relative(path: &Path, root: &Path) -> String {
-    path.strip_prefix(root)
-        .unwrap_or(path)
-        .display()
-        .to_string()
-        .replace('\\', "/")
-}
-
 /// One loaded DSF.
 struct Loaded<'a> {
     pkg: &'a Package,
@@ -470,13 +465,13 @@ struct Loaded<'a> {
 /// Answers `scenery at` for an installation and its library index.
 ///
 /// What an autogen item places resolves its art through `art` (read once,
-/// shared with the other faces, see [`super::art`]); with `place_art` the
+/// shared with the other faces, see [`crate::scenery::art`]); with `place_art` the
 /// engines follow it (footprints, forests), else they place without it.
 pub fn at(
     inst: &Installation,
     index: &LibraryIndex,
     opts: &AtOptions,
-    art: &super::art::ArtStore,
+    art: &crate::scenery::art::ArtStore,
     place_art: bool,
 ) -> Result<AtReport, AtError> {
     if !(-90.0..=90.0).contains(&opts.lat) || !(-180.0..=180.0).contains(&opts.lon) {
@@ -736,7 +731,7 @@ pub fn at(
 /// for a file a DSF names by `../`, the package holding it.
 fn owner(inst: &Installation, c: &resolve::Candidate) -> String {
     if c.kind.is_none()
-        && super::library::leaves_root(&c.relative)
+        && crate::scenery::library::leaves_root(&c.relative)
         && let Some(p) = inst.package_of(&c.file)
     {
         return p.name.clone();
@@ -771,12 +766,12 @@ fn expand(
     (heading, param, seed): (f64, Option<u16>, u64),
     tile: Tile,
     (inst, index, opts, frame): (&Installation, &LibraryIndex, &AtOptions, &LocalFrame),
-    (store, place_art): (&super::art::ArtStore, bool),
+    (store, place_art): (&crate::scenery::art::ArtStore, bool),
     assets: &mut HashMap<PathBuf, Result<crate::xp::model::Asset, String>>,
     warnings: &mut Vec<String>,
 ) -> Vec<Item> {
     let asset = assets.entry(file.to_path_buf()).or_insert_with(|| {
-        let text = super::install::read_text(file, "an autogen asset", 64 << 20)
+        let text = crate::scenery::install::read_text(file, "an autogen asset", 64 << 20)
             .map_err(|e| e.to_string())?;
         crate::xp::parse(&text).map_err(|d| {
             format!(
@@ -805,7 +800,7 @@ fn expand(
             windings: parent.shape.clone(),
         },
     };
-    let libs = super::art::Libraries {
+    let libs = crate::scenery::art::Libraries {
         index,
         tile: Some(tile),
         conditions: &opts.conditions,
@@ -930,6 +925,58 @@ fn expand(
         );
     }
     out
+}
+
+impl Scenery {
+    /// Every item the enabled packages place within `radius_m` metres of
+    /// (`lat`, `lon`), resolved, with the exclusions that remove it; with
+    /// `expand_autogen`, what each autogen use places (seeded as
+    /// [`crate::place::tile`] says) follows it. `params` gives the seed,
+    /// density and limits.
+    pub fn at(
+        &self,
+        lat: f64,
+        lon: f64,
+        radius_m: f64,
+        params: &Params,
+        expand_autogen: bool,
+    ) -> Result<AtReport, AtError> {
+        let inst = self.install().ok_or(SceneryError::NoInstallation("`at`"))?;
+        let opts = AtOptions {
+            lon,
+            lat,
+            radius_m,
+            conditions: self.conditions().clone(),
+            params: params.clone(),
+            expand_autogen,
+            limits: params.limits,
+        };
+        let mut report = at(inst, self.index(), &opts, self.art(), self.reads_art())?;
+        // Nothing here, but something where the numbers read the other way
+        // round would be (`13.04,47.8` for lat 47.8, lon 13.04): say so.
+        if report.items.is_empty() && lat != lon && (-90.0..=90.0).contains(&lon) {
+            let other = AtOptions {
+                lon: lat,
+                lat: lon,
+                expand_autogen: false,
+                ..opts
+            };
+            if let Ok(r) = at(inst, self.index(), &other, self.art(), self.reads_art())
+                && !r.items.is_empty()
+            {
+                use crate::geom::orient::lat_lon;
+                report.warnings.push(format!(
+                    "nothing within {} m of {}, but {} items at {} (the numbers the other way \
+                     round): a position is given latitude first",
+                    radius_m,
+                    lat_lon(lat, lon),
+                    crate::ground::words::thousands(r.items.len()),
+                    lat_lon(lon, lat)
+                ));
+            }
+        }
+        Ok(report)
+    }
 }
 
 #[cfg(test)]
