@@ -1918,3 +1918,32 @@ fn a_single_dsf_root_serves_only_that_tile() {
     let (status, v) = f.get("/api/tile?path=two.dsf");
     assert_eq!(status, 403, "{v}");
 }
+
+/// Issue 46: one GET of `/api/tile.glb` of a tile whose scene is too large
+/// went past 3 GB. The scene is counted before it is built, and the
+/// previewer refuses it with the library's own refusal (the words
+/// `agkit place -o x.glb` prints), naming the file.
+#[test]
+fn an_oversized_tile_scene_is_refused_as_the_command_line_refuses_it() {
+    let (_tmp, examples) = examples_with_whole_demo();
+    let f = serve_folder(&examples, |c| c.limits.max_scene_nodes = 5);
+    let (status, v) = f.get("/api/tile.glb?path=dsf/whole_demo.dsf&seed=3");
+    assert_eq!(status, 422, "{v}");
+    assert_eq!(v["stage"], "gltf", "{v}");
+    let e = error_of(&v);
+    let tile = whole_demo_by_the_library(&examples);
+    let limits = agkit::limits::Limits {
+        max_scene_nodes: 5,
+        ..agkit::serve::serve_limits()
+    };
+    let opts = agkit::out::RenderOptions {
+        limits,
+        layout: agkit::out::Layout::Combined,
+        ..agkit::out::RenderOptions::new(agkit::out::Format::Glb)
+    };
+    let Err(want) = agkit::out::render(&tile.placements, &opts) else {
+        panic!("the library built a scene of more than 5 nodes")
+    };
+    assert_eq!(e, format!("dsf/whole_demo.dsf: {want}"));
+    assert!(e.contains("exceeds the limit of 5"), "{e}");
+}
