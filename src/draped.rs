@@ -527,7 +527,7 @@ impl<'t> Directive<'t, '_> {
     }
 
     /// A warning at the whole line.
-    pub fn warn(&mut self, code: &str, message: String) {
+    pub fn warn(&mut self, code: &'static str, message: String) {
         let span = self.line().span();
         self.diags.push(Diagnostic::warning(code, message, span));
     }
@@ -589,7 +589,7 @@ pub(crate) fn has_errors(diags: &[Diagnostic]) -> bool {
 
 /// Warns (`code`, for the whole file) that the file lacks what it needs
 /// when `lacking` and the file is not refused already.
-pub(crate) fn lacks(diags: &mut Vec<Diagnostic>, lacking: bool, code: &str, message: &str) {
+pub(crate) fn lacks(diags: &mut Vec<Diagnostic>, lacking: bool, code: &'static str, message: &str) {
     if lacking && !has_errors(diags) {
         diags.push(Diagnostic::new(
             Severity::Warning,

@@ -194,7 +194,7 @@ pub enum HeaderError {
 impl HeaderError {
     /// The error as a diagnostic with `code`, naming the format's
     /// `versions` and `keyword`.
-    pub fn diagnostic(&self, code: &str, versions: &[u32], keyword: &str) -> Diagnostic {
+    pub fn diagnostic(&self, code: &'static str, versions: &[u32], keyword: &str) -> Diagnostic {
         let versions: Vec<String> = versions.iter().map(u32::to_string).collect();
         match self {
             HeaderError::Origin(span) => Diagnostic::error(
@@ -524,7 +524,7 @@ pub fn check_with<T>(
     bytes: &[u8],
     versions: &[u32],
     keyword: &str,
-    header_code: &str,
+    header_code: &'static str,
     body: impl FnOnce(&str, &Header, &mut Vec<Diagnostic>) -> T,
 ) -> Checked<T> {
     let text = self::text(bytes).into_owned();
@@ -585,7 +585,7 @@ pub fn vertex(a: &mut Args<'_>) -> Result<[f64; 8], Diagnostic> {
 /// Reads the indices of an `IDX` row of a mesh that has `vertices` so far;
 /// an index that is not one of them is an error with `code`. Returns how
 /// many were read.
-pub fn indices(a: &mut Args<'_>, vertices: usize, code: &str) -> Result<usize, Diagnostic> {
+pub fn indices(a: &mut Args<'_>, vertices: usize, code: &'static str) -> Result<usize, Diagnostic> {
     indices_into(a, vertices, code, &mut Vec::new())
 }
 
@@ -594,7 +594,7 @@ pub fn indices(a: &mut Args<'_>, vertices: usize, code: &str) -> Result<usize, D
 pub fn indices_into(
     a: &mut Args<'_>,
     vertices: usize,
-    code: &str,
+    code: &'static str,
     out: &mut Vec<u32>,
 ) -> Result<usize, Diagnostic> {
     let mut n = 0;
@@ -624,7 +624,7 @@ pub fn declare(
     total: &mut u64,
     count: u64,
     limit: u64,
-    code: &str,
+    code: &'static str,
     span: Range<usize>,
 ) -> Result<(), Diagnostic> {
     *total = total.saturating_add(count);
@@ -671,7 +671,7 @@ impl MeshBlock {
         counts: [u64; 2],
         total: &mut u64,
         limit: u64,
-        code: &str,
+        code: &'static str,
     ) -> Result<MeshBlock, Diagnostic> {
         declare(total, counts[0] + counts[1], limit, code, line.span())?;
         Ok(MeshBlock {
@@ -692,7 +692,7 @@ impl MeshBlock {
 
     /// Reads the indices of an `IDX` row ([`indices_into`]); one that is
     /// not one of the vertices read so far is an error with `code`.
-    pub fn idx_row(&mut self, a: &mut Args<'_>, code: &str) -> Result<(), Diagnostic> {
+    pub fn idx_row(&mut self, a: &mut Args<'_>, code: &'static str) -> Result<(), Diagnostic> {
         self.indices += indices_into(a, self.vertices, code, &mut self.idx)?;
         Ok(())
     }
@@ -700,7 +700,7 @@ impl MeshBlock {
 
 /// The error with `code` for a directive that comes before `needs`, the
 /// directive it belongs to (a wall property before any `WALL`, …).
-pub fn out_of_place(code: &str, line: Line<'_>, needs: &str) -> Diagnostic {
+pub fn out_of_place(code: &'static str, line: Line<'_>, needs: &str) -> Diagnostic {
     let kw = line.keyword().map_or("", |w| w.text);
     Diagnostic::error(
         code,

@@ -2,6 +2,7 @@
 //! probably misplace or ignore.
 
 use super::read::Located;
+use super::rules::codes;
 use super::*;
 use crate::diag::{Location, Severity};
 
@@ -17,7 +18,7 @@ pub fn check_model(agn: &Agn, located: Option<&[Located]>) -> Vec<Diagnostic> {
     out
 }
 
-fn warn(out: &mut Vec<Diagnostic>, loc: Option<&Located>, code: &str, message: String) {
+fn warn(out: &mut Vec<Diagnostic>, loc: Option<&Located>, code: &'static str, message: String) {
     let location = loc.map_or(Location::File, |l| Location::Offset(l.offset));
     out.push(Diagnostic::new(Severity::Warning, code, message, location));
 }
@@ -37,13 +38,13 @@ fn check_chunk(
         (Some(p), q) if q != Some(p) => warn(
             out,
             loc,
-            "AGN105",
+            codes::OUT_OF_CONTAINER,
             format!("{id} chunk outside a {p} container; the simulator looks for it inside {p}"),
         ),
         (None, Some(p)) if !matches!(c, Chunk::Raw(_)) => warn(
             out,
             loc,
-            "AGN105",
+            codes::OUT_OF_CONTAINER,
             format!("{id} chunk inside {p}; it belongs at the top level"),
         ),
         _ => {}
@@ -53,7 +54,7 @@ fn check_chunk(
             warn(
                 out,
                 loc,
-                "AGN102",
+                codes::OUTSIDE_CELL,
                 format!(
                     "{id} {what} at ({x}, {y}) is outside the cell (centre-based range -0.5..0.5)"
                 ),
@@ -65,7 +66,7 @@ fn check_chunk(
             warn(
                 out,
                 loc,
-                "AGN102",
+                codes::OUTSIDE_CELL,
                 format!(
                     "{id} {what} vertex ({}, {}) is outside the cell (top-left-based range 0..1)",
                     v[0], v[1]
@@ -80,7 +81,7 @@ fn check_chunk(
                     warn(
                         out,
                         loc,
-                        "AGN103",
+                        codes::PERCENT_RANGE,
                         format!("GBDD percentage {v} is outside 0..20 (0x14 = 100 %)"),
                     );
                 }
@@ -91,7 +92,7 @@ fn check_chunk(
                 warn(
                     out,
                     loc,
-                    "AGN106",
+                    codes::TEXTURE_PADDING,
                     format!(
                         "{id} texture name is not NUL-terminated and padded to a multiple of 4 bytes"
                     ),
@@ -134,7 +135,7 @@ fn check_chunk(
                     warn(
                         out,
                         loc,
-                        "AGN101",
+                        codes::NOT_CLOSED,
                         format!(
                             "PRDE polygon {i} is not closed (needs 3+ vertices and the last equal to the first)"
                         ),
@@ -149,7 +150,7 @@ fn check_chunk(
                     warn(
                         out,
                         loc,
-                        "AGN104",
+                        codes::PBDE_KIND,
                         format!("PBDE building {i} starts with {} instead of 1", b.kind),
                     );
                 }
@@ -157,7 +158,7 @@ fn check_chunk(
                     warn(
                         out,
                         loc,
-                        "AGN101",
+                        codes::NOT_CLOSED,
                         format!("PBDE building {i} has fewer than 3 footprint vertices"),
                     );
                 }

@@ -19,6 +19,7 @@ mod check;
 pub mod geojson;
 pub mod json;
 pub mod read;
+pub mod rules;
 pub mod text;
 pub mod write;
 

@@ -6,6 +6,7 @@
 //! remain before anything is allocated, so memory stays proportional to the
 //! input whatever it claims.
 
+use super::rules::codes;
 use super::*;
 
 /// Options for [`read_with`].
@@ -43,7 +44,7 @@ pub fn read_located(bytes: &[u8], opts: &ReadOptions) -> Result<(Agn, Vec<Locate
     if &id.0 != b"RIFF" {
         return Err(err(
             0,
-            "AGN002",
+            codes::NOT_AGN,
             format!("not an AGN file: starts with `{id}`, expected `RIFF`"),
         ));
     }
@@ -51,7 +52,7 @@ pub fn read_located(bytes: &[u8], opts: &ReadOptions) -> Result<(Agn, Vec<Locate
     if len > c.remaining() {
         return Err(err(
             4,
-            "AGN003",
+            codes::CHUNK_TOO_LONG,
             format!(
                 "RIFF chunk claims {len} bytes but only {} follow",
                 c.remaining()
@@ -61,7 +62,7 @@ pub fn read_located(bytes: &[u8], opts: &ReadOptions) -> Result<(Agn, Vec<Locate
     if len < c.remaining() {
         return Err(err(
             (8 + len) as u64,
-            "AGN009",
+            codes::TRAILING_BYTES,
             format!(
                 "{} bytes after the end of the RIFF chunk",
                 c.remaining() - len
@@ -73,7 +74,7 @@ pub fn read_located(bytes: &[u8], opts: &ReadOptions) -> Result<(Agn, Vec<Locate
     if &form.0 != b"AGNX" {
         return Err(err(
             8,
-            "AGN002",
+            codes::NOT_AGN,
             format!("RIFF type is `{form}`, expected `AGNX` (FSX autogen)"),
         ));
     }
@@ -129,7 +130,7 @@ impl<'a> Cursor<'a> {
         if n > self.remaining() {
             return Err(err(
                 self.offset(),
-                "AGN001",
+                codes::TRUNCATED,
                 format!(
                     "unexpected end of data reading {what}: {n} bytes needed, {} left",
                     self.remaining()
@@ -165,7 +166,7 @@ impl<'a> Cursor<'a> {
         if !v.is_finite() {
             return Err(err(
                 at,
-                "AGN005",
+                codes::NOT_FINITE,
                 format!("float is {v}; coordinates and sizes must be finite"),
             ));
         }
@@ -201,7 +202,7 @@ fn read_chunk(c: &mut Cursor, nested: bool, opts: &ReadOptions) -> Result<(Chunk
     if len > c.remaining() {
         return Err(err(
             at + 4,
-            "AGN003",
+            codes::CHUNK_TOO_LONG,
             format!(
                 "{id} chunk at byte {at} claims {len} bytes but only {} remain",
                 c.remaining()
@@ -305,7 +306,7 @@ fn read_chunk(c: &mut Cursor, nested: bool, opts: &ReadOptions) -> Result<(Chunk
                 if b.remaining() < 12 {
                     return Err(err(
                         b.offset(),
-                        "AGN001",
+                        codes::TRUNCATED,
                         format!(
                             "PBDE chunk at byte {at}: {} bytes left, too few for a polygon building (12-byte header)",
                             b.remaining()
@@ -335,7 +336,7 @@ fn read_chunk(c: &mut Cursor, nested: bool, opts: &ReadOptions) -> Result<(Chunk
         // Only possible for fixed-size chunks, which are checked up front.
         return Err(err(
             b.offset(),
-            "AGN004",
+            codes::NOT_WHOLE_RECORDS,
             format!("{id} chunk at byte {at}: {} unread bytes", b.remaining()),
         ));
     }
@@ -346,7 +347,7 @@ fn fixed_len(id: FourCc, at: u64, len: usize, want: usize) -> Result<(), Error> 
     if len != want {
         return Err(err(
             at + 4,
-            "AGN010",
+            codes::WRONG_SIZE,
             format!("{id} chunk at byte {at} is {len} bytes long, expected {want}"),
         ));
     }
@@ -360,14 +361,14 @@ fn texture(b: &mut Cursor, id: FourCc) -> Result<Texture, Error> {
     if let Some(p) = data[name_len..].iter().position(|&x| x != 0) {
         return Err(err(
             start + (name_len + p) as u64,
-            "AGN007",
+            codes::BAD_TEXTURE_NAME,
             format!("{id} texture name is followed by non-NUL bytes"),
         ));
     }
     let name = std::str::from_utf8(&data[..name_len]).map_err(|e| {
         err(
             start + e.valid_up_to() as u64,
-            "AGN007",
+            codes::BAD_TEXTURE_NAME,
             format!("{id} texture name is not valid text"),
         )
     })?;
@@ -411,7 +412,7 @@ fn records<T>(
     if !n.is_multiple_of(size) {
         return Err(err(
             b.offset(),
-            "AGN004",
+            codes::NOT_WHOLE_RECORDS,
             format!(
                 "{id} chunk at byte {at}: {n} bytes of records is not a multiple of {size} ({what})"
             ),
@@ -432,7 +433,7 @@ fn vertices(b: &mut Cursor, id: FourCc, what: &str) -> Result<Vec<Vertex>, Error
     if count < 0 || count as usize > b.remaining() / 8 {
         return Err(err(
             at,
-            "AGN006",
+            codes::BAD_VERTEX_COUNT,
             format!(
                 "{id} {what} claims {count} vertices but only {} bytes remain in the chunk ({} vertices)",
                 b.remaining(),
@@ -463,7 +464,7 @@ fn a2ge_record_size(b: &Cursor, at: u64, opts: &ReadOptions) -> Result<usize, Er
     match (by16, by24) {
         (false, false) => Err(err(
             b.offset(),
-            "AGN004",
+            codes::NOT_WHOLE_RECORDS,
             format!(
                 "A2GE chunk at byte {at}: {n} bytes after the GUID is a multiple of neither 16 nor 24 (library object records)"
             ),
@@ -501,7 +502,7 @@ fn a2ge_record_size(b: &Cursor, at: u64, opts: &ReadOptions) -> Result<usize, Er
             }
             Err(err(
                 b.offset(),
-                "AGN008",
+                codes::AMBIGUOUS_RECORD,
                 format!(
                     "A2GE chunk at byte {at}: {n} bytes of records divide into both 16-byte and 24-byte records and neither layout is plausible; choose one with --a2ge-record-size 16|24"
                 ),

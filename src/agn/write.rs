@@ -7,6 +7,7 @@
 //! over 4 GiB) are refused here too; the error offset is the output offset
 //! where the value would have been written.
 
+use super::rules::codes;
 use super::*;
 
 /// The largest texture-name padding the writer accepts (a model read from a
@@ -60,7 +61,7 @@ impl Writer {
         };
         Error {
             offset: self.out.len() as u64,
-            code: "AGN020",
+            code: codes::NOT_WRITABLE,
             message,
         }
     }

@@ -127,7 +127,7 @@ fn line(pol: &mut Pol, d: &mut Directive<'_, '_>) -> Result<bool, Diagnostic> {
 /// `GetPol` and `GetLin` check it); warnings with `code`. A line without
 /// the name is a warning, not a refusal: `GetPol` reads an empty name and
 /// draws the polygon (a real `.pol` ends in such a line).
-pub(crate) fn layer_group(d: &mut Directive<'_, '_>, code: &str) -> Result<(), Diagnostic> {
+pub(crate) fn layer_group(d: &mut Directive<'_, '_>, code: &'static str) -> Result<(), Diagnostic> {
     if d.args.optional_word().is_none() {
         d.warn(
             code,

@@ -7,7 +7,7 @@ use super::{Dsf, Entity};
 use crate::diag::{Diagnostic, Location, Severity};
 use geo::{Coord, LineString, Winding};
 
-fn warn(code: &str, message: String, location: Location) -> Diagnostic {
+fn warn(code: &'static str, message: String, location: Location) -> Diagnostic {
     Diagnostic::new(Severity::Warning, code, message, location)
 }
 

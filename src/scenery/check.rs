@@ -27,6 +27,7 @@ use super::exclude;
 use super::install::{Installation, Origin, Package};
 use super::library::ExportKind;
 use super::resolve::{self, Conditions, LibraryIndex, LoadError, Tile};
+use super::rules::check::codes;
 use crate::diag::{Location, Severity};
 use crate::ground::words::count;
 use crate::limits::Limits;
@@ -196,7 +197,7 @@ pub fn check(
     for e in load_errors {
         out.push(finding(
             Severity::Error,
-            "SCN013",
+            codes::LIBRARY_UNREADABLE,
             Some(&e.package),
             format!("{}", e.error),
             Vec::new(),
@@ -233,7 +234,7 @@ pub fn check(
         match f {
             Err(e) => out.push(finding(
                 Severity::Error,
-                "SCN010",
+                codes::DSF_UNREADABLE,
                 Some(&p.name),
                 format!("{}: {e}", super::install::relative(d, &inst.root)),
                 Vec::new(),
@@ -297,7 +298,7 @@ pub fn check(
             .collect();
         out.push(finding(
             Severity::Error,
-            "SCN001",
+            codes::UNRESOLVED,
             Some(&pkg.name),
             format!(
                 "{}: {} {} nowhere",
@@ -314,7 +315,7 @@ pub fn check(
         let pkg = &inst.packages[*prio];
         out.push(finding(
             Severity::Warning,
-            "SCN005",
+            codes::OUTSIDE_PACKAGE,
             Some(&pkg.name),
             format!(
                 "{}: its DSFs name {} outside the package with `../`; Laminar says never to \
@@ -350,7 +351,7 @@ pub fn check(
         }
         out.push(finding(
             Severity::Warning,
-            "SCN004",
+            codes::DISABLED_NEEDED,
             Some(disabled),
             format!(
                 "{disabled} is disabled{line} but enabled packs use paths only it exports; \
@@ -368,7 +369,7 @@ pub fn check(
         {
             out.push(finding(
                 Severity::Warning,
-                "SCN011",
+                codes::BELOW_MESH,
                 Some(&p.name),
                 format!(
                     "{}: {} is below the base mesh of {} for tile {}, so X-Plane does not load it; \
@@ -513,7 +514,7 @@ fn art_findings(
             .collect();
         out.push(finding(
             Severity::Warning,
-            "SCN015",
+            codes::ART_MISSING,
             Some(&pkg.name),
             format!(
                 "{}: {} its scenery names cannot be found or read",
@@ -557,7 +558,7 @@ fn ini_findings(inst: &Installation, out: &mut Vec<Finding>) {
         .unwrap_or_default();
         out.push(finding(
             Severity::Warning,
-            "SCN012",
+            codes::PACKS_PROBLEMS,
             None,
             format!("{name}: {}", count(ini.diagnostics.len(), "problem")),
             diag_lines(name, &text, &ini.diagnostics),
@@ -566,7 +567,7 @@ fn ini_findings(inst: &Installation, out: &mut Vec<Finding>) {
     for (first, again) in super::packs::duplicates(ini) {
         out.push(finding(
             Severity::Warning,
-            "SCN006",
+            codes::LISTED_TWICE,
             Some(again.name()),
             format!(
                 "{name}:{}: {} is listed again (first at line {}); keep one line",
@@ -579,7 +580,7 @@ fn ini_findings(inst: &Installation, out: &mut Vec<Finding>) {
         if let Origin::Ini { line } = p.origin {
             out.push(finding(
                 Severity::Warning,
-                "SCN007",
+                codes::LISTED_MISSING,
                 Some(&p.name),
                 format!(
                     "{name}:{line}: {} does not exist (X-Plane drops the line when it starts)",
@@ -598,7 +599,7 @@ fn ini_findings(inst: &Installation, out: &mut Vec<Finding>) {
     if !new.is_empty() {
         out.push(finding(
             Severity::Note,
-            "SCN008",
+            codes::NOT_LISTED,
             None,
             format!(
                 "{} not in {name}: X-Plane adds them at the top (highest priority) when it starts",
@@ -646,7 +647,7 @@ fn library_findings(index: &LibraryIndex, out: &mut Vec<Finding>) {
             .diagnostics
             .iter()
             .cloned()
-            .partition(|d| d.code == "LIB005");
+            .partition(|d| d.code == super::rules::library::codes::LEAVES_PACKAGE);
         if !other.is_empty() {
             // The text the diagnostics' spans point into, read as the index
             // read it (bounded, invalid UTF-8 replaced).
@@ -663,7 +664,7 @@ fn library_findings(index: &LibraryIndex, out: &mut Vec<Finding>) {
                 .unwrap_or(Severity::Warning);
             out.push(finding(
                 worst,
-                "SCN009",
+                codes::LIBRARY_PROBLEMS,
                 Some(&p.name),
                 format!(
                     "{file}: {}{}",
@@ -686,7 +687,7 @@ fn library_findings(index: &LibraryIndex, out: &mut Vec<Finding>) {
             if !climbing.is_empty() {
                 out.push(finding(
                     Severity::Warning,
-                    "SCN005",
+                    codes::OUTSIDE_PACKAGE,
                     Some(&p.name),
                     format!(
                         "{file}: {} {} outside the package with `../`; Laminar says never to \
@@ -701,7 +702,7 @@ fn library_findings(index: &LibraryIndex, out: &mut Vec<Finding>) {
             if !absolute.is_empty() {
                 out.push(finding(
                     Severity::Warning,
-                    "SCN014",
+                    codes::ABSOLUTE_EXPORT,
                     Some(&p.name),
                     format!(
                         "{file}: {} {} an absolute or drive-letter path, which agkit never \
@@ -726,7 +727,7 @@ fn library_findings(index: &LibraryIndex, out: &mut Vec<Finding>) {
         if !missing.is_empty() {
             out.push(finding(
                 Severity::Warning,
-                "SCN002",
+                codes::EXPORT_MISSING,
                 Some(&p.name),
                 format!(
                     "{file}: {} {} missing from the package",
@@ -775,7 +776,7 @@ fn shadow_findings(index: &LibraryIndex, out: &mut Vec<Finding>) {
         let (w, l) = (&index.packages[w].name, &index.packages[l].name);
         out.push(finding(
             Severity::Note,
-            "SCN003",
+            codes::SHADOWED,
             Some(l),
             format!("{w} shadows {} of {l}", count(v.len(), "export")),
             v,

@@ -27,6 +27,7 @@
 //! [`Diagnostic`]s with codes `LIB001`… and byte spans, so they print as
 //! `file:line:column` like every other agkit report.
 
+use super::rules::library::codes;
 use crate::check::Contents;
 use crate::diag::{Diagnostic, Severity};
 use std::ops::Range;
@@ -408,7 +409,7 @@ pub fn parse(text: &str) -> LibraryFile {
         let mut file = LibraryFile::default();
         file.diagnostics.push(Diagnostic::new(
             Severity::Error,
-            "LIB001",
+            codes::HEADER,
             format!("{why}; X-Plane ignores it"),
             crate::diag::Location::File,
         ));
@@ -438,7 +439,7 @@ pub fn parse(text: &str) -> LibraryFile {
     if header.len() < 3 {
         p.file.diagnostics.push(Diagnostic::new(
             Severity::Error,
-            "LIB001",
+            codes::HEADER,
             "the file ends before its 3-line header (`A` or `I`, `800`, `LIBRARY`); \
              X-Plane ignores it",
             crate::diag::Location::File,
@@ -458,7 +459,7 @@ struct Parser {
 }
 
 impl Parser {
-    fn diag(&mut self, severity: Severity, code: &str, msg: String, span: Range<usize>) {
+    fn diag(&mut self, severity: Severity, code: &'static str, msg: String, span: Range<usize>) {
         self.file.diagnostics.push(Diagnostic::new(
             severity,
             code,
@@ -475,7 +476,7 @@ impl Parser {
         if *l1 != "A" && *l1 != "I" {
             self.diag(
                 Severity::Error,
-                "LIB001",
+                codes::HEADER,
                 format!(
                     "line 1 must be `A` or `I`, not `{}`; X-Plane ignores this library",
                     quote(l1)
@@ -493,7 +494,7 @@ impl Parser {
             _ => {
                 self.diag(
                     Severity::Error,
-                    "LIB001",
+                    codes::HEADER,
                     format!("line 2 must be the version `800` (or `1200`), not `{}`; X-Plane ignores this library", quote(l2)),
                     s2.clone(),
                 );
@@ -503,7 +504,7 @@ impl Parser {
         if l3.split_whitespace().next() != Some("LIBRARY") {
             self.diag(
                 Severity::Error,
-                "LIB001",
+                codes::HEADER,
                 format!(
                     "line 3 must be `LIBRARY`, not `{}`; X-Plane ignores this library",
                     quote(l3)
@@ -572,7 +573,7 @@ impl Parser {
                     ),
                     _ => self.diag(
                         Severity::Error,
-                        "LIB003",
+                        codes::BAD_RATIO,
                         format!(
                             "EXPORT_RATIO needs a positive number, not `{}`; the line is ignored",
                             quote(ratio)
@@ -597,7 +598,7 @@ impl Parser {
                 let Some(k) = self.define else {
                     return self.diag(
                         Severity::Warning,
-                        "LIB007",
+                        codes::REGION_FIRST,
                         format!(
                             "{word} before any REGION_DEFINE describes no region; it is ignored"
                         ),
@@ -613,7 +614,7 @@ impl Parser {
                         None => {
                             self.diag(
                                 Severity::Warning,
-                                "LIB008",
+                                codes::UNDEFINED_REGION,
                                 format!("REGION `{}` was not defined by a REGION_DEFINE above; the exports below it apply nowhere", quote(name)),
                                 abs(nspan),
                             );
@@ -635,7 +636,7 @@ impl Parser {
             "SEMI_DEPRECATED" => self.status = Status::SemiDeprecated,
             "A" | "I" | "800" | "1200" | "LIBRARY" => self.diag(
                 Severity::Warning,
-                "LIB004",
+                codes::UNKNOWN,
                 format!(
                     "`{word}` repeats a header line inside the file (two libraries pasted \
                      together?); X-Plane ignores the line"
@@ -644,7 +645,7 @@ impl Parser {
             ),
             _ => self.diag(
                 Severity::Warning,
-                "LIB004",
+                codes::UNKNOWN,
                 format!(
                     "unknown directive `{}`; X-Plane ignores the line",
                     quote(word)
@@ -657,7 +658,7 @@ impl Parser {
     fn too_few(&mut self, word: &str, wants: &str, span: Range<usize>) {
         self.diag(
             Severity::Error,
-            "LIB002",
+            codes::NO_PATHS,
             format!("{word} needs {wants}; the line is ignored"),
             span,
         );
@@ -682,7 +683,7 @@ impl Parser {
         if real.is_empty() {
             return self.diag(
                 Severity::Error,
-                "LIB002",
+                codes::NO_PATHS,
                 format!(
                     "{} `{}` names no file after the virtual path (a space missing?); \
                      the line is ignored",
@@ -707,7 +708,7 @@ impl Parser {
         if export.leaves_package() {
             self.diag(
                 Severity::Warning,
-                "LIB005",
+                codes::LEAVES_PACKAGE,
                 format!(
                     "`{}` leaves the package: a library must export only its own files \
                      (Laminar: \"do not reference libraries by file path\")",
@@ -753,7 +754,7 @@ impl Parser {
                     }
                     _ => self.diag(
                         Severity::Error,
-                        "LIB006",
+                        codes::BAD_RECT,
                         format!(
                             "REGION_RECT needs 4 whole degrees west south east north \
                              (west <= east, south <= north), not `{}`; the line is ignored",
@@ -783,7 +784,7 @@ impl Parser {
                     Some(c) => self.file.regions[k].drefs.push(c),
                     None => self.diag(
                         Severity::Error,
-                        "LIB009",
+                        codes::BAD_DREF,
                         format!(
                             "REGION_DREF needs `dataref op value` with op one of == != < <= > >=, \
                              not `{}`; the line is ignored",
@@ -810,7 +811,7 @@ fn empty_regions(file: &mut LibraryFile) {
         if used[k] && r.defined && !r.is_global() && r.rects.is_empty() && r.bitmaps.is_empty() {
             file.diagnostics.push(Diagnostic::new(
                 Severity::Warning,
-                "LIB010",
+                codes::EMPTY_REGION,
                 format!(
                     "region `{}` (line {}) has no REGION_RECT, REGION_BITMAP or REGION_ALL, \
                      so the exports under it apply on no tile",

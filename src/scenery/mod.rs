@@ -86,6 +86,7 @@ pub mod package;
 pub mod packs;
 
 pub mod resolve;
+pub mod rules;
 pub mod tile;
 
 pub use context::{ArtCheck, Scenery, SceneryError};

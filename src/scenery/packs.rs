@@ -8,6 +8,7 @@
 //! airports pack ranks.
 
 use super::library::quote;
+use super::rules::packs::codes;
 use crate::diag::Diagnostic;
 
 /// Most bytes of a `scenery_packs.ini` read.
@@ -58,7 +59,7 @@ pub fn parse(text: &str) -> PacksIni {
     ) {
         ini.diagnostics.push(Diagnostic::new(
             crate::diag::Severity::Warning,
-            "INI001",
+            codes::HEADER,
             format!("{why}; X-Plane cannot use it"),
             crate::diag::Location::File,
         ));
@@ -81,7 +82,7 @@ pub fn parse(text: &str) -> PacksIni {
             };
             if !ok {
                 ini.diagnostics.push(Diagnostic::warning(
-                    "INI001",
+                    codes::HEADER,
                     format!(
                         "header line {header} should be `{want}`, not `{}`",
                         quote(trimmed)
@@ -97,7 +98,7 @@ pub fn parse(text: &str) -> PacksIni {
             (true, r)
         } else {
             ini.diagnostics.push(Diagnostic::warning(
-                "INI002",
+                codes::NOT_A_PACK,
                 format!(
                     "`{}` is not a SCENERY_PACK line; X-Plane ignores it",
                     quote(trimmed)
@@ -108,7 +109,7 @@ pub fn parse(text: &str) -> PacksIni {
         };
         if !rest.starts_with([' ', '\t']) || rest.trim().is_empty() {
             ini.diagnostics.push(Diagnostic::warning(
-                "INI002",
+                codes::NOT_A_PACK,
                 format!("`{}` names no pack; X-Plane ignores it", quote(trimmed)),
                 span,
             ));

@@ -26,13 +26,13 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    fn err(&mut self, code: &str, msg: impl Into<String>, span: Range<usize>) {
+    fn err(&mut self, code: &'static str, msg: impl Into<String>, span: Range<usize>) {
         if self.counts[0] < MAX_DIAGNOSTICS {
             self.counts[0] += 1;
             self.out.push(Diagnostic::error(code, msg, span));
         }
     }
-    fn warn(&mut self, code: &str, msg: impl Into<String>, span: Range<usize>) {
+    fn warn(&mut self, code: &'static str, msg: impl Into<String>, span: Range<usize>) {
         if self.counts[1] < MAX_DIAGNOSTICS {
             self.counts[1] += 1;
             self.out.push(Diagnostic::warning(code, msg, span));

@@ -421,14 +421,14 @@ impl<'d> Builder<'d> {
         }
     }
 
-    fn err(&mut self, code: &str, msg: impl Into<String>, span: std::ops::Range<usize>) {
+    fn err(&mut self, code: &'static str, msg: impl Into<String>, span: std::ops::Range<usize>) {
         if self.counts[0] < MAX_DIAGNOSTICS {
             self.counts[0] += 1;
             self.diags.push(Diagnostic::error(code, msg, span));
         }
     }
 
-    fn warn(&mut self, code: &str, msg: impl Into<String>, span: std::ops::Range<usize>) {
+    fn warn(&mut self, code: &'static str, msg: impl Into<String>, span: std::ops::Range<usize>) {
         if self.counts[1] < MAX_DIAGNOSTICS {
             self.counts[1] += 1;
             self.diags.push(Diagnostic::warning(code, msg, span));
@@ -1339,7 +1339,7 @@ impl<'d> Builder<'d> {
             let Location::Span(span) = d.location else {
                 continue;
             };
-            self.err(&d.code, d.message, span);
+            self.err(d.code.as_str(), d.message, span);
         }
         let [cols, rows] = bands;
         let lined = |v: &Vec<Cut>| {

@@ -86,7 +86,7 @@ fn every_package_checks_without_an_error_and_names_each_missing_definition() {
         }
         let defs = found.get(dsf).cloned().unwrap_or_default();
         for d in &defs {
-            *per_code.entry(d.code.clone()).or_default() += 1;
+            *per_code.entry(d.code.to_string()).or_default() += 1;
             if d.is_error() {
                 errors.push(format!("{}: {d:?}", dsf.display()));
             }

@@ -53,7 +53,7 @@ fn dump_one(path: &Path, rel: &str, opts: &ReadOptions) -> FileDump {
     match (cell, agn::read::read_located(&bytes, opts)) {
         (Err(e), _) => diags.push(Diagnostic::new(
             Severity::Error,
-            "AGN011",
+            agkit::agn::rules::codes::NOT_A_CELL_NAME,
             format!("{e}; a bulk dump places each file by its cell name"),
             Location::File,
         )),
@@ -72,7 +72,7 @@ fn dump_one(path: &Path, rel: &str, opts: &ReadOptions) -> FileDump {
                     Ok(s) => parts.push(s),
                     Err(e) => diags.push(Diagnostic::new(
                         Severity::Error,
-                        "AGN020",
+                        agkit::agn::rules::codes::NOT_WRITABLE,
                         format!("cannot write feature: {e}"),
                         Location::File,
                     )),

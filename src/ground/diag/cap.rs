@@ -38,7 +38,7 @@ pub struct CodeCount {
 #[derive(Debug, Clone, Default)]
 pub struct PerCode {
     max: usize,
-    codes: BTreeMap<String, CodeCount>,
+    codes: BTreeMap<crate::diag::Code, CodeCount>,
 }
 
 impl PerCode {
@@ -53,15 +53,12 @@ impl PerCode {
 
     /// Counts `d`; true when it is to be shown.
     pub fn admit(&mut self, d: &Diagnostic) -> bool {
-        let c = self
-            .codes
-            .entry(d.code.clone())
-            .or_insert_with(|| CodeCount {
-                severity: d.severity,
-                total: 0,
-                shown: 0,
-                first: d.message.clone(),
-            });
+        let c = self.codes.entry(d.code).or_insert_with(|| CodeCount {
+            severity: d.severity,
+            total: 0,
+            shown: 0,
+            first: d.message.clone(),
+        });
         c.total += 1;
         let show = c.shown < self.max;
         c.shown += usize::from(show);
@@ -79,7 +76,7 @@ impl PerCode {
     }
 
     /// The counts, by code.
-    pub fn counts(&self) -> &BTreeMap<String, CodeCount> {
+    pub fn counts(&self) -> &BTreeMap<crate::diag::Code, CodeCount> {
         &self.codes
     }
 
@@ -108,7 +105,7 @@ impl PerCode {
         if self.codes.is_empty() {
             return out;
         }
-        let mut rows: Vec<(&String, &CodeCount)> = self.codes.iter().collect();
+        let mut rows: Vec<(&crate::diag::Code, &CodeCount)> = self.codes.iter().collect();
         rows.sort_by(|a, b| b.1.total.cmp(&a.1.total).then(a.0.cmp(b.0)));
         let width = rows
             .iter()
@@ -140,7 +137,7 @@ mod tests {
     #[test]
     fn counts_every_code_and_shows_at_most_the_cap() {
         let mut cap = PerCode::new(2);
-        let w = |code: &str, msg: &str| Diagnostic::warning(code, msg, 0..1);
+        let w = |code: &'static str, msg: &str| Diagnostic::warning(code, msg, 0..1);
         let e = Diagnostic::error("AG0001", "bad header", 0..1);
         let shown: usize = (0..5)
             .map(|i| usize::from(cap.admit(&w("AG0046", &format!("unused {i}")))))

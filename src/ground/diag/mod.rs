@@ -46,13 +46,80 @@ pub enum Location {
     File,
 }
 
+/// A diagnostic's stable code (`AG0012`, `AGN004`, `DSF010`, …): one of
+/// the constants a format's `rules!` table declares, never spelled where
+/// it is reported. It prints, compares and serialises as the code's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Code(&'static str);
+
+impl Code {
+    /// The code whose text is `code`.
+    pub const fn new(code: &'static str) -> Code {
+        Code(code)
+    }
+
+    /// The code's text.
+    pub const fn as_str(self) -> &'static str {
+        self.0
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl std::ops::Deref for Code {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.0
+    }
+}
+
+impl From<&'static str> for Code {
+    fn from(code: &'static str) -> Code {
+        Code(code)
+    }
+}
+
+impl PartialEq<str> for Code {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&str> for Code {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+impl PartialEq<String> for Code {
+    fn eq(&self, other: &String) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<Code> for &str {
+    fn eq(&self, other: &Code) -> bool {
+        *self == other.0
+    }
+}
+
+impl serde::Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0)
+    }
+}
+
 /// One problem found in an input.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     /// How serious it is.
     pub severity: Severity,
-    /// Stable code, e.g. `AG0012`, `AGN004`, `DSF010`.
-    pub code: String,
+    /// Stable code, from a `rules!` table.
+    pub code: Code,
     /// What is wrong and what to do about it.
     pub message: String,
     /// Where it is.
@@ -61,23 +128,19 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// An error at a text span.
-    pub fn error(code: impl Into<String>, message: impl Into<String>, span: Range<usize>) -> Self {
+    pub fn error(code: impl Into<Code>, message: impl Into<String>, span: Range<usize>) -> Self {
         Self::new(Severity::Error, code, message, Location::Span(span))
     }
 
     /// A warning at a text span.
-    pub fn warning(
-        code: impl Into<String>,
-        message: impl Into<String>,
-        span: Range<usize>,
-    ) -> Self {
+    pub fn warning(code: impl Into<Code>, message: impl Into<String>, span: Range<usize>) -> Self {
         Self::new(Severity::Warning, code, message, Location::Span(span))
     }
 
     /// A diagnostic with any severity and location.
     pub fn new(
         severity: Severity,
-        code: impl Into<String>,
+        code: impl Into<Code>,
         message: impl Into<String>,
         location: Location,
     ) -> Self {
@@ -318,7 +381,7 @@ pub fn to_json(file: &str, source: Option<&str>, diags: &[Diagnostic]) -> Vec<Js
                 column,
                 offset,
                 severity: d.severity,
-                code: d.code.clone(),
+                code: d.code.to_string(),
                 message: d.message.clone(),
             }
         })
@@ -429,7 +492,7 @@ pub fn render_human(file: &str, source: Option<&str>, diags: &[Diagnostic]) -> S
             Severity::Warning => CsDiag::warning(),
             Severity::Note => CsDiag::note(),
         }
-        .with_code(d.code.clone())
+        .with_code(d.code.to_string())
         .with_message(d.message.clone());
         match (&d.location, source) {
             (Location::Span(r), Some(src)) => {
