@@ -27,6 +27,7 @@
 pub use ground::{diag, limits};
 
 pub mod agn;
+pub mod apt;
 pub mod check;
 pub mod convert;
 pub mod draped;
