@@ -46,6 +46,7 @@ pub mod place;
 pub mod scene;
 pub mod scenery;
 pub mod serve;
+pub mod terrain;
 pub mod texture;
 pub mod xp;
 pub mod xptext;

@@ -41,7 +41,7 @@ pub mod read;
 pub mod spec;
 pub mod summary;
 
-pub use read::{check, read};
+pub use read::{check, check_keeping, read};
 
 use crate::geom::LonLat;
 use serde::Serialize;
@@ -50,7 +50,7 @@ use std::ops::Range;
 crate::diag::rules! {
     HEADER = "APT001", Error, "the header is not `A` or `I` then a version line";
     VERSION = "APT002", Warning, "a version agkit does not read as current (1000, 1050, 1100, 1130, 1200)";
-    UNKNOWN_ROW = "APT003", Warning, "a row code the specification does not list (X-Plane skips the row; WorldEditor refuses the file)";
+    UNKNOWN_ROW = "APT003", Warning, "a row code the specification does not list, or a line not starting with one (WorldEditor's reader skips a line without a code and refuses an unknown code; what X-Plane does, no source says)";
     MISSING_FIELD = "APT004", Error, "a row has fewer fields than its code needs";
     NOT_A_NUMBER = "APT005", Error, "a field that must be a number is not one (or is NaN or infinite)";
     OFF_THE_WORLD = "APT006", Error, "a latitude beyond ±90° or a longitude beyond ±180° (a runway end, helipad or node off the world)";

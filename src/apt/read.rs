@@ -31,7 +31,19 @@ pub fn read(bytes: &[u8], file: &str, limits: &Limits) -> Result<AptFile, Refuse
 /// Reads an `apt.dat`: its text, the model (unless the header is wrong) and
 /// every diagnostic in file order. Memory is proportional to the input:
 /// one record per row read.
-pub fn check(bytes: &[u8], _limits: &Limits) -> Checked<AptFile> {
+pub fn check(bytes: &[u8], limits: &Limits) -> Checked<AptFile> {
+    check_keeping(bytes, limits, &mut |_| true)
+}
+
+/// [`check`] keeping only the airports `keep` says yes to, each asked as
+/// soon as its last row is read: what reading the airports of one tile out
+/// of a whole installation's `apt.dat` needs, its memory the airports kept
+/// and one more. Every airport is still checked.
+pub fn check_keeping(
+    bytes: &[u8],
+    _limits: &Limits,
+    keep: &mut dyn FnMut(&Airport) -> bool,
+) -> Checked<AptFile> {
     let text = crate::xptext::text(bytes).into_owned();
     let mut diagnostics = Vec::new();
     if std::str::from_utf8(bytes).is_err() {
@@ -42,7 +54,7 @@ pub fn check(bytes: &[u8], _limits: &Limits) -> Checked<AptFile> {
             Location::File,
         ));
     }
-    let value = Reader::new(&text, &mut diagnostics).run();
+    let value = Reader::new(&text, &mut diagnostics, keep).run();
     Checked {
         text,
         value,
@@ -197,6 +209,7 @@ impl<'a> Row<'a> {
 struct Reader<'t, 'd> {
     text: &'t str,
     diags: &'d mut Vec<Diagnostic>,
+    keep: &'d mut dyn FnMut(&Airport) -> bool,
     airports: Vec<Airport>,
     /// The airport being read, with the span of its header.
     current: Option<Range<usize>>,
@@ -206,10 +219,15 @@ struct Reader<'t, 'd> {
 }
 
 impl<'t, 'd> Reader<'t, 'd> {
-    fn new(text: &'t str, diags: &'d mut Vec<Diagnostic>) -> Self {
+    fn new(
+        text: &'t str,
+        diags: &'d mut Vec<Diagnostic>,
+        keep: &'d mut dyn FnMut(&Airport) -> bool,
+    ) -> Self {
         Reader {
             text,
             diags,
+            keep,
             airports: Vec::new(),
             current: None,
             open: None,
@@ -283,7 +301,10 @@ impl<'t, 'd> Reader<'t, 'd> {
             let Ok(code) = first.text.parse::<u32>() else {
                 self.diags.push(Diagnostic::warning(
                     codes::UNKNOWN_ROW,
-                    format!("`{}` is not a row code: X-Plane skips the line", first.text),
+                    format!(
+                        "`{}` is not a row code: WorldEditor's reader skips the line",
+                        first.text
+                    ),
                     first.span(),
                 ));
                 continue;
@@ -445,8 +466,8 @@ impl<'t, 'd> Reader<'t, 'd> {
                     self.diags.push(Diagnostic::warning(
                         codes::UNKNOWN_ROW,
                         format!(
-                            "row code {code} is not in the apt.dat specification: X-Plane skips \
-                             the row (WorldEditor refuses the file)"
+                            "row code {code} is not in the apt.dat specification: agkit keeps \
+                             the row unread (WorldEditor refuses the file)"
                         ),
                         r.words[0].span(),
                     ));
@@ -636,6 +657,9 @@ impl<'t, 'd> Reader<'t, 'd> {
                 span,
             );
             self.diags.push(d);
+        }
+        if !(self.keep)(a) {
+            self.airports.pop();
         }
     }
 }
