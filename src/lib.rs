@@ -6,6 +6,9 @@
 //!   document, a typed model, validation and canonical writing;
 //! - [`dsf`]: X-Plane DSF tiles (binary, 7z) and DSF2Text;
 //! - [`agn`]: FSX/P3D AGN files and LOD13 cells;
+//! - [`apt`]: X-Plane airports (`apt.dat` 1000–1200) and their checks;
+//! - [`terrain`]: a base-mesh DSF as a surface (elevation and terrain at a
+//!   point);
 //! - [`obj`], [`fac`], [`forest`], [`texture`]: the art X-Plane draws —
 //!   OBJ8 objects (bounds, footprint, height), facades (heights, wall and
 //!   roof textures), forests (tree layers, spacing) and PNG/DDS textures;

@@ -32,7 +32,12 @@ fn info_and_export_read_the_fixture() {
     assert_eq!(o.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&o.stdout).contains("XAGK"));
     let o = agkit().args(["apt", "export", SMALL]).output().unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let layers: Vec<&str> = v["features"]
         .as_array()
@@ -42,7 +47,14 @@ fn info_and_export_read_the_fixture() {
         .collect();
     assert_eq!(
         layers,
-        ["apt_runways", "apt_runways", "apt_pavement", "apt_boundaries", "apt_lines", "apt_runways"]
+        [
+            "apt_runways",
+            "apt_runways",
+            "apt_pavement",
+            "apt_boundaries",
+            "apt_lines",
+            "apt_runways"
+        ]
     );
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("x.gpkg");
@@ -51,7 +63,12 @@ fn info_and_export_read_the_fixture() {
         .arg(&out)
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert!(std::fs::read(&out).unwrap().starts_with(b"SQLite format 3"));
 }
 
