@@ -765,7 +765,7 @@ mod tests {
             with("120 loop\n112 47 13 47 13.1\n114 47.1 13 47.1 12.9"),
             [] as [&str; 0]
         );
-        assert_eq!(codes_of(&format!("{head}")), ["APT011"]);
+        assert_eq!(codes_of(&head), ["APT011"]);
         assert_eq!(
             with("1 0 0 0 X again\n102 H1 47 13 0 10 10 1 0 0 0 0"),
             ["APT012"]
@@ -795,7 +795,7 @@ mod tests {
 
     #[test]
     fn invalid_utf8_is_a_warning_and_the_rest_is_read() {
-        let mut b = format!("I\n1100\n1 0 0 0 X caf").into_bytes();
+        let mut b = b"I\n1100\n1 0 0 0 X caf".to_vec();
         b.push(0xE9);
         b.extend_from_slice(format!("\n{RWY}\n99\n").as_bytes());
         let c = check(&b, &Limits::default());

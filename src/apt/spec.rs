@@ -43,9 +43,9 @@ pub mod row {
     /// Pavement (taxiway or apron) header: surface, smoothness, texture
     /// heading, description.
     pub const PAVEMENT: u32 = 110;
-    /// Node: lat, lon, [line and lighting codes].
+    /// Node: lat, lon, then optional line and lighting codes.
     pub const NODE: u32 = 111;
-    /// Bezier node: lat, lon, control lat, control lon, [codes].
+    /// Bezier node: lat, lon, control lat, control lon, then optional codes.
     pub const BEZIER_NODE: u32 = 112;
     /// Node closing a ring (the ring joins back to its first node).
     pub const CLOSE: u32 = 113;

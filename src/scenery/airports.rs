@@ -70,7 +70,7 @@ impl Filter {
     fn keeps(&self, a: &Airport) -> bool {
         match self {
             Filter::All => true,
-            Filter::Ids(ids) => ids.iter().any(|i| *i == a.icao),
+            Filter::Ids(ids) => ids.contains(&a.icao),
             Filter::Within([w, s, e, n]) => a
                 .reference()
                 .is_some_and(|[x, y]| x >= *w && x <= *e && y >= *s && y <= *n),
