@@ -6,6 +6,9 @@
 //!   document, a typed model, validation and canonical writing;
 //! - [`dsf`]: X-Plane DSF tiles (binary, 7z) and DSF2Text;
 //! - [`agn`]: FSX/P3D AGN files and LOD13 cells;
+//! - [`apt`]: X-Plane airports (`apt.dat` 1000–1200) and their checks;
+//! - [`terrain`]: a base-mesh DSF as a surface (elevation and terrain at a
+//!   point);
 //! - [`obj`], [`fac`], [`forest`], [`texture`]: the art X-Plane draws —
 //!   OBJ8 objects (bounds, footprint, height), facades (heights, wall and
 //!   roof textures), forests (tree layers, spacing) and PNG/DDS textures;
@@ -27,6 +30,7 @@
 pub use ground::{diag, limits};
 
 pub mod agn;
+pub mod apt;
 pub mod check;
 pub mod convert;
 pub mod draped;
@@ -45,6 +49,7 @@ pub mod place;
 pub mod scene;
 pub mod scenery;
 pub mod serve;
+pub mod terrain;
 pub mod texture;
 pub mod xp;
 pub mod xptext;

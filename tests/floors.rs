@@ -8,7 +8,8 @@
 //! 0. **ground** — `ground` (limits, diagnostics, words), `geom`, `fsutil`:
 //!    nothing of the pipeline;
 //! 1. **formats** — `xptext`, `kinds`, `texture`, `xp`, `obj`, `fac`,
-//!    `forest`, `draped`, `dsf`, `agn`, `check`: each file format's types,
+//!    `forest`, `draped`, `dsf`, `agn`, `apt`, `terrain`, `check`: each file
+//!    format's types,
 //!    reader, writer and checks;
 //! 2. **resolver** — `scenery`: packages, libraries, which file wins, the
 //!    art found;
@@ -30,7 +31,7 @@ const FLOORS: &[(&str, &[&str])] = &[
         "formats",
         &[
             "xptext", "kinds", "texture", "xp", "obj", "fac", "forest", "draped", "dsf", "agn",
-            "check",
+            "apt", "terrain", "check",
         ],
     ),
     ("resolver", &["scenery"]),

@@ -24,6 +24,8 @@ pub enum FileKind {
     /// line, object string, terrain type or road network
     /// ([`crate::draped`]).
     Draped(DrapedKind),
+    /// An X-Plane airport file (`apt.dat`, [`crate::apt`]).
+    Apt,
 }
 
 /// The kinds of X-Plane art agkit reads: the one art-kind type, shared
@@ -35,8 +37,9 @@ pub use crate::draped::DrapedKind;
 
 /// Decides the kind of a file from its first bytes (the DSF and 7z magic,
 /// RIFF, PNG and DDS, an `OBJ`, `FACADE`, `FOREST`, `DRAPED_POLYGON`,
-/// `LINE_PAINT`, `OBJECT_STRING`, `TERRAIN` or `ROADS` header), then from
-/// its extension; anything else is text. The header decides over the
+/// `LINE_PAINT`, `OBJECT_STRING`, `TERRAIN` or `ROADS` header, an apt.dat
+/// header), then from its name (`apt.dat`) or extension; anything else is
+/// text. The header decides over the
 /// extension: a `.pol` starting `A`, `850`, `LINE_PAINT` is a painted line.
 pub fn classify(path: &Path, bytes: &[u8]) -> FileKind {
     if bytes.starts_with(b"XPLNEDSF") || bytes.starts_with(&[0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C]) {
@@ -50,6 +53,11 @@ pub fn classify(path: &Path, bytes: &[u8]) -> FileKind {
     }
     if let Some(d) = DrapedKind::sniff(bytes) {
         return FileKind::Draped(d);
+    }
+    if crate::apt::sniff(&bytes[..bytes.len().min(Contents::SNIFF)])
+        || crate::apt::is_apt_name(path)
+    {
+        return FileKind::Apt;
     }
     let ext = path
         .extension()
@@ -114,6 +122,8 @@ pub enum Contents {
     Agn,
     /// DSF2Text, the text form of a DSF.
     DsfText,
+    /// An X-Plane airport file (`apt.dat`).
+    Apt,
     /// An X-Plane library list (`library.txt`).
     Library,
     /// X-Plane's list of scenery packs in priority order
@@ -165,6 +175,9 @@ impl Contents {
         }
         if has_autogen_header(head) {
             return Contents::Autogen;
+        }
+        if crate::apt::sniff(head) {
+            return Contents::Apt;
         }
         if let [Some(b"A" | b"I"), Some(version), Some(b"SCENERY")] = header_lines(head)
             && version.starts_with(b"1000")
@@ -231,6 +244,10 @@ impl Contents {
             ),
             Contents::Agn => ("an FSX/P3D AGN file", &["agn dump", "convert agn", "check"]),
             Contents::DsfText => ("DSF2Text (a DSF as text)", &["dsf build"]),
+            Contents::Apt => (
+                "an X-Plane airport file (apt.dat)",
+                &["check", "info", "apt export"],
+            ),
             Contents::Library => (
                 "an X-Plane library list",
                 &["scenery check --xplane", "place --dsf --library"],
@@ -300,6 +317,7 @@ pub fn check_bytes_model(
         FileKind::Dsf => (None, crate::dsf::check_bytes(bytes)),
         FileKind::Art(kind) => check_art(kind, bytes),
         FileKind::Draped(kind) => check_draped(kind, bytes),
+        FileKind::Apt => check_apt(bytes),
         FileKind::Text => {
             if let Some(d) = not_autogen_text(bytes) {
                 return (None, None, vec![d]);
@@ -339,6 +357,32 @@ pub fn check_art(kind: ArtKind, bytes: &[u8]) -> (Option<String>, Vec<Diagnostic
 pub fn check_draped(kind: DrapedKind, bytes: &[u8]) -> (Option<String>, Vec<Diagnostic>) {
     let c = crate::draped::check(kind, bytes, &crate::limits::Limits::default());
     (Some(c.text), c.diagnostics)
+}
+
+/// Checks an `apt.dat` ([`crate::apt::check`]): its text and diagnostics,
+/// under the default [`crate::limits::Limits`].
+pub fn check_apt(bytes: &[u8]) -> (Option<String>, Vec<Diagnostic>) {
+    let c = crate::apt::check(bytes, &crate::limits::Limits::default());
+    (Some(c.text), c.diagnostics)
+}
+
+/// The `agkit info` summary of an `apt.dat`, or, when its header is wrong,
+/// its text and diagnostics.
+#[allow(clippy::type_complexity)]
+pub fn summarize_apt(
+    bytes: &[u8],
+) -> Result<crate::apt::summary::Summary, (Option<String>, Vec<Diagnostic>)> {
+    let c = crate::apt::check(bytes, &crate::limits::Limits::default());
+    let errors = c.diagnostics.iter().filter(|d| d.is_error()).count();
+    let warnings = c
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == crate::diag::Severity::Warning)
+        .count();
+    match &c.value {
+        Some(f) => Ok(crate::apt::summary::Summary::of(f, errors, warnings)),
+        None => Err((Some(c.text), c.diagnostics)),
+    }
 }
 
 /// What `agkit info` prints for a piece of X-Plane art.

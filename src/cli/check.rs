@@ -40,7 +40,8 @@ pub struct Args {
     /// starting with an autogen header (`A`/`I`, `1000`,
     /// `AG_POINT|AG_BLOCK|AG_STRING`), an OBJ, FACADE, FOREST,
     /// DRAPED_POLYGON, LINE_PAINT, OBJECT_STRING, TERRAIN or ROADS header,
-    /// or the DSF magic; `-` reads standard input.
+    /// an apt.dat (by name, or its header), or the DSF magic; `-` reads
+    /// standard input.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// A library package or Custom Scenery folder to look up the library
@@ -78,9 +79,9 @@ const EXTENSIONS: [&str; 15] = [
 pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, u8> {
     super::walk::gather(
         paths,
-        |f| has_known_extension(f) || sniff(f).is_some(),
+        |f| has_known_extension(f) || agkit::apt::is_apt_name(f) || sniff(f).is_some(),
         "file to check (.agp .agb .ags .agn .dsf .obj .fac .for .pol .lin .str .ter .net .png \
-         .dds, or an autogen, X-Plane art or DSF header)",
+         .dds, apt.dat, or an autogen, X-Plane art, apt.dat or DSF header)",
     )
 }
 
@@ -113,6 +114,7 @@ fn sniff(path: &Path) -> Option<FileKind> {
         ArtKind::sniff(&bytes)
             .map(FileKind::Art)
             .or_else(|| DrapedKind::sniff(&bytes).map(FileKind::Draped))
+            .or_else(|| agkit::apt::sniff(&bytes).then_some(FileKind::Apt))
     }
 }
 

@@ -1,6 +1,7 @@
 //! `agkit info [--format text|json] FILE`: what an autogen asset or a piece
 //! of X-Plane art (object, facade, forest, draped polygon, painted line,
-//! object string, terrain type, road network, texture) contains.
+//! object string, terrain type, road network, texture) or an airport file
+//! (`apt.dat`) contains.
 
 use super::output::{EXIT_INPUT, EXIT_OK};
 use clap::ValueEnum;
@@ -24,7 +25,8 @@ pub struct Args {
     format: Format,
     /// An .agp, .agb or .ags file, or X-Plane art: an .obj, .fac, .for,
     /// .pol, .lin, .str, .ter or .net (by extension or header), a .png or
-    /// .dds texture; `-` reads standard input.
+    /// .dds texture, an apt.dat (by name or header); `-` reads standard
+    /// input.
     file: PathBuf,
 }
 
@@ -54,6 +56,7 @@ pub fn run(args: Args) -> u8 {
                 args.format,
             );
         }
+        agkit::check::FileKind::Apt => return apt(&name, &bytes, args.format),
         _ => {}
     }
     if let Some(refused) = super::output::not_autogen_text(&name, &bytes) {
@@ -76,6 +79,32 @@ pub fn run(args: Args) -> u8 {
         return code;
     }
     if errors > 0 { EXIT_INPUT } else { EXIT_OK }
+}
+
+/// `agkit info` of an `apt.dat`: its summary, and its first errors on
+/// standard error when it has some.
+fn apt(name: &str, bytes: &[u8], format: Format) -> u8 {
+    match agkit::check::summarize_apt(bytes) {
+        Err((text, diags)) => {
+            eprint!(
+                "{}",
+                agkit::diag::render_human(name, text.as_deref(), &diags)
+            );
+            EXIT_INPUT
+        }
+        Ok(summary) => {
+            if let Err(code) = print(&summary, || summary.to_human(), format) {
+                return code;
+            }
+            if summary.errors > 0 {
+                let (text, diags) = agkit::check::check_apt(bytes);
+                show_problems(name, text.as_deref(), &diags);
+                EXIT_INPUT
+            } else {
+                EXIT_OK
+            }
+        }
+    }
 }
 
 /// Prints `summary` as JSON or as its `human` lines.

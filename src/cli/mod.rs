@@ -58,6 +58,7 @@ macro_rules! eprintln {
 }
 
 mod agn;
+mod apt;
 mod check;
 mod convert;
 mod coords;
@@ -88,7 +89,7 @@ enum Command {
     Check(check::Args),
     /// Write autogen text files in canonical form.
     Fmt(fmt::Args),
-    /// Summarize an autogen asset.
+    /// Summarize an autogen asset, X-Plane art or an apt.dat.
     Info(info::Args),
     /// Compute what an autogen asset places (tiles, objects, facades, trees).
     #[command(override_usage = place::USAGE)]
@@ -98,6 +99,10 @@ enum Command {
     /// FSX/P3D AGN files: dump, build, LOD13 cell names.
     #[command(subcommand)]
     Agn(agn::Command),
+    /// X-Plane airports (apt.dat): export as GIS layers, find where an
+    /// airport is taken from.
+    #[command(subcommand)]
+    Apt(apt::Command),
     /// X-Plane DSF tiles: to text, build, list autogen.
     #[command(subcommand)]
     Dsf(dsf::Command),
@@ -128,6 +133,7 @@ pub fn run() -> ExitCode {
         Command::Place(a) => place::run(a),
         Command::Serve(a) => serve::run(a),
         Command::Agn(c) => agn::run(c),
+        Command::Apt(c) => apt::run(c),
         Command::Dsf(c) => dsf::run(c),
         Command::Dsftool(a) => dsftool::run(a),
         Command::Gen(a) => r#gen::run(a),

@@ -17,8 +17,9 @@
 //! derive macros would rebuild half the dependency tree).
 
 use super::OutError;
-use super::layers::{FieldType, LAYERS, Row, Shape, Value};
+use super::layers::{ALL_LAYERS, FieldType, LAYERS, Row, Shape, Value};
 use crate::place::Placement;
+use std::ops::Range;
 use std::path::Path;
 
 /// The SRS id of WGS 84 longitude/latitude.
@@ -40,6 +41,8 @@ impl From<rusqlite::Error> for OutError {
 /// A GeoPackage being written: create it, add rows, finish it.
 pub struct GpkgWriter {
     conn: rusqlite::Connection,
+    /// The layers it holds: a range of [`ALL_LAYERS`].
+    layers: Range<usize>,
     /// Per layer: min x, min y, max x, max y of what was added.
     extent: Vec<Option<[f64; 4]>>,
     /// Per layer: features added.
@@ -53,8 +56,15 @@ fn quoted(name: &str) -> String {
 
 impl GpkgWriter {
     /// Creates the package at `path` (a new file: an existing one is an
-    /// error) with every layer's table, empty.
+    /// error) with every placement layer's table ([`LAYERS`]), empty.
     pub fn create(path: &Path) -> Result<Self, OutError> {
+        Self::create_layers(path, 0..LAYERS.len())
+    }
+
+    /// Creates the package at `path` with the tables of `layers`, a range
+    /// of [`ALL_LAYERS`] (the airport layers are
+    /// [`super::airports::LAYER_RANGE`]), empty.
+    pub fn create_layers(path: &Path, layers: Range<usize>) -> Result<Self, OutError> {
         if path.exists() {
             return Err(OutError::Gpkg(format!("{} exists", path.display())));
         }
@@ -86,7 +96,7 @@ impl GpkgWriter {
                ('Undefined geographic SRS', 0, 'NONE', 0, 'undefined', 'undefined geographic coordinate reference system'),
                ('WGS 84 geodetic', {WGS84}, 'EPSG', 4326, '{WKT}', 'longitude/latitude coordinates in decimal degrees on the WGS 84 spheroid');"
         ))?;
-        for l in &LAYERS {
+        for l in &ALL_LAYERS[layers.clone()] {
             let mut cols = vec![
                 "\"fid\" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL".to_string(),
                 format!("\"geom\" {}", l.geometry.name()),
@@ -117,14 +127,25 @@ impl GpkgWriter {
         }
         Ok(GpkgWriter {
             conn,
-            extent: vec![None; LAYERS.len()],
-            count: vec![0; LAYERS.len()],
+            extent: vec![None; layers.len()],
+            count: vec![0; layers.len()],
+            layers,
         })
     }
 
-    /// Adds one row to its layer's table.
+    /// Adds one row to its layer's table (which this package must hold).
     pub fn add(&mut self, row: &Row) -> Result<(), OutError> {
         let l = row.layer();
+        let Some(k) = row
+            .layer
+            .checked_sub(self.layers.start)
+            .filter(|&k| k < self.layers.len())
+        else {
+            return Err(OutError::Gpkg(format!(
+                "a {} row for a package without that layer",
+                l.name
+            )));
+        };
         let names: Vec<String> = l.fields.iter().map(|f| quoted(f.name)).collect();
         let marks: Vec<String> = (2..=l.fields.len() + 1).map(|i| format!("?{i}")).collect();
         let sql = format!(
@@ -148,7 +169,7 @@ impl GpkgWriter {
         }
         stmt.raw_execute()?;
         if let Some((_, e)) = geom {
-            let ext = &mut self.extent[row.layer];
+            let ext = &mut self.extent[k];
             *ext = Some(match *ext {
                 None => e,
                 Some(a) => [
@@ -159,7 +180,7 @@ impl GpkgWriter {
                 ],
             });
         }
-        self.count[row.layer] += 1;
+        self.count[k] += 1;
         Ok(())
     }
 
@@ -170,7 +191,7 @@ impl GpkgWriter {
 
     /// Writes each layer's extent and commits.
     pub fn finish(self) -> Result<(), OutError> {
-        for (l, ext) in LAYERS.iter().zip(&self.extent) {
+        for (l, ext) in ALL_LAYERS[self.layers.clone()].iter().zip(&self.extent) {
             if let Some([x0, y0, x1, y1]) = ext {
                 self.conn.execute(
                     "UPDATE gpkg_contents SET min_x = ?2, min_y = ?3, max_x = ?4, max_y = ?5
@@ -183,7 +204,7 @@ impl GpkgWriter {
         self.conn.close().map_err(|(_, e)| OutError::from(e))
     }
 
-    /// Features added so far, per layer (in [`LAYERS`] order).
+    /// Features added so far, per layer it holds (in [`ALL_LAYERS`] order).
     pub fn counts(&self) -> &[u64] {
         &self.count
     }

@@ -83,7 +83,8 @@ pub struct Layer {
     pub about: &'static str,
 }
 
-const fn f(name: &'static str, ty: FieldType) -> Field {
+/// A field (for the layer tables of this module and its neighbours).
+pub(crate) const fn f(name: &'static str, ty: FieldType) -> Field {
     Field { name, ty }
 }
 
@@ -349,11 +350,12 @@ pub enum Shape {
     Polygon(Vec<Vec<LonLat>>),
 }
 
-/// One feature: its layer (an index into [`LAYERS`]), geometry and values
-/// (one per field of the layer, in order).
+/// One feature: its layer (an index into [`ALL_LAYERS`], which starts
+/// with [`LAYERS`]), geometry and values (one per field of the layer, in
+/// order).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
-    /// Index into [`LAYERS`].
+    /// Index into [`ALL_LAYERS`].
     pub layer: usize,
     /// Its geometry.
     pub shape: Shape,
@@ -361,10 +363,21 @@ pub struct Row {
     pub values: Vec<Value>,
 }
 
+/// Every layer any output writes: the placement layers ([`LAYERS`]), then
+/// the airport layers ([`super::airports::AIRPORT_LAYERS`]); a [`Row`]'s
+/// `layer` indexes this list.
+pub const ALL_LAYERS: [Layer; 14] = {
+    let a = super::airports::AIRPORT_LAYERS;
+    let p = LAYERS;
+    [
+        p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], a[0], a[1], a[2], a[3],
+    ]
+};
+
 impl Row {
     /// Its layer.
     pub fn layer(&self) -> &'static Layer {
-        &LAYERS[self.layer]
+        &ALL_LAYERS[self.layer]
     }
 
     /// Its fields paired with their values.
@@ -767,7 +780,7 @@ mod tests {
     #[test]
     fn names_fit_a_dbf_and_types_agree_across_layers() {
         let mut seen = std::collections::HashMap::new();
-        for l in &LAYERS {
+        for l in &ALL_LAYERS {
             for fld in l.fields {
                 assert!(fld.name.len() <= 10, "{} is too long", fld.name);
                 let prev = seen.insert(fld.name, fld.ty);

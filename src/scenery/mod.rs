@@ -11,6 +11,11 @@
 //!   which returns for a path at a tile the candidate files, the package of
 //!   each and the rule that made them win (and why the others lost);
 //! - [`exclude`]: the `sim/exclude_*` zones of DSF overlays;
+//! - [`airports`]: which `apt.dat` each airport ID is taken from (the
+//!   package's own, then the enabled packages in order, then the default);
+//! - [`mesh`]: which base mesh a tile stands on (the first enabled package
+//!   whose DSF for it is not an overlay, or `--mesh`), read as a surface
+//!   by [`crate::terrain`];
 //! - [`check`]: what in an installation does not resolve or is
 //!   misconfigured (`agkit scenery check`);
 //! - [`package`]: what `agkit check` of a package says of its DSFs'
@@ -73,8 +78,8 @@
 //! assert_eq!(from, ["High", "Low"], "EXPORT_EXTEND adds to the lower export");
 //! ```
 
+pub mod airports;
 pub mod art;
-
 pub mod census;
 pub mod check;
 pub mod context;
@@ -82,9 +87,9 @@ pub mod definition;
 pub mod exclude;
 pub mod install;
 pub mod library;
+pub mod mesh;
 pub mod package;
 pub mod packs;
-
 pub mod resolve;
 pub mod rules;
 pub mod tile;

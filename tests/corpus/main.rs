@@ -24,6 +24,7 @@
 mod support;
 
 mod agn;
+mod apt;
 mod art;
 mod built;
 mod dsf;
