@@ -1217,13 +1217,7 @@ impl Cmds {
     /// Opens a patch: opcode 16 when flags and LOD are those in force, 17
     /// when only the flags differ, 18 otherwise (always for the first).
     fn open_patch(&mut self, flags: u8, near: f32, far: f32) -> Result<(), BuildError> {
-        let lod = (near.to_bits(), far.to_bits());
-        let cmd = match self.patch_state {
-            Some((f, n, x)) if (n, x) == lod && f == flags => Command::TerrainPatch,
-            Some((_, n, x)) if (n, x) == lod => Command::TerrainPatchFlags(flags),
-            _ => Command::TerrainPatchFlagsLod { flags, near, far },
-        };
-        self.patch_state = Some((flags, lod.0, lod.1));
+        let cmd = open_patch(&mut self.patch_state, flags, near, far);
         self.push(cmd)
     }
 
@@ -1262,6 +1256,26 @@ impl Cmds {
         }
         Ok(())
     }
+}
+
+/// The command opening a patch of `flags` and LOD `near`..`far` when a
+/// reader's patch state is `state` (flags and LOD bits, `None` before the
+/// first patch), which it updates: opcode 16 when flags and LOD are those
+/// in force, 17 when only the flags differ, 18 otherwise.
+pub(crate) fn open_patch(
+    state: &mut Option<(u8, u32, u32)>,
+    flags: u8,
+    near: f32,
+    far: f32,
+) -> Command {
+    let lod = (near.to_bits(), far.to_bits());
+    let cmd = match *state {
+        Some((f, n, x)) if (n, x) == lod && f == flags => Command::TerrainPatch,
+        Some((_, n, x)) if (n, x) == lod => Command::TerrainPatchFlags(flags),
+        _ => Command::TerrainPatchFlagsLod { flags, near, far },
+    };
+    *state = Some((flags, lod.0, lod.1));
+    cmd
 }
 
 /// The vertex positions of the commands a primitive of `m` vertices is
