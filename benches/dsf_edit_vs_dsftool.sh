@@ -29,7 +29,7 @@ trap 'rm -rf "$WORK"' EXIT
 # one CMD...: "wall peak_MB" of one run.
 one() {
     /usr/bin/time -f "%e %M" -o "$WORK/t" "$@" >/dev/null 2>&1 || true
-    awk '{printf "%s %.1f", $1, $2 / 1024}' "$WORK/t"
+    tail -1 "$WORK/t" | awk '{printf "%s %.1f", $1, $2 / 1024}'
 }
 # best CMD...: the run of two with the lower wall time.
 best() {

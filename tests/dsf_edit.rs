@@ -181,7 +181,7 @@ fn filter_keeps_by_kind_pattern_and_area() {
     assert_eq!(forests.polygons().count(), 2);
     assert_eq!(plain(&forests).len(), 2);
     // The filter state comes along: the forests are under LOWI's filter.
-    assert!(forests.entities.iter().any(|e| *e == Entity::Filter(0)));
+    assert!(forests.entities.contains(&Entity::Filter(0)));
     // Dropping patches leaves everything else, as it was.
     let no_mesh = keep(Selection {
         drop: vec!["patch".parse().unwrap()],

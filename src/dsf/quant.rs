@@ -479,7 +479,29 @@ mod tests {
                 let m = 2f64.powi(level.into());
                 (-m, m)
             }
+            Window::Units { lo, hi } => (f64::from(lo), f64::from(hi)),
         }
+    }
+
+    #[test]
+    fn units_windows_are_dsftools_whole_unit_extents() {
+        // xptools EndPolygon: st_extent starts at 0..1, widened, floor/ceil.
+        assert_eq!(
+            units_window(0.2, 0.7, 0, 1),
+            Some(Window::Units { lo: 0, hi: 1 })
+        );
+        assert_eq!(
+            units_window(-2.0, 44.3, 0, 1),
+            Some(Window::Units { lo: -2, hi: 45 })
+        );
+        assert_eq!(
+            units_window(-0.3, 0.3, -1, 1),
+            Some(Window::Units { lo: -1, hi: 1 })
+        );
+        assert_eq!(units_window(0.0, 1e9, 0, 1), None);
+        let s = Window::Units { lo: -2, hi: 45 }.fixed_scale().unwrap();
+        assert_eq!((s.scale, s.offset), (47.0, -2.0));
+        assert_eq!(Window::Class { level: 0 }.fixed_scale(), None);
     }
 
     #[test]

@@ -27,6 +27,7 @@ mod agn;
 mod art;
 mod built;
 mod dsf;
+mod dsf_edit;
 mod dsftool;
 mod gltf;
 mod packages;
