@@ -377,3 +377,54 @@ fn a_broken_input_is_a_read_error_naming_the_byte() {
     assert_eq!((e.kind, e.input), (EditErrorKind::Read, Some(0)));
     assert!(e.offset.is_some());
 }
+
+/// The command line: a refusal exits 1 naming its kind, nothing is written
+/// over an input, `--7z` writes an archive the reader takes.
+#[test]
+fn the_commands_refuse_by_name_and_never_write_over_an_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let tile_path = dir.path().join("+47+013.dsf");
+    std::fs::write(&tile_path, bytes(&tile())).unwrap();
+    let run = |args: &[&std::ffi::OsStr]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_agkit"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = dir.path().join("out.dsf");
+    let o = run(&[
+        "dsf".as_ref(),
+        "extract-overlay".as_ref(),
+        tile_path.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--7z".as_ref(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let packed = std::fs::read(&out).unwrap();
+    assert!(read(&packed).compressed);
+    let o = run(&[
+        "dsf".as_ref(),
+        "filter".as_ref(),
+        tile_path.as_os_str(),
+        "--drop".as_ref(),
+        "any".as_ref(),
+        "-o".as_ref(),
+        dir.path().join("empty.dsf").as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("DSF-EDIT-empty"));
+    assert!(!dir.path().join("empty.dsf").exists());
+    let before = std::fs::read(&tile_path).unwrap();
+    let o = run(&[
+        "dsf".as_ref(),
+        "props".as_ref(),
+        tile_path.as_os_str(),
+        "--set".as_ref(),
+        "a=b".as_ref(),
+        "-o".as_ref(),
+        tile_path.as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(std::fs::read(&tile_path).unwrap(), before);
+}
