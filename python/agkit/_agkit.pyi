@@ -4,7 +4,7 @@ agkit.agn)."""
 from __future__ import annotations
 
 import os
-from typing import IO, Any, Iterator, Literal, Mapping, Optional, Sequence, Union, final
+from typing import IO, Any, Iterator, Literal, Mapping, Optional, Sequence, Tuple, Union, final
 
 import numpy
 import numpy.typing
@@ -421,6 +421,43 @@ def dsf_build(
     source: Union[Dsf, Source], output: Optional[os.PathLike[str] | str] = None
 ) -> bytes: ...
 def dsf_autogen(source: Union[Dsf, Source]) -> Record: ...
+def dsf_extract_overlay(
+    source: Source,
+    output: Optional[os.PathLike[str] | str] = None,
+    exclude_polygons: Optional[Sequence[str]] = None,
+    exclude_roads: Optional[Sequence[str]] = None,
+    objects: bool = False,
+    compress: bool = False,
+) -> bytes: ...
+def dsf_rasters(
+    source: Source,
+    from_tile: Optional[Source] = None,
+    layers: Optional[Sequence[str]] = None,
+    drop: Optional[Sequence[str]] = None,
+    output: Optional[os.PathLike[str] | str] = None,
+    compress: bool = False,
+) -> bytes: ...
+def dsf_filter(
+    source: Source,
+    keep: Optional[Sequence[str]] = None,
+    drop: Optional[Sequence[str]] = None,
+    bbox: Optional[Tuple[float, float, float, float]] = None,
+    polygon: Optional[str] = None,
+    output: Optional[os.PathLike[str] | str] = None,
+    compress: bool = False,
+) -> bytes: ...
+def dsf_merge(
+    sources_list: Sequence[Source],
+    output: Optional[os.PathLike[str] | str] = None,
+    compress: bool = False,
+) -> bytes: ...
+def dsf_props(
+    source: Source,
+    set: Optional[Sequence[Tuple[str, str]]] = None,
+    unset: Optional[Sequence[str]] = None,
+    output: Optional[os.PathLike[str] | str] = None,
+    compress: bool = False,
+) -> bytes: ...
 
 @final
 class Agn:

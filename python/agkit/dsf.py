@@ -2,7 +2,10 @@
 
 ``read`` decodes a tile into a :class:`Dsf`; ``to_text`` and ``build`` go
 between binary DSF and DSF2Text; ``autogen`` lists a tile's autogen uses as
-GeoJSON.
+GeoJSON. ``extract_overlay``, ``rasters``, ``filter``, ``merge`` and
+``props`` edit a tile binary to binary, in-process, where pipelines run a
+DSFTool text round trip (docs/pipelines.md); each returns the new DSF's
+bytes (7z with ``compress=True``) and writes them to ``output`` if given.
 
 For GIS, ``read(path).tables()`` (one tile) and ``read_tables(folder,
 glob or paths)`` (many) give a tile's objects, polygons, lines, facades,
@@ -25,6 +28,11 @@ from ._agkit import dsf_autogen as autogen
 from ._agkit import dsf_build as build
 from ._agkit import dsf_read as read
 from ._agkit import dsf_to_text as to_text
+from ._agkit import dsf_extract_overlay as extract_overlay
+from ._agkit import dsf_filter as filter
+from ._agkit import dsf_merge as merge
+from ._agkit import dsf_props as props
+from ._agkit import dsf_rasters as rasters
 
 CRS = "EPSG:4326"
 """The coordinate reference system of every geometry: lon/lat on WGS84."""
@@ -433,6 +441,11 @@ __all__ = [
     "autogen",
     "build",
     "dsf_paths",
+    "extract_overlay",
+    "filter",
+    "merge",
+    "props",
+    "rasters",
     "read",
     "read_tables",
     "to_text",

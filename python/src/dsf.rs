@@ -603,3 +603,214 @@ impl Dsf {
         )
     }
 }
+
+/// An edit's error as an `agkit.Error`: `ParseError` (with the byte
+/// `offset`) for an input that cannot be read, `BuildError` for a result
+/// refused (`code` `DSF-EDIT-empty`, `-bounds`, `-inconsistent`, `-raster`,
+/// `-arguments`), naming the input it is in.
+fn edit_error(names: &[String], e: dsf::EditError) -> Error {
+    let name = e
+        .input
+        .and_then(|k| names.get(k))
+        .cloned()
+        .unwrap_or_else(|| "the result".into());
+    let code = format!("DSF-EDIT-{}", e.kind.name());
+    match (e.kind, e.offset) {
+        (dsf::EditErrorKind::Read, Some(at)) => {
+            Error::at_offset(Class::Parse, &name, at, &code, e.message)
+        }
+        _ => Error::coded(Class::Build, &name, &code, e.message),
+    }
+}
+
+/// Packs `bytes` as 7z when `compress`, writes them to `output` when
+/// given (atomically), and returns them.
+fn edited<'py>(
+    py: Python<'py>,
+    bytes: Vec<u8>,
+    output: Option<PathBuf>,
+    compress: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let bytes = detached(py, || {
+        let bytes = if compress {
+            let name = output
+                .as_deref()
+                .map_or_else(|| "tile.dsf".to_string(), dsf::pack::entry_name);
+            dsf::pack_7z(&bytes, &name).map_err(|e| Error::Value(e.to_string()))?
+        } else {
+            bytes
+        };
+        if let Some(out) = &output {
+            agkit::fsutil::write_atomic(out, &bytes).map_err(|e| Error::io(out, e))?;
+        }
+        Ok(bytes)
+    })?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
+/// The bytes and names of some sources (paths or bytes).
+fn sources(list: &[Bound<'_, PyAny>]) -> PyResult<Vec<Source>> {
+    list.iter().map(|s| Source::extract(s)).collect()
+}
+
+/// Ortho4XP's overlay extraction of a tile (a path or bytes, plain or 7z),
+/// binary to binary: polygons and roads with `sim/overlay 1`; no terrain,
+/// rasters, objects (unless `objects`) or filters. `exclude_polygons`
+/// (default `["0"]`, Ortho4XP's) lists indices, texts a definition path
+/// contains, or `!text`; `exclude_roads` road subtypes (`"*"`: all).
+/// Returns the DSF's bytes (7z with `compress`), written to `output` too
+/// when given.
+#[pyfunction]
+#[pyo3(signature = (source, output=None, exclude_polygons=None, exclude_roads=None, objects=false, compress=false))]
+pub fn dsf_extract_overlay<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    output: Option<PathBuf>,
+    exclude_polygons: Option<Vec<String>>,
+    exclude_roads: Option<Vec<String>>,
+    objects: bool,
+    compress: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let src = Source::extract(source)?;
+    let mut opts = dsf::edit::OverlayOptions {
+        exclude_roads: exclude_roads.unwrap_or_default(),
+        objects,
+        ..Default::default()
+    };
+    if let Some(p) = exclude_polygons {
+        opts.exclude_polygons = p;
+    }
+    let names = [src.name()];
+    let bytes = detached(py, || {
+        let b = src.bytes()?;
+        dsf::edit::extract_overlay(&b, &opts, &agkit::limits::Limits::default())
+            .map_err(|e| edit_error(&names, e))
+    })?;
+    edited(py, bytes, output, compress)
+}
+
+/// Copies raster layers from `from_tile` (a Global Scenery tile) into a
+/// tile, replacing those of the same name, and drops the layers `drop`.
+/// `layers` empty: AutoOrtho's (names holding spr, win, fal, sum,
+/// soundscape or elevation). Bounds must agree.
+#[pyfunction]
+#[pyo3(signature = (source, from_tile=None, layers=None, drop=None, output=None, compress=false))]
+pub fn dsf_rasters<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    from_tile: Option<&Bound<'py, PyAny>>,
+    layers: Option<Vec<String>>,
+    drop: Option<Vec<String>>,
+    output: Option<PathBuf>,
+    compress: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let src = Source::extract(source)?;
+    let from = from_tile.map(Source::extract).transpose()?;
+    let edits = dsf::edit::RasterEdits {
+        layers: layers.unwrap_or_default(),
+        drop: drop.unwrap_or_default(),
+    };
+    let mut names = vec![src.name()];
+    names.extend(from.as_ref().map(Source::name));
+    let bytes = detached(py, || {
+        let a = src.bytes()?;
+        let b = match &from {
+            Some(f) => Some(f.bytes()?),
+            None => None,
+        };
+        dsf::edit::rasters(&a, b.as_deref(), &edits, &agkit::limits::Limits::default())
+            .map_err(|e| edit_error(&names, e))
+    })?;
+    edited(py, bytes, output, compress)
+}
+
+/// Keeps or drops entities of a tile: `keep`/`drop` rules `KIND[:PATTERN]`
+/// (KIND object, polygon, patch, network or any; PATTERN with `*`, `?`),
+/// applied in an area when `bbox` (west, south, east, north) or `polygon`
+/// (GeoJSON text) is given.
+#[pyfunction]
+#[pyo3(signature = (source, keep=None, drop=None, bbox=None, polygon=None, output=None, compress=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn dsf_filter<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    keep: Option<Vec<String>>,
+    drop: Option<Vec<String>>,
+    bbox: Option<(f64, f64, f64, f64)>,
+    polygon: Option<String>,
+    output: Option<PathBuf>,
+    compress: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let rules = |v: Option<Vec<String>>| -> Result<Vec<dsf::edit::Rule>, Error> {
+        v.unwrap_or_default()
+            .iter()
+            .map(|r| r.parse().map_err(Error::Value))
+            .collect()
+    };
+    let mut sel = dsf::edit::Selection {
+        keep: rules(keep)?,
+        drop: rules(drop)?,
+        area: bbox.map(|(w, s, e, n)| dsf::edit::Area::Box([w, s, e, n])),
+    };
+    if let Some(g) = polygon {
+        sel.area = Some(dsf::edit::Area::from_geojson(&g).map_err(Error::Value)?);
+    }
+    let src = Source::extract(source)?;
+    let names = [src.name()];
+    let bytes = detached(py, || {
+        let b = src.bytes()?;
+        dsf::edit::filter(&b, &sel, &agkit::limits::Limits::default())
+            .map_err(|e| edit_error(&names, e))
+    })?;
+    edited(py, bytes, output, compress)
+}
+
+/// Merges several tiles of one 1° square into one, definitions renumbered.
+#[pyfunction]
+#[pyo3(signature = (sources_list, output=None, compress=false))]
+pub fn dsf_merge<'py>(
+    py: Python<'py>,
+    sources_list: Vec<Bound<'py, PyAny>>,
+    output: Option<PathBuf>,
+    compress: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let srcs = sources(&sources_list)?;
+    let names: Vec<String> = srcs.iter().map(Source::name).collect();
+    let bytes = detached(py, || {
+        let mut all = Vec::new();
+        for s in &srcs {
+            all.push(s.bytes()?);
+        }
+        let refs: Vec<&[u8]> = all.iter().map(|b| b.as_ref()).collect();
+        dsf::edit::merge(&refs, &agkit::limits::Limits::default())
+            .map_err(|e| edit_error(&names, e))
+    })?;
+    edited(py, bytes, output, compress)
+}
+
+/// Sets (`set`: name → value pairs; `sim/exclude_*` and
+/// `sim/filter/aptid` are added) and unsets (`unset`: names, or
+/// `name=value`) a tile's properties.
+#[pyfunction]
+#[pyo3(signature = (source, set=None, unset=None, output=None, compress=false))]
+pub fn dsf_props<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    set: Option<Vec<(String, String)>>,
+    unset: Option<Vec<String>>,
+    output: Option<PathBuf>,
+    compress: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let edits = dsf::edit::PropertyEdits {
+        set: set.unwrap_or_default(),
+        unset: unset.unwrap_or_default(),
+    };
+    let src = Source::extract(source)?;
+    let names = [src.name()];
+    let bytes = detached(py, || {
+        let b = src.bytes()?;
+        dsf::edit::props(&b, &edits, &agkit::limits::Limits::default())
+            .map_err(|e| edit_error(&names, e))
+    })?;
+    edited(py, bytes, output, compress)
+}

@@ -102,6 +102,11 @@ fn _agkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dsf::dsf_read, m)?)?;
     m.add_function(wrap_pyfunction!(dsf::dsf_to_text, m)?)?;
     m.add_function(wrap_pyfunction!(dsf::dsf_build, m)?)?;
+    m.add_function(wrap_pyfunction!(dsf::dsf_extract_overlay, m)?)?;
+    m.add_function(wrap_pyfunction!(dsf::dsf_rasters, m)?)?;
+    m.add_function(wrap_pyfunction!(dsf::dsf_filter, m)?)?;
+    m.add_function(wrap_pyfunction!(dsf::dsf_merge, m)?)?;
+    m.add_function(wrap_pyfunction!(dsf::dsf_props, m)?)?;
     m.add_function(wrap_pyfunction!(dsf::dsf_autogen, m)?)?;
     m.add_function(wrap_pyfunction!(agn::agn_read, m)?)?;
     m.add_function(wrap_pyfunction!(agn::agn_write, m)?)?;

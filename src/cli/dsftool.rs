@@ -15,6 +15,10 @@ use agkit::dsf;
 use std::ffi::{OsStr, OsString};
 use std::path::Path;
 
+/// The environment variable that, set to 1, makes `--text2dsf` write
+/// 7z-compressed DSFs (as `--7z` does).
+pub const SEVEN_Z_VAR: &str = "AGKIT_DSFTOOL_7Z";
+
 /// The version `--version` claims, which DSFTool's texts carry.
 const DSFTOOL_VERSION: &str = "2.4.0-b1";
 
@@ -66,7 +70,8 @@ fn usage_text(prog: &str) -> String {
          Laminar's DSFTool command line, run by agkit. The single-hyphen spellings \
          (-dsf2text, -text2dsf) are accepted too; `-` as the text file is standard \
          output (--dsf2text) or input (--text2dsf). Several DSFs make one text, their \
-         definitions numbered on. Rasters go to TEXT_FILE.<layer>.raw. Exit status 0 on \
+         definitions numbered on. Rasters go to TEXT_FILE.<layer>.raw. `--7z` (or \
+         AGKIT_DSFTOOL_7Z=1) writes --text2dsf's DSF 7z-compressed. Exit status 0 on \
          success, 1 for a bad input, 2 for usage or I/O failures."
     )
 }
@@ -105,6 +110,12 @@ pub fn run_with(prog: &str, args: &[OsString]) -> u8 {
         }
         _ => {}
     }
+    // `--7z` (not a DSFTool argument) or AGKIT_DSFTOOL_7Z=1 asks for
+    // 7z-compressed DSFs from --text2dsf: a pipeline that calls DSFTool
+    // gets Laminar's packing without a change to its command line.
+    let seven_z = args.iter().any(|a| word(a) == "--7z")
+        || std::env::var_os(SEVEN_Z_VAR).is_some_and(|v| v == "1");
+    let args: Vec<OsString> = args.iter().filter(|a| word(a) != "--7z").cloned().collect();
     let mut n = 0;
     while n < args.len() {
         let code = match word(&args[n]).as_str() {
@@ -125,7 +136,7 @@ pub fn run_with(prog: &str, args: &[OsString]) -> u8 {
             "--text2dsf" | "-text2dsf" => match args.get(n + 1..n + 3) {
                 Some([input, out]) => {
                     n += 3;
-                    text2dsf(input, out)
+                    text2dsf(input, out, seven_z)
                 }
                 _ => {
                     eprintln!("error: --text2dsf needs the text file and the DSF file to write");
@@ -296,7 +307,7 @@ fn one_part(
 /// `--text2dsf IN OUT`: `agkit dsf build`, with `-` for standard input and
 /// raster files taken as named (relative to the working folder, as DSFTool
 /// takes them).
-fn text2dsf(input: &OsString, out: &OsString) -> u8 {
+fn text2dsf(input: &OsString, out: &OsString, seven_z: bool) -> u8 {
     let (input, out) = (Path::new(input), Path::new(out));
     if output::is_stdin(out) {
         return output::fail(
@@ -318,7 +329,14 @@ fn text2dsf(input: &OsString, out: &OsString) -> u8 {
         Err(e) => return output::fail(e),
     };
     let name = output::input_name(input);
-    let code = build::build_text(&name, (!stdin).then_some(input), bytes, Path::new(""), out);
+    let code = build::build_text(
+        &name,
+        (!stdin).then_some(input),
+        bytes,
+        Path::new(""),
+        out,
+        seven_z,
+    );
     if code == EXIT_OK {
         println!("Converted {} to {}", input.display(), out.display());
     }

@@ -3,8 +3,10 @@
 //! The layout follows gimli-rs/object: this module holds the plain types,
 //! [`read`](fn@read) decodes binary DSF (plain or 7z) with one bounds-checked cursor,
 //! [`write`](mod@write) builds binary DSF (pools, command stream, MD5 footer), [`text`]
-//! reads and writes the DSFTool text form, and [`autogen`] lists the AGP, AGB
-//! and AGS placements of a tile.
+//! reads and writes the DSFTool text form, [`edit`] edits a tile binary to
+//! binary (overlay extraction, rasters, filters, merges, properties),
+//! [`pack`] writes the 7z form, and [`autogen`] lists the AGP, AGB and AGS
+//! placements of a tile.
 //!
 //! The model keeps the definitions, the decoded point pools and the command
 //! stream decoded into [`Entity`] values in stream order (objects, polygons
@@ -14,8 +16,10 @@
 
 pub mod autogen;
 pub mod cmd;
+pub mod edit;
 pub mod features;
 pub mod lint;
+pub mod pack;
 pub mod planar;
 pub mod quant;
 pub mod read;
@@ -26,6 +30,8 @@ pub mod write;
 
 pub use autogen::autogen_uses;
 pub use cmd::Command;
+pub use edit::{EditError, EditErrorKind};
+pub use pack::pack_7z;
 pub use read::{Decoded, DsfError, ErrorKind, Event, read, read_plain, read_with};
 pub use text::{TextError, TextOptions, from_text, to_text};
 pub use tile::Tile;

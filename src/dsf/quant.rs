@@ -221,6 +221,53 @@ pub enum Window {
         /// Base-2 logarithm of the bound.
         level: i16,
     },
+    /// Whole units `[lo, hi]`: DSFTool's grid for texture coordinates and
+    /// normals ([`units_window`]), scale `hi - lo` and offset `lo`. The
+    /// builder keeps that grid when the values lie on it, else takes the
+    /// finer of it and a step fitted to the values.
+    Units {
+        /// Lowest whole unit.
+        lo: i32,
+        /// Highest whole unit.
+        hi: i32,
+    },
+}
+
+/// Largest magnitude a [`Window::Units`] holds (its bounds are whole
+/// numbers exact in `f32`, its step at most `2^17 / 65535`).
+pub const MAX_UNITS: f64 = 65536.0;
+
+/// The window DSFTool's writer gives a texture-coordinate or normal plane
+/// whose values (of one entity) lie in `[min, max]`: the whole units
+/// around them and around `[base_lo, base_hi]` (`[0, 1]` for texture
+/// coordinates, `[-1, 1]` for normals). xptools `DSFLibWrite.cpp`,
+/// `DSFFileWriterImp::EndPolygon`, starts a UV polygon's `st_extent` at
+/// 0..1, widens it to the points and rounds it out to whole numbers
+/// (`floor`/`ceil`); `BeginPatch` gives patch normals -1..1 and the planes
+/// past them 0..1. The pool's scale is then `hi - lo` over 65535 steps, as
+/// DSFTool's, so values DSFTool wrote come back on the same grid, exactly.
+/// `None` for values beyond ±[`MAX_UNITS`] (left to [`class_window`]).
+pub fn units_window(min: f64, max: f64, base_lo: i32, base_hi: i32) -> Option<Window> {
+    if !(min.abs() <= MAX_UNITS && max.abs() <= MAX_UNITS) {
+        return None;
+    }
+    let lo = (min.floor() as i32).min(base_lo);
+    let hi = (max.ceil() as i32).max(base_hi).max(lo + 1);
+    Some(Window::Units { lo, hi })
+}
+
+impl Window {
+    /// The scale and offset a [`Window::Units`] fixes (`None` for the
+    /// other windows, whose planes are fitted to their values).
+    pub fn fixed_scale(&self) -> Option<PlaneScale> {
+        match *self {
+            Window::Units { lo, hi } => Some(PlaneScale {
+                scale: (hi - lo) as f32,
+                offset: lo as f32,
+            }),
+            _ => None,
+        }
+    }
 }
 
 /// The base-2 logarithm of [`pow2_ceil`]`(x)`, `x` positive and finite.
@@ -432,7 +479,29 @@ mod tests {
                 let m = 2f64.powi(level.into());
                 (-m, m)
             }
+            Window::Units { lo, hi } => (f64::from(lo), f64::from(hi)),
         }
+    }
+
+    #[test]
+    fn units_windows_are_dsftools_whole_unit_extents() {
+        // xptools EndPolygon: st_extent starts at 0..1, widened, floor/ceil.
+        assert_eq!(
+            units_window(0.2, 0.7, 0, 1),
+            Some(Window::Units { lo: 0, hi: 1 })
+        );
+        assert_eq!(
+            units_window(-2.0, 44.3, 0, 1),
+            Some(Window::Units { lo: -2, hi: 45 })
+        );
+        assert_eq!(
+            units_window(-0.3, 0.3, -1, 1),
+            Some(Window::Units { lo: -1, hi: 1 })
+        );
+        assert_eq!(units_window(0.0, 1e9, 0, 1), None);
+        let s = Window::Units { lo: -2, hi: 45 }.fixed_scale().unwrap();
+        assert_eq!((s.scale, s.offset), (47.0, -2.0));
+        assert_eq!(Window::Class { level: 0 }.fixed_scale(), None);
     }
 
     #[test]

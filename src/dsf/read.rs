@@ -545,6 +545,13 @@ impl Decoded<'_> {
         })
     }
 
+    /// The command stream as it is in the file (the `CMDS` payload) and
+    /// the byte offset of its first byte, for edits that rewrite commands
+    /// without decoding entities ([`super::edit`]).
+    pub fn command_bytes(&self) -> (&[u8], u64) {
+        (&self.data[self.cmds.clone()], self.cmds.start as u64)
+    }
+
     /// Runs the command stream into the model's `entities` (a patch is
     /// listed where it opens and gathers every primitive until it closes)
     /// and `entity_offsets`.

@@ -9,20 +9,28 @@
 //!    covering a box of `1/n`-degree cells (`n` = `DIVISIONS` rounded up to
 //!    a power of two): objects and patch vertices the cell they lie in,
 //!    polygons the box DSFTool would give them (one or two cells of the
-//!    finest level that fits the polygon). Patch vertices are shared:
-//!    equal vertices of any patch of the same depth in the same cell are
-//!    one pool point. Network points go to a 32-bit pool per depth. Pools
+//!    finest level that fits the polygon). Patch pools are exactly one
+//!    cell each, as DSFTool's, so that every patch pool of a depth has the
+//!    same lon/lat grid and a vertex shared across pools is written at one
+//!    position (a watertight mesh). Patch vertices are shared: equal
+//!    vertices of any patch of the same depth in the same cell are one
+//!    pool point. Network points go to a 32-bit pool per depth. Pools
 //!    are also split by the windows ([`super::quant::Window`]) of the
 //!    entities' other fitted planes — polygon planes by box (at least a
-//!    cell of `1/n`), object elevations, patch planes past the elevation
-//!    and 32-bit planes by magnitude class — so that no plane is quantised
+//!    cell of `1/n`), texture coordinates and patch normals by DSFTool's
+//!    whole-unit range ([`super::quant::units_window`]), object
+//!    elevations, other patch planes past the elevation and 32-bit planes
+//!    by magnitude class — so that no plane is quantised
 //!    over a range much wider than its own entity's (a taxi line's bezier
 //!    control points never share a plane with a draped polygon's texture
 //!    coordinates). A pool holds at most 65535 points; a full one is
 //!    followed by another.
 //! 2. **Scales** (see [`super::quant`]), computed per pool plane in closed
 //!    form from the values the pool holds: lon/lat from the box, headings
-//!    0–360, integer planes of polygons and junction IDs raw, every other
+//!    0–360, integer planes of polygons and junction IDs raw, texture
+//!    coordinates and normals DSFTool's whole-unit grid of their window
+//!    when every value lies on it (values DSFTool wrote come back
+//!    exactly), else the finer of that grid and a fitted step, every other
 //!    16-bit plane a power-of-two step fitted to its values, every other
 //!    32-bit plane a power-of-two range. Values are rounded to the nearest
 //!    step; each plane is written in the shortest of the planar encodings
@@ -180,10 +188,39 @@ struct Plan {
     max: Vec<f64>,
     /// True while every value of the plane is an integer in 0..=65535.
     ints: Vec<bool>,
+    /// DSFTool's grid of each plane with a [`Window::Units`] (texture
+    /// coordinates, patch normals).
+    units: Vec<Option<PlaneScale>>,
+    /// True while every value of such a plane lies on that grid (within
+    /// DSF2Text's 9 decimals): values DSFTool wrote.
+    on_units: Vec<bool>,
+}
+
+/// How far (in the plane's units) a value may be from a grid point and
+/// still be taken as lying on it: DSF2Text prints 9 decimals.
+const ON_GRID: f64 = 1e-9;
+
+/// True when `v` lies on the grid of `s` within [`ON_GRID`].
+fn on_grid(v: f64, s: PlaneScale) -> bool {
+    let step = f64::from(s.scale) / quant::MAX16;
+    let r = (v - f64::from(s.offset)) / step;
+    ((r - r.round()) * step).abs() <= ON_GRID + v.abs() * 1e-15
 }
 
 impl Plan {
-    fn new(key: Option<Key>, depth: usize) -> Plan {
+    fn new(key: Option<Key>, depth: usize, windows: &[Window]) -> Plan {
+        // The windows are those of planes 3.. of a patch, 2.. of a polygon.
+        let first = match key.map(|k| k.family) {
+            Some(Family::Patch) => 3,
+            Some(Family::Polygon) => 2,
+            _ => depth,
+        };
+        let units = (0..depth)
+            .map(|k| {
+                let w = windows.get(k.checked_sub(first)?)?;
+                w.fixed_scale()
+            })
+            .collect();
         Plan {
             key,
             depth,
@@ -191,6 +228,8 @@ impl Plan {
             min: vec![f64::INFINITY; depth],
             max: vec![f64::NEG_INFINITY; depth],
             ints: vec![true; depth],
+            units,
+            on_units: vec![true; depth],
         }
     }
 
@@ -199,7 +238,22 @@ impl Plan {
             self.min[k] = self.min[k].min(v);
             self.max[k] = self.max[k].max(v);
             self.ints[k] &= quant::is_raw16(v);
+            if let Some(u) = self.units[k] {
+                self.on_units[k] = self.on_units[k] && on_grid(v, u);
+            }
         }
+    }
+
+    /// The scale of a plane with DSFTool's grid `u`: that grid when the
+    /// values lie on it (they come back exactly), else the finer of it and
+    /// the power-of-two step fitted to the values — never coarser than
+    /// DSFTool's.
+    fn units_or_fitted(&self, k: usize, u: PlaneScale, lo: f64, hi: f64) -> PlaneScale {
+        if self.on_units[k] {
+            return u;
+        }
+        let fitted = quant::step16(lo, hi);
+        if fitted.scale <= u.scale { fitted } else { u }
     }
 
     /// The scale of each plane (pass 2).
@@ -218,6 +272,10 @@ impl Plan {
                         (_, 0) => key.cells.lon(),
                         (_, 1) => key.cells.lat(),
                         (Family::Object, 2) => quant::HEADING,
+                        _ if self.units[k].is_some() => {
+                            let u = self.units[k].unwrap_or(quant::RAW);
+                            self.units_or_fitted(k, u, lo, hi)
+                        }
                         (Family::Polygon, _) if self.ints[k] => quant::RAW,
                         _ => quant::step16(lo, hi),
                     },
@@ -303,6 +361,8 @@ struct Layout<'a> {
     open32: HashMap<(usize, u32), u32>,
     /// The windows of every key, interned.
     windows: HashMap<Box<[Window]>, u32>,
+    /// The same windows by id.
+    window_list: Vec<Box<[Window]>>,
     /// Scratch for an entity's windows.
     scratch: Vec<Window>,
     /// Base-2 logarithm of the cell of `n` (the floor of polygon windows).
@@ -367,8 +427,9 @@ impl<'a> Layout<'a> {
             return id;
         }
         let id = self.windows.len() as u32;
-        self.windows
-            .insert(self.scratch.clone().into_boxed_slice(), id);
+        let w = self.scratch.clone().into_boxed_slice();
+        self.window_list.push(w.clone());
+        self.windows.insert(w, id);
         id
     }
 
@@ -382,8 +443,11 @@ impl<'a> Layout<'a> {
                     .ok()
                     .filter(|&p| p < 65535)
                     .ok_or_else(|| err(None, "more than 65535 point pools"))?;
-                self.pools
-                    .push(Plan::new(Some(key), usize::from(key.depth)));
+                self.pools.push(Plan::new(
+                    Some(key),
+                    usize::from(key.depth),
+                    &self.window_list[key.windows as usize],
+                ));
                 self.open.insert(key, p);
                 Ok(p)
             }
@@ -391,11 +455,13 @@ impl<'a> Layout<'a> {
     }
 
     /// Places one primitive's vertices (flat, `d` values each), sharing
-    /// equal ones. A primitive that fits one box of one or two cells at
-    /// level `n/2` or finer goes to a pool of that box, so it is one
-    /// indexed (or range) command; a wider one goes vertex by vertex to the
-    /// cells' pools (the cell of its first vertex when the vertex lies on
-    /// its edge) and becomes cross-pool commands.
+    /// equal ones. A primitive within one cell of `1/n` degree (edges
+    /// included) goes to a pool of that cell, so it is one indexed (or
+    /// range) command; a wider one goes vertex by vertex to the cells'
+    /// pools (the cell of its first vertex when the vertex lies on its
+    /// edge) and becomes cross-pool commands. Every patch pool being one
+    /// cell, a vertex in two pools lies on their common edge, where both
+    /// grids meet: it decodes to one position in each.
     fn place_primitive(&mut self, vertices: &'a [f64], d: usize) -> Result<(), BuildError> {
         let m = vertices.len() / d;
         let (mut w, mut s, mut e, mut nn) = (
@@ -407,23 +473,35 @@ impl<'a> Layout<'a> {
         for v in vertices.chunks_exact(d) {
             (w, s, e, nn) = (w.min(v[0]), s.min(v[1]), e.max(v[0]), nn.max(v[1]));
         }
-        // Planes past the elevation (shared by every patch pool, see
-        // `share_patch_elevations`) by class.
+        // Planes past the elevation (the elevation is shared by every
+        // patch pool, see `share_patch_elevations`): normals and texture
+        // coordinates on DSFTool's grid (-1..1 and 0..1, widened to whole
+        // units), other values by class.
         self.scratch.clear();
         windows_of(
             vertices.chunks_exact(d),
             3..d,
             &mut self.scratch,
-            |_, lo, hi, _| quant::class_window(lo, hi, PATCH_FLOOR),
+            |k, lo, hi, _| {
+                let base = if k < 5 { (-1, 1) } else { (0, 1) };
+                quant::units_window(lo, hi, base.0, base.1)
+                    .unwrap_or_else(|| quant::class_window(lo, hi, PATCH_FLOOR))
+            },
         );
         let windows = self.intern();
-        let boxed = quant::poly_box(w, s, e, nn, self.n);
-        if boxed.n >= (self.n / 2).max(1) && boxed.w <= 2 && boxed.h <= 2 && m <= POOL_CAP as usize
-        {
+        // Every patch pool is one cell of 1/n degree (DIVISIONS), as
+        // DSFTool's (xptools DSFLibWrite.cpp, `BeginPatch` adds one pool
+        // per division cell): the pools' lon/lat grids are then one grid,
+        // so a vertex shared by pools (on their common edge) decodes to
+        // one position in each, and the mesh stays watertight.
+        let nf = f64::from(self.n);
+        let home = quant::cell(w, s, self.n);
+        let fits = e <= f64::from(home.x + 1) / nf && nn <= f64::from(home.y + 1) / nf;
+        if fits && m <= POOL_CAP as usize {
             let key = Key {
                 family: Family::Patch,
                 depth: d as u8,
-                cells: boxed,
+                cells: home,
                 windows,
             };
             // Room for every vertex being new, so that all of them are in
@@ -435,10 +513,10 @@ impl<'a> Layout<'a> {
             }
             return Ok(());
         }
-        let home = quant::cell(vertices[0], vertices[1], self.n);
+        let first = quant::cell(vertices[0], vertices[1], self.n);
         for v in vertices.chunks_exact(d) {
-            let cells = if quant::in_box(&home, v[0], v[1]) {
-                home
+            let cells = if quant::in_box(&first, v[0], v[1]) {
+                first
             } else {
                 quant::cell(v[0], v[1], self.n)
             };
@@ -544,15 +622,24 @@ impl<'a> Layout<'a> {
                     (w, s, e, nn) = (w.min(pt[0]), s.min(pt[1]), e.max(pt[0]), nn.max(pt[1]));
                 }
                 // Planes past lon/lat by box, at least a cell of 1/n (the
-                // finest lon/lat box) wide; integer planes raw.
+                // finest lon/lat box) wide; integer planes raw; texture
+                // coordinates (param 65535 with 4 planes, planes 4..8 of 8,
+                // as xptools DSFLibWrite.cpp `EndPolygon` tells them) on
+                // DSFTool's grid of whole units around 0..1.
                 self.scratch.clear();
                 let floor = self.cell_level;
+                let uv = |k: usize| (d == 4 && poly.param == 65535 && k >= 2) || (d == 8 && k >= 4);
                 let points = poly.windings.iter().flat_map(|w| w.chunks_exact(d));
-                windows_of(points, 2..d, &mut self.scratch, |_, lo, hi, raw| {
-                    if raw {
-                        Window::Raw
+                windows_of(points, 2..d, &mut self.scratch, |k, lo, hi, raw| {
+                    let units = if uv(k) {
+                        quant::units_window(lo, hi, 0, 1)
                     } else {
-                        quant::box_window(lo, hi, floor)
+                        None
+                    };
+                    match units {
+                        Some(w) => w,
+                        None if raw => Window::Raw,
+                        None => quant::box_window(lo, hi, floor),
                     }
                 });
                 let key = Key {
@@ -672,7 +759,7 @@ impl<'a> Layout<'a> {
                             .ok()
                             .filter(|&p| p < 65535)
                             .ok_or_else(|| err(None, "more than 65535 32-bit point pools"))?;
-                        self.pools32.push(Plan::new(None, d));
+                        self.pools32.push(Plan::new(None, d, &[]));
                         self.open32.insert(key32, p);
                         p
                     }
@@ -887,6 +974,7 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
         open32: HashMap::new(),
         // Id 0: no windows (draped objects, empty patches).
         windows: HashMap::from([(Box::default(), 0)]),
+        window_list: vec![Box::default()],
         scratch: Vec::new(),
         cell_level: -(n.trailing_zeros() as i32),
         shared: HashMap::new(),
@@ -1129,13 +1217,7 @@ impl Cmds {
     /// Opens a patch: opcode 16 when flags and LOD are those in force, 17
     /// when only the flags differ, 18 otherwise (always for the first).
     fn open_patch(&mut self, flags: u8, near: f32, far: f32) -> Result<(), BuildError> {
-        let lod = (near.to_bits(), far.to_bits());
-        let cmd = match self.patch_state {
-            Some((f, n, x)) if (n, x) == lod && f == flags => Command::TerrainPatch,
-            Some((_, n, x)) if (n, x) == lod => Command::TerrainPatchFlags(flags),
-            _ => Command::TerrainPatchFlagsLod { flags, near, far },
-        };
-        self.patch_state = Some((flags, lod.0, lod.1));
+        let cmd = open_patch(&mut self.patch_state, flags, near, far);
         self.push(cmd)
     }
 
@@ -1174,6 +1256,26 @@ impl Cmds {
         }
         Ok(())
     }
+}
+
+/// The command opening a patch of `flags` and LOD `near`..`far` when a
+/// reader's patch state is `state` (flags and LOD bits, `None` before the
+/// first patch), which it updates: opcode 16 when flags and LOD are those
+/// in force, 17 when only the flags differ, 18 otherwise.
+pub(crate) fn open_patch(
+    state: &mut Option<(u8, u32, u32)>,
+    flags: u8,
+    near: f32,
+    far: f32,
+) -> Command {
+    let lod = (near.to_bits(), far.to_bits());
+    let cmd = match *state {
+        Some((f, n, x)) if (n, x) == lod && f == flags => Command::TerrainPatch,
+        Some((_, n, x)) if (n, x) == lod => Command::TerrainPatchFlags(flags),
+        _ => Command::TerrainPatchFlagsLod { flags, near, far },
+    };
+    *state = Some((flags, lod.0, lod.1));
+    cmd
 }
 
 /// The vertex positions of the commands a primitive of `m` vertices is

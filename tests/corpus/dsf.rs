@@ -10,7 +10,7 @@ use agkit::dsf::{
 };
 
 #[path = "../dsf_support/mod.rs"]
-mod dsf_support;
+pub(super) mod dsf_support;
 use dsf_support::{PlaneKind, assert_same_within, close, plane_errors};
 
 const ELEV_DSF: &str = "X-Plane__xptools/test/dsftool_elevations/+47+012.dsf";

@@ -28,6 +28,7 @@ mod apt;
 mod art;
 mod built;
 mod dsf;
+mod dsf_edit;
 mod dsftool;
 mod gltf;
 mod packages;

@@ -411,3 +411,126 @@ pub fn plane_errors(a: &Dsf, b: &Dsf) -> Result<PlaneErrors, String> {
     }
     Ok(out)
 }
+
+/// The cracks of a rebuilt mesh: of the distinct vertex positions (lon,
+/// lat, elevation, bit for bit) of `a`'s patches, those that come back in
+/// `b`'s patches at more than one position (issue 51: a vertex shared by
+/// triangles in two pools must be written once). Each of `b`'s vertices
+/// is paired with the nearest of `a`'s within `tol` degrees. Returns
+/// (cracked, distinct vertices of `a`, vertices of `b` paired with none).
+pub fn cracks(a: &Dsf, b: &Dsf, tol: f64) -> (usize, usize, usize) {
+    use std::collections::{HashMap, HashSet};
+    type Pos = (u64, u64, u64);
+    let key = |v: &[f64]| (v[0].to_bits(), v[1].to_bits(), v[2].to_bits());
+    let cell = |lon: f64, lat: f64| ((lon / tol).floor() as i64, (lat / tol).floor() as i64);
+    let mut grid: HashMap<(i64, i64), Vec<[f64; 3]>> = HashMap::new();
+    let mut seen: HashSet<Pos> = HashSet::new();
+    for p in a.patches() {
+        for v in p
+            .primitives
+            .iter()
+            .flat_map(|pr| pr.vertices.chunks_exact(p.depth))
+        {
+            if seen.insert(key(v)) {
+                grid.entry(cell(v[0], v[1]))
+                    .or_default()
+                    .push([v[0], v[1], v[2]]);
+            }
+        }
+    }
+    let mut back: HashMap<Pos, HashSet<Pos>> = HashMap::new();
+    let mut unpaired = 0;
+    for p in b.patches() {
+        for v in p
+            .primitives
+            .iter()
+            .flat_map(|pr| pr.vertices.chunks_exact(p.depth))
+        {
+            let (cx, cy) = cell(v[0], v[1]);
+            let mut best: Option<([f64; 3], f64)> = None;
+            for dx in -1..=1 {
+                for dy in -1..=1 {
+                    for s in grid.get(&(cx + dx, cy + dy)).into_iter().flatten() {
+                        let d = (s[0] - v[0]).hypot(s[1] - v[1]);
+                        if d <= tol && best.is_none_or(|(_, bd)| d < bd) {
+                            best = Some((*s, d));
+                        }
+                    }
+                }
+            }
+            match best {
+                Some((s, _)) => {
+                    back.entry(key(&s)).or_default().insert(key(v));
+                }
+                None => unpaired += 1,
+            }
+        }
+    }
+    let cracked = back.values().filter(|s| s.len() > 1).count();
+    (cracked, seen.len(), unpaired)
+}
+
+/// An Ortho4XP-shaped base mesh as DSF2Text: a `size × size` grid of
+/// vertices over the tile (+13+47), jittered inside (edge vertices on
+/// the edges), two triangles per square, each triangle in one of four
+/// terrain patches (so neighbours sit in different patches and pools),
+/// depth 5 (lon, lat, elevation, normal), `DIVISIONS divisions`.
+pub fn ortho_mesh_text(size: usize, divisions: u32, seed: u64) -> String {
+    let mut r = Rng(seed | 1);
+    let n = size - 1;
+    let mut pts = vec![[0.0f64; 5]; size * size];
+    for j in 0..size {
+        for i in 0..size {
+            let jit = |r: &mut Rng, k: usize| {
+                if k == 0 || k == n {
+                    0.0
+                } else {
+                    r.range(-0.3, 0.3) / n as f64
+                }
+            };
+            let lon = 13.0 + i as f64 / n as f64 + jit(&mut r, i);
+            let lat = 47.0 + j as f64 / n as f64 + jit(&mut r, j);
+            pts[j * size + i] = [
+                lon,
+                lat,
+                r.range(200.0, 2900.0),
+                r.range(-0.3, 0.3),
+                r.range(-0.3, 0.3),
+            ];
+        }
+    }
+    let mut patches: [Vec<[usize; 3]>; 4] = Default::default();
+    for j in 0..n {
+        for i in 0..n {
+            let a = j * size + i;
+            let (b, c, d) = (a + 1, a + size, a + size + 1);
+            for t in [[a, b, d], [a, d, c]] {
+                patches[r.below(4) as usize].push(t);
+            }
+        }
+    }
+    let mut s = format!(
+        "I\n800 written by DSFTool 2.4.0-b1\nDSF2TEXT\n\nDIVISIONS {divisions}\nHEIGHTS 1.0 -500.0\n\
+         PROPERTY sim/west 13\nPROPERTY sim/east 14\nPROPERTY sim/north 48\nPROPERTY sim/south 47\n"
+    );
+    for k in 0..4 {
+        s += &format!("TERRAIN_DEF terrain/t{k}.ter\n");
+    }
+    for (k, tris) in patches.iter().enumerate() {
+        s += &format!("BEGIN_PATCH {k} 0.000000 -1.000000 1 5\nBEGIN_PRIMITIVE 0\n");
+        for (m, t) in tris.iter().enumerate() {
+            if m > 0 && m % 85 == 0 {
+                s += "END_PRIMITIVE\nBEGIN_PRIMITIVE 0\n";
+            }
+            for &v in t {
+                let p = pts[v];
+                s += &format!(
+                    "PATCH_VERTEX {:.9} {:.9} {:.9} {:.9} {:.9}\n",
+                    p[0], p[1], p[2], p[3], p[4]
+                );
+            }
+        }
+        s += "END_PRIMITIVE\nEND_PATCH\n";
+    }
+    s
+}

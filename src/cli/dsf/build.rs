@@ -9,7 +9,7 @@ use std::path::Path;
 
 /// Builds a DSF from DSF2Text, grouping entities as DSFTool does; raster
 /// files are looked for beside the text first.
-pub fn build(input: &Path, output: &Path) -> u8 {
+pub fn build(input: &Path, output: &Path, seven_z: bool) -> u8 {
     if let Err(c) = refuse_overwrite(input, output) {
         return c;
     }
@@ -24,20 +24,22 @@ pub fn build(input: &Path, output: &Path) -> u8 {
         bytes,
         base,
         output,
+        seven_z,
     )
 }
 
 /// Builds the DSF2Text `bytes` (read from `input`, named `name` in
 /// messages; `None` for standard input) into `output`, its `RASTER_DATA`
 /// files looked for in `raster_base` first, then as given
-/// ([`dsf::text::RasterFiles`]). Returns the exit status, the error
-/// printed with the file and line.
+/// ([`dsf::text::RasterFiles`]), 7z-compressed with `seven_z`. Returns
+/// the exit status, the error printed with the file and line.
 pub fn build_text(
     name: &str,
     input: Option<&Path>,
     bytes: Vec<u8>,
     raster_base: &Path,
     output: &Path,
+    seven_z: bool,
 ) -> u8 {
     if let Some(refused) = output::wrong_kind(name, &bytes, "DSF2Text", &[Contents::DsfText]) {
         eprintln!("{refused}");
@@ -72,7 +74,11 @@ pub fn build_text(
         Err(e) => return build_error(name, input, kept.as_deref(), &e),
     };
     drop(model);
-    output::write_output(Some(output), &bytes, &output::bytes_written(&bytes))
+    let out = super::edit::OutArgs {
+        output: output.to_path_buf(),
+        seven_z,
+    };
+    super::edit::write(&out, bytes)
 }
 
 /// Reports why a text's model cannot be built, at the line of the entity
