@@ -15,6 +15,7 @@
 pub mod autogen;
 pub mod cmd;
 pub mod features;
+pub mod fixed;
 pub mod lint;
 pub mod planar;
 pub mod quant;
