@@ -16,6 +16,7 @@ pub mod autogen;
 pub mod cmd;
 pub mod features;
 pub mod fixed;
+pub mod flat;
 pub mod lint;
 pub mod planar;
 pub mod quant;
@@ -412,10 +413,15 @@ pub fn atom_name(id: u32) -> String {
 /// offsets: read errors (`DSF001`…`DSF019`, severity error), an MD5
 /// footer mismatch (`DSF020`, warning) and the content warnings of
 /// [`lint::lint`] (`DSF021`…).
+///
+/// The file is checked in its flat form ([`flat`]): no entity is built,
+/// and a file of a MiB or more has its MD5 computed on a second thread
+/// while it is decoded.
 pub fn check_bytes(bytes: &[u8]) -> Vec<Diagnostic> {
-    match read(bytes) {
-        Ok(dsf) => {
-            let mut out = lint::lint(&dsf);
+    match read::decode(bytes, &crate::limits::Limits::default()) {
+        Ok(decoded) => {
+            let mut out = lint::lint_decoded(&decoded);
+            let dsf = &decoded.head;
             if let Md5Status::Mismatch {
                 offset,
                 stored,
