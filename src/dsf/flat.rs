@@ -257,7 +257,56 @@ impl Iterator for Points<'_> {
 
 impl ExactSizeIterator for Points<'_> {}
 
+/// The pools and the index vectors an [`Item`] names its points in: a
+/// [`Flat`]'s, or those of the command being decoded when the items are
+/// streamed ([`super::read::Decoded::events`]).
+#[derive(Debug, Clone, Copy)]
+pub struct View<'f> {
+    /// The 16-bit pools.
+    pub pools: &'f [FlatPool],
+    /// The 32-bit pools.
+    pub pools32: &'f [FlatPool],
+    idx: &'f [u32],
+    spans: &'f [u32],
+}
+
 impl Flat {
+    /// The view its items name their points in.
+    pub fn view(&self) -> View<'_> {
+        View {
+            pools: &self.pools,
+            pools32: &self.pools32,
+            idx: &self.idx,
+            spans: &self.spans,
+        }
+    }
+
+    /// Number of entities the model holds for these items (objects one
+    /// each, patches one each, primitives none).
+    pub fn entity_count(&self) -> usize {
+        self.items
+            .iter()
+            .map(|it| match it {
+                Item::Objects { first, last, .. } => (last - first) as usize,
+                Item::Primitive { .. } | Item::EndPatch { .. } => 0,
+                _ => 1,
+            })
+            .sum()
+    }
+
+    /// Walks the items as [`Event`]s with their command offsets, in
+    /// stream order.
+    pub fn events<E>(&self, mut sink: impl FnMut(Event, u64) -> Result<(), E>) -> Result<(), E> {
+        let view = self.view();
+        let mut depth = 0;
+        for it in &self.items {
+            view.event(it, &mut depth, &mut sink)?;
+        }
+        Ok(())
+    }
+}
+
+impl View<'_> {
     fn points(&self, form: Form, first: u32, last: u32) -> Points<'_> {
         match form {
             Form::Range => Points::Range(first..last),
@@ -299,25 +348,17 @@ impl Flat {
         self.points(form, first, last)
     }
 
-    /// Number of entities the model holds for these items (objects one
-    /// each, patches one each, primitives none).
-    pub fn entity_count(&self) -> usize {
-        self.items
-            .iter()
-            .map(|it| match it {
-                Item::Objects { first, last, .. } => (last - first) as usize,
-                Item::Primitive { .. } | Item::EndPatch { .. } => 0,
-                _ => 1,
-            })
-            .sum()
-    }
-
-    /// Walks the items as [`Event`]s with their command offsets, in
-    /// stream order.
-    pub fn events<E>(&self, mut sink: impl FnMut(Event, u64) -> Result<(), E>) -> Result<(), E> {
-        let mut depth = 0usize;
-        for it in &self.items {
-            match *it {
+    /// Hands `item` to `sink` as [`Event`]s with their command offsets
+    /// (one per object of an [`Item::Objects`]). `depth` carries the open
+    /// patch's depth from its [`Item::BeginPatch`] to its primitives.
+    pub fn event<E>(
+        &self,
+        item: &Item,
+        depth: &mut usize,
+        sink: &mut impl FnMut(Event, u64) -> Result<(), E>,
+    ) -> Result<(), E> {
+        {
+            match *item {
                 Item::Filter { at, value } => sink(Event::Entity(Entity::Filter(value)), at)?,
                 Item::Objects {
                     at,
@@ -378,13 +419,13 @@ impl Flat {
                     lod,
                     depth: d,
                 } => {
-                    depth = d as usize;
+                    *depth = d as usize;
                     let patch = Patch {
                         def,
                         flags,
                         lod_near: lod.0,
                         lod_far: lod.1,
-                        depth,
+                        depth: *depth,
                         primitives: Vec::new(),
                     };
                     sink(Event::BeginPatch(patch), at)?;
@@ -401,7 +442,7 @@ impl Flat {
                     for (p, i) in self.vertices(pool, form, first, last) {
                         let p = &self.pools[p as usize];
                         if vertices.is_empty() {
-                            vertices.reserve((last - first) as usize * depth.max(p.depth()));
+                            vertices.reserve((last - first) as usize * (*depth).max(p.depth()));
                         }
                         p.point_into(i as usize, &mut vertices);
                     }
@@ -656,10 +697,22 @@ const ENTITY_COST: u64 = 16;
 /// Sizes of the definition tables: `TERT`, `OBJT`, `POLY`, `NETW`.
 pub(crate) type DefCounts = [usize; 4];
 
-/// The command-stream state machine, writing items as it goes.
-struct Machine<'p> {
+/// What receives each item as it is decoded, with the view its points
+/// are in; `false` stops the run.
+pub(crate) type Sink<'s> = &'s mut dyn FnMut(&super::Dsf, &View<'_>, &Item) -> bool;
+
+/// The command-stream state machine, handing items to its sink (and
+/// keeping them, when asked) as it goes.
+struct Machine<'p, 's> {
+    head: &'p super::Dsf,
     pools: &'p [FlatPool],
     pools32: &'p [FlatPool],
+    /// Keep the items (and the indices they name) in `items`, `idx` and
+    /// `spans`; without it both vectors hold only the current command's.
+    keep: bool,
+    sink: Option<Sink<'s>>,
+    /// The sink asked to stop.
+    stopped: bool,
     defs: DefCounts,
     pool: u32,
     junction: u32,
@@ -716,7 +769,34 @@ fn u16s(b: &[u8]) -> impl ExactSizeIterator<Item = u16> + Clone + '_ {
     b.chunks_exact(2).map(|p| u16::from_le_bytes([p[0], p[1]]))
 }
 
-impl Machine<'_> {
+impl Machine<'_, '_> {
+    /// Hands `item` to the sink and keeps it when asked. A stop asked by
+    /// the sink ends the run as an error that [`run`] does not report.
+    fn emit(&mut self, item: Item) -> Result<(), DsfError> {
+        if let Some(sink) = self.sink.as_mut() {
+            let view = View {
+                pools: self.pools,
+                pools32: self.pools32,
+                idx: &self.idx,
+                spans: &self.spans,
+            };
+            if !sink(self.head, &view, &item) {
+                self.stopped = true;
+                return Err(DsfError::new(
+                    0,
+                    ErrorKind::MissingAtom("(stopped by the sink)"),
+                ));
+            }
+        }
+        if self.keep {
+            self.items.push(item);
+        } else {
+            self.idx.clear();
+            self.spans.clear();
+        }
+        Ok(())
+    }
+
     fn spend(&mut self, values: u64, at: u64) -> Result<(), DsfError> {
         if values > self.budget {
             return Err(DsfError::new(
@@ -795,6 +875,7 @@ impl Machine<'_> {
         let (first, last) = (first as u32, last as u32);
         let pool = self.pool;
         if step == 3
+            && self.keep
             && let Some(Item::Objects {
                 at: a,
                 step: 3,
@@ -813,7 +894,7 @@ impl Machine<'_> {
             *l0 = last;
             return Ok(());
         }
-        self.items.push(Item::Objects {
+        self.emit(Item::Objects {
             at,
             step,
             def,
@@ -821,8 +902,7 @@ impl Machine<'_> {
             first,
             last,
             mode,
-        });
-        Ok(())
+        })
     }
 
     /// A polygon whose windings are listed: each of `windings` holds its
@@ -848,7 +928,7 @@ impl Machine<'_> {
             }
             self.spans.push(self.idx.len() as u32);
         }
-        self.items.push(Item::Polygon {
+        self.emit(Item::Polygon {
             at,
             def,
             param,
@@ -856,8 +936,7 @@ impl Machine<'_> {
             form: Form::List,
             start,
             windings: windings.len() as u32,
-        });
-        Ok(())
+        })
     }
 
     /// A polygon whose winding k is `bounds[k]..bounds[k + 1]`.
@@ -891,7 +970,7 @@ impl Machine<'_> {
         }
         let start = self.spans.len() as u32;
         self.spans.extend(bounds.take(windings + 1).map(u32::from));
-        self.items.push(Item::Polygon {
+        self.emit(Item::Polygon {
             at,
             def,
             param,
@@ -899,8 +978,7 @@ impl Machine<'_> {
             form: Form::Range,
             start,
             windings: windings as u32,
-        });
-        Ok(())
+        })
     }
 
     /// A chain of the absolute 32-bit pool points `points` (listed) or
@@ -952,7 +1030,7 @@ impl Machine<'_> {
                 (Form::Range, range.0 as u32, range.1 as u32)
             }
         };
-        self.items.push(Item::Chain {
+        self.emit(Item::Chain {
             at,
             def,
             subtype: self.subtype,
@@ -960,8 +1038,7 @@ impl Machine<'_> {
             form,
             first,
             last,
-        });
-        Ok(())
+        })
     }
 
     /// Checks one vertex of the open patch (depth `depth`, 0 = not known
@@ -1047,38 +1124,38 @@ impl Machine<'_> {
             ..
         }) = self.pending.take()
         {
-            self.items.push(Item::BeginPatch {
+            self.emit(Item::BeginPatch {
                 at: opened,
                 def,
                 flags,
                 lod,
                 depth: depth as u32,
-            });
+            })?;
         }
-        self.items.push(Item::Primitive {
+        self.emit(Item::Primitive {
             at,
             kind,
             pool,
             form,
             first,
             last,
-        });
-        Ok(())
+        })
     }
 
-    fn close_patch(&mut self, at: u64) {
+    fn close_patch(&mut self, at: u64) -> Result<(), DsfError> {
         if let Some(p) = self.pending.take() {
-            self.items.push(p);
+            self.emit(p)?;
         }
         if self.patch.take().is_some() {
-            self.items.push(Item::EndPatch { at });
+            self.emit(Item::EndPatch { at })?;
         }
+        Ok(())
     }
 
     fn open_patch(&mut self, at: u64) -> Result<(), DsfError> {
         let def = self.def(0, at)?;
         self.spend(ENTITY_COST, at)?;
-        self.close_patch(at);
+        self.close_patch(at)?;
         let depth = self
             .pools
             .get(self.pool as usize)
@@ -1093,10 +1170,10 @@ impl Machine<'_> {
         self.patch = Some(depth);
         if depth == 0 {
             self.pending = Some(p);
+            Ok(())
         } else {
-            self.items.push(p);
+            self.emit(p)
         }
-        Ok(())
     }
 
     /// Parses and runs the command whose opcode `op` (at `at`) was just
@@ -1249,7 +1326,7 @@ impl Machine<'_> {
                     match u16::from_le_bytes([k0, k1]) {
                         1 => {
                             self.spend(ENTITY_COST, at)?;
-                            self.items.push(Item::Filter { at, value: v });
+                            self.emit(Item::Filter { at, value: v })?;
                         }
                         2 => self.agl = v != 0,
                         _ => {}
@@ -1262,24 +1339,46 @@ impl Machine<'_> {
     }
 }
 
+/// What [`run`] found.
+pub(crate) struct Run {
+    /// The items and the indices they name (empty unless kept).
+    pub(crate) flat: Flat,
+    /// The 16-bit pools DSFTool reads elevations from, in order: for an
+    /// overlay, those current at object and `SetDefinition16` commands;
+    /// for a base mesh, at patches and cross-pool vertices.
+    pub(crate) elevation: Vec<u16>,
+}
+
+/// The command stream's context: the definition table sizes, the
+/// overlay flag and the value budget.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Context {
+    pub(crate) defs: DefCounts,
+    pub(crate) overlay: bool,
+    pub(crate) budget: u64,
+}
+
 /// Runs the command stream `cmds` (first byte at offset `base`) over the
-/// pools, within `budget` values. Returns the flat form and the 16-bit
-/// pools DSFTool reads elevations from (for an `overlay`, those current at
-/// object and `SetDefinition16` commands; for a base mesh, at patches and
-/// cross-pool vertices), in order.
+/// pools, handing each item to `sink` as it is decoded, and keeping the
+/// items in the result's [`Flat`] (without its pools) when `keep` is set.
 pub(crate) fn run(
-    pools: Vec<FlatPool>,
-    pools32: Vec<FlatPool>,
-    defs: DefCounts,
+    head: &super::Dsf,
+    pools: &[FlatPool],
+    pools32: &[FlatPool],
+    cx: Context,
     cmds: &[u8],
     base: u64,
-    budget: u64,
-    overlay: bool,
-) -> Result<(Flat, Vec<u16>), DsfError> {
+    keep: bool,
+    sink: Option<Sink<'_>>,
+) -> Result<Run, DsfError> {
     let mut m = Machine {
-        pools: &pools,
-        pools32: &pools32,
-        defs,
+        head,
+        pools,
+        pools32,
+        keep,
+        sink,
+        stopped: false,
+        defs: cx.defs,
         pool: u32::from(u16::MAX),
         junction: 0,
         def: u32::MAX,
@@ -1289,23 +1388,35 @@ pub(crate) fn run(
         agl: false,
         patch: None,
         pending: None,
-        budget,
+        budget: cx.budget,
         items: Vec::new(),
         idx: Vec::new(),
         spans: Vec::new(),
-        overlay,
+        overlay: cx.overlay,
         elevation: vec![0u64; 1024],
+    };
+    // Stopped by the sink, which knows why.
+    let stopped = || Run {
+        flat: Flat::default(),
+        elevation: Vec::new(),
     };
     let mut c = Cursor::new(cmds, base);
     while !c.is_empty() {
         let at = c.offset();
         let op = c.u8(W)?;
-        m.command(&mut c, op, at).map_err(|e| match e.kind {
-            ErrorKind::Truncated { .. } => DsfError::new(at, ErrorKind::TruncatedCommand(op)),
-            _ => e,
-        })?;
+        if let Err(e) = m.command(&mut c, op, at) {
+            if m.stopped {
+                return Ok(stopped());
+            }
+            return Err(match e.kind {
+                ErrorKind::Truncated { .. } => DsfError::new(at, ErrorKind::TruncatedCommand(op)),
+                _ => e,
+            });
+        }
     }
-    m.close_patch(c.offset());
+    if let Err(e) = m.close_patch(c.offset()) {
+        return if m.stopped { Ok(stopped()) } else { Err(e) };
+    }
     let elevation = (0..pools.len().min(1 << 16))
         .filter(|&p| (m.elevation[p / 64] >> (p % 64)) & 1 == 1)
         .map(|p| p as u16)
@@ -1314,14 +1425,14 @@ pub(crate) fn run(
     items.shrink_to_fit();
     idx.shrink_to_fit();
     spans.shrink_to_fit();
-    Ok((
-        Flat {
-            pools,
-            pools32,
+    Ok(Run {
+        flat: Flat {
+            pools: Vec::new(),
+            pools32: Vec::new(),
             items,
             idx,
             spans,
         },
         elevation,
-    ))
+    })
 }

@@ -3,7 +3,7 @@
 //! missing tile bounds, filters without an airport).
 
 use super::autogen::AutogenKind;
-use super::flat::Item;
+use super::flat::{Item, View};
 use super::read::Decoded;
 use super::{Dsf, ElevationMode, Entity};
 use crate::diag::{Diagnostic, Location, Severity};
@@ -61,17 +61,34 @@ pub fn lint(dsf: &Dsf) -> Vec<Diagnostic> {
     out
 }
 
-/// [`lint`] of a binary DSF read into flat arrays (what `agkit check`
-/// runs: no entity is built): the same warnings in the same order.
-pub fn lint_decoded(d: &Decoded<'_>) -> Vec<Diagnostic> {
-    let dsf = &d.head;
-    let flat = &d.flat;
-    let mut out = Vec::new();
-    bounds(dsf, &mut out);
-    let filters = filter_count(dsf);
+/// [`lint`] of a binary DSF as its records are decoded (what `agkit
+/// check` runs through [`super::check_bytes`]: no entity is built).
+pub fn lint_decoded(d: &Decoded<'_>) -> Result<Vec<Diagnostic>, super::DsfError> {
+    let flat = d.flat()?;
+    let mut lint = Lint::default();
     for it in &flat.items {
+        lint.item(&d.head, &flat.view(), it);
+    }
+    Ok(lint.finish(&d.head))
+}
+
+/// The checks of [`lint`], fed one flat record at a time.
+#[derive(Debug, Default)]
+pub(crate) struct Lint {
+    filters: Option<usize>,
+    out: Vec<Diagnostic>,
+}
+
+impl Lint {
+    /// Checks one record of the tile whose head is `dsf`; its points are
+    /// in `view`.
+    pub(crate) fn item(&mut self, dsf: &Dsf, view: &View<'_>, it: &Item) {
+        let out = &mut self.out;
         match *it {
-            Item::Filter { at, value } => filter(value, filters, Location::Offset(at), &mut out),
+            Item::Filter { at, value } => {
+                let filters = *self.filters.get_or_insert_with(|| filter_count(dsf));
+                filter(value, filters, Location::Offset(at), out);
+            }
             Item::Objects {
                 at,
                 step,
@@ -83,7 +100,7 @@ pub fn lint_decoded(d: &Decoded<'_>) -> Vec<Diagnostic> {
             } => {
                 for k in 0..u64::from(last - first) {
                     let at = || Location::Offset(at + u64::from(step) * k);
-                    if !object(dsf, def, mode != ElevationMode::Draped, at, &mut out) {
+                    if !object(dsf, def, mode != ElevationMode::Draped, at, out) {
                         break; // not an elevated AGP: neither is the rest
                     }
                 }
@@ -97,16 +114,16 @@ pub fn lint_decoded(d: &Decoded<'_>) -> Vec<Diagnostic> {
                 start,
                 windings,
             } => {
-                let p = &flat.pools[pool as usize];
+                let p = &view.pools[pool as usize];
                 let shape = Shape {
                     def,
                     param,
                     depth: p.depth(),
                     windings: windings as usize,
                 };
-                polygon(dsf, &shape, Location::Offset(at), &mut out, |k, ring| {
+                polygon(dsf, &shape, Location::Offset(at), out, |k, ring| {
                     if p.depth() >= 2 {
-                        ring.extend(flat.winding(form, start, k as u32).map(|i| Coord {
+                        ring.extend(view.winding(form, start, k as u32).map(|i| Coord {
                             x: p.value(i as usize, 0),
                             y: p.value(i as usize, 1),
                         }));
@@ -116,7 +133,15 @@ pub fn lint_decoded(d: &Decoded<'_>) -> Vec<Diagnostic> {
             _ => {}
         }
     }
-    out
+
+    /// The diagnostics, in the order [`lint`] gives them: the tile's
+    /// bounds first, then the records'.
+    pub(crate) fn finish(self, dsf: &Dsf) -> Vec<Diagnostic> {
+        let mut out = Vec::with_capacity(self.out.len() + 4);
+        bounds(dsf, &mut out);
+        out.extend(self.out);
+        out
+    }
 }
 
 fn filter_count(dsf: &Dsf) -> usize {

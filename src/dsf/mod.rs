@@ -418,10 +418,16 @@ pub fn atom_name(id: u32) -> String {
 /// and a file of a MiB or more has its MD5 computed on a second thread
 /// while it is decoded.
 pub fn check_bytes(bytes: &[u8]) -> Vec<Diagnostic> {
-    match read::decode(bytes, &crate::limits::Limits::default()) {
+    let mut lint = lint::Lint::default();
+    let mut each = |head: &Dsf, view: &flat::View<'_>, item: &flat::Item| {
+        lint.item(head, view, item);
+        true
+    };
+    let decoded = read::decode_with(bytes, &crate::limits::Limits::default(), Some(&mut each));
+    match decoded {
         Ok(decoded) => {
-            let mut out = lint::lint_decoded(&decoded);
             let dsf = &decoded.head;
+            let mut out = lint.finish(dsf);
             if let Md5Status::Mismatch {
                 offset,
                 stored,

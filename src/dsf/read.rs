@@ -6,7 +6,7 @@
 //! happened. Sizes read from the file are checked against the bytes that
 //! remain before anything is allocated.
 
-use super::flat::{self, Flat};
+use super::flat::{self, Flat, FlatPool, Item, View};
 use super::{Dsf, Entity, Md5Status, Patch, Primitive, Raster, UnknownAtom, atom_name};
 use crate::diag::{Diagnostic, Location, Severity};
 use crate::limits::{LimitExceeded, Limits};
@@ -447,16 +447,23 @@ pub fn unpack_7z_limited(bytes: &[u8], limit: u64) -> Result<Vec<u8>, DsfError> 
 
 /// Reads an uncompressed DSF within the default [`Limits`].
 pub fn read_plain(bytes: &[u8]) -> Result<Dsf, DsfError> {
-    decode_plain(bytes, bytes.len(), &Limits::default())?.into_model()
+    decode_plain(
+        std::borrow::Cow::Borrowed(bytes),
+        bytes.len(),
+        &Limits::default(),
+        None,
+    )?
+    .into_model()
 }
 
-/// A DSF read into flat arrays: its header, definitions and rasters in
-/// `head`, its pools and command stream in `flat` ([`super::flat`]).
-/// [`Decoded::events`] walks the commands and hands each entity to a sink
-/// (what `dsf totext` streams), [`Decoded::into_model`] collects them into
-/// a [`Dsf`]; [`super::check_bytes`] checks the flat form itself. Every
-/// command has been run (and every error found) by the time
-/// [`decode`] returns.
+/// A DSF read up to its entities: its header, definitions and rasters in
+/// `head`, its pools decoded into typed arrays ([`super::flat`]), and its
+/// command stream run once, so that every error is found by the time
+/// [`decode`] returns. [`Decoded::events`] runs the commands again and
+/// hands each entity to a sink as it is decoded (what `dsf totext`
+/// streams), [`Decoded::into_model`] collects them into a [`Dsf`],
+/// [`Decoded::flat`] keeps them as flat records; [`super::check_bytes`]
+/// checks them as they are decoded. No entity is held unless asked for.
 ///
 /// Budgets: the pools may decode to at most [`value_budget`] values and
 /// at most a quarter of [`unpack_limit`] of the input (4 bytes each); the
@@ -469,13 +476,13 @@ pub struct Decoded<'a> {
     /// Everything but the entities and the pools' values: `entities` and
     /// `entity_offsets` are empty, each pool's planes have their scale,
     /// offset and encoding but an empty [`super::Plane::raw`] (the values
-    /// are in `flat`), `elevation_pools` is filled.
+    /// are in [`Decoded::pools`]), `elevation_pools` is filled.
     pub head: Dsf,
-    /// The pools' values and the command stream.
-    pub flat: Flat,
-    /// The input's bytes are not held after decoding; the lifetime is kept
-    /// for the code that names `Decoded<'_>`.
-    input: std::marker::PhantomData<&'a [u8]>,
+    pools: Vec<FlatPool>,
+    pools32: Vec<FlatPool>,
+    data: std::borrow::Cow<'a, [u8]>,
+    cmds: std::ops::Range<usize>,
+    cx: flat::Context,
 }
 
 /// What [`Decoded::events`] hands to its sink, in command-stream order.
@@ -511,36 +518,100 @@ impl<E> From<DsfError> for StreamError<E> {
 /// Reads `bytes` (a plain DSF or a 7z archive holding one), its command
 /// stream included, within `limits`.
 pub fn decode<'a>(bytes: &'a [u8], limits: &Limits) -> Result<Decoded<'a>, DsfError> {
+    decode_with(bytes, limits, None)
+}
+
+/// [`decode`], handing each record of the command stream to `sink` as it
+/// is decoded (what [`super::check_bytes`] lints).
+pub(crate) fn decode_with<'a>(
+    bytes: &'a [u8],
+    limits: &Limits,
+    sink: Option<flat::Sink<'_>>,
+) -> Result<Decoded<'a>, DsfError> {
     if bytes.starts_with(&SEVENZ_MAGIC) {
         let inner = unpack_7z_limited(bytes, unpack_limit(bytes.len(), limits))?;
-        let mut d = decode_plain(&inner, bytes.len(), limits).map_err(DsfError::in_unpacked)?;
+        let mut d = decode_plain(std::borrow::Cow::Owned(inner), bytes.len(), limits, sink)
+            .map_err(DsfError::in_unpacked)?;
         d.head.compressed = true;
         Ok(d)
     } else {
-        decode_plain(bytes, bytes.len(), limits)
+        decode_plain(std::borrow::Cow::Borrowed(bytes), bytes.len(), limits, sink)
     }
 }
 
 impl Decoded<'_> {
+    /// The 16-bit pools' values.
+    pub fn pools(&self) -> &[FlatPool] {
+        &self.pools
+    }
+
+    /// The 32-bit pools' values.
+    pub fn pools32(&self) -> &[FlatPool] {
+        &self.pools32
+    }
+
+    /// Runs the command stream again, handing each record to `sink`;
+    /// keeps them in the result when `keep` is set.
+    fn rerun(&self, keep: bool, sink: Option<flat::Sink<'_>>) -> Result<flat::Run, DsfError> {
+        let c = &self.data[self.cmds.clone()];
+        flat::run(
+            &self.head,
+            &self.pools,
+            &self.pools32,
+            self.cx,
+            c,
+            self.cmds.start as u64,
+            keep,
+            sink,
+        )
+        .map_err(|e| {
+            if self.head.compressed {
+                e.in_unpacked()
+            } else {
+                e
+            }
+        })
+    }
+
+    /// The command stream as flat records, in one vector, with the pools.
+    pub fn flat(&self) -> Result<Flat, DsfError> {
+        let mut f = self.rerun(true, None)?.flat;
+        f.pools = self.pools.clone();
+        f.pools32 = self.pools32.clone();
+        Ok(f)
+    }
+
     /// Walks the command stream, calling `sink` with each event and the
-    /// byte offset of the command that produced it. The stream was run
-    /// when it was decoded, so only the sink can fail here.
+    /// byte offset of the command that produced it, as it is decoded.
     pub fn events<E>(
         &self,
-        sink: impl FnMut(Event, u64) -> Result<(), E>,
+        mut sink: impl FnMut(Event, u64) -> Result<(), E>,
     ) -> Result<(), StreamError<E>> {
-        self.flat.events(sink).map_err(StreamError::Sink)
+        let mut failed = None;
+        let mut depth = 0;
+        let mut each = |_: &Dsf, v: &View<'_>, it: &Item| match v.event(it, &mut depth, &mut sink) {
+            Ok(()) => true,
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        };
+        let run = self.rerun(false, Some(&mut each));
+        match (failed, run) {
+            (Some(e), _) => Err(StreamError::Sink(e)),
+            (None, Err(e)) => Err(StreamError::Dsf(e)),
+            (None, Ok(_)) => Ok(()),
+        }
     }
 
     /// The model: the pools with their values and the command stream's
     /// `entities` (a patch is listed where it opens and gathers every
     /// primitive until it closes) and `entity_offsets`.
     pub fn into_model(self) -> Result<Dsf, DsfError> {
-        let n = self.flat.entity_count();
-        let mut entities = Vec::with_capacity(n);
-        let mut offsets = Vec::with_capacity(n);
+        let mut entities = Vec::new();
+        let mut offsets = Vec::new();
         let mut open: Option<usize> = None;
-        let run = self.flat.events(|ev, at| {
+        let run = self.events(|ev, at| {
             match ev {
                 Event::Entity(e) => {
                     entities.push(e);
@@ -562,11 +633,12 @@ impl Decoded<'_> {
         });
         match run {
             Ok(()) => {}
-            Err(never) => match never {},
+            Err(StreamError::Dsf(e)) => return Err(e),
+            Err(StreamError::Sink(never)) => match never {},
         }
         let mut dsf = self.head;
-        dsf.pools = self.flat.pools.iter().map(|p| p.to_pool(true)).collect();
-        dsf.pools32 = self.flat.pools32.iter().map(|p| p.to_pool(true)).collect();
+        dsf.pools = self.pools.iter().map(|p| p.to_pool(true)).collect();
+        dsf.pools32 = self.pools32.iter().map(|p| p.to_pool(true)).collect();
         dsf.entities = entities;
         dsf.entity_offsets = offsets;
         Ok(dsf)
@@ -580,10 +652,12 @@ const PARALLEL_MD5: usize = 1 << 20;
 /// Reads an uncompressed DSF (`bytes`); `disk_len` is the size of the
 /// input as given (the archive's for 7z).
 fn decode_plain<'a>(
-    bytes: &[u8],
+    data: std::borrow::Cow<'a, [u8]>,
     disk_len: usize,
     limits: &Limits,
+    sink: Option<flat::Sink<'_>>,
 ) -> Result<Decoded<'a>, DsfError> {
+    let bytes: &[u8] = &data;
     let mut cur = Cursor::new(bytes, 0);
     let magic = cur
         .bytes(8, "the header")
@@ -609,18 +683,18 @@ fn decode_plain<'a>(
     let (decoded, computed) = if end >= PARALLEL_MD5 {
         std::thread::scope(|s| {
             let md5 = s.spawn(digest);
-            let decoded = decode_body(bytes, end, disk_len, limits);
+            let decoded = decode_body(bytes, end, disk_len, limits, sink);
             // Hashing cannot panic; were the thread lost, hash here.
             let computed = md5.join().unwrap_or_else(|_| digest());
             (decoded, computed)
         })
     } else {
-        (decode_body(bytes, end, disk_len, limits), digest())
+        (decode_body(bytes, end, disk_len, limits, sink), digest())
     };
-    let mut decoded = decoded?;
+    let (mut head, pools, pools32, cmds, cx) = decoded?;
     let mut stored = [0u8; 16];
     stored.copy_from_slice(&bytes[end..]);
-    decoded.head.md5 = if stored == computed {
+    head.md5 = if stored == computed {
         Md5Status::Valid
     } else {
         Md5Status::Mismatch {
@@ -629,16 +703,34 @@ fn decode_plain<'a>(
             computed,
         }
     };
-    Ok(decoded)
+    Ok(Decoded {
+        head,
+        pools,
+        pools32,
+        data,
+        cmds,
+        cx,
+    })
 }
 
+/// What [`decode_body`] reads: the head, the pools, where the commands
+/// are and their context.
+type Body = (
+    Dsf,
+    Vec<FlatPool>,
+    Vec<FlatPool>,
+    std::ops::Range<usize>,
+    flat::Context,
+);
+
 /// Everything of a DSF between its header and its MD5 footer (at `end`).
-fn decode_body<'a>(
+fn decode_body(
     bytes: &[u8],
     end: usize,
     disk_len: usize,
     limits: &Limits,
-) -> Result<Decoded<'a>, DsfError> {
+    sink: Option<flat::Sink<'_>>,
+) -> Result<Body, DsfError> {
     let mut dsf = Dsf::default();
     let top = atoms(&bytes[12..end], 12)?;
     let eof = end as u64;
@@ -709,24 +801,26 @@ fn decode_body<'a>(
         dsf.polygon_defs.len(),
         dsf.network_defs.len(),
     ];
-    let overlay = super::text::is_overlay(&dsf);
-    let (flat, elevation) = flat::run(
-        pools,
-        pools32,
+    let cx = flat::Context {
         defs,
+        overlay: super::text::is_overlay(&dsf),
+        budget,
+    };
+    let run = flat::run(
+        &dsf,
+        &pools,
+        &pools32,
+        cx,
         cmds.payload,
         cmds.payload_offset(),
-        budget,
-        overlay,
+        false,
+        sink,
     )?;
-    dsf.elevation_pools = elevation;
-    dsf.pools = flat.pools.iter().map(|p| p.to_pool(false)).collect();
-    dsf.pools32 = flat.pools32.iter().map(|p| p.to_pool(false)).collect();
-    Ok(Decoded {
-        head: dsf,
-        flat,
-        input: std::marker::PhantomData,
-    })
+    dsf.elevation_pools = run.elevation;
+    dsf.pools = pools.iter().map(|p| p.to_pool(false)).collect();
+    dsf.pools32 = pools32.iter().map(|p| p.to_pool(false)).collect();
+    let start = cmds.payload_offset() as usize;
+    Ok((dsf, pools, pools32, start..start + cmds.payload.len(), cx))
 }
 
 /// C's `atoi`: optional spaces, a sign and the leading digits (0 if none).
