@@ -1358,16 +1358,14 @@ pub(crate) struct Context {
     pub(crate) budget: u64,
 }
 
-/// Runs the command stream `cmds` (first byte at offset `base`) over the
-/// pools, handing each item to `sink` as it is decoded, and keeping the
+/// Runs the command stream `c` (a cursor over `CMDS`) over the pools, handing each item to `sink` as it is decoded, and keeping the
 /// items in the result's [`Flat`] (without its pools) when `keep` is set.
 pub(crate) fn run(
     head: &super::Dsf,
     pools: &[FlatPool],
     pools32: &[FlatPool],
     cx: Context,
-    cmds: &[u8],
-    base: u64,
+    mut c: Cursor<'_>,
     keep: bool,
     sink: Option<Sink<'_>>,
 ) -> Result<Run, DsfError> {
@@ -1400,7 +1398,6 @@ pub(crate) fn run(
         flat: Flat::default(),
         elevation: Vec::new(),
     };
-    let mut c = Cursor::new(cmds, base);
     while !c.is_empty() {
         let at = c.offset();
         let op = c.u8(W)?;

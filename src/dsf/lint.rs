@@ -230,7 +230,8 @@ fn polygon(
         coords
     };
     // A polygon may have no winding at all (a binary DSF can say so).
-    let first = if p.windings > 0 { winding(0).len() } else { 0 };
+    let mut ring0 = (p.windings > 0).then(|| winding(0));
+    let first = ring0.as_ref().map_or(0, Vec::len);
     if kind == AutogenKind::Agb && (p.windings != 1 || first != 4) {
         out.push(warn(
             "DSF021",
@@ -247,11 +248,15 @@ fn polygon(
     // holes first (the AGS engine finds the outer ring by
     // shape), so only a polygon with no counter-clockwise
     // winding at all is suspect.
-    let clockwise = |k: usize| is_clockwise(winding(k));
+    // Winding 0's points, read once above, serve both checks.
+    let mut clockwise = |k: usize| match ring0.take().filter(|_| k == 0) {
+        Some(r) => is_clockwise(r),
+        None => is_clockwise(winding(k)),
+    };
     let suspect = p.windings > 0
         && match kind {
             AutogenKind::Agb => clockwise(0),
-            _ => (0..p.windings).all(clockwise),
+            _ => (0..p.windings).all(&mut clockwise),
         };
     if suspect {
         let what = if kind == AutogenKind::Agb {

@@ -559,8 +559,7 @@ impl Decoded<'_> {
             &self.pools,
             &self.pools32,
             self.cx,
-            c,
-            self.cmds.start as u64,
+            Cursor::new(c, self.cmds.start as u64),
             keep,
             sink,
         )
@@ -811,8 +810,7 @@ fn decode_body(
         &pools,
         &pools32,
         cx,
-        cmds.payload,
-        cmds.payload_offset(),
+        Cursor::new(cmds.payload, cmds.payload_offset()),
         false,
         sink,
     )?;
