@@ -77,20 +77,43 @@ pub fn push_fixed(out: &mut Vec<u8>, x: f64, prec: usize) {
             }
         }
     };
-    let p = u128::from(POW10[prec]);
-    push_u128(out, q / p);
+    let p = POW10[prec];
+    // The integer part and the digits after the point; u64 arithmetic
+    // whenever the value fits (all a DSF's text holds).
+    let (int, frac) = match u64::try_from(q) {
+        Ok(q) => (u128::from(q / p), q % p),
+        Err(_) => (q / u128::from(p), (q % u128::from(p)) as u64),
+    };
+    push_u128(out, int);
     if prec > 0 {
         out.push(b'.');
-        let f = (q % p) as u64;
-        let mut digits = [b'0'; MAX_PRECISION];
-        let mut v = f;
-        for d in digits[..prec].iter_mut().rev() {
-            *d = b'0' + (v % 10) as u8;
-            v /= 10;
+        let mut digits = [b'0'; MAX_PRECISION + 1];
+        let mut v = frac;
+        let mut i = prec;
+        while i >= 2 {
+            let d = (v % 100) as usize;
+            v /= 100;
+            digits[i - 2..i].copy_from_slice(&PAIRS[2 * d..2 * d + 2]);
+            i -= 2;
+        }
+        if i == 1 {
+            digits[0] = b'0' + (v % 10) as u8;
         }
         out.extend_from_slice(&digits[..prec]);
     }
 }
+
+/// "00" to "99", two bytes each.
+const PAIRS: [u8; 200] = {
+    let mut t = [0u8; 200];
+    let mut k = 0;
+    while k < 100 {
+        t[2 * k] = b'0' + (k / 10) as u8;
+        t[2 * k + 1] = b'0' + (k % 10) as u8;
+        k += 1;
+    }
+    t
+};
 
 const TWO_POW_98: f64 = (1u128 << 98) as f64;
 
@@ -98,13 +121,19 @@ const TWO_POW_98: f64 = (1u128 << 98) as f64;
 pub fn push_u64(out: &mut Vec<u8>, mut v: u64) {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
-    loop {
+    while v >= 100 {
+        let d = (v % 100) as usize;
+        v /= 100;
+        buf[i - 2..i].copy_from_slice(&PAIRS[2 * d..2 * d + 2]);
+        i -= 2;
+    }
+    if v >= 10 {
+        let d = v as usize;
+        buf[i - 2..i].copy_from_slice(&PAIRS[2 * d..2 * d + 2]);
+        i -= 2;
+    } else {
         i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
+        buf[i] = b'0' + v as u8;
     }
     out.extend_from_slice(&buf[i..]);
 }
