@@ -958,7 +958,13 @@ fn finish(
     }
     head.pools = pools;
     head.pools32 = pools32;
-    let bytes = write_raw(&head, &out.cmds).map_err(|e| {
+    written(&head, &out.cmds)
+}
+
+/// Writes the edited tile `d` with the command stream `cmds` and reads it
+/// back ([`verify`]): the bytes of every edit's result.
+fn written(d: &Dsf, cmds: &[Command]) -> Result<Vec<u8>, EditError> {
+    let bytes = write_raw(d, cmds).map_err(|e| {
         fail(
             EditErrorKind::Inconsistent,
             format!("the result cannot be written: {e}"),
@@ -1248,14 +1254,7 @@ pub fn props(bytes: &[u8], edits: &PropertyEdits, limits: &Limits) -> Result<Vec
         }
     }
     bounds(&d)?;
-    let bytes = write_raw(&d, &src.cmds).map_err(|e| {
-        fail(
-            EditErrorKind::Inconsistent,
-            format!("the result cannot be written: {e}"),
-        )
-    })?;
-    verify(&bytes)?;
-    Ok(bytes)
+    written(&d, &src.cmds)
 }
 
 /// Which raster layers [`rasters`] copies, replaces and drops.
@@ -1329,14 +1328,7 @@ pub fn rasters(
     }
     d.raster_defs = d.rasters.iter().map(|r| r.name.clone()).collect();
     bounds(&d)?;
-    let bytes = write_raw(&d, &src.cmds).map_err(|e| {
-        fail(
-            EditErrorKind::Inconsistent,
-            format!("the result cannot be written: {e}"),
-        )
-    })?;
-    verify(&bytes)?;
-    Ok(bytes)
+    written(&d, &src.cmds)
 }
 
 /// A raster X-Plane can read: version 1, a sample format and size it
