@@ -115,6 +115,20 @@ const READERS: &[(&str, &str)] = &[
         "convert agn {root}/examples/agn --map {in} -o {tmp}/c",
         "x.toml",
     ),
+    ("dsf extract-overlay {in} -o {tmp}/o.dsf", "x.dsf"),
+    ("dsf rasters {in} --drop spr1 -o {tmp}/o.dsf", "x.dsf"),
+    (
+        "dsf rasters {root}/examples/dsf/autogen_demo.dsf --from {in} -o {tmp}/o.dsf",
+        "x.dsf",
+    ),
+    ("dsf filter {in} --drop object -o {tmp}/o.dsf", "x.dsf"),
+    (
+        "dsf filter {root}/examples/dsf/autogen_demo.dsf --polygon {in} -o {tmp}/o.dsf",
+        "x.geojson",
+    ),
+    ("dsf merge {in} -o {tmp}/o.dsf", "x.dsf"),
+    ("dsf props {in} --set a=b -o {tmp}/o.dsf", "x.dsf"),
+    ("apt export {in}", "apt.dat"),
 ];
 
 /// Commands that read no file of their own: what they read is an
@@ -122,6 +136,8 @@ const READERS: &[(&str, &str)] = &[
 const NO_FILE: &[&str] = &[
     "agn name",
     "agn locate",
+    // An airport ID looked up in an installation or a package folder.
+    "apt find",
     "gen",
     "scenery at",
     "scenery check",
@@ -264,6 +280,12 @@ const OVERWRITES: &[(&str, &str)] = &[
         "001332223121112an.agn",
     ),
     ("gen -o a.agb", "a.agb"),
+    ("dsf extract-overlay t.dsf -o t.dsf", "t.dsf"),
+    ("dsf rasters t.dsf --drop spr1 -o ./t.dsf", "t.dsf"),
+    ("dsf filter t.dsf --drop object -o t.dsf", "t.dsf"),
+    ("dsf merge t.dsf tiles/t.dsf -o tiles/t.dsf", "tiles/t.dsf"),
+    ("dsf props t.dsf --set a=b -o t.dsf", "t.dsf"),
+    ("apt export apt.dat -o apt.dat", "apt.dat"),
 ];
 
 /// The scratch folder the [`OVERWRITES`] cases run in.
@@ -288,6 +310,7 @@ fn scratch() -> tempfile::TempDir {
     copy(AGN, "agn/001332223121112an.agn");
     copy(FEATURES, "f.geojson");
     copy(RULES, "r.toml");
+    copy("tests/fixtures/apt/small.dat", "apt.dat");
     copy_dir(&repo("examples"), &t.join("scenery"));
     copy_dir(&repo(XPLANE), &t.join("xplane"));
     let json = run_in(

@@ -414,7 +414,7 @@ const STILL_CIRCULAR: &[&str] = &[
     // which the reader uses in turn; the text writer's overlay test is the
     // reader's. Two helpers are rewriting read.rs and write.rs now
     // (issues 48 and 51); the cursor moves to its own file after them.
-    "dsf: cmd ↔ read ↔ text ↔ write",
+    "dsf: cmd ↔ flat ↔ read ↔ text ↔ write",
 ];
 
 #[test]

@@ -119,7 +119,14 @@ fn open(bytes: &[u8], input: usize, limits: &Limits) -> Result<Source, EditError
         .into_iter()
         .map(|(_, c)| c)
         .collect();
-    Ok(Source { dsf: d.head, cmds })
+    // The decoder keeps the pools' values in its flat arrays; an edit
+    // copies them into the model, whose pools it writes as they are.
+    let pools = d.pools().iter().map(|p| p.to_pool(true)).collect();
+    let pools32 = d.pools32().iter().map(|p| p.to_pool(true)).collect();
+    let mut dsf = d.head;
+    dsf.pools = pools;
+    dsf.pools32 = pools32;
+    Ok(Source { dsf, cmds })
 }
 
 /// The four kinds of entity of a command stream.

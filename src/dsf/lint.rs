@@ -3,7 +3,9 @@
 //! missing tile bounds, filters without an airport).
 
 use super::autogen::AutogenKind;
-use super::{Dsf, Entity};
+use super::flat::{Item, View};
+use super::read::Decoded;
+use super::{Dsf, ElevationMode, Entity};
 use crate::diag::{Diagnostic, Location, Severity};
 use geo::{Coord, LineString, Winding};
 
@@ -27,109 +29,31 @@ fn warn(code: &'static str, message: String, location: Location) -> Diagnostic {
 pub fn lint(dsf: &Dsf) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     bounds(dsf, &mut out);
-    let filters = dsf
-        .properties
-        .iter()
-        .filter(|(n, _)| n == "sim/filter/aptid")
-        .count();
+    let filters = filter_count(dsf);
     for (i, e) in dsf.entities.iter().enumerate() {
         let at = dsf
             .entity_offsets
             .get(i)
             .map_or(Location::File, |&o| Location::Offset(o));
         match e {
-            Entity::Filter(f) if *f >= 0 && *f as usize >= filters => out.push(warn(
-                "DSF027",
-                format!("filter {f} has no sim/filter/aptid property ({filters} defined)"),
-                at,
-            )),
+            Entity::Filter(f) => filter(*f, filters, at, &mut out),
             Entity::Object(o) => {
-                let path = dsf.object_defs.get(o.def as usize);
-                if path.and_then(|p| AutogenKind::from_path(p)) == Some(AutogenKind::Agp)
-                    && o.elevation.is_some()
-                {
-                    out.push(warn(
-                        "DSF025",
-                        format!(
-                            "AGP {} is placed from a 4-plane pool; AGPs take no elevation",
-                            path.map_or("", |s| s.as_str())
-                        ),
-                        at,
-                    ));
-                }
+                object(dsf, o.def, o.elevation.is_some(), || at, &mut out);
             }
             Entity::Polygon(p) => {
-                let Some(path) = dsf.polygon_defs.get(p.def as usize) else {
-                    continue;
+                let shape = Shape {
+                    def: p.def,
+                    param: p.param,
+                    depth: p.depth,
+                    windings: p.windings.len(),
                 };
-                let kind = match AutogenKind::from_path(path) {
-                    Some(k @ (AutogenKind::Agb | AutogenKind::Ags)) => k,
-                    _ => continue,
-                };
-                if p.depth != 2 {
-                    out.push(warn(
-                        "DSF024",
-                        format!(
-                            "{path} is placed with {} coordinates per point, not 2",
-                            p.depth
-                        ),
-                        at.clone(),
-                    ));
-                }
-                // A polygon may have no winding at all (a binary DSF can say so).
-                let points = |k: usize| {
-                    if k < p.windings.len() {
-                        p.points(k).filter(|c| c.len() >= 2).count()
-                    } else {
-                        0
-                    }
-                };
-                if kind == AutogenKind::Agb && (p.windings.len() != 1 || points(0) != 4) {
-                    out.push(warn(
-                        "DSF021",
-                        format!(
-                            "AGB {path} should be one winding of 4 points; it has {} winding(s), the first with {} points",
-                            p.windings.len(),
-                            points(0)
-                        ),
-                        at.clone(),
-                    ));
-                }
-                // An AGB's one winding must run counter-clockwise. An AGS's
-                // outer ring is its counter-clockwise winding wherever it
-                // comes: a polygon cut at a tile edge may list spawning
-                // holes first (the AGS engine finds the outer ring by
-                // shape), so only a polygon with no counter-clockwise
-                // winding at all is suspect.
-                let suspect = match kind {
-                    AutogenKind::Agb => !p.windings.is_empty() && is_clockwise(p, 0),
-                    _ => {
-                        !p.windings.is_empty() && (0..p.windings.len()).all(|k| is_clockwise(p, k))
-                    }
-                };
-                if suspect {
-                    let what = if kind == AutogenKind::Agb {
-                        format!(
-                            "AGB winding of {path} is clockwise; it should be counter-clockwise"
-                        )
-                    } else {
-                        format!(
-                            "AGS {path} has no counter-clockwise winding to be its outer ring; wind the outer ring counter-clockwise (holes clockwise)"
-                        )
-                    };
-                    out.push(warn("DSF022", what, at.clone()));
-                }
-                let spawning = usize::from((p.param & 0xFF) as u8);
-                if kind == AutogenKind::Ags && spawning > p.windings.len() {
-                    out.push(warn(
-                        "DSF023",
-                        format!(
-                            "AGS {path}: param low byte says {spawning} spawning contours but there are {} windings",
-                            p.windings.len()
-                        ),
-                        at,
-                    ));
-                }
+                polygon(dsf, &shape, at, &mut out, |k, ring| {
+                    ring.extend(
+                        p.points(k)
+                            .filter(|c| c.len() >= 2)
+                            .map(|c| Coord { x: c[0], y: c[1] }),
+                    );
+                });
             }
             _ => {}
         }
@@ -137,12 +61,227 @@ pub fn lint(dsf: &Dsf) -> Vec<Diagnostic> {
     out
 }
 
-fn is_clockwise(p: &super::Polygon, k: usize) -> bool {
-    let mut coords: Vec<Coord<f64>> = p
-        .points(k)
-        .filter(|c| c.len() >= 2)
-        .map(|c| Coord { x: c[0], y: c[1] })
-        .collect();
+/// [`lint`] of a binary DSF as its records are decoded (what `agkit
+/// check` runs through [`super::check_bytes`]: no entity is built).
+pub fn lint_decoded(d: &Decoded<'_>) -> Result<Vec<Diagnostic>, super::DsfError> {
+    let flat = d.flat()?;
+    let mut lint = Lint::default();
+    for it in &flat.items {
+        lint.item(&d.head, &flat.view(), it);
+    }
+    Ok(lint.finish(&d.head))
+}
+
+/// The checks of [`lint`], fed one flat record at a time.
+#[derive(Debug, Default)]
+pub(crate) struct Lint {
+    filters: Option<usize>,
+    out: Vec<Diagnostic>,
+}
+
+impl Lint {
+    /// Checks one record of the tile whose head is `dsf`; its points are
+    /// in `view`.
+    pub(crate) fn item(&mut self, dsf: &Dsf, view: &View<'_>, it: &Item) {
+        let out = &mut self.out;
+        match *it {
+            Item::Filter { at, value } => {
+                let filters = *self.filters.get_or_insert_with(|| filter_count(dsf));
+                filter(value, filters, Location::Offset(at), out);
+            }
+            Item::Objects {
+                at,
+                step,
+                def,
+                first,
+                last,
+                mode,
+                ..
+            } => {
+                for k in 0..u64::from(last - first) {
+                    let at = || Location::Offset(at + u64::from(step) * k);
+                    if !object(dsf, def, mode != ElevationMode::Draped, at, out) {
+                        break; // not an elevated AGP: neither is the rest
+                    }
+                }
+            }
+            Item::Polygon {
+                at,
+                def,
+                param,
+                pool,
+                form,
+                start,
+                windings,
+            } => {
+                let p = &view.pools[pool as usize];
+                let shape = Shape {
+                    def,
+                    param,
+                    depth: p.depth(),
+                    windings: windings as usize,
+                };
+                polygon(dsf, &shape, Location::Offset(at), out, |k, ring| {
+                    if p.depth() >= 2 {
+                        ring.extend(view.winding(form, start, k as u32).map(|i| Coord {
+                            x: p.value(i as usize, 0),
+                            y: p.value(i as usize, 1),
+                        }));
+                    }
+                });
+            }
+            _ => {}
+        }
+    }
+
+    /// The diagnostics, in the order [`lint`] gives them: the tile's
+    /// bounds first, then the records'.
+    pub(crate) fn finish(self, dsf: &Dsf) -> Vec<Diagnostic> {
+        let mut out = Vec::with_capacity(self.out.len() + 4);
+        bounds(dsf, &mut out);
+        out.extend(self.out);
+        out
+    }
+}
+
+fn filter_count(dsf: &Dsf) -> usize {
+    dsf.properties
+        .iter()
+        .filter(|(n, _)| n == "sim/filter/aptid")
+        .count()
+}
+
+/// `DSF027` for filter `f`.
+fn filter(f: i32, filters: usize, at: Location, out: &mut Vec<Diagnostic>) {
+    if f >= 0 && f as usize >= filters {
+        out.push(warn(
+            "DSF027",
+            format!("filter {f} has no sim/filter/aptid property ({filters} defined)"),
+            at,
+        ));
+    }
+}
+
+/// `DSF025` for an object of definition `def`; true when it was warned
+/// about (an AGP with an elevation).
+fn object(
+    dsf: &Dsf,
+    def: u32,
+    elevated: bool,
+    at: impl FnOnce() -> Location,
+    out: &mut Vec<Diagnostic>,
+) -> bool {
+    if !elevated {
+        return false;
+    }
+    let path = dsf.object_defs.get(def as usize);
+    if path.and_then(|p| AutogenKind::from_path(p)) != Some(AutogenKind::Agp) {
+        return false;
+    }
+    out.push(warn(
+        "DSF025",
+        format!(
+            "AGP {} is placed from a 4-plane pool; AGPs take no elevation",
+            path.map_or("", |s| s.as_str())
+        ),
+        at(),
+    ));
+    true
+}
+
+/// What the polygon checks need to know of one polygon.
+struct Shape {
+    def: u32,
+    param: u16,
+    depth: usize,
+    windings: usize,
+}
+
+/// `DSF021`…`DSF024` for one polygon; `ring(k, out)` appends the lon/lat
+/// of winding `k`'s points (none when the polygon has fewer than two
+/// coordinates per point).
+fn polygon(
+    dsf: &Dsf,
+    p: &Shape,
+    at: Location,
+    out: &mut Vec<Diagnostic>,
+    ring: impl Fn(usize, &mut Vec<Coord<f64>>),
+) {
+    let Some(path) = dsf.polygon_defs.get(p.def as usize) else {
+        return;
+    };
+    let kind = match AutogenKind::from_path(path) {
+        Some(k @ (AutogenKind::Agb | AutogenKind::Ags)) => k,
+        _ => return,
+    };
+    if p.depth != 2 {
+        out.push(warn(
+            "DSF024",
+            format!(
+                "{path} is placed with {} coordinates per point, not 2",
+                p.depth
+            ),
+            at.clone(),
+        ));
+    }
+    let winding = |k: usize| {
+        let mut coords = Vec::new();
+        ring(k, &mut coords);
+        coords
+    };
+    // A polygon may have no winding at all (a binary DSF can say so).
+    let mut ring0 = (p.windings > 0).then(|| winding(0));
+    let first = ring0.as_ref().map_or(0, Vec::len);
+    if kind == AutogenKind::Agb && (p.windings != 1 || first != 4) {
+        out.push(warn(
+            "DSF021",
+            format!(
+                "AGB {path} should be one winding of 4 points; it has {} winding(s), the first with {first} points",
+                p.windings,
+            ),
+            at.clone(),
+        ));
+    }
+    // An AGB's one winding must run counter-clockwise. An AGS's
+    // outer ring is its counter-clockwise winding wherever it
+    // comes: a polygon cut at a tile edge may list spawning
+    // holes first (the AGS engine finds the outer ring by
+    // shape), so only a polygon with no counter-clockwise
+    // winding at all is suspect.
+    // Winding 0's points, read once above, serve both checks.
+    let mut clockwise = |k: usize| match ring0.take().filter(|_| k == 0) {
+        Some(r) => is_clockwise(r),
+        None => is_clockwise(winding(k)),
+    };
+    let suspect = p.windings > 0
+        && match kind {
+            AutogenKind::Agb => clockwise(0),
+            _ => (0..p.windings).all(&mut clockwise),
+        };
+    if suspect {
+        let what = if kind == AutogenKind::Agb {
+            format!("AGB winding of {path} is clockwise; it should be counter-clockwise")
+        } else {
+            format!(
+                "AGS {path} has no counter-clockwise winding to be its outer ring; wind the outer ring counter-clockwise (holes clockwise)"
+            )
+        };
+        out.push(warn("DSF022", what, at.clone()));
+    }
+    let spawning = usize::from((p.param & 0xFF) as u8);
+    if kind == AutogenKind::Ags && spawning > p.windings {
+        out.push(warn(
+            "DSF023",
+            format!(
+                "AGS {path}: param low byte says {spawning} spawning contours but there are {} windings",
+                p.windings
+            ),
+            at,
+        ));
+    }
+}
+
+fn is_clockwise(mut coords: Vec<Coord<f64>>) -> bool {
     if let (Some(&first), Some(&last)) = (coords.first(), coords.last())
         && first != last
     {

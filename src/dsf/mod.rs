@@ -18,6 +18,8 @@ pub mod autogen;
 pub mod cmd;
 pub mod edit;
 pub mod features;
+pub mod fixed;
+pub mod flat;
 pub mod lint;
 pub mod pack;
 pub mod planar;
@@ -417,10 +419,21 @@ pub fn atom_name(id: u32) -> String {
 /// offsets: read errors (`DSF001`…`DSF019`, severity error), an MD5
 /// footer mismatch (`DSF020`, warning) and the content warnings of
 /// [`lint::lint`] (`DSF021`…).
+///
+/// The file is checked in its flat form ([`flat`]): no entity is built,
+/// and a file of a MiB or more has its MD5 computed on a second thread
+/// while it is decoded.
 pub fn check_bytes(bytes: &[u8]) -> Vec<Diagnostic> {
-    match read(bytes) {
-        Ok(dsf) => {
-            let mut out = lint::lint(&dsf);
+    let mut lint = lint::Lint::default();
+    let mut each = |head: &Dsf, view: &flat::View<'_>, item: &flat::Item| {
+        lint.item(head, view, item);
+        true
+    };
+    let decoded = read::decode_with(bytes, &crate::limits::Limits::default(), Some(&mut each));
+    match decoded {
+        Ok(decoded) => {
+            let dsf = &decoded.head;
+            let mut out = lint.finish(dsf);
             if let Md5Status::Mismatch {
                 offset,
                 stored,

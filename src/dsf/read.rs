@@ -6,11 +6,8 @@
 //! happened. Sizes read from the file are checked against the bytes that
 //! remain before anything is allocated.
 
-use super::cmd::Command;
-use super::{
-    Dsf, ElevationMode, Entity, Md5Status, NetworkChain, Object, Patch, Plane, Polygon, Pool,
-    Primitive, PrimitiveKind, Raster, UnknownAtom, atom_name,
-};
+use super::flat::{self, Flat, FlatPool, Item, View};
+use super::{Dsf, Entity, Md5Status, Patch, Primitive, Raster, UnknownAtom, atom_name};
 use crate::diag::{Diagnostic, Location, Severity};
 use crate::limits::{LimitExceeded, Limits};
 use md5::{Digest, Md5};
@@ -316,10 +313,10 @@ impl<'a> Cursor<'a> {
 
 /// One atom: ID, absolute offset of its header, payload.
 #[derive(Debug, Clone, Copy)]
-struct Atom<'a> {
-    id: u32,
-    offset: u64,
-    payload: &'a [u8],
+pub(crate) struct Atom<'a> {
+    pub(crate) id: u32,
+    pub(crate) offset: u64,
+    pub(crate) payload: &'a [u8],
 }
 
 impl Atom<'_> {
@@ -454,15 +451,19 @@ pub fn read_plain(bytes: &[u8]) -> Result<Dsf, DsfError> {
         std::borrow::Cow::Borrowed(bytes),
         bytes.len(),
         &Limits::default(),
+        None,
     )?
     .into_model()
 }
 
-/// A DSF whose header, definitions, pools and rasters are read, with its
-/// command stream still to run: [`Decoded::events`] walks the commands
-/// and hands each entity to a sink as soon as it is decoded (what
-/// `dsf totext` streams), [`Decoded::into_model`] collects them into a
-/// [`Dsf`].
+/// A DSF read up to its entities: its header, definitions and rasters in
+/// `head`, its pools decoded into typed arrays ([`super::flat`]), and its
+/// command stream run once, so that every error is found by the time
+/// [`decode`] returns. [`Decoded::events`] runs the commands again and
+/// hands each entity to a sink as it is decoded (what `dsf totext`
+/// streams), [`Decoded::into_model`] collects them into a [`Dsf`],
+/// [`Decoded::flat`] keeps them as flat records; [`super::check_bytes`]
+/// checks them as they are decoded. No entity is held unless asked for.
 ///
 /// Budgets: the pools may decode to at most [`value_budget`] values and
 /// at most a quarter of [`unpack_limit`] of the input (4 bytes each); the
@@ -472,12 +473,16 @@ pub fn read_plain(bytes: &[u8]) -> Result<Dsf, DsfError> {
 /// unpack to a large DSF nor to large pools.
 #[derive(Debug)]
 pub struct Decoded<'a> {
-    /// Everything but the entities (`entities` and `entity_offsets` are
-    /// empty; `elevation_pools` is filled).
+    /// Everything but the entities and the pools' values: `entities` and
+    /// `entity_offsets` are empty, each pool's planes have their scale,
+    /// offset and encoding but an empty [`super::Plane::raw`] (the values
+    /// are in [`Decoded::pools`]), `elevation_pools` is filled.
     pub head: Dsf,
+    pools: Vec<FlatPool>,
+    pools32: Vec<FlatPool>,
     data: std::borrow::Cow<'a, [u8]>,
     cmds: std::ops::Range<usize>,
-    budget: u64,
+    cx: flat::Context,
 }
 
 /// What [`Decoded::events`] hands to its sink, in command-stream order.
@@ -510,38 +515,60 @@ impl<E> From<DsfError> for StreamError<E> {
     }
 }
 
-/// Reads `bytes` (a plain DSF or a 7z archive holding one) up to its
-/// command stream, within `limits`.
+/// Reads `bytes` (a plain DSF or a 7z archive holding one), its command
+/// stream included, within `limits`.
 pub fn decode<'a>(bytes: &'a [u8], limits: &Limits) -> Result<Decoded<'a>, DsfError> {
+    decode_with(bytes, limits, None)
+}
+
+/// [`decode`], handing each record of the command stream to `sink` as it
+/// is decoded (what [`super::check_bytes`] lints).
+pub(crate) fn decode_with<'a>(
+    bytes: &'a [u8],
+    limits: &Limits,
+    sink: Option<flat::Sink<'_>>,
+) -> Result<Decoded<'a>, DsfError> {
     if bytes.starts_with(&SEVENZ_MAGIC) {
         let inner = unpack_7z_limited(bytes, unpack_limit(bytes.len(), limits))?;
-        let mut d = decode_plain(std::borrow::Cow::Owned(inner), bytes.len(), limits)
+        let mut d = decode_plain(std::borrow::Cow::Owned(inner), bytes.len(), limits, sink)
             .map_err(DsfError::in_unpacked)?;
         d.head.compressed = true;
         Ok(d)
     } else {
-        decode_plain(std::borrow::Cow::Borrowed(bytes), bytes.len(), limits)
+        decode_plain(std::borrow::Cow::Borrowed(bytes), bytes.len(), limits, sink)
     }
 }
 
 impl Decoded<'_> {
-    /// Runs the command stream, calling `sink` with each event and the
-    /// byte offset of the command that produced it.
-    pub fn events<E>(
-        &self,
-        sink: impl FnMut(Event, u64) -> Result<(), E>,
-    ) -> Result<(), StreamError<E>> {
-        let base = self.cmds.start as u64;
-        commands(
+    /// The 16-bit pools' values.
+    pub fn pools(&self) -> &[FlatPool] {
+        &self.pools
+    }
+
+    /// The 32-bit pools' values.
+    pub fn pools32(&self) -> &[FlatPool] {
+        &self.pools32
+    }
+
+    /// Runs the command stream again, handing each record to `sink`;
+    /// keeps them in the result when `keep` is set.
+    fn rerun(&self, keep: bool, sink: Option<flat::Sink<'_>>) -> Result<flat::Run, DsfError> {
+        let c = &self.data[self.cmds.clone()];
+        flat::run(
             &self.head,
-            &self.data[self.cmds.clone()],
-            base,
-            self.budget,
+            &self.pools,
+            &self.pools32,
+            self.cx,
+            Cursor::new(c, self.cmds.start as u64),
+            keep,
             sink,
         )
-        .map_err(|e| match e {
-            StreamError::Dsf(e) if self.head.compressed => StreamError::Dsf(e.in_unpacked()),
-            e => e,
+        .map_err(|e| {
+            if self.head.compressed {
+                e.in_unpacked()
+            } else {
+                e
+            }
         })
     }
 
@@ -552,9 +579,40 @@ impl Decoded<'_> {
         (&self.data[self.cmds.clone()], self.cmds.start as u64)
     }
 
-    /// Runs the command stream into the model's `entities` (a patch is
-    /// listed where it opens and gathers every primitive until it closes)
-    /// and `entity_offsets`.
+    /// The command stream as flat records, in one vector, with the pools.
+    pub fn flat(&self) -> Result<Flat, DsfError> {
+        let mut f = self.rerun(true, None)?.flat;
+        f.pools = self.pools.clone();
+        f.pools32 = self.pools32.clone();
+        Ok(f)
+    }
+
+    /// Walks the command stream, calling `sink` with each event and the
+    /// byte offset of the command that produced it, as it is decoded.
+    pub fn events<E>(
+        &self,
+        mut sink: impl FnMut(Event, u64) -> Result<(), E>,
+    ) -> Result<(), StreamError<E>> {
+        let mut failed = None;
+        let mut depth = 0;
+        let mut each = |_: &Dsf, v: &View<'_>, it: &Item| match v.event(it, &mut depth, &mut sink) {
+            Ok(()) => true,
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        };
+        let run = self.rerun(false, Some(&mut each));
+        match (failed, run) {
+            (Some(e), _) => Err(StreamError::Sink(e)),
+            (None, Err(e)) => Err(StreamError::Dsf(e)),
+            (None, Ok(_)) => Ok(()),
+        }
+    }
+
+    /// The model: the pools with their values and the command stream's
+    /// `entities` (a patch is listed where it opens and gathers every
+    /// primitive until it closes) and `entity_offsets`.
     pub fn into_model(self) -> Result<Dsf, DsfError> {
         let mut entities = Vec::new();
         let mut offsets = Vec::new();
@@ -585,18 +643,25 @@ impl Decoded<'_> {
             Err(StreamError::Sink(never)) => match never {},
         }
         let mut dsf = self.head;
+        dsf.pools = self.pools.iter().map(|p| p.to_pool(true)).collect();
+        dsf.pools32 = self.pools32.iter().map(|p| p.to_pool(true)).collect();
         dsf.entities = entities;
         dsf.entity_offsets = offsets;
         Ok(dsf)
     }
 }
 
-/// Reads an uncompressed DSF (`data`) up to its command stream; `disk_len`
-/// is the size of the input as given (the archive's for 7z).
+/// Files at least this large have their MD5 computed on a second thread
+/// while the rest is decoded (below it, a thread costs more than it saves).
+const PARALLEL_MD5: usize = 1 << 20;
+
+/// Reads an uncompressed DSF (`bytes`); `disk_len` is the size of the
+/// input as given (the archive's for 7z).
 fn decode_plain<'a>(
     data: std::borrow::Cow<'a, [u8]>,
     disk_len: usize,
     limits: &Limits,
+    sink: Option<flat::Sink<'_>>,
 ) -> Result<Decoded<'a>, DsfError> {
     let bytes: &[u8] = &data;
     let mut cur = Cursor::new(bytes, 0);
@@ -619,12 +684,23 @@ fn decode_plain<'a>(
         ));
     }
     let end = bytes.len() - 16;
-    let mut dsf = Dsf::default();
-
-    let computed: [u8; 16] = Md5::digest(&bytes[..end]).into();
+    let body = &bytes[..end];
+    let digest = || -> [u8; 16] { Md5::digest(body).into() };
+    let (decoded, computed) = if end >= PARALLEL_MD5 {
+        std::thread::scope(|s| {
+            let md5 = s.spawn(digest);
+            let decoded = decode_body(bytes, end, disk_len, limits, sink);
+            // Hashing cannot panic; were the thread lost, hash here.
+            let computed = md5.join().unwrap_or_else(|_| digest());
+            (decoded, computed)
+        })
+    } else {
+        (decode_body(bytes, end, disk_len, limits, sink), digest())
+    };
+    let (mut head, pools, pools32, cmds, cx) = decoded?;
     let mut stored = [0u8; 16];
     stored.copy_from_slice(&bytes[end..]);
-    dsf.md5 = if stored == computed {
+    head.md5 = if stored == computed {
         Md5Status::Valid
     } else {
         Md5Status::Mismatch {
@@ -633,7 +709,35 @@ fn decode_plain<'a>(
             computed,
         }
     };
+    Ok(Decoded {
+        head,
+        pools,
+        pools32,
+        data,
+        cmds,
+        cx,
+    })
+}
 
+/// What [`decode_body`] reads: the head, the pools, where the commands
+/// are and their context.
+type Body = (
+    Dsf,
+    Vec<FlatPool>,
+    Vec<FlatPool>,
+    std::ops::Range<usize>,
+    flat::Context,
+);
+
+/// Everything of a DSF between its header and its MD5 footer (at `end`).
+fn decode_body(
+    bytes: &[u8],
+    end: usize,
+    disk_len: usize,
+    limits: &Limits,
+    sink: Option<flat::Sink<'_>>,
+) -> Result<Body, DsfError> {
+    let mut dsf = Dsf::default();
     let top = atoms(&bytes[12..end], 12)?;
     let eof = end as u64;
     let head = require(&top, HEAD, "HEAD", eof)?;
@@ -680,8 +784,10 @@ fn decode_plain<'a>(
     // gigabytes. Values are held as u32.
     let unpack = unpack_limit(disk_len, limits);
     let mut pool_budget = value_budget(bytes.len()).min(unpack / 4);
-    dsf.pools = pools(&geod_atoms, POOL, SCAL, false, &mut pool_budget)?;
-    dsf.pools32 = pools(&geod_atoms, PO32, SC32, true, &mut pool_budget)?;
+    let of =
+        |id: u32| -> Vec<Atom<'_>> { geod_atoms.iter().filter(|a| a.id == id).copied().collect() };
+    let pools = flat::pools(&of(POOL), &of(SCAL), SCAL, false, &mut pool_budget)?;
+    let pools32 = flat::pools(&of(PO32), &of(SC32), SC32, true, &mut pool_budget)?;
     keep_unknown(&mut dsf, &geod_atoms, Some(GEOD), &[POOL, SCAL, PO32, SC32]);
 
     if let Some(dems) = find(&top, DEMS) {
@@ -690,58 +796,36 @@ fn decode_plain<'a>(
         keep_unknown(&mut dsf, &dem_atoms, Some(DEMS), &[DEMI, DEMD]);
     }
     keep_unknown(&mut dsf, &top, None, &[HEAD, DEFN, GEOD, CMDS, DEMS]);
-    dsf.elevation_pools = elevation_pools(&dsf, cmds.payload, cmds.payload_offset());
 
     // Decoded values may not exceed this budget either: a range command
     // can name up to 65535 points in 5 bytes.
     let budget =
         value_budget(bytes.len()).min(limits.max_unpack_ratio.saturating_mul(disk_len as u64) / 8);
-    let start = cmds.payload_offset() as usize;
-    let cmds = start..start + cmds.payload.len();
-    Ok(Decoded {
-        head: dsf,
-        data,
-        cmds,
+    let defs = [
+        dsf.terrain_defs.len(),
+        dsf.object_defs.len(),
+        dsf.polygon_defs.len(),
+        dsf.network_defs.len(),
+    ];
+    let cx = flat::Context {
+        defs,
+        overlay: super::text::is_overlay(&dsf),
         budget,
-    })
-}
-
-/// The 16-bit pools whose elevation plane DSFTool's dsf2text reads to
-/// suggest `HEIGHTS`: for a base mesh (no `sim/overlay 1`), the pools
-/// current when a patch opens and those named by cross-pool vertices; for
-/// an overlay, the pools current at object commands (and, as DSFTool does,
-/// at `SetDefinition16`). The scan stops at the first command it cannot
-/// parse, as DSFTool's does; pools that do not exist are left out.
-fn elevation_pools(dsf: &Dsf, cmds: &[u8], base: u64) -> Vec<u16> {
-    let overlay = super::text::is_overlay(dsf);
-    let mut set = std::collections::BTreeSet::new();
-    let mut pool = u16::MAX;
-    let mut c = Cursor::new(cmds, base);
-    while !c.is_empty() {
-        let Ok(cmd) = Command::parse(&mut c) else {
-            break;
-        };
-        match cmd {
-            Command::PoolSelect(p) => pool = p,
-            Command::Object(_) | Command::ObjectRange(..) | Command::SetDefinition16(_)
-                if overlay =>
-            {
-                set.insert(pool);
-            }
-            Command::TerrainPatch
-            | Command::TerrainPatchFlags(_)
-            | Command::TerrainPatchFlagsLod { .. }
-                if !overlay =>
-            {
-                set.insert(pool);
-            }
-            Command::PrimitiveCrossPool(_, v) if !overlay => set.extend(v.iter().map(|p| p.0)),
-            _ => {}
-        }
-    }
-    set.into_iter()
-        .filter(|&p| (p as usize) < dsf.pools.len())
-        .collect()
+    };
+    let run = flat::run(
+        &dsf,
+        &pools,
+        &pools32,
+        cx,
+        Cursor::new(cmds.payload, cmds.payload_offset()),
+        false,
+        sink,
+    )?;
+    dsf.elevation_pools = run.elevation;
+    dsf.pools = pools.iter().map(|p| p.to_pool(false)).collect();
+    dsf.pools32 = pools32.iter().map(|p| p.to_pool(false)).collect();
+    let start = cmds.payload_offset() as usize;
+    Ok((dsf, pools, pools32, start..start + cmds.payload.len(), cx))
 }
 
 /// C's `atoi`: optional spaces, a sign and the leading digits (0 if none).
@@ -801,177 +885,6 @@ fn string_table(atom: Atom<'_>) -> Result<Vec<String>, DsfError> {
         .collect())
 }
 
-fn pools(
-    list: &[Atom<'_>],
-    pool_id: u32,
-    scal_id: u32,
-    wide: bool,
-    budget: &mut u64,
-) -> Result<Vec<Pool>, DsfError> {
-    let scales: Vec<Atom<'_>> = list.iter().filter(|a| a.id == scal_id).copied().collect();
-    let mut out = Vec::new();
-    for (k, a) in list.iter().filter(|a| a.id == pool_id).enumerate() {
-        let mut pool = planar(*a, wide, budget)?;
-        let s = scales.get(k).ok_or_else(|| {
-            DsfError::new(
-                a.offset,
-                ErrorKind::BadScale(format!(
-                    "{} #{k} has no matching {}",
-                    atom_name(pool_id),
-                    atom_name(scal_id)
-                )),
-            )
-        })?;
-        if s.payload.len() != 8 * pool.planes.len() {
-            return Err(DsfError::new(
-                s.offset,
-                ErrorKind::BadScale(format!(
-                    "{} #{k} holds {} bytes, expected {} for {} planes",
-                    atom_name(scal_id),
-                    s.payload.len(),
-                    8 * pool.planes.len(),
-                    pool.planes.len()
-                )),
-            ));
-        }
-        let mut c = Cursor::new(s.payload, s.payload_offset());
-        for plane in &mut pool.planes {
-            plane.scale = c.f32("a scale atom")?;
-            plane.offset = c.f32("a scale atom")?;
-        }
-        out.push(pool);
-    }
-    Ok(out)
-}
-
-fn planar(atom: Atom<'_>, wide: bool, budget: &mut u64) -> Result<Pool, DsfError> {
-    let mut c = Cursor::new(atom.payload, atom.payload_offset());
-    let n = c.u32("a pool header")? as usize;
-    let d = c.u8("a pool header")? as usize;
-    let size = if wide { 4 } else { 2 };
-    let mut planes = Vec::with_capacity(d);
-    for k in 0..d {
-        let at = c.offset();
-        if n as u64 > *budget {
-            return Err(DsfError::new(
-                at,
-                ErrorKind::TooLarge(format!(
-                    "plane {k} of {} claims {n} points; the pools of this file may decode \
-                     to at most {} more values",
-                    atom_name(atom.id),
-                    *budget
-                )),
-            ));
-        }
-        *budget -= n as u64;
-        let encoding = c.u8("a pool plane")?;
-        let raw = plane_values(&mut c, n, size, encoding, at)?;
-        planes.push(Plane {
-            encoding,
-            scale: 0.0,
-            offset: 0.0,
-            raw,
-            wide,
-        });
-    }
-    if !c.is_empty() {
-        return Err(DsfError::new(
-            c.offset(),
-            ErrorKind::BadPool(format!("{} bytes left after the last plane", c.remaining())),
-        ));
-    }
-    Ok(Pool {
-        offset: atom.offset,
-        count: n,
-        planes,
-    })
-}
-
-fn value(c: &mut Cursor<'_>, size: usize) -> Result<u32, DsfError> {
-    if size == 2 {
-        Ok(u32::from(c.u16("pool data")?))
-    } else {
-        c.u32("pool data")
-    }
-}
-
-fn plane_values(
-    c: &mut Cursor<'_>,
-    n: usize,
-    size: usize,
-    encoding: u8,
-    at: u64,
-) -> Result<Vec<u32>, DsfError> {
-    let too_big = |need: usize| {
-        DsfError::new(
-            at,
-            ErrorKind::BadPool(format!(
-                "{n} points need at least {need} bytes, only {} remain",
-                c.remaining()
-            )),
-        )
-    };
-    let min_bytes = match encoding {
-        0 | 1 => n.checked_mul(size),
-        2 | 3 => n.div_ceil(127).checked_mul(size + 1),
-        _ => {
-            return Err(DsfError::new(
-                at,
-                ErrorKind::BadPool(format!("unknown plane encoding {encoding}")),
-            ));
-        }
-    };
-    match min_bytes {
-        Some(m) if m <= c.remaining() => {}
-        Some(m) => return Err(too_big(m)),
-        None => return Err(too_big(usize::MAX)),
-    }
-    let mut out = Vec::with_capacity(n);
-    if encoding & 2 == 0 {
-        for _ in 0..n {
-            out.push(value(c, size)?);
-        }
-    } else {
-        while out.len() < n {
-            let run_at = c.offset();
-            let code = c.u8("an RLE run")?;
-            let count = (code & 0x7F) as usize;
-            if count == 0 {
-                return Err(DsfError::new(
-                    run_at,
-                    ErrorKind::BadPool("RLE run with count 0".into()),
-                ));
-            }
-            if out.len() + count > n {
-                return Err(DsfError::new(
-                    run_at,
-                    ErrorKind::BadPool(format!(
-                        "RLE run of {count} overruns the plane ({} of {n} values done)",
-                        out.len()
-                    )),
-                ));
-            }
-            if code & 0x80 != 0 {
-                let v = value(c, size)?;
-                out.extend(std::iter::repeat_n(v, count));
-            } else {
-                for _ in 0..count {
-                    out.push(value(c, size)?);
-                }
-            }
-        }
-    }
-    if encoding & 1 == 1 {
-        let mut acc: u32 = 0;
-        let mask = if size == 2 { 0xFFFF } else { u32::MAX };
-        for v in &mut out {
-            acc = acc.wrapping_add(*v) & mask;
-            *v = acc;
-        }
-    }
-    Ok(out)
-}
-
 fn rasters(list: &[Atom<'_>], names: &[String]) -> Result<Vec<Raster>, DsfError> {
     let infos: Vec<Atom<'_>> = list.iter().filter(|a| a.id == DEMI).copied().collect();
     let datas: Vec<Atom<'_>> = list.iter().filter(|a| a.id == DEMD).copied().collect();
@@ -1008,452 +921,4 @@ fn rasters(list: &[Atom<'_>], names: &[String]) -> Result<Vec<Raster>, DsfError>
         });
     }
     Ok(out)
-}
-
-/// Budget charged per decoded entity (its struct and its share of the
-/// text output, in 8-byte values), so that one-byte commands
-/// (`TerrainPatch`, empty polygons) cannot make millions of entities from a
-/// small file: 16 exceeds the 8 values a byte of input may decode to.
-const ENTITY_COST: u64 = 16;
-
-/// The command-stream state machine; entities go to `sink` as they are
-/// decoded.
-struct State<'d, F> {
-    dsf: &'d Dsf,
-    pool: u32,
-    junction: u32,
-    def: u32,
-    subtype: u32,
-    flags: u8,
-    lod: (f32, f32),
-    agl: bool,
-    /// Depth of the open patch (0 until a pool gives it one).
-    patch: Option<usize>,
-    /// A patch opened before any pool was selected: its event waits for
-    /// the first primitive to tell its depth.
-    pending: Option<(Patch, u64)>,
-    budget: u64,
-    sink: F,
-}
-
-impl<'d, E, F: FnMut(Event, u64) -> Result<(), E>> State<'d, F> {
-    fn emit(&mut self, ev: Event, at: u64) -> Result<(), StreamError<E>> {
-        (self.sink)(ev, at).map_err(StreamError::Sink)
-    }
-
-    fn spend(&mut self, values: u64, at: u64) -> Result<(), DsfError> {
-        if values > self.budget {
-            return Err(DsfError::new(
-                at,
-                ErrorKind::TooLarge("the commands decode to too many points".into()),
-            ));
-        }
-        self.budget -= values;
-        Ok(())
-    }
-
-    fn pool16(&self, pool: u32, at: u64) -> Result<&'d Pool, DsfError> {
-        let dsf: &'d Dsf = self.dsf;
-        dsf.pools.get(pool as usize).ok_or_else(|| {
-            DsfError::new(
-                at,
-                ErrorKind::PoolIndex {
-                    pool,
-                    count: self.dsf.pools.len(),
-                },
-            )
-        })
-    }
-
-    fn pool32(&self, at: u64) -> Result<&'d Pool, DsfError> {
-        let dsf: &'d Dsf = self.dsf;
-        dsf.pools32.get(self.pool as usize).ok_or_else(|| {
-            DsfError::new(
-                at,
-                ErrorKind::PoolIndex {
-                    pool: self.pool,
-                    count: self.dsf.pools32.len(),
-                },
-            )
-        })
-    }
-
-    fn def(&self, table: &'static str, count: usize, at: u64) -> Result<u32, DsfError> {
-        if (self.def as usize) < count {
-            Ok(self.def)
-        } else {
-            Err(DsfError::new(
-                at,
-                ErrorKind::DefIndex {
-                    table,
-                    def: self.def,
-                    count,
-                },
-            ))
-        }
-    }
-
-    fn objects(&mut self, first: u64, last: u64, at: u64) -> Result<(), StreamError<E>> {
-        let def = self.def("OBJT", self.dsf.object_defs.len(), at)?;
-        let pool = self.pool16(self.pool, at)?;
-        check_range(pool, first, last, at)?;
-        let d = pool.depth();
-        if d < 3 {
-            return Err(DsfError::new(
-                at,
-                ErrorKind::BadGeometry(format!("objects need a pool of 3 or 4 planes, not {d}")),
-            )
-            .into());
-        }
-        let mode = if d == 3 {
-            ElevationMode::Draped
-        } else if self.agl {
-            ElevationMode::Agl
-        } else {
-            ElevationMode::Msl
-        };
-        self.spend((last - first) * ENTITY_COST, at)?;
-        for i in first..last {
-            let i = i as usize;
-            let o = Object {
-                def,
-                lon: pool.value(i, 0),
-                lat: pool.value(i, 1),
-                heading: pool.value(i, 2),
-                elevation: (d >= 4).then(|| pool.value(i, 3)),
-                mode,
-            };
-            self.emit(Event::Entity(Entity::Object(o)), at)?;
-        }
-        Ok(())
-    }
-
-    fn polygon(
-        &mut self,
-        param: u16,
-        windings: Vec<Vec<u64>>,
-        at: u64,
-    ) -> Result<(), StreamError<E>> {
-        let def = self.def("POLY", self.dsf.polygon_defs.len(), at)?;
-        let pool = self.pool16(self.pool, at)?;
-        let d = pool.depth();
-        let total: u64 = windings.iter().map(|w| w.len() as u64).sum();
-        self.spend(
-            ENTITY_COST + windings.len() as u64 + total * d.max(1) as u64,
-            at,
-        )?;
-        let mut ws = Vec::with_capacity(windings.len());
-        for w in windings {
-            let mut flat = Vec::with_capacity(w.len() * d);
-            for i in w {
-                check_index(pool, i, at)?;
-                pool.point_into(i as usize, &mut flat);
-            }
-            ws.push(flat);
-        }
-        let p = Polygon {
-            def,
-            param,
-            depth: d,
-            windings: ws,
-        };
-        self.emit(Event::Entity(Entity::Polygon(p)), at)
-    }
-
-    fn chain(&mut self, indices: Vec<u64>, at: u64) -> Result<(), StreamError<E>> {
-        let def = self.def("NETW", self.dsf.network_defs.len(), at)?;
-        let pool = self.pool32(at)?;
-        let d = pool.depth();
-        if d < 4 {
-            return Err(DsfError::new(
-                at,
-                ErrorKind::BadGeometry(format!(
-                    "network chains need a 32-bit pool of at least 4 planes, not {d}"
-                )),
-            )
-            .into());
-        }
-        self.spend(ENTITY_COST + indices.len() as u64 * d as u64, at)?;
-        let mut points = Vec::with_capacity(indices.len() * d);
-        for i in indices {
-            check_index(pool, i, at)?;
-            pool.point_into(i as usize, &mut points);
-        }
-        let c = NetworkChain {
-            def,
-            subtype: self.subtype,
-            depth: d,
-            points,
-        };
-        self.emit(Event::Entity(Entity::Network(c)), at)
-    }
-
-    fn primitive(
-        &mut self,
-        kind: PrimitiveKind,
-        vertices: Vec<(u32, u64)>,
-        at: u64,
-    ) -> Result<(), StreamError<E>> {
-        let Some(mut depth) = self.patch else {
-            return Err(DsfError::new(
-                at,
-                ErrorKind::BadGeometry("triangle command outside a terrain patch".into()),
-            )
-            .into());
-        };
-        self.spend(
-            ENTITY_COST + vertices.len() as u64 * depth.max(1) as u64,
-            at,
-        )?;
-        let mut flat = Vec::new();
-        for (pool, i) in &vertices {
-            let pool = self.pool16(*pool, at)?;
-            check_index(pool, *i, at)?;
-            if depth == 0 {
-                depth = pool.depth();
-            } else if pool.depth() != depth {
-                return Err(DsfError::new(
-                    at,
-                    ErrorKind::BadGeometry(format!(
-                        "a patch of depth {depth} uses a pool of depth {}",
-                        pool.depth()
-                    )),
-                )
-                .into());
-            }
-            if flat.is_empty() {
-                flat.reserve(vertices.len() * depth);
-            }
-            pool.point_into(*i as usize, &mut flat);
-        }
-        self.patch = Some(depth);
-        if let Some((mut p, opened)) = self.pending.take() {
-            p.depth = depth;
-            self.emit(Event::BeginPatch(p), opened)?;
-        }
-        let pr = Primitive {
-            kind,
-            vertices: flat,
-        };
-        self.emit(Event::Primitive(pr), at)
-    }
-
-    /// Closes the open patch, if any.
-    fn close_patch(&mut self, at: u64) -> Result<(), StreamError<E>> {
-        if let Some((p, opened)) = self.pending.take() {
-            self.emit(Event::BeginPatch(p), opened)?;
-        }
-        if self.patch.take().is_some() {
-            self.emit(Event::EndPatch, at)?;
-        }
-        Ok(())
-    }
-
-    fn open_patch(&mut self, at: u64) -> Result<(), StreamError<E>> {
-        let def = self.def("TERT", self.dsf.terrain_defs.len(), at)?;
-        self.spend(ENTITY_COST, at)?;
-        self.close_patch(at)?;
-        let depth = self
-            .dsf
-            .pools
-            .get(self.pool as usize)
-            .map_or(0, Pool::depth);
-        let p = Patch {
-            def,
-            flags: self.flags,
-            lod_near: self.lod.0,
-            lod_far: self.lod.1,
-            depth,
-            primitives: Vec::new(),
-        };
-        self.patch = Some(depth);
-        if depth == 0 {
-            self.pending = Some((p, at));
-            Ok(())
-        } else {
-            self.emit(Event::BeginPatch(p), at)
-        }
-    }
-}
-
-fn check_index(pool: &Pool, i: u64, at: u64) -> Result<(), DsfError> {
-    if i as usize >= pool.count {
-        Err(DsfError::new(
-            at,
-            ErrorKind::PointIndex {
-                index: i,
-                count: pool.count,
-            },
-        ))
-    } else {
-        Ok(())
-    }
-}
-
-fn check_range(pool: &Pool, first: u64, last: u64, at: u64) -> Result<(), DsfError> {
-    if last < first {
-        return Err(DsfError::new(
-            at,
-            ErrorKind::BadGeometry(format!("range [{first}, {last}) is reversed")),
-        ));
-    }
-    if last as usize > pool.count {
-        return Err(DsfError::new(
-            at,
-            ErrorKind::PointIndex {
-                index: last.saturating_sub(1).max(first),
-                count: pool.count,
-            },
-        ));
-    }
-    Ok(())
-}
-
-fn range(first: u64, last: u64, at: u64) -> Result<Vec<u64>, DsfError> {
-    if last < first {
-        return Err(DsfError::new(
-            at,
-            ErrorKind::BadGeometry(format!("range [{first}, {last}) is reversed")),
-        ));
-    }
-    Ok((first..last).collect())
-}
-
-fn commands<E>(
-    dsf: &Dsf,
-    payload: &[u8],
-    base: u64,
-    budget: u64,
-    sink: impl FnMut(Event, u64) -> Result<(), E>,
-) -> Result<(), StreamError<E>> {
-    let mut st = State {
-        dsf,
-        pool: u32::from(u16::MAX),
-        junction: 0,
-        def: u32::MAX,
-        subtype: 0,
-        flags: 0xFF,
-        lod: (-1.0, -1.0),
-        agl: false,
-        patch: None,
-        pending: None,
-        budget,
-        sink,
-    };
-    let mut c = Cursor::new(payload, base);
-    while !c.is_empty() {
-        let at = c.offset();
-        let cmd = Command::parse(&mut c)?;
-        run(&mut st, cmd, at)?;
-    }
-    st.close_patch(c.offset())
-}
-
-/// Runs one parsed command against the state.
-fn run<E, F: FnMut(Event, u64) -> Result<(), E>>(
-    st: &mut State<'_, F>,
-    cmd: Command,
-    at: u64,
-) -> Result<(), StreamError<E>> {
-    match cmd {
-        Command::PoolSelect(p) => {
-            if p as usize >= st.dsf.pools.len() && p as usize >= st.dsf.pools32.len() {
-                return Err(DsfError::new(
-                    at,
-                    ErrorKind::PoolIndex {
-                        pool: u32::from(p),
-                        count: st.dsf.pools.len().max(st.dsf.pools32.len()),
-                    },
-                )
-                .into());
-            }
-            st.pool = u32::from(p);
-        }
-        Command::JunctionOffset(v) => st.junction = v,
-        Command::SetDefinition8(d) => st.def = u32::from(d),
-        Command::SetDefinition16(d) => st.def = u32::from(d),
-        Command::SetDefinition32(d) => st.def = d,
-        Command::RoadSubtype(t) => st.subtype = u32::from(t),
-        Command::Object(i) => st.objects(u64::from(i), u64::from(i) + 1, at)?,
-        Command::ObjectRange(a, b) => st.objects(u64::from(a), u64::from(b), at)?,
-        Command::NetworkChain(v) => {
-            let base = u64::from(st.junction);
-            st.chain(v.into_iter().map(|i| u64::from(i) + base).collect(), at)?;
-        }
-        Command::NetworkChainRange(a, b) => {
-            let base = u64::from(st.junction);
-            st.chain(range(u64::from(a) + base, u64::from(b) + base, at)?, at)?;
-        }
-        Command::NetworkChain32(v) => st.chain(v.into_iter().map(u64::from).collect(), at)?,
-        Command::Polygon { param, points } => {
-            st.polygon(param, vec![points.into_iter().map(u64::from).collect()], at)?;
-        }
-        Command::PolygonRange { param, first, last } => {
-            st.polygon(
-                param,
-                vec![range(u64::from(first), u64::from(last), at)?],
-                at,
-            )?;
-        }
-        Command::NestedPolygon { param, windings } => {
-            let ws = windings
-                .into_iter()
-                .map(|w| w.into_iter().map(u64::from).collect())
-                .collect();
-            st.polygon(param, ws, at)?;
-        }
-        Command::NestedPolygonRange { param, bounds } => {
-            let ws = bounds
-                .windows(2)
-                .map(|p| range(u64::from(p[0]), u64::from(p[1]), at))
-                .collect::<Result<Vec<_>, _>>()?;
-            st.polygon(param, ws, at)?;
-        }
-        Command::TerrainPatch => st.open_patch(at)?,
-        Command::TerrainPatchFlags(f) => {
-            st.flags = f;
-            st.open_patch(at)?;
-        }
-        Command::TerrainPatchFlagsLod { flags, near, far } => {
-            st.flags = flags;
-            st.lod = (near, far);
-            st.open_patch(at)?;
-        }
-        Command::Primitive(kind, v) => {
-            let pool = st.pool;
-            let v = v.into_iter().map(|i| (pool, u64::from(i))).collect();
-            st.primitive(kind, v, at)?;
-        }
-        Command::PrimitiveCrossPool(kind, v) => {
-            let v = v
-                .into_iter()
-                .map(|(p, i)| (u32::from(p), u64::from(i)))
-                .collect();
-            st.primitive(kind, v, at)?;
-        }
-        Command::PrimitiveRange(kind, a, b) => {
-            let pool = st.pool;
-            let v = range(u64::from(a), u64::from(b), at)?
-                .into_iter()
-                .map(|i| (pool, i))
-                .collect();
-            st.primitive(kind, v, at)?;
-        }
-        Command::Comment8(body) | Command::Comment16(body) | Command::Comment32(body) => {
-            // Typed comments: exactly a u16 type and an i32 (as xptools).
-            if body.len() == 6 {
-                let kind = u16::from_le_bytes([body[0], body[1]]);
-                let v = i32::from_le_bytes([body[2], body[3], body[4], body[5]]);
-                match kind {
-                    1 => {
-                        st.spend(ENTITY_COST, at)?;
-                        st.emit(Event::Entity(Entity::Filter(v)), at)?;
-                    }
-                    2 => st.agl = v != 0,
-                    _ => {}
-                }
-            }
-        }
-    }
-    Ok(())
 }

@@ -9,6 +9,7 @@
 //! prints a binary DSF's entities as its commands are decoded, so the text
 //! never has to be held in memory.
 
+use super::fixed::{push_fixed, push_i64, push_u64};
 use super::read::{Decoded, Event, StreamError};
 use super::write::BuildOptions;
 use super::{
@@ -56,10 +57,13 @@ pub fn to_text(dsf: &Dsf, opts: &TextOptions) -> String {
 /// Writes `dsf` as DSF2Text to `w`.
 pub fn write_text(dsf: &Dsf, opts: &TextOptions, w: &mut dyn Write) -> io::Result<()> {
     header(dsf, opts, w)?;
+    let mut lines = Lines::new(w);
     for e in &dsf.entities {
-        entity(w, e, DefOffsets::default())?;
+        entity(&mut lines.b, e, DefOffsets::default());
+        lines.spill()?;
     }
-    w.write_all(RESULT)
+    lines.b.extend_from_slice(RESULT);
+    lines.finish()
 }
 
 /// The program DSFTool 2.4.0-b1 names on a text's second line
@@ -143,16 +147,21 @@ fn stream_entities(
     w: &mut dyn Write,
 ) -> Result<(), StreamError<io::Error>> {
     let mut depth = 0;
-    dsf.events(|ev, _| match ev {
-        Event::Entity(e) => entity(w, &e, off),
-        Event::BeginPatch(p) => {
-            depth = p.depth;
-            begin_patch(w, &p, off)
+    let mut lines = Lines::new(w);
+    dsf.events(|ev, _| {
+        match ev {
+            Event::Entity(e) => entity(&mut lines.b, &e, off),
+            Event::BeginPatch(p) => {
+                depth = p.depth;
+                begin_patch(&mut lines.b, &p, off);
+            }
+            Event::Primitive(pr) => primitive(&mut lines.b, &pr, depth),
+            Event::EndPatch => lines.b.extend_from_slice(b"END_PATCH\n"),
         }
-        Event::Primitive(pr) => primitive(w, &pr, depth),
-        Event::EndPatch => w.write_all(b"END_PATCH\n"),
+        lines.spill()
     })?;
-    w.write_all(RESULT).map_err(StreamError::Sink)
+    lines.b.extend_from_slice(RESULT);
+    lines.finish().map_err(StreamError::Sink)
 }
 
 /// The header: cookie lines, source, DSFTool's pool summary (for a model
@@ -341,93 +350,146 @@ fn guess_good_heights(lo: f64, hi: f64, min_range: f64) -> (f64, f64) {
     (scale, offset)
 }
 
-fn entity(w: &mut dyn Write, e: &Entity, off: DefOffsets) -> io::Result<()> {
+/// Where a text's entity lines are formatted before they are written:
+/// lines go into one buffer, written out in blocks of about 64 KiB.
+struct Lines<'w> {
+    w: &'w mut dyn Write,
+    b: Vec<u8>,
+}
+
+impl<'w> Lines<'w> {
+    const BLOCK: usize = 1 << 16;
+
+    fn new(w: &'w mut dyn Write) -> Self {
+        Lines {
+            w,
+            b: Vec::with_capacity(Self::BLOCK + 4096),
+        }
+    }
+
+    /// Writes the buffer out once it holds a block.
+    fn spill(&mut self) -> io::Result<()> {
+        if self.b.len() >= Self::BLOCK {
+            self.w.write_all(&self.b)?;
+            self.b.clear();
+        }
+        Ok(())
+    }
+
+    /// Writes out what is left.
+    fn finish(mut self) -> io::Result<()> {
+        self.w.write_all(&self.b)?;
+        self.b.clear();
+        Ok(())
+    }
+}
+
+fn entity(b: &mut Vec<u8>, e: &Entity, off: DefOffsets) {
     match e {
-        Entity::Filter(f) => writeln!(w, "FILTER {f}"),
-        Entity::Object(o) => object(w, o, off.object),
-        Entity::Polygon(p) => polygon(w, p, off.polygon),
-        Entity::Network(n) => chain(w, n, off.network),
+        Entity::Filter(f) => {
+            b.extend_from_slice(b"FILTER ");
+            push_i64(b, i64::from(*f));
+            b.push(b'\n');
+        }
+        Entity::Object(o) => object(b, o, off.object),
+        Entity::Polygon(p) => polygon(b, p, off.polygon),
+        Entity::Network(n) => chain(b, n, off.network),
         Entity::Patch(p) => {
-            begin_patch(w, p, off)?;
+            begin_patch(b, p, off);
             for pr in &p.primitives {
-                primitive(w, pr, p.depth)?;
+                primitive(b, pr, p.depth);
             }
-            w.write_all(b"END_PATCH\n")
+            b.extend_from_slice(b"END_PATCH\n");
         }
     }
 }
 
-fn object(w: &mut dyn Write, o: &Object, off: u64) -> io::Result<()> {
+/// ` <x with prec digits>`.
+fn num(b: &mut Vec<u8>, x: f64, prec: usize) {
+    b.push(b' ');
+    push_fixed(b, x, prec);
+}
+
+/// ` <v>`.
+fn int(b: &mut Vec<u8>, v: u64) {
+    b.push(b' ');
+    push_u64(b, v);
+}
+
+fn object(b: &mut Vec<u8>, o: &Object, off: u64) {
     let def = u64::from(o.def) + off;
     match (o.mode, o.elevation) {
-        (ElevationMode::Draped, _) | (_, None) => writeln!(
-            w,
-            "OBJECT {} {:.9} {:.9} {:.3}",
-            def, o.lon, o.lat, o.heading
-        ),
-        (m, Some(z)) => writeln!(
-            w,
-            "{} {} {:.9} {:.9} {:.5} {:.3}",
-            if m == ElevationMode::Agl {
-                "OBJECT_AGL"
-            } else {
-                "OBJECT_MSL"
-            },
-            def,
-            o.lon,
-            o.lat,
-            z,
-            o.heading
-        ),
-    }
-}
-
-fn values(w: &mut dyn Write, kw: &str, v: &[f64]) -> io::Result<()> {
-    w.write_all(kw.as_bytes())?;
-    for x in v {
-        write!(w, " {x:.9}")?;
-    }
-    w.write_all(b"\n")
-}
-
-fn polygon(w: &mut dyn Write, p: &Polygon, off: u64) -> io::Result<()> {
-    let def = u64::from(p.def) + off;
-    writeln!(w, "BEGIN_POLYGON {def} {} {}", p.param, p.depth)?;
-    for k in 0..p.windings.len() {
-        w.write_all(b"BEGIN_WINDING\n")?;
-        for pt in p.points(k) {
-            values(w, "POLYGON_POINT", pt)?;
+        (ElevationMode::Draped, _) | (_, None) => {
+            b.extend_from_slice(b"OBJECT");
+            int(b, def);
+            num(b, o.lon, 9);
+            num(b, o.lat, 9);
         }
-        w.write_all(b"END_WINDING\n")?;
+        (m, Some(z)) => {
+            b.extend_from_slice(if m == ElevationMode::Agl {
+                b"OBJECT_AGL"
+            } else {
+                b"OBJECT_MSL"
+            });
+            int(b, def);
+            num(b, o.lon, 9);
+            num(b, o.lat, 9);
+            num(b, z, 5);
+        }
     }
-    w.write_all(b"END_POLYGON\n")
+    num(b, o.heading, 3);
+    b.push(b'\n');
 }
 
-fn begin_patch(w: &mut dyn Write, p: &Patch, off: DefOffsets) -> io::Result<()> {
-    writeln!(
-        w,
-        "BEGIN_PATCH {} {:.6} {:.6} {} {}",
-        u64::from(p.def) + off.terrain,
-        p.lod_near,
-        p.lod_far,
-        p.flags,
-        p.depth
-    )
+fn values(b: &mut Vec<u8>, kw: &[u8], v: &[f64]) {
+    b.extend_from_slice(kw);
+    for &x in v {
+        num(b, x, 9);
+    }
+    b.push(b'\n');
 }
 
-fn primitive(w: &mut dyn Write, pr: &Primitive, depth: usize) -> io::Result<()> {
-    writeln!(w, "BEGIN_PRIMITIVE {}", pr.kind.code())?;
+fn polygon(b: &mut Vec<u8>, p: &Polygon, off: u64) {
+    b.extend_from_slice(b"BEGIN_POLYGON");
+    int(b, u64::from(p.def) + off);
+    int(b, u64::from(p.param));
+    int(b, p.depth as u64);
+    b.push(b'\n');
+    for k in 0..p.windings.len() {
+        b.extend_from_slice(b"BEGIN_WINDING\n");
+        for pt in p.points(k) {
+            values(b, b"POLYGON_POINT", pt);
+        }
+        b.extend_from_slice(b"END_WINDING\n");
+    }
+    b.extend_from_slice(b"END_POLYGON\n");
+}
+
+fn begin_patch(b: &mut Vec<u8>, p: &Patch, off: DefOffsets) {
+    b.extend_from_slice(b"BEGIN_PATCH");
+    int(b, u64::from(p.def) + off.terrain);
+    num(b, f64::from(p.lod_near), 6);
+    num(b, f64::from(p.lod_far), 6);
+    int(b, u64::from(p.flags));
+    int(b, p.depth as u64);
+    b.push(b'\n');
+}
+
+fn primitive(b: &mut Vec<u8>, pr: &Primitive, depth: usize) {
+    b.extend_from_slice(b"BEGIN_PRIMITIVE");
+    int(b, u64::from(pr.kind.code()));
+    b.push(b'\n');
     for v in pr.vertices.chunks_exact(depth.max(1)) {
-        values(w, "PATCH_VERTEX", v)?;
+        values(b, b"PATCH_VERTEX", v);
     }
-    w.write_all(b"END_PRIMITIVE\n")
+    b.extend_from_slice(b"END_PRIMITIVE\n");
 }
 
-fn chain(w: &mut dyn Write, n: &NetworkChain, off: u64) -> io::Result<()> {
+fn chain(b: &mut Vec<u8>, n: &NetworkChain, off: u64) {
     let def = u64::from(n.def) + off;
     let pts: Vec<&[f64]> = n.points().collect();
     if pts.is_empty() {
-        return Ok(());
+        return;
     }
     let curved = n.depth >= 7;
     let take: &[usize] = if curved {
@@ -435,40 +497,45 @@ fn chain(w: &mut dyn Write, n: &NetworkChain, off: u64) -> io::Result<()> {
     } else {
         &[0, 1, 2]
     };
-    let geo = |w: &mut dyn Write, p: &[f64]| -> io::Result<()> {
+    let geo = |b: &mut Vec<u8>, p: &[f64]| {
         for &i in take {
-            write!(w, " {:.9}", p[i])?;
+            num(b, p[i], 9);
         }
-        w.write_all(b"\n")
+        b.push(b'\n');
     };
-    let suffix = if curved { "_CURVED" } else { "" };
-    let begin = |w: &mut dyn Write, p: &[f64]| -> io::Result<()> {
-        write!(
-            w,
-            "BEGIN_SEGMENT{suffix} {def} {} {}",
-            n.subtype, p[3] as u64
-        )?;
-        geo(w, p)
+    let suffix: &[u8] = if curved { b"_CURVED" } else { b"" };
+    let end = |b: &mut Vec<u8>, p: &[f64]| {
+        b.extend_from_slice(b"END_SEGMENT");
+        b.extend_from_slice(suffix);
+        int(b, p[3] as u64);
+        geo(b, p);
     };
-    begin(w, pts[0])?;
+    let begin = |b: &mut Vec<u8>, p: &[f64]| {
+        b.extend_from_slice(b"BEGIN_SEGMENT");
+        b.extend_from_slice(suffix);
+        int(b, def);
+        int(b, u64::from(n.subtype));
+        int(b, p[3] as u64);
+        geo(b, p);
+    };
+    begin(b, pts[0]);
     if pts.len() == 1 {
-        write!(w, "END_SEGMENT{suffix} {}", pts[0][3] as u64)?;
-        return geo(w, pts[0]);
+        end(b, pts[0]);
+        return;
     }
     for (i, p) in pts.iter().enumerate().skip(1) {
         let last = i + 1 == pts.len();
         if p[3] != 0.0 || last {
-            write!(w, "END_SEGMENT{suffix} {}", p[3] as u64)?;
-            geo(w, p)?;
+            end(b, p);
             if !last {
-                begin(w, p)?;
+                begin(b, p);
             }
         } else {
-            write!(w, "SHAPE_POINT{suffix}")?;
-            geo(w, p)?;
+            b.extend_from_slice(b"SHAPE_POINT");
+            b.extend_from_slice(suffix);
+            geo(b, p);
         }
     }
-    Ok(())
 }
 
 /// A DSF2Text parse error.
