@@ -338,6 +338,9 @@ fn rasters_copy_seasons_as_autoortho_does_and_check_the_tiles() {
     };
     let e = edit::rasters(&o, Some(&g), &missing, &Limits::default()).unwrap_err();
     assert_eq!(e.kind, EditErrorKind::Raster);
+    // Regression: the missing layer was reported against the tile being
+    // changed, not the source tile that lacks it.
+    assert_eq!(e.input, Some(1), "{e}");
     let mut far = global.clone();
     far.properties[1].1 = "46".into();
     far.properties[3].1 = "47".into();

@@ -409,13 +409,10 @@ fn file_edges(src: &Path, module: &str) -> BTreeSet<(String, String)> {
 /// Circles of files inside a format still to be broken, exactly as the
 /// test reports them: one entry per circle, removed when it is broken (the
 /// test fails on a circle not listed and on an entry no longer found).
-const STILL_CIRCULAR: &[&str] = &[
-    // The DSF reader's cursor and error are used by the command decoder,
-    // which the reader uses in turn; the text writer's overlay test is the
-    // reader's. Two helpers are rewriting read.rs and write.rs now
-    // (issues 48 and 51); the cursor moves to its own file after them.
-    "dsf: cmd ↔ flat ↔ read ↔ text ↔ write",
-];
+/// None is left: the last, `dsf: cmd ↔ flat ↔ read ↔ text ↔ write`, was
+/// broken by moving the cursor, atoms and read errors to `dsf/cursor.rs`
+/// and the overlay test to `Dsf::is_overlay`.
+const STILL_CIRCULAR: &[&str] = &[];
 
 #[test]
 fn no_format_is_a_circle_of_its_files() {
@@ -453,15 +450,10 @@ fn comments_strings_and_tests_are_not_read_as_code() {
 }
 
 /// Files whose diagnostic codes are still spelled where they are reported
-/// (issue 47 item 4): the DSF reader's and linter's, moved into a `rules!`
-/// table after the helpers rewriting them land. Each entry is removed when
-/// its file is clean (the test fails on a stale one).
-const CODES_STILL_SPELLED: &[&str] = &[
-    "cli/dsf/build.rs",
-    "dsf/lint.rs",
-    "dsf/mod.rs",
-    "dsf/read.rs",
-];
+/// (issue 47 item 4). None is left since the DSF reader's, linter's and
+/// builder's codes moved into `dsf/rules.rs`. An entry is removed when its
+/// file is clean (the test fails on a stale one).
+const CODES_STILL_SPELLED: &[&str] = &[];
 
 /// A string literal that is a diagnostic code (`"AGN004"`, `"LIB010"`), on
 /// a line of code: the text between its quotes.

@@ -648,6 +648,19 @@ fn edited<'py>(
     Ok(PyBytes::new(py, &bytes))
 }
 
+/// Refuses an `output` that is one of the sources' files (by identity:
+/// through a link or another spelling too), a folder, or a file in a
+/// folder that does not exist, before any work: an edit never writes over
+/// its input.
+fn check_out(output: Option<&PathBuf>, srcs: &[&Source]) -> Result<(), Error> {
+    let Some(out) = output else {
+        return Ok(());
+    };
+    let inputs: Vec<&std::path::Path> = srcs.iter().filter_map(|s| s.path()).collect();
+    agkit::fsutil::check_output(out, agkit::fsutil::OutputRole::File, &inputs)
+        .map_err(|e| Error::Value(e.to_string()))
+}
+
 /// The bytes and names of some sources (paths or bytes).
 fn sources(list: &[Bound<'_, PyAny>]) -> PyResult<Vec<Source>> {
     list.iter().map(|s| Source::extract(s)).collect()
@@ -680,6 +693,7 @@ pub fn dsf_extract_overlay<'py>(
     if let Some(p) = exclude_polygons {
         opts.exclude_polygons = p;
     }
+    check_out(output.as_ref(), &[&src])?;
     let names = [src.name()];
     let bytes = detached(py, || {
         let b = src.bytes()?;
@@ -710,6 +724,9 @@ pub fn dsf_rasters<'py>(
         layers: layers.unwrap_or_default(),
         drop: drop.unwrap_or_default(),
     };
+    let mut all = vec![&src];
+    all.extend(from.as_ref());
+    check_out(output.as_ref(), &all)?;
     let mut names = vec![src.name()];
     names.extend(from.as_ref().map(Source::name));
     let bytes = detached(py, || {
@@ -756,6 +773,7 @@ pub fn dsf_filter<'py>(
         sel.area = Some(dsf::edit::Area::from_geojson(&g).map_err(Error::Value)?);
     }
     let src = Source::extract(source)?;
+    check_out(output.as_ref(), &[&src])?;
     let names = [src.name()];
     let bytes = detached(py, || {
         let b = src.bytes()?;
@@ -775,6 +793,7 @@ pub fn dsf_merge<'py>(
     compress: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let srcs = sources(&sources_list)?;
+    check_out(output.as_ref(), &srcs.iter().collect::<Vec<_>>())?;
     let names: Vec<String> = srcs.iter().map(Source::name).collect();
     let bytes = detached(py, || {
         let mut all = Vec::new();
@@ -806,6 +825,7 @@ pub fn dsf_props<'py>(
         unset: unset.unwrap_or_default(),
     };
     let src = Source::extract(source)?;
+    check_out(output.as_ref(), &[&src])?;
     let names = [src.name()];
     let bytes = detached(py, || {
         let b = src.bytes()?;

@@ -7,7 +7,7 @@
 //! writes a caller's own command list over a [`super::Dsf`]'s own pools.
 
 use super::PrimitiveKind;
-use super::read::{Cursor, DsfError, ErrorKind};
+use super::cursor::{Cursor, DsfError, ErrorKind};
 
 /// One command of the `CMDS` atom, exactly as encoded (the three
 /// definition and comment widths are distinct variants).

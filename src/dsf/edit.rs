@@ -1314,14 +1314,21 @@ pub fn rasters(
         for name in &edits.layers {
             if !from.rasters.iter().any(|r| &r.name == name) {
                 let have: Vec<&str> = from.rasters.iter().map(|r| r.name.as_str()).collect();
-                return Err(fail(
-                    EditErrorKind::Raster,
-                    format!("the source tile has no raster {name:?} (it has {have:?})"),
-                ));
+                return Err(EditError {
+                    input: Some(1),
+                    ..fail(
+                        EditErrorKind::Raster,
+                        format!("the source tile has no raster {name:?} (it has {have:?})"),
+                    )
+                });
             }
         }
         for r in from.rasters.into_iter().filter(|r| wanted(r)) {
-            check_raster(&r)?;
+            // A layer that X-Plane could not read is the source tile's.
+            check_raster(&r).map_err(|e| EditError {
+                input: Some(1),
+                ..e
+            })?;
             match d.rasters.iter_mut().find(|x| x.name == r.name) {
                 Some(x) => *x = r,
                 None => d.rasters.push(r),

@@ -15,7 +15,7 @@
 //! DSFLibRead.cpp) as the DSF notes §3.3 describe it; every error names
 //! the command's byte offset.
 
-use super::read::{Atom, Cursor, DsfError, ErrorKind, Event};
+use super::cursor::{Atom, Cursor, DsfError, ErrorKind, Event};
 use super::{
     ElevationMode, Entity, NetworkChain, Object, Patch, Plane, Polygon, Pool, Primitive,
     PrimitiveKind, atom_name,

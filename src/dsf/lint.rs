@@ -5,6 +5,7 @@
 use super::autogen::AutogenKind;
 use super::flat::{Item, View};
 use super::read::Decoded;
+use super::rules::codes;
 use super::{Dsf, ElevationMode, Entity};
 use crate::diag::{Diagnostic, Location, Severity};
 use geo::{Coord, LineString, Winding};
@@ -155,7 +156,7 @@ fn filter_count(dsf: &Dsf) -> usize {
 fn filter(f: i32, filters: usize, at: Location, out: &mut Vec<Diagnostic>) {
     if f >= 0 && f as usize >= filters {
         out.push(warn(
-            "DSF027",
+            codes::FILTER_WITHOUT_APTID,
             format!("filter {f} has no sim/filter/aptid property ({filters} defined)"),
             at,
         ));
@@ -179,7 +180,7 @@ fn object(
         return false;
     }
     out.push(warn(
-        "DSF025",
+        codes::AGP_ELEVATION,
         format!(
             "AGP {} is placed from a 4-plane pool; AGPs take no elevation",
             path.map_or("", |s| s.as_str())
@@ -216,7 +217,7 @@ fn polygon(
     };
     if p.depth != 2 {
         out.push(warn(
-            "DSF024",
+            codes::AUTOGEN_DEPTH,
             format!(
                 "{path} is placed with {} coordinates per point, not 2",
                 p.depth
@@ -234,7 +235,7 @@ fn polygon(
     let first = ring0.as_ref().map_or(0, Vec::len);
     if kind == AutogenKind::Agb && (p.windings != 1 || first != 4) {
         out.push(warn(
-            "DSF021",
+            codes::AGB_NOT_QUAD,
             format!(
                 "AGB {path} should be one winding of 4 points; it has {} winding(s), the first with {first} points",
                 p.windings,
@@ -266,12 +267,12 @@ fn polygon(
                 "AGS {path} has no counter-clockwise winding to be its outer ring; wind the outer ring counter-clockwise (holes clockwise)"
             )
         };
-        out.push(warn("DSF022", what, at.clone()));
+        out.push(warn(codes::WINDING_ORDER, what, at.clone()));
     }
     let spawning = usize::from((p.param & 0xFF) as u8);
     if kind == AutogenKind::Ags && spawning > p.windings {
         out.push(warn(
-            "DSF023",
+            codes::AGS_CONTOURS,
             format!(
                 "AGS {path}: param low byte says {spawning} spawning contours but there are {} windings",
                 p.windings
@@ -299,13 +300,13 @@ fn bounds(dsf: &Dsf, out: &mut Vec<Diagnostic>) {
     ] {
         match dsf.property(name).map(|v| v.trim().parse::<i32>()) {
             None => out.push(warn(
-                "DSF026",
+                codes::BOUNDS,
                 format!("property {name} is missing; X-Plane requires the tile bounds"),
                 Location::File,
             )),
             Some(Ok(v)) if (lo..=hi).contains(&v) => {}
             Some(_) => out.push(warn(
-                "DSF026",
+                codes::BOUNDS,
                 format!(
                     "property {name} = {:?} is not an integer in {lo}..{hi}",
                     dsf.property(name).unwrap_or("")
@@ -320,7 +321,7 @@ fn bounds(dsf: &Dsf, out: &mut Vec<Diagnostic>) {
             && a >= b
         {
             out.push(warn(
-                "DSF026",
+                codes::BOUNDS,
                 format!(
                     "property {lo} = {a} is not less than {hi} = {b}: the tile's bounds are \
                      inverted or empty"

@@ -16,6 +16,7 @@
 
 pub mod autogen;
 pub mod cmd;
+pub mod cursor;
 pub mod edit;
 pub mod features;
 pub mod fixed;
@@ -25,6 +26,7 @@ pub mod pack;
 pub mod planar;
 pub mod quant;
 pub mod read;
+pub mod rules;
 pub mod strip;
 pub mod text;
 pub mod tile;
@@ -104,6 +106,19 @@ impl Dsf {
             ],
             ..Dsf::default()
         }
+    }
+
+    /// True when the tile is an overlay: a `sim/overlay` property whose
+    /// value reads as 1 with C's `atoi`, as DSFTool's text writer reads it
+    /// (xptools `src/DSFTools/DSF2Text.cpp`; X-Plane's own reading is not
+    /// published). A tile that is not an overlay is a base mesh, which
+    /// hides every lower-priority package's DSF of its tile. The one
+    /// reading of the property in agkit: the resolver, the checker and the
+    /// text writer all ask here (they read it three ways before).
+    pub fn is_overlay(&self) -> bool {
+        self.properties
+            .iter()
+            .any(|(n, v)| n == "sim/overlay" && cursor::c_atoi(v) == 1)
     }
 
     /// The value of the first property called `name`.
@@ -444,7 +459,7 @@ pub fn check_bytes(bytes: &[u8]) -> Vec<Diagnostic> {
                     0,
                     Diagnostic::new(
                         Severity::Warning,
-                        "DSF020",
+                        rules::codes::MD5_MISMATCH,
                         format!(
                             "MD5 footer {} does not match the digest {} of the bytes before it{}",
                             hex(&stored),

@@ -197,7 +197,7 @@ fn header_body(
             }
             w.write_all(b"\n")?;
         }
-        let kind = if is_overlay(dsf) { "obj" } else { "ter" };
+        let kind = if dsf.is_overlay() { "obj" } else { "ter" };
         writeln!(
             w,
             "# pool {:2}: # {kind}_pools found: {}\n",
@@ -246,13 +246,6 @@ fn header_body(
     Ok(())
 }
 
-/// True when `sim/overlay` is 1 (read as C's `atoi`, as DSFTool does).
-pub fn is_overlay(dsf: &Dsf) -> bool {
-    dsf.properties
-        .iter()
-        .any(|(n, v)| n == "sim/overlay" && super::read::c_atoi(v) == 1)
-}
-
 /// `DIVISIONS` as DSFTool's dsf2text derives it from the 16-bit pools: 2,
 /// raised to the rounded inverse of any pool's lon or lat scale that
 /// exceeds it by more than a half, at most 32. (Pools of fewer than two
@@ -287,7 +280,7 @@ pub fn dsftool_divisions(dsf: &Dsf) -> u32 {
 /// and offset 0, which is what DSFTool reads there in practice. For a model
 /// from text, the elevations of those entities stand in for the pools.
 pub fn dsftool_heights(dsf: &Dsf) -> (f64, f64) {
-    let overlay = is_overlay(dsf);
+    let overlay = dsf.is_overlay();
     let plane = if overlay { 3 } else { 2 };
     let mut lo = 32767.0f64;
     let mut hi = -32768.0f64;

@@ -48,14 +48,14 @@
 //! entities. [`write_raw`] writes a model's own pools with any command list.
 
 use super::cmd::{self, Command};
+use super::cursor::{
+    CMDS, DEFN, DEMD, DEMI, DEMN, DEMS, GEOD, HEAD, MAGIC, NETW, OBJT, PO32, POLY, POOL, PROP,
+    SC32, SCAL, TERT,
+};
 use super::planar::encode_best;
 pub use super::planar::encode_plane;
 use super::quant::{self, CellBox, Window};
 pub use super::quant::{PlaneScale, encode_value};
-use super::read::{
-    CMDS, DEFN, DEMD, DEMI, DEMN, DEMS, GEOD, HEAD, MAGIC, NETW, OBJT, PO32, POLY, POOL, PROP,
-    SC32, SCAL, TERT,
-};
 use super::{Dsf, ElevationMode, Entity, Patch, Primitive, PrimitiveKind};
 use md5::{Digest, Md5};
 use std::collections::HashMap;

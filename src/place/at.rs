@@ -530,7 +530,7 @@ pub fn at(
                         continue;
                     }
                 };
-            let overlay = exclude::is_overlay(&dsf);
+            let overlay = dsf.is_overlay();
             loaded.push(Loaded {
                 pkg,
                 rel,

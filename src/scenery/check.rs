@@ -23,7 +23,6 @@
 //! scenery's base meshes are large and Laminar's own); the libraries of
 //! every package take part in the resolution.
 
-use super::exclude;
 use super::install::{Installation, Origin, Package};
 use super::library::ExportKind;
 use super::resolve::{self, Conditions, LibraryIndex, LoadError, Tile};
@@ -169,7 +168,7 @@ fn dsf_facts(path: &Path, pkg: &Package) -> Result<DsfFacts, String> {
     Ok(DsfFacts {
         rel: super::install::relative(path, &pkg.path),
         tile,
-        overlay: exclude::is_overlay(&dsf),
+        overlay: dsf.is_overlay(),
         defs,
     })
 }

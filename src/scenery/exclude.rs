@@ -210,13 +210,6 @@ pub fn exclusions(dsf: &Dsf) -> (Vec<Exclusion>, Vec<String>) {
     (out, problems)
 }
 
-/// True when the DSF is an overlay (`sim/overlay 1`); a DSF without it is a
-/// base mesh, which hides every lower-priority package's DSF of its tile.
-pub fn is_overlay(dsf: &Dsf) -> bool {
-    dsf.property("sim/overlay")
-        .is_some_and(|v| v.trim().parse::<i64>().is_ok_and(|v| v != 0))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

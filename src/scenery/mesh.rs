@@ -30,11 +30,6 @@ pub fn given(path: &Path, tile: Tile) -> Option<PathBuf> {
         .or_else(|| child_ci(path, &file).filter(|p| p.is_file()))
 }
 
-/// True when a DSF is an overlay (`sim/overlay 1`).
-pub fn is_overlay(dsf: &Dsf) -> bool {
-    dsf.property("sim/overlay").is_some_and(|v| v.trim() == "1")
-}
-
 /// The base mesh of `tile` in `install`: the first enabled package, in
 /// priority order, whose DSF for the tile reads and is not an overlay,
 /// with that DSF read. DSFs that cannot be read are passed over (and
@@ -54,7 +49,7 @@ pub fn find(
             .map_err(|e| e.to_string())
             .and_then(|b| crate::dsf::read_with(&b, limits).map_err(|e| e.message()));
         match dsf {
-            Ok(d) if !is_overlay(&d) => return (Some((f, d)), skipped),
+            Ok(d) if !d.is_overlay() => return (Some((f, d)), skipped),
             Ok(_) => {}
             Err(e) => skipped.push((f, e)),
         }
@@ -92,7 +87,7 @@ mod tests {
             "{}",
             path.display()
         );
-        assert!(!is_overlay(&dsf) && skipped.is_empty());
+        assert!(!dsf.is_overlay() && skipped.is_empty());
         assert_eq!(given(&custom.join("B_mesh"), tile), Some(path.clone()));
         assert_eq!(given(&path, tile), Some(path));
     }

@@ -5,6 +5,7 @@ use super::common::refuse_overwrite;
 use crate::cli::output::{self, EXIT_INPUT};
 use agkit::check::Contents;
 use agkit::dsf;
+use agkit::dsf::rules::codes;
 use std::path::Path;
 
 /// Builds a DSF from DSF2Text, grouping entities as DSFTool does; raster
@@ -53,7 +54,11 @@ pub fn build_text(
     let (model, mut opts) = match dsf::from_text(&text, &mut load) {
         Ok(x) => x,
         Err(e) => {
-            let d = agkit::diag::Diagnostic::error("DSF030", e.message.clone(), e.span.clone());
+            let d = agkit::diag::Diagnostic::error(
+                codes::TEXT_ERROR,
+                e.message.clone(),
+                e.span.clone(),
+            );
             eprint!("{}", agkit::diag::render_human(name, Some(&text), &[d]));
             return EXIT_INPUT;
         }
@@ -97,7 +102,7 @@ fn build_error(name: &str, input: Option<&Path>, kept: Option<&str>, e: &dsf::Bu
         .and_then(|(i, t)| dsf::text::entity_span(t, i));
     match span {
         Some(span) => {
-            let d = agkit::diag::Diagnostic::error("DSF031", e.message.clone(), span);
+            let d = agkit::diag::Diagnostic::error(codes::NOT_WRITABLE, e.message.clone(), span);
             eprint!("{}", agkit::diag::render_human(name, text.as_deref(), &[d]));
         }
         None => eprintln!("error[DSF031]: {name}: {e}"),
