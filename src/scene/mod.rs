@@ -40,6 +40,10 @@
 //! nobody gave it.
 
 pub mod draped;
+pub mod info;
+
+use info::Skip;
+pub use info::{ArtInfo, NodeInfo, PlacementInfo, SceneInfo};
 
 use crate::fac::build as fac_build;
 use crate::forest::Forest;
@@ -48,7 +52,7 @@ use crate::geom::{LocalFrame, LonLat, Mesh, Xy};
 use crate::limits::{LimitExceeded, Limits};
 use crate::place::art::{Art, ArtFile, ArtState, ObjShape, TextureHandle, TextureRole};
 use crate::place::{PlacedFacade, PlacedObject, Placement};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::borrow::Borrow;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -411,202 +415,199 @@ impl Scene<'_> {
     }
 
     /// What views may show about node `n` (the glTF node's `extras`, which
-    /// the previewer reads): `{"item", "index", "asset", "source_line",
-    /// …}`, made from its placement when asked.
-    pub fn extras(&self, n: &Node) -> Value {
+    /// the previewer reads), made from its placement when asked: `None`
+    /// for a node whose placement or item is gone.
+    pub fn info(&self, n: &Node) -> Option<NodeInfo<'_>> {
         let (i, k) = (n.item.placement, n.item.index);
-        let Some(p) = self.placement_of(n) else {
-            return Value::Null;
-        };
+        let p = self.placement_of(n)?;
         let art = p.art.as_deref();
-        let state = |s: Option<ArtState>| s.map_or("not looked up", ArtState::describe);
-        let named = |f: Option<&Path>| f.map(|f| self.art_name(f));
-        match n.item.kind {
-            ItemKind::Placement => {
-                let mut v = placement_json(p);
-                v["item"] = json!("placement");
-                v["index"] = json!(i);
-                v
-            }
+        let named = |f: Option<&Path>| Skip::Is(f.map(|f| self.art_name(f)));
+        let looked = |s: Option<ArtState>| Skip::Is(info::state_words(s));
+        let merged = || match &n.drawn {
+            Drawn::Merged(m) => m.as_ref().clone(),
+            _ => Merged::default(),
+        };
+        Some(match n.item.kind {
+            ItemKind::Placement => NodeInfo::Placement {
+                placement: placement_info(p),
+                index: i,
+            },
             ItemKind::Ground => {
                 let ground = art.and_then(|a| a.texture.as_ref());
-                let lines = match &n.drawn {
-                    Drawn::Merged(m) => m.source_lines.clone(),
-                    _ => Vec::new(),
-                };
-                json!({
-                    "asset": p.asset,
-                    "item": "ground",
-                    "index": i,
-                    "source_lines": lines,
-                    "height": 0.0,
-                    "art": ground.map(|g| g.path.clone()),
-                    "art_file": named(ground.and_then(|g| g.file.as_deref())),
-                    "tiles": p.tiles.iter().filter(|t| !t.hidden).count(),
-                })
+                NodeInfo::Ground {
+                    asset: &p.asset,
+                    index: i,
+                    source_lines: merged().source_lines,
+                    height: 0.0,
+                    art: ArtInfo {
+                        art: ground.map(|g| g.path.as_str()),
+                        art_file: named(ground.and_then(|g| g.file.as_deref())),
+                        art_state: Skip::No,
+                    },
+                    tiles: p.tiles.iter().filter(|t| !t.hidden).count(),
+                }
             }
             ItemKind::Object => {
-                let Some(o) = p.objects.get(k) else {
-                    return Value::Null;
-                };
-                let found = object_file(art, o).filter(|f| f.state == ArtState::Found);
-                let state = object_file(art, o).map(|f| f.state);
-                json!({
-                    "asset": p.asset,
-                    "item": "object",
-                    "index": k,
-                    "source_line": o.source_line,
-                    "height": o.object_height,
-                    "base": o.height,
-                    "heading": o.heading,
-                    "mode": o.mode,
-                    "art": o.asset,
-                    "art_file": named(found.and_then(|f| f.file.as_deref())),
-                    "art_state": state.map_or("not looked up", ArtState::describe),
-                })
+                let o = p.objects.get(k)?;
+                let file = object_file(art, o);
+                let found = file.filter(|f| f.state == ArtState::Found);
+                NodeInfo::Object {
+                    asset: &p.asset,
+                    index: k,
+                    source_line: o.source_line,
+                    height: o.object_height,
+                    base: o.height,
+                    heading: o.heading,
+                    mode: &o.mode,
+                    art: ArtInfo {
+                        art: Some(&o.asset),
+                        art_file: named(found.and_then(|f| f.file.as_deref())),
+                        art_state: looked(file.map(|f| f.state)),
+                    },
+                }
             }
             ItemKind::Facade => {
-                let Some(f) = p.facades.get(k) else {
-                    return Value::Null;
-                };
+                let f = p.facades.get(k)?;
                 let (height, outline) = match n.drawn {
                     Drawn::Facade { height, outline } => (height, outline),
                     _ => (f.height, false),
                 };
-                let mut v = json!({
-                    "asset": p.asset,
-                    "item": "facade",
-                    "index": k,
-                    "source_line": f.source_line,
-                    "height": height,
-                    "asked_height": f.height,
-                    "floor": f.floor,
-                    "art": f.asset,
-                    "art_file": named(facade_file(art, f).and_then(|x| x.file.as_deref())),
-                    "art_state": state(f.art),
-                });
-                if outline {
-                    v["drawn"] = json!("outline: its .fac is missing");
+                NodeInfo::Facade {
+                    asset: &p.asset,
+                    index: k,
+                    source_line: f.source_line,
+                    height,
+                    asked_height: f.height,
+                    floor: f.floor.as_deref(),
+                    art: ArtInfo {
+                        art: Some(&f.asset),
+                        art_file: named(facade_file(art, f).and_then(|x| x.file.as_deref())),
+                        art_state: looked(f.art),
+                    },
+                    drawn: outline.then_some("outline: its .fac is missing"),
                 }
-                v
             }
             ItemKind::Trees => {
                 let file = art.and_then(|a| a.forest.as_ref());
-                let m = match &n.drawn {
-                    Drawn::Merged(m) => m.as_ref().clone(),
-                    _ => Merged::default(),
-                };
-                json!({
-                    "asset": p.asset,
-                    "item": "trees",
-                    "index": i,
-                    "source_lines": m.source_lines,
-                    "height": m.tallest,
-                    "trees": m.count,
-                    "art": file.map(|f| f.path.clone()),
-                    "art_file": named(file.and_then(|f| f.file.as_deref())),
-                    "art_state": file.map_or("not looked up", |f| f.state.describe()),
-                })
+                let m = merged();
+                NodeInfo::Trees {
+                    asset: &p.asset,
+                    index: i,
+                    source_lines: m.source_lines,
+                    height: m.tallest,
+                    trees: m.count,
+                    art: ArtInfo {
+                        art: file.map(|f| f.path.as_str()),
+                        art_file: named(file.and_then(|f| f.file.as_deref())),
+                        art_state: looked(file.map(|f| f.state)),
+                    },
+                }
             }
             ItemKind::Tree => {
-                let Some(t) = p.trees.get(k) else {
-                    return Value::Null;
-                };
+                let t = p.trees.get(k)?;
                 let file = art.and_then(|a| a.forest.as_ref());
-                json!({
-                    "asset": p.asset,
-                    "item": "tree",
-                    "index": k,
-                    "source_line": t.source_line,
-                    "height": tree_height(t),
-                    "width": t.width,
-                    "tree": t.tree_name,
-                    "art": file.map(|f| f.path.clone()),
-                    "art_file": named(file.and_then(|f| f.file.as_deref())),
-                    "art_state": state(t.art),
-                })
+                NodeInfo::Tree {
+                    asset: &p.asset,
+                    index: k,
+                    source_line: t.source_line,
+                    height: tree_height(t),
+                    width: t.width,
+                    tree: t.tree_name.as_deref(),
+                    art: ArtInfo {
+                        art: file.map(|f| f.path.as_str()),
+                        art_file: named(file.and_then(|f| f.file.as_deref())),
+                        art_state: looked(t.art),
+                    },
+                }
             }
             ItemKind::Draped => {
-                let Some(d) = p.draped.get(k) else {
-                    return Value::Null;
-                };
-                json!({
-                    "asset": p.asset,
-                    "item": "draped",
-                    "index": k,
-                    "entity": d.entity,
-                    "holes": d.rings.len().saturating_sub(1),
-                    "uv": if d.uv.is_some() { "planes" } else { "scale" },
-                    "heading": d.heading,
-                    "art": d.asset,
-                    "texture": d.texture,
-                    "art_state": state(d.art),
-                })
+                let d = p.draped.get(k)?;
+                NodeInfo::Draped {
+                    asset: &p.asset,
+                    index: k,
+                    entity: d.entity,
+                    holes: d.rings.len().saturating_sub(1),
+                    uv: if d.uv.is_some() { "planes" } else { "scale" },
+                    heading: d.heading,
+                    art: ArtInfo {
+                        art: Some(&d.asset),
+                        art_file: Skip::No,
+                        art_state: looked(d.art),
+                    },
+                    texture: d.texture.as_deref(),
+                }
             }
             ItemKind::Line => {
-                let Some(l) = p.lines.get(k) else {
-                    return Value::Null;
-                };
+                let l = p.lines.get(k)?;
                 let width = match n.drawn {
                     Drawn::Line { width } => width,
                     _ => l.width.unwrap_or(draped::PLAIN_LINE_WIDTH),
                 };
-                json!({
-                    "asset": p.asset,
-                    "item": "line",
-                    "index": k,
-                    "entity": l.entity,
-                    "winding": l.winding,
-                    "closed": l.closed,
-                    "width": width,
-                    "art": l.asset,
-                    "texture": l.texture,
-                    "art_state": state(l.art),
-                })
+                NodeInfo::Line {
+                    asset: &p.asset,
+                    index: k,
+                    entity: l.entity,
+                    winding: l.winding,
+                    closed: l.closed,
+                    width,
+                    art: ArtInfo {
+                        art: Some(&l.asset),
+                        art_file: Skip::No,
+                        art_state: looked(l.art),
+                    },
+                    texture: l.texture.as_deref(),
+                }
             }
-            ItemKind::Unplaced => json!({
-                "asset": p.asset,
-                "item": "unplaced",
-                "index": i,
-                "kind": p.kind,
-                "why": p.unplaced,
-            }),
-        }
+            ItemKind::Unplaced => NodeInfo::Unplaced {
+                asset: &p.asset,
+                index: i,
+                kind: p.kind,
+                why: p.unplaced.as_deref(),
+            },
+        })
+    }
+
+    /// [`Scene::info`] as JSON (`null` for a node without one): what the
+    /// glTF writer puts in the node's `extras`.
+    pub fn extras(&self, n: &Node) -> Value {
+        self.info(n)
+            .and_then(|i| serde_json::to_value(i).ok())
+            .unwrap_or(Value::Null)
     }
 
     /// What views may show about the scene (the glTF scene's `extras`):
     /// the origin, the frame, the placements drawn.
     pub fn details(&self) -> Value {
-        let listed: Vec<Value> = self
-            .roots
-            .iter()
-            .filter_map(|&r| self.nodes.get(r))
-            .filter_map(|n| self.placement_of(n))
-            .map(placement_json)
-            .collect();
-        json!({
-            "generator": "agkit",
-            "origin": {"lon": self.origin[0], "lat": self.origin[1]},
-            "frame": "metres from the origin: +x east, +y up, -z north",
-            "placements": listed,
-        })
+        let info = SceneInfo {
+            generator: "agkit",
+            origin: self.origin.into(),
+            frame: "metres from the origin: +x east, +y up, -z north",
+            placements: self
+                .roots
+                .iter()
+                .filter_map(|&r| self.nodes.get(r))
+                .filter_map(|n| self.placement_of(n))
+                .map(placement_info)
+                .collect(),
+        };
+        serde_json::to_value(info).unwrap_or(Value::Null)
     }
 }
 
 /// What views show about placement `p`: its asset, kind, seed, origin
 /// and the counts of what it places.
-fn placement_json(p: &Placement) -> Value {
-    json!({
-        "asset": p.asset,
-        "kind": p.kind,
-        "seed": p.seed,
-        "origin": {"lon": p.origin[0], "lat": p.origin[1]},
-        "objects": p.objects.len(),
-        "facades": p.facades.len(),
-        "trees": p.trees.len(),
-        "draped": p.draped.len(),
-        "lines": p.lines.len(),
-    })
+fn placement_info(p: &Placement) -> PlacementInfo<'_> {
+    PlacementInfo {
+        asset: &p.asset,
+        kind: p.kind,
+        seed: p.seed,
+        origin: p.origin.into(),
+        objects: p.objects.len(),
+        facades: p.facades.len(),
+        trees: p.trees.len(),
+        draped: p.draped.len(),
+        lines: p.lines.len(),
+    }
 }
 
 /// The forest file path placement `p` names, when it names one.
