@@ -169,6 +169,34 @@ fn an_overlay_of_nothing_is_refused_by_name() {
     assert!(e.message.contains("no entity"), "{e}");
 }
 
+/// Regression: merging or filtering a tile of exclusions alone (as
+/// WorldEditor writes them; three such tiles are in the corpus) was
+/// refused as empty.
+#[test]
+fn a_tile_of_exclusions_alone_merges_and_filters() {
+    let mut a = Dsf::overlay(13, 47);
+    a.properties
+        .push(("sim/exclude_for".into(), "13.1/47.1/13.2/47.2".into()));
+    let mut b = Dsf::overlay(13, 47);
+    b.properties
+        .push(("sim/exclude_obj".into(), "13.3/47.3/13.4/47.4".into()));
+    let (a, b) = (bytes(&a), bytes(&b));
+    let m = read(&edit::merge(&[&a, &b], &Limits::default()).unwrap());
+    assert!(m.entities.is_empty());
+    assert_eq!(m.property("sim/exclude_for"), Some("13.1/47.1/13.2/47.2"));
+    assert_eq!(m.property("sim/exclude_obj"), Some("13.3/47.3/13.4/47.4"));
+    let sel = edit::Selection {
+        drop: vec!["object".parse().unwrap()],
+        ..Default::default()
+    };
+    let f = read(&edit::filter(&a, &sel, &Limits::default()).unwrap());
+    assert_eq!(f.property("sim/exclude_for"), Some("13.1/47.1/13.2/47.2"));
+    // Without the exclusion it is still refused.
+    let bare = bytes(&Dsf::overlay(13, 47));
+    let e = edit::filter(&bare, &sel, &Limits::default()).unwrap_err();
+    assert_eq!(e.kind, EditErrorKind::Empty);
+}
+
 #[test]
 fn filter_keeps_by_kind_pattern_and_area() {
     let src = bytes(&tile());

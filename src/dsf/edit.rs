@@ -37,7 +37,7 @@ use std::fmt;
 pub enum EditErrorKind {
     /// An input is not a DSF this reader accepts.
     Read,
-    /// The result would hold no entity at all.
+    /// The result would hold no entity and no exclusion at all.
     Empty,
     /// The tile's bounds (`sim/west`, `sim/south`, `sim/east`,
     /// `sim/north`) are missing or out of range, or differ between inputs.
@@ -922,10 +922,17 @@ fn finish(
     mut out: Out,
     need_entities: bool,
 ) -> Result<Vec<u8>, EditError> {
-    if need_entities && out.entities == 0 {
+    // A tile of exclusions alone is a real overlay: WorldEditor writes
+    // them (kawo/lareunion-overlayfix's -21+055.dsf, the NAICM package's
+    // two tiles in the corpus), so only a result with neither is refused.
+    let excludes = head
+        .properties
+        .iter()
+        .any(|(n, _)| n.starts_with("sim/exclude_"));
+    if need_entities && out.entities == 0 && !excludes {
         return Err(fail(
             EditErrorKind::Empty,
-            "the result holds no entity: X-Plane would load an empty tile \
+            "the result holds no entity and no exclusion: X-Plane would load an empty tile \
              (DSFTool's route reports \"DSF boundaries are out of range\" for it)",
         ));
     }
