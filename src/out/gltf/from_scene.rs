@@ -205,6 +205,7 @@ mod tests {
             source_line: 1,
             stop_points: vec![],
             ground_point: None,
+            z: None,
         }
     }
 
