@@ -369,3 +369,56 @@ fn figures_on_a_million_triangle_mesh() {
         apply.as_secs_f64() * 1e6 / points.max(1) as f64
     );
 }
+
+/// The glTF scene of a tile on its mesh: a terrain node of the mesh's
+/// triangles under the items, every object node at its elevation (z
+/// relative to the scene's datum), and the terrain left out, with a
+/// warning, when the scene's triangle limit would be passed.
+#[test]
+fn the_scene_draws_the_terrain_and_stands_objects_on_it() {
+    use agkit::scene::{self, ItemKind};
+    let (_tmp, examples, mesh_pkg) = package();
+    let t = place(&examples, Some(&mesh_pkg));
+    let limits = agkit::limits::Limits::default();
+    let s = scene::build(&t.placements, &limits).unwrap();
+    let s_mesh = read_mesh(
+        &mesh_pkg.join("Earth nav data/+40+010/+47+013.dsf"),
+        &limits,
+    )
+    .unwrap();
+    near(s.datum, under(&s_mesh, s.origin), "the datum");
+    let terrain: Vec<_> = s
+        .nodes
+        .iter()
+        .filter(|n| n.item.kind == ItemKind::Terrain)
+        .collect();
+    assert_eq!(terrain.len(), 1);
+    let m = &s.meshes[terrain[0].mesh.unwrap()];
+    let tris: usize = m.parts.iter().map(|p| p.mesh.triangles.len()).sum();
+    // The fine cells around the items, not the whole tile's 504.
+    assert!(tris > 10 && tris < 504, "{tris} terrain triangles");
+    let mut objects = 0;
+    for n in s.nodes.iter().filter(|n| n.item.kind == ItemKind::Object) {
+        let o = &s.placements[n.item.placement].objects[n.item.index];
+        near(n.at[2] + s.datum, o.z.unwrap(), &o.asset);
+        objects += 1;
+    }
+    assert!(objects > 10, "{objects} object nodes");
+    let glb = agkit::out::gltf::to_glb(&t.placements).unwrap();
+    assert!(
+        glb.windows(7).any(|w| w == b"terrain"),
+        "the glb holds the terrain"
+    );
+    // A limit the terrain would pass: the items are drawn, the terrain not.
+    let tight = agkit::limits::Limits {
+        max_scene_triangles: s.triangles() - tris as u64 + 5,
+        ..limits
+    };
+    let s = scene::build(&t.placements, &tight).unwrap();
+    assert!(!s.nodes.iter().any(|n| n.item.kind == ItemKind::Terrain));
+    assert!(
+        s.warnings.iter().any(|w| w.starts_with("terrain:")),
+        "{:?}",
+        s.warnings
+    );
+}

@@ -112,6 +112,48 @@ fn round(v: f64) -> f64 {
     (v * 100.0).round() / 100.0
 }
 
+/// The base mesh a placement stands on, shared by every placement of the
+/// tile (not part of the JSON; two are equal when they are the same
+/// surface): what the 3-D scene drapes on and draws.
+#[derive(Clone)]
+pub struct Terrain(pub std::sync::Arc<Surface>);
+
+impl PartialEq for Terrain {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::fmt::Debug for Terrain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Terrain({} triangles)", self.0.triangles.len())
+    }
+}
+
+impl GroundSource {
+    /// The elevation of a flat ground (an airport's, or 0); `None` for a
+    /// mesh.
+    pub fn flat_elevation(&self) -> Option<f64> {
+        match self {
+            GroundSource::Mesh { .. } => None,
+            GroundSource::Airport { elevation, .. } | GroundSource::Flat { elevation } => {
+                Some(*elevation)
+            }
+        }
+    }
+}
+
+/// The ground under `q` for placement `p`, metres MSL, once it was set on
+/// the ground ([`Ground::apply`]): its mesh's (0 off the mesh), else its
+/// flat ground's; `None` before.
+pub fn ground_of(p: &Placement, q: LonLat) -> Option<f64> {
+    match (&p.terrain, &p.ground) {
+        (Some(t), _) => Some(t.0.elevation(q).unwrap_or(0.0)),
+        (None, Some(g)) => g.flat_elevation(),
+        (None, None) => None,
+    }
+}
+
 /// The ground a tile stands on: a surface, or flat.
 #[derive(Debug, Clone)]
 pub struct Ground {
@@ -186,6 +228,7 @@ impl Ground {
     pub fn apply(&self, p: &mut Placement) -> Applied {
         let mut done = Applied::default();
         p.ground = Some(self.source.clone());
+        p.terrain = self.surface.clone().map(Terrain);
         let frame = LocalFrame::new(p.origin);
         let mut at = |q: LonLat| -> f64 {
             let (h, on) = self.at(q);

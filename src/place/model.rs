@@ -76,6 +76,10 @@ pub struct Placement {
     /// elevation or flat 0. Absent from the JSON otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ground: Option<super::ground::GroundSource>,
+    /// The base mesh under the placement, when its ground is one (shared;
+    /// not part of the JSON): what the 3-D scene drapes on and draws.
+    #[serde(skip)]
+    pub terrain: Option<super::ground::Terrain>,
 }
 
 /// What a [`Placement`] places: one autogen use, or the items of one
