@@ -409,6 +409,7 @@ fn the_scene_draws_the_terrain_and_stands_objects_on_it() {
         glb.windows(7).any(|w| w == b"terrain"),
         "the glb holds the terrain"
     );
+    keep_for_blender(&glb, &t);
     // A limit the terrain would pass: the items are drawn, the terrain not.
     let tight = agkit::limits::Limits {
         max_scene_triangles: s.triangles() - tris as u64 + 5,
@@ -421,4 +422,25 @@ fn the_scene_draws_the_terrain_and_stands_objects_on_it() {
         "{:?}",
         s.warnings
     );
+}
+
+/// Writes the tile on its terrain where `e2e/blender_check.py` reads the
+/// scenes (`<target>/tmp/gltf-out`, beside tests/gltf.rs's), with the
+/// counts of its placements (`NAME.counts.json`).
+fn keep_for_blender(glb: &[u8], t: &TilePlacement) {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gltf-out");
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(d.join("tile_on_terrain.glb"), glb).unwrap();
+    let ps = &t.placements;
+    let counts = serde_json::json!({
+        "placements": ps.len(),
+        "objects": ps.iter().map(|p| p.objects.len()).sum::<usize>(),
+        "facades": ps.iter().map(|p| p.facades.len()).sum::<usize>(),
+        "tree_groups": ps.iter().filter(|p| !p.trees.is_empty()).count(),
+    });
+    std::fs::write(
+        d.join("tile_on_terrain.counts.json"),
+        serde_json::to_vec_pretty(&counts).unwrap(),
+    )
+    .unwrap();
 }
