@@ -23,6 +23,12 @@ For each `*.glb` and `*.gltf` in DIR (what tests/gltf.rs writes to
   sidecar's `draped` and `lines` when it has them) lie just above the
   ground, every face facing up, textured when they name a texture, and
   render lit, not black;
+- a tile set on its base mesh (a `terrain` object, `place --dsf --all
+  --mesh`): no draped object and no 3-D tree floats more than 0.5 m
+  above or is buried more than 0.5 m below the terrain at its reference
+  point (a ray cast down onto the terrain there), and the draped
+  polygons' and lines' vertices lie just above it (objects at MSL, AGL or
+  graded to their tile's ground point are not held to their own point);
 - a small Cycles render (CPU, a few samples, a sun and a camera from the
   scene's bounds) shows the OBJ objects lit, not black, against the ground:
   the scene is rendered once as it is and once with flat mask colours, and
@@ -249,6 +255,13 @@ def check_draped(name):
         if down:
             fail(name, f"{o.name!r}: {down} of {len(o.data.polygons)} faces do not face up")
         zs = [(o.matrix_world @ v.co).z for v in o.data.vertices]
+        if TERRAIN is not None:
+            # On a mesh: each vertex just above the terrain under it.
+            zs = [
+                z - g
+                for v, z in zip(o.data.vertices, zs)
+                if (g := terrain_z(o.matrix_world @ v.co)) is not None
+            ]
         if zs and not (0.0 < min(zs) and max(zs) < 0.2):
             fail(name, f"{o.name!r}: lies at {min(zs):.3f}..{max(zs):.3f} m, not just above the ground")
         if o.get("texture"):
@@ -263,6 +276,63 @@ def check_draped(name):
                 fail(name, f"{o.name!r}: names texture {o.get('texture')!r} but draws no image")
     if n:
         print(f"  draped polygons and lines: {n}, all facing up", flush=True)
+
+
+# The terrain of the scene being checked: (BVH tree, top z), or None.
+TERRAIN = None
+
+
+def load_terrain():
+    """The scene's terrain object as a BVH tree in world coordinates."""
+    global TERRAIN
+    TERRAIN = None
+    ts = [o for o in bpy.data.objects if o.get("item") == "terrain" and o.type == "MESH"]
+    if not ts:
+        return
+    from mathutils.bvhtree import BVHTree
+
+    t = ts[0]
+    verts = [t.matrix_world @ v.co for v in t.data.vertices]
+    polys = [tuple(p.vertices) for p in t.data.polygons]
+    top = max((v.z for v in verts), default=0.0)
+    TERRAIN = (BVHTree.FromPolygons(verts, polys), top)
+
+
+def terrain_z(p):
+    """The terrain's height under world point `p`, or None off it."""
+    tree, top = TERRAIN
+    hit, _normal, _index, _dist = tree.ray_cast(
+        mathutils.Vector((p.x, p.y, top + 100.0)), mathutils.Vector((0.0, 0.0, -1.0))
+    )
+    return None if hit is None else hit.z
+
+
+def check_terrain(name):
+    """Objects set on the terrain stand on it: within 0.5 m of the
+    terrain under their reference point (their origin)."""
+    if TERRAIN is None:
+        return
+    n, skipped = 0, 0
+    for o in bpy.data.objects:
+        item = o.get("item")
+        if item not in ("object", "tree"):
+            continue
+        if item == "object" and o.get("mode") not in (None, "draped"):
+            skipped += 1
+            continue
+        p = o.matrix_world.translation
+        g = terrain_z(p)
+        if g is None:
+            fail(name, f"{o.name!r} at ({p.x:.1f}, {p.y:.1f}) is not over the terrain")
+            continue
+        n += 1
+        if p.z - g > 0.5:
+            fail(name, f"{o.name!r} floats {p.z - g:.2f} m above the terrain")
+        elif g - p.z > 0.5:
+            fail(name, f"{o.name!r} is buried {g - p.z:.2f} m below the terrain")
+    if n == 0:
+        fail(name, "a terrain, but no object on the ground to check against it")
+    print(f"  on the terrain: {n} objects and trees within 0.5 m ({skipped} MSL, AGL or graded not held to their own point)", flush=True)
 
 
 def bounds():
@@ -433,7 +503,9 @@ def main():
         check_instances(name)
         check_images(name)
         check_normals(name)
+        load_terrain()
         check_draped(name)
+        check_terrain(name)
         if check_render(name, keep):
             rendered_objs += 1
         check_trimesh(name, path)

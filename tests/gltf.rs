@@ -750,6 +750,7 @@ fn items_that_would_not_be_finite_are_left_out() {
         source_line: 3,
         stop_points: vec![],
         ground_point: None,
+        z: None,
     };
     let square = |x: f64| vec![[x, 0.0], [x + 10.0, 0.0], [x + 10.0, 10.0], [x, 10.0]];
     let p = Placement {
@@ -889,6 +890,7 @@ mod random {
                         source_line: 1,
                         stop_points: vec![],
                         ground_point: None,
+                        z: None,
                     })
                     .collect(),
                 objects: objects

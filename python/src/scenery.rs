@@ -87,6 +87,7 @@ fn tile_error(e: TileError) -> Error {
             let file = path.display().to_string();
             Error::at_offset(Class::Parse, &file, error.offset, error.code(), message)
         }
+        e @ TileError::Mesh { .. } => Error::value(e.to_string()),
     }
 }
 
@@ -447,13 +448,16 @@ fn place(
 /// only its autogen: objects, facade, forest and draped polygons, lines and
 /// object strings, one placement per definition after the autogen uses
 /// (`agkit place --dsf PATH --all`); `TilePlacement.whole` then counts
-/// every kind and names what is not drawn.
+/// every kind and names what is not drawn, and every item is set on the
+/// ground (`mesh=`: a base-mesh DSF or a folder holding the tile's; else
+/// found as X-Plane does, else an airport's elevation, else flat 0), which
+/// each placement's `ground` names.
 ///
 /// Raises `OSError` when the tile cannot be read, `agkit.ParseError` when
 /// it is no DSF, `agkit.SceneryError` when a folder is no installation or
 /// library.
 #[pyfunction]
-#[pyo3(signature = (path, *, scenery=None, library=Vec::new(), installation=None, seed=0, density=6, whole_tile=false))]
+#[pyo3(signature = (path, *, scenery=None, library=Vec::new(), installation=None, seed=0, density=6, whole_tile=false, mesh=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn place_dsf(
     py: Python<'_>,
@@ -464,9 +468,11 @@ pub fn place_dsf(
     seed: u64,
     density: u8,
     whole_tile: bool,
+    mesh: Option<PathBuf>,
 ) -> PyResult<TilePlacement> {
     let params = Params {
         whole_tile,
+        mesh,
         ..tile_params(seed, density)?
     };
     let opened: Arc<LibScenery> = match installation {

@@ -723,6 +723,7 @@ mod tests {
                 source_line: 1,
                 stop_points: Vec::new(),
                 ground_point: Some([x + 12.0, y + 12.0]),
+                z: None,
             }],
             objects: vec![PlacedObject {
                 tile: 0,

@@ -23,6 +23,7 @@ pub mod art;
 pub mod at;
 pub mod block;
 pub mod budget;
+pub mod ground;
 pub mod model;
 pub mod point;
 pub mod string;
@@ -91,6 +92,10 @@ pub struct Params {
     /// polygons, lines, object strings — not only its autogen uses
     /// ([`crate::place::whole`]). Off by default.
     pub whole_tile: bool,
+    /// With [`Params::whole_tile`]: the base mesh to set the tile on (a
+    /// DSF, or a folder holding the tile's DSF: `--mesh`); `None` finds
+    /// it as X-Plane does ([`Scenery::ground_for`](crate::scenery::Scenery::ground_for)).
+    pub mesh: Option<std::path::PathBuf>,
 }
 
 impl Default for Params {
@@ -106,6 +111,7 @@ impl Default for Params {
             explain: false,
             limits: Limits::default(),
             whole_tile: false,
+            mesh: None,
         }
     }
 }

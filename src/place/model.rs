@@ -71,6 +71,15 @@ pub struct Placement {
     /// tables (JSON, GeoJSON, GeoPackage) leave such uses out.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unplaced: Option<String>,
+    /// The ground the placement's items stand on, when a whole tile was
+    /// set on the ground ([`super::ground`]): a base mesh, an airport's
+    /// elevation or flat 0. Absent from the JSON otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ground: Option<super::ground::GroundSource>,
+    /// The base mesh under the placement, when its ground is one (shared;
+    /// not part of the JSON): what the 3-D scene drapes on and draws.
+    #[serde(skip)]
+    pub terrain: Option<super::ground::Terrain>,
 }
 
 /// What a [`Placement`] places: one autogen use, or the items of one
@@ -474,6 +483,11 @@ pub struct PlacedTile {
     pub stop_points: Vec<Xy>,
     /// The ground point graded objects of this tile use, in local metres.
     pub ground_point: Option<Xy>,
+    /// The ground under each outline point, metres MSL (the tile is
+    /// draped: [`super::ground`]); absent until the tile is set on the
+    /// ground.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub z: Option<Vec<f64>>,
 }
 
 impl PlacedTile {
@@ -541,6 +555,10 @@ pub struct PlacedObject {
     /// [`crate::place::whole`]); absent for autogen items.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub entity: Option<usize>,
+    /// Where its reference point stands, metres MSL, by the rule of its
+    /// mode ([`super::ground`]); absent until it is set on the ground.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub z: Option<f64>,
 }
 
 /// A placed facade.
@@ -600,6 +618,15 @@ pub struct PlacedFacade {
     /// for autogen facades.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub entity: Option<usize>,
+    /// The base its height and roof are measured from, metres MSL: the
+    /// highest ground under its points ([`super::ground`]); absent until
+    /// it is set on the ground.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub z: Option<f64>,
+    /// The ground under each point, metres MSL: where each wall's foot
+    /// stands (walls are carried down to the ground).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ground: Option<Vec<f64>>,
     /// Every choice its `.fac` made on its footprint, computed once when
     /// placement read the art: the fields above are read from it, and the
     /// 3-D scene builds the facade's mesh from it. `None` without art. Not
@@ -649,6 +676,10 @@ pub struct PlacedTree {
     /// absent for autogen trees.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub entity: Option<usize>,
+    /// The ground at its own point, metres MSL ([`super::ground`]);
+    /// absent until it is set on the ground.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub z: Option<f64>,
 }
 
 /// A draped polygon a DSF places (`.pol`): its rings and how its texture
@@ -682,6 +713,10 @@ pub struct PlacedDraped {
     /// The `.pol`'s `SCALE`: metres one repeat of the texture covers.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scale: Option<[f64; 2]>,
+    /// The ground under each ring point, metres MSL (draped at its
+    /// points: [`super::ground`]); absent until it is set on the ground.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub z: Option<Vec<Vec<f64>>>,
 }
 
 /// A line a DSF places: a painted line (`.lin`) or the line of an object
@@ -714,6 +749,10 @@ pub struct PlacedLine {
     /// The `.lin`'s `TEXTURE`, as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub texture: Option<String>,
+    /// The ground under each point, metres MSL (draped at its points:
+    /// [`super::ground`]); absent until it is set on the ground.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub z: Option<Vec<f64>>,
 }
 
 /// A vertex treated as a corner (AGS).

@@ -133,6 +133,7 @@ pub fn place(asset: &Asset, heading: f64, params: &Params) -> Result<Placement, 
         source_line: tile.line,
         stop_points: Vec::new(),
         ground_point: Some(ground),
+        z: None,
     });
     if params.explain {
         out.explain.push(format!(

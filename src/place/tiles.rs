@@ -72,6 +72,18 @@ pub struct TilePlacement {
     /// JSON) otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub whole: Option<crate::place::whole::WholeTile>,
+    /// With [`Params::whole_tile`]: the ground every item was set on
+    /// ([`crate::place::ground`]), which each placement also names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ground: Option<crate::place::ground::GroundSource>,
+    /// Points the mesh did not cover (set at 0 m); absent when none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub off_mesh: usize,
+}
+
+/// Serde: leaves a zero count out.
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl TilePlacement {
@@ -149,6 +161,8 @@ impl Scenery {
             unplaced: Vec::new(),
             assets: Vec::new(),
             whole: None,
+            ground: None,
+            off_mesh: 0,
         };
         let resolved = self.resolve_all(path, tile, uses.iter().map(|u| u.asset.as_str()));
         let mut counts: HashMap<&str, usize> = HashMap::new();
@@ -216,6 +230,16 @@ impl Scenery {
         }
         if params.whole_tile {
             out.whole = Some(self.place_rest(path, &dsf, tile, params, &mut out.placements));
+            let ground = self
+                .ground_for(path, &dsf, tile, params.mesh.as_deref(), &params.limits)
+                .map_err(|e| TileError::Mesh {
+                    path: e.path,
+                    why: e.why,
+                })?;
+            for p in out.placements.iter_mut().chain(&mut out.unplaced) {
+                out.off_mesh += ground.apply(p).off_mesh;
+            }
+            out.ground = Some(ground.source);
         }
         Ok(out)
     }

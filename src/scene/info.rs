@@ -234,6 +234,16 @@ pub enum NodeInfo<'a> {
         /// Why it is not placed.
         why: Option<&'a str>,
     },
+    /// The terrain under the placements, from the ground they stand on.
+    Terrain {
+        /// The ground, in words (the mesh file, an airport's elevation, or
+        /// flat).
+        ground: Option<String>,
+        /// Triangles drawn.
+        triangles: usize,
+        /// The elevation the scene's z = 0 stands for, metres.
+        datum: f64,
+    },
 }
 
 /// What views may show about the scene: the origin, the frame, the

@@ -107,6 +107,9 @@ pub enum ItemKind {
     /// A use that was not placed ([`Placement::unplaced`]): a red box at
     /// its point (an `.agp`), or its polygon's outline (an `.agb`, `.ags`).
     Unplaced,
+    /// The base mesh under the scene's items (a root of its own; its
+    /// placement is the first that stands on a mesh).
+    Terrain,
 }
 
 /// The item a node draws.
@@ -338,6 +341,11 @@ pub struct Scene<'a> {
     /// The folder all the scene's art files lie in: art is named by its
     /// path below it ([`Scene::art_name`]).
     pub art_root: PathBuf,
+    /// The elevation, metres MSL, that z = 0 stands for: the ground under
+    /// the origin when the placements were set on the ground
+    /// ([`crate::place::ground`]), else 0. Items set on the ground stand at
+    /// their elevation less this.
+    pub datum: f64,
     /// Triangles held, each mesh counted once.
     triangles: u64,
 }
@@ -411,6 +419,7 @@ impl Scene<'_> {
                 format!("#{i} line {k} {short}")
             }
             ItemKind::Unplaced => format!("#{i} missing {} (not placed)", short(&p.asset)),
+            ItemKind::Terrain => "terrain".to_string(),
         }
     }
 
@@ -564,6 +573,14 @@ impl Scene<'_> {
                 kind: p.kind,
                 why: p.unplaced.as_deref(),
             },
+            ItemKind::Terrain => NodeInfo::Terrain {
+                ground: p
+                    .ground
+                    .as_ref()
+                    .map(crate::place::ground::GroundSource::describe),
+                triangles: merged().count,
+                datum: self.datum,
+            },
         })
     }
 
@@ -586,6 +603,7 @@ impl Scene<'_> {
                 .roots
                 .iter()
                 .filter_map(|&r| self.nodes.get(r))
+                .filter(|n| n.item.kind == ItemKind::Placement)
                 .filter_map(|n| self.placement_of(n))
                 .map(placement_info)
                 .collect(),
@@ -773,10 +791,191 @@ pub fn build<'a, P: Borrow<Placement>>(
         let node = b.placement(i, p, [at[0], at[1], 0.0])?;
         b.scene.roots.push(node);
     }
+    b.set_on_ground();
+    b.terrain()?;
     Ok(b.scene)
 }
 
+/// The unit normal of triangle `v` (counter-clockwise front), up for a
+/// degenerate one.
+fn face_normal(v: [[f64; 3]; 3]) -> [f64; 3] {
+    let a = [v[1][0] - v[0][0], v[1][1] - v[0][1], v[1][2] - v[0][2]];
+    let b = [v[2][0] - v[0][0], v[2][1] - v[0][1], v[2][2] - v[0][2]];
+    let n = [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ];
+    let l = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+    if l > 0.0 && l.is_finite() {
+        n.map(|c| c / l)
+    } else {
+        [0.0, 0.0, 1.0]
+    }
+}
+
+/// Margin around the items the terrain node covers, degrees (about 100 m).
+pub const TERRAIN_MARGIN: f64 = 0.001;
+
+/// Terrain's plain colour.
+const TERRAIN: [f32; 4] = [0.36, 0.42, 0.3, 1.0];
+
+/// The points of placement `p`'s items, lon/lat.
+fn item_points(p: &Placement) -> impl Iterator<Item = LonLat> + '_ {
+    std::iter::once(p.origin)
+        .chain(p.tiles.iter().flat_map(|t| t.lonlat.iter().copied()))
+        .chain(p.objects.iter().map(|o| [o.lon, o.lat]))
+        .chain(p.facades.iter().flat_map(|f| f.lonlat.iter().copied()))
+        .chain(p.trees.iter().map(|t| [t.lon, t.lat]))
+        .chain(
+            p.draped
+                .iter()
+                .flat_map(|d| d.lonlat.iter().flatten().copied()),
+        )
+        .chain(p.lines.iter().flat_map(|l| l.lonlat.iter().copied()))
+}
+
 impl<'a> Builder<'a, '_> {
+    /// Sets what the placements drew on their ground
+    /// ([`crate::place::ground`]), z relative to [`Scene::datum`]: objects,
+    /// 3-D trees and facades stand at their item's elevation; the meshes a
+    /// placement drapes (its ground tiles, tree cards, draped polygons,
+    /// lines, outlines of uses not placed) get the ground under each
+    /// vertex. Placements not set on the ground are left as built.
+    fn set_on_ground(&mut self) {
+        let scene = &mut self.scene;
+        let Some(first) = scene.placements.iter().find(|p| p.ground.is_some()) else {
+            return;
+        };
+        scene.datum = crate::place::ground::ground_of(first, scene.origin).unwrap_or(0.0);
+        let datum = scene.datum;
+        for r in scene.roots.clone() {
+            let root = &scene.nodes[r];
+            let Some(p) = scene.placements.get(root.item.placement).copied() else {
+                continue;
+            };
+            if p.ground.is_none() {
+                continue;
+            }
+            let frame = LocalFrame::new(p.origin);
+            for c in root.children.clone() {
+                let n = &scene.nodes[c];
+                let k = n.item.index;
+                let z = match n.item.kind {
+                    ItemKind::Object => p.objects.get(k).and_then(|o| o.z),
+                    ItemKind::Tree => p.trees.get(k).and_then(|t| t.z),
+                    ItemKind::Facade => p.facades.get(k).and_then(|f| f.z),
+                    _ => None,
+                };
+                if let Some(z) = z {
+                    scene.nodes[c].at[2] = z - datum;
+                    continue;
+                }
+                let draped = matches!(
+                    n.item.kind,
+                    ItemKind::Ground
+                        | ItemKind::Trees
+                        | ItemKind::Draped
+                        | ItemKind::Line
+                        | ItemKind::Unplaced
+                );
+                let (Some(m), true) = (n.mesh, draped) else {
+                    continue;
+                };
+                let (at, turn) = (n.at, turning(n.heading));
+                for part in &mut scene.meshes[m].parts {
+                    for q in &mut part.mesh.positions {
+                        let w = turn(*q);
+                        let ll = frame.to_lonlat([w[0] + at[0], w[1] + at[1]]);
+                        let g = crate::place::ground::ground_of(p, ll).unwrap_or(datum);
+                        q[2] += g - datum;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The terrain node: the physical triangles of the first placement's
+    /// mesh within [`TERRAIN_MARGIN`] of every item of the placements on
+    /// it, in the scene's frame; left out, with a warning, when they would
+    /// pass [`Limits::max_scene_triangles`].
+    fn terrain(&mut self) -> Result<(), LimitExceeded> {
+        let Some((i, t)) = self
+            .scene
+            .placements
+            .iter()
+            .enumerate()
+            .find_map(|(i, p)| p.terrain.clone().map(|t| (i, t)))
+        else {
+            return Ok(());
+        };
+        let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+        for p in self
+            .scene
+            .placements
+            .iter()
+            .filter(|p| p.terrain == Some(t.clone()))
+        {
+            for q in item_points(p).filter(|q| fin(q)) {
+                for k in 0..2 {
+                    lo[k] = lo[k].min(q[k]);
+                    hi[k] = hi[k].max(q[k]);
+                }
+            }
+        }
+        let lo = [lo[0] - TERRAIN_MARGIN, lo[1] - TERRAIN_MARGIN];
+        let hi = [hi[0] + TERRAIN_MARGIN, hi[1] + TERRAIN_MARGIN];
+        let s = &t.0;
+        let within = s.triangles_within(lo, hi);
+        if let Err(e) = self.check(within.len()) {
+            self.scene.warnings.push(format!(
+                "terrain: {} triangles under the items; left out of the 3-D scene ({e})",
+                within.len()
+            ));
+            return Ok(());
+        }
+        let common = LocalFrame::new(self.scene.origin);
+        let datum = self.scene.datum;
+        let mut mesh = Mesh::default();
+        for &k in &within {
+            let v = s.triangles[k].v.map(|c| {
+                let [x, y] = common.to_local([c[0], c[1]]);
+                [x, y, c[2] - datum]
+            });
+            let n = face_normal(v);
+            // Facing up, whichever way the DSF wound it.
+            let v = if n[2] < 0.0 { [v[0], v[2], v[1]] } else { v };
+            let n = if n[2] < 0.0 { n.map(|c| -c) } else { n };
+            if !v.iter().all(|q| fin(q)) {
+                continue;
+            }
+            let base = mesh.positions.len() as u32;
+            mesh.positions.extend(v);
+            mesh.normals.extend([n; 3]);
+            mesh.uvs.extend([[0.0, 0.0]; 3]);
+            mesh.triangles.push([base, base + 1, base + 2]);
+        }
+        let count = mesh.triangles.len();
+        let material = self.color("terrain", TERRAIN, false);
+        let node = Node {
+            item: item(ItemKind::Terrain, i, 0, None),
+            mesh: None,
+            at: [0.0; 3],
+            heading: 0.0,
+            scale: 1.0,
+            children: Vec::new(),
+            drawn: Drawn::Merged(Box::new(Merged {
+                source_lines: Vec::new(),
+                count,
+                tallest: 0.0,
+            })),
+        };
+        if let Some(n) = self.drawn(node, "terrain", vec![Part::whole(material, mesh)])? {
+            self.scene.roots.push(n);
+        }
+        Ok(())
+    }
+
     /// Refuses a mesh of `adding` more triangles when the scene would hold
     /// more than the limit: called before the mesh is built, from the
     /// count its art declares, against the running total.

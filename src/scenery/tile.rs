@@ -33,6 +33,14 @@ pub enum TileError {
         /// What the file is instead, when agkit can tell (a PNG, an AGN …).
         hint: Option<String>,
     },
+    /// The base mesh given for the tile (`--mesh`) cannot be found or read.
+    #[error("--mesh {}: {why}", path.display())]
+    Mesh {
+        /// The file or folder given.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
 }
 
 /// Uses of one asset that resolved nowhere.

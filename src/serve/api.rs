@@ -867,6 +867,7 @@ mod tests {
             source_line: 4,
             stop_points: Vec::new(),
             ground_point: None,
+            z: None,
         };
         let mut grid = placed.clone();
         grid.role = Role::Grid;

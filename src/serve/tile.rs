@@ -201,6 +201,7 @@ fn place(shared: &Shared, req: &TileRequest) -> Result<(TilePlacement, f64), Res
                 format!("{rel}: {}", source.reason()),
                 None,
             ),
+            e @ TileError::Mesh { .. } => fail(422, rel, "mesh", e.to_string(), None),
         })?;
     Ok((tile, started.elapsed().as_secs_f64() * 1000.0))
 }

@@ -264,6 +264,18 @@ impl Surface {
             .min_by_key(|&(i, _)| i)
     }
 
+    /// The physical triangles whose boxes meet the box `lo`–`hi` (lon,
+    /// lat), in mesh order: the mesh of a bounded area.
+    pub fn triangles_within(&self, lo: LonLat, hi: LonLat) -> Vec<usize> {
+        let mut v: Vec<usize> = self
+            .tree
+            .locate_in_envelope_intersecting(&AABB::from_corners(lo, hi))
+            .map(|b| b.index as usize)
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
     /// The elevation of the ground at `p` (metres MSL): the plane of the
     /// physical triangle holding it (see the module's docs); `None` off the
     /// mesh.

@@ -62,6 +62,13 @@ pub struct Args {
     /// What is not drawn (road networks, terrain …) is counted on stderr.
     #[arg(long, requires = "dsf")]
     pub all: bool,
+    /// With --all: the base mesh to set the tile on, a DSF or a folder
+    /// holding the tile's DSF (as a package, `Earth nav data/+40+010/…`,
+    /// a tile folder or directly). Without it, the tile's own DSF when it
+    /// is a base mesh, else the mesh X-Plane would load (--xplane), else
+    /// flat at the tile's airport elevation (apt.dat), else flat at 0.
+    #[arg(long, value_name = "TILE.dsf|DIR", requires = "all")]
+    pub mesh: Option<std::path::PathBuf>,
     /// The scenery package the DSF belongs to (default: the folder above
     /// `Earth nav data`).
     #[arg(long, value_name = "DIR", requires = "dsf")]
@@ -155,6 +162,7 @@ impl Args {
             },
             explain: self.explain,
             whole_tile: self.all,
+            mesh: self.mesh.clone(),
             limits: Limits {
                 max_extent_m: self.max_extent,
                 ..Limits::default()

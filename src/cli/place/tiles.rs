@@ -78,7 +78,7 @@ fn open(args: &Args) -> Result<Scenery, u8> {
 fn status_of(e: &TileError) -> u8 {
     match e {
         TileError::Read { .. } => EXIT_USAGE,
-        TileError::Dsf { .. } => EXIT_INPUT,
+        TileError::Dsf { .. } | TileError::Mesh { .. } => EXIT_INPUT,
     }
 }
 
@@ -103,6 +103,7 @@ fn place_one(dsf: &Path, params: &Params, scenery: &Scenery) -> Result<(Vec<Plac
     if let Some(whole) = &tile.whole {
         eprint!("{}", whole_report(whole));
     }
+    eprint!("{}", ground_report(&tile));
     if !tile.unresolved.is_empty() {
         let skipped = tile.unresolved.uses();
         // With --all the tile's other content is placed whatever its
@@ -137,6 +138,22 @@ fn place_one(dsf: &Path, params: &Params, scenery: &Scenery) -> Result<(Vec<Plac
     let mut placements = tile.placements;
     placements.extend(tile.unplaced);
     Ok((placements, status))
+}
+
+/// The ground a whole tile was set on, one line (and one more when the
+/// mesh did not cover every point); nothing without --all.
+fn ground_report(tile: &TilePlacement) -> String {
+    let Some(g) = &tile.ground else {
+        return String::new();
+    };
+    let mut s = format!("ground: {}\n", g.describe());
+    if tile.off_mesh > 0 {
+        s.push_str(&format!(
+            "warning: {} off the mesh, set at 0 m\n",
+            plural(tile.off_mesh, "point")
+        ));
+    }
+    s
 }
 
 /// What a whole tile holds per kind and what is not drawn, for stderr:
@@ -218,6 +235,7 @@ impl Seen {
             }
         };
         let mut report = assets_report(tile);
+        report.push_str(&ground_report(tile));
         let mut warnings = Vec::new();
         for p in &tile.placements {
             warnings.extend(p.warnings.iter().map(|w| super::report::about(&p.asset, w)));

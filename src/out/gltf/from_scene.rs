@@ -162,6 +162,7 @@ pub(crate) fn convert(s: &scene::Scene<'_>, limits: &Limits) -> (Scene, Vec<Stri
                     | ItemKind::Draped
                     | ItemKind::Line
                     | ItemKind::Unplaced
+                    | ItemKind::Terrain
             );
             if drawn_only && mesh.is_none() {
                 return None;
@@ -205,6 +206,7 @@ mod tests {
             source_line: 1,
             stop_points: vec![],
             ground_point: None,
+            z: None,
         }
     }
 

@@ -226,6 +226,7 @@ pub(crate) fn lay(out: &mut Placement, inp: &Input, rng: &mut Rng) {
                     source_line: inp.s.line,
                     stop_points: Vec::new(),
                     ground_point: Some(formula.get(&key).copied().unwrap_or(centre)),
+                    z: None,
                 });
             }
             let Some(anns) = buckets.get(&key) else {

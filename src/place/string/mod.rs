@@ -711,6 +711,7 @@ impl<'a> Engine<'a> {
                 source_line: line,
                 stop_points: c.stops,
                 ground_point: Some(ground),
+                z: None,
             });
             self.maps.push((c.tile, c.map));
         }

@@ -58,6 +58,7 @@ pub(super) fn lay(
         art: art.state,
         texture,
         scale,
+        z: None,
     });
     Laid::Row
 }

@@ -47,6 +47,7 @@ pub(super) fn lay(
         spacing: f.spacing,
         art: art.state,
         texture,
+        z: None,
     };
     if let Some(DrapedArt::Str(s)) = &art.draped {
         let from = p.objects.len();

@@ -1,0 +1,446 @@
+//! A whole tile set on the ground (`place --dsf TILE --all --mesh`,
+//! `agkit::place::ground`): the demo tile that places one of every kind
+//! (`tests/fixtures/whole_demo`, its art the bundled examples) over a base
+//! mesh with relief built here, every item at the ground its kind stands
+//! on; without a mesh, flat at the airport's elevation or at 0, and the
+//! output says which.
+
+use agkit::dsf::{self, Dsf, Entity, Patch, Primitive, PrimitiveKind};
+use agkit::geom::LocalFrame;
+use agkit::place::ground::{GroundSource, read_mesh};
+use agkit::place::{Params, TilePlacement};
+use agkit::scenery::Scenery;
+use agkit::scenery::resolve::Conditions;
+use agkit::terrain::Surface;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The relief: hills east-west, a valley north-south, 360–440 m.
+fn height(lon: f64, lat: f64) -> f64 {
+    use std::f64::consts::TAU;
+    400.0
+        + 25.0 * (TAU * (lon - 13.039) / 0.004).sin()
+        + 15.0 * (TAU * (lat - 47.798) / 0.003).cos()
+}
+
+/// A base mesh of the tile +47+013: a grid fine (0.0005°, about 37 by
+/// 55 m) over the demo's items and one cell wide to the tile's edges, so
+/// it covers the whole tile once; two triangles a cell, one patch.
+fn mesh() -> Dsf {
+    let mut d = Dsf::overlay(13, 47);
+    d.properties.retain(|(k, _)| k != "sim/overlay");
+    d.terrain_defs = vec!["lib/g10/terrain10/grass.ter".into()];
+    let mut xs = vec![13.0];
+    xs.extend((0..=16).map(|i| 13.039 + 0.0005 * f64::from(i)));
+    xs.push(14.0);
+    let mut ys = vec![47.0];
+    ys.extend((0..=12).map(|j| 47.798 + 0.0005 * f64::from(j)));
+    ys.push(48.0);
+    let mut v = Vec::new();
+    let q = |x: f64, y: f64| [x, y, height(x, y), 0.0, 0.0];
+    for j in 0..ys.len() - 1 {
+        for i in 0..xs.len() - 1 {
+            let (x0, x1, y0, y1) = (xs[i], xs[i + 1], ys[j], ys[j + 1]);
+            for c in [
+                q(x0, y0),
+                q(x1, y0),
+                q(x1, y1),
+                q(x0, y0),
+                q(x1, y1),
+                q(x0, y1),
+            ] {
+                v.extend(c);
+            }
+        }
+    }
+    d.entities.push(Entity::Patch(Patch {
+        def: 0,
+        flags: 1,
+        lod_near: 0.0,
+        lod_far: -1.0,
+        depth: 5,
+        primitives: vec![Primitive {
+            kind: PrimitiveKind::Triangles,
+            vertices: v,
+        }],
+    }));
+    d
+}
+
+/// A copy of examples/ with the whole demo tile in its `dsf/`, and the
+/// mesh as `mesh/Earth nav data/+40+010/+47+013.dsf` beside it.
+fn package() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let repo = Path::new(ROOT);
+    let tmp = tempfile::tempdir().unwrap();
+    let examples = tmp.path().join("examples");
+    for e in walkdir::WalkDir::new(repo.join("examples")) {
+        let e = e.unwrap();
+        let to = examples.join(e.path().strip_prefix(repo.join("examples")).unwrap());
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&to).unwrap();
+        } else {
+            std::fs::copy(e.path(), &to).unwrap();
+        }
+    }
+    for name in ["whole_demo.dsf", "apron.pol", "stripe.lin"] {
+        std::fs::copy(
+            repo.join("tests/fixtures/whole_demo").join(name),
+            examples.join("dsf").join(name),
+        )
+        .unwrap();
+    }
+    let mesh_pkg = tmp.path().join("mesh");
+    let dir = mesh_pkg.join("Earth nav data/+40+010");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bytes = dsf::build(&mesh(), &Default::default()).unwrap();
+    std::fs::write(dir.join("+47+013.dsf"), bytes).unwrap();
+    (tmp, examples, mesh_pkg)
+}
+
+fn place(examples: &Path, mesh: Option<&Path>) -> TilePlacement {
+    let scenery = Scenery::packages(Some(examples), &[], Conditions::default()).unwrap();
+    let params = Params {
+        whole_tile: true,
+        mesh: mesh.map(Path::to_path_buf),
+        ..Params::default()
+    };
+    scenery
+        .place_tile(&examples.join("dsf/whole_demo.dsf"), &params)
+        .unwrap()
+}
+
+/// The ground under `p` on `s`.
+fn under(s: &Surface, p: [f64; 2]) -> f64 {
+    s.elevation(p)
+        .unwrap_or_else(|| panic!("{p:?} is off the mesh"))
+}
+
+fn near(got: f64, want: f64, what: &str) {
+    assert!((got - want).abs() <= 0.01, "{what}: {got} is not {want}");
+}
+
+#[test]
+fn every_item_stands_on_the_mesh_by_the_rule_of_its_kind() {
+    let (_tmp, examples, mesh_pkg) = package();
+    let t = place(&examples, Some(&mesh_pkg));
+    let file = mesh_pkg.join("Earth nav data/+40+010/+47+013.dsf");
+    assert_eq!(
+        t.ground,
+        Some(GroundSource::Mesh {
+            file: file.clone(),
+            triangles: 18 * 14 * 2
+        })
+    );
+    assert_eq!(t.off_mesh, 0);
+    let s = read_mesh(&file, &Default::default()).unwrap();
+    let (mut objects, mut kinds) = (Vec::new(), std::collections::BTreeSet::new());
+    for p in &t.placements {
+        assert_eq!(p.ground, t.ground, "{} names the ground", p.asset);
+        let frame = LocalFrame::new(p.origin);
+        for o in &p.objects {
+            let z = o.z.unwrap();
+            let want = match o.mode.as_str() {
+                // The DSF's elevation, whatever the mesh (the demo's is
+                // 45 m, far below its ground).
+                "msl" => {
+                    assert!(under(&s, [o.lon, o.lat]) - o.elevation.unwrap() > 100.0);
+                    o.elevation.unwrap()
+                }
+                "agl" => under(&s, [o.lon, o.lat]) + o.elevation.unwrap(),
+                "graded" | "delta" | "scraper" => {
+                    let g = p.tiles[o.tile].ground_point.unwrap();
+                    under(&s, frame.to_lonlat(g)) + o.height
+                }
+                _ => under(&s, [o.lon, o.lat]) + o.height,
+            };
+            near(z, want, &format!("{} ({})", o.asset, o.mode));
+            kinds.insert(o.mode.clone());
+            objects.push(z);
+        }
+        for t in &p.tiles {
+            for (q, z) in t.lonlat.iter().zip(t.z.as_ref().unwrap()) {
+                near(*z, under(&s, *q), "a tile's outline point");
+            }
+        }
+        for f in &p.facades {
+            let g = f.ground.as_ref().unwrap();
+            for (q, z) in f.lonlat.iter().zip(g) {
+                near(*z, under(&s, *q), "a facade's wall foot");
+            }
+            assert_eq!(f.z, g.iter().copied().reduce(f64::max), "its base");
+        }
+        for tr in &p.trees {
+            near(tr.z.unwrap(), under(&s, [tr.lon, tr.lat]), "a tree");
+        }
+        for d in &p.draped {
+            for (r, z) in d.lonlat.iter().zip(d.z.as_ref().unwrap()) {
+                for (q, z) in r.iter().zip(z) {
+                    near(*z, under(&s, *q), "a draped polygon's point");
+                }
+            }
+        }
+        for l in &p.lines {
+            for (q, z) in l.lonlat.iter().zip(l.z.as_ref().unwrap()) {
+                near(*z, under(&s, *q), "a line's point");
+            }
+        }
+    }
+    // The demo has objects of every mode a tile can give, and they stand
+    // on relief, not on one level.
+    for m in ["draped", "graded", "msl"] {
+        assert!(kinds.contains(m), "no {m} object in {kinds:?}");
+    }
+    let (lo, hi) = objects
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), &z| (a.min(z), b.max(z)));
+    assert!(hi - lo > 5.0, "objects from {lo} to {hi} m");
+}
+
+#[test]
+fn without_a_mesh_the_ground_is_flat_and_says_so() {
+    let (_tmp, examples, _) = package();
+    let t = place(&examples, None);
+    assert_eq!(t.ground, Some(GroundSource::Flat { elevation: 0.0 }));
+    for p in &t.placements {
+        for o in p.objects.iter().filter(|o| o.mode == "draped") {
+            assert_eq!(o.z, Some(0.0), "{}", o.asset);
+        }
+    }
+    // With the package's apt.dat, flat at its airport's elevation.
+    let nav = examples.join("Earth nav data");
+    std::fs::create_dir_all(&nav).unwrap();
+    std::fs::copy(
+        Path::new(ROOT).join("tests/fixtures/apt/small.dat"),
+        nav.join("apt.dat"),
+    )
+    .unwrap();
+    let t = place(&examples, None);
+    let Some(GroundSource::Airport {
+        icao, elevation, ..
+    }) = &t.ground
+    else {
+        panic!("{:?}", t.ground);
+    };
+    assert_eq!(icao, "XAGK");
+    near(*elevation, 1250.0 * 0.3048, "the airport's elevation");
+    let kiosk = t
+        .placements
+        .iter()
+        .flat_map(|p| &p.objects)
+        .find(|o| o.mode == "draped")
+        .unwrap();
+    near(kiosk.z.unwrap(), 381.0, "an object on the airport's level");
+}
+
+/// The `ground:` line `agkit place --dsf --all` prints, the temporary
+/// folder named `<tmp>`.
+fn ground_line(examples: &Path, extra: &[&Path], tmp: &Path) -> String {
+    let out = examples.join("out.json");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_agkit"));
+    cmd.args(["place", "--all", "--scenery"])
+        .arg(examples)
+        .arg("--dsf")
+        .arg(examples.join("dsf/whole_demo.dsf"))
+        .arg("-o")
+        .arg(&out);
+    if let Some(m) = extra.first() {
+        cmd.arg("--mesh").arg(m);
+    }
+    let o = cmd.output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let json = std::fs::read_to_string(&out).unwrap();
+    assert!(json.contains("\"ground\""), "the JSON names the ground");
+    err.lines()
+        .filter(|l| l.starts_with("ground:"))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .replace(&tmp.display().to_string(), "<tmp>")
+}
+
+#[test]
+fn the_cli_says_which_ground_it_used() {
+    let (tmp, examples, mesh_pkg) = package();
+    let lines = [
+        ground_line(&examples, &[&mesh_pkg], tmp.path()),
+        ground_line(&examples, &[], tmp.path()),
+    ];
+    let nav = examples.join("Earth nav data");
+    std::fs::create_dir_all(&nav).unwrap();
+    std::fs::copy(
+        Path::new(ROOT).join("tests/fixtures/apt/small.dat"),
+        nav.join("apt.dat"),
+    )
+    .unwrap();
+    let airport = ground_line(&examples, &[], tmp.path());
+    insta::assert_snapshot!(format!("{}\n{}\n{airport}", lines[0], lines[1]));
+}
+
+#[test]
+fn a_mesh_that_is_not_there_is_an_error_naming_it() {
+    let (_tmp, examples, mesh_pkg) = package();
+    let scenery = Scenery::packages(Some(&examples), &[], Conditions::default()).unwrap();
+    let params = Params {
+        whole_tile: true,
+        mesh: Some(mesh_pkg.join("nowhere")),
+        ..Params::default()
+    };
+    let e = scenery
+        .place_tile(&examples.join("dsf/whole_demo.dsf"), &params)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("--mesh") && e.contains("nowhere") && e.contains("+47+013.dsf"),
+        "{e}"
+    );
+}
+
+/// The figures of BENCHMARKS.md, "A whole tile on its ground": the
+/// corpus's busiest airport overlay (KIND) placed whole, and a generated
+/// base mesh of its tile with about a million triangles (a 708 × 708
+/// grid, strips, relief everywhere). Prints the time to place the tile,
+/// to read the mesh into a surface, and to set every item on it. Run with
+/// `AGKIT_CORPUS=../shared/corpus cargo test --test place_ground -- --ignored --nocapture`.
+#[test]
+#[ignore = "a timed run on the corpus: figures for BENCHMARKS.md"]
+fn figures_on_a_million_triangle_mesh() {
+    use std::time::Instant;
+    let corpus = PathBuf::from(std::env::var("AGKIT_CORPUS").unwrap_or("../shared/corpus".into()));
+    let pkg = corpus.join("brokenbrainguy__KIND-Indianapolis-International-Airport");
+    let tile = pkg.join("Earth nav data/+30-090/+39-087.dsf");
+    let n = 708usize;
+    let mut d = Dsf::overlay(-87, 39);
+    d.properties.retain(|(k, _)| k != "sim/overlay");
+    d.terrain_defs = vec!["lib/g10/terrain10/grass.ter".into()];
+    let h = |x: f64, y: f64| 200.0 + 30.0 * (x * 40.0).sin() * (y * 30.0).cos();
+    let mut primitives = Vec::new();
+    for j in 0..n {
+        let (y0, y1) = (39.0 + j as f64 / n as f64, 39.0 + (j + 1) as f64 / n as f64);
+        let mut v = Vec::new();
+        for i in 0..=n {
+            let x = -87.0 + i as f64 / n as f64;
+            v.extend([x, y1, h(x, y1), 0.0, 0.0, x, y0, h(x, y0), 0.0, 0.0]);
+        }
+        primitives.push(Primitive {
+            kind: PrimitiveKind::Strip,
+            vertices: v,
+        });
+    }
+    d.entities.push(Entity::Patch(Patch {
+        def: 0,
+        flags: 1,
+        lod_near: 0.0,
+        lod_far: -1.0,
+        depth: 5,
+        primitives,
+    }));
+    let tmp = tempfile::tempdir().unwrap();
+    let mesh_file = tmp.path().join("+39-087.dsf");
+    std::fs::write(&mesh_file, dsf::build(&d, &Default::default()).unwrap()).unwrap();
+    let scenery = Scenery::packages(Some(&pkg), &[], Conditions::default()).unwrap();
+    let params = Params {
+        whole_tile: true,
+        ..Params::default()
+    };
+    let t0 = Instant::now();
+    let mut placed = scenery.place_tile(&tile, &params).unwrap();
+    let place = t0.elapsed();
+    let t1 = Instant::now();
+    let surface = std::sync::Arc::new(read_mesh(&mesh_file, &Default::default()).unwrap());
+    let load = t1.elapsed();
+    let ground = agkit::place::ground::Ground::mesh(mesh_file.clone(), surface.clone());
+    let t2 = Instant::now();
+    let mut points = 0;
+    for p in &mut placed.placements {
+        points += ground.apply(p).points;
+    }
+    let apply = t2.elapsed();
+    let items: usize = placed.placements.iter().map(|p| p.items()).sum();
+    println!(
+        "mesh: {} triangles, {} bytes; tile: {items} items; place (flat ground) {:.3} s; \
+         read mesh {:.3} s; set on the mesh {points} points in {:.3} s ({:.2} µs a point)",
+        surface.triangles.len(),
+        std::fs::metadata(&mesh_file).unwrap().len(),
+        place.as_secs_f64(),
+        load.as_secs_f64(),
+        apply.as_secs_f64(),
+        apply.as_secs_f64() * 1e6 / points.max(1) as f64
+    );
+}
+
+/// The glTF scene of a tile on its mesh: a terrain node of the mesh's
+/// triangles under the items, every object node at its elevation (z
+/// relative to the scene's datum), and the terrain left out, with a
+/// warning, when the scene's triangle limit would be passed.
+#[test]
+fn the_scene_draws_the_terrain_and_stands_objects_on_it() {
+    use agkit::scene::{self, ItemKind};
+    let (_tmp, examples, mesh_pkg) = package();
+    let t = place(&examples, Some(&mesh_pkg));
+    let limits = agkit::limits::Limits::default();
+    let s = scene::build(&t.placements, &limits).unwrap();
+    let s_mesh = read_mesh(
+        &mesh_pkg.join("Earth nav data/+40+010/+47+013.dsf"),
+        &limits,
+    )
+    .unwrap();
+    near(s.datum, under(&s_mesh, s.origin), "the datum");
+    let terrain: Vec<_> = s
+        .nodes
+        .iter()
+        .filter(|n| n.item.kind == ItemKind::Terrain)
+        .collect();
+    assert_eq!(terrain.len(), 1);
+    let m = &s.meshes[terrain[0].mesh.unwrap()];
+    let tris: usize = m.parts.iter().map(|p| p.mesh.triangles.len()).sum();
+    // The fine cells around the items, not the whole tile's 504.
+    assert!(tris > 10 && tris < 504, "{tris} terrain triangles");
+    let mut objects = 0;
+    for n in s.nodes.iter().filter(|n| n.item.kind == ItemKind::Object) {
+        let o = &s.placements[n.item.placement].objects[n.item.index];
+        near(n.at[2] + s.datum, o.z.unwrap(), &o.asset);
+        objects += 1;
+    }
+    assert!(objects > 10, "{objects} object nodes");
+    let glb = agkit::out::gltf::to_glb(&t.placements).unwrap();
+    assert!(
+        glb.windows(7).any(|w| w == b"terrain"),
+        "the glb holds the terrain"
+    );
+    keep_for_blender(&glb, &t);
+    // A limit the terrain would pass: the items are drawn, the terrain not.
+    let tight = agkit::limits::Limits {
+        max_scene_triangles: s.triangles() - tris as u64 + 5,
+        ..limits
+    };
+    let s = scene::build(&t.placements, &tight).unwrap();
+    assert!(!s.nodes.iter().any(|n| n.item.kind == ItemKind::Terrain));
+    assert!(
+        s.warnings.iter().any(|w| w.starts_with("terrain:")),
+        "{:?}",
+        s.warnings
+    );
+}
+
+/// Writes the tile on its terrain where `e2e/blender_check.py` reads the
+/// scenes (`<target>/tmp/gltf-out`, beside tests/gltf.rs's), with the
+/// counts of its placements (`NAME.counts.json`).
+fn keep_for_blender(glb: &[u8], t: &TilePlacement) {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gltf-out");
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(d.join("tile_on_terrain.glb"), glb).unwrap();
+    let ps = &t.placements;
+    let counts = serde_json::json!({
+        "placements": ps.len(),
+        "objects": ps.iter().map(|p| p.objects.len()).sum::<usize>(),
+        "facades": ps.iter().map(|p| p.facades.len()).sum::<usize>(),
+        "tree_groups": ps.iter().filter(|p| !p.trees.is_empty()).count(),
+    });
+    std::fs::write(
+        d.join("tile_on_terrain.counts.json"),
+        serde_json::to_vec_pretty(&counts).unwrap(),
+    )
+    .unwrap();
+}
