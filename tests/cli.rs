@@ -95,6 +95,7 @@ const SUBCOMMANDS: &[&[&str]] = &[
     &["convert", "agn"],
     &["scenery", "at"],
     &["scenery", "check"],
+    &["scenery", "conflicts"],
     &["scenery", "resolve"],
 ];
 

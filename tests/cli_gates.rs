@@ -141,6 +141,7 @@ const NO_FILE: &[&str] = &[
     "gen",
     "scenery at",
     "scenery check",
+    "scenery conflicts",
     "scenery resolve",
 ];
 
@@ -286,6 +287,10 @@ const OVERWRITES: &[(&str, &str)] = &[
     ("dsf merge t.dsf tiles/t.dsf -o tiles/t.dsf", "tiles/t.dsf"),
     ("dsf props t.dsf --set a=b -o t.dsf", "t.dsf"),
     ("apt export apt.dat -o apt.dat", "apt.dat"),
+    (
+        "scenery conflicts --xplane xplane --fix xplane/Custom~Scenery/Airport",
+        "xplane/Custom Scenery/Airport/Earth nav data/+40+010/+47+013.dsf",
+    ),
 ];
 
 /// The scratch folder the [`OVERWRITES`] cases run in.

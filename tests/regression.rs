@@ -490,6 +490,7 @@ fn at_item(
         height: None,
         shape,
         open: false,
+        source: None,
     }
 }
 

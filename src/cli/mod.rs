@@ -60,6 +60,7 @@ macro_rules! eprintln {
 mod agn;
 mod apt;
 mod check;
+mod conflicts;
 mod convert;
 mod coords;
 mod dsf;

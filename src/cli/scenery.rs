@@ -28,6 +28,10 @@ pub enum Command {
     /// The files a library path resolves to at a tile, the package of each,
     /// the rule that won and why every other export lost.
     Resolve(ResolveArgs),
+    /// What enabled packages place on the airports' runways, helipads and
+    /// pavement, who placed it, and the exclusion that removes it (`--fix`
+    /// writes it as an overlay package).
+    Conflicts(super::conflicts::ConflictsArgs),
 }
 
 /// Output of `scenery at`.
@@ -156,13 +160,14 @@ pub fn run(cmd: Command) -> u8 {
         }
         Command::Check(a) => run_check(a),
         Command::Resolve(a) => run_resolve(a),
+        Command::Conflicts(a) => super::conflicts::run(a),
     }
 }
 
 /// The installation and the conditions assumed; a season no library names
 /// is warned about (problems reading libraries are the caller's to print,
 /// or for `check` to report).
-fn open(install: &Install) -> Result<Scenery, u8> {
+pub(super) fn open(install: &Install) -> Result<Scenery, u8> {
     let cond =
         Conditions::from_args(&install.dref, install.season.as_deref()).map_err(output::fail)?;
     let scenery = Scenery::installation(&install.xplane, cond)

@@ -210,6 +210,12 @@ pub struct Item {
     /// whose shape is a line rather than an area.
     #[serde(skip)]
     pub open: bool,
+    /// Where the DSF item is: the index of its definition in its table
+    /// and of the entity in the DSF's command stream (for an item an
+    /// autogen asset places, those of the autogen use); `None` when not
+    /// known.
+    #[serde(skip)]
+    pub source: Option<(u32, usize)>,
 }
 
 /// The answer of `scenery at`.
@@ -567,7 +573,13 @@ pub fn at(
         // `dsf::autogen_uses` lists them), which seeds it as every face
         // seeds a tile's uses (`place::tile`).
         let mut next_use = 0;
-        for e in &l.dsf.entities {
+        for (entity, e) in l.dsf.entities.iter().enumerate() {
+            let def_index = match e {
+                Entity::Object(o) => o.def,
+                Entity::Polygon(p) => p.def,
+                Entity::Network(c) => c.def,
+                _ => continue,
+            };
             let (def, kind, shape, heading, param) = match e {
                 Entity::Object(o) => {
                     let Some(def) = l.dsf.object_defs.get(o.def as usize) else {
@@ -692,6 +704,7 @@ pub fn at(
                 height: None,
                 shape,
                 open: false,
+                source: Some((def_index, entity)),
             };
             LimitExceeded::check(
                 "items within the radius",
@@ -876,6 +889,7 @@ fn expand(
             height,
             shape,
             open: false,
+            source: parent.source,
         }
     };
     fn of<T>(f: &ArtFile<T>) -> (&str, Option<&PathBuf>, ArtState, &str) {

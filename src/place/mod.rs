@@ -23,6 +23,7 @@ pub mod art;
 pub mod at;
 pub mod block;
 pub mod budget;
+pub mod conflicts;
 pub mod ground;
 pub mod model;
 pub mod point;

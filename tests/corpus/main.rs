@@ -27,6 +27,7 @@ mod agn;
 mod apt;
 mod art;
 mod built;
+mod conflicts;
 mod dsf;
 mod dsf_edit;
 mod dsftool;
