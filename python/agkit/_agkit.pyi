@@ -235,6 +235,7 @@ def place_dsf(
     seed: int = 0,
     density: int = 6,
     whole_tile: bool = False,
+    mesh: Union[str, os.PathLike[str], None] = None,
 ) -> TilePlacement: ...
 
 @disjoint_base
