@@ -23,25 +23,18 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// The Town pack's unexcluded shed stands at 47.4995, 13.499; its other
-/// shed, at 47.501, 13.501, is inside the Airport pack's `sim/exclude_obj`.
-const APT: &str = "I\n1200 written by the test\n\n\
-1 1000 0 0 XTST Test Field\n\
-100 30 1 0 0.25 0 0 0 09 47.4995 13.495 0 30 0 0 0 0 27 47.4995 13.505 0 0 0 0 0 0\n\
-110 1 0.25 0 North apron\n\
-111 47.5005 13.5005\n\
-111 47.5005 13.5015\n\
-111 47.5015 13.5015\n\
-113 47.5015 13.5005\n\
-99\n";
+/// `tests/fixtures/apt/conflicts_xtst.dat`: a runway under the Town pack's
+/// unexcluded shed at 47.4995, 13.499, and an apron under its other shed,
+/// at 47.501, 13.501, which is inside the Airport pack's `sim/exclude_obj`.
+const APT: &str = "tests/fixtures/apt/conflicts_xtst.dat";
 
 fn installation() -> tempfile::TempDir {
     let t = tempfile::tempdir().unwrap();
     copy_tree(&root().join("tests/fixtures/xplane"), t.path());
-    std::fs::write(
+    std::fs::copy(
+        root().join(APT),
         t.path()
             .join("Custom Scenery/Airport/Earth nav data/apt.dat"),
-        APT,
     )
     .unwrap();
     t
@@ -176,4 +169,99 @@ fn the_text_report_reads_like_a_compiler_and_a_used_folder_is_refused() {
         std::fs::read(airport.join("Earth nav data/+40+010/+47+013.dsf")).unwrap(),
         before
     );
+}
+
+/// `--format geojson` and `gpkg` (issue 50): the airport's runway and
+/// apron under the finding, the exclusion's rectangle beside it, every
+/// layer one geometry type. The files are kept in `<target>/tmp/gis-out/`
+/// for `.ci/run`'s GDAL check (ogr2ogr to GeoPackage, FlatGeobuf and
+/// Shapefile).
+#[test]
+fn the_report_as_gis_layers_draws_the_finding_over_its_runway() {
+    let t = installation();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gis-out");
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_agkit"))
+            .args(["scenery", "conflicts", "--xplane"])
+            .arg(t.path())
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--format", "geojson"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::write(dir.join("conflicts.geojson"), &out.stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let fs = v["features"].as_array().unwrap();
+    let layer = |f: &serde_json::Value| f["properties"]["layer"].as_str().unwrap().to_string();
+    let names: Vec<String> = fs.iter().map(layer).collect();
+    assert_eq!(
+        names,
+        ["apt_runways", "apt_pavement", "cnf_items", "cnf_fixes"],
+        "{v:#}"
+    );
+    for f in fs {
+        let want = match layer(f).as_str() {
+            "cnf_items" => "Point",
+            _ => "Polygon",
+        };
+        assert_eq!(f["geometry"]["type"], want);
+        let p = f["properties"].as_object().unwrap();
+        assert!(p.values().all(|v| !v.is_array() && !v.is_object()), "{p:?}");
+    }
+    let item = &fs[2]["properties"];
+    assert_eq!(item["code"], "CNF001");
+    assert_eq!(item["package"], "Town");
+    assert_eq!(item["asset"], "lib/fixture/shed.obj");
+    assert_eq!(item["feat_name"], "09/27");
+    assert_eq!(item["src_line"], 5);
+    assert_eq!(item["fix_kind"], "obj");
+    assert_eq!(fs[3]["properties"]["item_id"], item["item_id"]);
+    // The point is on the runway strip and inside the fix's rectangle.
+    let p: [f64; 2] = serde_json::from_value(fs[2]["geometry"]["coordinates"].clone()).unwrap();
+    let rect: Vec<[f64; 2]> =
+        serde_json::from_value(fs[3]["geometry"]["coordinates"][0].clone()).unwrap();
+    let (w, e) = (
+        rect.iter().map(|q| q[0]).fold(f64::MAX, f64::min),
+        rect.iter().map(|q| q[0]).fold(f64::MIN, f64::max),
+    );
+    let (s, n) = (
+        rect.iter().map(|q| q[1]).fold(f64::MAX, f64::min),
+        rect.iter().map(|q| q[1]).fold(f64::MIN, f64::max),
+    );
+    assert!(
+        w <= p[0] && p[0] <= e && s <= p[1] && p[1] <= n,
+        "{p:?} {rect:?}"
+    );
+    // The same rows in a GeoPackage, every table there even when empty.
+    let gpkg = dir.join("conflicts.gpkg");
+    let _ = std::fs::remove_file(&gpkg);
+    let out = run(&["-o", gpkg.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let db = rusqlite::Connection::open(&gpkg).unwrap();
+    let count = |t: &str| -> i64 {
+        db.query_row(&format!("SELECT count(*) FROM \"{t}\""), [], |r| r.get(0))
+            .unwrap()
+    };
+    assert_eq!(
+        [
+            count("apt_runways"),
+            count("apt_pavement"),
+            count("apt_boundaries"),
+            count("cnf_items"),
+            count("cnf_fixes"),
+            count("cnf_missing")
+        ],
+        [1, 1, 0, 1, 1, 0]
+    );
+    let code: String = db
+        .query_row("SELECT code FROM cnf_items", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(code, "CNF001");
 }

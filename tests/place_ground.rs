@@ -111,6 +111,20 @@ fn place(examples: &Path, mesh: Option<&Path>) -> TilePlacement {
         .unwrap()
 }
 
+/// Gives the package `examples` the airport XAGK
+/// (`tests/fixtures/apt/small.dat`) as its apt.dat; returns its `Earth nav
+/// data` folder.
+fn with_small_apt(examples: &Path) -> PathBuf {
+    let nav = examples.join("Earth nav data");
+    std::fs::create_dir_all(&nav).unwrap();
+    std::fs::copy(
+        Path::new(ROOT).join("tests/fixtures/apt/small.dat"),
+        nav.join("apt.dat"),
+    )
+    .unwrap();
+    nav
+}
+
 /// The ground under `p` on `s`.
 fn under(s: &Surface, p: [f64; 2]) -> f64 {
     s.elevation(p)
@@ -209,13 +223,7 @@ fn without_a_mesh_the_ground_is_flat_and_says_so() {
         }
     }
     // With the package's apt.dat, flat at its airport's elevation.
-    let nav = examples.join("Earth nav data");
-    std::fs::create_dir_all(&nav).unwrap();
-    std::fs::copy(
-        Path::new(ROOT).join("tests/fixtures/apt/small.dat"),
-        nav.join("apt.dat"),
-    )
-    .unwrap();
+    with_small_apt(&examples);
     let t = place(&examples, None);
     let Some(GroundSource::Airport {
         icao, elevation, ..
@@ -267,13 +275,7 @@ fn the_cli_says_which_ground_it_used() {
         ground_line(&examples, &[&mesh_pkg], tmp.path()),
         ground_line(&examples, &[], tmp.path()),
     ];
-    let nav = examples.join("Earth nav data");
-    std::fs::create_dir_all(&nav).unwrap();
-    std::fs::copy(
-        Path::new(ROOT).join("tests/fixtures/apt/small.dat"),
-        nav.join("apt.dat"),
-    )
-    .unwrap();
+    with_small_apt(&examples);
     let airport = ground_line(&examples, &[], tmp.path());
     insta::assert_snapshot!(format!("{}\n{}\n{airport}", lines[0], lines[1]));
 }
@@ -443,4 +445,37 @@ fn keep_for_blender(glb: &[u8], t: &TilePlacement) {
         serde_json::to_vec_pretty(&counts).unwrap(),
     )
     .unwrap();
+}
+
+/// Issue 49: a run reads the apt.dat files once for all its tiles, not
+/// once per tile. One `Scenery` places the tile twice; the package's
+/// apt.dat is emptied between the two, and the second placement still
+/// stands on the airport the first read found (a fresh run sees the
+/// change).
+#[test]
+fn a_run_reads_the_airports_once_for_all_its_tiles() {
+    let (_tmp, examples, _) = package();
+    let nav = with_small_apt(&examples);
+    let scenery = Scenery::packages(Some(&examples), &[], Conditions::default()).unwrap();
+    let params = Params {
+        whole_tile: true,
+        ..Params::default()
+    };
+    let dsf = examples.join("dsf/whole_demo.dsf");
+    let icao = |t: &TilePlacement| match &t.ground {
+        Some(GroundSource::Airport { icao, .. }) => icao.clone(),
+        g => panic!("{g:?}"),
+    };
+    let first = scenery.place_tile(&dsf, &params).unwrap();
+    assert_eq!(icao(&first), "XAGK");
+    std::fs::write(nav.join("apt.dat"), "I\n1100 emptied\n\n99\n").unwrap();
+    let second = scenery.place_tile(&dsf, &params).unwrap();
+    assert_eq!(icao(&second), "XAGK", "the apt.dat was read again");
+    let limits = agkit::limits::Limits::default();
+    assert!(std::sync::Arc::ptr_eq(
+        &scenery.first_airports(&examples, &limits),
+        &scenery.first_airports(&examples, &limits)
+    ));
+    let fresh = place(&examples, None);
+    assert_eq!(fresh.ground, Some(GroundSource::Flat { elevation: 0.0 }));
 }

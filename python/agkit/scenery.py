@@ -4,13 +4,14 @@ autogen use of a tile placed through them.
 
 ``Installation(path, *, drefs=None, season=None)`` opens the X-Plane folder
 (or its Custom Scenery folder) as the simulator reads it; ``.at()``,
-``.check()``, ``.resolve()`` and ``.place_tile()`` give what ``agkit
-scenery at``, ``agkit scenery check``, ``agkit scenery resolve`` and
-``agkit place --dsf`` print as JSON. ``Scenery(package, library)`` is the
+``.check()``, ``.conflicts()``, ``.resolve()`` and ``.place_tile()`` give
+what ``agkit scenery at``, ``agkit scenery check``, ``agkit scenery
+conflicts``, ``agkit scenery resolve`` and ``agkit place --dsf`` print as
+JSON. ``Scenery(package, library)`` is the
 same for a package and its library folders (``--scenery``/``--library``):
 ``.resolve()`` and ``.place_tile()``.
 """
 
-from ._agkit import AtReport, CheckReport, Installation, Resolution, Scenery, TilePlacement
+from ._agkit import AtReport, CheckReport, ConflictReport, Installation, Resolution, Scenery, TilePlacement
 
-__all__ = ["AtReport", "CheckReport", "Installation", "Resolution", "Scenery", "TilePlacement"]
+__all__ = ["AtReport", "CheckReport", "ConflictReport", "Installation", "Resolution", "Scenery", "TilePlacement"]

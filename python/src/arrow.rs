@@ -196,7 +196,7 @@ fn unknown_layer(layer: &str) -> Error {
 
 /// An empty table of the schema named `name`: a placement layer
 /// (`objects`, `trees`, …), `placed`, `census`, `findings`,
-/// `scenery_findings`, or a DSF table prefixed `dsf.` (`dsf.objects`, …,
+/// `scenery_findings`, `conflicts`, or a DSF table prefixed `dsf.` (`dsf.objects`, …,
 /// `dsf.vertices`): the `meta=` of `dask.dataframe.from_map`.
 #[pyfunction]
 pub fn empty_table(name: &str) -> PyResult<Table> {
@@ -216,6 +216,8 @@ fn empty_batch(name: &str) -> Result<RecordBatch, Error> {
         a::findings_batch(&[])
     } else if name == "scenery_findings" {
         agkit::out::scenery_tables::findings_batch(&[])
+    } else if name == "conflicts" {
+        agkit::out::conflicts::conflicts_batch(&Default::default())
     } else if name == "dsf.vertices" {
         a::dsf_vertices_batch(&agkit::dsf::features::Features::default(), "")
     } else if let Some(l) = name.strip_prefix("dsf.").and_then(|n| {
@@ -226,7 +228,7 @@ fn empty_batch(name: &str) -> Result<RecordBatch, Error> {
         a::dsf_batch(&agkit::dsf::features::Features::default(), l, "")
     } else {
         return Err(Error::value(format!(
-            "{name:?} is no table: a placement layer, \"placed\", \"census\", \"findings\", \"scenery_findings\" or \"dsf.<layer>\" (\"dsf.vertices\" too)"
+            "{name:?} is no table: a placement layer, \"placed\", \"census\", \"findings\", \"scenery_findings\", \"conflicts\" or \"dsf.<layer>\" (\"dsf.vertices\" too)"
         )));
     };
     Ok(batch)

@@ -90,6 +90,7 @@ fn _agkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scenery::Installation>()?;
     m.add_class::<scenery::AtReport>()?;
     m.add_class::<scenery::CheckReport>()?;
+    m.add_class::<scenery::ConflictReport>()?;
     m.add_class::<scenery::Resolution>()?;
     m.add_class::<scenery::TilePlacement>()?;
     m.add_function(wrap_pyfunction!(asset::read_asset, m)?)?;

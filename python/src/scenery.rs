@@ -397,6 +397,82 @@ impl Installation {
         Ok(AtReport { inner })
     }
 
+    /// What the enabled packages place on the runways, helipads and
+    /// pavement of the installation's airports, who placed it and the
+    /// exclusion that removes it: the report of `agkit scenery conflicts`.
+    /// `tile` (lat, lon), `airport` (an ID) or `bbox` (west, south, east,
+    /// north) narrows the airports looked at (at most one of them); with
+    /// `fix`, the overlay package excluding what was found is written into
+    /// that folder (new or empty) and described by `ConflictReport.fix`.
+    #[pyo3(signature = (*, tile=None, airport=None, bbox=None, seed=0, density=6, autogen=true, fix=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn conflicts(
+        slf: PyRef<'_, Self>,
+        py: Python<'_>,
+        tile: Option<(f64, f64)>,
+        airport: Option<String>,
+        bbox: Option<(f64, f64, f64, f64)>,
+        seed: u64,
+        density: u8,
+        autogen: bool,
+        fix: Option<PathBuf>,
+    ) -> PyResult<ConflictReport> {
+        use agkit::place::conflicts::{ConflictOptions, Scope};
+        let scope = match (tile, airport, bbox) {
+            (None, None, None) => Scope::All,
+            (Some(t), None, None) => {
+                let (lat, lon) = lat_lon(t, "the tile")?;
+                Scope::Tile(agkit::dsf::Tile::of(lon, lat))
+            }
+            (None, Some(id), None) => Scope::Airport(id.trim().to_string()),
+            (None, None, Some((w, s, e, n))) => {
+                let ok = w < e
+                    && s < n
+                    && (-180.0..=180.0).contains(&w)
+                    && (-180.0..=180.0).contains(&e)
+                    && (-90.0..=90.0).contains(&s)
+                    && (-90.0..=90.0).contains(&n);
+                if !ok {
+                    return Err(Error::value(format!(
+                        "bbox ({w}, {s}, {e}, {n}): west < east and south < north, in range"
+                    ))
+                    .into());
+                }
+                Scope::Bbox([w, s, e, n])
+            }
+            _ => return Err(Error::value("give at most one of tile, airport and bbox").into()),
+        };
+        let opts = ConflictOptions {
+            scope,
+            params: tile_params(seed, density)?,
+            expand_autogen: autogen,
+        };
+        let s = &slf.as_super().scenery;
+        let (inner, written) = detached(py, || {
+            if let Some(dir) = &fix {
+                agkit::place::conflicts::fix::check_fix_folder(dir)
+                    .map_err(|e| Error::value(format!("fix: {e}")))?;
+            }
+            let r = s.conflicts(&opts).map_err(|e| match e {
+                agkit::place::conflicts::ConflictError::Scenery(e) => scenery_error(e),
+                e => Error::plain_whole(Class::Scenery, None, e.to_string()),
+            })?;
+            let w = match &fix {
+                Some(dir) => Some(
+                    agkit::place::conflicts::fix::write_fix(
+                        dir,
+                        &r,
+                        s.install().map(|i| i.custom.as_path()),
+                    )
+                    .map_err(|e| Error::io(dir, std::io::Error::other(e)))?,
+                ),
+                None => None,
+            };
+            Ok::<_, Error>((r, w))
+        })?;
+        Ok(ConflictReport { inner, written })
+    }
+
     /// What in the installation does not resolve or is misconfigured: the
     /// findings of `agkit scenery check` (each with its code, `SCN001`…).
     fn check(slf: PyRef<'_, Self>, py: Python<'_>) -> PyResult<CheckReport> {
@@ -638,6 +714,118 @@ impl CheckReport {
         format!(
             "<agkit.scenery.CheckReport: {} finding(s)>",
             self.inner.findings.len()
+        )
+    }
+}
+
+/// What `Installation.conflicts` found, as `agkit scenery conflicts
+/// --format json`: `findings` (items on airport features, each with its
+/// package, DSF, definition, feature, apt.dat line, depth and `fix`),
+/// `missing_exclusions`, `excluded`, `airports`, `warnings`, and the fix
+/// package written (`fix`). `to_arrow()` is the table `conflicts`;
+/// `__geo_interface__` the GeoJSON of `--format geojson`.
+#[pyclass(frozen, module = "agkit.scenery")]
+pub struct ConflictReport {
+    inner: agkit::place::conflicts::ConflictReport,
+    written: Option<agkit::place::conflicts::fix::FixWritten>,
+}
+
+#[pymethods]
+impl ConflictReport {
+    /// Items of other packages on the airports' runways, helipads and
+    /// pavement (`CNF001`–`CNF004`, `CNF006`), as dicts.
+    #[getter]
+    fn findings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::to_py(py, &self.inner.findings)
+    }
+
+    /// Airport packages that exclude nothing over their airport while
+    /// lower packages place there (`CNF005`).
+    #[getter]
+    fn missing_exclusions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::to_py(py, &self.inner.missing_exclusions)
+    }
+
+    /// Items on airport features that a higher exclusion already removes.
+    #[getter]
+    fn excluded<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::to_py(py, &self.inner.excluded)
+    }
+
+    /// The airports looked at: `id`, `name`, `package`, `apt_file`,
+    /// `features`, `items`, `at`.
+    #[getter]
+    fn airports<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::to_py(py, &self.inner.airports)
+    }
+
+    /// Problems met (unreadable DSFs or apt.dat files, airports too wide).
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.inner.warnings.clone()
+    }
+
+    /// The fix package written (`dir`, `dsfs`, `exclusions`, `line` for
+    /// scenery_packs.ini, `above`, `in_custom_scenery`), or `None` when
+    /// no `fix=` folder was given.
+    #[getter]
+    fn fix<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::to_py(py, &self.written)
+    }
+
+    /// True when a finding is an error: `agkit scenery conflicts` exits 1.
+    #[getter]
+    fn has_errors(&self) -> bool {
+        self.inner.has_errors()
+    }
+
+    /// The JSON of `agkit scenery conflicts --format json`.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::to_py(py, &self.inner)
+    }
+
+    /// The findings as an `agkit.ArrowTable` named `conflicts`, built in
+    /// Rust: one row per finding, the `cnf_items` layer's columns of the
+    /// GeoPackage (`airport`, `code`, `severity`, `package`, `dsf`,
+    /// `kind`, `asset`, …, `depth`, `lon`, `lat`, `fix_prop`, `advice`)
+    /// and `geometry` (the deepest point, WKB, EPSG:4326).
+    fn to_arrow(&self) -> crate::arrow::Table {
+        let batch = agkit::out::conflicts::conflicts_batch(&self.inner);
+        crate::arrow::Table::new("conflicts", batch)
+    }
+
+    /// The GeoJSON of `agkit scenery conflicts --format geojson`: the
+    /// airports' runways, pavement, boundaries and lines, then the
+    /// findings (`cnf_items`, `cnf_fixes`, `cnf_missing`), each feature
+    /// with its `layer`.
+    fn to_geojson<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let r = &self.inner;
+        let text = detached(py, || {
+            let mut out = Vec::new();
+            agkit::out::conflicts::write_geojson(r, false, &mut out)
+                .map_err(|e| Error::plain(Class::Internal, None, e.to_string()))?;
+            Ok::<_, Error>(out)
+        })?;
+        crate::from_json(py, &String::from_utf8_lossy(&text))
+    }
+
+    /// The GeoJSON FeatureCollection (`to_geojson()`).
+    #[getter]
+    fn __geo_interface__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.to_geojson(py)
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.findings.len() + self.inner.missing_exclusions.len()
+    }
+
+    fn __repr__(&self) -> String {
+        let r = &self.inner;
+        format!(
+            "<agkit.scenery.ConflictReport: {} airport(s), {} finding(s), {} missing exclusion(s)>",
+            r.airports.len(),
+            r.findings.len(),
+            r.missing_exclusions.len()
         )
     }
 }

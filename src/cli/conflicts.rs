@@ -1,13 +1,14 @@
 //! `agkit scenery conflicts --xplane DIR [--tile LAT,LON | --airport ID |
-//! --bbox W,S,E,N] [--format text|json] [--fix DIR]`: what the enabled
+//! --bbox W,S,E,N] [--format text|json|geojson|gpkg] [-o FILE] [--fix DIR]`: what the enabled
 //! packages place on the runways, helipads and pavement of the
 //! installation's airports, who placed it and the exclusion that removes
 //! it; `--fix` writes those exclusions as an overlay package. Exit 1 when
 //! an error is found.
 
 use super::output::{self, EXIT_INPUT, EXIT_OK};
-use agkit::place::conflicts::{self, ConflictOptions, ConflictReport, Scope};
-use std::fmt::Write as _;
+use agkit::out::conflicts as view;
+use agkit::place::conflicts::fix;
+use agkit::place::conflicts::{ConflictOptions, Scope};
 use std::path::{Path, PathBuf};
 
 /// Output of `scenery conflicts`.
@@ -17,6 +18,12 @@ pub enum Format {
     Text,
     /// `{"airports", "findings", "missing_exclusions", "excluded", …}`.
     Json,
+    /// One FeatureCollection: the airports' runways, pavement, boundaries
+    /// and lines, then the findings (`cnf_items`, `cnf_fixes`,
+    /// `cnf_missing`), each feature with its `layer`.
+    Geojson,
+    /// A GeoPackage with one table per layer of `geojson`.
+    Gpkg,
 }
 
 /// Arguments of `agkit scenery conflicts`.
@@ -38,9 +45,17 @@ pub struct ConflictsArgs {
     /// Do not place autogen uses (test the uses only, not what they place).
     #[arg(long)]
     no_autogen: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
+    /// Output format (default: by the extension of `-o`: `.gpkg`,
+    /// `.geojson`, `.json`; else text).
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Write the report to this file instead of standard output (`-` is
+    /// standard output).
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Indent the JSON and GeoJSON.
+    #[arg(long)]
+    pretty: bool,
     /// Write an overlay package excluding what was found into this folder
     /// (which must not exist yet, or be empty).
     #[arg(long, value_name = "DIR")]
@@ -80,26 +95,21 @@ fn scope(a: &ConflictsArgs) -> Result<Scope, String> {
     Ok(Scope::All)
 }
 
-/// Refuses a `--fix` folder that holds anything.
-fn check_fix_folder(dir: &Path) -> Result<(), String> {
-    match std::fs::read_dir(dir) {
-        Ok(mut entries) => {
-            if entries.next().is_some() {
-                return Err(format!(
-                    "{}: --fix writes a new package and this folder is not empty; \
-                     name a folder that does not exist yet",
-                    dir.display()
-                ));
-            }
-            Ok(())
+/// The format asked for, else the one `-o`'s extension names, else text.
+fn format_of(a: &ConflictsArgs, output: Option<&Path>) -> Format {
+    a.format.unwrap_or_else(|| {
+        match output
+            .and_then(Path::extension)
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .as_deref()
+        {
+            Some("gpkg") => Format::Gpkg,
+            Some("geojson") => Format::Geojson,
+            Some("json") => Format::Json,
+            _ => Format::Text,
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(_) if dir.exists() => Err(format!(
-            "{}: not a folder; name a folder that does not exist yet",
-            dir.display()
-        )),
-        Err(e) => Err(format!("{}: {e}", dir.display())),
-    }
+    })
 }
 
 /// Runs `agkit scenery conflicts`.
@@ -108,10 +118,16 @@ pub fn run(a: ConflictsArgs) -> u8 {
         Ok(s) => s,
         Err(e) => return output::fail(e),
     };
-    if let Some(dir) = &a.fix
-        && let Err(e) = check_fix_folder(dir)
+    let out = output::output_file(a.output.clone());
+    if let Some(o) = &out
+        && let Err(code) = output::check_output(o, agkit::fsutil::OutputRole::File, &[])
     {
-        return output::fail(e);
+        return code;
+    }
+    if let Some(dir) = &a.fix
+        && let Err(e) = fix::check_fix_folder(dir)
+    {
+        return output::fail(format!("--fix {e}"));
     }
     let scenery = match super::scenery::open(&a.install) {
         Ok(x) => x,
@@ -137,154 +153,41 @@ pub fn run(a: ConflictsArgs) -> u8 {
     }
     let mut notes = String::new();
     if let Some(dir) = &a.fix {
-        match write_fix(dir, &r, scenery.install().map(|i| i.custom.as_path())) {
-            Ok(n) => notes = n,
+        match fix::write_fix(dir, &r, scenery.install().map(|i| i.custom.as_path())) {
+            Ok(w) => notes = view::fix_notes(&w),
             Err(e) => return output::fail(e),
         }
     }
-    let bytes = match a.format {
+    let format = format_of(&a, out.as_deref());
+    if format != Format::Text {
+        eprint!("{notes}");
+    }
+    let written = output::write_output_with(out.as_deref(), |w| match format {
         Format::Text => {
-            let mut t = text(&r);
+            let mut t = view::text(&r);
             t.push_str(&notes);
-            t.into_bytes()
+            w.write_all(output::terminal_safe(&t).as_bytes())
         }
-        Format::Json => match serde_json::to_vec_pretty(&r) {
-            Ok(mut b) => {
-                b.push(b'\n');
-                if !notes.is_empty() {
-                    eprint!("{notes}");
-                }
-                b
-            }
-            Err(e) => return output::fail(e),
-        },
-    };
-    match output::write_output(None, &bytes, "") {
-        EXIT_OK if r.has_errors() => EXIT_INPUT,
-        code => code,
-    }
-}
-
-/// Writes the fix package; returns the lines saying where it goes.
-fn write_fix(dir: &Path, r: &ConflictReport, custom: Option<&Path>) -> Result<String, String> {
-    let tiles = conflicts::fix_tiles(r)?;
-    let mut s = String::new();
-    if tiles.is_empty() {
-        let _ = writeln!(s, "nothing to exclude: {} not written", dir.display());
-        return Ok(s);
-    }
-    for t in &tiles {
-        let path = dir.join(&t.path);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        Format::Json => {
+            let written = if a.pretty {
+                serde_json::to_writer_pretty(&mut *w, &r)
+            } else {
+                serde_json::to_writer(&mut *w, &r)
+            };
+            written
+                .map_err(std::io::Error::other)
+                .and_then(|()| w.write_all(b"\n"))
         }
-        agkit::fsutil::write_atomic(&path, &t.bytes)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-    }
-    let n: usize = tiles.iter().map(|t| t.exclusions).sum();
-    let name = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| dir.display().to_string());
-    let inside = custom.and_then(|c| {
-        let d = dir.canonicalize().ok()?;
-        (d.parent()? == c.canonicalize().ok()?).then_some(())
+        Format::Geojson => view::write_geojson(&r, a.pretty, w).map_err(std::io::Error::other),
+        Format::Gpkg => view::write_gpkg(&r, w).map_err(std::io::Error::other),
     });
-    let line = match inside {
-        Some(()) => format!("SCENERY_PACK Custom Scenery/{name}/"),
-        None => format!("SCENERY_PACK {}/", dir.display()),
-    };
-    let _ = writeln!(
-        s,
-        "wrote {} with {} in {} (read back and checked)",
-        dir.display(),
-        agkit::out::count(n, "exclusion"),
-        agkit::out::count(tiles.len(), "DSF")
-    );
-    if inside.is_none() {
-        let _ = writeln!(s, "move it into Custom Scenery, then:");
-    }
-    match &r.fix_above {
-        Some(p) => {
-            let _ = writeln!(
-                s,
-                "add to scenery_packs.ini, above the line of `{p}`:\n  {line}"
-            );
+    match written {
+        Ok(()) => {
+            if let Some(o) = &out {
+                output::wrote(o, &agkit::out::count(r.findings.len(), "finding"));
+            }
+            if r.has_errors() { EXIT_INPUT } else { EXIT_OK }
         }
-        None => {
-            let _ = writeln!(s, "add to scenery_packs.ini:\n  {line}");
-        }
+        Err(e) => output::fail(e),
     }
-    Ok(s)
-}
-
-/// The findings as a compiler prints them.
-pub fn text(r: &ConflictReport) -> String {
-    let mut s = String::new();
-    for f in &r.findings {
-        let _ = writeln!(
-            s,
-            "{}[{}]: {} of `{}` stands {:.1} m into {} {} of {}",
-            f.severity,
-            f.code,
-            f.kind.as_str().replace('_', " "),
-            f.package,
-            f.depth_m,
-            f.feature.as_str(),
-            f.feature_name,
-            f.airport
-        );
-        let def = match (f.definition_index, f.entity) {
-            (Some(d), Some(e)) => format!("entity {e}, definition {d}"),
-            _ => "definition".to_string(),
-        };
-        let _ = writeln!(s, "  --> {}/{}: {def} `{}`", f.package, f.dsf, f.definition);
-        if let Some(p) = &f.placed_by {
-            let _ = writeln!(s, "   = placed by the autogen use `{p}`");
-        }
-        let _ = writeln!(
-            s,
-            "   = {} {} is at {}:{} ({:.6}, {:.6})",
-            f.feature.as_str(),
-            f.feature_name,
-            f.apt_file,
-            f.apt_line,
-            f.at[1],
-            f.at[0]
-        );
-        let _ = writeln!(s, "   = fix: {}\n", f.advice);
-    }
-    for m in &r.missing_exclusions {
-        let _ = writeln!(
-            s,
-            "{}[{}]: `{}` defines {} but excludes nothing over it, while {} place {} there",
-            m.severity,
-            m.code,
-            m.package,
-            m.airport,
-            m.packages
-                .iter()
-                .map(|p| format!("`{p}`"))
-                .collect::<Vec<_>>()
-                .join(", "),
-            agkit::out::count(m.items, "item")
-        );
-        let _ = writeln!(s, "  --> {}:{}", m.apt_file, m.apt_line);
-        let _ = writeln!(
-            s,
-            "   = fix: draw exclusion zones over the airport in `{}` (WorldEditor's exclusion tool), or use --fix\n",
-            m.package
-        );
-    }
-    let errors = r.findings.iter().filter(|f| f.severity == "error").count();
-    let _ = writeln!(
-        s,
-        "{} looked at: {}, {} ({} errors), {} already excluded",
-        agkit::out::count(r.airports.len(), "airport"),
-        agkit::out::count(r.findings.len(), "item on a feature"),
-        agkit::out::count(r.missing_exclusions.len(), "missing exclusion"),
-        errors,
-        r.excluded.len()
-    );
-    s
 }

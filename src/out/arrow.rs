@@ -641,6 +641,24 @@ pub fn layer_batches<'a>(
     builders.into_iter().map(Builder::finish).collect()
 }
 
+/// The rows of one layer of [`layers::ALL_LAYERS`] (`layer` indexes it;
+/// rows of other layers are left out) as one batch of its fields, in
+/// order, and `geometry`: the table a GIS output of those rows writes,
+/// column for column.
+pub fn rows_layer_batch(layer: usize, rows: impl IntoIterator<Item = Row>) -> RecordBatch {
+    let l = &layers::ALL_LAYERS[layer];
+    let mut b = Builder::new(l.fields.iter().map(|f| (f.name, f.ty)), true);
+    for row in rows.into_iter().filter(|r| r.layer == layer) {
+        for ((_, _, col), v) in b.columns.iter_mut().zip(&row.values) {
+            col.push(v);
+        }
+        if let Some(g) = &mut b.geometry {
+            g.push(&row.shape);
+        }
+    }
+    b.finish()
+}
+
 /// The index of the layer named `name` in [`layers::LAYERS`].
 pub fn layer_index(name: &str) -> Option<usize> {
     LAYERS.iter().position(|l| l.name == name)

@@ -12,6 +12,7 @@ pub mod airports;
 #[cfg(feature = "arrow")]
 pub mod arrow;
 pub mod at_picture;
+pub mod conflicts;
 mod draped_picture;
 pub mod draw;
 pub mod dsf_text;

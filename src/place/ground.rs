@@ -48,7 +48,6 @@ use crate::geom::{LocalFrame, LonLat};
 use crate::limits::Limits;
 use crate::place::Placement;
 use crate::scenery::Scenery;
-use crate::scenery::airports::{Airports, Filter};
 use crate::terrain::Surface;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -380,22 +379,9 @@ impl Scenery {
             return Ok(Ground::mesh(file, std::sync::Arc::new(s)));
         }
         let (_, root) = self.package_of(path);
-        let (w, s) = (f64::from(tile.west), f64::from(tile.south));
-        let airports = Airports::find(
-            self.install(),
-            Some(&root),
-            &Filter::Within([w, s, w + 1.0, s + 1.0]),
-            limits,
-        );
-        let first = airports
-            .airports
-            .values()
-            .min_by_key(|f| f.source)
-            .map(|f| (f, airports.source_of(f)));
-        Ok(match first {
-            Some((f, src)) => {
-                Ground::airport(&f.airport.icao, f.airport.elevation_ft, src.path.clone())
-            }
+        let first = self.first_airports(&root, limits);
+        Ok(match first.of(tile) {
+            Some((icao, ft, file)) => Ground::airport(icao, ft, file.to_path_buf()),
             None => Ground::flat(0.0),
         })
     }

@@ -25,7 +25,7 @@
 use super::install::{Installation, Origin, child_ci};
 use crate::apt::{Airport, AptFile};
 use crate::limits::Limits;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// One `apt.dat` searched.
@@ -209,6 +209,89 @@ impl Airports {
     }
 }
 
+/// Per tile, the first airport X-Plane's order of apt.dat files gives
+/// whose reference point is in it ([`Airport::reference`]): the flat
+/// ground of a tile that has no mesh ([`crate::place::ground`]). Every
+/// file is read once for all tiles, keeping only this (no airport is held
+/// whole), so a run over many tiles reads the installation's apt.dat
+/// files once. An ID is taken from the first file that has it, as
+/// [`Airports::load`] takes it; among the airports of one file in one
+/// tile, the first by ID.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FirstAirports {
+    /// The files read, highest priority first.
+    pub sources: Vec<Source>,
+    /// Per tile: the index of the source, the airport's ID and its
+    /// elevation in feet.
+    by_tile: HashMap<crate::dsf::Tile, (usize, String, f64)>,
+    /// Files that could not be read or had errors.
+    pub problems: Vec<(PathBuf, String)>,
+}
+
+impl FirstAirports {
+    /// Reads `sources` in order ([`sources`]), keeping per tile its first
+    /// airport.
+    pub fn load(sources: Vec<Source>, limits: &Limits) -> FirstAirports {
+        let mut out = FirstAirports {
+            sources,
+            ..FirstAirports::default()
+        };
+        let mut seen: HashSet<String> = HashSet::new();
+        for k in 0..out.sources.len() {
+            let path = out.sources[k].path.clone();
+            let bytes = match crate::fsutil::read_input(&path, "an apt.dat", limits.max_input_bytes)
+            {
+                Ok(b) => b,
+                Err(e) => {
+                    out.problems.push((path, e.to_string()));
+                    continue;
+                }
+            };
+            // IDs first met in this file: an ID an earlier file has is
+            // that file's.
+            let mut mine: HashSet<String> = HashSet::new();
+            let by_tile = &mut out.by_tile;
+            let c = crate::apt::check_keeping(&bytes, limits, &mut |a| {
+                // An ID an earlier file has, or this file had before, is
+                // not this airport's.
+                if seen.contains(&a.icao) || !mine.insert(a.icao.clone()) {
+                    return false;
+                }
+                if let Some([lon, lat]) = a.reference()
+                    && (-180.0..=180.0).contains(&lon)
+                    && (-90.0..=90.0).contains(&lat)
+                {
+                    let t = crate::dsf::Tile::of(lon, lat);
+                    let better = by_tile
+                        .get(&t)
+                        .is_none_or(|(src, id, _)| *src == k && a.icao < *id);
+                    if better {
+                        by_tile.insert(t, (k, a.icao.clone(), a.elevation_ft));
+                    }
+                }
+                false
+            });
+            seen.extend(mine);
+            if c.has_errors() {
+                let refused = crate::diag::Refused::new(
+                    &path.display().to_string(),
+                    Some(&c.text),
+                    c.diagnostics.clone(),
+                );
+                out.problems.push((path, refused.to_string()));
+            }
+        }
+        out
+    }
+
+    /// The first airport of `tile`: its ID, elevation in feet and the file
+    /// it comes from.
+    pub fn of(&self, tile: crate::dsf::Tile) -> Option<(&str, f64, &Path)> {
+        let (k, id, ft) = self.by_tile.get(&tile)?;
+        Some((id.as_str(), *ft, self.sources[*k].path.as_path()))
+    }
+}
+
 /// One file read: its airports and, when it has errors, a line saying so.
 fn read_file(
     path: &Path,
@@ -243,6 +326,43 @@ mod tests {
     }
 
     const RWY: &str = "100 30 1 0 0.25 0 0 0 09 47.0 13.0 0 0 0 0 0 0 27 47.0 13.01 0 0 0 0 0 0\n";
+
+    #[test]
+    fn the_first_airport_of_a_tile_follows_the_file_order_and_ids() {
+        let d = tempfile::tempdir().unwrap();
+        let custom = d.path().join("Custom Scenery");
+        // A_custom moves XAAA out of the tile: B_other's XAAA in it does not
+        // count; B_other's XBBB is the tile's first airport.
+        let away = "100 30 1 0 0.25 0 0 0 09 50.0 13.0 0 0 0 0 0 0 27 50.0 13.01 0 0 0 0 0 0\n";
+        apt(
+            &custom.join("A_custom"),
+            &format!("1 10 0 0 XAAA Custom A\n{away}"),
+        );
+        apt(
+            &custom.join("B_other"),
+            &format!("1 20 0 0 XAAA Other A\n{RWY}1 30 0 0 XBBB B\n{RWY}1 40 0 0 XCCC C\n{RWY}"),
+        );
+        let srcs = vec![
+            Source {
+                package: "A".into(),
+                path: package_apt(&custom.join("A_custom")).unwrap(),
+                role: "installation",
+            },
+            Source {
+                package: "B".into(),
+                path: package_apt(&custom.join("B_other")).unwrap(),
+                role: "installation",
+            },
+        ];
+        let f = FirstAirports::load(srcs, &Limits::default());
+        assert!(f.problems.is_empty(), "{:?}", f.problems);
+        let (id, ft, path) = f.of(crate::dsf::Tile::of(13.005, 47.0)).unwrap();
+        assert_eq!((id, ft), ("XBBB", 30.0));
+        assert!(path.starts_with(custom.join("B_other")));
+        let (id, _, _) = f.of(crate::dsf::Tile::of(13.005, 50.0)).unwrap();
+        assert_eq!(id, "XAAA");
+        assert!(f.of(crate::dsf::Tile::of(0.5, 0.5)).is_none());
+    }
 
     #[test]
     fn the_highest_priority_package_wins_each_id() {

@@ -94,6 +94,9 @@ pub struct Scenery {
     own: Mutex<HashMap<PathBuf, Arc<LibraryIndex>>>,
     /// Autogen asset files read so far, by path.
     assets: Mutex<HashMap<PathBuf, Arc<AssetFile>>>,
+    /// Each tile's first airport, per package root the apt.dat files are
+    /// searched from ([`Scenery::first_airports`]).
+    first_airports: Mutex<HashMap<PathBuf, Arc<super::airports::FirstAirports>>>,
     /// Art files read so far, and each asset's art per tile.
     art: ArtStore,
     /// Whether placement reads the art the assets name.
@@ -117,10 +120,34 @@ impl Scenery {
             load_errors,
             own: Mutex::new(HashMap::new()),
             assets: Mutex::new(HashMap::new()),
+            first_airports: Mutex::new(HashMap::new()),
             art: ArtStore::default(),
             read_art: true,
             within: None,
         }
+    }
+
+    /// Each tile's first airport in X-Plane's order of apt.dat files for a
+    /// DSF of the package at `root` ([`super::airports::sources`]: the
+    /// package's own, then the installation's), read once per root for the
+    /// whole run: a run over many tiles does not read the apt.dat files
+    /// again for each.
+    pub fn first_airports(
+        &self,
+        root: &Path,
+        limits: &crate::limits::Limits,
+    ) -> Arc<super::airports::FirstAirports> {
+        let mut cache = self
+            .first_airports
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        cache
+            .entry(root.to_path_buf())
+            .or_insert_with(|| {
+                let sources = super::airports::sources(self.install(), Some(root));
+                Arc::new(super::airports::FirstAirports::load(sources, limits))
+            })
+            .clone()
     }
 
     /// Opens the X-Plane folder (or its Custom Scenery folder) `dir`:

@@ -29,6 +29,7 @@
 //! [`super::at::MAX_RADIUS_M`] is searched that far from its centre only
 //! (a warning says so).
 
+pub mod fix;
 pub mod rules;
 
 use super::at::{self, AtOptions, Item, ItemKind};
@@ -399,6 +400,8 @@ pub struct MissingExclusion {
     pub items: usize,
     /// Those packages.
     pub packages: Vec<String>,
+    /// The centre of the airport's extent, lon/lat.
+    pub at: LonLat,
 }
 
 /// An item on an airport feature that a higher-priority exclusion (or a
@@ -436,6 +439,8 @@ pub struct AirportInfo {
     pub features: usize,
     /// Items of enabled packages around it.
     pub items: usize,
+    /// The centre of its extent (features and boundary), lon/lat.
+    pub at: LonLat,
 }
 
 /// What `scenery conflicts` found.
@@ -455,6 +460,11 @@ pub struct ConflictReport {
     /// Problems met (unreadable DSFs or apt.dat files, airports too wide).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// The apt.dat records of the airports looked at, in the order of
+    /// `airports`: the geometry the GIS views draw under the findings
+    /// ([`crate::out::conflicts`]); not in the JSON.
+    #[serde(skip)]
+    pub records: Vec<Airport>,
 }
 
 impl ConflictReport {
@@ -738,7 +748,9 @@ pub fn conflicts(
             apt_file: apt_file.clone(),
             features: feats.len(),
             items: near.items.len(),
+            at: center,
         });
+        report.records.push(a.clone());
         let own_zones = own
             .map(|p| zones_of(&p.path, &tiles, &limits))
             .unwrap_or_default();
@@ -886,6 +898,7 @@ pub fn conflicts(
                 apt_line: a.line,
                 items: below.values().sum(),
                 packages: below.keys().cloned().collect(),
+                at: center,
             });
         }
     }
