@@ -336,17 +336,21 @@ def compare(a, b):
         unmatched = 0
         used = [False] * len(lb)
         for i, ea in enumerate(la):
-            # Matched on position (planes 0 and 1 of every vertex) only:
-            # the other planes are what the comparison reports.
+            # A match is within MATCH on position (planes 0 and 1 of every
+            # vertex); of those, the closest on every plane (two objects on
+            # one spot differ by their heading).
             best, bj = None, None
             for j in range(max(0, i - 16), min(len(lb), i + 17)):
                 eb = lb[j]
                 if used[j] or len(eb) != len(ea):
                     continue
                 d = max((abs(x - y) for k, (x, y) in enumerate(zip(ea, eb)) if k % depth < 2), default=0.0)
-                if best is None or d < best:
-                    best, bj = d, j
-            if bj is None or best > MATCH:
+                if d > MATCH:
+                    continue
+                full = max((abs(x - y) for x, y in zip(ea, eb)), default=0.0)
+                if best is None or full < best:
+                    best, bj = full, j
+            if bj is None:
                 unmatched += 1
                 continue
             used[bj] = True
@@ -462,7 +466,15 @@ def main():
             print("## %s %s, %s vs DSFTool route:" % (step, size or os.path.basename(t), label), file=sys.stderr)
             for line in lines:
                 print("   " + line, file=sys.stderr)
+        # What each route keeps of its input tile's entities.
         src = t if step == "overlay" else t[0]
+        given = read_back(dsftool, src, work, "%d_input" % n)
+        for label in ("dsftool", "agkit"):
+            lines, _ = compare(given, read_back(dsftool, runs[label][2], work, "%d_%s_in" % (n, label)))
+            print("## %s %s, input vs %s route:" % (step, size or os.path.basename(t), label), file=sys.stderr)
+            for line in lines:
+                if "entities" in line and "max difference" in line:
+                    print("   " + line, file=sys.stderr)
         name = "busy %d², %s B" % (size, format(os.path.getsize(src), ",")) if size else "%s, %s B" % (
             os.path.basename(os.path.dirname(os.path.dirname(os.path.dirname(src)))) or os.path.basename(src),
             format(os.path.getsize(src), ","),
