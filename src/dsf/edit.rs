@@ -16,7 +16,9 @@
 //! subtype, junction offset, patch flags and LOD, filter, AGL) are written
 //! again where the kept commands need them. Pools no kept command uses are
 //! left out and the others renumbered. Memory is that of the input, its
-//! decoded pools and commands, and the output.
+//! decoded pools (2 bytes a value for 16-bit pools) and the output: the
+//! commands are read one at a time as they are rewritten, and only the
+//! pools the result keeps are copied into it.
 //!
 //! Every edit refuses, by name ([`EditErrorKind`]), a result X-Plane would
 //! reject: one without any entity ([`EditErrorKind::Empty`]: what a
@@ -24,10 +26,12 @@
 //! range"), one without its tile's bounds ([`EditErrorKind::Bounds`]), or
 //! one that does not read back ([`EditErrorKind::Inconsistent`]).
 
-use super::cmd::{self, Command};
+use super::cmd::Command;
+use super::cursor::Cursor;
+use super::flat::FlatPool;
 use super::read::{self, DsfError};
 use super::write::{open_patch, write_raw};
-use super::{Dsf, Pool, Raster};
+use super::{Dsf, Raster};
 use crate::limits::Limits;
 use std::collections::HashMap;
 use std::fmt;
@@ -104,29 +108,55 @@ fn read_error(input: usize, e: DsfError) -> EditError {
 }
 
 /// A DSF read up to its commands: the model's head (properties,
-/// definitions, pools with their raw values, rasters) and the commands as
-/// they are in the file.
-struct Source {
+/// definitions, rasters; pools without their values), the decoder with
+/// the pools' values and the command stream as it is in the file.
+///
+/// Nothing is copied up front: the commands are parsed one at a time
+/// ([`Source::commands`]) and a pool's values go into a result only when
+/// a kept command uses it ([`finish`]). Extracting the overlay of a base
+/// mesh so never holds the mesh's commands nor a second copy of its
+/// pools.
+struct Source<'a> {
     dsf: Dsf,
-    cmds: Vec<Command>,
+    dec: read::Decoded<'a>,
+    input: usize,
 }
 
-fn open(bytes: &[u8], input: usize, limits: &Limits) -> Result<Source, EditError> {
-    let d = read::decode(bytes, limits).map_err(|e| read_error(input, e))?;
-    let (payload, base) = d.command_bytes();
-    let cmds = cmd::parse_all(payload, base)
-        .map_err(|e| read_error(input, e))?
-        .into_iter()
-        .map(|(_, c)| c)
-        .collect();
-    // The decoder keeps the pools' values in its flat arrays; an edit
-    // copies them into the model, whose pools it writes as they are.
-    let pools = d.pools().iter().map(|p| p.to_pool(true)).collect();
-    let pools32 = d.pools32().iter().map(|p| p.to_pool(true)).collect();
-    let mut dsf = d.head;
-    dsf.pools = pools;
-    dsf.pools32 = pools32;
-    Ok(Source { dsf, cmds })
+fn open<'a>(bytes: &'a [u8], input: usize, limits: &Limits) -> Result<Source<'a>, EditError> {
+    let mut dec = read::decode(bytes, limits).map_err(|e| read_error(input, e))?;
+    let dsf = std::mem::take(&mut dec.head);
+    Ok(Source { dsf, dec, input })
+}
+
+impl Source<'_> {
+    /// The commands in file order, parsed as they are asked for.
+    fn commands(&self) -> impl Iterator<Item = Result<Command, EditError>> + '_ {
+        let (payload, base) = self.dec.command_bytes();
+        let mut c = Cursor::new(payload, base);
+        std::iter::from_fn(move || {
+            (!c.is_empty()).then(|| Command::parse(&mut c).map_err(|e| read_error(self.input, e)))
+        })
+    }
+
+    /// 16-bit (or, with `wide`, 32-bit) pool `p` with its values.
+    fn pool(&self, wide: bool, p: u16) -> Option<&FlatPool> {
+        let list = if wide {
+            self.dec.pools32()
+        } else {
+            self.dec.pools()
+        };
+        list.get(usize::from(p))
+    }
+
+    /// The whole tile as a model with every pool's values, and its
+    /// commands: for the edits that keep both as they are.
+    fn into_whole(self) -> Result<(Dsf, Vec<Command>), EditError> {
+        let cmds = self.commands().collect::<Result<Vec<_>, _>>()?;
+        let mut d = self.dsf;
+        d.pools = self.dec.pools().iter().map(|p| p.to_pool(true)).collect();
+        d.pools32 = self.dec.pools32().iter().map(|p| p.to_pool(true)).collect();
+        Ok((d, cmds))
+    }
 }
 
 /// The four kinds of entity of a command stream.
@@ -606,11 +636,15 @@ fn def_path(d: &Dsf, kind: Kind, def: u32) -> Result<&str, String> {
 }
 
 /// Lon/lat of point `i` of 16-bit pool `p` (or 32-bit with `wide`).
-fn lonlat(d: &Dsf, wide: bool, p: u16, i: u32) -> Result<(f64, f64), String> {
-    let list = if wide { &d.pools32 } else { &d.pools };
-    let pool: &Pool = list
-        .get(usize::from(p))
-        .ok_or_else(|| format!("pool {p} does not exist ({} pools)", list.len()))?;
+fn lonlat(src: &Source<'_>, wide: bool, p: u16, i: u32) -> Result<(f64, f64), String> {
+    let pool = src.pool(wide, p).ok_or_else(|| {
+        let n = if wide {
+            src.dec.pools32().len()
+        } else {
+            src.dec.pools().len()
+        };
+        format!("pool {p} does not exist ({n} pools)")
+    })?;
     if (i as usize) >= pool.count || pool.depth() < 2 {
         return Err(format!(
             "point {i} is past the end of pool {p} ({} points)",
@@ -624,7 +658,7 @@ fn lonlat(d: &Dsf, wide: bool, p: u16, i: u32) -> Result<(f64, f64), String> {
 /// what `policy` keeps.
 fn rewrite(
     k: usize,
-    src: &Source,
+    src: &Source<'_>,
     num: &Numbering,
     policy: &Policy<'_>,
     out: &mut Out,
@@ -637,7 +671,8 @@ fn rewrite(
         offset: None,
         message: format!("command {i}: {m}"),
     };
-    for (i, c) in src.cmds.iter().enumerate() {
+    for (i, c) in src.commands().enumerate() {
+        let c = &c?;
         let err = |m: String| bad(i, m);
         match c {
             Command::PoolSelect(p) => st.pool = *p,
@@ -666,7 +701,7 @@ fn rewrite(
                 for j in first..=last {
                     let kept = j < last && {
                         let mut inside = |a: &Area| {
-                            lonlat(d, false, st.pool, j).is_ok_and(|(x, y)| a.contains(x, y))
+                            lonlat(src, false, st.pool, j).is_ok_and(|(x, y)| a.contains(x, y))
                         };
                         policy.keep(Kind::Object, st.def, path, st.subtype, &mut inside)
                     };
@@ -682,7 +717,7 @@ fn rewrite(
                 if runs.is_empty() {
                     continue;
                 }
-                let depth = d.pools.get(usize::from(st.pool)).map_or(0, Pool::depth);
+                let depth = src.pool(false, st.pool).map_or(0, FlatPool::depth);
                 emit_state(out, num, policy, &st, Kind::Object).map_err(err)?;
                 if depth == 4 {
                     out.agl(st.agl);
@@ -718,8 +753,9 @@ fn rewrite(
                     _ => unreachable!(),
                 };
                 let mut inside = |a: &Area| {
-                    idx.iter()
-                        .any(|&j| lonlat(d, false, st.pool, j).is_ok_and(|(x, y)| a.contains(x, y)))
+                    idx.iter().any(|&j| {
+                        lonlat(src, false, st.pool, j).is_ok_and(|(x, y)| a.contains(x, y))
+                    })
                 };
                 if policy.keep(Kind::Polygon, st.def, path, st.subtype, &mut inside) {
                     emit_state(out, num, policy, &st, Kind::Polygon).map_err(err)?;
@@ -744,8 +780,9 @@ fn rewrite(
                     _ => unreachable!(),
                 };
                 let mut inside = |a: &Area| {
-                    idx.iter()
-                        .any(|&j| lonlat(d, true, st.pool, j).is_ok_and(|(x, y)| a.contains(x, y)))
+                    idx.iter().any(|&j| {
+                        lonlat(src, true, st.pool, j).is_ok_and(|(x, y)| a.contains(x, y))
+                    })
                 };
                 if policy.keep(Kind::Network, st.def, path, st.subtype, &mut inside) {
                     emit_state(out, num, policy, &st, Kind::Network).map_err(err)?;
@@ -793,8 +830,9 @@ fn rewrite(
                     _ => unreachable!(),
                 };
                 let mut inside = |a: &Area| {
-                    refs.iter()
-                        .any(|&(p, j)| lonlat(d, false, p, j).is_ok_and(|(x, y)| a.contains(x, y)))
+                    refs.iter().any(|&(p, j)| {
+                        lonlat(src, false, p, j).is_ok_and(|(x, y)| a.contains(x, y))
+                    })
                 };
                 if !policy.keep(Kind::Patch, pdef, path, st.subtype, &mut inside) {
                     continue;
@@ -918,7 +956,7 @@ pub fn bounds(d: &Dsf) -> Result<[f64; 4], EditError> {
 /// bounds, or that does not read back.
 fn finish(
     mut head: Dsf,
-    sources: &[&Source],
+    sources: &[&Source<'_>],
     mut out: Out,
     need_entities: bool,
 ) -> Result<Vec<u8>, EditError> {
@@ -941,8 +979,8 @@ fn finish(
     let (mut pools, mut pools32) = (Vec::new(), Vec::new());
     for (k, s) in sources.iter().enumerate() {
         for (wide, list, into) in [
-            (false, &s.dsf.pools, &mut pools),
-            (true, &s.dsf.pools32, &mut pools32),
+            (false, s.dec.pools(), &mut pools),
+            (true, s.dec.pools32(), &mut pools32),
         ] {
             for (i, p) in list.iter().enumerate() {
                 let id = (k, wide, i as u16);
@@ -950,7 +988,7 @@ fn finish(
                     let n = u16::try_from(into.len())
                         .map_err(|_| fail(EditErrorKind::Inconsistent, "more than 65535 pools"))?;
                     map.insert(id, n);
-                    into.push(p.clone());
+                    into.push(p.to_pool(true));
                 }
             }
         }
@@ -1224,7 +1262,7 @@ pub fn merge(inputs: &[&[u8]], limits: &Limits) -> Result<Vec<u8>, EditError> {
     for (k, (s, n)) in sources.iter().zip(&nums).enumerate() {
         rewrite(k, s, n, &Policy::All, &mut out)?;
     }
-    let refs: Vec<&Source> = sources.iter().collect();
+    let refs: Vec<&Source<'_>> = sources.iter().collect();
     finish(head, &refs, out, true)
 }
 
@@ -1243,8 +1281,7 @@ pub struct PropertyEdits {
 /// are written as they are. Exclusions (`sim/exclude_obj`, …) are
 /// properties too. The result must keep valid bounds.
 pub fn props(bytes: &[u8], edits: &PropertyEdits, limits: &Limits) -> Result<Vec<u8>, EditError> {
-    let src = open(bytes, 0, limits)?;
-    let mut d = src.dsf;
+    let (mut d, cmds) = open(bytes, 0, limits)?.into_whole()?;
     for u in &edits.unset {
         match u.split_once('=') {
             Some((n, v)) => d.properties.retain(|(a, b)| !(a == n && b == v)),
@@ -1268,7 +1305,7 @@ pub fn props(bytes: &[u8], edits: &PropertyEdits, limits: &Limits) -> Result<Vec
         }
     }
     bounds(&d)?;
-    written(&d, &src.cmds)
+    written(&d, &cmds)
 }
 
 /// Which raster layers [`rasters`] copies, replaces and drops.
@@ -1297,11 +1334,12 @@ pub fn rasters(
     edits: &RasterEdits,
     limits: &Limits,
 ) -> Result<Vec<u8>, EditError> {
-    let src = open(bytes, 0, limits)?;
-    let mut d = src.dsf;
+    let (mut d, cmds) = open(bytes, 0, limits)?.into_whole()?;
     d.rasters.retain(|r| !edits.drop.contains(&r.name));
     if let Some(s) = source {
-        let from = read::read_with(s, limits).map_err(|e| read_error(1, e))?;
+        // Only the source's head is wanted (its properties and rasters):
+        // decoded, not read into entities.
+        let from = read::decode(s, limits).map_err(|e| read_error(1, e))?.head;
         let (a, b) = (bounds(&d)?, bounds(&from)?);
         if a != b {
             return Err(EditError {
@@ -1349,7 +1387,7 @@ pub fn rasters(
     }
     d.raster_defs = d.rasters.iter().map(|r| r.name.clone()).collect();
     bounds(&d)?;
-    written(&d, &src.cmds)
+    written(&d, &cmds)
 }
 
 /// A raster X-Plane can read: version 1, a sample format and size it
