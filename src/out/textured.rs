@@ -265,8 +265,25 @@ impl Drawn<'_> {
 }
 
 /// The outline seen from above of each mesh 3-D trees use (its convex
-/// hull, as points of the mesh at height 0), by mesh.
+/// hull, as points of the mesh at height 0, at most [`HULL_CORNERS`]), by
+/// mesh.
 type Hulls = HashMap<usize, Vec<[f64; 3]>>;
+
+/// Corners a 3-D tree's outline keeps in a picture. The hull of a mesh can
+/// have as many corners as the mesh has vertices (a cone of 20,000 has
+/// 20,000), and every tree of the tile draws it: a 305-byte tile of 1,406
+/// such trees took 12 s to draw (issue 46). A tree is a few pixels across;
+/// every `n`-th corner of the hull is a convex outline inside it.
+const HULL_CORNERS: usize = 64;
+
+/// `hull` held to at most `max` corners, evenly spaced along it.
+fn thinned(hull: Vec<[f64; 2]>, max: usize) -> Vec<[f64; 2]> {
+    if hull.len() <= max {
+        return hull;
+    }
+    let n = hull.len();
+    (0..max).map(|k| hull[k * n / max]).collect()
+}
 
 /// The hulls of the meshes the scene's 3-D tree nodes use.
 fn tree_hulls(built: &scene::Scene<'_>) -> Hulls {
@@ -280,7 +297,8 @@ fn tree_hulls(built: &scene::Scene<'_>) -> Hulls {
                 .into_iter()
                 .flat_map(|mesh| &mesh.parts)
                 .flat_map(|pt| &pt.mesh.positions);
-            crate::obj::footprint::hull(points.map(|q| [q[0], q[1]]))
+            let hull = crate::obj::footprint::hull(points.map(|q| [q[0], q[1]]));
+            thinned(hull, HULL_CORNERS)
                 .into_iter()
                 .map(|[x, y]| [x, y, 0.0])
                 .collect()
@@ -1204,6 +1222,75 @@ mod tests {
         let crowns = crowns.split("</g>").next().unwrap();
         assert_eq!(crowns.matches("<path").count(), 1, "{crowns}");
         assert_eq!(crowns.matches("<circle").count(), 1, "{crowns}");
+    }
+
+    /// A 3-D tree whose mesh has thousands of corners around it was drawn
+    /// with all of them, for every tree: a 305-byte tile of 1,406 trees of
+    /// 20,000 took 12 s (issue 46). Its outline keeps at most
+    /// [`super::HULL_CORNERS`] of them.
+    #[test]
+    fn a_3d_tree_of_many_corners_is_drawn_with_few() {
+        use crate::place::art::{Art, ArtFile};
+        use std::fmt::Write;
+        let n = 2_000;
+        let mut text = String::from(
+            "A\n800\nFOREST\n\nTEXTURE t.png\nSCALE_X 256\nSCALE_Y 256\n\
+             SPACING 10 10\nRANDOM 0 0\n\nSHADER_3D\nTEXTURE t3.png\n",
+        );
+        let _ = writeln!(text, "MESH cone 0 500 {} {}", n + 1, 3 * n);
+        text.push_str("VERTEX 0 10 0  0 1 0  0.5 1  0\n");
+        for k in 0..n {
+            let (s, c) = (k as f64 / n as f64 * std::f64::consts::TAU).sin_cos();
+            let _ = writeln!(
+                text,
+                "VERTEX {:.5} 0 {:.5}  0 1 0  0.5 0  0",
+                2.0 * c,
+                2.0 * s
+            );
+        }
+        for k in 0..n {
+            let _ = writeln!(text, "IDX 0 {} {}", 1 + k, 1 + (k + 1) % n);
+        }
+        text.push_str("\nTREE 0 0 64 128 32 100 8 12 2 0 cone\nMESH_3D cone\n");
+        let forest = crate::forest::read(text.as_bytes(), "t.for", &Limits::default()).unwrap();
+        let p = Placement {
+            trees: vec![crate::place::PlacedTree {
+                width: 4.0,
+                height: Some(20.0),
+                forest_tree: Some(0),
+                art: Some(ArtState::Found),
+                ..crate::place::PlacedTree::default()
+            }],
+            art: Some(Arc::new(Art {
+                forest: Some(ArtFile::found("t.for", "/art/t.for", forest)),
+                ..Art::default()
+            })),
+            ..Placement::default()
+        };
+        let built = crate::scene::build(std::slice::from_ref(&p), &Limits::default()).unwrap();
+        let hulls = super::tree_hulls(&built);
+        assert_eq!(hulls.len(), 1, "one mesh");
+        let corners = hulls.values().next().unwrap().len();
+        assert!(
+            (3..=super::HULL_CORNERS).contains(&corners),
+            "{corners} corners"
+        );
+        // Still the cone's outline: its corners all as far from its axis.
+        let hull = hulls.values().next().unwrap();
+        let r = |q: &[f64; 3]| (q[0] * q[0] + q[1] * q[1]).sqrt();
+        for q in hull {
+            assert!((r(q) - r(&hull[0])).abs() < 1e-3 * r(&hull[0]), "{q:?}");
+        }
+        // Without the cap it would have every corner of the mesh's rim.
+        let rim = built
+            .meshes
+            .iter()
+            .flat_map(|m| &m.parts)
+            .flat_map(|pt| &pt.mesh.positions)
+            .map(|q| [q[0], q[1]]);
+        assert!(crate::obj::footprint::hull(rim).len() > 10 * super::HULL_CORNERS);
+        assert_eq!(super::thinned(vec![[0.0, 0.0]; 10], 4).len(), 4);
+        assert_eq!(super::thinned(vec![[0.0, 0.0]; 3], 4).len(), 3);
     }
 
     /// A placement of one type-1 facade over `polygon` (counter-clockwise,
