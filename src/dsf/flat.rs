@@ -726,6 +726,10 @@ struct Machine<'p, 's> {
     /// A patch opened before any pool was selected: its record waits for
     /// the first primitive to tell its depth.
     pending: Option<Item>,
+    /// The run of consecutive `Object` commands being read: one
+    /// [`Item::Objects`], handed on when anything else comes (so the sink
+    /// sees one record for the run, not one per command).
+    open: Option<Item>,
     budget: u64,
     items: Vec<Item>,
     idx: Vec<u32>,
@@ -773,6 +777,27 @@ impl Machine<'_, '_> {
     /// Hands `item` to the sink and keeps it when asked. A stop asked by
     /// the sink ends the run as an error that [`run`] does not report.
     fn emit(&mut self, item: Item) -> Result<(), DsfError> {
+        // The open run names no indices: those of the command being read
+        // (already in `idx` and `spans`) stay for `item`.
+        self.flush()?;
+        self.deliver(item)?;
+        if !self.keep {
+            self.idx.clear();
+            self.spans.clear();
+        }
+        Ok(())
+    }
+
+    /// Hands on the open run of objects, if any.
+    fn flush(&mut self) -> Result<(), DsfError> {
+        match self.open.take() {
+            Some(run) => self.deliver(run),
+            None => Ok(()),
+        }
+    }
+
+    /// What [`Machine::emit`] does once the open run is handed on.
+    fn deliver(&mut self, item: Item) -> Result<(), DsfError> {
         if let Some(sink) = self.sink.as_mut() {
             let view = View {
                 pools: self.pools,
@@ -790,9 +815,6 @@ impl Machine<'_, '_> {
         }
         if self.keep {
             self.items.push(item);
-        } else {
-            self.idx.clear();
-            self.spans.clear();
         }
         Ok(())
     }
@@ -841,6 +863,41 @@ impl Machine<'_, '_> {
         }
     }
 
+    /// An `Object` command (opcode 7) at `at`: the next object of the open
+    /// run when it follows it directly, in the same pool and definition,
+    /// at the next point (checked as [`Machine::objects`] would, without
+    /// looking the definition and pool up again), else a new run.
+    fn object(&mut self, index: u16, at: u64) -> Result<(), DsfError> {
+        let i = u32::from(index);
+        if let Some(Item::Objects {
+            at: a,
+            step: 3,
+            def,
+            pool,
+            first,
+            last,
+            ..
+        }) = self.open
+            && def == self.def
+            && pool == self.pool
+            && last == i
+            && a + 3 * u64::from(last - first) == at
+        {
+            // The definition and pool were checked when the run opened,
+            // and nothing between could have changed them.
+            let count = self.pools[pool as usize].count;
+            if i as usize >= count {
+                return Err(point_index(u64::from(i), count, at));
+            }
+            self.spend(ENTITY_COST, at)?;
+            if let Some(Item::Objects { last, .. }) = self.open.as_mut() {
+                *last = i + 1;
+            }
+            return Ok(());
+        }
+        self.objects(u64::from(i), u64::from(i) + 1, 3, at)
+    }
+
     fn objects(&mut self, first: u64, last: u64, step: u8, at: u64) -> Result<(), DsfError> {
         let def = self.def(1, at)?;
         let pool = self.pool16(self.pool, at)?;
@@ -873,36 +930,22 @@ impl Machine<'_, '_> {
             return Ok(());
         }
         let (first, last) = (first as u32, last as u32);
-        let pool = self.pool;
-        if step == 3
-            && self.keep
-            && let Some(Item::Objects {
-                at: a,
-                step: 3,
-                def: d0,
-                pool: p0,
-                first: f0,
-                last: l0,
-                mode: m0,
-            }) = self.items.last_mut()
-            && *d0 == def
-            && *p0 == pool
-            && *m0 == mode
-            && *l0 == first
-            && *a + 3 * u64::from(*l0 - *f0) == at
-        {
-            *l0 = last;
-            return Ok(());
-        }
-        self.emit(Item::Objects {
+        let item = Item::Objects {
             at,
             step,
             def,
-            pool,
+            pool: self.pool,
             first,
             last,
             mode,
-        })
+        };
+        if step == 3 {
+            self.flush()?;
+            self.open = Some(item);
+            Ok(())
+        } else {
+            self.emit(item)
+        }
     }
 
     /// A polygon whose windings are listed: each of `windings` holds its
@@ -1176,6 +1219,15 @@ impl Machine<'_, '_> {
         }
     }
 
+    /// Parses and runs an `Object` command (opcode 7, at `at`, just read).
+    fn object_command(&mut self, c: &mut Cursor<'_>, at: u64) -> Result<(), DsfError> {
+        let i = c.u16(W)?;
+        if self.overlay {
+            self.mark(self.pool as u16);
+        }
+        self.object(i, at)
+    }
+
     /// Parses and runs the command whose opcode `op` (at `at`) was just
     /// read. The whole command is read before the state is touched, so a
     /// command cut short is reported as such first.
@@ -1209,17 +1261,14 @@ impl Machine<'_, '_> {
             }
             5 => self.def = c.u32(W)?,
             6 => self.subtype = u32::from(c.u8(W)?),
-            7 | 8 => {
+            7 => self.object_command(c, at)?,
+            8 => {
                 let first = u64::from(c.u16(W)?);
-                let (last, step) = if op == 8 {
-                    (u64::from(c.u16(W)?), 0)
-                } else {
-                    (first + 1, 3)
-                };
+                let last = u64::from(c.u16(W)?);
                 if self.overlay {
                     self.mark(self.pool as u16);
                 }
-                self.objects(first, last, step, at)?;
+                self.objects(first, last, 0, at)?;
             }
             9 => {
                 let n = c.u8(W)? as usize;
@@ -1386,6 +1435,7 @@ pub(crate) fn run(
         agl: false,
         patch: None,
         pending: None,
+        open: None,
         budget: cx.budget,
         items: Vec::new(),
         idx: Vec::new(),
@@ -1401,7 +1451,14 @@ pub(crate) fn run(
     while !c.is_empty() {
         let at = c.offset();
         let op = c.u8(W)?;
-        if let Err(e) = m.command(&mut c, op, at) {
+        // Objects come in long runs of `Object` commands: a test the
+        // branch predictor learns, ahead of the opcode table's jump.
+        let done = if op == 7 {
+            m.object_command(&mut c, at)
+        } else {
+            m.command(&mut c, op, at)
+        };
+        if let Err(e) = done {
             if m.stopped {
                 return Ok(stopped());
             }
@@ -1411,7 +1468,7 @@ pub(crate) fn run(
             });
         }
     }
-    if let Err(e) = m.close_patch(c.offset()) {
+    if let Err(e) = m.close_patch(c.offset()).and_then(|()| m.flush()) {
         return if m.stopped { Ok(stopped()) } else { Err(e) };
     }
     let elevation = (0..pools.len().min(1 << 16))

@@ -31,6 +31,8 @@ pub fn lint(dsf: &Dsf) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     bounds(dsf, &mut out);
     let filters = filter_count(dsf);
+    let kinds = Kinds::of(dsf);
+    let mut scratch = Vec::new();
     for (i, e) in dsf.entities.iter().enumerate() {
         let at = dsf
             .entity_offsets
@@ -39,7 +41,7 @@ pub fn lint(dsf: &Dsf) -> Vec<Diagnostic> {
         match e {
             Entity::Filter(f) => filter(*f, filters, at, &mut out),
             Entity::Object(o) => {
-                object(dsf, o.def, o.elevation.is_some(), || at, &mut out);
+                object(dsf, &kinds, o.def, o.elevation.is_some(), || at, &mut out);
             }
             Entity::Polygon(p) => {
                 let shape = Shape {
@@ -48,18 +50,44 @@ pub fn lint(dsf: &Dsf) -> Vec<Diagnostic> {
                     depth: p.depth,
                     windings: p.windings.len(),
                 };
-                polygon(dsf, &shape, at, &mut out, |k, ring| {
-                    ring.extend(
-                        p.points(k)
-                            .filter(|c| c.len() >= 2)
-                            .map(|c| Coord { x: c[0], y: c[1] }),
-                    );
-                });
+                polygon(
+                    dsf,
+                    &kinds,
+                    &shape,
+                    at,
+                    &mut out,
+                    &mut scratch,
+                    |k, ring| {
+                        ring.extend(
+                            p.points(k)
+                                .filter(|c| c.len() >= 2)
+                                .map(|c| Coord { x: c[0], y: c[1] }),
+                        );
+                    },
+                );
             }
             _ => {}
         }
     }
     out
+}
+
+/// The autogen kind of each object and polygon definition, found once
+/// per tile rather than once per entity.
+#[derive(Debug, Default)]
+struct Kinds {
+    objects: Vec<Option<AutogenKind>>,
+    polygons: Vec<Option<AutogenKind>>,
+}
+
+impl Kinds {
+    fn of(dsf: &Dsf) -> Kinds {
+        let kinds = |defs: &[String]| defs.iter().map(|p| AutogenKind::from_path(p)).collect();
+        Kinds {
+            objects: kinds(&dsf.object_defs),
+            polygons: kinds(&dsf.polygon_defs),
+        }
+    }
 }
 
 /// [`lint`] of a binary DSF as its records are decoded (what `agkit
@@ -77,6 +105,10 @@ pub fn lint_decoded(d: &Decoded<'_>) -> Result<Vec<Diagnostic>, super::DsfError>
 #[derive(Debug, Default)]
 pub(crate) struct Lint {
     filters: Option<usize>,
+    /// The definitions' kinds, found at the first record that needs them.
+    kinds: Option<Kinds>,
+    /// One ring's coordinates, reused from polygon to polygon.
+    scratch: Vec<Coord<f64>>,
     out: Vec<Diagnostic>,
 }
 
@@ -99,9 +131,13 @@ impl Lint {
                 mode,
                 ..
             } => {
+                if mode == ElevationMode::Draped {
+                    return; // no elevation: nothing to warn about
+                }
+                let kinds = self.kinds.get_or_insert_with(|| Kinds::of(dsf));
                 for k in 0..u64::from(last - first) {
                     let at = || Location::Offset(at + u64::from(step) * k);
-                    if !object(dsf, def, mode != ElevationMode::Draped, at, out) {
+                    if !object(dsf, kinds, def, true, at, out) {
                         break; // not an elevated AGP: neither is the rest
                     }
                 }
@@ -122,14 +158,23 @@ impl Lint {
                     depth: p.depth(),
                     windings: windings as usize,
                 };
-                polygon(dsf, &shape, Location::Offset(at), out, |k, ring| {
-                    if p.depth() >= 2 {
-                        ring.extend(view.winding(form, start, k as u32).map(|i| Coord {
-                            x: p.value(i as usize, 0),
-                            y: p.value(i as usize, 1),
-                        }));
-                    }
-                });
+                let kinds = self.kinds.get_or_insert_with(|| Kinds::of(dsf));
+                polygon(
+                    dsf,
+                    kinds,
+                    &shape,
+                    Location::Offset(at),
+                    out,
+                    &mut self.scratch,
+                    |k, ring| {
+                        if p.depth() >= 2 {
+                            ring.extend(view.winding(form, start, k as u32).map(|i| Coord {
+                                x: p.value(i as usize, 0),
+                                y: p.value(i as usize, 1),
+                            }));
+                        }
+                    },
+                );
             }
             _ => {}
         }
@@ -167,6 +212,7 @@ fn filter(f: i32, filters: usize, at: Location, out: &mut Vec<Diagnostic>) {
 /// about (an AGP with an elevation).
 fn object(
     dsf: &Dsf,
+    kinds: &Kinds,
     def: u32,
     elevated: bool,
     at: impl FnOnce() -> Location,
@@ -176,7 +222,7 @@ fn object(
         return false;
     }
     let path = dsf.object_defs.get(def as usize);
-    if path.and_then(|p| AutogenKind::from_path(p)) != Some(AutogenKind::Agp) {
+    if kinds.objects.get(def as usize).copied().flatten() != Some(AutogenKind::Agp) {
         return false;
     }
     out.push(warn(
@@ -200,18 +246,20 @@ struct Shape {
 
 /// `DSF021`…`DSF024` for one polygon; `ring(k, out)` appends the lon/lat
 /// of winding `k`'s points (none when the polygon has fewer than two
-/// coordinates per point).
+/// coordinates per point) to `out`, which `scratch` lends.
 fn polygon(
     dsf: &Dsf,
+    kinds: &Kinds,
     p: &Shape,
     at: Location,
     out: &mut Vec<Diagnostic>,
+    scratch: &mut Vec<Coord<f64>>,
     ring: impl Fn(usize, &mut Vec<Coord<f64>>),
 ) {
     let Some(path) = dsf.polygon_defs.get(p.def as usize) else {
         return;
     };
-    let kind = match AutogenKind::from_path(path) {
+    let kind = match kinds.polygons.get(p.def as usize).copied().flatten() {
         Some(k @ (AutogenKind::Agb | AutogenKind::Ags)) => k,
         _ => return,
     };
@@ -225,14 +273,13 @@ fn polygon(
             at.clone(),
         ));
     }
-    let winding = |k: usize| {
-        let mut coords = Vec::new();
-        ring(k, &mut coords);
-        coords
-    };
     // A polygon may have no winding at all (a binary DSF can say so).
-    let mut ring0 = (p.windings > 0).then(|| winding(0));
-    let first = ring0.as_ref().map_or(0, Vec::len);
+    // Winding 0's points, read once here, serve both checks below.
+    scratch.clear();
+    if p.windings > 0 {
+        ring(0, scratch);
+    }
+    let first = scratch.len();
     if kind == AutogenKind::Agb && (p.windings != 1 || first != 4) {
         out.push(warn(
             codes::AGB_NOT_QUAD,
@@ -249,10 +296,12 @@ fn polygon(
     // holes first (the AGS engine finds the outer ring by
     // shape), so only a polygon with no counter-clockwise
     // winding at all is suspect.
-    // Winding 0's points, read once above, serve both checks.
-    let mut clockwise = |k: usize| match ring0.take().filter(|_| k == 0) {
-        Some(r) => is_clockwise(r),
-        None => is_clockwise(winding(k)),
+    let mut clockwise = |k: usize| {
+        if k > 0 {
+            scratch.clear();
+            ring(k, scratch);
+        }
+        is_clockwise(scratch)
     };
     let suspect = p.windings > 0
         && match kind {
@@ -282,13 +331,18 @@ fn polygon(
     }
 }
 
-fn is_clockwise(mut coords: Vec<Coord<f64>>) -> bool {
+/// Whether the ring in `coords` (closed here if it is not) runs
+/// clockwise, by geo's rule; `coords` is handed back for reuse.
+fn is_clockwise(coords: &mut Vec<Coord<f64>>) -> bool {
     if let (Some(&first), Some(&last)) = (coords.first(), coords.last())
         && first != last
     {
         coords.push(first);
     }
-    LineString::new(coords).is_cw()
+    let line = LineString::new(std::mem::take(coords));
+    let cw = line.is_cw();
+    *coords = line.0;
+    cw
 }
 
 fn bounds(dsf: &Dsf, out: &mut Vec<Diagnostic>) {
