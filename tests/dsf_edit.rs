@@ -459,3 +459,48 @@ fn the_commands_refuse_by_name_and_never_write_over_an_input() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(std::fs::read(&tile_path).unwrap(), before);
 }
+
+/// `dsf::decode_head` reads what `decode` reads of a tile's head, plain
+/// or packed, without its pools or commands: the source of `rasters` is
+/// read no further (issue 51, the season step's memory on small tiles).
+#[test]
+fn the_head_alone_is_the_decoded_head_without_pools_or_commands() {
+    let mut t = tile();
+    t.rasters.push(raster("spr1", 7));
+    t.raster_defs.push("spr1".into());
+    let plain = bytes(&t);
+    let packed = dsf::pack_7z(&plain, "+47+013.dsf").unwrap();
+    for b in [&plain, &packed] {
+        let whole = dsf::read::decode(b, &Limits::default()).unwrap().head;
+        let head = dsf::decode_head(b, &Limits::default()).unwrap();
+        assert_eq!(head.properties, whole.properties);
+        assert_eq!(
+            (&head.terrain_defs, &head.object_defs, &head.polygon_defs),
+            (&whole.terrain_defs, &whole.object_defs, &whole.polygon_defs)
+        );
+        assert_eq!(head.network_defs, whole.network_defs);
+        assert_eq!(head.raster_defs, whole.raster_defs);
+        assert_eq!(head.rasters, whole.rasters);
+        assert_eq!(head.md5, whole.md5);
+        assert_eq!(head.compressed, whole.compressed);
+        assert!(head.pools.is_empty() && head.entities.is_empty());
+        assert!(!whole.pools.is_empty());
+    }
+    // A command stream that `decode` refuses: the head is still read, so
+    // its rasters can be copied (AutoOrtho copies them from the text).
+    let mut broken = plain.clone();
+    let at = broken.windows(4).rposition(|w| w == b"SDMC").unwrap() + 8;
+    broken[at] = 0xFF;
+    assert!(dsf::read::decode(&broken, &Limits::default()).is_err());
+    let head = dsf::decode_head(&broken, &Limits::default()).unwrap();
+    assert_eq!(head.rasters, t.rasters);
+    let out = edit::rasters(
+        &bytes(&tile()),
+        Some(&broken),
+        &Default::default(),
+        &Limits::default(),
+    )
+    .unwrap();
+    let names: Vec<String> = read(&out).rasters.into_iter().map(|r| r.name).collect();
+    assert_eq!(names, ["elevation", "spr1"]);
+}

@@ -38,6 +38,7 @@ use std::fmt;
 
 /// What kind of problem stopped an edit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EditErrorKind {
     /// An input is not a DSF this reader accepts.
     Read,
@@ -1338,8 +1339,8 @@ pub fn rasters(
     d.rasters.retain(|r| !edits.drop.contains(&r.name));
     if let Some(s) = source {
         // Only the source's head is wanted (its properties and rasters):
-        // decoded, not read into entities.
-        let from = read::decode(s, limits).map_err(|e| read_error(1, e))?.head;
+        // its pools and commands are not decoded.
+        let from = read::decode_head(s, limits).map_err(|e| read_error(1, e))?;
         let (a, b) = (bounds(&d)?, bounds(&from)?);
         if a != b {
             return Err(EditError {

@@ -16,27 +16,27 @@
 
 pub mod autogen;
 pub mod cmd;
-pub mod cursor;
+pub(crate) mod cursor;
 pub mod edit;
 pub mod features;
 pub mod fixed;
 pub mod flat;
 pub mod lint;
 pub mod pack;
-pub mod planar;
-pub mod quant;
+pub(crate) mod planar;
+pub(crate) mod quant;
 pub mod read;
 pub mod rules;
-pub mod strip;
+pub(crate) mod strip;
 pub mod text;
-pub mod tile;
+pub(crate) mod tile;
 pub mod write;
 
 pub use autogen::autogen_uses;
 pub use cmd::Command;
 pub use edit::{EditError, EditErrorKind};
 pub use pack::pack_7z;
-pub use read::{Decoded, DsfError, ErrorKind, Event, read, read_plain, read_with};
+pub use read::{Decoded, DsfError, ErrorKind, Event, decode_head, read, read_plain, read_with};
 pub use text::{TextError, TextOptions, from_text, to_text};
 pub use tile::Tile;
 pub use write::{BuildError, BuildOptions, build, write_raw};

@@ -105,6 +105,7 @@ pub fn read_plain(bytes: &[u8]) -> Result<Dsf, DsfError> {
         bytes.len(),
         &Limits::default(),
         None,
+        Depth::Whole,
     )?
     .into_model()
 }
@@ -151,14 +152,54 @@ pub(crate) fn decode_with<'a>(
     limits: &Limits,
     sink: Option<flat::Sink<'_>>,
 ) -> Result<Decoded<'a>, DsfError> {
+    decode_to(bytes, limits, sink, Depth::Whole)
+}
+
+/// Reads only the head of `bytes` (a plain DSF or a 7z archive holding
+/// one) within `limits`: its header, properties, definitions, rasters and
+/// MD5 status, as [`decode`]'s [`Decoded::head`] would hold them, without
+/// decoding its pools or running its commands (so an error in those is not
+/// found). What an edit that takes only a tile's rasters reads of it
+/// ([`super::edit::rasters`]' source tile).
+pub fn decode_head(bytes: &[u8], limits: &Limits) -> Result<Dsf, DsfError> {
+    Ok(decode_to(bytes, limits, None, Depth::Head)?.head)
+}
+
+/// How far [`decode_body`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Depth {
+    /// The head only: no pool decoded, no command run.
+    Head,
+    /// Everything.
+    Whole,
+}
+
+fn decode_to<'a>(
+    bytes: &'a [u8],
+    limits: &Limits,
+    sink: Option<flat::Sink<'_>>,
+    depth: Depth,
+) -> Result<Decoded<'a>, DsfError> {
     if bytes.starts_with(&SEVENZ_MAGIC) {
         let inner = unpack_7z_limited(bytes, unpack_limit(bytes.len(), limits))?;
-        let mut d = decode_plain(std::borrow::Cow::Owned(inner), bytes.len(), limits, sink)
-            .map_err(DsfError::in_unpacked)?;
+        let mut d = decode_plain(
+            std::borrow::Cow::Owned(inner),
+            bytes.len(),
+            limits,
+            sink,
+            depth,
+        )
+        .map_err(DsfError::in_unpacked)?;
         d.head.compressed = true;
         Ok(d)
     } else {
-        decode_plain(std::borrow::Cow::Borrowed(bytes), bytes.len(), limits, sink)
+        decode_plain(
+            std::borrow::Cow::Borrowed(bytes),
+            bytes.len(),
+            limits,
+            sink,
+            depth,
+        )
     }
 }
 
@@ -285,6 +326,7 @@ fn decode_plain<'a>(
     disk_len: usize,
     limits: &Limits,
     sink: Option<flat::Sink<'_>>,
+    depth: Depth,
 ) -> Result<Decoded<'a>, DsfError> {
     let bytes: &[u8] = &data;
     let mut cur = Cursor::new(bytes, 0);
@@ -312,13 +354,16 @@ fn decode_plain<'a>(
     let (decoded, computed) = if end >= PARALLEL_MD5 {
         std::thread::scope(|s| {
             let md5 = s.spawn(digest);
-            let decoded = decode_body(bytes, end, disk_len, limits, sink);
+            let decoded = decode_body(bytes, end, disk_len, limits, sink, depth);
             // Hashing cannot panic; were the thread lost, hash here.
             let computed = md5.join().unwrap_or_else(|_| digest());
             (decoded, computed)
         })
     } else {
-        (decode_body(bytes, end, disk_len, limits, sink), digest())
+        (
+            decode_body(bytes, end, disk_len, limits, sink, depth),
+            digest(),
+        )
     };
     let (mut head, pools, pools32, cmds, cx) = decoded?;
     let mut stored = [0u8; 16];
@@ -359,6 +404,7 @@ fn decode_body(
     disk_len: usize,
     limits: &Limits,
     sink: Option<flat::Sink<'_>>,
+    depth: Depth,
 ) -> Result<Body, DsfError> {
     let mut dsf = Dsf::default();
     let top = atoms(&bytes[12..end], 12)?;
@@ -409,8 +455,14 @@ fn decode_body(
     let mut pool_budget = value_budget(bytes.len()).min(unpack / 4);
     let of =
         |id: u32| -> Vec<Atom<'_>> { geod_atoms.iter().filter(|a| a.id == id).copied().collect() };
-    let pools = flat::pools(&of(POOL), &of(SCAL), SCAL, false, &mut pool_budget)?;
-    let pools32 = flat::pools(&of(PO32), &of(SC32), SC32, true, &mut pool_budget)?;
+    let (pools, pools32) = if depth == Depth::Whole {
+        (
+            flat::pools(&of(POOL), &of(SCAL), SCAL, false, &mut pool_budget)?,
+            flat::pools(&of(PO32), &of(SC32), SC32, true, &mut pool_budget)?,
+        )
+    } else {
+        (Vec::new(), Vec::new())
+    };
     keep_unknown(&mut dsf, &geod_atoms, Some(GEOD), &[POOL, SCAL, PO32, SC32]);
 
     if let Some(dems) = find(&top, DEMS) {
@@ -435,6 +487,9 @@ fn decode_body(
         overlay: dsf.is_overlay(),
         budget,
     };
+    if depth == Depth::Head {
+        return Ok((dsf, pools, pools32, 0..0, cx));
+    }
     let run = flat::run(
         &dsf,
         &pools,
