@@ -253,7 +253,8 @@ proptest! {
         // Grouped and stripped as `dsf build` writes it: the same entities
         // of each kind, and each patch the same number of triangles.
         let grouped = BuildOptions { group: true, strip: true, ..opts };
-        let g = dsf::read(&dsf::build(&m0, &grouped).unwrap()).unwrap();
+        let bytes = built_both_ways(&m0, &grouped, &opts);
+        let g = dsf::read(&bytes).unwrap();
         let (mut want, mut got) = (census(&m0), census(&g));
         // Filters are written where the filter changes.
         (want[0], got[0]) = (0, 0);
@@ -530,6 +531,17 @@ fn traced(d: &Dsf) -> Vec<(usize, i32, String)> {
     out
 }
 
+/// `m` built grouped (the bytes returned) and as `plain` asks, each the
+/// same through [`dsf::build`] and through `build_owned`, which moves the
+/// entities into the written order first.
+fn built_both_ways(m: &Dsf, grouped: &BuildOptions, plain: &BuildOptions) -> Vec<u8> {
+    let bytes = dsf::build(m, grouped).unwrap();
+    assert!(dsf::write::build_owned(m.clone(), grouped).unwrap() == bytes);
+    let other = dsf::build(m, plain).unwrap();
+    assert!(dsf::write::build_owned(m.clone(), plain).unwrap() == other);
+    bytes
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
     /// Grouping (as `dsf build` writes) reorders entities but never changes
@@ -545,7 +557,8 @@ proptest! {
         tag(&mut m0);
         let want = traced(&m0);
         let grouped = BuildOptions { group: true, strip: true, ..opts };
-        let g = dsf::read(&dsf::build(&m0, &grouped).unwrap()).unwrap();
+        let bytes = built_both_ways(&m0, &grouped, &opts);
+        let g = dsf::read(&bytes).unwrap();
         let got = traced(&g);
         let mut seen = vec![false; m0.entities.len()];
         let by_tag: std::collections::HashMap<usize, &(usize, i32, String)> =
@@ -940,4 +953,40 @@ fn bezier_control_points_and_texture_coordinates_do_not_move() {
         assert!(e.of(PlaneKind::Uv) <= 1.6e-5, "{e:?}");
         assert!(e.worst.contains_key(&PlaneKind::Control) && e.worst.contains_key(&PlaneKind::Uv));
     }
+}
+
+/// An error of the owned build names the entity by its index in the
+/// model as given, not by its place in the written order.
+#[test]
+fn the_owned_build_names_a_bad_entity_by_its_index_in_the_model() {
+    let mut d = dsf::Dsf {
+        properties: [("west", 13), ("south", 47), ("east", 14), ("north", 48)]
+            .iter()
+            .map(|(k, v)| (format!("sim/{k}"), v.to_string()))
+            .collect(),
+        object_defs: vec!["a.obj".into(), "b.obj".into()],
+        ..dsf::Dsf::default()
+    };
+    // Definition 1 first in the text, definition 0 after: grouping writes
+    // the def-0 objects first, so the bad one (entity 2) is written 0th.
+    let object = |def, lon: f64| {
+        Entity::Object(dsf::Object {
+            def,
+            lon,
+            lat: 47.5,
+            heading: 0.0,
+            elevation: None,
+            mode: dsf::ElevationMode::Draped,
+        })
+    };
+    d.entities = vec![object(1, 13.1), object(1, 13.2), object(0, f64::NAN)];
+    let opts = BuildOptions {
+        group: true,
+        ..BuildOptions::default()
+    };
+    let borrowed = dsf::build(&d, &opts).unwrap_err();
+    let owned = dsf::write::build_owned(d, &opts).unwrap_err();
+    assert_eq!(borrowed.entity, Some(2));
+    assert_eq!(owned.entity, Some(2), "{owned:?}");
+    assert_eq!(owned.message, borrowed.message);
 }

@@ -15,17 +15,17 @@
 //!    position (a watertight mesh). Patch vertices are shared: equal
 //!    vertices of any patch of the same depth in the same cell are one
 //!    pool point. Network points go to a 32-bit pool per depth. Pools
-//!    are also split by the windows ([`super::quant::Window`]) of the
+//!    are also split by the windows (`dsf::quant::Window`) of the
 //!    entities' other fitted planes — polygon planes by box (at least a
 //!    cell of `1/n`), texture coordinates and patch normals by DSFTool's
-//!    whole-unit range ([`super::quant::units_window`]), object
+//!    whole-unit range (`dsf::quant::units_window`), object
 //!    elevations, other patch planes past the elevation and 32-bit planes
 //!    by magnitude class — so that no plane is quantised
 //!    over a range much wider than its own entity's (a taxi line's bezier
 //!    control points never share a plane with a draped polygon's texture
 //!    coordinates). A pool holds at most 65535 points; a full one is
 //!    followed by another.
-//! 2. **Scales** (see [`super::quant`]), computed per pool plane in closed
+//! 2. **Scales** (see `dsf::quant`), computed per pool plane in closed
 //!    form from the values the pool holds: lon/lat from the box, headings
 //!    0–360, integer planes of polygons and junction IDs raw, texture
 //!    coordinates and normals DSFTool's whole-unit grid of their window
@@ -34,7 +34,7 @@
 //!    16-bit plane a power-of-two step fitted to its values, every other
 //!    32-bit plane a power-of-two range. Values are rounded to the nearest
 //!    step; each plane is written in the shortest of the planar encodings
-//!    ([`super::planar`]).
+//!    (`dsf::planar`).
 //! 3. **Commands.** Definitions, pools, road subtypes, the junction offset,
 //!    patch flags/LOD and the AGL state are written only when they change;
 //!    consecutive objects of one definition on consecutive pool points are
@@ -58,7 +58,10 @@ use super::quant::{self, CellBox, Window};
 pub use super::quant::{PlaneScale, encode_value};
 use super::{Dsf, ElevationMode, Entity, Patch, Primitive, PrimitiveKind};
 use md5::{Digest, Md5};
-use std::collections::HashMap;
+// foldhash: a fast hasher seeded per process (hash-flooding resistant
+// enough for file input, unlike an unseeded one); the writer's output never
+// depends on a map's order.
+use foldhash::{HashMap, HashMapExt as _};
 use std::fmt;
 
 /// Options of [`build`].
@@ -77,7 +80,7 @@ pub struct BuildOptions {
     /// read back in that order. Off by default: the model's order is kept.
     pub group: bool,
     /// Turn each patch's loose triangles into triangle strips, as DSFTool
-    /// does ([`super::strip`]): the same triangles, with their
+    /// does (`dsf::strip`): the same triangles, with their
     /// orientation, in fewer bytes, but read back as other primitives. Off
     /// by default.
     pub strip: bool,
@@ -949,6 +952,75 @@ fn write_order(dsf: &Dsf, opts: &BuildOptions, n: u32) -> (Vec<u32>, Option<Vec<
 pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
     let n = opts.divisions.clamp(1, 64).next_power_of_two();
     let (order, filters) = write_order(dsf, opts, n);
+    build_in(dsf, &order, filters.as_deref(), n, opts)
+}
+
+/// [`build`] of a model it may take apart: the same bytes, with the
+/// entities first moved into the order they are written in when grouping
+/// reorders them ([`BuildOptions::group`]), so that the writer's passes
+/// read them one after the other instead of through the sorted order's
+/// indices (a cache miss an entity and pass on a large tile, which made
+/// the build grow faster than its input). What `agkit dsf build` and the
+/// DSFTool face's `--text2dsf` use. An error names the entity by its index
+/// in the model as given.
+pub fn build_owned(mut dsf: Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
+    let n = opts.divisions.clamp(1, 64).next_power_of_two();
+    let (order, filters) = write_order(&dsf, opts, n);
+    let Some(eff) = filters else {
+        return build_in(&dsf, &order, None, n, opts);
+    };
+    let (len, written) = (dsf.entities.len(), order.len());
+    // The order as a whole permutation: the entities written, then those
+    // grouping leaves out (its filters), which are dropped after the move.
+    let mut perm = order;
+    let mut listed = vec![false; len];
+    for &i in &perm {
+        listed[i as usize] = true;
+    }
+    perm.extend((0..len as u32).filter(|&i| !listed[i as usize]));
+    drop(listed);
+    gather(&mut dsf.entities, &perm);
+    dsf.entities.truncate(written);
+    let eff: Vec<i32> = perm[..written].iter().map(|&i| eff[i as usize]).collect();
+    let identity: Vec<u32> = (0..written as u32).collect();
+    build_in(&dsf, &identity, Some(&eff), n, opts).map_err(|e| BuildError {
+        entity: e.entity.map(|k| perm.get(k).map_or(k, |&i| i as usize)),
+        ..e
+    })
+}
+
+/// Reorders `v` in place so that `v[k]` is the old `v[perm[k]]`, for a
+/// permutation `perm` of `0..v.len()`: each cycle of the permutation is
+/// followed once, by swaps (time linear in `v`, one flag an element).
+fn gather<T>(v: &mut [T], perm: &[u32]) {
+    debug_assert_eq!(v.len(), perm.len());
+    let mut done = vec![false; v.len()];
+    for start in 0..v.len() {
+        if done[start] {
+            continue;
+        }
+        let mut cur = start;
+        loop {
+            done[cur] = true;
+            let next = perm[cur] as usize;
+            if next == start || done[next] {
+                break;
+            }
+            v.swap(cur, next);
+            cur = next;
+        }
+    }
+}
+
+/// [`build`] writing `dsf`'s entities in `order`, each under the filter
+/// `filters` gives it (by entity index) when grouped.
+fn build_in(
+    dsf: &Dsf,
+    order: &[u32],
+    filters: Option<&[i32]>,
+    n: u32,
+    opts: &BuildOptions,
+) -> Result<Vec<u8>, BuildError> {
     let restripped: Vec<(usize, Entity)> = if opts.strip {
         let patches = dsf.entities.iter().enumerate();
         patches
@@ -973,7 +1045,7 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
         open: HashMap::new(),
         open32: HashMap::new(),
         // Id 0: no windows (draped objects, empty patches).
-        windows: HashMap::from([(Box::default(), 0)]),
+        windows: [(Box::default(), 0)].into_iter().collect(),
         window_list: vec![Box::default()],
         scratch: Vec::new(),
         cell_level: -(n.trailing_zeros() as i32),
@@ -981,7 +1053,7 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
         slots: Vec::new(),
         refs: Vec::new(),
     };
-    for &i in &order {
+    for &i in order {
         // Running out of pools is the fault of the entity that needed one.
         let i = i as usize;
         lay.place(i).map_err(|e| BuildError {
@@ -997,7 +1069,7 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
     let mut r16 = Raws::new(&lay.pools, false);
     let mut r32 = Raws::new(&lay.pools32, true);
     let (mut slot, mut vref) = (0usize, 0usize);
-    for &i in &order {
+    for &i in order {
         match view[i as usize] {
             Entity::Filter(_) => {}
             Entity::Object(o) => {
@@ -1061,12 +1133,12 @@ pub fn build(dsf: &Dsf, opts: &BuildOptions) -> Result<Vec<u8>, BuildError> {
     // Junction offset 0, as the xptools writer.
     c.push(Command::JunctionOffset(0))?;
     let (mut slot, mut vref) = (0usize, 0usize);
-    for &i in &order {
+    for &i in order {
         let e = view[i as usize];
         if !matches!(e, Entity::Object(_)) {
             c.flush()?;
         }
-        if let Some(f) = filters.as_ref().map(|f| f[i as usize])
+        if let Some(f) = filters.map(|f| f[i as usize])
             && f != c.filter
         {
             c.flush()?;

@@ -74,11 +74,10 @@ pub fn build_text(
     };
     opts.group = true;
     opts.strip = true;
-    let bytes = match dsf::build(&model, &opts) {
+    let bytes = match dsf::write::build_owned(model, &opts) {
         Ok(b) => b,
         Err(e) => return build_error(name, input, kept.as_deref(), &e),
     };
-    drop(model);
     let out = super::edit::OutArgs {
         output: output.to_path_buf(),
         seven_z,
