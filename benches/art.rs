@@ -168,7 +168,7 @@ fn main() {
 /// JSON (all placements in one document, as `place --dsf -o` writes
 /// them): the glTF's time as a multiple of the JSON's.
 fn gltf_against_json(dir: &Path) -> f64 {
-    use agkit::out::{Format, Layout, RenderOptions};
+    use agkit::out::{Format, Grouping, RenderOptions};
     let tile = package(dir, SMALL_POINTS);
     let scenery = Scenery::without_libraries(Default::default()).with_art(true);
     let placed = scenery.place_tile(&tile, &Params::default()).unwrap();
@@ -178,7 +178,7 @@ fn gltf_against_json(dir: &Path) -> f64 {
     });
     let write = |format: Format| {
         let mut opts = RenderOptions::new(format);
-        opts.layout = Layout::Combined;
+        opts.grouping = Grouping::Combined;
         agkit::out::render(&placed.placements, &opts).unwrap()
     };
     let (json, glb) = (write(Format::Json), write(Format::Glb));

@@ -71,6 +71,7 @@ pub const MAX_NET_TEXTURES: usize = 4096;
 /// The five formats, by what their header's third line says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum DrapedKind {
     /// A draped polygon (`.pol`, `DRAPED_POLYGON`).
     Polygon,

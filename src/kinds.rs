@@ -9,6 +9,7 @@ pub const SNIFF: usize = 4096;
 /// scenery's store): textures are looked for with other extensions and
 /// never in libraries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum ArtKind {
     /// An OBJ8 object.
     Object,

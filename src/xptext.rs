@@ -172,6 +172,7 @@ pub struct Header {
 
 /// What is wrong with a header.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum HeaderError {
     /// The file does not start with `A` or `I`.
     Origin(Range<usize>),

@@ -12,7 +12,7 @@
 //! is drawn, not how long it takes (`benches/picture.rs` measures the
 //! time at two lengths), but a regression makes this file crawl.
 
-use agkit::out::{self, Format, Layout, RenderOptions};
+use agkit::out::{self, Format, Grouping, RenderOptions};
 use agkit::place::{Params, Placement, Warning};
 use agkit::scenery::Scenery;
 use agkit::scenery::resolve::Conditions;
@@ -125,7 +125,7 @@ fn every_picture(ps: &[Placement]) -> Vec<Vec<String>> {
     let mut render = |format, style, layout, max_items| {
         let mut opts = RenderOptions::new(format);
         opts.style = style;
-        opts.layout = layout;
+        opts.grouping = layout;
         opts.limits.max_drawn_items = max_items;
         let r = out::render(ps, &opts).unwrap();
         if format == Format::Png {
@@ -138,15 +138,15 @@ fn every_picture(ps: &[Placement]) -> Vec<Vec<String>> {
     use out::svg::PictureStyle::{Schematic, Textured};
     for style in [Textured, Schematic] {
         for (layout, max_items) in [
-            (Layout::One, usize::MAX),
-            (Layout::Combined, usize::MAX),
-            (Layout::Combined, 1),
-            (Layout::Combined, 0),
+            (Grouping::One, usize::MAX),
+            (Grouping::Combined, usize::MAX),
+            (Grouping::Combined, 1),
+            (Grouping::Combined, 0),
         ] {
             render(Format::Svg, style, layout, max_items);
         }
     }
-    render(Format::Png, Textured, Layout::Combined, usize::MAX);
+    render(Format::Png, Textured, Grouping::Combined, usize::MAX);
     notes
 }
 
@@ -274,7 +274,7 @@ fn a_picture_of_megabyte_names_was_quadratic_in_their_length() {
         );
     }
     let mut opts = RenderOptions::new(Format::Svg);
-    opts.layout = Layout::Combined;
+    opts.grouping = Grouping::Combined;
     opts.limits.max_drawn_items = 0;
     let r = out::render(&ps, &opts).unwrap();
     let svg = parse(&r.bytes);

@@ -615,7 +615,7 @@ fn the_textured_picture_draws_draped_polygons_and_lines() {
     let tile = package(dir.path());
     let t = whole(&tile, true);
     let opts = agkit::out::RenderOptions {
-        layout: agkit::out::Layout::Combined,
+        grouping: agkit::out::Grouping::Combined,
         ..agkit::out::RenderOptions::new(agkit::out::Format::Svg)
     };
     let r = agkit::out::render(&t.placements, &opts).unwrap();

@@ -1938,7 +1938,7 @@ fn an_oversized_tile_scene_is_refused_as_the_command_line_refuses_it() {
     };
     let opts = agkit::out::RenderOptions {
         limits,
-        layout: agkit::out::Layout::Combined,
+        grouping: agkit::out::Grouping::Combined,
         ..agkit::out::RenderOptions::new(agkit::out::Format::Glb)
     };
     let Err(want) = agkit::out::render(&tile.placements, &opts) else {

@@ -71,6 +71,8 @@ fn overlay_error(features: &str, e: OverlayError) -> Error {
             Error::plain(Class::Build, Some(features), e.to_string())
         }
         e @ OverlayError::Foreign { .. } => Error::plain_whole(Class::Build, None, e.to_string()),
+        // A kind the library adds later (the enum is non-exhaustive).
+        e => Error::plain_whole(Class::Build, None, e.to_string()),
     }
 }
 

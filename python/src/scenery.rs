@@ -70,6 +70,8 @@ fn install_error(e: InstallError, dir: Option<&Path>) -> Error {
             let file = dir.unwrap_or(p).display().to_string();
             Error::plain_whole(Class::Scenery, Some(&file), e.to_string())
         }
+        // A kind the library adds later (the enum is non-exhaustive).
+        e => Error::plain_whole(Class::Scenery, None, e.to_string()),
     }
 }
 
@@ -88,6 +90,8 @@ fn tile_error(e: TileError) -> Error {
             Error::at_offset(Class::Parse, &file, error.offset, error.code(), message)
         }
         e @ TileError::Mesh { .. } => Error::value(e.to_string()),
+        // A kind the library adds later (the enum is non-exhaustive).
+        e => Error::plain_whole(Class::Scenery, None, e.to_string()),
     }
 }
 

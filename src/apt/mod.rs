@@ -88,6 +88,7 @@ pub struct AptFile {
 /// What kind of airport a header row starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum AirportKind {
     /// `1`: a land airport.
     Land,

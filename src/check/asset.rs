@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// Why an asset file cannot be placed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum AssetFileError {
     /// The file could not be read (missing, not a regular file, too
     /// large …).

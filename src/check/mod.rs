@@ -11,6 +11,7 @@ use std::path::Path;
 
 /// What kind of file a path holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FileKind {
     /// An autogen text file (AGP, AGB, AGS, or anything else read as text).
     Text,

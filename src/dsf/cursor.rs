@@ -46,6 +46,7 @@ pub(crate) const DEMD: u32 = id(b"DEMD");
 
 /// What went wrong while reading a DSF.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// The file does not start with `XPLNEDSF` (and is not 7z).
     BadMagic,

@@ -175,6 +175,7 @@ pub struct OutputError {
 
 /// What was wrong with an output.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum OutputErrorKind {
     /// It is (or would replace) a file the run reads.
     IsInput(IsInput),

@@ -56,6 +56,7 @@ pub struct InputError {
 
 /// What was wrong with an input.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum InputErrorKind {
     /// Not a regular file: a directory, a named pipe, a device or a socket
     /// (named), which agkit never reads from, since a read could block or

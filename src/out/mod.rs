@@ -115,6 +115,7 @@ impl Format {
 
 /// Why an output could not be made.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum OutError {
     /// Serialization failed.
     #[error("cannot serialize: {0}")]
@@ -260,7 +261,7 @@ impl<W: std::io::Write> Stream<W> {
 
 /// Which placements a result draws.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Layout {
+pub enum Grouping {
     /// The first placement alone (JSON: one object); all of them when
     /// there are none.
     #[default]
@@ -290,7 +291,7 @@ pub struct RenderOptions {
     /// Bounds of the 3-D scene and of pictures.
     pub limits: crate::limits::Limits,
     /// One placement or all of them.
-    pub layout: Layout,
+    pub grouping: Grouping,
     /// GeoJSON's layout.
     pub indent: Indent,
 }
@@ -303,7 +304,7 @@ impl RenderOptions {
             format,
             style: svg::PictureStyle::default(),
             limits: crate::limits::Limits::default(),
-            layout: Layout::default(),
+            grouping: Grouping::default(),
             indent: Indent::default(),
         }
     }
@@ -350,9 +351,9 @@ pub fn render_to(
     opts: &RenderOptions,
     w: &mut dyn std::io::Write,
 ) -> Result<Said, OutError> {
-    let one = match opts.layout {
-        Layout::One => ps.first(),
-        Layout::Combined => None,
+    let one = match opts.grouping {
+        Grouping::One => ps.first(),
+        Grouping::Combined => None,
     };
     let ps = one.map_or(ps, std::slice::from_ref);
     let mut said = Said::default();

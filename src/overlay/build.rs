@@ -110,6 +110,7 @@ pub struct Overlay {
 
 /// Why an overlay could not be built or written.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum OverlayError {
     /// The input has problems (invalid features, rule properties that no
     /// feature has); one message each.

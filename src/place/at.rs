@@ -260,6 +260,7 @@ pub struct AtOptions {
 
 /// Why `scenery at` could not answer.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum AtError {
     /// The point or radius is out of range.
     #[error("{0}")]

@@ -157,6 +157,7 @@ pub enum Use {
 
 /// Why a placement could not be made.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PlaceError {
     /// The DSF geometry does not fit the asset (wrong winding count, not
     /// counter-clockwise, …).

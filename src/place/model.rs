@@ -97,6 +97,7 @@ pub struct Placement {
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum PlacementKind {
     /// An autogen point (`.agp`), the kind of a placement built by hand.
     #[default]

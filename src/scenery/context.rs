@@ -30,6 +30,7 @@ use std::sync::{Arc, Mutex};
 
 /// Why a [`Scenery`] could not be opened, or cannot answer.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum SceneryError {
     /// The installation could not be opened.
     #[error(transparent)]

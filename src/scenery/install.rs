@@ -70,6 +70,7 @@ impl Package {
 
 /// Why an installation could not be opened.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum InstallError {
     /// The folder is not an X-Plane or Custom Scenery folder.
     #[error(

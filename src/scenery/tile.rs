@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 /// Why a tile could not be placed at all.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum TileError {
     /// The file could not be read (missing, not a regular file, too
     /// large …).

@@ -303,7 +303,7 @@ fn json_within(value: &impl serde::Serialize, max: u64) -> Result<Response, u64>
 fn glb_of(shared: &Shared, placements: &[Placement], rel: &str) -> Response {
     let opts = crate::out::RenderOptions {
         limits: shared.limits,
-        layout: crate::out::Layout::Combined,
+        grouping: crate::out::Grouping::Combined,
         ..crate::out::RenderOptions::new(crate::out::Format::Glb)
     };
     match crate::out::render(placements, &opts) {

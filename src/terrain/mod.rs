@@ -121,6 +121,7 @@ pub struct Surface {
 
 /// Why a DSF is not a surface.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum TerrainError {
     /// The DSF has no terrain patches: an overlay, not a base mesh.
     #[error("the DSF has no terrain patches (an overlay, not a base mesh)")]

@@ -214,6 +214,7 @@ pub fn read(bytes: &[u8], file: &str, limits: &Limits) -> Result<Image, Refused>
 
 /// Why [`open`] could not give a texture's pixels.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum OpenError {
     /// The file cannot be read.
     #[error(transparent)]

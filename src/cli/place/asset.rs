@@ -56,7 +56,7 @@ pub fn run_at(args: &Args, params: &Params, format: Format) -> u8 {
     eprint!("{}", placement_report(&p, args.explain));
     write_placements(
         std::slice::from_ref(&p),
-        out::Layout::One,
+        out::Grouping::One,
         format,
         args.style,
         if args.pretty {
@@ -221,9 +221,9 @@ pub fn run_polygons(poly: &Path, args: &Args, params: &Params, format: Format) -
     write_placements(
         &placements,
         if uses.len() == 1 {
-            out::Layout::One
+            out::Grouping::One
         } else {
-            out::Layout::Combined
+            out::Grouping::Combined
         },
         format,
         args.style,

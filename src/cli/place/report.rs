@@ -141,7 +141,7 @@ impl Repeats {
 /// when that succeeds, with the summary line ([`done`]).
 pub fn write_placements(
     placements: &[Placement],
-    layout: out::Layout,
+    grouping: out::Grouping,
     format: Format,
     style: out::svg::PictureStyle,
     indent: out::Indent,
@@ -152,7 +152,7 @@ pub fn write_placements(
         format,
         style,
         limits: Default::default(),
-        layout,
+        grouping,
         indent,
     };
     let mut write = |w: &mut dyn std::io::Write| {

@@ -36,7 +36,7 @@ pub fn run(dsf: &Path, args: &Args, params: &Params, format: Format) -> u8 {
     }
     write_placements(
         &placements,
-        out::Layout::Combined,
+        out::Grouping::Combined,
         format,
         args.style,
         if args.pretty {
@@ -78,7 +78,8 @@ fn open(args: &Args) -> Result<Scenery, u8> {
 fn status_of(e: &TileError) -> u8 {
     match e {
         TileError::Read { .. } => EXIT_USAGE,
-        TileError::Dsf { .. } | TileError::Mesh { .. } => EXIT_INPUT,
+        // A kind added later is the input's (the enum is non-exhaustive).
+        _ => EXIT_INPUT,
     }
 }
 

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// What [`write_fix`] wrote.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct FixWritten {
     /// The package folder.
     pub dir: PathBuf,

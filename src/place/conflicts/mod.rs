@@ -75,6 +75,7 @@ pub enum Scope {
 /// What an airport feature is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum FeatureKind {
     /// A land runway with its blast pads.
     Runway,
@@ -336,6 +337,7 @@ pub struct Fix {
 
 /// One item found on an airport feature.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Finding {
     /// The rule's code (`CNF001` …).
     pub code: &'static str,
@@ -382,6 +384,7 @@ pub struct Finding {
 
 /// An airport package that excludes nothing over its airport.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct MissingExclusion {
     /// `CNF005`.
     pub code: &'static str,
@@ -426,6 +429,7 @@ pub struct Excluded {
 
 /// An airport looked at.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct AirportInfo {
     /// Its ID.
     pub id: String,
@@ -445,6 +449,7 @@ pub struct AirportInfo {
 
 /// What `scenery conflicts` found.
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
+#[non_exhaustive]
 pub struct ConflictReport {
     /// The airports looked at.
     pub airports: Vec<AirportInfo>,
@@ -924,6 +929,7 @@ impl Scenery {
 }
 
 /// Why conflicts could not be found.
+#[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 pub enum ConflictError {
     /// Too much work.
