@@ -1011,18 +1011,20 @@ fn finish(
     }
     head.pools = pools;
     head.pools32 = pools32;
-    written(&head, &out.cmds)
+    written(head, out.cmds)
 }
 
 /// Writes the edited tile `d` with the command stream `cmds` and reads it
 /// back ([`verify`]): the bytes of every edit's result.
-fn written(d: &Dsf, cmds: &[Command]) -> Result<Vec<u8>, EditError> {
-    let bytes = write_raw(d, cmds).map_err(|e| {
+fn written(d: Dsf, cmds: Vec<Command>) -> Result<Vec<u8>, EditError> {
+    let bytes = write_raw(&d, &cmds).map_err(|e| {
         fail(
             EditErrorKind::Inconsistent,
             format!("the result cannot be written: {e}"),
         )
     })?;
+    // The model (its rasters above all) is not needed to read it back.
+    drop((d, cmds));
     verify(&bytes)?;
     Ok(bytes)
 }
@@ -1306,7 +1308,7 @@ pub fn props(bytes: &[u8], edits: &PropertyEdits, limits: &Limits) -> Result<Vec
         }
     }
     bounds(&d)?;
-    written(&d, &cmds)
+    written(d, cmds)
 }
 
 /// Which raster layers [`rasters`] copies, replaces and drops.
@@ -1388,7 +1390,7 @@ pub fn rasters(
     }
     d.raster_defs = d.rasters.iter().map(|r| r.name.clone()).collect();
     bounds(&d)?;
-    written(&d, &cmds)
+    written(d, cmds)
 }
 
 /// A raster X-Plane can read: version 1, a sample format and size it

@@ -1452,53 +1452,67 @@ fn assemble(dsf: &Dsf, mut geod: Vec<u8>, cmds: &[u8]) -> Result<Vec<u8>, BuildE
             ));
         }
     }
-    let mut file = Vec::new();
+    // Every atom is written in place into the one output (its length
+    // patched once its payload is in), so a large raster is copied once,
+    // not once per enclosing atom.
+    let rasters: usize = dsf.rasters.iter().map(|r| r.data.len() + 40).sum();
+    let mut file = Vec::with_capacity(64 + geod.len() + cmds.len() + rasters);
     file.extend_from_slice(MAGIC);
     file.extend_from_slice(&1i32.to_le_bytes());
 
-    let mut prop = Vec::new();
-    for (n, v) in &dsf.properties {
-        push_string(&mut prop, n)?;
-        push_string(&mut prop, v)?;
-    }
-    let mut head = atom(PROP, &prop);
-    extra_atoms(&mut head, dsf, HEAD);
-    file.extend(atom(HEAD, &head));
-
-    let mut defn = Vec::new();
-    for (id, table) in [
-        (TERT, &dsf.terrain_defs),
-        (OBJT, &dsf.object_defs),
-        (POLY, &dsf.polygon_defs),
-        (NETW, &dsf.network_defs),
-        (DEMN, &dsf.raster_defs),
-    ] {
-        let mut s = Vec::new();
-        for d in table {
-            push_string(&mut s, d)?;
+    put_atom(&mut file, HEAD, |f| {
+        put_atom(f, PROP, |f| {
+            for (n, v) in &dsf.properties {
+                push_string(f, n)?;
+                push_string(f, v)?;
+            }
+            Ok(())
+        })?;
+        extra_atoms(f, dsf, HEAD);
+        Ok(())
+    })?;
+    put_atom(&mut file, DEFN, |f| {
+        for (id, table) in [
+            (TERT, &dsf.terrain_defs),
+            (OBJT, &dsf.object_defs),
+            (POLY, &dsf.polygon_defs),
+            (NETW, &dsf.network_defs),
+            (DEMN, &dsf.raster_defs),
+        ] {
+            put_atom(f, id, |f| table.iter().try_for_each(|d| push_string(f, d)))?;
         }
-        defn.extend(atom(id, &s));
-    }
-    extra_atoms(&mut defn, dsf, DEFN);
-    file.extend(atom(DEFN, &defn));
-
+        extra_atoms(f, dsf, DEFN);
+        Ok(())
+    })?;
     extra_atoms(&mut geod, dsf, GEOD);
-    file.extend(atom(GEOD, &geod));
-    file.extend(atom(CMDS, cmds));
-
+    put_atom(&mut file, GEOD, |f| {
+        f.extend_from_slice(&geod);
+        Ok(())
+    })?;
+    drop(geod);
+    put_atom(&mut file, CMDS, |f| {
+        f.extend_from_slice(cmds);
+        Ok(())
+    })?;
     if !dsf.rasters.is_empty() {
-        let mut dems = Vec::new();
-        for r in &dsf.rasters {
-            let mut h = vec![r.version, r.bpp];
-            h.extend_from_slice(&r.flags.to_le_bytes());
-            h.extend_from_slice(&r.width.to_le_bytes());
-            h.extend_from_slice(&r.height.to_le_bytes());
-            h.extend_from_slice(&r.scale.to_le_bytes());
-            h.extend_from_slice(&r.offset.to_le_bytes());
-            dems.extend(atom(DEMI, &h));
-            dems.extend(atom(DEMD, &r.data));
-        }
-        file.extend(atom(DEMS, &dems));
+        put_atom(&mut file, DEMS, |f| {
+            for r in &dsf.rasters {
+                put_atom(f, DEMI, |h| {
+                    h.extend_from_slice(&[r.version, r.bpp]);
+                    h.extend_from_slice(&r.flags.to_le_bytes());
+                    h.extend_from_slice(&r.width.to_le_bytes());
+                    h.extend_from_slice(&r.height.to_le_bytes());
+                    h.extend_from_slice(&r.scale.to_le_bytes());
+                    h.extend_from_slice(&r.offset.to_le_bytes());
+                    Ok(())
+                })?;
+                put_atom(f, DEMD, |d| {
+                    d.extend_from_slice(&r.data);
+                    Ok(())
+                })?;
+            }
+            Ok(())
+        })?;
     }
     for a in dsf.unknown_atoms.iter().filter(|a| a.parent.is_none()) {
         file.extend(atom(a.id, &a.data));
@@ -1532,6 +1546,24 @@ fn push_string(out: &mut Vec<u8>, s: &str) -> Result<(), BuildError> {
     }
     out.extend_from_slice(s.as_bytes());
     out.push(0);
+    Ok(())
+}
+
+/// Appends an atom `id` whose payload `fill` writes after its 8-byte
+/// header, then sets the header's length. An atom's length is 32 bits:
+/// one that would exceed 4 GiB is an error, not a wrapped length.
+fn put_atom(
+    out: &mut Vec<u8>,
+    id: u32,
+    fill: impl FnOnce(&mut Vec<u8>) -> Result<(), BuildError>,
+) -> Result<(), BuildError> {
+    let start = out.len();
+    out.extend_from_slice(&id.to_le_bytes());
+    out.extend_from_slice(&[0; 4]);
+    fill(out)?;
+    let len = u32::try_from(out.len() - start)
+        .map_err(|_| err(None, format!("atom {id:#010x} would exceed 4 GiB")))?;
+    out[start + 4..start + 8].copy_from_slice(&len.to_le_bytes());
     Ok(())
 }
 
