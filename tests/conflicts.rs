@@ -449,7 +449,18 @@ fn two_overlays_forests_over_one_airport_are_a_double_and_controls_are_not() {
 #[test]
 fn a_lower_copy_of_an_airport_still_placing_is_found_and_a_bare_one_is_not() {
     let t = installation();
-    pack(t.path(), "Old XTST", false, &[], &[BETWEEN], &[], Some(APT));
+    // A house between runway and apron, and one on the Airport pack's own
+    // tower: the second is also a double of objects with the Airport pack
+    // (CNF007), which the CNF008 of that pair stands for.
+    pack(
+        t.path(),
+        "Old XTST",
+        false,
+        &[],
+        &[BETWEEN, (13.5, 47.5)],
+        &[],
+        Some(APT),
+    );
     packs_ini(t.path(), &[], &["Old XTST"]);
     let (_, r, stderr) = conflicts(t.path(), &["--airport", "XTST"]);
     let doubles = r["doubles"].as_array().unwrap();
@@ -460,7 +471,7 @@ fn a_lower_copy_of_an_airport_still_placing_is_found_and_a_bare_one_is_not() {
         (Some("Airport"), Some("Old XTST"))
     );
     assert_eq!(d["kinds"], serde_json::json!(["object"]));
-    assert_eq!(d["items"], 1);
+    assert_eq!(d["items"], 2);
     assert!(
         d["lower_apt_file"]
             .as_str()
@@ -485,11 +496,11 @@ fn a_lower_copy_of_an_airport_still_placing_is_found_and_a_bare_one_is_not() {
     // Text: one warning, the summary counts it.
     let text = xtst_text(t.path());
     assert!(
-        text.contains("warning[CNF008]: XTST is defined by `Airport` and by `Old XTST`; X-Plane takes it from `Airport`, but `Old XTST`'s DSF still places 1 item there (objects, over 100 m²)"),
+        text.contains("warning[CNF008]: XTST is defined by `Airport` and by `Old XTST`; X-Plane takes it from `Airport`, but `Old XTST`'s DSF still places 2 items there (objects, over 200 m²)"),
         "{text}"
     );
     assert!(
-        text.contains("--> Old XTST/Earth nav data/+40+010/+47+013.dsf: 1 item of `Old XTST`"),
+        text.contains("--> Old XTST/Earth nav data/+40+010/+47+013.dsf: 2 items of `Old XTST`"),
         "{text}"
     );
     assert!(text.contains(", 1 double, "), "{text}");

@@ -948,9 +948,8 @@ pub fn conflicts(
                 apt_line: a.line,
                 priority: &priority,
             };
-            report
-                .doubles
-                .extend(doubles::overlapping(&scope, &standing));
+            let overlaps = doubles::overlapping(&scope, &standing);
+            let first = report.doubles.len();
             let mut seen = BTreeSet::new();
             for &k in &found.shadowed {
                 let Some(src) = airports.sources.get(k) else {
@@ -973,6 +972,17 @@ pub fn conflicts(
                     &standing,
                 ));
             }
+            // A pair of packages already a CNF008 here is not also a
+            // CNF007: the lower copy of the airport is the one finding.
+            let copies: BTreeSet<(String, String)> = report.doubles[first..]
+                .iter()
+                .map(|d| (d.package.clone(), d.lower.clone()))
+                .collect();
+            report.doubles.extend(
+                overlaps
+                    .into_iter()
+                    .filter(|d| !copies.contains(&(d.package.clone(), d.lower.clone()))),
+            );
         }
         // CNF005: an airport package with no exclusion over its airport.
         if own.is_some()
