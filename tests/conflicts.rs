@@ -505,6 +505,62 @@ fn a_lower_copy_of_an_airport_still_placing_is_found_and_a_bare_one_is_not() {
     );
     assert!(text.contains(", 1 double, "), "{text}");
 
+    // GeoJSON: the double as a polygon of its own layer, holding both
+    // houses; the GeoPackage has the table with that geometry type.
+    let out = Command::new(env!("CARGO_BIN_EXE_agkit"))
+        .args(["scenery", "conflicts", "--xplane"])
+        .arg(t.path())
+        .args(["--airport", "XTST", "--format", "geojson"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let d = v["features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["properties"]["layer"] == "cnf_doubles")
+        .unwrap_or_else(|| panic!("{v:#}"));
+    assert_eq!(d["geometry"]["type"], "Polygon");
+    assert_eq!(d["properties"]["code"], "CNF008");
+    assert_eq!(d["properties"]["lower"], "Old XTST");
+    let ring: Vec<[f64; 2]> =
+        serde_json::from_value(d["geometry"]["coordinates"][0].clone()).unwrap();
+    for (lon, lat) in [BETWEEN, (13.5, 47.5)] {
+        assert!(
+            ring.iter().any(|p| p[0] <= lon)
+                && ring.iter().any(|p| p[0] >= lon)
+                && ring.iter().any(|p| p[1] <= lat)
+                && ring.iter().any(|p| p[1] >= lat),
+            "{ring:?}"
+        );
+    }
+    let gpkg = t.path().join("doubles.gpkg");
+    let out = Command::new(env!("CARGO_BIN_EXE_agkit"))
+        .args(["scenery", "conflicts", "--xplane"])
+        .arg(t.path())
+        .args(["--airport", "XTST", "-o"])
+        .arg(&gpkg)
+        .output()
+        .unwrap();
+    assert!(gpkg.exists(), "{}", String::from_utf8_lossy(&out.stderr));
+    let db = rusqlite::Connection::open(&gpkg).unwrap();
+    for (table, rows) in [("cnf_doubles", 1), ("cnf_order", 0)] {
+        let ty: String = db
+            .query_row(
+                "SELECT geometry_type_name FROM gpkg_geometry_columns WHERE table_name = ?1",
+                [table],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(ty, "POLYGON");
+        let n: i64 = db
+            .query_row(&format!("SELECT count(*) FROM \"{table}\""), [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(n, rows, "{table}");
+    }
+
     // Control: the lower copy places nothing on the airport.
     pack(
         t.path(),
