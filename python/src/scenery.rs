@@ -725,7 +725,7 @@ impl CheckReport {
 /// What `Installation.conflicts` found, as `agkit scenery conflicts
 /// --format json`: `findings` (items on airport features, each with its
 /// package, DSF, definition, feature, apt.dat line, depth and `fix`),
-/// `missing_exclusions`, `excluded`, `airports`, `warnings`, and the fix
+/// `missing_exclusions`, `doubles`, `order`, `excluded`, `airports`, `warnings`, and the fix
 /// package written (`fix`). `to_arrow()` is the table `conflicts`;
 /// `__geo_interface__` the GeoJSON of `--format geojson`.
 #[pyclass(frozen, module = "agkit.scenery")]
@@ -748,6 +748,22 @@ impl ConflictReport {
     #[getter]
     fn missing_exclusions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         crate::to_py(py, &self.inner.missing_exclusions)
+    }
+
+    /// What two packages both place over one airport (`CNF007`), and a
+    /// lower copy of an airport still placing there (`CNF008`), as dicts:
+    /// `package`, `lower`, `kinds`, `items`, `area_m2`, `bbox`, `fix`, ….
+    #[getter]
+    fn doubles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::to_py(py, &self.inner.doubles)
+    }
+
+    /// `scenery check`'s pack-order findings on the airports' tiles
+    /// (`SCN011`), as dicts: `package`, `dsf`, `tile`, `mesh`,
+    /// `airports`, `airport_package`, `message`.
+    #[getter]
+    fn order<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::to_py(py, &self.inner.order)
     }
 
     /// Items on airport features that a higher exclusion already removes.
@@ -820,16 +836,21 @@ impl ConflictReport {
     }
 
     fn __len__(&self) -> usize {
-        self.inner.findings.len() + self.inner.missing_exclusions.len()
+        self.inner.findings.len()
+            + self.inner.missing_exclusions.len()
+            + self.inner.doubles.len()
+            + self.inner.order.len()
     }
 
     fn __repr__(&self) -> String {
         let r = &self.inner;
         format!(
-            "<agkit.scenery.ConflictReport: {} airport(s), {} finding(s), {} missing exclusion(s)>",
+            "<agkit.scenery.ConflictReport: {} airport(s), {} finding(s), {} missing exclusion(s), {} double(s), {} order problem(s)>",
             r.airports.len(),
             r.findings.len(),
-            r.missing_exclusions.len()
+            r.missing_exclusions.len(),
+            r.doubles.len(),
+            r.order.len()
         )
     }
 }

@@ -10,8 +10,10 @@
 //! | `cnf_items` | Point | item found on an airport feature (`CNF001`–`CNF004`, `CNF006`), at its deepest point |
 //! | `cnf_fixes` | Polygon | the exclusion rectangle that removes that item (same `item_id`) |
 //! | `cnf_missing` | Point | airport package that excludes nothing over its airport (`CNF005`), at the airport's centre |
+//! | `cnf_doubles` | Polygon | two packages placing one kind over an airport (`CNF007`), a lower copy of an airport still placing there (`CNF008`): the rectangle the exclusion needs |
+//! | `cnf_order` | Polygon | `scenery check`'s overlay below a base mesh (`SCN011`) on an airport's tile, as the tile |
 //!
-//! The GIS outputs hold these three layers and the four airport layers of
+//! The GIS outputs hold these five layers and the four airport layers of
 //! the airports looked at (`apt_runways`, `apt_pavement`,
 //! `apt_boundaries`, `apt_lines`), so QGIS draws each finding over the
 //! runway or pavement it stands on. `depth` is metres from the feature's
@@ -21,7 +23,7 @@
 use super::OutError;
 use super::layers::{ALL_LAYERS, FieldType, GeomType, Layer, Row, Shape, Value, deg, f, ring};
 use crate::place::conflicts::fix::FixWritten;
-use crate::place::conflicts::{ConflictReport, Finding, MissingExclusion};
+use crate::place::conflicts::{ConflictReport, Double, Finding, MissingExclusion, OrderProblem};
 use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::ops::Range;
@@ -34,11 +36,15 @@ pub const CNF_ITEMS: usize = super::airports::LAYER_RANGE.end;
 pub const CNF_FIXES: usize = CNF_ITEMS + 1;
 /// Index of the missing-exclusions layer.
 pub const CNF_MISSING: usize = CNF_ITEMS + 2;
+/// Index of the doubles layer.
+pub const CNF_DOUBLES: usize = CNF_ITEMS + 3;
+/// Index of the pack-order layer.
+pub const CNF_ORDER: usize = CNF_ITEMS + 4;
 /// The conflict layers' range of [`ALL_LAYERS`].
-pub const LAYER_RANGE: Range<usize> = CNF_ITEMS..CNF_MISSING + 1;
+pub const LAYER_RANGE: Range<usize> = CNF_ITEMS..CNF_ORDER + 1;
 /// What a conflicts GeoPackage holds: the airport layers, then the
 /// conflict layers (one range of [`ALL_LAYERS`]).
-pub const GPKG_RANGE: Range<usize> = super::airports::LAYER_RANGE.start..CNF_MISSING + 1;
+pub const GPKG_RANGE: Range<usize> = super::airports::LAYER_RANGE.start..CNF_ORDER + 1;
 
 const ITEM_FIELDS: &[super::layers::Field] = &[
     f("layer", T),
@@ -90,8 +96,41 @@ const MISSING_FIELDS: &[super::layers::Field] = &[
     f("lat", R),
 ];
 
+const DOUBLE_FIELDS: &[super::layers::Field] = &[
+    f("layer", T),
+    f("item_id", T),
+    f("airport", T),
+    f("code", T),
+    f("severity", T),
+    f("package", T),
+    f("lower", T),
+    f("kinds", T),
+    f("items", I),
+    f("dsf", T),
+    f("area_m2", R),
+    f("apt_file", T),
+    f("src_line", I),
+    f("lower_apt", T),
+    f("fix_prop", T),
+    f("advice", T),
+];
+
+const ORDER_FIELDS: &[super::layers::Field] = &[
+    f("layer", T),
+    f("item_id", T),
+    f("code", T),
+    f("severity", T),
+    f("package", T),
+    f("dsf", T),
+    f("dsf_tile", T),
+    f("mesh", T),
+    f("airports", T),
+    f("apt_pack", I),
+    f("advice", T),
+];
+
 /// The conflict layers, in the order outputs write them.
-pub const CONFLICT_LAYERS: [Layer; 3] = [
+pub const CONFLICT_LAYERS: [Layer; 5] = [
     Layer {
         name: "cnf_items",
         geometry: GeomType::Point,
@@ -109,6 +148,18 @@ pub const CONFLICT_LAYERS: [Layer; 3] = [
         geometry: GeomType::Point,
         fields: MISSING_FIELDS,
         about: "Airport packages that exclude nothing over their airport while lower packages place items there (CNF005), at the airport's centre; packages a JSON list.",
+    },
+    Layer {
+        name: "cnf_doubles",
+        geometry: GeomType::Polygon,
+        fields: DOUBLE_FIELDS,
+        about: "Two packages placing the same kind over one area of an airport (CNF007), or a lower package's copy of the airport still placing there (CNF008): the rectangle an exclusion of the lower package's items needs; area_m2 the overlap (CNF008: what the lower package covers), kinds and fix_prop JSON lists.",
+    },
+    Layer {
+        name: "cnf_order",
+        geometry: GeomType::Polygon,
+        fields: ORDER_FIELDS,
+        about: "scenery check's pack-order findings (SCN011: an overlay below a base mesh, which X-Plane does not load) on the tiles of the airports looked at, as the tile; airports a JSON list, apt_pack 1 when the overlay is an airport's own.",
     },
 ];
 
@@ -162,10 +213,15 @@ fn item_row(f: &Finding, k: usize) -> Row {
     }
 }
 
-fn fix_row(f: &Finding, k: usize) -> Row {
-    let [w, s, e, n] = f.fix.bbox;
+/// A `[west, south, east, north]` rectangle as a polygon.
+fn rect(b: [f64; 4]) -> Shape {
+    let [w, s, e, n] = b;
     let corners = [[w, s], [e, s], [e, n], [w, n]].map(|p| [deg(p[0]), deg(p[1])]);
-    let shape = ring(&corners, true).map_or(Shape::None, |r| Shape::Polygon(vec![r]));
+    ring(&corners, true).map_or(Shape::None, |r| Shape::Polygon(vec![r]))
+}
+
+fn fix_row(f: &Finding, k: usize) -> Row {
+    let shape = rect(f.fix.bbox);
     Row {
         layer: CNF_FIXES,
         shape,
@@ -203,6 +259,61 @@ fn missing_row(m: &MissingExclusion, k: usize) -> Row {
     }
 }
 
+fn double_row(d: &Double, k: usize) -> Row {
+    let shape = rect(d.bbox);
+    let kinds: Vec<&str> = d.kinds.iter().map(|k| k.as_str()).collect();
+    Row {
+        layer: CNF_DOUBLES,
+        shape,
+        values: vec![
+            name(CNF_DOUBLES),
+            text_value(&format!("{}/double/{k}", d.airport)),
+            text_value(&d.airport),
+            Value::Text(Cow::Borrowed(d.code)),
+            Value::Text(Cow::Borrowed(d.severity)),
+            text_value(&d.package),
+            text_value(&d.lower),
+            Value::Text(Cow::Owned(
+                serde_json::to_string(&kinds).unwrap_or_default(),
+            )),
+            int(Some(d.items)),
+            text_value(&d.dsf),
+            Value::Real(super::layers::metres(d.area_m2)),
+            text_value(&d.apt_file),
+            int(Some(d.apt_line)),
+            d.lower_apt_file.as_deref().map_or(Value::Null, text_value),
+            Value::Text(Cow::Owned(
+                serde_json::to_string(&d.fix).unwrap_or_default(),
+            )),
+            text_value(&d.advice),
+        ],
+    }
+}
+
+fn order_row(o: &OrderProblem, k: usize) -> Row {
+    let (w, s) = (f64::from(o.tile.west), f64::from(o.tile.south));
+    let shape = rect([w, s, w + 1.0, s + 1.0]);
+    Row {
+        layer: CNF_ORDER,
+        shape,
+        values: vec![
+            name(CNF_ORDER),
+            text_value(&format!("{}/order/{k}", o.tile)),
+            Value::Text(Cow::Borrowed(o.code)),
+            Value::Text(Cow::Borrowed(o.severity)),
+            text_value(&o.package),
+            text_value(&o.dsf),
+            text_value(&o.tile.to_string()),
+            text_value(&o.mesh),
+            Value::Text(Cow::Owned(
+                serde_json::to_string(&o.airports).unwrap_or_default(),
+            )),
+            Value::Int(i64::from(o.airport_package)),
+            text_value(&o.message),
+        ],
+    }
+}
+
 /// The rows of the conflict layers only: per finding its `cnf_items` row
 /// then its `cnf_fixes` row, then the `cnf_missing` rows.
 pub fn each_conflict_row<E>(
@@ -215,6 +326,12 @@ pub fn each_conflict_row<E>(
     }
     for (k, m) in r.missing_exclusions.iter().enumerate() {
         emit(missing_row(m, k))?;
+    }
+    for (k, d) in r.doubles.iter().enumerate() {
+        emit(double_row(d, k))?;
+    }
+    for (k, o) in r.order.iter().enumerate() {
+        emit(order_row(o, k))?;
     }
     Ok(())
 }
@@ -329,7 +446,7 @@ pub fn text(r: &ConflictReport) -> String {
     for m in &r.missing_exclusions {
         let _ = writeln!(
             s,
-            "{}[{}]: `{}` defines {} but excludes nothing over it, while {} place {} there",
+            "{}[{}]: `{}` defines {} but excludes nothing over it, while {} {} {} there",
             m.severity,
             m.code,
             m.package,
@@ -339,6 +456,11 @@ pub fn text(r: &ConflictReport) -> String {
                 .map(|p| format!("`{p}`"))
                 .collect::<Vec<_>>()
                 .join(", "),
+            if m.packages.len() == 1 {
+                "places"
+            } else {
+                "place"
+            },
             super::count(m.items, "item")
         );
         let _ = writeln!(s, "  --> {}:{}", m.apt_file, m.apt_line);
@@ -348,17 +470,97 @@ pub fn text(r: &ConflictReport) -> String {
             m.package
         );
     }
+    for d in &r.doubles {
+        double_text(&mut s, d);
+    }
+    for o in &r.order {
+        let _ = writeln!(s, "{}[{}]: {}", o.severity, o.code, o.message);
+        let _ = writeln!(s, "  --> {}/{}", o.package, o.dsf);
+        let _ = writeln!(
+            s,
+            "   = on the tile of {}{}\n",
+            o.airports.join(", "),
+            if o.airport_package {
+                ": a base mesh above an airport package hides the airport's own overlay"
+            } else {
+                ""
+            }
+        );
+    }
     let errors = r.findings.iter().filter(|f| f.severity == "error").count();
+    let on = if r.findings.len() == 1 {
+        "a feature"
+    } else {
+        "features"
+    };
     let _ = writeln!(
         s,
-        "{} looked at: {}, {} ({} errors), {} already excluded",
+        "{} looked at: {} on {on}, {}, {}, {} ({} errors), {} already excluded",
         super::count(r.airports.len(), "airport"),
-        super::count(r.findings.len(), "item on a feature"),
+        super::count(r.findings.len(), "item"),
         super::count(r.missing_exclusions.len(), "missing exclusion"),
+        super::count(r.doubles.len(), "double"),
+        super::count(r.order.len(), "order problem"),
         errors,
         r.excluded.len()
     );
     s
+}
+
+fn kinds_text(kinds: &[crate::place::at::ItemKind]) -> String {
+    kinds
+        .iter()
+        .map(|k| format!("{}s", k.as_str().replace('_', " ")))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One double (`CNF007`, `CNF008`) as a compiler prints it.
+fn double_text(s: &mut String, d: &Double) {
+    let area = format!(
+        "{} m²",
+        crate::ground::words::thousands(d.area_m2.round() as usize)
+    );
+    if d.lower_apt_file.is_some() {
+        let _ = writeln!(
+            s,
+            "{}[{}]: {} is defined by `{}` and by `{}`; X-Plane takes it from `{}`, but `{}`'s DSF \
+             still places {} there ({}, over {area})",
+            d.severity,
+            d.code,
+            d.airport,
+            d.package,
+            d.lower,
+            d.package,
+            d.lower,
+            super::count(d.items, "item"),
+            kinds_text(&d.kinds)
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "{}[{}]: {} of `{}` and of `{}` overlap over {area} of {}",
+            d.severity,
+            d.code,
+            kinds_text(&d.kinds),
+            d.package,
+            d.lower,
+            d.airport
+        );
+    }
+    let _ = writeln!(
+        s,
+        "  --> {}/{}: {} of `{}`",
+        d.lower,
+        d.dsf,
+        super::count(d.items, "item"),
+        d.lower
+    );
+    let _ = writeln!(s, "   = {} is at {}:{}", d.airport, d.apt_file, d.apt_line);
+    if let Some(l) = &d.lower_apt_file {
+        let _ = writeln!(s, "   = `{}` defines it again in {l}", d.lower);
+    }
+    let _ = writeln!(s, "   = fix: {}\n", d.advice);
 }
 
 /// What a written fix ([`crate::place::conflicts::fix::write_fix`]) tells

@@ -367,13 +367,13 @@ pub struct Row {
 /// the airport layers ([`super::airports::AIRPORT_LAYERS`]), then the
 /// conflict layers ([`super::conflicts::CONFLICT_LAYERS`]); a [`Row`]'s
 /// `layer` indexes this list.
-pub const ALL_LAYERS: [Layer; 17] = {
+pub const ALL_LAYERS: [Layer; 19] = {
     let a = super::airports::AIRPORT_LAYERS;
     let c = super::conflicts::CONFLICT_LAYERS;
     let p = LAYERS;
     [
         p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], a[0], a[1], a[2], a[3], c[0],
-        c[1], c[2],
+        c[1], c[2], c[3], c[4],
     ]
 };
 

@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 pub const MAX_RADIUS_M: f64 = 20_000.0;
 
 /// What an item is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ItemKind {
     /// An object (`.obj` in the object table).

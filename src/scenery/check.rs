@@ -173,6 +173,91 @@ fn dsf_facts(path: &Path, pkg: &Package) -> Result<DsfFacts, String> {
     })
 }
 
+/// An overlay DSF below another package's base mesh of its tile
+/// (`SCN011`): X-Plane does not load it. `scenery check` reports each;
+/// `scenery conflicts` reports those of the airports' tiles
+/// ([`overlays_below_meshes`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BelowMesh {
+    /// The overlay's package.
+    pub package: String,
+    /// The overlay DSF, relative to its package.
+    pub dsf: String,
+    /// The tile.
+    pub tile: Tile,
+    /// The highest-priority package with a base mesh of the tile.
+    pub mesh: String,
+}
+
+impl BelowMesh {
+    /// The finding's line, as `scenery check` prints it.
+    pub fn message(&self) -> String {
+        format!(
+            "{}: {} is below the base mesh of {} for tile {}, so X-Plane does not load it; \
+             move {} above {} in scenery_packs.ini",
+            self.package, self.dsf, self.mesh, self.tile, self.package, self.mesh
+        )
+    }
+}
+
+/// The overlays of `read` (packages with their DSFs, any order) below the
+/// highest-priority base mesh of their tile.
+fn below_meshes<'a>(read: impl Iterator<Item = (&'a Package, &'a DsfFacts)>) -> Vec<BelowMesh> {
+    let read: Vec<(&Package, &DsfFacts)> = read.collect();
+    let mut meshes: HashMap<Tile, &Package> = HashMap::new();
+    for (p, f) in &read {
+        if !f.overlay {
+            let m = meshes.entry(f.tile).or_insert(p);
+            if p.priority < m.priority {
+                *m = p;
+            }
+        }
+    }
+    read.iter()
+        .filter_map(|(p, f)| {
+            let m = meshes.get(&f.tile)?;
+            (f.overlay && m.priority < p.priority).then(|| BelowMesh {
+                package: p.name.clone(),
+                dsf: f.rel.clone(),
+                tile: f.tile,
+                mesh: m.name.clone(),
+            })
+        })
+        .collect()
+}
+
+/// The overlays below a base mesh of their tile (`SCN011`, as
+/// [`check`] finds them) among the DSFs of the packages `check` reads,
+/// only those of `tiles` when given (by the DSF's file name, then its
+/// `sim/west` and `sim/south`). DSFs that cannot be read are left out
+/// (`check` reports them, `SCN010`).
+pub fn overlays_below_meshes(
+    inst: &Installation,
+    tiles: Option<&std::collections::BTreeSet<Tile>>,
+) -> Vec<BelowMesh> {
+    let named = |d: &Path| {
+        let Some(t) = tiles else { return true };
+        let stem = d
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        match (
+            stem.get(..3).map(str::parse::<i32>),
+            stem.get(3..).map(str::parse::<i32>),
+        ) {
+            (Some(Ok(south)), Some(Ok(west))) => t.contains(&Tile { west, south }),
+            _ => true,
+        }
+    };
+    let facts: Vec<(&Package, DsfFacts)> = scanned_packages(inst)
+        .flat_map(|p| package_dsfs(&p.path).into_iter().map(move |d| (p, d)))
+        .filter(|(_, d)| named(d))
+        .filter_map(|(p, d)| dsf_facts(&d, p).ok().map(|f| (p, f)))
+        .filter(|(_, f)| tiles.is_none_or(|t| t.contains(&f.tile)))
+        .collect();
+    below_meshes(facts.iter().map(|(p, f)| (*p, f)))
+}
+
 /// Checks an installation. `progress` is called once per DSF read.
 pub fn check(
     inst: &Installation,
@@ -225,7 +310,6 @@ pub fn check(
     let mut needs_disabled: BTreeMap<String, BTreeMap<String, Vec<String>>> = BTreeMap::new();
     // Paths a package's DSFs name outside the package with `../`.
     let mut climbing: BTreeMap<usize, BTreeMap<String, Vec<String>>> = BTreeMap::new();
-    let mut meshes: HashMap<Tile, &Package> = HashMap::new();
     // Art files to follow: (package, tile, resolved file, definition) →
     // the DSFs naming it (or the library lines exporting it).
     let mut follow: Follow = BTreeMap::new();
@@ -239,9 +323,6 @@ pub fn check(
                 Vec::new(),
             )),
             Ok(f) => {
-                if !f.overlay {
-                    meshes.entry(f.tile).or_insert(p);
-                }
                 for def in &f.defs {
                     stats.definitions += 1;
                     let path = super::library::normalize(def);
@@ -360,24 +441,17 @@ pub fn check(
         ));
     }
     // Overlays below a base mesh of their tile.
-    for (p, _, f) in &read {
-        let Ok(f) = f else { continue };
-        if let Some(m) = meshes.get(&f.tile)
-            && f.overlay
-            && m.priority < p.priority
-        {
-            out.push(finding(
-                Severity::Warning,
-                codes::BELOW_MESH,
-                Some(&p.name),
-                format!(
-                    "{}: {} is below the base mesh of {} for tile {}, so X-Plane does not load it; \
-                     move {} above {} in scenery_packs.ini",
-                    p.name, f.rel, m.name, f.tile, p.name, m.name
-                ),
-                Vec::new(),
-            ));
-        }
+    let ok = read
+        .iter()
+        .filter_map(|(p, _, f)| f.as_ref().ok().map(|f| (*p, f)));
+    for b in below_meshes(ok) {
+        out.push(finding(
+            Severity::Warning,
+            codes::BELOW_MESH,
+            Some(&b.package),
+            b.message(),
+            Vec::new(),
+        ));
     }
     shadow_findings(index, &mut out);
     out.sort_by(|a, b| a.severity.cmp(&b.severity).then(a.code.cmp(b.code)));

@@ -29,8 +29,11 @@
 //! [`super::at::MAX_RADIUS_M`] is searched that far from its centre only
 //! (a warning says so).
 
+pub mod doubles;
 pub mod fix;
 pub mod rules;
+
+pub use doubles::Double;
 
 use super::at::{self, AtOptions, Item, ItemKind};
 use crate::apt::{Airport, bezier};
@@ -427,6 +430,32 @@ pub struct Excluded {
     pub exclusion: Option<String>,
 }
 
+/// A pack-order line `scenery check` finds (`SCN011`: an overlay below a
+/// base mesh of its tile, which X-Plane does not load), with the airports
+/// looked at on that tile.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OrderProblem {
+    /// `SCN011`, `scenery check`'s code.
+    pub code: &'static str,
+    /// `warning`.
+    pub severity: &'static str,
+    /// The overlay's package.
+    pub package: String,
+    /// Its DSF, relative to the package.
+    pub dsf: String,
+    /// The tile.
+    pub tile: Tile,
+    /// The package of the base mesh above it.
+    pub mesh: String,
+    /// The airports of the report on that tile.
+    pub airports: Vec<String>,
+    /// True when the overlay is of an airport's own package (a mesh above
+    /// an airport).
+    pub airport_package: bool,
+    /// `scenery check`'s line for it.
+    pub message: String,
+}
+
 /// An airport looked at.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
@@ -459,6 +488,12 @@ pub struct ConflictReport {
     pub missing_exclusions: Vec<MissingExclusion>,
     /// Items on features that exclusions already remove.
     pub excluded: Vec<Excluded>,
+    /// What two packages both place over one airport (`CNF007`), and
+    /// lower copies of an airport that still place there (`CNF008`).
+    pub doubles: Vec<Double>,
+    /// `scenery check`'s pack-order findings on the airports' tiles
+    /// (`SCN011`).
+    pub order: Vec<OrderProblem>,
     /// The highest-priority package whose items the fixes exclude: the
     /// fix package goes above its line in `scenery_packs.ini`.
     pub fix_above: Option<String>,
@@ -668,6 +703,12 @@ pub fn conflicts(
         MAX_AIRPORTS as u64,
     )?;
     let mut offenders: BTreeMap<usize, String> = BTreeMap::new();
+    let priority: BTreeMap<String, usize> = inst
+        .enabled()
+        .map(|p| (p.name.clone(), p.priority))
+        .collect();
+    // The tiles of each airport looked at, and its package.
+    let mut airport_tiles: Vec<(String, String, BTreeSet<Tile>)> = Vec::new();
     for found in airports.airports.values() {
         let a = &found.airport;
         let source = airports.source_of(found);
@@ -756,6 +797,7 @@ pub fn conflicts(
             at: center,
         });
         report.records.push(a.clone());
+        airport_tiles.push((a.icao.clone(), own_name.to_string(), tiles.clone()));
         let own_zones = own
             .map(|p| zones_of(&p.path, &tiles, &limits))
             .unwrap_or_default();
@@ -885,6 +927,68 @@ pub fn conflicts(
                 advice,
             });
         }
+        // CNF007 and CNF008, over the airport's boundary (else its
+        // extent).
+        let lo = frame.to_local([b[0], b[1]]);
+        let hi = frame.to_local([b[2], b[3]]);
+        if let Some(grid) = doubles::Grid::new(
+            [
+                lo[0].min(hi[0]),
+                lo[1].min(hi[1]),
+                lo[0].max(hi[0]),
+                lo[1].max(hi[1]),
+            ],
+            &boundary_local,
+        ) {
+            let standing: Vec<&Item> = near
+                .items
+                .iter()
+                .filter(|i| i.excluded_by.is_none() && i.placed_by.is_none())
+                .collect();
+            let scope = doubles::Scope {
+                icao: &a.icao,
+                frame: &frame,
+                grid: &grid,
+                apt_file: &apt_file,
+                apt_line: a.line,
+                priority: &priority,
+            };
+            let overlaps = doubles::overlapping(&scope, &standing);
+            let first = report.doubles.len();
+            let mut seen = BTreeSet::new();
+            for &k in &found.shadowed {
+                let Some(src) = airports.sources.get(k) else {
+                    continue;
+                };
+                let Some(lower) = inst
+                    .package_of(&src.path)
+                    .filter(|p| p.enabled && p.name != own_name)
+                else {
+                    continue;
+                };
+                if !seen.insert(lower.name.clone()) {
+                    continue;
+                }
+                report.doubles.extend(doubles::shadowed_airport(
+                    &scope,
+                    own_name,
+                    &lower.name,
+                    &relative(&src.path, &inst.root),
+                    &standing,
+                ));
+            }
+            // A pair of packages already a CNF008 here is not also a
+            // CNF007: the lower copy of the airport is the one finding.
+            let copies: BTreeSet<(String, String)> = report.doubles[first..]
+                .iter()
+                .map(|d| (d.package.clone(), d.lower.clone()))
+                .collect();
+            report.doubles.extend(
+                overlaps
+                    .into_iter()
+                    .filter(|d| !copies.contains(&(d.package.clone(), d.lower.clone()))),
+            );
+        }
         // CNF005: an airport package with no exclusion over its airport.
         if own.is_some()
             && !below.is_empty()
@@ -908,6 +1012,34 @@ pub fn conflicts(
         }
     }
     report.fix_above = offenders.into_values().next();
+    // SCN011 on the airports' tiles, as `scenery check` finds it.
+    let all: BTreeSet<Tile> = airport_tiles
+        .iter()
+        .flat_map(|(_, _, t)| t.iter().copied())
+        .collect();
+    if !all.is_empty() {
+        for m in crate::scenery::check::overlays_below_meshes(inst, Some(&all)) {
+            let on: Vec<&(String, String, BTreeSet<Tile>)> = airport_tiles
+                .iter()
+                .filter(|(_, _, t)| t.contains(&m.tile))
+                .collect();
+            let r = crate::scenery::rules::check::RULES
+                .iter()
+                .find(|r| r.code == crate::scenery::rules::check::codes::BELOW_MESH)
+                .unwrap_or(&crate::scenery::rules::check::RULES[0]);
+            report.order.push(OrderProblem {
+                code: r.code,
+                severity: r.severity.as_str(),
+                package: m.package.clone(),
+                dsf: m.dsf.clone(),
+                tile: m.tile,
+                mesh: m.mesh.clone(),
+                airports: on.iter().map(|(id, _, _)| id.clone()).collect(),
+                airport_package: on.iter().any(|(_, p, _)| *p == m.package),
+                message: m.message(),
+            });
+        }
+    }
     Ok(report)
 }
 

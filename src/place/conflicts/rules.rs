@@ -23,6 +23,28 @@
 //!   packages place over it.
 //! - `CNF006`: the same rule read the other way: an exclusion cannot
 //!   remove what a package above it places.
+//! - `CNF007`: "3-d objects are overlaid in an additive manner; in order
+//!   to avoid conflicts between two sets of 3-d objects, the higher
+//!   priority scenery pack must include one or more exclusion zones"
+//!   (Laminar, "Prioritizing Scenery and Exclusion Zones", X-Plane
+//!   developer blog, 2014-09). The blog says so of objects; that forests,
+//!   facades, autogen and draped polygons of two overlays are drawn both
+//!   the same way is agkit's reading of "additive" and of the exclusion
+//!   kinds "DSF Usage in X-Plane" gives for each of them: no Laminar
+//!   document says so in words.
+//! - `CNF008`: the same post: "The runway and taxiway data for an airport
+//!   comes from the highest priority scenery pack that includes that
+//!   airport in its apt.dat", while the DSFs of every enabled pack are
+//!   drawn (the additive rule above), so a lower pack's copy of the airport
+//!   keeps placing its objects unless an exclusion above removes them.
+//!   X-Plane's own knowledge base ("Prioritization of Scenery Packs")
+//!   repeats the priority rule. Which apt.dat X-Plane takes is
+//!   [`crate::scenery::airports`].
+//! - Order problems are `scenery check`'s `SCN011`
+//!   ([`crate::scenery::check::overlays_below_meshes`]): "mesh scenery
+//!   excludes everything … you can't have overlays below meshes"; a base
+//!   mesh above an airport package is the case where the airport's own
+//!   overlay is the one below it.
 
 use crate::diag::rules;
 
@@ -33,6 +55,8 @@ rules! {
     ON_PAVEMENT = "CNF004", Warning, "an item of another package stands on a taxiway or apron (not known to be removed)";
     NO_EXCLUSION = "CNF005", Warning, "an airport package excludes nothing over its airport while lower packages place items there";
     ORDER_DEFEATS = "CNF006", Error, "an item stands on the airport above the package whose exclusion covers it: the pack order defeats the exclusion";
+    DOUBLE = "CNF007", Warning, "two packages place the same kind of item over one area of an airport and no exclusion removes the lower one's";
+    SHADOWED_AIRPORT = "CNF008", Warning, "a lower package defines the same airport ID and its DSF still places items there (X-Plane takes the airport from the higher package only)";
 }
 
 #[cfg(test)]
