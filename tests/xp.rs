@@ -1235,3 +1235,28 @@ fn spec_typo_spellings_are_accepted_like_the_correct_ones() {
     // fmt keeps them as written.
     assert!(xp::Document::parse(typo).is_canonical());
 }
+
+/// Every directive the writer emits is one the reader's table knows: the
+/// first token of every line of each example written back (header and
+/// comments aside, and the unknown directives the model keeps as written).
+#[test]
+fn written_directives_are_in_the_table() {
+    for f in examples() {
+        let asset = xp::parse(&std::fs::read_to_string(&f).unwrap()).unwrap();
+        let text = xp::write::to_string(&asset);
+        for (n, line) in text.lines().enumerate().skip(3) {
+            let Some(first) = line.split_whitespace().next() else {
+                continue;
+            };
+            if first.starts_with('#') || asset.unknown.iter().any(|u| u.keyword == first) {
+                continue;
+            }
+            assert!(
+                xp::parse::KEYWORDS.contains(&first),
+                "{}: written line {} starts with `{first}`, not a directive of the table",
+                f.display(),
+                n + 1
+            );
+        }
+    }
+}

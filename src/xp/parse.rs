@@ -13,6 +13,27 @@ use std::collections::HashMap;
 
 pub use super::rules::MAX_DIAGNOSTICS;
 
+mod annotation;
+mod common;
+pub(crate) mod directives;
+mod draw;
+mod grid;
+mod spelling;
+mod string;
+mod tile;
+
+use directives::DIRECTIVES;
+
+/// The table's spelling of a directive, checked against
+/// [`DIRECTIVES`](directives::DIRECTIVES) when the crate compiles (a name
+/// that is not in the table fails the build).
+macro_rules! kw {
+    ($name:literal) => {
+        const { $crate::xp::parse::directives::name($name) }
+    };
+}
+pub(crate) use kw;
+
 /// A token: absolute byte offset and text.
 type Tok<'a> = (usize, &'a str);
 
@@ -133,92 +154,30 @@ struct Builder<'d> {
     counts: [usize; 2],
 }
 
-/// Every directive keyword the model knows (upper case, sorted).
-pub const KEYWORDS: &[&str] = &[
-    "ANCHOR_PT",
-    "ANTISLOP_H",
-    "ANTISLOP_V",
-    "ATOMIC_SPELLING",
-    "ATOMIC_SPELLING_CORNER",
-    "CAPS",
-    "CORNER",
-    "CORNER_LEN",
-    "CORNER_ORDER",
-    "CORNER_PAIR",
-    "CREASING_ANGLE",
-    "CROP",
-    "CROP_POLY",
-    "CUT_H",
-    "CUT_V",
-    "DECAL",
-    "DECAL_KEYED",
-    "DECAL_LIB",
-    "DECAL_PARAMS",
-    "DECAL_PARAMS_PROJ",
-    "DECAL_PARAMS_RGBA",
-    "DECAL_RGBA",
-    "DEFINE_SPELLING_S",
-    "DEFINE_SPELLING_T",
-    "DEPTH_RANGE",
-    "DITHER_ALPHA",
-    "EDGE_BEST",
-    "EDGE_MAX",
-    "EDGE_MIN",
-    "END_CUTS",
-    "FAC",
-    "FACADE",
-    "FAC_WALLS",
-    "FILL_LAYER",
-    "FLIP_180",
-    "FREQUENCY",
-    "GROUND_PT",
-    "GROUND_PT_FORMULA",
-    "GROUP",
-    "HEIGHT_RANGE",
-    "HIDE_TILE",
-    "HIDE_TILES",
-    "LAYER_GROUP",
-    "MESH_SHADER",
-    "NO_BLEND",
-    "OBJECT",
-    "OBJ_DELTA",
-    "OBJ_DRAPED",
-    "OBJ_GRADED",
-    "OBJ_SCRAPER",
-    "OVERLAP_H",
-    "OVERLAP_V",
-    "PIVOT_LEAD_PT",
-    "PIVOT_TRAIL_PT",
-    "PRIORITY_MARKER",
-    "PRIORITY_MARKER_CORNER",
-    "ROTATION",
-    "SHARE_Y",
-    "SLOPE_LIMIT",
-    "SLOP_H",
-    "SLOP_V",
-    "SPELLING",
-    "SPELLING_S",
-    "SPELLING_SET",
-    "SPELLING_T",
-    "STOP_PT",
-    "SUB_GRID",
-    "TEXTURE",
-    "TEXTURE_HEIGHT",
-    "TEXTURE_LIT",
-    "TEXTURE_NORMAL",
-    "TEXTURE_SCALE",
-    "TEXTURE_WIDTH",
-    "TILE",
-    "TILE_ID",
-    "TILE_LOD",
-    "TREE",
-    "TREE_LINE",
-    "USE_GRID",
-    "USE_SPELLING_S",
-    "USE_SPELLING_T",
-    "VEGETATION",
-    "WIDTH_RANGE",
-];
+/// One directive line, as its handler in [`DIRECTIVES`] reads it.
+struct Args<'t, 'a> {
+    /// The keyword as the table spells it.
+    kw: &'static str,
+    /// The line number (1-based).
+    line: usize,
+    /// The tokens of the line, the keyword first.
+    toks: &'t [Tok<'a>],
+    /// The spelling name glued to `DEFINE_SPELLING_S` / `_T`
+    /// (`DEFINE_SPELLING_Sname`), when it is.
+    glued: Option<&'a str>,
+}
+
+impl<'t, 'a> Args<'t, 'a> {
+    /// The keyword, the line number, the tokens and the arguments (the
+    /// tokens after the keyword).
+    fn parts(&self) -> (&'static str, usize, &'t [Tok<'a>], &'t [Tok<'a>]) {
+        (self.kw, self.line, self.toks, &self.toks[1..])
+    }
+}
+
+/// Every directive keyword the model knows (upper case, sorted): the names
+/// of the directive table.
+pub const KEYWORDS: &[&str] = &directives::NAMES;
 
 /// Slots of the keyword hash table (a power of two, about three times the
 /// number of keywords so probes stay short).
@@ -245,41 +204,35 @@ fn kw_hash(b: &[u8]) -> usize {
     (h >> 56) as usize & (KW_SLOTS - 1)
 }
 
-/// Lookup tables built once from [`KEYWORDS`].
+/// Lookup table built once from [`DIRECTIVES`].
 struct KeywordTables {
-    /// Open addressing from [`kw_hash`] to index in [`KEYWORDS`].
+    /// Open addressing from [`kw_hash`] to index in [`DIRECTIVES`].
     slots: [u8; KW_SLOTS],
-    /// [`formats`] of each keyword, by index.
-    formats: [(bool, bool, bool); KEYWORDS.len()],
 }
 
-/// The keyword tables: one hash and usually one comparison per directive
+/// The keyword table: one hash and usually one comparison per directive
 /// line instead of string matches.
 fn keyword_tables() -> &'static KeywordTables {
     static TABLES: std::sync::OnceLock<KeywordTables> = std::sync::OnceLock::new();
     TABLES.get_or_init(|| {
         let mut slots = [KW_EMPTY; KW_SLOTS];
-        let mut fmts = [(false, false, false); KEYWORDS.len()];
-        for (i, k) in KEYWORDS.iter().enumerate() {
-            let mut h = kw_hash(k.as_bytes());
+        for (i, d) in DIRECTIVES.iter().enumerate() {
+            let mut h = kw_hash(d.name.as_bytes());
             while slots[h] != KW_EMPTY {
                 h = (h + 1) & (KW_SLOTS - 1);
             }
             slots[h] = u8::try_from(i).expect("fewer than 255 keywords");
-            fmts[i] = formats(k);
         }
-        KeywordTables {
-            slots,
-            formats: fmts,
-        }
+        KeywordTables { slots }
     })
 }
 
 /// The longest keyword, in bytes (longer tokens are not hashed at all).
 const KW_MAX_LEN: usize = 32;
 
-/// True when a keyword of these [`formats`] is valid in `kind`.
-fn valid_in((agp, agb, ags): (bool, bool, bool), kind: Kind) -> bool {
+/// True when a directive of these [`Formats`](directives::Formats) is valid
+/// in `kind`.
+fn valid_in((agp, agb, ags): directives::Formats, kind: Kind) -> bool {
     match kind {
         Kind::Agp => agp,
         Kind::Agb => agb,
@@ -297,12 +250,10 @@ fn nearest_keyword(raw: &str, kind: Kind) -> Option<&'static str> {
     }
     let raw = raw.to_ascii_uppercase();
     let limit = (raw.len() / 3).max(1);
-    let formats = &keyword_tables().formats;
-    KEYWORDS
+    DIRECTIVES
         .iter()
-        .zip(formats)
-        .filter(|&(_, &f)| valid_in(f, kind))
-        .map(|(k, _)| (strsim::damerau_levenshtein(&raw, k), *k))
+        .filter(|d| valid_in(d.formats, kind))
+        .map(|d| (strsim::damerau_levenshtein(&raw, d.name), d.name))
         .filter(|&(d, _)| d <= limit)
         .min_by_key(|&(d, _)| d)
         .map(|(_, k)| k)
@@ -320,34 +271,11 @@ fn keyword_index(kw: &str) -> Option<usize> {
         if i == KW_EMPTY {
             return None;
         }
-        if KEYWORDS[usize::from(i)] == kw {
+        if DIRECTIVES[usize::from(i)].name == kw {
             return Some(usize::from(i));
         }
         h = (h + 1) & (KW_SLOTS - 1);
     }
-}
-
-/// The index of `name` in [`KEYWORDS`], evaluated at compile time where used
-/// in a constant (a name that is not a keyword fails the build).
-const fn kw_const(name: &str) -> usize {
-    let name = name.as_bytes();
-    let mut i = 0;
-    'next: while i < KEYWORDS.len() {
-        let k = KEYWORDS[i].as_bytes();
-        if k.len() == name.len() {
-            let mut j = 0;
-            while j < k.len() {
-                if k[j] != name[j] {
-                    i += 1;
-                    continue 'next;
-                }
-                j += 1;
-            }
-            return i;
-        }
-        i += 1;
-    }
-    panic!("not a keyword")
 }
 
 /// The known keyword spelled exactly `kw`.
@@ -366,39 +294,6 @@ fn empty_asset(kind: Kind) -> Asset {
         string: (kind == Kind::Ags).then(StringProps::default),
         meta: Vec::new(),
         unknown: Vec::new(),
-    }
-}
-
-/// Which formats accept a keyword: (agp, agb, ags).
-fn formats(kw: &str) -> (bool, bool, bool) {
-    match kw {
-        "TILE_ID" | "TILE" | "ROTATION" | "ANCHOR_PT" | "GROUND_PT" | "CROP_POLY" => {
-            (true, false, true)
-        }
-        "CREASING_ANGLE"
-        | "FILL_LAYER"
-        | "SHARE_Y"
-        | "STOP_PT"
-        | "PIVOT_LEAD_PT"
-        | "PIVOT_TRAIL_PT"
-        | "GROUP"
-        | "CORNER"
-        | "CORNER_LEN"
-        | "CORNER_PAIR"
-        | "ATOMIC_SPELLING_CORNER"
-        | "CORNER_ORDER"
-        | "PRIORITY_MARKER_CORNER"
-        | "SPELLING"
-        | "ATOMIC_SPELLING"
-        | "PRIORITY_MARKER"
-        | "CAPS" => (false, false, true),
-        "CROP" | "FLIP_180" | "SUB_GRID" | "OVERLAP_H" | "OVERLAP_V" | "ANTISLOP_H"
-        | "ANTISLOP_V" | "CUT_H" | "CUT_V" | "SLOP_H" | "SLOP_V" | "END_CUTS" | "EDGE_MIN"
-        | "EDGE_BEST" | "EDGE_MAX" | "GROUND_PT_FORMULA" | "SPELLING_SET" | "HEIGHT_RANGE"
-        | "WIDTH_RANGE" | "DEPTH_RANGE" | "FREQUENCY" | "USE_GRID" | "SPELLING_S"
-        | "SPELLING_T" | "DEFINE_SPELLING_S" | "DEFINE_SPELLING_T" | "USE_SPELLING_S"
-        | "USE_SPELLING_T" => (false, true, false),
-        _ => (true, true, true),
     }
 }
 
@@ -670,8 +565,10 @@ impl<'d> Builder<'d> {
             None => {
                 let up = raw.to_ascii_uppercase();
                 if let Some(i) = keyword_index(&up) {
-                    let k = KEYWORDS[i];
-                    if k != "USE_SPELLING_T" && k != "DEFINE_SPELLING_T" {
+                    let k = DIRECTIVES[i].name;
+                    if i != const { directives::index("USE_SPELLING_T") }
+                        && i != const { directives::index("DEFINE_SPELLING_T") }
+                    {
                         let span = self.doc.token_span(line, 0);
                         self.warn(
                             c::LOWERCASE_KEYWORD,
@@ -680,13 +577,14 @@ impl<'d> Builder<'d> {
                         );
                     }
                     i
-                } else if up.starts_with("DEFINE_SPELLING_S") || up.starts_with("DEFINE_SPELLING_T")
+                } else if up.starts_with(kw!("DEFINE_SPELLING_S"))
+                    || up.starts_with(kw!("DEFINE_SPELLING_T"))
                 {
                     glued_name = Some(&raw[17..]);
                     if up.as_bytes()[16] == b'S' {
-                        const { kw_const("DEFINE_SPELLING_S") }
+                        const { directives::index("DEFINE_SPELLING_S") }
                     } else {
-                        const { kw_const("DEFINE_SPELLING_T") }
+                        const { directives::index("DEFINE_SPELLING_T") }
                     }
                 } else {
                     // The suggestion costs a pass over the keywords: only
@@ -713,324 +611,27 @@ impl<'d> Builder<'d> {
                 }
             }
         };
-        let kw = KEYWORDS[id];
-        if !valid_in(keyword_tables().formats[id], self.kind) {
+        let d = &DIRECTIVES[id];
+        if !valid_in(d.formats, self.kind) {
             let span = self.doc.token_span(line, 0);
             let fmt = self.kind.header();
             self.err(
                 c::WRONG_FORMAT,
-                format!("{kw} is not valid in an {fmt} file: remove it or change the header"),
+                format!(
+                    "{} is not valid in an {fmt} file: remove it or change the header",
+                    d.name
+                ),
                 span,
             );
             return;
         }
-        // Annotations (most lines of a big file) first: no other handler
-        // knows their keywords, so the order does not change the outcome.
-        if self.annotation(kw, line, toks) {
-            return;
-        }
-        match self.kind {
-            Kind::Agb => {
-                if self.block_directive(kw, line, toks, glued_name) {
-                    return;
-                }
-            }
-            Kind::Ags => {
-                if self.string_directive(kw, line, toks) {
-                    return;
-                }
-            }
-            Kind::Agp => {}
-        }
-        if self.kind != Kind::Agb && self.tile_directive(kw, line, toks) {
-            return;
-        }
-        self.common_directive(kw, line, toks);
-    }
-
-    fn common_directive(&mut self, kw: &str, line: usize, toks: &[Tok]) {
-        let a = &toks[1..];
-        match kw {
-            "TEXTURE" | "TEXTURE_LIT" | "DECAL_LIB" | "OBJECT" | "FACADE" | "VEGETATION" => {
-                if !self.arity(line, toks, 1, None) {
-                    return;
-                }
-                let value = Lined {
-                    value: self.rest(toks, 1),
-                    line,
-                };
-                let cm = &self.asset().common;
-                match kw {
-                    "TEXTURE" => {
-                        let had = cm.texture.is_some();
-                        self.dup(&had.then_some(()), line, kw);
-                        self.asset().common.texture = Some(value);
-                    }
-                    "TEXTURE_LIT" => {
-                        let had = cm.texture_lit.is_some();
-                        self.dup(&had.then_some(()), line, kw);
-                        self.asset().common.texture_lit = Some(value);
-                    }
-                    "DECAL_LIB" => self.asset().common.decal_lib.push(value),
-                    "OBJECT" => self.asset().common.objects.push(value),
-                    "FACADE" => self.asset().common.facades.push(value),
-                    _ => {
-                        if let Some(first) = &cm.vegetation {
-                            let first = first.line;
-                            let span = self.doc.token_span(line, 0);
-                            self.err(
-                                c::TWO_VEGETATION,
-                                format!("only one VEGETATION is allowed (the first is on line {first}): remove this one"),
-                                span,
-                            );
-                        } else {
-                            self.asset().common.vegetation = Some(value);
-                        }
-                    }
-                }
-            }
-            "TEXTURE_NORMAL" => {
-                if !self.arity(line, toks, 1, None) {
-                    return;
-                }
-                let (ratio, path_at) = match (a.len() >= 2).then(|| parse_number(a[0].1)) {
-                    Some(Ok(r)) => (Some(r), 2),
-                    _ => (None, 1),
-                };
-                let path = self.rest(toks, path_at);
-                let had = self.asset().common.texture_normal.is_some();
-                self.dup(&had.then_some(()), line, kw);
-                self.asset().common.texture_normal = Some(Lined {
-                    value: TextureNormal { ratio, path },
-                    line,
-                });
-            }
-            "TEXTURE_SCALE" | "DITHER_ALPHA" => {
-                if !self.arity(line, toks, 2, Some(2)) {
-                    return;
-                }
-                if let Some(v) = self.nums::<2>(a) {
-                    let cm = &mut self.asset().common;
-                    let slot = if kw == "DITHER_ALPHA" {
-                        &mut cm.dither_alpha
-                    } else {
-                        &mut cm.texture_scale
-                    };
-                    let had = slot.replace(Lined { value: v, line }).is_some();
-                    self.dup(&had.then_some(()), line, kw);
-                }
-            }
-            "TEXTURE_WIDTH" | "TEXTURE_HEIGHT" | "TILE_LOD" => {
-                if !self.arity(line, toks, 1, Some(1)) {
-                    return;
-                }
-                if let Some([v]) = self.nums::<1>(a) {
-                    let cm = &mut self.asset().common;
-                    let slot = match kw {
-                        "TEXTURE_WIDTH" => &mut cm.texture_width,
-                        "TEXTURE_HEIGHT" => &mut cm.texture_height,
-                        _ => &mut cm.tile_lod,
-                    };
-                    let had = slot.replace(Lined { value: v, line }).is_some();
-                    self.dup(&had.then_some(()), line, kw);
-                }
-            }
-            "MESH_SHADER" => {
-                let had = self.asset().common.mesh_shader.is_some();
-                self.dup(&had.then_some(()), line, kw);
-                let value = a.iter().map(|t| t.1.to_string()).collect();
-                self.asset().common.mesh_shader = Some(Lined { value, line });
-            }
-            "NO_BLEND" => {
-                if !self.arity(line, toks, 0, Some(1)) {
-                    return;
-                }
-                let v = match a.first() {
-                    Some(t) => match self.num(*t) {
-                        Some(v) => Some(v),
-                        None => return,
-                    },
-                    None => None,
-                };
-                let had = self.asset().common.no_blend.is_some();
-                self.dup(&had.then_some(()), line, kw);
-                self.asset().common.no_blend = Some(Lined { value: v, line });
-            }
-            "LAYER_GROUP" => {
-                if !self.arity(line, toks, 2, Some(2)) {
-                    return;
-                }
-                let (name, off) = if a[0].1.parse::<i64>().is_ok() || parse_number(a[0].1).is_ok() {
-                    (a[1], a[0])
-                } else {
-                    (a[0], a[1])
-                };
-                if let Some(offset) = self.int(off) {
-                    let had = self.asset().common.layer_group.is_some();
-                    self.dup(&had.then_some(()), line, kw);
-                    self.asset().common.layer_group = Some(Lined {
-                        value: LayerGroup {
-                            name: name.1.to_string(),
-                            offset,
-                        },
-                        line,
-                    });
-                }
-            }
-            "SLOPE_LIMIT" => {
-                if !self.arity(line, toks, 4, Some(4)) {
-                    return;
-                }
-                if let Some(v) = self.nums::<4>(a) {
-                    let had = self.asset().common.slope_limit.is_some();
-                    self.dup(&had.then_some(()), line, kw);
-                    self.asset().common.slope_limit = Some(Lined { value: v, line });
-                }
-            }
-            "HIDE_TILES" | "HIDE_TILE" => {
-                self.arity(line, toks, 0, Some(0));
-                let expected = if self.kind == Kind::Ags {
-                    "HIDE_TILE"
-                } else {
-                    "HIDE_TILES"
-                };
-                if kw != expected {
-                    let span = self.doc.token_span(line, 0);
-                    let fmt = self.kind.header();
-                    self.warn(
-                        c::HIDE_SPELLING,
-                        format!("{fmt} files spell this directive `{expected}`: rename `{kw}`"),
-                        span,
-                    );
-                }
-                let had = self.asset().common.hide_tiles.is_some();
-                self.dup(&had.then_some(()), line, kw);
-                self.asset().common.hide_tiles = Some(line);
-            }
-            k if k.starts_with("DECAL") => {
-                let mut values = Vec::new();
-                let mut rest = Vec::new();
-                for t in a {
-                    match parse_number(t.1) {
-                        Ok(v) if rest.is_empty() => values.push(v),
-                        Err(true) => {
-                            self.num(*t);
-                            return;
-                        }
-                        _ => rest.push(t.1.to_string()),
-                    }
-                }
-                self.asset().common.decal_params.push(Lined {
-                    value: DecalParams {
-                        keyword: k.to_string(),
-                        values,
-                        rest,
-                    },
-                    line,
-                });
-            }
-            _ => {}
-        }
-    }
-
-    /// TILE_ID, TILE and per-tile properties (AGP, AGS).
-    fn tile_directive(&mut self, kw: &str, line: usize, toks: &[Tok]) -> bool {
-        let a = &toks[1..];
-        match kw {
-            "TILE_ID" => {
-                if self.arity(line, toks, 1, Some(1))
-                    && let Some(id) = self.int(a[0])
-                {
-                    if let Some((_, l)) = self.pending_id {
-                        self.dangling_id(l);
-                    }
-                    self.pending_id = Some((id, line));
-                }
-            }
-            "TILE" => {
-                if !self.arity(line, toks, 4, Some(4)) {
-                    return true;
-                }
-                let Some(rect) = self.nums::<4>(a) else {
-                    return true;
-                };
-                let index = self.asset().tiles.len() as i64;
-                let (id, explicit_id) = match self.pending_id.take() {
-                    Some((id, _)) => (id, true),
-                    None => (index, false),
-                };
-                self.asset().tiles.push(Tile {
-                    id,
-                    explicit_id,
-                    rect,
-                    line,
-                    rotation: None,
-                    anchor: None,
-                    ground: None,
-                    crop_poly: None,
-                    stop_pts: Vec::new(),
-                    pivot_lead: None,
-                    pivot_trail: None,
-                    annotations: Vec::new(),
-                });
-            }
-            "ROTATION" => {
-                if !self.arity(line, toks, 1, Some(1)) {
-                    return true;
-                }
-                let Some(v) = self.int(a[0]) else { return true };
-                if let Some(t) = self.current_tile(line, kw) {
-                    let had = t.rotation.replace(Lined { value: v, line }).is_some();
-                    self.dup(&had.then_some(()), line, kw);
-                }
-            }
-            "ANCHOR_PT" | "GROUND_PT" | "STOP_PT" | "PIVOT_LEAD_PT" | "PIVOT_TRAIL_PT" => {
-                if !self.arity(line, toks, 2, Some(2)) {
-                    return true;
-                }
-                let Some(p) = self.nums::<2>(a) else {
-                    return true;
-                };
-                let v = Lined { value: p, line };
-                if let Some(t) = self.current_tile(line, kw) {
-                    let slot = match kw {
-                        "ANCHOR_PT" => &mut t.anchor,
-                        "GROUND_PT" => &mut t.ground,
-                        "PIVOT_LEAD_PT" => &mut t.pivot_lead,
-                        "PIVOT_TRAIL_PT" => &mut t.pivot_trail,
-                        _ => {
-                            t.stop_pts.push(v);
-                            return true;
-                        }
-                    };
-                    let had = slot.replace(v).is_some();
-                    self.dup(&had.then_some(()), line, kw);
-                }
-            }
-            "CROP_POLY" => {
-                if !self.arity(line, toks, 2, None) {
-                    return true;
-                }
-                if a.len() % 2 == 1 {
-                    let span = self.doc.line_span(line);
-                    self.err(
-                        c::TOO_FEW_ARGS,
-                        "CROP_POLY needs x y pairs: one coordinate is missing its partner",
-                        span,
-                    );
-                    return true;
-                }
-                let Some(pts) = self.points(a) else {
-                    return true;
-                };
-                if let Some(t) = self.current_tile(line, kw) {
-                    let had = t.crop_poly.replace(Lined { value: pts, line }).is_some();
-                    self.dup(&had.then_some(()), line, kw);
-                }
-            }
-            _ => return false,
-        }
-        true
+        let args = Args {
+            kw: d.name,
+            line,
+            toks,
+            glued: glued_name,
+        };
+        (d.handler)(self, &args);
     }
 
     fn dangling_id(&mut self, l: usize) {
@@ -1053,163 +654,6 @@ impl<'d> Builder<'d> {
             return None;
         }
         self.asset().tiles.last_mut()
-    }
-
-    /// OBJ_*, FAC, FAC_WALLS, TREE, TREE_LINE.
-    fn annotation(&mut self, kw: &str, line: usize, toks: &[Tok]) -> bool {
-        let a = &toks[1..];
-        let kind = match kw {
-            "OBJ_DRAPED" | "OBJ_GRADED" | "OBJ_SCRAPER" | "OBJ_DELTA" => {
-                let base = match kw {
-                    "OBJ_SCRAPER" => 7,
-                    "OBJ_DELTA" => 5,
-                    _ => 4,
-                };
-                if !self.arity(line, toks, base, Some(base + 2)) {
-                    return true;
-                }
-                if a.len() == base + 1 {
-                    let span = self.doc.token_span(line, base + 1);
-                    self.err(
-                        c::TOO_FEW_ARGS,
-                        format!("{kw} show levels come in pairs `lo hi`: add the missing level or remove this one"),
-                        span,
-                    );
-                    return true;
-                }
-                let Some([x, y, heading]) = self.nums::<3>(a) else {
-                    return true;
-                };
-                let (mode, index) = match kw {
-                    "OBJ_DRAPED" => (Some(ObjMode::Draped), self.int(a[3])),
-                    "OBJ_GRADED" => (Some(ObjMode::Graded), self.int(a[3])),
-                    "OBJ_SCRAPER" => {
-                        let i = self.int(a[3]);
-                        let m = self
-                            .nums::<3>(&a[4..7])
-                            .map(|[min, max, step]| ObjMode::Scraper { min, max, step });
-                        (m, i)
-                    }
-                    _ => {
-                        let h = self.num(a[3]).map(|height| ObjMode::Delta { height });
-                        (h, self.int(a[4]))
-                    }
-                };
-                let show = if a.len() >= base + 2 {
-                    match (self.int(a[base]), self.int(a[base + 1])) {
-                        (Some(lo), Some(hi)) => Some([lo, hi]),
-                        _ => return true,
-                    }
-                } else {
-                    None
-                };
-                let (Some(mode), Some(index)) = (mode, index) else {
-                    return true;
-                };
-                AnnotationKind::Object(ObjectAnn {
-                    mode,
-                    at: [x, y],
-                    heading,
-                    index,
-                    show,
-                })
-            }
-            "FAC" | "FAC_WALLS" => {
-                let walls = kw == "FAC_WALLS";
-                let stride = if walls { 3 } else { 2 };
-                if !self.arity(line, toks, 2 + stride, None) {
-                    return true;
-                }
-                if !(a.len() - 2).is_multiple_of(stride) {
-                    let span = self.doc.line_span(line);
-                    let what = if walls {
-                        "x y wall triples"
-                    } else {
-                        "x y pairs"
-                    };
-                    self.err(
-                        c::TOO_FEW_ARGS,
-                        format!("{kw} points come as {what}: a value is missing"),
-                        span,
-                    );
-                    return true;
-                }
-                let index = self.int(a[0]);
-                let height = self.num(a[1]);
-                let mut points = Vec::with_capacity((a.len() - 2) / stride);
-                let mut wall_types = Vec::new();
-                let mut ok = true;
-                for chunk in a[2..].chunks(stride) {
-                    match self.nums::<2>(chunk) {
-                        Some(p) => points.push(p),
-                        None => ok = false,
-                    }
-                    if walls {
-                        match self.int(chunk[2]) {
-                            Some(w) => wall_types.push(w),
-                            None => ok = false,
-                        }
-                    }
-                }
-                let (Some(index), Some(height), true) = (index, height, ok) else {
-                    return true;
-                };
-                AnnotationKind::Facade(FacadeAnn {
-                    index,
-                    height,
-                    points,
-                    walls: walls.then_some(wall_types),
-                })
-            }
-            "TREE" => {
-                if !self.arity(line, toks, 5, Some(5)) {
-                    return true;
-                }
-                let v = self.nums::<4>(a);
-                let layer = self.int(a[4]);
-                let (Some([x, y, heading, width]), Some(layer)) = (v, layer) else {
-                    return true;
-                };
-                AnnotationKind::Tree(TreeAnn {
-                    at: [x, y],
-                    heading,
-                    width,
-                    layer,
-                })
-            }
-            "TREE_LINE" => {
-                if !self.arity(line, toks, 5, Some(5)) {
-                    return true;
-                }
-                let v = self.nums::<4>(a);
-                let layer = self.int(a[4]);
-                let (Some([x0, y0, x1, y1]), Some(layer)) = (v, layer) else {
-                    return true;
-                };
-                AnnotationKind::TreeLine(TreeLineAnn {
-                    from: [x0, y0],
-                    to: [x1, y1],
-                    layer,
-                })
-            }
-            "GROUND_PT_FORMULA" => {
-                if !self.arity(line, toks, 4, Some(4)) {
-                    return true;
-                }
-                let Some([x_ratio, x_delta, y_ratio, y_delta]) = self.nums::<4>(a) else {
-                    return true;
-                };
-                AnnotationKind::GroundFormula(GroundFormula {
-                    x_ratio,
-                    x_delta,
-                    y_ratio,
-                    y_delta,
-                })
-            }
-            _ => return false,
-        };
-        self.push_annotation(Annotation { kind, line }, kw);
-        true
     }
 
     fn push_annotation(&mut self, ann: Annotation, kw: &str) {
@@ -1393,541 +837,12 @@ impl<'d> Builder<'d> {
         self.asset().block.as_mut()?.spelling_sets.last_mut()
     }
 
-    fn block_directive(
-        &mut self,
-        kw: &str,
-        line: usize,
-        toks: &[Tok],
-        glued: Option<&str>,
-    ) -> bool {
-        let a = &toks[1..];
-        match kw {
-            "CROP" => {
-                if !self.arity(line, toks, 1, Some(1)) {
-                    return true;
-                }
-                let Some(v) = self.int(a[0]) else { return true };
-                if v != 0 && v != 1 {
-                    let span = self.doc.token_span(line, 1);
-                    self.err(c::BAD_CROP, "CROP takes 0 (off) or 1 (on)", span);
-                    return true;
-                }
-                let b = self.asset().block.get_or_insert_with(BlockProps::default);
-                let had = b
-                    .crop
-                    .replace(Lined {
-                        value: v == 1,
-                        line,
-                    })
-                    .is_some();
-                self.dup(&had.then_some(()), line, kw);
-            }
-            "FLIP_180" => {
-                self.arity(line, toks, 0, Some(0));
-                let b = self.asset().block.get_or_insert_with(BlockProps::default);
-                let had = b.flip_180.replace(line).is_some();
-                self.dup(&had.then_some(()), line, kw);
-            }
-            "SUB_GRID" => {
-                self.arity(line, toks, 0, Some(0));
-                if self.grid.is_some() {
-                    self.finish_grid();
-                }
-                let b = self.asset().block.get_or_insert_with(BlockProps::default);
-                b.grids.push(Grid {
-                    line: Some(line),
-                    ..Grid::default()
-                });
-                self.grid = Some(GridState {
-                    first_line: line,
-                    ..GridState::default()
-                });
-            }
-            "OVERLAP_H" | "OVERLAP_V" | "ANTISLOP_H" | "ANTISLOP_V" | "CUT_H" | "CUT_V"
-            | "SLOP_H" | "SLOP_V" => {
-                let d = usize::from(kw.ends_with('V'));
-                let optional = kw.starts_with("SLOP");
-                if !self.arity(line, toks, usize::from(!optional), Some(1)) {
-                    return true;
-                }
-                let v = match a.first() {
-                    Some(t) => match self.num(*t) {
-                        Some(v) => Some(v),
-                        None => return true,
-                    },
-                    None => None,
-                };
-                let gs = self.grid_state(line);
-                if gs.ended {
-                    let span = self.doc.token_span(line, 0);
-                    self.err(
-                        c::AFTER_END_CUTS,
-                        format!(
-                            "{kw} comes after END_CUTS: move it before END_CUTS or start a SUB_GRID"
-                        ),
-                        span,
-                    );
-                    return true;
-                }
-                let dir = if d == 0 { 'H' } else { 'V' };
-                match kw.split('_').next() {
-                    Some("OVERLAP") => gs.overlap[d] = v.unwrap_or(0.0),
-                    Some("CUT") => {
-                        let v = v.unwrap_or(0.0);
-                        let prev = gs.cuts[d].last().map(|c| c.value);
-                        gs.cuts[d].push(Cut {
-                            value: v,
-                            line,
-                            ..Cut::default()
-                        });
-                        if let Some(p) = prev.filter(|&p| v <= p) {
-                            let span = self.doc.token_span(line, 1);
-                            self.err(
-                                c::CUTS_ORDER,
-                                format!("CUT_{dir} {v} is not greater than the cut before it ({p}): cuts must increase"),
-                                span,
-                            );
-                        }
-                    }
-                    Some("ANTISLOP") => {
-                        let v = v.unwrap_or(0.0);
-                        match gs.cuts[d].last_mut() {
-                            Some(cut) => {
-                                let had = cut.antislop.replace((v, line)).is_some();
-                                self.dup(&had.then_some(()), line, kw);
-                            }
-                            None => gs.antislop_default[d] = v,
-                        }
-                    }
-                    _ => {
-                        let overlap = v.unwrap_or(gs.overlap[d]);
-                        match gs.cuts[d].last_mut() {
-                            Some(cut) => {
-                                let had = cut.slop.replace((overlap, line)).is_some();
-                                self.dup(&had.then_some(()), line, kw);
-                            }
-                            None => {
-                                let span = self.doc.token_span(line, 0);
-                                self.err(
-                                    c::SLOP_BEFORE_CUT,
-                                    format!("{kw} comes before the first CUT_{dir}: put it after the cut that opens its band"),
-                                    span,
-                                );
-                            }
-                        }
-                    }
-                }
-            }
-            "END_CUTS" => {
-                self.arity(line, toks, 0, Some(0));
-                let gs = self.grid_state(line);
-                if gs.ended {
-                    let span = self.doc.token_span(line, 0);
-                    self.warn(
-                        c::DUPLICATE,
-                        "END_CUTS appears twice in this grid: remove one",
-                        span,
-                    );
-                    return true;
-                }
-                gs.ended = true;
-                self.build_bands();
-                self.current_grid().end_cuts = Some(line);
-            }
-            "EDGE_MIN" | "EDGE_BEST" | "EDGE_MAX" => {
-                if !self.arity(line, toks, 4, Some(4)) {
-                    return true;
-                }
-                let Some(v) = self.nums::<4>(a) else {
-                    return true;
-                };
-                self.grid_state(line);
-                let g = self.current_grid();
-                let slot = match kw {
-                    "EDGE_MIN" => &mut g.edge_min,
-                    "EDGE_BEST" => &mut g.edge_best,
-                    _ => &mut g.edge_max,
-                };
-                let had = slot.replace(Lined { value: v, line }).is_some();
-                self.dup(&had.then_some(()), line, kw);
-            }
-            "SPELLING_SET" => {
-                if !self.arity(line, toks, 1, Some(1)) {
-                    return true;
-                }
-                let Some(param) = self.int(a[0]) else {
-                    return true;
-                };
-                let b = self.asset().block.get_or_insert_with(BlockProps::default);
-                b.spelling_sets.push(SpellingSet {
-                    param,
-                    line,
-                    height_range: None,
-                    width_range: None,
-                    depth_range: None,
-                    frequency: None,
-                    use_grid: None,
-                    spellings_s: Vec::new(),
-                    spellings_t: Vec::new(),
-                });
-            }
-            "HEIGHT_RANGE" | "WIDTH_RANGE" | "DEPTH_RANGE" => {
-                if !self.arity(line, toks, 2, Some(2)) {
-                    return true;
-                }
-                let Some(v) = self.nums::<2>(a) else {
-                    return true;
-                };
-                let Some(set) = self.spelling_set(line, kw) else {
-                    return true;
-                };
-                let slot = match kw {
-                    "HEIGHT_RANGE" => &mut set.height_range,
-                    "WIDTH_RANGE" => &mut set.width_range,
-                    _ => &mut set.depth_range,
-                };
-                let had = slot.replace(Lined { value: v, line }).is_some();
-                self.dup(&had.then_some(()), line, kw);
-            }
-            "FREQUENCY" => {
-                if !self.arity(line, toks, 1, Some(1)) {
-                    return true;
-                }
-                let Some(v) = self.num(a[0]) else { return true };
-                let Some(set) = self.spelling_set(line, kw) else {
-                    return true;
-                };
-                let had = set.frequency.replace(Lined { value: v, line }).is_some();
-                self.dup(&had.then_some(()), line, kw);
-            }
-            "USE_GRID" => {
-                if !self.arity(line, toks, 1, Some(1)) {
-                    return true;
-                }
-                let Some(v) = self.int(a[0]) else { return true };
-                let Some(set) = self.spelling_set(line, kw) else {
-                    return true;
-                };
-                let had = set.use_grid.replace(Lined { value: v, line }).is_some();
-                self.dup(&had.then_some(()), line, kw);
-            }
-            "SPELLING_S" | "SPELLING_T" => {
-                if !self.arity(line, toks, 1, None) {
-                    return true;
-                }
-                let Some(indices) = self.ints(a) else {
-                    return true;
-                };
-                let Some(set) = self.spelling_set(line, kw) else {
-                    return true;
-                };
-                let sp = Spelling {
-                    indices,
-                    name: None,
-                    line,
-                };
-                if kw.ends_with('S') {
-                    set.spellings_s.push(sp);
-                } else {
-                    set.spellings_t.push(sp);
-                }
-            }
-            "DEFINE_SPELLING_S" | "DEFINE_SPELLING_T" => {
-                let (name, idx) = match glued {
-                    Some(n) => (n, a),
-                    None => {
-                        if !self.arity(line, toks, 2, None) {
-                            return true;
-                        }
-                        (a[0].1, &a[1..])
-                    }
-                };
-                if idx.is_empty() {
-                    self.arity(line, toks, 2, None);
-                    return true;
-                }
-                let Some(indices) = self.ints(idx) else {
-                    return true;
-                };
-                let axis = usize::from(!kw.ends_with('S'));
-                let kind = self.kind;
-                let b = self
-                    .asset
-                    .get_or_insert_with(|| empty_asset(kind))
-                    .block
-                    .get_or_insert_with(BlockProps::default);
-                let list = if axis == 0 {
-                    &mut b.named_s
-                } else {
-                    &mut b.named_t
-                };
-                let dup = match self.named[axis].get(name) {
-                    Some(&first) => Some(list[first].line),
-                    None => {
-                        self.named[axis].insert(name.to_string(), list.len());
-                        None
-                    }
-                };
-                list.push(NamedSpelling {
-                    name: name.to_string(),
-                    indices,
-                    line,
-                });
-                if let Some(first) = dup {
-                    let span = self.doc.line_span(line);
-                    self.warn(
-                        c::DUPLICATE_NAMED_SPELLING,
-                        format!("spelling `{name}` is already defined on line {first}; the first definition is used: rename one"),
-                        span,
-                    );
-                }
-            }
-            "USE_SPELLING_S" | "USE_SPELLING_T" => {
-                if !self.arity(line, toks, 1, Some(1)) {
-                    return true;
-                }
-                let name = a[0].1.to_string();
-                let span = a[0].0..a[0].0 + a[0].1.len();
-                let axis = usize::from(kw.ends_with('T'));
-                let Some(set) = self.spelling_set(line, kw) else {
-                    return true;
-                };
-                let list = if axis == 0 {
-                    &mut set.spellings_s
-                } else {
-                    &mut set.spellings_t
-                };
-                list.push(Spelling {
-                    indices: Vec::new(),
-                    name: Some(name.clone()),
-                    line,
-                });
-                let index = list.len() - 1;
-                let set = self
-                    .asset()
-                    .block
-                    .get_or_insert_with(BlockProps::default)
-                    .spelling_sets
-                    .len()
-                    - 1;
-                self.uses.push(PendingUse {
-                    set,
-                    axis,
-                    index,
-                    name,
-                    line,
-                    span,
-                });
-            }
-            _ => return false,
-        }
-        true
-    }
-
     // -------------------------------------------------------------- AGS ----
-
-    fn ranges(&mut self, a: &[Tok]) -> Option<Vec<Range2>> {
-        let mut out = Vec::with_capacity(a.len() / 2);
-        for pair in a.chunks(2) {
-            out.push(self.nums::<2>(pair)?);
-        }
-        Some(out)
-    }
 
     fn mark_rule(&mut self, which: usize) {
         if let Some(m) = self.markers[which].as_mut() {
             m.1 = true;
         }
-    }
-
-    fn string_directive(&mut self, kw: &str, line: usize, toks: &[Tok]) -> bool {
-        let a = &toks[1..];
-        match kw {
-            "CREASING_ANGLE" => {
-                if !self.arity(line, toks, 2, Some(2)) {
-                    return true;
-                }
-                if let Some(v) = self.nums::<2>(a) {
-                    let s = self.asset().string.get_or_insert_with(StringProps::default);
-                    let had = s.creasing_angle.replace(Lined { value: v, line }).is_some();
-                    self.dup(&had.then_some(()), line, kw);
-                }
-            }
-            "FILL_LAYER" => {
-                if !self.arity(line, toks, 1, Some(1)) {
-                    return true;
-                }
-                if let Some(v) = self.int(a[0]) {
-                    let s = self.asset().string.get_or_insert_with(StringProps::default);
-                    let had = s.fill_layer.replace(Lined { value: v, line }).is_some();
-                    self.dup(&had.then_some(()), line, kw);
-                }
-            }
-            "SHARE_Y" => {
-                self.arity(line, toks, 0, Some(0));
-                let s = self.asset().string.get_or_insert_with(StringProps::default);
-                let had = s.share_y.replace(line).is_some();
-                self.dup(&had.then_some(()), line, kw);
-            }
-            "GROUP" => {
-                if !self.arity(line, toks, 2, None) {
-                    return true;
-                }
-                if let (Some(id), Some(tiles)) = (self.int(a[0]), self.ints(&a[1..])) {
-                    let s = self.asset().string.get_or_insert_with(StringProps::default);
-                    s.groups.push(Group { id, tiles, line });
-                }
-            }
-            "CORNER" | "CORNER_LEN" | "CORNER_PAIR" | "ATOMIC_SPELLING_CORNER" => {
-                let nums = if kw == "CORNER" { 2 } else { 7 };
-                if !self.arity(line, toks, nums + 1, None) {
-                    return true;
-                }
-                let n_tiles = a.len() - nums;
-                if n_tiles != 1 && n_tiles != 3 {
-                    let span =
-                        self.doc.token_span(line, nums + 1).start..self.doc.line_span(line).end;
-                    self.err(
-                        c::CORNER_TILE_COUNT,
-                        format!("{kw} names {n_tiles} tiles; a corner has one tile or three (preceding, middle, trailing)"),
-                        span,
-                    );
-                    return true;
-                }
-                let (r, g) = if nums == 2 {
-                    (self.ranges(&a[..2]), Some(0))
-                } else {
-                    (self.ranges(&a[..6]), self.int(a[6]))
-                };
-                let tiles = self.ints(&a[nums..]);
-                let (Some(r), Some(group), Some(tiles)) = (r, g, tiles) else {
-                    return true;
-                };
-                let kind = match kw {
-                    "CORNER" => CornerKind::Corner { angle: r[0] },
-                    "CORNER_LEN" => CornerKind::Len {
-                        len1: r[0],
-                        angle: r[1],
-                        len2: r[2],
-                        group,
-                    },
-                    "CORNER_PAIR" => CornerKind::Pair {
-                        angle1: r[0],
-                        length: r[1],
-                        angle2: r[2],
-                        group,
-                    },
-                    _ => CornerKind::Atomic {
-                        len1: r[0],
-                        angle: r[1],
-                        len2: r[2],
-                        group,
-                    },
-                };
-                let priority = self.corner_priority;
-                self.mark_rule(0);
-                let s = self.asset().string.get_or_insert_with(StringProps::default);
-                s.corners.push(CornerRule {
-                    kind,
-                    tiles,
-                    order: None,
-                    priority,
-                    line,
-                });
-            }
-            "CORNER_ORDER" => {
-                if !self.arity(line, toks, 3, Some(3)) {
-                    return true;
-                }
-                let Some(v) = self.ints(&a[..3]) else {
-                    return true;
-                };
-                let order = [v[0], v[1], v[2]];
-                let mut sorted = order;
-                sorted.sort_unstable();
-                if sorted != [0, 1, 2] {
-                    let span = self.doc.line_span(line);
-                    self.err(
-                        c::ORDER_PERMUTATION,
-                        format!(
-                            "CORNER_ORDER {} {} {} is not a permutation of 0 1 2: name each of the three tiles once",
-                            v[0], v[1], v[2]
-                        ),
-                        span,
-                    );
-                    return true;
-                }
-                let s = self.asset().string.get_or_insert_with(StringProps::default);
-                match s.corners.last_mut() {
-                    Some(cr) if cr.tiles.len() == 3 => {
-                        let had = cr.order.replace(Lined { value: order, line }).is_some();
-                        self.dup(&had.then_some(()), line, kw);
-                    }
-                    _ => {
-                        let span = self.doc.token_span(line, 0);
-                        self.err(
-                            c::ORDER_WITHOUT_CORNER,
-                            "CORNER_ORDER must follow a corner directive with three tiles: move it after one",
-                            span,
-                        );
-                    }
-                }
-            }
-            "PRIORITY_MARKER_CORNER" | "PRIORITY_MARKER" => {
-                self.arity(line, toks, 0, Some(0));
-                let which = usize::from(kw == "PRIORITY_MARKER");
-                if let Some((l, false)) = self.markers[which] {
-                    self.empty_marker(l);
-                }
-                self.markers[which] = Some((line, false));
-                if which == 0 {
-                    self.corner_priority += 1;
-                } else {
-                    self.spelling_priority += 1;
-                }
-            }
-            "SPELLING" | "ATOMIC_SPELLING" => {
-                let atomic = kw == "ATOMIC_SPELLING";
-                if !self.arity(line, toks, if atomic { 4 } else { 1 }, None) {
-                    return true;
-                }
-                let (cond, ids) = if atomic {
-                    let r = self.nums::<2>(&a[..2]);
-                    let g = self.int(a[2]);
-                    match (r, g) {
-                        (Some(length), Some(group)) => {
-                            (Some(AtomicCond { length, group }), &a[3..])
-                        }
-                        _ => return true,
-                    }
-                } else {
-                    (None, a)
-                };
-                let Some(tiles) = self.ints(ids) else {
-                    return true;
-                };
-                let priority = self.spelling_priority;
-                self.mark_rule(1);
-                let s = self.asset().string.get_or_insert_with(StringProps::default);
-                s.spellings.push(EdgeSpelling {
-                    tiles,
-                    atomic: cond,
-                    priority,
-                    line,
-                });
-            }
-            "CAPS" => {
-                if !self.arity(line, toks, 1, None) {
-                    return true;
-                }
-                if let Some(v) = self.ints(a) {
-                    let s = self.asset().string.get_or_insert_with(StringProps::default);
-                    s.caps.push(Lined { value: v, line });
-                }
-            }
-            _ => return false,
-        }
-        true
     }
 
     fn empty_marker(&mut self, l: usize) {
@@ -2011,6 +926,63 @@ mod tests {
         assert_ne!(nearest_keyword("CUT_HH", Kind::Agp), Some("CUT_H"));
         // Long tokens are not compared at all.
         assert_eq!(nearest_keyword(&"TILE".repeat(100), Kind::Agp), None);
+    }
+
+    /// Every directive of the table has a handler that reads its line:
+    /// in each format that takes it, a line of it changes the model or the
+    /// diagnostics (a handler that did nothing would not) and is never
+    /// reported unknown; in the others it is reported as of the wrong
+    /// format.
+    #[test]
+    fn every_directive_is_handled_in_the_formats_that_take_it() {
+        let read_text = |text: &str| {
+            let doc = Document::parse(text);
+            let p = read(&doc);
+            (format!("{:?}", p.asset), p.diags)
+        };
+        for d in DIRECTIVES {
+            for kind in [Kind::Agp, Kind::Agb, Kind::Ags] {
+                let tile = if kind == Kind::Agb {
+                    ""
+                } else {
+                    "TILE 0 0 64 64\n"
+                };
+                let base = format!("A\n1000\n{}\n{tile}", kind.header());
+                let text = format!("{base}{} 1 2 3 4 5 6 7 8 9 10\n", d.name);
+                let (before, _) = read_text(&base);
+                let (after, diags) = read_text(&text);
+                let codes: Vec<&str> = diags.iter().map(|g| g.code.as_str()).collect();
+                assert!(
+                    !codes.contains(&c::UNKNOWN_DIRECTIVE),
+                    "{} {kind:?}",
+                    d.name
+                );
+                if valid_in(d.formats, kind) {
+                    assert!(!codes.contains(&c::WRONG_FORMAT), "{} {kind:?}", d.name);
+                    let (_, base_diags) = read_text(&base);
+                    assert!(
+                        after != before || diags.len() > base_diags.len(),
+                        "{} in {kind:?} changed nothing",
+                        d.name
+                    );
+                } else {
+                    assert!(codes.contains(&c::WRONG_FORMAT), "{} {kind:?}", d.name);
+                }
+            }
+        }
+    }
+
+    /// The table's names are what the public list and the compile-time
+    /// lookup spell.
+    #[test]
+    fn keywords_are_the_table_names() {
+        assert_eq!(KEYWORDS.len(), DIRECTIVES.len());
+        for (i, (k, d)) in KEYWORDS.iter().zip(DIRECTIVES).enumerate() {
+            assert_eq!(*k, d.name);
+            assert_eq!(directives::index(k), i);
+            assert_eq!(keyword_index(k), Some(i));
+        }
+        assert_eq!(kw!("TILE"), "TILE");
     }
 
     #[test]

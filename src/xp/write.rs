@@ -8,6 +8,7 @@
 //! layout, use [`super::Document::to_canonical`] instead.
 
 use super::model::*;
+use super::parse::kw;
 use std::fmt::Write as _;
 
 struct W {
@@ -68,13 +69,16 @@ pub fn to_string(asset: &Asset) -> String {
     }
     if let Some(s) = &asset.string {
         if let Some(c) = &s.creasing_angle {
-            w.line("CREASING_ANGLE").n(c.value[0]).n(c.value[1]).end();
+            w.line(kw!("CREASING_ANGLE"))
+                .n(c.value[0])
+                .n(c.value[1])
+                .end();
         }
         if let Some(f) = &s.fill_layer {
-            w.line("FILL_LAYER").i(f.value).end();
+            w.line(kw!("FILL_LAYER")).i(f.value).end();
         }
         if s.share_y.is_some() {
-            w.line("SHARE_Y").end();
+            w.line(kw!("SHARE_Y")).end();
         }
     }
     for (k, t) in asset.tiles.iter().enumerate() {
@@ -93,36 +97,39 @@ pub fn to_string(asset: &Asset) -> String {
 fn common(w: &mut W, asset: &Asset) {
     let c = &asset.common;
     if let Some(t) = &c.texture {
-        w.line("TEXTURE").s(&t.value).end();
+        w.line(kw!("TEXTURE")).s(&t.value).end();
     }
     if let Some(t) = &c.texture_lit {
-        w.line("TEXTURE_LIT").s(&t.value).end();
+        w.line(kw!("TEXTURE_LIT")).s(&t.value).end();
     }
     if let Some(t) = &c.texture_normal {
-        w.line("TEXTURE_NORMAL");
+        w.line(kw!("TEXTURE_NORMAL"));
         if let Some(r) = t.value.ratio {
             w.n(r);
         }
         w.s(&t.value.path).end();
     }
     if let Some(t) = &c.texture_scale {
-        w.line("TEXTURE_SCALE").n(t.value[0]).n(t.value[1]).end();
+        w.line(kw!("TEXTURE_SCALE"))
+            .n(t.value[0])
+            .n(t.value[1])
+            .end();
     }
     if let Some(t) = &c.texture_width {
-        w.line("TEXTURE_WIDTH").n(t.value).end();
+        w.line(kw!("TEXTURE_WIDTH")).n(t.value).end();
     }
     if let Some(t) = &c.texture_height {
-        w.line("TEXTURE_HEIGHT").n(t.value).end();
+        w.line(kw!("TEXTURE_HEIGHT")).n(t.value).end();
     }
     if let Some(m) = &c.mesh_shader {
-        w.line("MESH_SHADER");
+        w.line(kw!("MESH_SHADER"));
         for a in &m.value {
             w.s(a);
         }
         w.end();
     }
     for d in &c.decal_lib {
-        w.line("DECAL_LIB").s(&d.value).end();
+        w.line(kw!("DECAL_LIB")).s(&d.value).end();
     }
     for d in &c.decal_params {
         w.line(&d.value.keyword);
@@ -135,44 +142,52 @@ fn common(w: &mut W, asset: &Asset) {
         w.end();
     }
     if let Some(nb) = &c.no_blend {
-        w.line("NO_BLEND");
+        w.line(kw!("NO_BLEND"));
         if let Some(v) = nb.value {
             w.n(v);
         }
         w.end();
     }
     if let Some(d) = &c.dither_alpha {
-        w.line("DITHER_ALPHA").n(d.value[0]).n(d.value[1]).end();
+        w.line(kw!("DITHER_ALPHA"))
+            .n(d.value[0])
+            .n(d.value[1])
+            .end();
     }
     if let Some(l) = &c.layer_group {
-        w.line("LAYER_GROUP")
+        w.line(kw!("LAYER_GROUP"))
             .s(&l.value.name)
             .i(l.value.offset)
             .end();
     }
     if let Some(l) = &c.tile_lod {
-        w.line("TILE_LOD").n(l.value).end();
+        w.line(kw!("TILE_LOD")).n(l.value).end();
     }
     if let Some(s) = &c.slope_limit {
         let v = s.value;
-        w.line("SLOPE_LIMIT").n(v[0]).n(v[1]).n(v[2]).n(v[3]).end();
+        w.line(kw!("SLOPE_LIMIT"))
+            .n(v[0])
+            .n(v[1])
+            .n(v[2])
+            .n(v[3])
+            .end();
     }
     if c.hide_tiles.is_some() {
         let kw = if asset.kind == Kind::Ags {
-            "HIDE_TILE"
+            kw!("HIDE_TILE")
         } else {
-            "HIDE_TILES"
+            kw!("HIDE_TILES")
         };
         w.line(kw).end();
     }
     if let Some(v) = &c.vegetation {
-        w.line("VEGETATION").s(&v.value).end();
+        w.line(kw!("VEGETATION")).s(&v.value).end();
     }
     for o in &c.objects {
-        w.line("OBJECT").s(&o.value).end();
+        w.line(kw!("OBJECT")).s(&o.value).end();
     }
     for f in &c.facades {
-        w.line("FACADE").s(&f.value).end();
+        w.line(kw!("FACADE")).s(&f.value).end();
     }
 }
 
@@ -182,34 +197,34 @@ fn pt(w: &mut W, kw: &str, p: &Px) {
 
 fn tile(w: &mut W, t: &Tile, index: usize) {
     if t.explicit_id || t.id != index as i64 {
-        w.line("TILE_ID").i(t.id).end();
+        w.line(kw!("TILE_ID")).i(t.id).end();
     }
     let r = t.rect;
-    w.line("TILE").n(r[0]).n(r[1]).n(r[2]).n(r[3]).end();
+    w.line(kw!("TILE")).n(r[0]).n(r[1]).n(r[2]).n(r[3]).end();
     if let Some(rot) = &t.rotation {
-        w.line("ROTATION").i(rot.value).end();
+        w.line(kw!("ROTATION")).i(rot.value).end();
     }
     if let Some(p) = &t.anchor {
-        pt(w, "ANCHOR_PT", &p.value);
+        pt(w, kw!("ANCHOR_PT"), &p.value);
     }
     if let Some(p) = &t.ground {
-        pt(w, "GROUND_PT", &p.value);
+        pt(w, kw!("GROUND_PT"), &p.value);
     }
     if let Some(cp) = &t.crop_poly {
-        w.line("CROP_POLY");
+        w.line(kw!("CROP_POLY"));
         for p in &cp.value {
             w.n(p[0]).n(p[1]);
         }
         w.end();
     }
     for p in &t.stop_pts {
-        pt(w, "STOP_PT", &p.value);
+        pt(w, kw!("STOP_PT"), &p.value);
     }
     if let Some(p) = &t.pivot_lead {
-        pt(w, "PIVOT_LEAD_PT", &p.value);
+        pt(w, kw!("PIVOT_LEAD_PT"), &p.value);
     }
     if let Some(p) = &t.pivot_trail {
-        pt(w, "PIVOT_TRAIL_PT", &p.value);
+        pt(w, kw!("PIVOT_TRAIL_PT"), &p.value);
     }
     for a in &t.annotations {
         annotation(w, a);
@@ -221,10 +236,10 @@ fn annotation(w: &mut W, a: &Annotation) {
     match &a.kind {
         AnnotationKind::Object(o) => {
             let kw = match o.mode {
-                ObjMode::Draped => "OBJ_DRAPED",
-                ObjMode::Graded => "OBJ_GRADED",
-                ObjMode::Scraper { .. } => "OBJ_SCRAPER",
-                ObjMode::Delta { .. } => "OBJ_DELTA",
+                ObjMode::Draped => kw!("OBJ_DRAPED"),
+                ObjMode::Graded => kw!("OBJ_GRADED"),
+                ObjMode::Scraper { .. } => kw!("OBJ_SCRAPER"),
+                ObjMode::Delta { .. } => kw!("OBJ_DELTA"),
             };
             w.line(kw).n(o.at[0]).n(o.at[1]).n(o.heading);
             match o.mode {
@@ -245,9 +260,9 @@ fn annotation(w: &mut W, a: &Annotation) {
         }
         AnnotationKind::Facade(f) => {
             let kw = if f.walls.is_some() {
-                "FAC_WALLS"
+                kw!("FAC_WALLS")
             } else {
-                "FAC"
+                kw!("FAC")
             };
             w.line(kw).i(f.index).n(f.height);
             for (k, p) in f.points.iter().enumerate() {
@@ -259,7 +274,7 @@ fn annotation(w: &mut W, a: &Annotation) {
             w.end();
         }
         AnnotationKind::Tree(t) => {
-            w.line("TREE")
+            w.line(kw!("TREE"))
                 .n(t.at[0])
                 .n(t.at[1])
                 .n(t.heading)
@@ -268,7 +283,7 @@ fn annotation(w: &mut W, a: &Annotation) {
                 .end();
         }
         AnnotationKind::TreeLine(t) => {
-            w.line("TREE_LINE")
+            w.line(kw!("TREE_LINE"))
                 .n(t.from[0])
                 .n(t.from[1])
                 .n(t.to[0])
@@ -277,7 +292,7 @@ fn annotation(w: &mut W, a: &Annotation) {
                 .end();
         }
         AnnotationKind::GroundFormula(g) => {
-            w.line("GROUND_PT_FORMULA")
+            w.line(kw!("GROUND_PT_FORMULA"))
                 .n(g.x_ratio)
                 .n(g.x_delta)
                 .n(g.y_ratio)
@@ -289,32 +304,40 @@ fn annotation(w: &mut W, a: &Annotation) {
 
 fn block(w: &mut W, b: &BlockProps) {
     if let Some(c) = &b.crop {
-        w.line("CROP").i(i64::from(c.value)).end();
+        w.line(kw!("CROP")).i(i64::from(c.value)).end();
     }
     if b.flip_180.is_some() {
-        w.line("FLIP_180").end();
+        w.line(kw!("FLIP_180")).end();
     }
     for (k, g) in b.grids.iter().enumerate() {
         w.blank();
         if g.line.is_some() || k > 0 {
-            w.line("SUB_GRID").end();
+            w.line(kw!("SUB_GRID")).end();
         }
         for (dir, cuts, bands) in [('H', &g.cuts_h, &g.columns), ('V', &g.cuts_v, &g.rows)] {
             for (i, cut) in cuts.iter().enumerate() {
-                w.line(if dir == 'H' { "CUT_H" } else { "CUT_V" })
-                    .n(cut.value)
-                    .end();
+                w.line(if dir == 'H' {
+                    kw!("CUT_H")
+                } else {
+                    kw!("CUT_V")
+                })
+                .n(cut.value)
+                .end();
                 if let Some(band) = bands.get(i) {
                     if let Some(o) = band.slop {
-                        w.line(if dir == 'H' { "SLOP_H" } else { "SLOP_V" })
-                            .n(o)
-                            .end();
+                        w.line(if dir == 'H' {
+                            kw!("SLOP_H")
+                        } else {
+                            kw!("SLOP_V")
+                        })
+                        .n(o)
+                        .end();
                     }
                     if band.antislop != 0.0 {
                         w.line(if dir == 'H' {
-                            "ANTISLOP_H"
+                            kw!("ANTISLOP_H")
                         } else {
-                            "ANTISLOP_V"
+                            kw!("ANTISLOP_V")
                         })
                         .n(band.antislop)
                         .end();
@@ -323,12 +346,12 @@ fn block(w: &mut W, b: &BlockProps) {
             }
         }
         if g.end_cuts.is_some() {
-            w.line("END_CUTS").end();
+            w.line(kw!("END_CUTS")).end();
         }
         for (kw, e) in [
-            ("EDGE_MIN", &g.edge_min),
-            ("EDGE_BEST", &g.edge_best),
-            ("EDGE_MAX", &g.edge_max),
+            (kw!("EDGE_MIN"), &g.edge_min),
+            (kw!("EDGE_BEST"), &g.edge_best),
+            (kw!("EDGE_MAX"), &g.edge_max),
         ] {
             if let Some(e) = e {
                 let v = e.value;
@@ -343,8 +366,8 @@ fn block(w: &mut W, b: &BlockProps) {
         w.blank();
     }
     for (kw, list) in [
-        ("DEFINE_SPELLING_S", &b.named_s),
-        ("DEFINE_SPELLING_T", &b.named_t),
+        (kw!("DEFINE_SPELLING_S"), &b.named_s),
+        (kw!("DEFINE_SPELLING_T"), &b.named_t),
     ] {
         for n in list {
             w.line(kw).s(&n.name);
@@ -356,39 +379,39 @@ fn block(w: &mut W, b: &BlockProps) {
     }
     for set in &b.spelling_sets {
         w.blank();
-        w.line("SPELLING_SET").i(set.param).end();
+        w.line(kw!("SPELLING_SET")).i(set.param).end();
         for (kw, r) in [
-            ("HEIGHT_RANGE", &set.height_range),
-            ("WIDTH_RANGE", &set.width_range),
-            ("DEPTH_RANGE", &set.depth_range),
+            (kw!("HEIGHT_RANGE"), &set.height_range),
+            (kw!("WIDTH_RANGE"), &set.width_range),
+            (kw!("DEPTH_RANGE"), &set.depth_range),
         ] {
             if let Some(r) = r {
                 w.line(kw).n(r.value[0]).n(r.value[1]).end();
             }
         }
         if let Some(f) = &set.frequency {
-            w.line("FREQUENCY").n(f.value).end();
+            w.line(kw!("FREQUENCY")).n(f.value).end();
         }
         if let Some(g) = &set.use_grid {
-            w.line("USE_GRID").i(g.value).end();
+            w.line(kw!("USE_GRID")).i(g.value).end();
         }
         for (axis, list) in [('S', &set.spellings_s), ('T', &set.spellings_t)] {
             for sp in list {
                 match &sp.name {
                     Some(name) => {
                         w.line(if axis == 'S' {
-                            "USE_SPELLING_S"
+                            kw!("USE_SPELLING_S")
                         } else {
-                            "USE_SPELLING_T"
+                            kw!("USE_SPELLING_T")
                         })
                         .s(name)
                         .end();
                     }
                     None => {
                         w.line(if axis == 'S' {
-                            "SPELLING_S"
+                            kw!("SPELLING_S")
                         } else {
-                            "SPELLING_T"
+                            kw!("SPELLING_T")
                         });
                         for i in &sp.indices {
                             w.i(*i);
@@ -410,7 +433,7 @@ fn string(w: &mut W, s: &StringProps) {
         w.blank();
     }
     for g in &s.groups {
-        w.line("GROUP").i(g.id);
+        w.line(kw!("GROUP")).i(g.id);
         for t in &g.tiles {
             w.i(*t);
         }
@@ -422,12 +445,12 @@ fn string(w: &mut W, s: &StringProps) {
     let mut level = 0;
     for c in &s.corners {
         while level < c.priority {
-            w.line("PRIORITY_MARKER_CORNER").end();
+            w.line(kw!("PRIORITY_MARKER_CORNER")).end();
             level += 1;
         }
         match &c.kind {
             CornerKind::Corner { angle } => {
-                w.line("CORNER");
+                w.line(kw!("CORNER"));
                 range(w, angle);
             }
             CornerKind::Len {
@@ -436,7 +459,7 @@ fn string(w: &mut W, s: &StringProps) {
                 len2,
                 group,
             } => {
-                w.line("CORNER_LEN");
+                w.line(kw!("CORNER_LEN"));
                 range(w, len1);
                 range(w, angle);
                 range(w, len2);
@@ -448,7 +471,7 @@ fn string(w: &mut W, s: &StringProps) {
                 angle2,
                 group,
             } => {
-                w.line("CORNER_PAIR");
+                w.line(kw!("CORNER_PAIR"));
                 range(w, angle1);
                 range(w, length);
                 range(w, angle2);
@@ -460,7 +483,7 @@ fn string(w: &mut W, s: &StringProps) {
                 len2,
                 group,
             } => {
-                w.line("ATOMIC_SPELLING_CORNER");
+                w.line(kw!("ATOMIC_SPELLING_CORNER"));
                 range(w, len1);
                 range(w, angle);
                 range(w, len2);
@@ -472,7 +495,7 @@ fn string(w: &mut W, s: &StringProps) {
         }
         w.end();
         if let Some(o) = &c.order {
-            w.line("CORNER_ORDER")
+            w.line(kw!("CORNER_ORDER"))
                 .i(o.value[0])
                 .i(o.value[1])
                 .i(o.value[2])
@@ -485,17 +508,17 @@ fn string(w: &mut W, s: &StringProps) {
     let mut level = 0;
     for sp in &s.spellings {
         while level < sp.priority {
-            w.line("PRIORITY_MARKER").end();
+            w.line(kw!("PRIORITY_MARKER")).end();
             level += 1;
         }
         match &sp.atomic {
             Some(a) => {
-                w.line("ATOMIC_SPELLING");
+                w.line(kw!("ATOMIC_SPELLING"));
                 range(w, &a.length);
                 w.i(a.group);
             }
             None => {
-                w.line("SPELLING");
+                w.line(kw!("SPELLING"));
             }
         }
         for t in &sp.tiles {
@@ -507,7 +530,7 @@ fn string(w: &mut W, s: &StringProps) {
         w.blank();
     }
     for c in &s.caps {
-        w.line("CAPS");
+        w.line(kw!("CAPS"));
         for t in &c.value {
             w.i(*t);
         }
