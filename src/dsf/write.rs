@@ -830,8 +830,8 @@ impl Raws {
                 scal.extend_from_slice(&s.scale.to_le_bytes());
                 scal.extend_from_slice(&s.offset.to_le_bytes());
             }
-            geod.extend(atom(pid, &pool));
-            geod.extend(atom(sid, &scal));
+            push_atom(geod, pid, &pool);
+            push_atom(geod, sid, &scal);
         }
     }
 }
@@ -1426,8 +1426,8 @@ pub fn write_raw(dsf: &Dsf, cmds: &[Command]) -> Result<Vec<u8>, BuildError> {
                 scal.extend_from_slice(&pl.scale.to_le_bytes());
                 scal.extend_from_slice(&pl.offset.to_le_bytes());
             }
-            geod.extend(atom(pid, &pool));
-            geod.extend(atom(sid, &scal));
+            push_atom(&mut geod, pid, &pool);
+            push_atom(&mut geod, sid, &scal);
         }
     }
     let cmds = cmd::encode_all(cmds).map_err(|e| err(None, e.to_string()))?;
@@ -1515,7 +1515,7 @@ fn assemble(dsf: &Dsf, mut geod: Vec<u8>, cmds: &[u8]) -> Result<Vec<u8>, BuildE
         })?;
     }
     for a in dsf.unknown_atoms.iter().filter(|a| a.parent.is_none()) {
-        file.extend(atom(a.id, &a.data));
+        push_atom(&mut file, a.id, &a.data);
     }
     if file.len() > u32::MAX as usize {
         return Err(err(None, "the DSF would exceed 4 GiB"));
@@ -1531,7 +1531,7 @@ fn extra_atoms(out: &mut Vec<u8>, dsf: &Dsf, parent: u32) {
         .iter()
         .filter(|a| a.parent == Some(parent))
     {
-        out.extend(atom(a.id, &a.data));
+        push_atom(out, a.id, &a.data);
     }
 }
 
@@ -1567,12 +1567,11 @@ fn put_atom(
     Ok(())
 }
 
-fn atom(id: u32, payload: &[u8]) -> Vec<u8> {
-    let mut a = Vec::with_capacity(payload.len() + 8);
-    a.extend_from_slice(&id.to_le_bytes());
-    a.extend_from_slice(&((payload.len() + 8) as u32).to_le_bytes());
-    a.extend_from_slice(payload);
-    a
+/// Appends an atom `id` holding `payload`, in place.
+fn push_atom(out: &mut Vec<u8>, id: u32, payload: &[u8]) {
+    out.extend_from_slice(&id.to_le_bytes());
+    out.extend_from_slice(&((payload.len() + 8) as u32).to_le_bytes());
+    out.extend_from_slice(payload);
 }
 
 /// Encodes values with mode 3: wrapping differences, then RLE.

@@ -35,6 +35,7 @@ const MAX_PER_AIRPORT: usize = 64;
 /// Two packages placing over one area of an airport (`CNF007`), or a
 /// lower package's copy of the airport still placing there (`CNF008`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Double {
     /// `CNF007` or `CNF008`.
     pub code: &'static str,

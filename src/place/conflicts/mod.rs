@@ -434,6 +434,7 @@ pub struct Excluded {
 /// base mesh of its tile, which X-Plane does not load), with the airports
 /// looked at on that tile.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct OrderProblem {
     /// `SCN011`, `scenery check`'s code.
     pub code: &'static str,
