@@ -1210,3 +1210,59 @@ fn version_is_the_crates_with_the_commit_built_from() {
         assert_eq!(built, date, "{line:?}");
     }
 }
+
+/// A DSF of at least a MiB is mapped by `check` rather than read
+/// (`fsutil::read_input_mapped`): the same bytes given on standard input
+/// (always read) must give the same report, and a damaged footer must be
+/// found at its offset either way.
+#[test]
+fn a_large_dsf_is_checked_alike_mapped_from_disk_or_read_from_stdin() {
+    use agkit::dsf::{self, ElevationMode, Entity};
+    let mut d = dsf::Dsf::overlay(13, 47);
+    d.object_defs = vec!["a.obj".into(), "b.obj".into()];
+    let mut x = 12345u64;
+    for i in 0..300_000u32 {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        d.entities.push(Entity::Object(dsf::Object {
+            def: i % 2,
+            lon: 13.0 + (x >> 40) as f64 / (1u64 << 24) as f64,
+            lat: 47.0 + (x >> 16 & 0xFF_FFFF) as f64 / (1u64 << 24) as f64,
+            heading: f64::from(i % 360),
+            elevation: None,
+            mode: ElevationMode::Draped,
+        }));
+    }
+    let mut bytes = dsf::build(&d, &Default::default()).unwrap();
+    assert!(
+        bytes.len() as u64 >= agkit::fsutil::MAP_AT_LEAST,
+        "{}",
+        bytes.len()
+    );
+    let n = bytes.len();
+    bytes[n - 1] ^= 0xFF; // the MD5 footer's last byte
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("+47+013.dsf");
+    std::fs::write(&file, &bytes).unwrap();
+    let from_disk = agkit()
+        .args(["check", "--format", "json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let from_stdin = agkit()
+        .args(["check", "--format", "json", "-"])
+        .write_stdin(bytes.clone())
+        .output()
+        .unwrap();
+    let disk = String::from_utf8(from_disk.stdout).unwrap();
+    let stdin = String::from_utf8(from_stdin.stdout).unwrap();
+    let offset = format!("{}", n - 16);
+    assert!(disk.contains("DSF020") && disk.contains(&offset), "{disk}");
+    assert_eq!(
+        disk.replace(&file.display().to_string(), "-"),
+        stdin.replace("<stdin>", "-"),
+        "mapped and read reports differ"
+    );
+    assert_eq!(from_disk.status.code(), from_stdin.status.code());
+}

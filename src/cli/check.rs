@@ -194,7 +194,7 @@ fn check_file(
         diags: Vec::new(),
         json: Vec::new(),
     };
-    let bytes = match super::output::read_input(file, "a file to check") {
+    let bytes = match super::output::read_input_mapped(file, "a file to check") {
         Ok(b) => b,
         Err(e) => {
             out.io_error = Some(e);

@@ -42,6 +42,17 @@ pub fn read_input(path: &std::path::Path, role: &str) -> Result<Vec<u8>, String>
     agkit::fsutil::read_input(path, role, max).map_err(|e| e.to_string())
 }
 
+/// [`read_input`], a large regular file mapped rather than read
+/// ([`agkit::fsutil::read_input_mapped`]): for the commands that only
+/// look at their input.
+pub fn read_input_mapped(
+    path: &std::path::Path,
+    role: &str,
+) -> Result<agkit::fsutil::InputBytes, String> {
+    let max = agkit::limits::Limits::default().max_input_bytes;
+    agkit::fsutil::read_input_mapped(path, role, max).map_err(|e| e.to_string())
+}
+
 /// Reads a whole regular file as `role` through the library's input gate
 /// (`-` is a file of that name here); `Err` is the exit status, the error
 /// printed.
