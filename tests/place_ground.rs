@@ -411,7 +411,7 @@ fn the_scene_draws_the_terrain_and_stands_objects_on_it() {
         glb.windows(7).any(|w| w == b"terrain"),
         "the glb holds the terrain"
     );
-    keep_for_blender(&glb, &t);
+    keep_for_blender("tile_on_terrain", &glb, &t);
     // A limit the terrain would pass: the items are drawn, the terrain not.
     let tight = agkit::limits::Limits {
         max_scene_triangles: s.triangles() - tris as u64 + 5,
@@ -429,10 +429,10 @@ fn the_scene_draws_the_terrain_and_stands_objects_on_it() {
 /// Writes the tile on its terrain where `e2e/blender_check.py` reads the
 /// scenes (`<target>/tmp/gltf-out`, beside tests/gltf.rs's), with the
 /// counts of its placements (`NAME.counts.json`).
-fn keep_for_blender(glb: &[u8], t: &TilePlacement) {
+fn keep_for_blender(name: &str, glb: &[u8], t: &TilePlacement) {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gltf-out");
     std::fs::create_dir_all(&d).unwrap();
-    std::fs::write(d.join("tile_on_terrain.glb"), glb).unwrap();
+    std::fs::write(d.join(format!("{name}.glb")), glb).unwrap();
     let ps = &t.placements;
     let counts = serde_json::json!({
         "placements": ps.len(),
@@ -441,7 +441,7 @@ fn keep_for_blender(glb: &[u8], t: &TilePlacement) {
         "tree_groups": ps.iter().filter(|p| !p.trees.is_empty()).count(),
     });
     std::fs::write(
-        d.join("tile_on_terrain.counts.json"),
+        d.join(format!("{name}.counts.json")),
         serde_json::to_vec_pretty(&counts).unwrap(),
     )
     .unwrap();
@@ -478,4 +478,137 @@ fn a_run_reads_the_airports_once_for_all_its_tiles() {
     ));
     let fresh = place(&examples, None);
     assert_eq!(fresh.ground, Some(GroundSource::Flat { elevation: 0.0 }));
+}
+
+/// The mesh of [`mesh`] as an Ortho4XP tile is made: the land an
+/// orthophoto terrain (`terrain/ortho.ter`, `BASE_TEX_NOWRAP` of a PNG in
+/// the package) whose patch gives every vertex its own s/t (depth 7),
+/// the cells west of 13.0415 water (`terrain_Water`, depth 5).
+fn ortho_mesh() -> Dsf {
+    let mut d = mesh();
+    d.terrain_defs = vec!["terrain_Water".into(), "terrain/ortho.ter".into()];
+    let Entity::Patch(p) = d.entities.pop().unwrap() else {
+        unreachable!()
+    };
+    let (mut water, mut land) = (Vec::new(), Vec::new());
+    for tri in p.primitives[0].vertices.chunks_exact(15) {
+        let west = tri.chunks_exact(5).all(|v| v[0] <= 13.0415);
+        for v in tri.chunks_exact(5) {
+            if west {
+                water.extend_from_slice(v);
+            } else {
+                land.extend_from_slice(v);
+                land.extend(st(v[0], v[1]));
+            }
+        }
+    }
+    let patch = |def, depth, vertices| {
+        Entity::Patch(Patch {
+            def,
+            flags: 1,
+            lod_near: 0.0,
+            lod_far: -1.0,
+            depth,
+            primitives: vec![Primitive {
+                kind: PrimitiveKind::Triangles,
+                vertices,
+            }],
+        })
+    };
+    d.entities.push(patch(0, 5, water));
+    d.entities.push(patch(1, 7, land));
+    d
+}
+
+/// The orthophoto's s/t at a point: 0..1 over the demo's box, whatever
+/// lies past it clamped (the tile's edge cells).
+fn st(lon: f64, lat: f64) -> [f64; 2] {
+    let s = ((lon - 13.039) / 0.008).clamp(0.0, 1.0);
+    let t = ((lat - 47.798) / 0.006).clamp(0.0, 1.0);
+    // On the grid DSFTool writes s/t with (and the writer keeps).
+    [(s * 1024.0).round() / 1024.0, (t * 1024.0).round() / 1024.0]
+}
+
+#[test]
+fn an_ortho_mesh_is_drawn_with_its_terrain_textures_and_its_own_st() {
+    use agkit::scene::{self, ItemKind};
+    let (_tmp, examples, mesh_pkg) = package();
+    let file = mesh_pkg.join("Earth nav data/+40+010/+47+013.dsf");
+    std::fs::write(
+        &file,
+        dsf::build(&ortho_mesh(), &Default::default()).unwrap(),
+    )
+    .unwrap();
+    std::fs::create_dir_all(mesh_pkg.join("terrain")).unwrap();
+    std::fs::create_dir_all(mesh_pkg.join("textures")).unwrap();
+    std::fs::write(
+        mesh_pkg.join("terrain/ortho.ter"),
+        "A\n800\nTERRAIN\n\nLOAD_CENTER 47.8 13.04 1000 1024\nBASE_TEX_NOWRAP ../textures/ortho.png\nNO_ALPHA\n",
+    )
+    .unwrap();
+    std::fs::copy(
+        Path::new(ROOT).join("examples/blank.png"),
+        mesh_pkg.join("textures/ortho.png"),
+    )
+    .unwrap();
+    let t = place(&examples, Some(&mesh_pkg));
+    let limits = agkit::limits::Limits::default();
+    let s = scene::build(&t.placements, &limits).unwrap();
+    let node = s
+        .nodes
+        .iter()
+        .find(|n| n.item.kind == ItemKind::Terrain)
+        .expect("a terrain node");
+    let m = &s.meshes[node.mesh.unwrap()];
+    assert_eq!(m.parts.len(), 2, "water and the orthophoto");
+    let frame = LocalFrame::new(s.origin);
+    let mut textured = 0;
+    for part in &m.parts {
+        let mat = &s.materials[part.material];
+        match mat.name.as_str() {
+            "terrain/ortho.ter" => {
+                let tex = &s.textures[mat.texture.unwrap_or_else(|| panic!("{:?}", s.warnings))];
+                assert_eq!(tex.name, "ortho.png");
+                for (q, uv) in part.mesh.positions.iter().zip(&part.mesh.uvs) {
+                    let ll = frame.to_lonlat([q[0], q[1]]);
+                    let want = st(ll[0], ll[1]);
+                    assert!(
+                        (uv[0] - want[0]).abs() < 2e-3 && (uv[1] - want[1]).abs() < 2e-3,
+                        "{uv:?} at {ll:?}, want {want:?}"
+                    );
+                    textured += 1;
+                }
+            }
+            "terrain_Water" => assert_eq!(mat.texture, None),
+            other => panic!("a terrain part of {other}"),
+        }
+    }
+    assert!(textured > 30, "{textured} textured corners");
+    assert!(
+        !s.warnings.iter().any(|w| w.contains("ortho.ter")),
+        "{:?}",
+        s.warnings
+    );
+    // The glb embeds the orthophoto.
+    let glb = agkit::out::gltf::to_glb(&t.placements).unwrap();
+    assert!(glb.windows(9).any(|w| w == b"ortho.png"));
+    keep_for_blender("tile_on_ortho_terrain", &glb, &t);
+
+    // The .ter gone: the land is drawn in a plain colour, and the scene
+    // says why, naming the definition.
+    std::fs::remove_file(mesh_pkg.join("terrain/ortho.ter")).unwrap();
+    let t = place(&examples, Some(&mesh_pkg));
+    let s = scene::build(&t.placements, &limits).unwrap();
+    assert!(
+        s.materials
+            .iter()
+            .all(|m| m.texture.is_none() || m.name != "terrain/ortho.ter")
+    );
+    assert!(
+        s.warnings
+            .iter()
+            .any(|w| w.starts_with("terrain terrain/ortho.ter: ") && w.ends_with("plain colour")),
+        "{:?}",
+        s.warnings
+    );
 }

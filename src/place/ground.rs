@@ -115,7 +115,30 @@ fn round(v: f64) -> f64 {
 /// tile (not part of the JSON; two are equal when they are the same
 /// surface): what the 3-D scene drapes on and draws.
 #[derive(Clone)]
-pub struct Terrain(pub std::sync::Arc<Surface>);
+pub struct Terrain(pub std::sync::Arc<Surface>, pub TerrainLooks);
+
+/// How each terrain definition of a mesh is drawn, in the order of
+/// [`Surface::terrain_defs`] (shared; empty when the mesh's `.ter` files
+/// were not looked up).
+pub type TerrainLooks = std::sync::Arc<Vec<TerrainLook>>;
+
+/// How one terrain definition of a base mesh is drawn: its `.ter` as the
+/// resolver found it (package, then libraries, as X-Plane looks:
+/// [`Scenery::resolve_in`]) and the base texture it names.
+#[derive(Debug, Clone, Default)]
+pub struct TerrainLook {
+    /// The definition, as the DSF names it.
+    pub def: String,
+    /// The `.ter`'s base texture (`BASE_TEX`/`BASE_TEX_NOWRAP`), found
+    /// or not; `None` when the `.ter` names none or was not read.
+    pub texture: Option<crate::scenery::art::TextureFile>,
+    /// `PROJECTED`: metres one repeat of the texture covers, when the
+    /// terrain is projected rather than given the patch's own s/t.
+    pub projected: Option<[f64; 2]>,
+    /// Why it is drawn in a plain colour, when it is (the `.ter` not
+    /// found or not read).
+    pub why: Option<String>,
+}
 
 impl PartialEq for Terrain {
     fn eq(&self, other: &Self) -> bool {
@@ -125,7 +148,12 @@ impl PartialEq for Terrain {
 
 impl std::fmt::Debug for Terrain {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Terrain({} triangles)", self.0.triangles.len())
+        write!(
+            f,
+            "Terrain({} triangles, {} looks)",
+            self.0.triangles.len(),
+            self.1.len()
+        )
     }
 }
 
@@ -159,6 +187,7 @@ pub struct Ground {
     /// Which it is.
     pub source: GroundSource,
     surface: Option<std::sync::Arc<Surface>>,
+    looks: TerrainLooks,
     flat: f64,
 }
 
@@ -177,6 +206,7 @@ impl Ground {
         Ground {
             source: GroundSource::Flat { elevation },
             surface: None,
+            looks: TerrainLooks::default(),
             flat: elevation,
         }
     }
@@ -192,6 +222,7 @@ impl Ground {
                 file,
             },
             surface: None,
+            looks: TerrainLooks::default(),
             flat: elevation,
         }
     }
@@ -204,8 +235,22 @@ impl Ground {
                 triangles: surface.triangles.len(),
             },
             surface: Some(surface),
+            looks: TerrainLooks::default(),
             flat: 0.0,
         }
+    }
+
+    /// How the mesh's terrain definitions are drawn ([`TerrainLook`]):
+    /// given by the resolver, which finds their `.ter` files.
+    pub fn with_looks(mut self, looks: Vec<TerrainLook>) -> Ground {
+        self.looks = std::sync::Arc::new(looks);
+        self
+    }
+
+    /// The looks of the mesh's terrain definitions (empty until
+    /// [`Ground::with_looks`]).
+    pub fn looks(&self) -> &[TerrainLook] {
+        &self.looks
     }
 
     /// The mesh's surface, when the ground is one.
@@ -227,7 +272,7 @@ impl Ground {
     pub fn apply(&self, p: &mut Placement) -> Applied {
         let mut done = Applied::default();
         p.ground = Some(self.source.clone());
-        p.terrain = self.surface.clone().map(Terrain);
+        p.terrain = self.surface.clone().map(|s| Terrain(s, self.looks.clone()));
         let frame = LocalFrame::new(p.origin);
         let mut at = |q: LonLat| -> f64 {
             let (h, on) = self.at(q);
@@ -331,6 +376,83 @@ pub fn read_mesh(file: &Path, limits: &Limits) -> Result<Surface, String> {
 }
 
 impl Scenery {
+    /// How each terrain definition of the mesh `surface` (read from
+    /// `file`, of `tile`) is drawn: its `.ter` resolved as X-Plane finds
+    /// it (the mesh's own package, then the libraries:
+    /// [`Scenery::resolve_in`]) and read through the art store, once per
+    /// run, with its base texture. Water ([`crate::terrain::WATER`]) has
+    /// no file. Nothing is looked up when the scenery reads no art.
+    pub fn terrain_looks(
+        &self,
+        file: &Path,
+        tile: Tile,
+        surface: &Surface,
+        limits: &Limits,
+    ) -> Vec<TerrainLook> {
+        use crate::draped::{DrapedArt, DrapedKind};
+        use crate::scenery::art::{Libraries, TextureRole};
+        use crate::scenery::definition::DefKind;
+        let defs = &surface.terrain_defs;
+        if !self.reads_art() {
+            return Vec::new();
+        }
+        let wanted = defs.iter().filter(|d| d.as_str() != crate::terrain::WATER);
+        let own = self.own_package_of(file);
+        let root = own.1.clone();
+        let resolved = self.resolve_all_of(own, tile, wanted.map(String::as_str));
+        let index = self.index_for(&root);
+        let libs = (self.install().is_some() || !index.packages.is_empty()).then(|| Libraries {
+            index: &index,
+            tile: Some(tile),
+            conditions: self.conditions(),
+        });
+        defs.iter()
+            .map(|d| {
+                let mut look = TerrainLook {
+                    def: d.clone(),
+                    ..TerrainLook::default()
+                };
+                let Some(r) = resolved.get(d) else {
+                    return look; // water
+                };
+                let picked = r.pick(0).map(|c| c.file.clone());
+                let how = match &picked {
+                    Some(_) => r.rule.clone(),
+                    None => self.why_unresolved(file, r),
+                };
+                let art = self.definition_art(
+                    DefKind::Draped(DrapedKind::Terrain),
+                    d,
+                    picked.as_deref(),
+                    &how,
+                    libs.as_ref(),
+                    limits,
+                );
+                match (&art.draped, &art.art) {
+                    (Some(DrapedArt::Ter(t)), Some(a)) => {
+                        look.projected = t.projected;
+                        look.texture = a
+                            .draped
+                            .as_ref()
+                            .and_then(|f| f.texture(TextureRole::Terrain))
+                            .cloned();
+                        if look.texture.is_none() {
+                            look.why = Some(format!("{d}: names no base texture"));
+                        }
+                    }
+                    _ => {
+                        look.why = Some(match (&art.why, picked) {
+                            (Some(w), _) => format!("{d}: {w}"),
+                            (None, None) => format!("{d}: not found ({how})"),
+                            (None, Some(f)) => format!("{d}: {} not read", f.display()),
+                        })
+                    }
+                }
+                look
+            })
+            .collect()
+    }
+
     /// The ground of `tile`, whose DSF `dsf` was read from `path`, as
     /// X-Plane composes it:
     ///
@@ -365,18 +487,21 @@ impl Scenery {
                 ))
             })?;
             let s = read_mesh(&file, limits).map_err(fail)?;
-            return Ok(Ground::mesh(file, std::sync::Arc::new(s)));
+            let looks = self.terrain_looks(&file, tile, &s, limits);
+            return Ok(Ground::mesh(file, std::sync::Arc::new(s)).with_looks(looks));
         }
         if !dsf.is_overlay()
             && let Ok(s) = Surface::from_dsf(dsf, limits)
         {
-            return Ok(Ground::mesh(path.to_path_buf(), std::sync::Arc::new(s)));
+            let looks = self.terrain_looks(path, tile, &s, limits);
+            return Ok(Ground::mesh(path.to_path_buf(), std::sync::Arc::new(s)).with_looks(looks));
         }
         if let Some(install) = self.install()
             && let (Some((file, d)), _) = crate::scenery::mesh::find(install, tile, limits)
             && let Ok(s) = Surface::from_dsf(&d, limits)
         {
-            return Ok(Ground::mesh(file, std::sync::Arc::new(s)));
+            let looks = self.terrain_looks(&file, tile, &s, limits);
+            return Ok(Ground::mesh(file, std::sync::Arc::new(s)).with_looks(looks));
         }
         let (_, root) = self.package_of(path);
         let first = self.first_airports(&root, limits);

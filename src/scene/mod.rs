@@ -819,6 +819,34 @@ pub const TERRAIN_MARGIN: f64 = 0.001;
 
 /// Terrain's plain colour.
 const TERRAIN: [f32; 4] = [0.36, 0.42, 0.3, 1.0];
+/// Water of a base mesh with no texture to draw it with.
+const WATER_COLOR: [f32; 4] = [0.16, 0.3, 0.45, 1.0];
+
+/// Texture coordinates of corner `c` (at `at`, the scene's metres) of the
+/// mesh triangle `k` of `s`, drawn with `look`: a projected terrain
+/// (`PROJECTED w h`) repeats its texture every `w × h` metres of the
+/// ground; any other takes the patch's own s/t (the two planes after the
+/// normal, DSF notes: a patch vertex is lon, lat, elevation, normal x/y,
+/// then s, t), as Ortho4XP's orthophoto patches give them; a patch
+/// without them gets 0, 0.
+fn terrain_uv(
+    s: &crate::terrain::Surface,
+    k: usize,
+    c: usize,
+    at: [f64; 3],
+    look: Option<&crate::place::ground::TerrainLook>,
+) -> [f64; 2] {
+    if let Some([w, h]) = look.and_then(|l| l.projected)
+        && w > 0.0
+        && h > 0.0
+    {
+        return [at[0] / w, at[1] / h];
+    }
+    match s.corner_planes(k, c) {
+        [u, v, ..] => [f64::from(*u), f64::from(*v)],
+        _ => [0.0, 0.0],
+    }
+}
 
 /// The points of placement `p`'s items, lon/lat.
 fn item_points(p: &Placement) -> impl Iterator<Item = LonLat> + '_ {
@@ -936,27 +964,74 @@ impl<'a> Builder<'a, '_> {
         }
         let common = LocalFrame::new(self.scene.origin);
         let datum = self.scene.datum;
-        let mut mesh = Mesh::default();
+        // One part per terrain definition (its `.ter`'s base texture, or
+        // a plain colour: water blue, land green), in the order the
+        // definitions first come.
+        let looks = &t.1;
+        let mut parts: Vec<(u32, Mesh)> = Vec::new();
+        let mut count = 0;
         for &k in &within {
-            let v = s.triangles[k].v.map(|c| {
+            let tri = &s.triangles[k];
+            let patch = &s.patches[tri.patch as usize];
+            let v = tri.v.map(|c| {
                 let [x, y] = common.to_local([c[0], c[1]]);
                 [x, y, c[2] - datum]
             });
             let n = face_normal(v);
-            // Facing up, whichever way the DSF wound it.
-            let v = if n[2] < 0.0 { [v[0], v[2], v[1]] } else { v };
-            let n = if n[2] < 0.0 { n.map(|c| -c) } else { n };
             if !v.iter().all(|q| fin(q)) {
                 continue;
             }
+            let look = looks.get(patch.def as usize);
+            let uv = |c: usize| -> [f64; 2] { terrain_uv(s, k, c, v[c], look) };
+            let mut corners = [0usize, 1, 2];
+            // Facing up, whichever way the DSF wound it.
+            let n = if n[2] < 0.0 {
+                corners = [0, 2, 1];
+                n.map(|c| -c)
+            } else {
+                n
+            };
+            let at = match parts.iter().position(|(d, _)| *d == patch.def) {
+                Some(a) => a,
+                None => {
+                    parts.push((patch.def, Mesh::default()));
+                    parts.len() - 1
+                }
+            };
+            let mesh = &mut parts[at].1;
             let base = mesh.positions.len() as u32;
-            mesh.positions.extend(v);
-            mesh.normals.extend([n; 3]);
-            mesh.uvs.extend([[0.0, 0.0]; 3]);
+            for c in corners {
+                mesh.positions.push(v[c]);
+                mesh.normals.push(n);
+                mesh.uvs.push(uv(c));
+            }
             mesh.triangles.push([base, base + 1, base + 2]);
+            count += 1;
         }
-        let count = mesh.triangles.len();
-        let material = self.color("terrain", TERRAIN, false);
+        let mut drawn_parts = Vec::new();
+        for (def, mesh) in parts {
+            let water =
+                s.terrain_defs.get(def as usize).map(String::as_str) == Some(crate::terrain::WATER);
+            let look = looks.get(def as usize);
+            let tex = look
+                .and_then(|l| l.texture.as_ref())
+                .and_then(|f| self.texture_file(f));
+            if let Some(why) = look.and_then(|l| l.why.as_ref())
+                && self.unfound.insert((PathBuf::new(), why.clone()))
+            {
+                self.scene
+                    .warnings
+                    .push(format!("terrain {why}; drawn in a plain colour"));
+            }
+            let name = s
+                .terrain_defs
+                .get(def as usize)
+                .cloned()
+                .unwrap_or_else(|| "terrain".into());
+            let color = if water { WATER_COLOR } else { TERRAIN };
+            let material = self.textured(&name, tex, color, false, false);
+            drawn_parts.push(Part::whole(material, mesh));
+        }
         let node = Node {
             item: item(ItemKind::Terrain, i, 0, None),
             mesh: None,
@@ -970,7 +1045,7 @@ impl<'a> Builder<'a, '_> {
                 tallest: 0.0,
             })),
         };
-        if let Some(n) = self.drawn(node, "terrain", vec![Part::whole(material, mesh)])? {
+        if let Some(n) = self.drawn(node, "terrain", drawn_parts)? {
             self.scene.roots.push(n);
         }
         Ok(())
@@ -1059,7 +1134,12 @@ impl<'a> Builder<'a, '_> {
     /// The texture of `file`'s `role` (`None`, with a warning once, when
     /// the art store did not find it).
     fn texture<T>(&mut self, file: &ArtFile<T>, role: TextureRole) -> Option<usize> {
-        let t = file.texture(role)?;
+        self.texture_file(file.texture(role)?)
+    }
+
+    /// The scene's texture of `t` (`None`, with a warning once, when the
+    /// art store did not find it).
+    fn texture_file(&mut self, t: &crate::scenery::art::TextureFile) -> Option<usize> {
         let Some(handle) = &t.found else {
             if self.unfound.insert((t.naming.clone(), t.path.clone())) {
                 self.scene.warnings.push(format!(

@@ -395,7 +395,34 @@ impl Scenery {
         tile: Tile,
         paths: impl Iterator<Item = &'a str>,
     ) -> HashMap<String, Resolution> {
-        let (name, root) = self.package_of(dsf);
+        self.resolve_all_of(self.package_of(dsf), tile, paths)
+    }
+
+    /// The package a file of its own lies in: the package given, when the
+    /// file is inside it; else the installation's package holding it;
+    /// else the folder above its `Earth nav data` ([`default_package`]).
+    /// A base mesh given apart from the scenery (`--mesh`) resolves its
+    /// terrain in its own package, not in the overlay's.
+    pub(crate) fn own_package_of(&self, file: &Path) -> (String, PathBuf) {
+        if let Some(s) = &self.package
+            && file.starts_with(s)
+        {
+            return (folder_name(s), s.clone());
+        }
+        if let Some(p) = self.installation.as_ref().and_then(|i| i.package_of(file)) {
+            return (p.name.clone(), p.path.clone());
+        }
+        let p = default_package(file);
+        (folder_name(&p), p)
+    }
+
+    /// [`Scenery::resolve_all`] in the package `(name, root)`.
+    pub(crate) fn resolve_all_of<'a>(
+        &self,
+        (name, root): (String, PathBuf),
+        tile: Tile,
+        paths: impl Iterator<Item = &'a str>,
+    ) -> HashMap<String, Resolution> {
         let index = self.index_for(&root);
         let mut out = HashMap::new();
         for a in paths {

@@ -177,6 +177,9 @@ impl Scenery {
                                 DrapedArt::Lin(l) => {
                                     l.texture.clone().map(|t| (TextureRole::Line, t))
                                 }
+                                DrapedArt::Ter(t) => {
+                                    t.base.clone().map(|b| (TextureRole::Terrain, b))
+                                }
                                 _ => None,
                             };
                             let mut a =

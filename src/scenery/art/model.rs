@@ -101,6 +101,9 @@ pub enum TextureRole {
     Draped,
     /// A painted line's texture (the `.lin`'s `TEXTURE`).
     Line,
+    /// A terrain type's base texture (the `.ter`'s `BASE_TEX` or
+    /// `BASE_TEX_NOWRAP`), drawn on the base mesh's patches.
+    Terrain,
 }
 
 /// Decodes one texture the art store found. Placement and the views
