@@ -1529,3 +1529,105 @@ fn scenery_at_geojson_is_layered_and_flat() {
         }
     }
 }
+
+/// `scenery at` as a GeoPackage (issue 50): a table per geometry type, as
+/// QGIS loads them, holding every feature of the GeoJSON (a line item a
+/// row per winding) with the same properties. Kept in
+/// `<target>/tmp/gis-out/` for `.ci/run`'s GDAL check.
+#[test]
+fn scenery_at_gpkg_holds_the_geojson_features_a_table_per_geometry() {
+    let t = installation();
+    let g = scenery_at(t.path(), "47.8000,13.0400", "300", &["--format", "geojson"]);
+    let v: serde_json::Value = serde_json::from_slice(&g.stdout).unwrap();
+    let fs = v["features"].as_array().unwrap();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gis-out");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("scenery_at.gpkg");
+    let _ = std::fs::remove_file(&file);
+    let o = scenery_at(
+        t.path(),
+        "47.8000,13.0400",
+        "300",
+        &["-o", file.to_str().unwrap()],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let db = rusqlite::Connection::open(&file).unwrap();
+    let mut types = std::collections::BTreeMap::new();
+    for (layer, geometry) in db
+        .prepare(
+            "SELECT table_name, geometry_type_name FROM gpkg_geometry_columns ORDER BY table_name",
+        )
+        .unwrap()
+        .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+    {
+        types.insert(layer, geometry);
+    }
+    assert_eq!(
+        types.into_iter().collect::<Vec<_>>(),
+        [
+            ("at_areas".to_string(), "POLYGON".to_string()),
+            ("at_lines".into(), "LINESTRING".into()),
+            ("at_points".into(), "POINT".into()),
+        ]
+    );
+    for (layer, geometry_type) in [("at_points", "Point"), ("at_areas", "Polygon")] {
+        let want: Vec<&serde_json::Value> = fs
+            .iter()
+            .filter(|f| f["properties"]["layer"] == layer)
+            .collect();
+        assert_eq!(
+            want.iter()
+                .filter(|f| f["geometry"]["type"] != geometry_type)
+                .count(),
+            0
+        );
+        let mut rows = db
+            .prepare(&format!(
+                "SELECT \"index\", package, kind, definition, lon, lat, excl_by FROM {layer} ORDER BY \"index\""
+            ))
+            .unwrap();
+        /// index, package, kind, definition, lon, lat, excl_by.
+        type AtRow = (i64, String, String, String, f64, f64, Option<String>);
+        let got: Vec<AtRow> = rows
+            .query_map([], |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                ))
+            })
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(got.len(), want.len(), "{layer}");
+        assert!(!want.is_empty(), "the fixture has {layer}");
+        for (g, w) in got.iter().zip(&want) {
+            let p = &w["properties"];
+            assert_eq!(g.0, p["index"].as_i64().unwrap());
+            assert_eq!(g.1, p["package"].as_str().unwrap());
+            assert_eq!(g.2, p["kind"].as_str().unwrap());
+            assert_eq!(g.3, p["definition"].as_str().unwrap());
+            assert_eq!(g.4, p["lon"].as_f64().unwrap());
+            assert_eq!(g.5, p["lat"].as_f64().unwrap());
+            assert_eq!(g.6.as_deref(), p["excl_by"].as_str());
+        }
+    }
+    let lines: i64 = db
+        .query_row("SELECT count(DISTINCT \"index\") FROM at_lines", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(
+        lines as usize,
+        fs.iter()
+            .filter(|f| f["properties"]["layer"] == "at_lines")
+            .count()
+    );
+    assert!(!fs.is_empty());
+}

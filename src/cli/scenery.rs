@@ -43,6 +43,9 @@ pub enum AtFormat {
     Json,
     /// A FeatureCollection, one feature per item.
     Geojson,
+    /// A GeoPackage: a layer per geometry type (at_points, at_lines,
+    /// at_areas), as QGIS loads them.
+    Gpkg,
     /// A picture, items coloured by package, excluded ones grey.
     Svg,
     /// The picture rasterised.
@@ -196,6 +199,7 @@ fn run_at(a: AtArgs) -> u8 {
             match ext.as_deref() {
                 Some("json") => AtFormat::Json,
                 Some("geojson") => AtFormat::Geojson,
+                Some("gpkg") => AtFormat::Gpkg,
                 Some("svg") => AtFormat::Svg,
                 Some("png") => AtFormat::Png,
                 Some("txt") => AtFormat::Text,
@@ -243,6 +247,13 @@ fn run_at(a: AtArgs) -> u8 {
         AtFormat::Text => Ok(report::at_text(&r).into_bytes()),
         AtFormat::Json => json(&r),
         AtFormat::Geojson => report::at_geojson_with(&r, a.pretty),
+        AtFormat::Gpkg => {
+            let mut v = Vec::new();
+            match report::at_gpkg(&r, &mut v) {
+                Ok(()) => Ok(v),
+                Err(e) => return output::fail(e),
+            }
+        }
         AtFormat::Svg => Ok(picture::to_svg(&r, picture::Words::Text).into_bytes()),
         AtFormat::Png => {
             match agkit::out::png::to_png(&picture::to_svg(&r, picture::Words::Strokes)) {

@@ -365,15 +365,17 @@ pub struct Row {
 
 /// Every layer any output writes: the placement layers ([`LAYERS`]), then
 /// the airport layers ([`super::airports::AIRPORT_LAYERS`]), then the
-/// conflict layers ([`super::conflicts::CONFLICT_LAYERS`]); a [`Row`]'s
+/// conflict layers ([`super::conflicts::CONFLICT_LAYERS`]), then `scenery
+/// at`'s ([`super::scenery_report::AT_LAYER_DEFS`]); a [`Row`]'s
 /// `layer` indexes this list.
-pub const ALL_LAYERS: [Layer; 19] = {
+pub const ALL_LAYERS: [Layer; 22] = {
     let a = super::airports::AIRPORT_LAYERS;
     let c = super::conflicts::CONFLICT_LAYERS;
+    let s = super::scenery_report::AT_LAYER_DEFS;
     let p = LAYERS;
     [
         p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], a[0], a[1], a[2], a[3], c[0],
-        c[1], c[2], c[3], c[4],
+        c[1], c[2], c[3], c[4], s[0], s[1], s[2],
     ]
 };
 

@@ -102,31 +102,14 @@ pub const AT_LAYERS: [&str; 3] = ["at_points", "at_lines", "at_areas"];
 /// key), `res_file`/`res_pkg` the file it resolves to, `height` metres
 /// where placement knows it, `conditions` a JSON list as text.
 pub fn at_geojson_with(r: &AtReport, pretty: bool) -> Result<Vec<u8>, serde_json::Error> {
-    use super::layers::{deg, ring};
+    use super::layers::deg;
     use geojson::{Feature, FeatureCollection, Geometry, GeometryValue, JsonObject, JsonValue};
     let mut features = Vec::new();
     for (k, i) in r.items.iter().enumerate() {
-        let shape: Vec<Vec<LonLat>> = i
-            .shape
-            .iter()
-            .map(|w| w.iter().map(|p| [deg(p[0]), deg(p[1])]).collect())
-            .collect();
-        let area = (i.kind.is_area() && !i.open) || i.kind == ItemKind::Object;
-        let rings: Option<Vec<Vec<LonLat>>> = (area && shape.first().is_some_and(|w| w.len() >= 3))
-            .then(|| {
-                shape
-                    .iter()
-                    .enumerate()
-                    .map(|(n, w)| ring(w, n == 0))
-                    .collect()
-            })
-            .flatten();
-        let (layer, g) = if let Some(rings) = rings {
-            (AT_LAYERS[2], GeometryValue::new_polygon(rings))
-        } else if shape.len() == 1 && shape[0].len() == 1 {
-            (AT_LAYERS[0], GeometryValue::new_point(shape[0][0]))
-        } else {
-            (AT_LAYERS[1], GeometryValue::new_multi_line_string(shape))
+        let (layer, g) = match at_shape(i) {
+            AtShape::Area(rings) => (AT_LAYERS[2], GeometryValue::new_polygon(rings)),
+            AtShape::Point(p) => (AT_LAYERS[0], GeometryValue::new_point(p)),
+            AtShape::Lines(w) => (AT_LAYERS[1], GeometryValue::new_multi_line_string(w)),
         };
         let text = |s: Option<&str>| s.map_or(JsonValue::Null, JsonValue::from);
         let mut props = JsonObject::new();
@@ -197,6 +180,44 @@ pub fn at_geojson_with(r: &AtReport, pretty: bool) -> Result<Vec<u8>, serde_json
     };
     v.push(b'\n');
     Ok(v)
+}
+
+/// One `scenery at` item's geometry in degrees, as its layer holds it.
+enum AtShape {
+    /// A closed area: exterior ring counter-clockwise, holes clockwise.
+    Area(Vec<Vec<LonLat>>),
+    /// A single point.
+    Point(LonLat),
+    /// Lines, a winding each.
+    Lines(Vec<Vec<LonLat>>),
+}
+
+/// Which geometry `i` is drawn as: an area (a closed area item of three
+/// points or more, or an object's footprint), a point (one winding of one
+/// point) or lines (everything else).
+fn at_shape(i: &Item) -> AtShape {
+    use super::layers::{deg, ring};
+    let shape: Vec<Vec<LonLat>> = i
+        .shape
+        .iter()
+        .map(|w| w.iter().map(|p| [deg(p[0]), deg(p[1])]).collect())
+        .collect();
+    let area = (i.kind.is_area() && !i.open) || i.kind == ItemKind::Object;
+    if area
+        && shape.first().is_some_and(|w| w.len() >= 3)
+        && let Some(rings) = shape
+            .iter()
+            .enumerate()
+            .map(|(n, w)| ring(w, n == 0))
+            .collect::<Option<Vec<_>>>()
+    {
+        return AtShape::Area(rings);
+    }
+    if shape.len() == 1 && shape[0].len() == 1 {
+        AtShape::Point(shape[0][0])
+    } else {
+        AtShape::Lines(shape)
+    }
 }
 
 /// `scenery resolve` for people: the winners with the rule, then every
@@ -270,6 +291,138 @@ pub fn check_text(r: &CheckReport) -> String {
         }
     );
     s
+}
+
+/// Index of `scenery at`'s point layer in [`super::layers::ALL_LAYERS`]
+/// (after the conflict layers); its line and area layers follow.
+pub const AT_POINTS: usize = super::conflicts::LAYER_RANGE.end;
+/// `scenery at`'s layers' range of [`super::layers::ALL_LAYERS`]: points,
+/// lines, areas, the three of [`AT_LAYERS`].
+pub const AT_RANGE: std::ops::Range<usize> = AT_POINTS..AT_POINTS + 3;
+
+/// The fields of every `scenery at` layer: the GeoJSON's properties, in
+/// its order (its `placed_by`, the index of the autogen use that placed
+/// the item, as `placer_idx`: `placed_by` is text in the conflict
+/// layers), and `part` (a line item of several windings is a row per
+/// winding, GeoPackage holding one geometry type a layer).
+const AT_FIELDS: &[super::layers::Field] = {
+    use super::layers::FieldType::{Integer as I, Real as R, Text as T};
+    use super::layers::f;
+    &[
+        f("layer", T),
+        f("index", I),
+        f("part", I),
+        f("package", T),
+        f("dsf", T),
+        f("kind", T),
+        f("definition", T),
+        f("res_file", T),
+        f("res_pkg", T),
+        f("lon", R),
+        f("lat", R),
+        f("excl_by", T),
+        f("rule", T),
+        f("conditions", T),
+        f("exclusion", T),
+        f("placer_idx", I),
+        f("art", T),
+        f("height", R),
+    ]
+};
+
+/// `scenery at`'s layers, as a GeoPackage holds them ([`at_gpkg`]).
+pub const AT_LAYER_DEFS: [super::layers::Layer; 3] = {
+    use super::layers::{GeomType, Layer};
+    [
+        Layer {
+            name: AT_LAYERS[0],
+            geometry: GeomType::Point,
+            fields: AT_FIELDS,
+            about: "scenery at: items that are a point (objects without a known footprint, autogen points, trees); lon/lat the item's reference point, height metres where placement knows it, conditions a JSON list, index the item's place in the JSON list.",
+        },
+        Layer {
+            name: AT_LAYERS[1],
+            geometry: GeomType::LineString,
+            fields: AT_FIELDS,
+            about: "scenery at: items that are lines (painted lines, object strings, networks, open facades), a row per winding (part); fields as at_points.",
+        },
+        Layer {
+            name: AT_LAYERS[2],
+            geometry: GeomType::Polygon,
+            fields: AT_FIELDS,
+            about: "scenery at: items that are areas (facades, forests, draped polygons, beaches, autogen blocks, placed objects' footprints), holes kept; fields as at_points.",
+        },
+    ]
+};
+
+/// The rows of `scenery at`'s layers ([`AT_LAYER_DEFS`]): the features of
+/// [`at_geojson`], a line item split into a row per winding.
+pub fn at_rows(r: &AtReport) -> Vec<super::layers::Row> {
+    use super::layers::{Row, Shape, Value, deg, metres};
+    use std::borrow::Cow;
+    let text = |s: Option<&str>| s.map_or(Value::Null, |s| Value::Text(Cow::Owned(s.to_string())));
+    let mut rows = Vec::new();
+    for (k, i) in r.items.iter().enumerate() {
+        let parts: Vec<(usize, Shape)> = match at_shape(i) {
+            AtShape::Area(rings) => vec![(2, Shape::Polygon(rings))],
+            AtShape::Point(p) => vec![(0, Shape::Point(p))],
+            AtShape::Lines(w) => w
+                .into_iter()
+                .filter(|w| w.len() >= 2)
+                .map(|w| (1, Shape::LineString(w)))
+                .collect(),
+        };
+        let conditions = if i.conditions.is_empty() {
+            Value::Null
+        } else {
+            Value::Text(Cow::Owned(
+                serde_json::to_string(&i.conditions).unwrap_or_default(),
+            ))
+        };
+        for (part, (layer, shape)) in parts.into_iter().enumerate() {
+            rows.push(Row {
+                layer: AT_POINTS + layer,
+                shape,
+                values: vec![
+                    Value::Text(Cow::Borrowed(AT_LAYERS[layer])),
+                    Value::Int(k as i64),
+                    Value::Int(part as i64),
+                    text(Some(&i.package)),
+                    text(Some(&i.dsf)),
+                    Value::Text(Cow::Borrowed(i.kind.as_str())),
+                    text(Some(&i.definition)),
+                    text(i.resolved.as_ref().map(|r| r.file.as_str())),
+                    text(i.resolved.as_ref().map(|r| r.package.as_str())),
+                    Value::Real(deg(i.lon)),
+                    Value::Real(deg(i.lat)),
+                    text(i.excluded_by.as_deref()),
+                    text(Some(&i.rule)),
+                    conditions.clone(),
+                    text(i.exclusion.as_deref()),
+                    i.placed_by.map_or(Value::Null, |p| Value::Int(p as i64)),
+                    i.art
+                        .map_or(Value::Null, |a| Value::Text(Cow::Borrowed(a.as_str()))),
+                    i.height.map(metres).into(),
+                ],
+            });
+        }
+    }
+    rows
+}
+
+/// `scenery at` as a GeoPackage: its three layers ([`AT_LAYER_DEFS`],
+/// every table present even when empty), written to `w` (built in a
+/// scratch folder, then copied).
+pub fn at_gpkg(r: &AtReport, w: &mut dyn std::io::Write) -> Result<(), super::OutError> {
+    let dir = crate::fsutil::ScratchDir::new()?;
+    let path = dir.path().join("at.gpkg");
+    let mut g = super::gpkg::GpkgWriter::create_layers(&path, AT_RANGE)?;
+    for row in at_rows(r) {
+        g.add(&row)?;
+    }
+    g.finish()?;
+    std::io::copy(&mut std::fs::File::open(&path)?, w)?;
+    Ok(())
 }
 
 #[cfg(test)]
