@@ -25,6 +25,7 @@ pub mod labels;
 pub mod layers;
 pub(crate) mod overview;
 pub mod png;
+mod runways;
 pub mod scenery_report;
 #[cfg(feature = "arrow")]
 pub mod scenery_tables;
