@@ -480,6 +480,18 @@ fn a_run_reads_the_airports_once_for_all_its_tiles() {
     std::fs::write(nav.join("apt.dat"), "I\n1100 emptied\n\n99\n").unwrap();
     let second = scenery.place_tile(&dsf, &params).unwrap();
     assert_eq!(icao(&second), "XAGK", "the apt.dat was read again");
+    // The airports the tile carries too (XAGK and the seaplane base XSEA
+    // lie in it).
+    let ids = |t: &TilePlacement| -> Vec<String> {
+        t.airports.as_ref().map_or(Vec::new(), |a| {
+            a.0.airports
+                .iter()
+                .map(|x| x.airport.icao.clone())
+                .collect()
+        })
+    };
+    assert_eq!(ids(&first), ["XAGK", "XSEA"]);
+    assert_eq!(ids(&second), ["XAGK", "XSEA"], "the apt.dat was read again");
     let limits = agkit::limits::Limits::default();
     assert!(std::sync::Arc::ptr_eq(
         &scenery.first_airports(&examples, &limits),
@@ -487,6 +499,7 @@ fn a_run_reads_the_airports_once_for_all_its_tiles() {
     ));
     let fresh = place(&examples, None);
     assert_eq!(fresh.ground, Some(GroundSource::Flat { elevation: 0.0 }));
+    assert!(fresh.airports.is_none());
 }
 
 /// Gives the package `examples` the airport XDMO under the demo's items
