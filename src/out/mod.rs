@@ -8,6 +8,7 @@
 //! GIS formats share one schema of layers and fields ([`layers`]). The
 //! formats are described in `docs/placement.md`.
 
+pub mod airport_picture;
 pub mod airports;
 #[cfg(feature = "arrow")]
 pub mod arrow;
