@@ -29,6 +29,9 @@ For each `*.glb` and `*.gltf` in DIR (what tests/gltf.rs writes to
   point (a ray cast down onto the terrain there), and the draped
   polygons' and lines' vertices lie just above it (objects at MSL, AGL or
   graded to their tile's ground point are not held to their own point);
+  its airports (`airport ICAO` objects, counted against the sidecar's
+  `airports`) have every runway, helipad and pavement vertex within
+  0.5 m of the terrain under it (just above it: agkit lifts them 2-3 cm);
 - a small Cycles render (CPU, a few samples, a sun and a camera from the
   scene's bounds) shows the OBJ objects lit, not black, against the ground:
   the scene is rendered once as it is and once with flat mask colours, and
@@ -170,7 +173,7 @@ def check_counts(name, expect):
             fail(name, f"{have[k]} {k} in Blender, the placements hold {expect[k]}")
     # A whole tile's draped polygons and painted lines, when the sidecar
     # counts them.
-    for k, item in (("draped", "draped"), ("lines", "line")):
+    for k, item in (("draped", "draped"), ("lines", "line"), ("airports", "airport")):
         if k in expect:
             have[k] = by_item.get(item, 0)
             if have[k] != expect[k]:
@@ -349,6 +352,36 @@ def check_terrain(name):
     print(f"  on the terrain: {n} objects and trees within 0.5 m ({skipped} MSL, AGL or graded not held to their own point)", flush=True)
 
 
+def check_airports(name):
+    """A tile's airports lie on the terrain: every vertex of their faces
+    within 0.5 m of the terrain under it, none below it by more than
+    that. Checked at the vertices, as the draped polygons are: agkit sets
+    each vertex on the ground and does not yet cut the faces along the
+    mesh's edges as X-Plane drapes them."""
+    airports = [o for o in bpy.data.objects if o.get("item") == "airport" and o.type == "MESH"]
+    if not airports:
+        return
+    if TERRAIN is None:
+        # Flat ground: every vertex at one level, faces up.
+        return
+    for o in airports:
+        off, worst = 0, 0.0
+        for v in o.data.vertices:
+            w = o.matrix_world @ v.co
+            g = terrain_z(w)
+            if g is None:
+                off += 1
+                continue
+            d = w.z - g
+            if abs(d) > abs(worst):
+                worst = d
+        if off:
+            fail(name, f"{o.name!r}: {off} of {len(o.data.vertices)} vertices not over the terrain")
+        if abs(worst) > 0.5:
+            fail(name, f"{o.name!r}: a vertex {worst:.2f} m from the terrain under it")
+        print(f"  airport {o.name!r}: {len(o.data.polygons)} faces, vertices within {abs(worst):.3f} m of the terrain", flush=True)
+
+
 def bounds():
     lo = mathutils.Vector((math.inf,) * 3)
     hi = mathutils.Vector((-math.inf,) * 3)
@@ -520,6 +553,7 @@ def main():
         load_terrain()
         check_draped(name)
         check_terrain(name)
+        check_airports(name)
         if check_render(name, keep):
             rendered_objs += 1
         check_trimesh(name, path)

@@ -626,3 +626,30 @@ fn the_summary_counts_read_as_english() {
         "{text}"
     );
 }
+
+/// Issue 50: `--picture DIR` draws each airport looked at, its runways and
+/// pavement, with the shed on the runway marked by its code.
+#[test]
+fn the_picture_of_an_airport_marks_its_finding() {
+    let t = installation();
+    let dir = t.path().join("pictures");
+    let (code, r, stderr) = conflicts(t.path(), &["--picture", dir.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("XTST.svg"), "{stderr}");
+    let svg = std::fs::read_to_string(dir.join("XTST.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let layer = |id: &str| {
+        doc.descendants()
+            .find(|n| n.attribute("id") == Some(id))
+            .unwrap_or_else(|| panic!("no {id} layer"))
+    };
+    assert!(layer("airport-runway").children().any(|c| c.is_element()));
+    let marks: String = layer("findings")
+        .descendants()
+        .filter_map(|n| n.text())
+        .collect();
+    let code = r["findings"][0]["code"].as_str().unwrap();
+    assert!(marks.contains(code), "{marks}");
+    let png = std::fs::read(dir.join("XTST.png")).unwrap();
+    assert!(png.starts_with(b"\x89PNG"));
+}

@@ -115,10 +115,16 @@ fn place(examples: &Path, mesh: Option<&Path>) -> TilePlacement {
 /// (`tests/fixtures/apt/small.dat`) as its apt.dat; returns its `Earth nav
 /// data` folder.
 fn with_small_apt(examples: &Path) -> PathBuf {
+    with_apt(examples, "small.dat")
+}
+
+/// Gives the package `examples` `tests/fixtures/apt/NAME` as its apt.dat;
+/// returns its `Earth nav data` folder.
+fn with_apt(examples: &Path, name: &str) -> PathBuf {
     let nav = examples.join("Earth nav data");
     std::fs::create_dir_all(&nav).unwrap();
     std::fs::copy(
-        Path::new(ROOT).join("tests/fixtures/apt/small.dat"),
+        Path::new(ROOT).join("tests/fixtures/apt").join(name),
         nav.join("apt.dat"),
     )
     .unwrap();
@@ -380,6 +386,8 @@ fn figures_on_a_million_triangle_mesh() {
 fn the_scene_draws_the_terrain_and_stands_objects_on_it() {
     use agkit::scene::{self, ItemKind};
     let (_tmp, examples, mesh_pkg) = package();
+    // With its airport, so that Blender's check sees one on the terrain.
+    with_demo_field(&examples);
     let t = place(&examples, Some(&mesh_pkg));
     let limits = agkit::limits::Limits::default();
     let s = scene::build(&t.placements, &limits).unwrap();
@@ -428,7 +436,7 @@ fn the_scene_draws_the_terrain_and_stands_objects_on_it() {
 
 /// Writes the tile on its terrain where `e2e/blender_check.py` reads the
 /// scenes (`<target>/tmp/gltf-out`, beside tests/gltf.rs's), with the
-/// counts of its placements (`NAME.counts.json`).
+/// counts of its placements and airports (`NAME.counts.json`).
 fn keep_for_blender(name: &str, glb: &[u8], t: &TilePlacement) {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gltf-out");
     std::fs::create_dir_all(&d).unwrap();
@@ -439,6 +447,7 @@ fn keep_for_blender(name: &str, glb: &[u8], t: &TilePlacement) {
         "objects": ps.iter().map(|p| p.objects.len()).sum::<usize>(),
         "facades": ps.iter().map(|p| p.facades.len()).sum::<usize>(),
         "tree_groups": ps.iter().filter(|p| !p.trees.is_empty()).count(),
+        "airports": t.airports.as_ref().map_or(0, |a| a.0.airports.len()),
     });
     std::fs::write(
         d.join(format!("{name}.counts.json")),
@@ -471,6 +480,18 @@ fn a_run_reads_the_airports_once_for_all_its_tiles() {
     std::fs::write(nav.join("apt.dat"), "I\n1100 emptied\n\n99\n").unwrap();
     let second = scenery.place_tile(&dsf, &params).unwrap();
     assert_eq!(icao(&second), "XAGK", "the apt.dat was read again");
+    // The airports the tile carries too (XAGK and the seaplane base XSEA
+    // lie in it).
+    let ids = |t: &TilePlacement| -> Vec<String> {
+        t.airports.as_ref().map_or(Vec::new(), |a| {
+            a.0.airports
+                .iter()
+                .map(|x| x.airport.icao.clone())
+                .collect()
+        })
+    };
+    assert_eq!(ids(&first), ["XAGK", "XSEA"]);
+    assert_eq!(ids(&second), ["XAGK", "XSEA"], "the apt.dat was read again");
     let limits = agkit::limits::Limits::default();
     assert!(std::sync::Arc::ptr_eq(
         &scenery.first_airports(&examples, &limits),
@@ -478,6 +499,172 @@ fn a_run_reads_the_airports_once_for_all_its_tiles() {
     ));
     let fresh = place(&examples, None);
     assert_eq!(fresh.ground, Some(GroundSource::Flat { elevation: 0.0 }));
+    assert!(fresh.airports.is_none());
+}
+
+/// Gives the package `examples` the airport XDMO under the demo's items
+/// (`tests/fixtures/apt/demo_field.dat`: a runway with a displaced
+/// threshold and a blast pad, a helipad, an apron with a hole).
+fn with_demo_field(examples: &Path) {
+    with_apt(examples, "demo_field.dat");
+}
+
+/// An airport node, its vertices and its triangles' centroids.
+type AirportNode<'s> = (&'s agkit::scene::Node, Vec<[f64; 3]>, Vec<[f64; 2]>);
+
+/// The airport node of a scene, with every vertex of its mesh (scene
+/// frame) and its triangles' centroids.
+fn airport_node<'s>(s: &'s agkit::scene::Scene<'_>) -> Option<AirportNode<'s>> {
+    use agkit::scene::ItemKind;
+    let n = s.nodes.iter().find(|n| n.item.kind == ItemKind::Airport)?;
+    let m = &s.meshes[n.mesh?];
+    let mut verts = Vec::new();
+    let mut centroids = Vec::new();
+    for part in &m.parts {
+        verts.extend(part.mesh.positions.iter().copied());
+        for t in &part.mesh.triangles {
+            let [a, b, c] = t.map(|i| part.mesh.positions[i as usize]);
+            centroids.push([(a[0] + b[0] + c[0]) / 3.0, (a[1] + b[1] + c[1]) / 3.0]);
+        }
+    }
+    Some((n, verts, centroids))
+}
+
+/// Issue 49: the airports of the tile drawn in the glTF, on the mesh,
+/// under the items: one `airport XDMO` node, every vertex on the ground
+/// plus its lift, the triangles the shapes give, the apron's hole left
+/// empty; a triangle limit the airport would pass leaves it out with a
+/// warning.
+#[test]
+fn the_scene_draws_the_airports_on_the_mesh() {
+    use agkit::scene::{self, airports};
+    let (_tmp, examples, mesh_pkg) = package();
+    with_demo_field(&examples);
+    let t = place(&examples, Some(&mesh_pkg));
+    let found = t.airports.as_ref().expect("the tile carries its airports");
+    assert_eq!(found.0.airports.len(), 1);
+    assert!(t.placements.iter().all(|p| p.airports == t.airports));
+    let limits = agkit::limits::Limits::default();
+    let s = scene::build(&t.placements, &limits).unwrap();
+    let surface = read_mesh(
+        &mesh_pkg.join("Earth nav data/+40+010/+47+013.dsf"),
+        &limits,
+    )
+    .unwrap();
+    let (node, verts, centroids) = airport_node(&s).expect("an airport node");
+    assert_eq!(s.name(node), "airport XDMO");
+    let frame = LocalFrame::new(s.origin);
+    for v in &verts {
+        let want = under(&surface, frame.to_lonlat([v[0], v[1]]));
+        let got = v[2] + s.datum;
+        assert!(
+            (got - want - airports::RUNWAY_LIFT).abs() <= 0.1,
+            "a vertex at {got} m on ground {want} m"
+        );
+        assert!(got > want, "above the ground");
+    }
+    let shapes = airports::shapes(&found.0.airports[0].airport);
+    let kinds: Vec<&str> = shapes.iter().map(|s| s.part.as_str()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "pavement",
+            "runway",
+            "displaced threshold",
+            "blast pad",
+            "helipad"
+        ]
+    );
+    let want: usize = shapes.iter().map(airports::Shape::triangles).sum();
+    assert_eq!(centroids.len(), want, "the triangles the shapes give");
+    // The runway, about 570 m, is cut every 25 m: it follows the relief.
+    assert!(want > 40, "{want}");
+    // The apron's hole (lon 13.0415–13.0425, lat 47.7994–47.7998).
+    for c in &centroids {
+        let [lon, lat] = frame.to_lonlat(*c);
+        let inside = (13.0415..13.0425).contains(&lon) && (47.7994..47.7998).contains(&lat);
+        assert!(!inside, "a triangle in the apron's hole at {lon}, {lat}");
+    }
+    // The extras name each shape's file:line.
+    let extras = s.extras(node);
+    let parts = extras["parts"].as_array().unwrap();
+    assert_eq!(parts.len(), shapes.len());
+    assert!(
+        parts[1]["source"].as_str().unwrap().ends_with("apt.dat:6"),
+        "{extras}"
+    );
+    assert_eq!(parts[1]["name"], "09/27");
+    let glb = agkit::out::gltf::to_glb(&t.placements).unwrap();
+    assert!(glb.windows(12).any(|w| w == b"airport XDMO"));
+    // A limit the airport would pass: left out, said, no panic.
+    let tight = agkit::limits::Limits {
+        max_scene_triangles: s.triangles() - want as u64 + 5,
+        ..limits
+    };
+    let s = scene::build(&t.placements, &tight).unwrap();
+    assert!(airport_node(&s).is_none());
+    assert!(
+        s.warnings.iter().any(|w| w.starts_with("airport XDMO:")),
+        "{:?}",
+        s.warnings
+    );
+}
+
+/// Issue 49: `place --dsf TILE --all` draws the airports in the pictures
+/// (beneath the other layers) and its JSON names them.
+#[test]
+fn the_pictures_and_the_json_show_the_airports() {
+    let (tmp, examples, _) = package();
+    with_demo_field(&examples);
+    let run = |out: &Path| {
+        let o = Command::new(env!("CARGO_BIN_EXE_agkit"))
+            .args(["place", "--all", "--scenery"])
+            .arg(&examples)
+            .arg("--dsf")
+            .arg(examples.join("dsf/whole_demo.dsf"))
+            .arg("-o")
+            .arg(out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    let svg = tmp.path().join("tile.svg");
+    run(&svg);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let group = |id: &str| {
+        doc.descendants()
+            .find(|n| n.attribute("id") == Some(id))
+            .unwrap_or_else(|| panic!("no {id} layer"))
+    };
+    let runway = group("airport-runway");
+    assert!(runway.children().any(|c| c.is_element()), "a runway drawn");
+    // Beneath every other layer of the map: the pavement comes first.
+    let layers: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "g")
+        .filter_map(|n| n.attribute("id"))
+        .collect();
+    let first = layers
+        .iter()
+        .position(|l| *l == "airport-pavement")
+        .unwrap();
+    assert!(
+        layers[..first].iter().all(|l| !l.starts_with("airport")),
+        "{layers:?}"
+    );
+    let png = tmp.path().join("tile.png");
+    run(&png);
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    let json = tmp.path().join("tile.json");
+    run(&json);
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let summary = v[0]["airports"].to_string().replace(
+        &examples.display().to_string().replace('\\', "\\\\"),
+        "<examples>",
+    );
+    let summary: serde_json::Value = serde_json::from_str(&summary).unwrap();
+    insta::assert_json_snapshot!(summary);
 }
 
 /// The mesh of [`mesh`] as an Ortho4XP tile is made: the land an

@@ -170,6 +170,19 @@ impl Airport {
             .map(|m| m.value.as_str())
     }
 
+    /// Its runway ends, water runway ends and helipads, in that order.
+    pub fn ends(&self) -> impl Iterator<Item = LonLat> + '_ {
+        self.runways
+            .iter()
+            .flat_map(|r| r.ends.iter().map(|e| e.at))
+            .chain(
+                self.water_runways
+                    .iter()
+                    .flat_map(|r| r.ends.iter().map(|e| e.at)),
+            )
+            .chain(self.helipads.iter().map(|h| h.at))
+    }
+
     /// The reference point X-Plane uses where the file gives one
     /// (`datum_lat`/`datum_lon` metadata), else the centre of the runway
     /// ends, helipads and water runway ends; `None` for an airport with
@@ -183,17 +196,7 @@ impl Airport {
         if let (Some(lat), Some(lon)) = (num("datum_lat"), num("datum_lon")) {
             return Some([lon, lat]);
         }
-        let pts: Vec<LonLat> = self
-            .runways
-            .iter()
-            .flat_map(|r| r.ends.iter().map(|e| e.at))
-            .chain(
-                self.water_runways
-                    .iter()
-                    .flat_map(|r| r.ends.iter().map(|e| e.at)),
-            )
-            .chain(self.helipads.iter().map(|h| h.at))
-            .collect();
+        let pts: Vec<LonLat> = self.ends().collect();
         if pts.is_empty() {
             return None;
         }

@@ -60,6 +60,11 @@ pub struct ConflictsArgs {
     /// (which must not exist yet, or be empty).
     #[arg(long, value_name = "DIR")]
     fix: Option<PathBuf>,
+    /// Write one picture per airport looked at into this folder (made if
+    /// missing): `ID.svg` and `ID.png`, its runways, pavement and
+    /// boundary with each finding marked by its code.
+    #[arg(long, value_name = "DIR")]
+    picture: Option<PathBuf>,
 }
 
 fn scope(a: &ConflictsArgs) -> Result<Scope, String> {
@@ -112,6 +117,39 @@ fn format_of(a: &ConflictsArgs, output: Option<&Path>) -> Format {
     })
 }
 
+/// Writes `ID.svg` and `ID.png` of every airport of `r` into `dir`
+/// ([`agkit::out::airport_picture`]), a line on stderr for each.
+fn write_pictures(dir: &Path, r: &agkit::place::conflicts::ConflictReport) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    for (k, info) in r.airports.iter().enumerate() {
+        // An ID is letters and digits; anything else is kept out of the
+        // file name.
+        let name: String = info
+            .id
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let Some(svg) = agkit::out::airport_picture::airport_svg(r, k) else {
+            continue;
+        };
+        let svg_file = dir.join(format!("{name}.svg"));
+        std::fs::write(&svg_file, svg).map_err(|e| format!("{}: {e}", svg_file.display()))?;
+        if let Some(png) = agkit::out::airport_picture::airport_png(r, k) {
+            let png = png.map_err(|e| e.to_string())?;
+            let png_file = dir.join(format!("{name}.png"));
+            std::fs::write(&png_file, png).map_err(|e| format!("{}: {e}", png_file.display()))?;
+        }
+        output::wrote(&svg_file, &format!("{} and its PNG", info.id));
+    }
+    Ok(())
+}
+
 /// Runs `agkit scenery conflicts`.
 pub fn run(a: ConflictsArgs) -> u8 {
     let scope = match scope(&a) {
@@ -157,6 +195,11 @@ pub fn run(a: ConflictsArgs) -> u8 {
             Ok(w) => notes = view::fix_notes(&w),
             Err(e) => return output::fail(e),
         }
+    }
+    if let Some(dir) = &a.picture
+        && let Err(e) = write_pictures(dir, &r)
+    {
+        return output::fail(format!("--picture {}: {e}", dir.display()));
     }
     let format = format_of(&a, out.as_deref());
     if format != Format::Text {

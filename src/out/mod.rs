@@ -8,6 +8,7 @@
 //! GIS formats share one schema of layers and fields ([`layers`]). The
 //! formats are described in `docs/placement.md`.
 
+pub mod airport_picture;
 pub mod airports;
 #[cfg(feature = "arrow")]
 pub mod arrow;
@@ -25,6 +26,7 @@ pub mod labels;
 pub mod layers;
 pub(crate) mod overview;
 pub mod png;
+mod runways;
 pub mod scenery_report;
 #[cfg(feature = "arrow")]
 pub mod scenery_tables;

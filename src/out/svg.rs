@@ -520,6 +520,10 @@ pub fn draw(scene: &Sheet, opts: &Options) -> Picture {
             }
         }
     };
+    // The airports' runways and pavement beneath every other layer.
+    let (under, airport_entries) = super::runways::layers(scene, &frames, &view);
+    layers.splice(0..0, under);
+    entries.splice(0..0, airport_entries);
     let mut locator = Vec::new();
     if let Some(tile) = scene.tile {
         if let Some(edge) = tile_edge(tile, &frames, &view) {

@@ -80,6 +80,12 @@ pub struct Placement {
     /// not part of the JSON): what the 3-D scene drapes on and draws.
     #[serde(skip)]
     pub terrain: Option<super::ground::Terrain>,
+    /// The airports lying in the tile, when a whole tile was placed
+    /// ([`super::airports`]; shared by its placements): the 3-D scene and
+    /// the pictures draw their runways and pavement under the items. The
+    /// JSON holds their summary (ID, file, counts); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub airports: Option<super::airports::Airports>,
 }
 
 /// What a [`Placement`] places: one autogen use, or the items of one

@@ -79,6 +79,12 @@ pub struct TilePlacement {
     /// Points the mesh did not cover (set at 0 m); absent when none.
     #[serde(skip_serializing_if = "is_zero")]
     pub off_mesh: usize,
+    /// With [`Params::whole_tile`]: the airports whose runways, helipads
+    /// or pavement lie in the tile ([`crate::place::airports`]), which
+    /// each placement also carries; the JSON holds their summary. `None`
+    /// when no apt.dat searched has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub airports: Option<crate::place::airports::Airports>,
 }
 
 /// Serde: leaves a zero count out.
@@ -163,6 +169,7 @@ impl Scenery {
             whole: None,
             ground: None,
             off_mesh: 0,
+            airports: None,
         };
         let resolved = self.resolve_all(path, tile, uses.iter().map(|u| u.asset.as_str()));
         let mut counts: HashMap<&str, usize> = HashMap::new();
@@ -236,10 +243,15 @@ impl Scenery {
                     path: e.path,
                     why: e.why,
                 })?;
+            let found = self.tile_airports(&root, tile, &params.limits);
+            let airports =
+                (!found.airports.is_empty()).then_some(crate::place::airports::Airports(found));
             for p in out.placements.iter_mut().chain(&mut out.unplaced) {
                 out.off_mesh += ground.apply(p).off_mesh;
+                p.airports.clone_from(&airports);
             }
             out.ground = Some(ground.source);
+            out.airports = airports;
         }
         Ok(out)
     }

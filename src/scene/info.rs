@@ -234,6 +234,21 @@ pub enum NodeInfo<'a> {
         /// Why it is not placed.
         why: Option<&'a str>,
     },
+    /// One airport of the tile: its runways, helipads and pavement.
+    Airport {
+        /// Its ID.
+        icao: &'a str,
+        /// Its name.
+        name: &'a str,
+        /// The apt.dat it was taken from.
+        file: String,
+        /// Its header row's line there.
+        line: usize,
+        /// Each shape drawn, with its row's line.
+        parts: Vec<AirportPart>,
+        /// Triangles drawn.
+        triangles: usize,
+    },
     /// The terrain under the placements, from the ground they stand on.
     Terrain {
         /// The ground, in words (the mesh file, an airport's elevation, or
@@ -244,6 +259,21 @@ pub enum NodeInfo<'a> {
         /// The elevation the scene's z = 0 stands for, metres.
         datum: f64,
     },
+}
+
+/// One shape of an airport node ([`crate::scene::airports::Shape`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AirportPart {
+    /// What it is: `runway`, `displaced threshold`, `blast pad`, `water
+    /// runway`, `helipad`, `pavement`.
+    pub part: &'static str,
+    /// The runway's ends (`09/27`), the helipad's designator or the
+    /// pavement's description.
+    pub name: String,
+    /// Its surface, in words.
+    pub surface: &'static str,
+    /// `file:line` of its row.
+    pub source: String,
 }
 
 /// What views may show about the scene: the origin, the frame, the

@@ -39,6 +39,7 @@
 //! ([`OUTLINE_WIDTH`] metres wide, red), never walls and a roof of a height
 //! nobody gave it.
 
+pub mod airports;
 pub mod draped;
 pub mod info;
 
@@ -110,6 +111,10 @@ pub enum ItemKind {
     /// The base mesh under the scene's items (a root of its own; its
     /// placement is the first that stands on a mesh).
     Terrain,
+    /// One airport's runways, helipads and pavement ([`airports`]; a root
+    /// of its own; its placement is the first that carries the tile's
+    /// airports, its index the airport's among them).
+    Airport,
 }
 
 /// The item a node draws.
@@ -420,6 +425,14 @@ impl Scene<'_> {
             }
             ItemKind::Unplaced => format!("#{i} missing {} (not placed)", short(&p.asset)),
             ItemKind::Terrain => "terrain".to_string(),
+            ItemKind::Airport => p
+                .airports
+                .as_ref()
+                .and_then(|a| a.0.airports.get(k))
+                .map_or_else(
+                    || "airport".into(),
+                    |a| format!("airport {}", a.airport.icao),
+                ),
         }
     }
 
@@ -573,6 +586,27 @@ impl Scene<'_> {
                 kind: p.kind,
                 why: p.unplaced.as_deref(),
             },
+            ItemKind::Airport => {
+                let a = p.airports.as_ref()?.0.airports.get(k)?;
+                let file = a.file.display().to_string();
+                let parts = airports::shapes(&a.airport)
+                    .into_iter()
+                    .map(|s| info::AirportPart {
+                        part: s.part.as_str(),
+                        name: s.name.clone(),
+                        surface: crate::apt::spec::surface_name(s.surface),
+                        source: format!("{file}:{}", s.line),
+                    })
+                    .collect();
+                NodeInfo::Airport {
+                    icao: &a.airport.icao,
+                    name: &a.airport.name,
+                    file,
+                    line: a.airport.line,
+                    parts,
+                    triangles: merged().count,
+                }
+            }
             ItemKind::Terrain => NodeInfo::Terrain {
                 ground: p
                     .ground
@@ -793,6 +827,7 @@ pub fn build<'a, P: Borrow<Placement>>(
     }
     b.set_on_ground();
     b.terrain()?;
+    b.airports()?;
     Ok(b.scene)
 }
 
@@ -811,6 +846,35 @@ fn face_normal(v: [[f64; 3]; 3]) -> [f64; 3] {
         n.map(|c| c / l)
     } else {
         [0.0, 0.0, 1.0]
+    }
+}
+
+/// A node at its parent's origin drawing `count` items merged from the
+/// rows at `source_lines` (a placement's ground tiles, the terrain's
+/// triangles, an airport's).
+fn merged_root(item: Item, source_lines: Vec<usize>, count: usize) -> Node {
+    Node {
+        item,
+        mesh: None,
+        at: [0.0; 3],
+        heading: 0.0,
+        scale: 1.0,
+        children: Vec::new(),
+        drawn: Drawn::Merged(Box::new(Merged {
+            source_lines,
+            count,
+            tallest: 0.0,
+        })),
+    }
+}
+
+/// An sRGB channel as linear (the glTF's colours are linear).
+fn srgb_to_linear(v: u8) -> f32 {
+    let c = f32::from(v) / 255.0;
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
     }
 }
 
@@ -923,18 +987,21 @@ impl<'a> Builder<'a, '_> {
         }
     }
 
+    /// The first placement `f` gives something of, its index and that.
+    fn first_with<T>(&self, f: impl Fn(&Placement) -> Option<T>) -> Option<(usize, T)> {
+        self.scene
+            .placements
+            .iter()
+            .enumerate()
+            .find_map(|(i, p)| f(p).map(|t| (i, t)))
+    }
+
     /// The terrain node: the physical triangles of the first placement's
     /// mesh within [`TERRAIN_MARGIN`] of every item of the placements on
     /// it, in the scene's frame; left out, with a warning, when they would
     /// pass [`Limits::max_scene_triangles`].
     fn terrain(&mut self) -> Result<(), LimitExceeded> {
-        let Some((i, t)) = self
-            .scene
-            .placements
-            .iter()
-            .enumerate()
-            .find_map(|(i, p)| p.terrain.clone().map(|t| (i, t)))
-        else {
+        let Some((i, t)) = self.first_with(|p| p.terrain.clone()) else {
             return Ok(());
         };
         let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
@@ -1032,21 +1099,78 @@ impl<'a> Builder<'a, '_> {
             let material = self.textured(&name, tex, color, false, false);
             drawn_parts.push(Part::whole(material, mesh));
         }
-        let node = Node {
-            item: item(ItemKind::Terrain, i, 0, None),
-            mesh: None,
-            at: [0.0; 3],
-            heading: 0.0,
-            scale: 1.0,
-            children: Vec::new(),
-            drawn: Drawn::Merged(Box::new(Merged {
-                source_lines: Vec::new(),
-                count,
-                tallest: 0.0,
-            })),
-        };
+        let node = merged_root(item(ItemKind::Terrain, i, 0, None), Vec::new(), count);
         if let Some(n) = self.drawn(node, "terrain", drawn_parts)? {
             self.scene.roots.push(n);
+        }
+        Ok(())
+    }
+
+    /// One node per airport the first placement carrying the tile's
+    /// airports has ([`airports`]): its shapes, a part per colour, each
+    /// vertex on that placement's ground ([`crate::place::ground::ground_of`])
+    /// plus its lift, z relative to [`Scene::datum`]. An airport whose
+    /// triangles would pass [`Limits::max_scene_triangles`] is left out
+    /// with a warning, checked before its mesh is built.
+    fn airports(&mut self) -> Result<(), LimitExceeded> {
+        let Some((i, found)) = self.first_with(|p| p.airports.clone()) else {
+            return Ok(());
+        };
+        let p = self.scene.placements[i];
+        let common = LocalFrame::new(self.scene.origin);
+        let datum = self.scene.datum;
+        let ground = |q: LonLat| crate::place::ground::ground_of(p, q).unwrap_or(datum) - datum;
+        for (k, a) in found.0.airports.iter().enumerate() {
+            let shapes = airports::shapes(&a.airport);
+            let count: usize = shapes.iter().map(airports::Shape::triangles).sum();
+            if let Err(e) = self.check(count) {
+                self.scene.warnings.push(format!(
+                    "airport {}: {count} triangles; left out of the 3-D scene ({e})",
+                    a.airport.icao
+                ));
+                continue;
+            }
+            let mut by_colour: Vec<(u32, String, Mesh)> = Vec::new();
+            for s in &shapes {
+                let c = airports::shape_colour(s);
+                let m = airports::mesh(s, &common, &ground);
+                if !mesh_fin(&m, [0.0, 0.0]) {
+                    continue;
+                }
+                match by_colour.iter_mut().find(|(x, _, _)| *x == c) {
+                    Some((_, _, mesh)) => append(mesh, &m, [0.0, 0.0], 0.0),
+                    None => {
+                        let name = match s.part {
+                            airports::Part::BlastPad | airports::Part::Displaced => {
+                                s.part.as_str().to_string()
+                            }
+                            _ => crate::apt::spec::surface_name(s.surface).to_string(),
+                        };
+                        by_colour.push((c, name, m));
+                    }
+                }
+            }
+            let mut parts = Vec::new();
+            let mut drawn = 0;
+            for (c, name, mesh) in by_colour {
+                let rgb = [c >> 16, (c >> 8) & 0xff, c & 0xff].map(|v| srgb_to_linear(v as u8));
+                let material = self.color(
+                    &format!("airport {name}"),
+                    [rgb[0], rgb[1], rgb[2], 1.0],
+                    false,
+                );
+                drawn += mesh.triangles.len();
+                parts.push(Part::whole(material, mesh));
+            }
+            let node = merged_root(
+                item(ItemKind::Airport, i, k, Some(a.airport.line)),
+                shapes.iter().map(|s| s.line).collect(),
+                drawn,
+            );
+            let name = format!("airport {}", a.airport.icao);
+            if let Some(n) = self.drawn(node, &name, parts)? {
+                self.scene.roots.push(n);
+            }
         }
         Ok(())
     }
@@ -1315,19 +1439,11 @@ impl<'a> Builder<'a, '_> {
             lines.insert(t.source_line);
         }
         self.left_out(&p.asset, left_out, "tile");
-        let node = Node {
-            item: item(ItemKind::Ground, i, i, None),
-            mesh: None,
-            at: [0.0; 3],
-            heading: 0.0,
-            scale: 1.0,
-            children: Vec::new(),
-            drawn: Drawn::Merged(Box::new(Merged {
-                source_lines: lines.into_iter().collect(),
-                count: tiles.pieces.len(),
-                tallest: 0.0,
-            })),
-        };
+        let node = merged_root(
+            item(ItemKind::Ground, i, i, None),
+            lines.into_iter().collect(),
+            tiles.pieces.len(),
+        );
         self.drawn(
             node,
             &format!("ground of {}", p.asset),

@@ -98,6 +98,9 @@ pub struct Scenery {
     /// Each tile's first airport, per package root the apt.dat files are
     /// searched from ([`Scenery::first_airports`]).
     first_airports: Mutex<HashMap<PathBuf, Arc<super::airports::FirstAirports>>>,
+    /// The airports lying in each tile, per package root the apt.dat files
+    /// are searched from ([`Scenery::tile_airports`]).
+    tile_airports: Mutex<TileAirportCache>,
     /// Art files read so far, and each asset's art per tile.
     art: ArtStore,
     /// Whether placement reads the art the assets name.
@@ -105,6 +108,10 @@ pub struct Scenery {
     /// Files outside this canonical folder are not read ([`Scenery::within`]).
     within: Option<super::art::Within>,
 }
+
+/// The airports of each tile, by package root and tile.
+type TileAirportCache =
+    HashMap<(PathBuf, crate::dsf::Tile), Arc<crate::place::airports::TileAirports>>;
 
 impl Scenery {
     fn new(
@@ -122,6 +129,7 @@ impl Scenery {
             own: Mutex::new(HashMap::new()),
             assets: Mutex::new(HashMap::new()),
             first_airports: Mutex::new(HashMap::new()),
+            tile_airports: Mutex::new(HashMap::new()),
             art: ArtStore::default(),
             read_art: true,
             within: None,
@@ -149,6 +157,33 @@ impl Scenery {
                 Arc::new(super::airports::FirstAirports::load(sources, limits))
             })
             .clone()
+    }
+
+    /// The airports lying in `tile` ([`crate::place::airports`]) for a DSF
+    /// of the package at `root`, in X-Plane's order of apt.dat files
+    /// ([`super::airports::sources`]). The files are read once per root for
+    /// every tile the package has a DSF of (and `tile`): a run over the
+    /// package's tiles reads them once; a tile outside them is read for on
+    /// its own, once.
+    pub fn tile_airports(
+        &self,
+        root: &Path,
+        tile: crate::dsf::Tile,
+        limits: &crate::limits::Limits,
+    ) -> Arc<crate::place::airports::TileAirports> {
+        let mut cache = self.tile_airports.lock().unwrap_or_else(|e| e.into_inner());
+        let key = (root.to_path_buf(), tile);
+        if let Some(t) = cache.get(&key) {
+            return t.clone();
+        }
+        let mut tiles = crate::place::airports::package_tiles(root);
+        tiles.retain(|t| !cache.contains_key(&(root.to_path_buf(), *t)));
+        tiles.insert(tile);
+        let sources = super::airports::sources(self.install(), Some(root));
+        for (t, found) in crate::place::airports::load(&sources, &tiles, limits) {
+            cache.insert((root.to_path_buf(), t), Arc::new(found));
+        }
+        cache.get(&key).cloned().unwrap_or_default()
     }
 
     /// Opens the X-Plane folder (or its Custom Scenery folder) `dir`:

@@ -163,6 +163,7 @@ pub(crate) fn convert(s: &scene::Scene<'_>, limits: &Limits) -> (Scene, Vec<Stri
                     | ItemKind::Line
                     | ItemKind::Unplaced
                     | ItemKind::Terrain
+                    | ItemKind::Airport
             );
             if drawn_only && mesh.is_none() {
                 return None;
