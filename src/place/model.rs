@@ -80,6 +80,11 @@ pub struct Placement {
     /// not part of the JSON): what the 3-D scene drapes on and draws.
     #[serde(skip)]
     pub terrain: Option<super::ground::Terrain>,
+    /// For an autogen use: the package whose exclusion (or base mesh)
+    /// removes the whole use ([`super::exclusions`]; each item it placed
+    /// carries the same mark); absent when none does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed_by: Option<super::exclusions::RemovedBy>,
 }
 
 /// What a [`Placement`] places: one autogen use, or the items of one
@@ -560,6 +565,10 @@ pub struct PlacedObject {
     /// mode ([`super::ground`]); absent until it is set on the ground.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub z: Option<f64>,
+    /// The package whose exclusion (or base mesh) removes it from what
+    /// X-Plane draws ([`super::exclusions`]); absent when none does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed_by: Option<super::exclusions::RemovedBy>,
 }
 
 /// A placed facade.
@@ -634,6 +643,10 @@ pub struct PlacedFacade {
     /// part of the JSON.
     #[serde(skip)]
     pub layout: Option<std::sync::Arc<crate::fac::layout::Layout>>,
+    /// The package whose exclusion (or base mesh) removes it from what
+    /// X-Plane draws ([`super::exclusions`]); absent when none does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed_by: Option<super::exclusions::RemovedBy>,
 }
 
 pub use crate::fac::layout::WallChoice;
@@ -681,6 +694,10 @@ pub struct PlacedTree {
     /// absent until it is set on the ground.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub z: Option<f64>,
+    /// The package whose exclusion (or base mesh) removes it from what
+    /// X-Plane draws ([`super::exclusions`]); absent when none does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed_by: Option<super::exclusions::RemovedBy>,
 }
 
 /// A draped polygon a DSF places (`.pol`): its rings and how its texture
@@ -718,6 +735,10 @@ pub struct PlacedDraped {
     /// points: [`super::ground`]); absent until it is set on the ground.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub z: Option<Vec<Vec<f64>>>,
+    /// The package whose exclusion (or base mesh) removes it from what
+    /// X-Plane draws ([`super::exclusions`]); absent when none does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed_by: Option<super::exclusions::RemovedBy>,
 }
 
 /// A line a DSF places: a painted line (`.lin`) or the line of an object
@@ -754,6 +775,10 @@ pub struct PlacedLine {
     /// [`super::ground`]); absent until it is set on the ground.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub z: Option<Vec<f64>>,
+    /// The package whose exclusion (or base mesh) removes it from what
+    /// X-Plane draws ([`super::exclusions`]); absent when none does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed_by: Option<super::exclusions::RemovedBy>,
 }
 
 /// A vertex treated as a corner (AGS).
