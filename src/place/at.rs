@@ -216,6 +216,30 @@ pub struct Item {
     /// known.
     #[serde(skip)]
     pub source: Option<(u32, usize)>,
+    /// Metres MSL where it stands, by its kind's rule on the ground of its
+    /// tile ([`crate::place::ground::Stand`]): an object or tree on the
+    /// ground under its point (an `OBJECT_MSL` at the DSF's elevation, an
+    /// AGL one that far above), a facade's base at the highest ground under
+    /// its points, anything draped at the ground under its point. Absent
+    /// when not set on the ground.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub z: Option<f64>,
+    /// A DSF object's elevation and how it is meant, when it has one.
+    #[serde(skip)]
+    pub dsf_elevation: Option<(crate::dsf::ElevationMode, f64)>,
+}
+
+/// The ground at the query point ([`AtReport::ground`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AtGround {
+    /// Metres MSL.
+    pub elevation: f64,
+    /// False when the ground is a mesh that does not cover the point (the
+    /// elevation is then 0).
+    pub on_mesh: bool,
+    /// Which ground X-Plane would put there: the mesh it loads, an
+    /// airport's elevation, or flat 0 ([`crate::place::ground`]).
+    pub source: crate::place::ground::GroundSource,
 }
 
 /// The answer of `scenery at`.
@@ -237,6 +261,11 @@ pub struct AtReport {
     /// round would be); absent from the JSON when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// The ground at the point, and which it is (the mesh X-Plane loads
+    /// for the point's tile, an airport's elevation, or flat 0); absent
+    /// when not looked up.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ground: Option<AtGround>,
 }
 
 /// What to ask.
@@ -745,6 +774,7 @@ pub fn at(
         center: [opts.lon, opts.lat],
         radius_m: opts.radius_m,
         warnings: Vec::new(),
+        ground: None,
     };
     let frame = LocalFrame::new([opts.lon, opts.lat]);
 
@@ -857,6 +887,11 @@ pub fn at(
                 shape,
                 open: false,
                 source: Some((def_index, entity)),
+                z: None,
+                dsf_elevation: match e {
+                    Entity::Object(o) => o.elevation.map(|h| (o.mode, h)),
+                    _ => None,
+                },
             };
             LimitExceeded::check(
                 "items within the radius",
@@ -1042,6 +1077,8 @@ fn expand(
             shape,
             open: false,
             source: parent.source,
+            z: None,
+            dsf_elevation: None,
         }
     };
     fn of<T>(f: &ArtFile<T>) -> (&str, Option<&PathBuf>, ArtState, &str) {
@@ -1094,6 +1131,46 @@ fn expand(
 }
 
 impl Scenery {
+    /// Gives the report the ground at its point and each item its `z`, on
+    /// the ground of the item's tile as `place --all` finds it
+    /// ([`Scenery::tile_ground`]), by its kind's rule
+    /// ([`crate::place::ground::Stand`]).
+    fn set_on_ground(&self, inst: &Installation, report: &mut AtReport, limits: &Limits) {
+        use crate::place::ground::{Ground, Stand};
+        let mut grounds: HashMap<Tile, Ground> = HashMap::new();
+        let mut ground = |t: Tile| -> Ground {
+            grounds
+                .entry(t)
+                .or_insert_with(|| self.tile_ground(&inst.root, t, limits))
+                .clone()
+        };
+        let [lon, lat] = report.center;
+        let g = ground(Tile::of(lon, lat));
+        let (elevation, on_mesh) = g.at(report.center);
+        report.ground = Some(AtGround {
+            elevation,
+            on_mesh,
+            source: g.source.clone(),
+        });
+        for i in &mut report.items {
+            if !(i.lon.is_finite() && i.lat.is_finite()) {
+                continue;
+            }
+            let stand = match (i.kind, i.dsf_elevation) {
+                (ItemKind::Object, Some((crate::dsf::ElevationMode::Msl, h))) => Stand::Msl(h),
+                (ItemKind::Object, Some((crate::dsf::ElevationMode::Agl, h))) => Stand::Agl(h),
+                (ItemKind::Object | ItemKind::AutogenPoint | ItemKind::Tree, _) => Stand::Point,
+                (ItemKind::Facade | ItemKind::AutogenBlock, _) if !i.open => Stand::Walls,
+                _ => Stand::Draped,
+            };
+            let points: Vec<LonLat> = match stand {
+                Stand::Walls => i.shape.iter().flatten().copied().collect(),
+                _ => vec![[i.lon, i.lat]],
+            };
+            i.z = Some(ground(Tile::of(i.lon, i.lat)).z(stand, &points));
+        }
+    }
+
     /// Every item the enabled packages place within `radius_m` metres of
     /// (`lat`, `lon`), resolved, with the exclusions that remove it; with
     /// `expand_autogen`, what each autogen use places (seeded as
@@ -1118,6 +1195,7 @@ impl Scenery {
             limits: params.limits,
         };
         let mut report = at(inst, self.index(), &opts, self.art(), self.reads_art())?;
+        self.set_on_ground(inst, &mut report, &params.limits);
         // Nothing here, but something where the numbers read the other way
         // round would be (`13.04,47.8` for lat 47.8, lon 13.04): say so.
         if report.items.is_empty() && lat != lon && (-90.0..=90.0).contains(&lon) {
