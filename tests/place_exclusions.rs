@@ -255,6 +255,16 @@ fn higher_priority_exclusions_mark_the_items_inside() {
         s.nodes.iter().any(|n| n.item.kind == K::Object),
         "the objects not removed are drawn"
     );
+
+    // The picture outlines them, with a legend entry; without marks, none.
+    let svg = agkit::out::svg::to_svg(&t.placements);
+    assert!(svg.contains("id=\"removed\""), "a layer of removed items");
+    assert!(
+        svg.contains("removed by a higher package"),
+        "a legend entry"
+    );
+    let clean = agkit::out::svg::to_svg(&own.placements);
+    assert!(!clean.contains("id=\"removed\""));
 }
 
 #[test]
