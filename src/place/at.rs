@@ -1334,6 +1334,48 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// `Zones::first` is the brute-force answer: of the zones of the
+        /// item's kind from packages ranked above it, holding one of its
+        /// points, the highest-priority one (the first given among equals).
+        #[test]
+        fn the_first_zone_is_the_brute_force_one(
+            zones in proptest::collection::vec(
+                (0usize..4, 0usize..8, 0.0..1.0f64, 0.0..1.0f64, 0.0..0.5f64, 0.0..0.5f64),
+                0..12,
+            ),
+            points in proptest::collection::vec((0.0..1.5f64, 0.0..1.5f64), 1..6),
+            kind in 0usize..8,
+            below in 0usize..5,
+        ) {
+            let zones: Vec<Zone> = zones
+                .into_iter()
+                .map(|(priority, k, w, s, dw, ds)| Zone {
+                    priority,
+                    package: format!("P{priority}"),
+                    file: String::new(),
+                    exclusion: Exclusion {
+                        kind: ExclusionKind::ALL[k],
+                        bbox: [w, s, w + dw, s + ds],
+                        polygon: None,
+                        airport: None,
+                    },
+                })
+                .collect();
+            let pts: Vec<LonLat> = points.into_iter().map(|(x, y)| [x, y]).collect();
+            let k = ExclusionKind::ALL[kind];
+            let inside = |z: &Zone| {
+                let [w, s, e, n] = z.exclusion.bbox;
+                pts.iter().any(|p| p[0] >= w && p[0] <= e && p[1] >= s && p[1] <= n)
+            };
+            let want = zones
+                .iter()
+                .filter(|z| z.exclusion.kind == k && z.priority < below && inside(z))
+                .min_by_key(|z| z.priority);
+            let index = Zones::new(zones.clone());
+            proptest::prop_assert_eq!(index.first(k, below, &pts), want);
+            proptest::prop_assert_eq!(index.len(), zones.len());
+        }
+
         /// Every point of the circle lies in one of the tiles listed, at
         /// any latitude, and (drawn often) across the antimeridian and over
         /// the poles.
