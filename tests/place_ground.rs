@@ -799,3 +799,62 @@ fn an_ortho_mesh_is_drawn_with_its_terrain_textures_and_its_own_st() {
         s.warnings
     );
 }
+
+/// `scenery at` on the ground (issue 49 item 3): an installation of the
+/// demo package above the relief mesh; the point's ground is the mesh's
+/// surface there, and each object's `z` the ground under it.
+#[test]
+fn scenery_at_gives_the_ground_and_each_items_height() {
+    let (tmp, examples, mesh_pkg) = package();
+    let cs = tmp.path().join("Custom Scenery");
+    std::fs::create_dir_all(&cs).unwrap();
+    std::fs::rename(&examples, cs.join("Low")).unwrap();
+    std::fs::rename(&mesh_pkg, cs.join("Mesh")).unwrap();
+    let tile = cs.join("Low/Earth nav data/+40+010/+47+013.dsf");
+    std::fs::create_dir_all(tile.parent().unwrap()).unwrap();
+    std::fs::copy(cs.join("Low/dsf/whole_demo.dsf"), &tile).unwrap();
+    std::fs::write(
+        cs.join("scenery_packs.ini"),
+        "I\n1000 Version\nSCENERY\n\nSCENERY_PACK Custom Scenery/Low/\n\
+         SCENERY_PACK Custom Scenery/Mesh/\n",
+    )
+    .unwrap();
+    let surface = read_mesh(
+        &cs.join("Mesh/Earth nav data/+40+010/+47+013.dsf"),
+        &Default::default(),
+    )
+    .unwrap();
+    let scenery = Scenery::installation(tmp.path(), Conditions::default()).unwrap();
+    let (lat, lon) = (47.7995, 13.0426);
+    let r = scenery
+        .at(lat, lon, 300.0, &Params::default(), false)
+        .unwrap();
+    let g = r.ground.as_ref().expect("the report gives the ground");
+    let want = surface.elevation([lon, lat]).unwrap();
+    assert!(
+        (g.elevation - want).abs() < 0.01,
+        "{} vs {want}",
+        g.elevation
+    );
+    assert!(
+        g.on_mesh && matches!(g.source, GroundSource::Mesh { .. }),
+        "{g:?}"
+    );
+    let mut objects = 0;
+    for i in r
+        .items
+        .iter()
+        .filter(|i| i.kind == agkit::place::at::ItemKind::Object && i.dsf_elevation.is_none())
+    {
+        let want = surface.elevation([i.lon, i.lat]).unwrap();
+        assert!((i.z.unwrap() - want).abs() < 0.01, "{i:?}");
+        objects += 1;
+    }
+    assert!(objects >= 2, "{objects} draped objects");
+    let text = agkit::out::scenery_report::at_text(&r);
+    let line = format!("ground: {:.2} m (mesh ", g.elevation);
+    assert!(text.contains(&line), "{text}");
+    assert!(text.contains("stands at "), "{text}");
+    let json = serde_json::to_value(&r).unwrap();
+    assert!(json["ground"]["source"]["source"] == "mesh", "{json}");
+}

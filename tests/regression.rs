@@ -460,6 +460,7 @@ fn at_report(items: Vec<agkit::place::at::Item>) -> agkit::place::at::AtReport {
         center: [13.5, 47.5],
         radius_m: 100.0,
         warnings: Vec::new(),
+        ground: None,
     }
 }
 
@@ -491,6 +492,8 @@ fn at_item(
         shape,
         open: false,
         source: None,
+        z: None,
+        dsf_elevation: None,
     }
 }
 

@@ -338,7 +338,7 @@ fn scenery_at_json_contract() {
     let obj = v.as_object().unwrap();
     let mut top: Vec<&str> = obj.keys().map(String::as_str).collect();
     top.sort();
-    assert_eq!(top, ["items", "packages"]);
+    assert_eq!(top, ["ground", "items", "packages"]);
     let packages = v["packages"].as_array().unwrap();
     assert_eq!(packages.len(), 8, "D Lib Low listed twice is one package");
     for (k, p) in packages.iter().enumerate() {

@@ -20,6 +20,15 @@ pub fn at_text(r: &AtReport) -> String {
         r.center[1],
         r.center[0]
     );
+    if let Some(g) = &r.ground {
+        let off = if g.on_mesh { "" } else { ", off the mesh" };
+        let _ = writeln!(
+            s,
+            "ground: {:.2} m ({}{off})",
+            g.elevation,
+            g.source.describe()
+        );
+    }
     // Items per package counted in one pass (an installation has thousands
     // of packages, a query up to a million items).
     let mut per: std::collections::HashMap<&str, usize> = Default::default();
@@ -71,6 +80,9 @@ fn item_line(s: &mut String, k: usize, i: &Item) {
     }
     if !i.conditions.is_empty() {
         let _ = writeln!(s, "{indent}      assuming {}", i.conditions.join(" and "));
+    }
+    if let Some(z) = i.z {
+        let _ = writeln!(s, "{indent}      stands at {z:.2} m");
     }
     if let Some(by) = &i.excluded_by {
         let _ = writeln!(

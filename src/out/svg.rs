@@ -524,6 +524,22 @@ pub fn draw(scene: &Sheet, opts: &Options) -> Picture {
     let (under, airport_entries) = super::runways::layers(scene, &frames, &view);
     layers.splice(0..0, under);
     entries.splice(0..0, airport_entries);
+    if let Some((layer, n)) = removed_layer(scene, &frames, &view) {
+        // Over the items, under the labels.
+        let at = layers.len().saturating_sub(1);
+        layers.insert(at, layer);
+        entries.push(Entry::new(
+            vec![Shape::Rect {
+                at: [1.0, 0.5],
+                size: [10.0, 8.0],
+                style: Style::default(),
+            }],
+            format!(
+                "removed by a higher package's exclusion ({})",
+                super::count(n, "item")
+            ),
+        ));
+    }
     let mut locator = Vec::new();
     if let Some(tile) = scene.tile {
         if let Some(edge) = tile_edge(tile, &frames, &view) {
@@ -630,6 +646,94 @@ fn tile_edge(tile: Tile, frames: &Frames, view: &View) -> Option<Layer> {
         }
     }
     (!layer.shapes.is_empty()).then_some(layer)
+}
+
+/// The removed style: X-Plane does not draw these items (another
+/// package's exclusion zone or base mesh removes them), so they are
+/// outlined in magenta, dashed, over what is drawn.
+fn removed_style() -> Style {
+    Style::outline(Colour::hex(0xd4145a), 1.4).dashed(3.0, 2.0)
+}
+
+/// Outlines of every item marked `removed_by` ([`crate::place::exclusions`]),
+/// and how many; `None` when there are none.
+fn removed_layer(scene: &Sheet, frames: &Frames, view: &View) -> Option<(Layer, usize)> {
+    let px = |q: crate::geom::LonLat| view.px(frames.common.to_local(q));
+    let mut layer = Layer::new("removed", removed_style());
+    let mut n = 0;
+    let mark = |q: crate::geom::LonLat, shapes: &mut Vec<Shape>| {
+        let at = px(q);
+        shapes.push(Shape::Rect {
+            at: [at[0] - 3.0, at[1] - 3.0],
+            size: [6.0, 6.0],
+            style: Style::default(),
+        });
+    };
+    for p in scene.all() {
+        let use_removed = p.removed_by.is_some();
+        if use_removed && p.is_unplaced() {
+            mark(p.origin, &mut layer.shapes);
+            n += 1;
+        }
+        for o in p
+            .objects
+            .iter()
+            .filter(|o| use_removed || o.removed_by.is_some())
+        {
+            n += 1;
+            if o.footprint_lonlat.len() >= 3 {
+                let ring = o.footprint_lonlat.iter().map(|&q| px(q)).collect();
+                layer.shapes.push(Shape::Area {
+                    rings: vec![ring],
+                    style: Style::default(),
+                });
+            } else {
+                mark([o.lon, o.lat], &mut layer.shapes);
+            }
+        }
+        for f in p
+            .facades
+            .iter()
+            .filter(|f| use_removed || f.removed_by.is_some())
+        {
+            n += 1;
+            layer.shapes.push(Shape::Area {
+                rings: vec![f.lonlat.iter().map(|&q| px(q)).collect()],
+                style: Style::default(),
+            });
+        }
+        for t in p
+            .trees
+            .iter()
+            .filter(|t| use_removed || t.removed_by.is_some())
+        {
+            n += 1;
+            layer.shapes.push(Shape::Circle {
+                at: px([t.lon, t.lat]),
+                r: 2.5,
+                style: Style::default(),
+            });
+        }
+        for d in p.draped.iter().filter(|d| d.removed_by.is_some()) {
+            n += 1;
+            layer.shapes.push(Shape::Area {
+                rings: d
+                    .lonlat
+                    .iter()
+                    .map(|r| r.iter().map(|&q| px(q)).collect())
+                    .collect(),
+                style: Style::default(),
+            });
+        }
+        for l in p.lines.iter().filter(|l| l.removed_by.is_some()) {
+            n += 1;
+            layer.shapes.push(Shape::Line {
+                points: l.lonlat.iter().map(|&q| px(q)).collect(),
+                style: Style::default(),
+            });
+        }
+    }
+    (n > 0).then_some((layer, n))
 }
 
 /// A small square for `tile` in the header, left of the north arrow, with

@@ -216,6 +216,30 @@ pub struct Item {
     /// known.
     #[serde(skip)]
     pub source: Option<(u32, usize)>,
+    /// Metres MSL where it stands, by its kind's rule on the ground of its
+    /// tile ([`crate::place::ground::Stand`]): an object or tree on the
+    /// ground under its point (an `OBJECT_MSL` at the DSF's elevation, an
+    /// AGL one that far above), a facade's base at the highest ground under
+    /// its points, anything draped at the ground under its point. Absent
+    /// when not set on the ground.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub z: Option<f64>,
+    /// A DSF object's elevation and how it is meant, when it has one.
+    #[serde(skip)]
+    pub dsf_elevation: Option<(crate::dsf::ElevationMode, f64)>,
+}
+
+/// The ground at the query point ([`AtReport::ground`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AtGround {
+    /// Metres MSL.
+    pub elevation: f64,
+    /// False when the ground is a mesh that does not cover the point (the
+    /// elevation is then 0).
+    pub on_mesh: bool,
+    /// Which ground X-Plane would put there: the mesh it loads, an
+    /// airport's elevation, or flat 0 ([`crate::place::ground`]).
+    pub source: crate::place::ground::GroundSource,
 }
 
 /// The answer of `scenery at`.
@@ -237,6 +261,11 @@ pub struct AtReport {
     /// round would be); absent from the JSON when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// The ground at the point, and which it is (the mesh X-Plane loads
+    /// for the point's tile, an airport's elevation, or flat 0); absent
+    /// when not looked up.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ground: Option<AtGround>,
 }
 
 /// What to ask.
@@ -469,6 +498,237 @@ struct Loaded<'a> {
     below_mesh: Option<String>,
 }
 
+/// One DSF entity as `scenery at` and the whole-tile exclusions see it.
+pub(crate) struct EntityShape<'a> {
+    /// The index of its definition in its table.
+    pub def_index: u32,
+    /// The definition.
+    pub def: &'a String,
+    /// What it is.
+    pub kind: ItemKind,
+    /// Its windings (lon, lat; one point for an object).
+    pub shape: Vec<Vec<LonLat>>,
+    /// An object's heading (0 for the others).
+    pub heading: f64,
+    /// A polygon's parameter.
+    pub param: Option<u16>,
+}
+
+/// Entity `e` of `dsf` as an item: objects, polygons and network chains
+/// whose definition exists; `None` for anything else.
+pub(crate) fn entity_shape<'a>(dsf: &'a Dsf, e: &Entity) -> Option<EntityShape<'a>> {
+    let def_index = match e {
+        Entity::Object(o) => o.def,
+        Entity::Polygon(p) => p.def,
+        Entity::Network(c) => c.def,
+        _ => return None,
+    };
+    let (def, kind, shape, heading, param) = match e {
+        Entity::Object(o) => {
+            let def = dsf.object_defs.get(o.def as usize)?;
+            (
+                def,
+                ItemKind::of_definition(def, true),
+                vec![vec![[o.lon, o.lat]]],
+                o.heading,
+                None,
+            )
+        }
+        Entity::Polygon(p) => {
+            let def = dsf.polygon_defs.get(p.def as usize)?;
+            let shape: Vec<Vec<LonLat>> = (0..p.windings.len())
+                .map(|k| {
+                    p.points(k)
+                        .filter(|q| q.len() >= 2)
+                        .map(|q| [q[0], q[1]])
+                        .collect()
+                })
+                .collect();
+            (
+                def,
+                ItemKind::of_definition(def, false),
+                shape,
+                0.0,
+                Some(p.param),
+            )
+        }
+        Entity::Network(c) => {
+            let def = dsf.network_defs.get(c.def as usize)?;
+            let pts = c
+                .points()
+                .filter(|q| q.len() >= 2)
+                .map(|q| [q[0], q[1]])
+                .collect();
+            (def, ItemKind::Network, vec![pts], 0.0, None)
+        }
+        _ => return None,
+    };
+    Some(EntityShape {
+        def_index,
+        def,
+        kind,
+        shape,
+        heading,
+        param,
+    })
+}
+
+/// One exclusion zone, with the package and DSF that define it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Zone {
+    /// The defining package's rank (0 is the highest priority).
+    pub priority: usize,
+    /// The defining package.
+    pub package: String,
+    /// Its DSF, relative to the package.
+    pub file: String,
+    /// The zone.
+    pub exclusion: Exclusion,
+}
+
+impl Zone {
+    /// The zones of `dsf`, read from `rel` in `pkg`; the properties that
+    /// cannot be read are added to `warnings`.
+    pub fn of(pkg: &Package, rel: &str, dsf: &Dsf, warnings: &mut Vec<String>) -> Vec<Zone> {
+        let (x, problems) = exclude::exclusions(dsf);
+        for p in problems {
+            warnings.push(format!("{}/{rel}: {p}", pkg.name));
+        }
+        x.into_iter()
+            .map(|exclusion| Zone {
+                priority: pkg.priority,
+                package: pkg.name.clone(),
+                file: rel.to_string(),
+                exclusion,
+            })
+            .collect()
+    }
+}
+
+/// Exclusion zones by kind, each kind's list highest priority first: an
+/// item is tested against its own kind's zones only, so the cost per item
+/// is the number of zones of its kind (a handful in real packages).
+#[derive(Debug, Clone, Default)]
+pub struct Zones {
+    by_kind: [Vec<Zone>; ExclusionKind::ALL.len()],
+}
+
+impl Zones {
+    /// The zones, sorted by priority (stable: a package's zones keep
+    /// their property order).
+    pub fn new(zones: impl IntoIterator<Item = Zone>) -> Zones {
+        let mut out = Zones::default();
+        for z in zones {
+            out.by_kind[z.exclusion.kind.index()].push(z);
+        }
+        for v in &mut out.by_kind {
+            v.sort_by_key(|z| z.priority);
+        }
+        out
+    }
+
+    /// How many zones there are.
+    pub fn len(&self) -> usize {
+        self.by_kind.iter().map(Vec::len).sum()
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The highest-priority zone of `kind`, of a package ranked above
+    /// `below` (a smaller rank), that holds one of `points`: the zone that
+    /// removes an item of that package ([`exclude`]'s rule).
+    pub fn first(&self, kind: ExclusionKind, below: usize, points: &[LonLat]) -> Option<&Zone> {
+        self.by_kind[kind.index()]
+            .iter()
+            .take_while(|z| z.priority < below)
+            .find(|z| z.exclusion.hits(points))
+    }
+}
+
+/// Every enabled package's DSF of `tile` ranked above `above` (a smaller
+/// rank; `usize::MAX` for all), highest priority first, each with the
+/// package whose base mesh hides it: the first DSF that is not an overlay
+/// is the tile's base mesh, and X-Plane loads nothing of the tile from the
+/// packages below it. DSFs that cannot be read are named in `warnings`.
+fn load_tile<'a>(
+    inst: &Installation,
+    finder: &mut DsfFinder<'a>,
+    tile: Tile,
+    above: usize,
+    limits: &Limits,
+    warnings: &mut Vec<String>,
+) -> Vec<Loaded<'a>> {
+    let mut loaded = Vec::new();
+    let mut mesh: Option<String> = None;
+    for (pkg, path) in finder.tile(tile) {
+        if pkg.priority >= above {
+            continue;
+        }
+        let rel = relative(&path, &pkg.path);
+        let dsf = match crate::fsutil::read_input(&path, "a DSF tile", limits.max_input_bytes)
+            .map_err(|e| e.reason())
+            .and_then(|b| crate::dsf::read(&b).map_err(|e| e.to_string()))
+        {
+            Ok(d) => d,
+            Err(e) => {
+                warnings.push(format!("{}: {e}", relative(&path, &inst.root)));
+                continue;
+            }
+        };
+        let overlay = dsf.is_overlay();
+        loaded.push(Loaded {
+            pkg,
+            rel,
+            tile,
+            dsf,
+            below_mesh: mesh.clone(),
+        });
+        if !overlay && mesh.is_none() {
+            mesh = Some(pkg.name.clone());
+        }
+    }
+    loaded
+}
+
+/// What the packages ranked above one package do to its DSF of a tile
+/// ([`above`]).
+#[derive(Debug, Clone, Default)]
+pub struct Above {
+    /// Their exclusion zones.
+    pub zones: Zones,
+    /// The first of them whose DSF of the tile is a base mesh (package,
+    /// DSF relative to it): X-Plane then loads nothing of the tile from
+    /// the package below.
+    pub mesh: Option<(String, String)>,
+    /// How many of their DSFs were read.
+    pub dsfs: usize,
+    /// DSFs or exclusion properties that could not be read.
+    pub warnings: Vec<String>,
+}
+
+/// The exclusion zones and base mesh of every enabled package ranked above
+/// `own` (a smaller rank) that has a DSF of `tile`: what `scenery at`
+/// applies to the items of a package at a point, for the whole tile.
+pub fn above(inst: &Installation, tile: Tile, own: usize, limits: &Limits) -> Above {
+    let mut out = Above::default();
+    let mut finder = DsfFinder::new(inst);
+    let loaded = load_tile(inst, &mut finder, tile, own, limits, &mut out.warnings);
+    out.dsfs = loaded.len();
+    out.mesh = loaded
+        .iter()
+        .find(|l| !l.dsf.is_overlay())
+        .map(|l| (l.pkg.name.clone(), l.rel.clone()));
+    let mut all = Vec::new();
+    for l in &loaded {
+        all.extend(Zone::of(l.pkg, &l.rel, &l.dsf, &mut out.warnings));
+    }
+    out.zones = Zones::new(all);
+    out
+}
+
 /// Answers `scenery at` for an installation and its library index.
 ///
 /// What an autogen item places resolves its art through `art` (read once,
@@ -514,6 +774,7 @@ pub fn at(
         center: [opts.lon, opts.lat],
         radius_m: opts.radius_m,
         warnings: Vec::new(),
+        ground: None,
     };
     let frame = LocalFrame::new([opts.lon, opts.lat]);
 
@@ -521,51 +782,22 @@ pub fn at(
     let mut loaded: Vec<Loaded> = Vec::new();
     let mut finder = DsfFinder::new(inst);
     for tile in tiles_near(opts.lon, opts.lat, opts.radius_m) {
-        let mut mesh: Option<String> = None;
-        for (pkg, path) in finder.tile(tile) {
-            let rel = relative(&path, &pkg.path);
-            let dsf =
-                match crate::fsutil::read_input(&path, "a DSF tile", opts.limits.max_input_bytes)
-                    .map_err(|e| e.reason())
-                    .and_then(|b| crate::dsf::read(&b).map_err(|e| e.to_string()))
-                {
-                    Ok(d) => d,
-                    Err(e) => {
-                        report
-                            .warnings
-                            .push(format!("{}: {e}", relative(&path, &inst.root)));
-                        continue;
-                    }
-                };
-            let overlay = dsf.is_overlay();
-            loaded.push(Loaded {
-                pkg,
-                rel,
-                tile,
-                dsf,
-                below_mesh: mesh.clone(),
-            });
-            if !overlay && mesh.is_none() {
-                mesh = Some(pkg.name.clone());
-            }
-        }
+        loaded.extend(load_tile(
+            inst,
+            &mut finder,
+            tile,
+            usize::MAX,
+            &opts.limits,
+            &mut report.warnings,
+        ));
     }
 
     // Exclusion zones of every loaded DSF, with its package's rank.
-    let mut zones: Vec<(usize, &str, Exclusion)> = Vec::new();
+    let mut all: Vec<Zone> = Vec::new();
     for l in &loaded {
-        let (x, problems) = exclude::exclusions(&l.dsf);
-        for p in problems {
-            report
-                .warnings
-                .push(format!("{}/{}: {p}", l.pkg.name, l.rel));
-        }
-        zones.extend(
-            x.into_iter()
-                .map(|z| (l.pkg.priority, l.pkg.name.as_str(), z)),
-        );
+        all.extend(Zone::of(l.pkg, &l.rel, &l.dsf, &mut report.warnings));
     }
-    zones.sort_by_key(|z| z.0);
+    let zones = Zones::new(all);
 
     let mut cache: HashMap<(usize, Tile, String), Resolution> = HashMap::new();
     let mut assets: HashMap<PathBuf, Result<crate::xp::model::Asset, String>> = HashMap::new();
@@ -575,58 +807,11 @@ pub fn at(
         // seeds a tile's uses (`place::tile`).
         let mut next_use = 0;
         for (entity, e) in l.dsf.entities.iter().enumerate() {
-            let def_index = match e {
-                Entity::Object(o) => o.def,
-                Entity::Polygon(p) => p.def,
-                Entity::Network(c) => c.def,
-                _ => continue,
+            let Some(it) = entity_shape(&l.dsf, e) else {
+                continue;
             };
-            let (def, kind, shape, heading, param) = match e {
-                Entity::Object(o) => {
-                    let Some(def) = l.dsf.object_defs.get(o.def as usize) else {
-                        continue;
-                    };
-                    (
-                        def,
-                        ItemKind::of_definition(def, true),
-                        vec![vec![[o.lon, o.lat]]],
-                        o.heading,
-                        None,
-                    )
-                }
-                Entity::Polygon(p) => {
-                    let Some(def) = l.dsf.polygon_defs.get(p.def as usize) else {
-                        continue;
-                    };
-                    let shape: Vec<Vec<LonLat>> = (0..p.windings.len())
-                        .map(|k| {
-                            p.points(k)
-                                .filter(|q| q.len() >= 2)
-                                .map(|q| [q[0], q[1]])
-                                .collect()
-                        })
-                        .collect();
-                    (
-                        def,
-                        ItemKind::of_definition(def, false),
-                        shape,
-                        0.0,
-                        Some(p.param),
-                    )
-                }
-                Entity::Network(c) => {
-                    let Some(def) = l.dsf.network_defs.get(c.def as usize) else {
-                        continue;
-                    };
-                    let pts = c
-                        .points()
-                        .filter(|q| q.len() >= 2)
-                        .map(|q| [q[0], q[1]])
-                        .collect();
-                    (def, ItemKind::Network, vec![pts], 0.0, None)
-                }
-                _ => continue,
-            };
+            let (def_index, def, kind, shape) = (it.def_index, it.def, it.kind, it.shape);
+            let (heading, param) = (it.heading, it.param);
             let autogen = matches!(
                 kind,
                 ItemKind::AutogenPoint | ItemKind::AutogenBlock | ItemKind::AutogenString
@@ -670,13 +855,9 @@ pub fn at(
                 ),
                 None => kind
                     .exclusion()
-                    .and_then(|k| {
-                        zones
-                            .iter()
-                            .find(|(p, _, z)| *p < l.pkg.priority && z.kind == k && z.hits(&points))
-                    })
-                    .map_or((None, None), |(_, name, z)| {
-                        (Some(name.to_string()), Some(z.describe()))
+                    .and_then(|k| zones.first(k, l.pkg.priority, &points))
+                    .map_or((None, None), |z| {
+                        (Some(z.package.clone()), Some(z.exclusion.describe()))
                     }),
             };
             let picked = res.pick(seed);
@@ -706,6 +887,11 @@ pub fn at(
                 shape,
                 open: false,
                 source: Some((def_index, entity)),
+                z: None,
+                dsf_elevation: match e {
+                    Entity::Object(o) => o.elevation.map(|h| (o.mode, h)),
+                    _ => None,
+                },
             };
             LimitExceeded::check(
                 "items within the radius",
@@ -891,6 +1077,8 @@ fn expand(
             shape,
             open: false,
             source: parent.source,
+            z: None,
+            dsf_elevation: None,
         }
     };
     fn of<T>(f: &ArtFile<T>) -> (&str, Option<&PathBuf>, ArtState, &str) {
@@ -943,6 +1131,46 @@ fn expand(
 }
 
 impl Scenery {
+    /// Gives the report the ground at its point and each item its `z`, on
+    /// the ground of the item's tile as `place --all` finds it
+    /// ([`Scenery::tile_ground`]), by its kind's rule
+    /// ([`crate::place::ground::Stand`]).
+    fn set_on_ground(&self, inst: &Installation, report: &mut AtReport, limits: &Limits) {
+        use crate::place::ground::{Ground, Stand};
+        let mut grounds: HashMap<Tile, Ground> = HashMap::new();
+        let mut ground = |t: Tile| -> Ground {
+            grounds
+                .entry(t)
+                .or_insert_with(|| self.tile_ground(&inst.root, t, limits))
+                .clone()
+        };
+        let [lon, lat] = report.center;
+        let g = ground(Tile::of(lon, lat));
+        let (elevation, on_mesh) = g.at(report.center);
+        report.ground = Some(AtGround {
+            elevation,
+            on_mesh,
+            source: g.source.clone(),
+        });
+        for i in &mut report.items {
+            if !(i.lon.is_finite() && i.lat.is_finite()) {
+                continue;
+            }
+            let stand = match (i.kind, i.dsf_elevation) {
+                (ItemKind::Object, Some((crate::dsf::ElevationMode::Msl, h))) => Stand::Msl(h),
+                (ItemKind::Object, Some((crate::dsf::ElevationMode::Agl, h))) => Stand::Agl(h),
+                (ItemKind::Object | ItemKind::AutogenPoint | ItemKind::Tree, _) => Stand::Point,
+                (ItemKind::Facade | ItemKind::AutogenBlock, _) if !i.open => Stand::Walls,
+                _ => Stand::Draped,
+            };
+            let points: Vec<LonLat> = match stand {
+                Stand::Walls => i.shape.iter().flatten().copied().collect(),
+                _ => vec![[i.lon, i.lat]],
+            };
+            i.z = Some(ground(Tile::of(i.lon, i.lat)).z(stand, &points));
+        }
+    }
+
     /// Every item the enabled packages place within `radius_m` metres of
     /// (`lat`, `lon`), resolved, with the exclusions that remove it; with
     /// `expand_autogen`, what each autogen use places (seeded as
@@ -967,6 +1195,7 @@ impl Scenery {
             limits: params.limits,
         };
         let mut report = at(inst, self.index(), &opts, self.art(), self.reads_art())?;
+        self.set_on_ground(inst, &mut report, &params.limits);
         // Nothing here, but something where the numbers read the other way
         // round would be (`13.04,47.8` for lat 47.8, lon 13.04): say so.
         if report.items.is_empty() && lat != lon && (-90.0..=90.0).contains(&lon) {
@@ -1105,6 +1334,48 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// `Zones::first` is the brute-force answer: of the zones of the
+        /// item's kind from packages ranked above it, holding one of its
+        /// points, the highest-priority one (the first given among equals).
+        #[test]
+        fn the_first_zone_is_the_brute_force_one(
+            zones in proptest::collection::vec(
+                (0usize..4, 0usize..8, 0.0..1.0f64, 0.0..1.0f64, 0.0..0.5f64, 0.0..0.5f64),
+                0..12,
+            ),
+            points in proptest::collection::vec((0.0..1.5f64, 0.0..1.5f64), 1..6),
+            kind in 0usize..8,
+            below in 0usize..5,
+        ) {
+            let zones: Vec<Zone> = zones
+                .into_iter()
+                .map(|(priority, k, w, s, dw, ds)| Zone {
+                    priority,
+                    package: format!("P{priority}"),
+                    file: String::new(),
+                    exclusion: Exclusion {
+                        kind: ExclusionKind::ALL[k],
+                        bbox: [w, s, w + dw, s + ds],
+                        polygon: None,
+                        airport: None,
+                    },
+                })
+                .collect();
+            let pts: Vec<LonLat> = points.into_iter().map(|(x, y)| [x, y]).collect();
+            let k = ExclusionKind::ALL[kind];
+            let inside = |z: &Zone| {
+                let [w, s, e, n] = z.exclusion.bbox;
+                pts.iter().any(|p| p[0] >= w && p[0] <= e && p[1] >= s && p[1] <= n)
+            };
+            let want = zones
+                .iter()
+                .filter(|z| z.exclusion.kind == k && z.priority < below && inside(z))
+                .min_by_key(|z| z.priority);
+            let index = Zones::new(zones.clone());
+            proptest::prop_assert_eq!(index.first(k, below, &pts), want);
+            proptest::prop_assert_eq!(index.len(), zones.len());
+        }
+
         /// Every point of the circle lies in one of the tiles listed, at
         /// any latitude, and (drawn often) across the antimeridian and over
         /// the poles.

@@ -310,6 +310,42 @@ impl Ground {
     }
 }
 
+/// How an item stands on the ground, by its kind (the module's rules), for
+/// [`Ground::z`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Stand {
+    /// On the ground under its (first) point: an object, a tree.
+    Point,
+    /// That many metres above the ground under its point (`OBJECT` with an
+    /// AGL height).
+    Agl(f64),
+    /// At that elevation whatever the ground (`OBJECT_MSL`).
+    Msl(f64),
+    /// A facade: its base at the highest ground under its points.
+    Walls,
+    /// Draped: at the ground under its (first) point.
+    Draped,
+}
+
+impl Ground {
+    /// Where an item standing as `stand` with vertices `points` is, metres
+    /// MSL: the rule [`Ground::apply`] follows for its kind (0 with no
+    /// point, or off the mesh).
+    pub fn z(&self, stand: Stand, points: &[LonLat]) -> f64 {
+        let first = || points.first().map_or(0.0, |&q| self.at(q).0);
+        match stand {
+            Stand::Msl(h) => h,
+            Stand::Agl(h) => first() + h,
+            Stand::Point | Stand::Draped => first(),
+            Stand::Walls => points
+                .iter()
+                .map(|&q| self.at(q).0)
+                .reduce(f64::max)
+                .unwrap_or(0.0),
+        }
+    }
+}
+
 /// A draped tile: the ground under each outline point.
 fn tile(t: &mut PlacedTile, at: &mut dyn FnMut(LonLat) -> f64) {
     t.z = Some(t.lonlat.iter().map(|&q| at(q)).collect());
@@ -496,19 +532,27 @@ impl Scenery {
             let looks = self.terrain_looks(path, tile, &s, limits);
             return Ok(Ground::mesh(path.to_path_buf(), std::sync::Arc::new(s)).with_looks(looks));
         }
+        let (_, root) = self.package_of(path);
+        Ok(self.tile_ground(&root, tile, limits))
+    }
+
+    /// The ground of `tile` for a DSF of the package at `root` that is not
+    /// a base mesh itself: steps 3 to 5 of [`Scenery::ground_for`] (the
+    /// mesh X-Plane loads, else the first airport in the tile, else flat
+    /// 0). `scenery at` asks it with the X-Plane folder as `root`.
+    pub fn tile_ground(&self, root: &Path, tile: Tile, limits: &Limits) -> Ground {
         if let Some(install) = self.install()
             && let (Some((file, d)), _) = crate::scenery::mesh::find(install, tile, limits)
             && let Ok(s) = Surface::from_dsf(&d, limits)
         {
             let looks = self.terrain_looks(&file, tile, &s, limits);
-            return Ok(Ground::mesh(file, std::sync::Arc::new(s)).with_looks(looks));
+            return Ground::mesh(file, std::sync::Arc::new(s)).with_looks(looks);
         }
-        let (_, root) = self.package_of(path);
-        let first = self.first_airports(&root, limits);
-        Ok(match first.of(tile) {
+        let first = self.first_airports(root, limits);
+        match first.of(tile) {
             Some((icao, ft, file)) => Ground::airport(icao, ft, file.to_path_buf()),
             None => Ground::flat(0.0),
-        })
+        }
     }
 }
 

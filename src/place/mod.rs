@@ -25,6 +25,7 @@ pub mod at;
 pub mod block;
 pub mod budget;
 pub mod conflicts;
+pub mod exclusions;
 pub mod ground;
 pub mod model;
 pub mod point;

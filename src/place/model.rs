@@ -86,6 +86,11 @@ pub struct Placement {
     /// JSON holds their summary (ID, file, counts); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub airports: Option<super::airports::Airports>,
+    /// For an autogen use: the package whose exclusion (or base mesh)
+    /// removes the whole use ([`super::exclusions`]; each item it placed
+    /// carries the same mark); absent when none does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed_by: Option<super::exclusions::RemovedBy>,
 }
 
 /// What a [`Placement`] places: one autogen use, or the items of one
@@ -566,6 +571,10 @@ pub struct PlacedObject {
     /// mode ([`super::ground`]); absent until it is set on the ground.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub z: Option<f64>,
+    /// The package whose exclusion (or base mesh) removes it from what
+    /// X-Plane draws ([`super::exclusions`]); absent when none does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed_by: Option<super::exclusions::RemovedBy>,
 }
 
 /// A placed facade.
@@ -640,6 +649,10 @@ pub struct PlacedFacade {
     /// part of the JSON.
     #[serde(skip)]
     pub layout: Option<std::sync::Arc<crate::fac::layout::Layout>>,
+    /// The package whose exclusion (or base mesh) removes it from what
+    /// X-Plane draws ([`super::exclusions`]); absent when none does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed_by: Option<super::exclusions::RemovedBy>,
 }
 
 pub use crate::fac::layout::WallChoice;
@@ -687,6 +700,10 @@ pub struct PlacedTree {
     /// absent until it is set on the ground.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub z: Option<f64>,
+    /// The package whose exclusion (or base mesh) removes it from what
+    /// X-Plane draws ([`super::exclusions`]); absent when none does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed_by: Option<super::exclusions::RemovedBy>,
 }
 
 /// A draped polygon a DSF places (`.pol`): its rings and how its texture
@@ -724,6 +741,10 @@ pub struct PlacedDraped {
     /// points: [`super::ground`]); absent until it is set on the ground.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub z: Option<Vec<Vec<f64>>>,
+    /// The package whose exclusion (or base mesh) removes it from what
+    /// X-Plane draws ([`super::exclusions`]); absent when none does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed_by: Option<super::exclusions::RemovedBy>,
 }
 
 /// A line a DSF places: a painted line (`.lin`) or the line of an object
@@ -760,6 +781,10 @@ pub struct PlacedLine {
     /// [`super::ground`]); absent until it is set on the ground.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub z: Option<Vec<f64>>,
+    /// The package whose exclusion (or base mesh) removes it from what
+    /// X-Plane draws ([`super::exclusions`]); absent when none does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed_by: Option<super::exclusions::RemovedBy>,
 }
 
 /// A vertex treated as a corner (AGS).

@@ -76,6 +76,11 @@ pub struct TilePlacement {
     /// ([`crate::place::ground`]), which each placement also names.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ground: Option<crate::place::ground::GroundSource>,
+    /// With [`Params::whole_tile`]: the exclusions of the packages above
+    /// the tile's applied to its items ([`crate::place::exclusions`]), or
+    /// why none were looked at.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exclusions: Option<crate::place::exclusions::Exclusions>,
     /// Points the mesh did not cover (set at 0 m); absent when none.
     #[serde(skip_serializing_if = "is_zero")]
     pub off_mesh: usize,
@@ -168,6 +173,7 @@ impl Scenery {
             assets: Vec::new(),
             whole: None,
             ground: None,
+            exclusions: None,
             off_mesh: 0,
             airports: None,
         };
@@ -194,10 +200,20 @@ impl Scenery {
                 conditions: self.conditions(),
             }
         });
+        let judge = params
+            .whole_tile
+            .then(|| crate::place::exclusions::judge_for(self, path, tile, &params.limits));
+        let removed = |u: &AutogenUse| match &judge {
+            Some(Ok(j)) => j.removes_use(u),
+            _ => None,
+        };
         for (i, u) in uses.iter().enumerate() {
             let r = &resolved[&u.asset];
             let Some(file) = r.pick(use_seed(params.seed, i)).map(|c| &c.file) else {
-                out.unplaced.push(unplaced(u, "its asset resolves nowhere"));
+                out.unplaced.push(Placement {
+                    removed_by: removed(u),
+                    ..unplaced(u, "its asset resolves nowhere")
+                });
                 continue;
             };
             let loaded = self.asset(file);
@@ -205,7 +221,10 @@ impl Scenery {
                 out.assets.push(Arc::clone(&loaded));
             }
             let Ok(asset) = &loaded.asset else {
-                out.unplaced.push(unplaced(u, "its asset does not load"));
+                out.unplaced.push(Placement {
+                    removed_by: removed(u),
+                    ..unplaced(u, "its asset does not load")
+                });
                 continue;
             };
             let art_params;
@@ -220,13 +239,17 @@ impl Scenery {
             };
             match place_use(asset, u, i, params) {
                 Ok(mut p) => {
+                    p.removed_by = removed(u);
                     if params.explain {
                         p.explain.insert(0, explain_resolution(file, r));
                     }
                     out.placements.push(p);
                 }
                 Err(e) => {
-                    out.unplaced.push(unplaced(u, format!("not placed: {e}")));
+                    out.unplaced.push(Placement {
+                        removed_by: removed(u),
+                        ..unplaced(u, format!("not placed: {e}"))
+                    });
                     out.warnings.push(UseWarning {
                         index: i,
                         asset: u.asset.clone(),
@@ -237,6 +260,12 @@ impl Scenery {
         }
         if params.whole_tile {
             out.whole = Some(self.place_rest(path, &dsf, tile, params, &mut out.placements));
+            out.exclusions = judge.as_ref().map(|j| match j {
+                Ok(j) => {
+                    crate::place::exclusions::apply(j, &dsf, &mut out.placements, &out.unplaced)
+                }
+                Err(why) => crate::place::exclusions::Exclusions::not_looked_at(why.clone()),
+            });
             let ground = self
                 .ground_for(path, &dsf, tile, params.mesh.as_deref(), &params.limits)
                 .map_err(|e| TileError::Mesh {

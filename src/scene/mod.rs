@@ -1325,25 +1325,36 @@ impl<'a> Builder<'a, '_> {
     ) -> Result<usize, LimitExceeded> {
         let art = p.art.as_deref();
         let mut children = Vec::new();
-        if p.is_unplaced() {
-            children.extend(self.unplaced(i, p)?);
-        }
-        if let Some(n) = self.ground(i, p, art)? {
-            children.push(n);
-        }
-        for (k, o) in p.objects.iter().enumerate() {
-            if let Some(n) = self.object(i, k, p, o, art)? {
+        // What another package's exclusion removes, X-Plane does not draw
+        // (docs/gltf.md): a removed autogen use draws nothing, and each
+        // removed item is left out.
+        if p.removed_by.is_none() {
+            if p.is_unplaced() {
+                children.extend(self.unplaced(i, p)?);
+            }
+            if let Some(n) = self.ground(i, p, art)? {
                 children.push(n);
             }
-        }
-        for (k, f) in p.facades.iter().enumerate() {
-            if let Some(n) = self.facade(i, k, p, f, art)? {
-                children.push(n);
+            for (k, o) in p.objects.iter().enumerate() {
+                if o.removed_by.is_some() {
+                    continue;
+                }
+                if let Some(n) = self.object(i, k, p, o, art)? {
+                    children.push(n);
+                }
             }
+            for (k, f) in p.facades.iter().enumerate() {
+                if f.removed_by.is_some() {
+                    continue;
+                }
+                if let Some(n) = self.facade(i, k, p, f, art)? {
+                    children.push(n);
+                }
+            }
+            children.extend(self.trees(i, p, art)?);
+            children.extend(self.draped(i, p, art)?);
+            children.extend(self.lines(i, p, art)?);
         }
-        children.extend(self.trees(i, p, art)?);
-        children.extend(self.draped(i, p, art)?);
-        children.extend(self.lines(i, p, art)?);
         self.node(Node {
             item: item(ItemKind::Placement, i, i, None),
             mesh: None,
@@ -1708,6 +1719,9 @@ impl<'a> Builder<'a, '_> {
         let (mut tallest, mut left_out, mut cards_added) = (0.0f64, 0, 0usize);
         let mut nodes = Vec::new();
         for (k, t) in ts.iter().enumerate() {
+            if t.removed_by.is_some() {
+                continue;
+            }
             let (w, h) = tree_size(t);
             if !fin(&[t.x, t.y, t.x + w, t.x - w, t.y + w, t.y - w, h, t.heading]) {
                 left_out += 1;
@@ -1944,7 +1958,8 @@ impl<'a> Builder<'a, '_> {
             return Ok(Vec::new());
         }
         let material = self.draped_material(p, art, TextureRole::Draped, DRAPED, "draped polygons");
-        let flats = p.draped.iter().enumerate().map(|(k, d)| {
+        let kept = p.draped.iter().enumerate();
+        let flats = kept.filter(|(_, d)| d.removed_by.is_none()).map(|(k, d)| {
             let name = format!("#{i} draped {k} {}", short(&d.asset));
             (
                 name,
@@ -1974,7 +1989,8 @@ impl<'a> Builder<'a, '_> {
         }
         let material = self.draped_material(p, art, TextureRole::Line, PAINT, "lines");
         let strip = art.and_then(Art::lin).and_then(draped::Strip::of);
-        let flats = p.lines.iter().enumerate().map(|(k, l)| {
+        let kept = p.lines.iter().enumerate();
+        let flats = kept.filter(|(_, l)| l.removed_by.is_none()).map(|(k, l)| {
             let strip = strip.unwrap_or_else(|| {
                 draped::Strip::plain(l.width.unwrap_or(draped::PLAIN_LINE_WIDTH))
             });

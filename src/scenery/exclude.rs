@@ -72,6 +72,11 @@ impl ExclusionKind {
         }
     }
 
+    /// Its place in [`ExclusionKind::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     /// The property name.
     pub fn property(self) -> String {
         format!("sim/exclude_{}", self.suffix())

@@ -142,12 +142,21 @@ fn place_one(dsf: &Path, params: &Params, scenery: &Scenery) -> Result<(Vec<Plac
 }
 
 /// The ground a whole tile was set on, one line (and one more when the
-/// mesh did not cover every point); nothing without --all.
+/// mesh did not cover every point), and the exclusions applied to it
+/// (one line, and one per package DSF that could not be read); nothing
+/// without --all.
 fn ground_report(tile: &TilePlacement) -> String {
+    let mut s = String::new();
+    if let Some(x) = &tile.exclusions {
+        s.push_str(&format!("{}\n", x.describe()));
+        for w in &x.warnings {
+            s.push_str(&format!("warning: {w}\n"));
+        }
+    }
     let Some(g) = &tile.ground else {
-        return String::new();
+        return s;
     };
-    let mut s = format!("ground: {}\n", g.describe());
+    s.push_str(&format!("ground: {}\n", g.describe()));
     if tile.off_mesh > 0 {
         s.push_str(&format!(
             "warning: {} off the mesh, set at 0 m\n",

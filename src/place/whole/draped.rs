@@ -59,6 +59,7 @@ pub(super) fn lay(
         texture,
         scale,
         z: None,
+        removed_by: None,
     });
     Laid::Row
 }

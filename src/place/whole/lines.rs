@@ -48,6 +48,7 @@ pub(super) fn lay(
         art: art.state,
         texture,
         z: None,
+        removed_by: None,
     };
     if let Some(DrapedArt::Str(s)) = &art.draped {
         let from = p.objects.len();
