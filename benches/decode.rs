@@ -14,6 +14,8 @@
 //! - `decode`: [`agkit::dsf::read::decode`] alone (flat form, MD5 included);
 //! - `read`: [`agkit::dsf::read`], the typed model;
 //! - `totext`: decode and DSF2Text streamed into a sink;
+//! - for a base mesh, `mesh load`: [`agkit::dsf::read_with`] and
+//!   [`agkit::terrain::Surface::from_dsf`], as `place --mesh` loads it;
 //! - the same file packed as 7z: `unpack` (the bare LZMA decode,
 //!   [`agkit::dsf::read::unpack_7z`]) and `check` of the archive.
 //!
@@ -171,6 +173,19 @@ fn measure(name: &str, bytes: &[u8], file: Option<&Path>) {
         }),
         md5,
     );
+    // A base mesh: what `place --mesh` and the scene load (issue 49 item
+    // 6: comparable to `totext`), the typed read and the surface with its
+    // triangle index.
+    if dsf::read(&plain).is_ok_and(|d| !d.is_overlay()) {
+        let mut triangles = 0;
+        let load = best(|| {
+            let d = dsf::read_with(&plain, &limits).expect("reads");
+            let s = agkit::terrain::Surface::from_dsf(&d, &limits).expect("a surface");
+            triangles = s.triangles.len();
+        });
+        row("mesh load (surface)", plain.len(), load, md5);
+        println!("  mesh: {triangles} triangles");
+    }
     let packed = seven_zip(&plain);
     let unpack = best(|| dsf::read::unpack_7z(&packed).map(|v| v.len()));
     println!("  7z form: {:.2} MB", packed.len() as f64 / 1e6);

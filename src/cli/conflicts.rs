@@ -139,11 +139,13 @@ fn write_pictures(dir: &Path, r: &agkit::place::conflicts::ConflictReport) -> Re
             continue;
         };
         let svg_file = dir.join(format!("{name}.svg"));
-        std::fs::write(&svg_file, svg).map_err(|e| format!("{}: {e}", svg_file.display()))?;
+        agkit::fsutil::write_atomic(&svg_file, svg.as_bytes())
+            .map_err(|e| format!("{}: {e}", svg_file.display()))?;
         if let Some(png) = agkit::out::airport_picture::airport_png(r, k) {
             let png = png.map_err(|e| e.to_string())?;
             let png_file = dir.join(format!("{name}.png"));
-            std::fs::write(&png_file, png).map_err(|e| format!("{}: {e}", png_file.display()))?;
+            agkit::fsutil::write_atomic(&png_file, &png)
+                .map_err(|e| format!("{}: {e}", png_file.display()))?;
         }
         output::wrote(&svg_file, &format!("{} and its PNG", info.id));
     }

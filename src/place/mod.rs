@@ -18,7 +18,6 @@
 //! which seeds use `i` with `seed XOR i` ([`tile`]); an asset read from its
 //! file, with its diagnostics, is a [`crate::check::asset::AssetFile`].
 
-pub mod airports;
 pub mod annotate;
 pub mod art;
 pub mod at;

@@ -81,11 +81,11 @@ pub struct Placement {
     #[serde(skip)]
     pub terrain: Option<super::ground::Terrain>,
     /// The airports lying in the tile, when a whole tile was placed
-    /// ([`super::airports`]; shared by its placements): the 3-D scene and
+    /// ([`crate::scenery::tile_airports`]; shared by its placements): the 3-D scene and
     /// the pictures draw their runways and pavement under the items. The
     /// JSON holds their summary (ID, file, counts); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub airports: Option<super::airports::Airports>,
+    pub airports: Option<crate::scenery::tile_airports::Airports>,
     /// For an autogen use: the package whose exclusion (or base mesh)
     /// removes the whole use ([`super::exclusions`]; each item it placed
     /// carries the same mark); absent when none does.

@@ -85,11 +85,11 @@ pub struct TilePlacement {
     #[serde(skip_serializing_if = "is_zero")]
     pub off_mesh: usize,
     /// With [`Params::whole_tile`]: the airports whose runways, helipads
-    /// or pavement lie in the tile ([`crate::place::airports`]), which
+    /// or pavement lie in the tile ([`crate::scenery::tile_airports`]), which
     /// each placement also carries; the JSON holds their summary. `None`
     /// when no apt.dat searched has one.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub airports: Option<crate::place::airports::Airports>,
+    pub airports: Option<crate::scenery::tile_airports::Airports>,
 }
 
 /// Serde: leaves a zero count out.
@@ -273,8 +273,8 @@ impl Scenery {
                     why: e.why,
                 })?;
             let found = self.tile_airports(&root, tile, &params.limits);
-            let airports =
-                (!found.airports.is_empty()).then_some(crate::place::airports::Airports(found));
+            let airports = (!found.airports.is_empty())
+                .then_some(crate::scenery::tile_airports::Airports(found));
             for p in out.placements.iter_mut().chain(&mut out.unplaced) {
                 out.off_mesh += ground.apply(p).off_mesh;
                 p.airports.clone_from(&airports);

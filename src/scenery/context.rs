@@ -111,7 +111,7 @@ pub struct Scenery {
 
 /// The airports of each tile, by package root and tile.
 type TileAirportCache =
-    HashMap<(PathBuf, crate::dsf::Tile), Arc<crate::place::airports::TileAirports>>;
+    HashMap<(PathBuf, crate::dsf::Tile), Arc<crate::scenery::tile_airports::TileAirports>>;
 
 impl Scenery {
     fn new(
@@ -159,7 +159,7 @@ impl Scenery {
             .clone()
     }
 
-    /// The airports lying in `tile` ([`crate::place::airports`]) for a DSF
+    /// The airports lying in `tile` ([`crate::scenery::tile_airports`]) for a DSF
     /// of the package at `root`, in X-Plane's order of apt.dat files
     /// ([`super::airports::sources`]). The files are read once per root for
     /// every tile the package has a DSF of (and `tile`): a run over the
@@ -170,17 +170,17 @@ impl Scenery {
         root: &Path,
         tile: crate::dsf::Tile,
         limits: &crate::limits::Limits,
-    ) -> Arc<crate::place::airports::TileAirports> {
+    ) -> Arc<crate::scenery::tile_airports::TileAirports> {
         let mut cache = self.tile_airports.lock().unwrap_or_else(|e| e.into_inner());
         let key = (root.to_path_buf(), tile);
         if let Some(t) = cache.get(&key) {
             return t.clone();
         }
-        let mut tiles = crate::place::airports::package_tiles(root);
+        let mut tiles = crate::scenery::tile_airports::package_tiles(root);
         tiles.retain(|t| !cache.contains_key(&(root.to_path_buf(), *t)));
         tiles.insert(tile);
         let sources = super::airports::sources(self.install(), Some(root));
-        for (t, found) in crate::place::airports::load(&sources, &tiles, limits) {
+        for (t, found) in crate::scenery::tile_airports::load(&sources, &tiles, limits) {
             cache.insert((root.to_path_buf(), t), Arc::new(found));
         }
         cache.get(&key).cloned().unwrap_or_default()

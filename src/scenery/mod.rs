@@ -13,6 +13,8 @@
 //! - [`exclude`]: the `sim/exclude_*` zones of DSF overlays;
 //! - [`airports`]: which `apt.dat` each airport ID is taken from (the
 //!   package's own, then the enabled packages in order, then the default);
+//! - [`tile_airports`]: the airports a whole tile carries, read once for a
+//!   set of tiles from the files [`airports`] orders;
 //! - [`mesh`]: which base mesh a tile stands on (the first enabled package
 //!   whose DSF for it is not an overlay, or `--mesh`), read as a surface
 //!   by [`crate::terrain`];
@@ -93,6 +95,7 @@ pub mod packs;
 pub mod resolve;
 pub mod rules;
 pub mod tile;
+pub mod tile_airports;
 
 pub use context::{ArtCheck, Scenery, SceneryError};
 pub use tile::{TileError, Unresolved};

@@ -1,6 +1,6 @@
 //! The airports a whole tile carries: those whose runways, helipads or
 //! pavement lie in it, from the `apt.dat` files X-Plane reads, in its
-//! order ([`crate::scenery::airports::sources`]: the tile's package, then
+//! order ([`super::airports::sources`]: the tile's package, then
 //! the installation's enabled packs, then the default apt.dat; one ID from
 //! the highest-priority file that has it).
 //!
@@ -12,7 +12,7 @@
 //! keeps only the airports lying in one of them (no other airport is held),
 //! so that a run over a package reads its apt.dat files once for all the
 //! package's tiles ([`crate::scenery::Scenery::tile_airports`]). As
-//! [`crate::scenery::airports::FirstAirports`] does, an ID met in a
+//! [`super::airports::FirstAirports`] does, an ID met in a
 //! higher-priority file is that file's even where that file moves it out
 //! of the tiles: a lower file's airport of the same ID is not taken.
 //!
@@ -21,10 +21,10 @@
 //! ([`crate::out::svg`]); the JSON of a placement holds its
 //! [`TileAirports::summary`].
 
+use super::airports::Source;
 use crate::apt::Airport;
 use crate::dsf::Tile;
 use crate::limits::Limits;
-use crate::scenery::airports::Source;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
