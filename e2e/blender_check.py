@@ -190,6 +190,11 @@ def check_counts(name, expect):
             if "ground" not in o.keys():
                 fail(name, f"terrain {o.name!r} does not name its ground")
             continue
+        # An airport is the apt.dat's: it names that file and its line.
+        if o.get("item") == "airport":
+            if "file" not in o.keys() or "line" not in o.keys():
+                fail(name, f"airport {o.name!r} does not name its apt.dat and line")
+            continue
         if "asset" not in o.keys():
             fail(name, f"object {o.name!r} names no asset")
         if o.get("item") in ("object", "facade") and "source_line" not in o.keys():

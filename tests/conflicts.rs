@@ -653,3 +653,22 @@ fn the_picture_of_an_airport_marks_its_finding() {
     let png = std::fs::read(dir.join("XTST.png")).unwrap();
     assert!(png.starts_with(b"\x89PNG"));
 }
+
+/// Regression: a `.dsf` whose name cuts a character where a tile name's
+/// latitude ends (`+4é013.dsf`) made the search for the packages' tiles
+/// slice inside it and panic; it names no tile, and the report is the
+/// one without it.
+#[test]
+fn a_dsf_named_with_a_wide_character_names_no_tile_and_does_not_panic() {
+    let t = installation();
+    let (_, want, _) = conflicts(t.path(), &[]);
+    let odd = t
+        .path()
+        .join("Custom Scenery/Town/Earth nav data/+40+010/+4é013.dsf");
+    std::fs::create_dir_all(odd.parent().unwrap()).unwrap();
+    std::fs::write(&odd, b"not a tile").unwrap();
+    let (code, got, stderr) = conflicts(t.path(), &[]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(got, want);
+}

@@ -553,6 +553,36 @@ fn the_scene_draws_the_airports_on_the_mesh() {
     .unwrap();
     let (node, verts, centroids) = airport_node(&s).expect("an airport node");
     assert_eq!(s.name(node), "airport XDMO");
+    // The terrain node reaches under every vertex of the airport (it was
+    // cut to the items alone, and the runway's far end hung off it).
+    let terrain = s
+        .nodes
+        .iter()
+        .find(|n| n.item.kind == agkit::scene::ItemKind::Terrain)
+        .expect("a terrain node");
+    let ground: Vec<[[f64; 3]; 3]> = s.meshes[terrain.mesh.unwrap()]
+        .parts
+        .iter()
+        .flat_map(|p| {
+            p.mesh
+                .triangles
+                .iter()
+                .map(|t| t.map(|i| p.mesh.positions[i as usize]))
+        })
+        .collect();
+    let inside = |q: [f64; 3], t: &[[f64; 3]; 3]| {
+        let side = |a: [f64; 3], b: [f64; 3]| {
+            (b[0] - a[0]) * (q[1] - a[1]) - (b[1] - a[1]) * (q[0] - a[0])
+        };
+        let d = [side(t[0], t[1]), side(t[1], t[2]), side(t[2], t[0])];
+        d.iter().all(|&x| x >= -1e-6) || d.iter().all(|&x| x <= 1e-6)
+    };
+    for v in &verts {
+        assert!(
+            ground.iter().any(|t| inside(*v, t)),
+            "an airport vertex at {v:?} is off the terrain node"
+        );
+    }
     let frame = LocalFrame::new(s.origin);
     for v in &verts {
         let want = under(&surface, frame.to_lonlat([v[0], v[1]]));
@@ -800,16 +830,15 @@ fn an_ortho_mesh_is_drawn_with_its_terrain_textures_and_its_own_st() {
     );
 }
 
-/// `scenery at` on the ground (issue 49 item 3): an installation of the
-/// demo package above the relief mesh; the point's ground is the mesh's
-/// surface there, and each object's `z` the ground under it.
-#[test]
-fn scenery_at_gives_the_ground_and_each_items_height() {
-    let (tmp, examples, mesh_pkg) = package();
-    let cs = tmp.path().join("Custom Scenery");
+/// An installation in `top` of `package()`'s two folders: `Custom
+/// Scenery/Low` (the demo package, its tile also as `Earth nav
+/// data/+40+010/+47+013.dsf`) above `Custom Scenery/Mesh`; returns the
+/// `Custom Scenery` folder and that tile.
+fn installation_of(top: &Path, examples: &Path, mesh_pkg: &Path) -> (PathBuf, PathBuf) {
+    let cs = top.join("Custom Scenery");
     std::fs::create_dir_all(&cs).unwrap();
-    std::fs::rename(&examples, cs.join("Low")).unwrap();
-    std::fs::rename(&mesh_pkg, cs.join("Mesh")).unwrap();
+    std::fs::rename(examples, cs.join("Low")).unwrap();
+    std::fs::rename(mesh_pkg, cs.join("Mesh")).unwrap();
     let tile = cs.join("Low/Earth nav data/+40+010/+47+013.dsf");
     std::fs::create_dir_all(tile.parent().unwrap()).unwrap();
     std::fs::copy(cs.join("Low/dsf/whole_demo.dsf"), &tile).unwrap();
@@ -819,6 +848,16 @@ fn scenery_at_gives_the_ground_and_each_items_height() {
          SCENERY_PACK Custom Scenery/Mesh/\n",
     )
     .unwrap();
+    (cs, tile)
+}
+
+/// `scenery at` on the ground (issue 49 item 3): an installation of the
+/// demo package above the relief mesh; the point's ground is the mesh's
+/// surface there, and each object's `z` the ground under it.
+#[test]
+fn scenery_at_gives_the_ground_and_each_items_height() {
+    let (tmp, examples, mesh_pkg) = package();
+    let (cs, _tile) = installation_of(tmp.path(), &examples, &mesh_pkg);
     let surface = read_mesh(
         &cs.join("Mesh/Earth nav data/+40+010/+47+013.dsf"),
         &Default::default(),
@@ -857,4 +896,131 @@ fn scenery_at_gives_the_ground_and_each_items_height() {
     assert!(text.contains("stands at "), "{text}");
     let json = serde_json::to_value(&r).unwrap();
     assert!(json["ground"]["source"]["source"] == "mesh", "{json}");
+}
+
+/// `GET TARGET` of a server at `addr`: the status and the body.
+fn http_get(addr: std::net::SocketAddr, target: &str) -> (u16, Vec<u8>) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(60)))
+        .unwrap();
+    write!(
+        s,
+        "GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+        addr.port()
+    )
+    .unwrap();
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    let at = out
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a response head");
+    let status = String::from_utf8_lossy(&out[..at])
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (status, out[at + 4..].to_vec())
+}
+
+/// The node names of a GLB's scene.
+fn glb_node_names(glb: &[u8]) -> Vec<String> {
+    assert_eq!(&glb[..4], b"glTF");
+    let len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let doc: serde_json::Value = serde_json::from_slice(&glb[20..20 + len]).unwrap();
+    doc["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n["name"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// Issue 49 in `agkit serve PATH --xplane DIR` (issue 50 item 3): the
+/// tile the previewer opens inside an installation stands on the
+/// installation's base mesh with its airports, as `place --dsf TILE --all
+/// --xplane DIR` places it. `/api/tile` names the mesh it stands on and
+/// the airport, and `/api/tile.glb` holds the terrain and the airport's
+/// node, the same nodes as the library's scene of the same tile.
+#[test]
+fn the_previewer_draws_an_installations_tile_on_its_mesh_with_its_airports() {
+    let (tmp, examples, mesh_pkg) = package();
+    with_demo_field(&examples);
+    let (cs, tile) = installation_of(tmp.path(), &examples, &mesh_pkg);
+    let rel = "Earth nav data/+40+010/+47+013.dsf";
+    let mut cfg = agkit::serve::Config::new(cs.join("Low"));
+    cfg.libraries = agkit::serve::LibrarySource::Installation(tmp.path().to_path_buf());
+    let server = agkit::serve::Server::bind(&cfg).unwrap();
+    let addr = server.local_addr();
+    std::thread::spawn(move || server.run());
+    let q = rel.replace(' ', "%20").replace('+', "%2B");
+
+    let (status, body) = http_get(addr, &format!("/api/tile?path={q}"));
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(v["ground"]["source"], "mesh", "{}", v["ground"]);
+    assert!(
+        v["ground"]["file"]
+            .as_str()
+            .is_some_and(|f| f.contains("+47+013.dsf")),
+        "{}",
+        v["ground"]
+    );
+    let ids: Vec<&str> = v["airports"]
+        .as_array()
+        .expect("the tile's airports")
+        .iter()
+        .filter_map(|a| a["icao"].as_str())
+        .collect();
+    assert_eq!(ids, ["XDMO"], "{}", v["airports"]);
+    // The 2-D view's airport shapes: the scene's, in the view's frame.
+    let shapes = v["airport_shapes"].as_array().expect("airport shapes");
+    let scenery = Scenery::installation(tmp.path(), Conditions::default()).unwrap();
+    let placed = scenery
+        .with_package(Some(&cs.join("Low")))
+        .place_tile(
+            &tile,
+            &Params {
+                whole_tile: true,
+                ..Params::default()
+            },
+        )
+        .unwrap();
+    let field = &placed.airports.as_ref().unwrap().0.airports[0].airport;
+    let want = agkit::scene::airports::shapes(field);
+    assert_eq!(shapes.len(), want.len());
+    let o = &v["origin"];
+    let frame = LocalFrame::new([o[0].as_f64().unwrap(), o[1].as_f64().unwrap()]);
+    for (got, want) in shapes.iter().zip(&want) {
+        assert_eq!(got["part"], want.part.as_str());
+        assert_eq!(got["line"], want.line);
+        let first: Vec<agkit::geom::LonLat> = match &want.outline {
+            agkit::scene::airports::Outline::Strip(q, _) => q.to_vec(),
+            agkit::scene::airports::Outline::Rings(r) => r[0].clone(),
+        };
+        let ring = got["rings"][0].as_array().unwrap();
+        assert_eq!(ring.len(), first.len());
+        for (p, ll) in ring.iter().zip(&first) {
+            let xy = frame.to_local(*ll);
+            assert!((p[0].as_f64().unwrap() - xy[0]).abs() < 1e-6, "{p} {xy:?}");
+            assert!((p[1].as_f64().unwrap() - xy[1]).abs() < 1e-6, "{p} {xy:?}");
+        }
+    }
+
+    let (status, glb) = http_get(addr, &format!("/api/tile.glb?path={q}"));
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&glb));
+    let names = glb_node_names(&glb);
+    assert!(
+        names.iter().any(|n| n.starts_with("terrain")),
+        "a terrain node: {names:?}"
+    );
+    assert!(names.iter().any(|n| n == "airport XDMO"), "{names:?}");
+
+    // The library's scene of the same tile through the same installation.
+    let t = placed;
+    let mut ps = t.placements;
+    ps.extend(t.unplaced);
+    let want = glb_node_names(&agkit::out::gltf::to_glb(&ps).unwrap());
+    assert_eq!(names, want);
 }

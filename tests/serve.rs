@@ -1947,3 +1947,123 @@ fn an_oversized_tile_scene_is_refused_as_the_command_line_refuses_it() {
     assert_eq!(e, format!("dsf/whole_demo.dsf: {want}"));
     assert!(e.contains("exceeds the limit of 5"), "{e}");
 }
+
+// ---------------------------------------------------------- conflicts --
+
+/// The repository's fixture installation with the conflicts apt.dat
+/// (`tests/conflicts.rs`'s: a runway under the Town pack's shed).
+fn conflicts_installation() -> tempfile::TempDir {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let t = tempfile::tempdir().unwrap();
+    let from = repo.join("tests/fixtures/xplane");
+    for e in walkdir::WalkDir::new(&from) {
+        let e = e.unwrap();
+        let to = t.path().join(e.path().strip_prefix(&from).unwrap());
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&to).unwrap();
+        } else {
+            std::fs::copy(e.path(), &to).unwrap();
+        }
+    }
+    std::fs::copy(
+        repo.join("tests/fixtures/apt/conflicts_xtst.dat"),
+        t.path()
+            .join("Custom Scenery/Airport/Earth nav data/apt.dat"),
+    )
+    .unwrap();
+    t
+}
+
+/// Issue 50 item 3: `agkit serve PKG --xplane DIR` answers
+/// `/api/conflicts?path=TILE` with what `agkit scenery conflicts --tile`
+/// finds on that tile's airports, the same report; a server without an
+/// installation, a name that gives no tile and a path outside PATH are
+/// refused, each saying why.
+#[test]
+fn conflicts_of_the_open_tile_are_what_the_cli_finds() {
+    let t = conflicts_installation();
+    let town = t.path().join("Custom Scenery/Town");
+    let f = serve_folder(&town, |c| {
+        c.libraries = LibrarySource::Installation(t.path().to_path_buf());
+    });
+    let tile = "Earth%20nav%20data/%2B40%2B010/%2B47%2B013.dsf";
+    let (status, v) = f.get(&format!("/api/conflicts?path={tile}"));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["tile"], serde_json::json!({"west": 13, "south": 47}));
+    assert_eq!(v["path"], "Earth nav data/+40+010/+47+013.dsf");
+    let findings = v["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1, "{v:#}");
+    assert_eq!(findings[0]["code"], "CNF001");
+    assert_eq!(findings[0]["package"], "Town");
+    assert_eq!(findings[0]["airport"], "XTST");
+
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_agkit"))
+        .args(["scenery", "conflicts", "--xplane"])
+        .arg(t.path())
+        .args(["--tile", "47.5,13.5", "--format", "json"])
+        .output()
+        .unwrap();
+    let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut served = v.clone();
+    let o = served.as_object_mut().unwrap();
+    o.remove("path");
+    o.remove("tile");
+    assert_eq!(served, cli, "the served report is the CLI's");
+
+    // Not a tile's name; outside PATH; not a DSF; no parameter.
+    std::fs::copy(
+        town.join("Earth nav data/+40+010/+47+013.dsf"),
+        town.join("town.dsf"),
+    )
+    .unwrap();
+    let (status, v) = f.get("/api/conflicts?path=town.dsf");
+    assert_eq!(status, 422, "{v}");
+    assert_eq!(v["stage"], "tile");
+    assert!(error_of(&v).contains("+47+013.dsf"), "{v}");
+    let (status, _) = f.get(
+        "/api/conflicts?path=..%2FAirport%2FEarth%20nav%20data%2F%2B40%2B010%2F%2B47%2B013.dsf",
+    );
+    assert_eq!(status, 403);
+    assert_eq!(f.get("/api/conflicts?path=a.agp").0, 404);
+    assert_eq!(f.get("/api/conflicts").0, 400);
+
+    // Without an installation: 409, naming the flag.
+    let bare = serve_folder(&town, |_| {});
+    let (status, v) = bare.get(&format!("/api/conflicts?path={tile}"));
+    assert_eq!(status, 409, "{v}");
+    assert!(error_of(&v).contains("--xplane"), "{v}");
+}
+
+/// `/api/conflicts?…&origin=LON,LAT`: each finding also in metres of that
+/// frame, as the library's frame puts it; an origin that is no point is
+/// refused.
+#[test]
+fn conflicts_in_the_frame_of_the_tile_view() {
+    let t = conflicts_installation();
+    let town = t.path().join("Custom Scenery/Town");
+    let f = serve_folder(&town, |c| {
+        c.libraries = LibrarySource::Installation(t.path().to_path_buf());
+    });
+    let tile = "Earth%20nav%20data/%2B40%2B010/%2B47%2B013.dsf";
+    let origin = [13.4985, 47.4990];
+    let (status, v) = f.get(&format!(
+        "/api/conflicts?path={tile}&origin={},{}",
+        origin[0], origin[1]
+    ));
+    assert_eq!(status, 200, "{v}");
+    let at = &v["findings"][0]["at"];
+    let at = [at[0].as_f64().unwrap(), at[1].as_f64().unwrap()];
+    let want = agkit::geom::LocalFrame::new(origin).to_local(at);
+    let got = &v["at_local"][0];
+    assert!(
+        (got[0].as_f64().unwrap() - want[0]).abs() < 1e-9
+            && (got[1].as_f64().unwrap() - want[1]).abs() < 1e-9,
+        "{got} vs {want:?}"
+    );
+    // The shed (13.499, 47.4995) lies some 38 m east and 56 m north.
+    assert!(want[0] > 10.0 && want[1] > 10.0, "{want:?}");
+    for bad in ["13.5", "x,47", "13.5,95", "NaN,47", "inf,1"] {
+        let (status, v) = f.get(&format!("/api/conflicts?path={tile}&origin={bad}"));
+        assert_eq!(status, 400, "{bad}: {v}");
+    }
+}

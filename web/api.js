@@ -40,6 +40,12 @@ export const place = (body) => json('/api/place', post(body));
  * with its counts; `q` also holds seed and density.
  */
 export const tile = (q) => json('/api/tile?' + new URLSearchParams(q).toString());
+/**
+ * GET /api/conflicts: what the installation (`--xplane DIR`) places on the
+ * airports of the tile `q.path`, each finding also in the frame `q.origin`
+ * ("LON,LAT"); 409 without an installation.
+ */
+export const conflicts = (q) => json('/api/conflicts?' + new URLSearchParams(q).toString());
 /** GET /api/version: the change counter. */
 export const version = () => json('/api/version');
 /** The URL of a texture under the served folder, as PNG. */

@@ -36,6 +36,8 @@ const LAYERS = [
   ['polygon', 'Polygon', '#fffbe6'],
   ['draped', 'Draped polygons', '#8c8c84'],
   ['lines', 'Painted lines', '#d69e2e'],
+  ['airports', 'Airports (apt.dat)', '#6b6b66'],
+  ['conflicts', 'Conflicts (--xplane)', '#d9381e'],
 ];
 
 const store = createStore({
@@ -56,6 +58,8 @@ const store = createStore({
   edited: {},             // polyKey -> windings edited by dragging
   seed: 0, height: 0, low: 0, density: 6, heading: 0,
   result: null,           // last /api/place answer (placement + extras)
+  conflicts: null,        // mode 'tile': the /api/conflicts answer of the tile, in its frame
+  conflictsStatus: 0,     // its HTTP status (409: the server has no installation)
   error: null,
   layers: Object.fromEntries(LAYERS.map(([k]) => [k, true])),
   style: 'textured',
@@ -162,12 +166,26 @@ function requestPlacement() {
     if (r.ok && tile) $('timing').dataset.bytes = String(r.bytes || 0);
     if (r.ok) placed(r.body, null);
     else placed(null, r.body);
+    if (r.ok && tile) requestConflicts(r.body, seq);
   }).catch((e) => {
     placed(state.result, { error: e.message, stage: 'network' });
   }).finally(() => {
     state.inflight = false;
     if (state.dirty) requestPlacement();
   });
+}
+
+// What the installation places on the open tile's airports, in the frame
+// of the tile's view; a server without an installation answers 409, which
+// the Tile tab explains. Asked again with each placement of the tile (a
+// saved change may have moved what it finds).
+function requestConflicts(body, seq) {
+  const o = body.origin;
+  if (!Array.isArray(o) || o.length !== 2) return;
+  api.conflicts({ path: state.tile, origin: `${o[0]},${o[1]}` }).then((r) => {
+    if (seq !== state.seq) return;
+    store.set({ conflicts: r.body, conflictsStatus: r.status });
+  }).catch(() => { /* the placement's own request reports a lost server */ });
 }
 
 // ------------------------------------------------------ views, panels --
@@ -251,7 +269,7 @@ async function selectAsset(path) {
 // A whole DSF tile: placed by the server as `agkit place --dsf TILE --all`
 // places it, drawn by the same views; the Tile tab counts it.
 function selectTile(path) {
-  store.set({ tile: path, mode: 'tile', result: null, error: null, selection: null, hlLine: null });
+  store.set({ tile: path, mode: 'tile', result: null, error: null, selection: null, hlLine: null, conflicts: null, conflictsStatus: 0 });
   state.fitted = false;
   panels.showTab('tile');
   saveHash();

@@ -12,6 +12,7 @@ import { f1 } from './geom.js';
 import { LISTS, describe, nameOf, ownerTile, partsOf, totals } from './items.js';
 import { takersHint } from './fit.js';
 import { $, el, fill, svgEl } from './dom.js';
+import { conflictSummary } from './conflicts.js';
 
 /** Most entries of each kind in the list of placed items. */
 export const MAX_LISTED = 200;
@@ -407,6 +408,14 @@ export function createPanels(store, actions) {
       const n = (a.diagnostics || []).length;
       if (n) parts.push(el('p', 'dim', `${a.path}: ${n} diagnostic(s) from agkit check`));
     }
+    if (state.conflicts) {
+      const c = conflictSummary(state.conflicts, state.conflictsStatus);
+      const head = el('h3', '', 'Conflicts');
+      const p = el('p', state.conflicts.error ? 'dim' : '', c.head);
+      p.id = 'tile-conflicts';
+      parts.push(head, p);
+      if (c.lines.length) parts.push(el('ul', 'notdrawn', ...c.lines.slice(0, MAX_LISTED).map((l) => el('li', '', l))));
+    }
     box.replaceChildren(...parts);
   }
 
@@ -417,6 +426,7 @@ export function createPanels(store, actions) {
   store.subscribe(['polyNote'], renderPolyNote);
   store.subscribe(['lines', 'diagnostics'], renderSource);
   store.subscribe(['hlLine'], () => focusLine(state.hlLine, false));
+  store.subscribe(['conflicts'], renderTile);
   store.subscribe(['result', 'error'], () => {
     renderMessage();
     renderExplain();

@@ -16,6 +16,7 @@ import { P, affineOf, bounds, f1, f2, linePath, ringPath, ringsPath, strokePath 
 import { describe, partsOf } from './items.js';
 import { textureUrl } from './api.js';
 import { $, fill, svgEl } from './dom.js';
+import { conflictMarks } from './conflicts.js';
 
 /**
  * The 2-D view over `store`. `actions.reshaped(done)` is called when the
@@ -339,7 +340,26 @@ export function createView2d(store, actions) {
         : `M${P(ox - h, oy - h)}L${P(ox + h, oy - h)}L${P(ox + h, oy + h)}L${P(ox - h, oy + h)}Z`;
       parts.objects.push(svgEl('path', { class: rings.length ? 'unplaced ring' : 'unplaced', d }, [title]));
     });
+    // The tile's airports (runways, helipads, pavement of the apt.dat
+    // files the installation gives it), in the view's frame, under all.
+    const shapes = state.mode === 'tile' && state.result ? state.result.airport_shapes || [] : [];
+    parts.airports = shapes.map((s) => {
+      const title = svgEl('title');
+      title.textContent = `${s.airport} ${s.part} ${s.name} (apt.dat line ${s.line})`;
+      const part = String(s.part).replace(/[^a-z]+/g, '-');
+      return svgEl('path', { class: `airport part-${part}`, 'data-airport': s.airport, d: ringsPath(s.rings) }, [title]);
+    });
+    // What the installation places on the tile's airports: a ring at
+    // each finding's deepest point (red an error, orange a warning).
+    const marks = state.mode === 'tile' ? conflictMarks(state.conflicts) : [];
+    parts.conflicts = marks.map((m) => {
+      const title = svgEl('title');
+      title.textContent = m.title;
+      return svgEl('circle', { class: `conflict ${m.severity}`, 'data-code': m.code, cx: f2(m.x), cy: f2(-m.y), r: '4' }, [title]);
+    });
+    svg.dataset.conflicts = String(L.conflicts ? marks.length : 0);
     const put = (id, key, on) => fill($(id), on ? parts[key] : []);
+    put('l-airports', 'airports', L.airports);
     put('l-draped', 'draped', L.draped);
     put('l-lines', 'lines', L.lines);
     put('l-ground', 'ground', L.tiles);
@@ -352,6 +372,7 @@ export function createView2d(store, actions) {
     put('l-pivots', 'pivots', L.pivots);
     put('l-corners', 'corners', L.corners);
     put('l-point', 'point', true);
+    put('l-conflicts', 'conflicts', L.conflicts);
     svg.dataset.tiles = String(L.tiles ? nTiles : 0);
     labelSizes.sort((a, b) => a - b);
     state.labelSize = labelSizes.length ? labelSizes[labelSizes.length >> 1] : 1;
@@ -451,6 +472,7 @@ export function createView2d(store, actions) {
   function hideTip() { tip.hidden = true; }
 
   store.subscribe(['result', 'layers', 'style'], () => { drawPlacement(); drawPolygon(); });
+  store.subscribe(['conflicts'], drawPlacement);
   store.subscribe(['poly', 'kind'], drawPolygon);
   store.subscribe(['hlLine'], highlight);
   store.subscribe(['selection'], markSelection);

@@ -29,6 +29,24 @@ impl Tile {
             format!("{:+03}{:+04}.dsf", self.south, self.west),
         )
     }
+
+    /// The tile a DSF file name names (`+47+013.dsf`, the extension in
+    /// any case), as X-Plane finds a tile's file; `None` for any other
+    /// name or a corner off the globe.
+    pub fn from_file_name(name: &str) -> Option<Tile> {
+        let stem = name
+            .len()
+            .checked_sub(4)
+            .filter(|&k| name.is_char_boundary(k) && name[k..].eq_ignore_ascii_case(".dsf"))
+            .map(|k| &name[..k])?;
+        if stem.len() != 7 || !stem.is_ascii() {
+            return None;
+        }
+        let (lat, lon) = stem.split_at(3);
+        let south: i32 = lat.parse().ok()?;
+        let west: i32 = lon.parse().ok()?;
+        ((-90..90).contains(&south) && (-180..180).contains(&west)).then_some(Tile { west, south })
+    }
 }
 
 impl std::fmt::Display for Tile {
@@ -72,5 +90,38 @@ mod tests {
         // A whole-degree point is the south-west corner of its tile.
         assert_eq!(Tile::of(13.0, 47.0).to_string(), "+47+013");
         assert_eq!(Tile::of(-13.0, -47.0).to_string(), "-47-013");
+    }
+
+    #[test]
+    fn a_dsf_name_gives_its_tile() {
+        assert_eq!(
+            Tile::from_file_name("+47+013.dsf"),
+            Some(Tile {
+                west: 13,
+                south: 47
+            })
+        );
+        assert_eq!(
+            Tile::from_file_name("-34-058.DSF"),
+            Some(Tile {
+                west: -58,
+                south: -34
+            })
+        );
+        assert_eq!(Tile::from_file_name("+47+013.txt"), None);
+        assert_eq!(Tile::from_file_name("+95+013.dsf"), None);
+        assert_eq!(Tile::from_file_name("x.dsf"), None);
+    }
+
+    #[test]
+    fn a_name_and_its_tile_agree() {
+        for (w, s) in [(13, 47), (-180, -90), (179, 89), (0, 0), (-1, -1)] {
+            let t = Tile { west: w, south: s };
+            assert_eq!(Tile::from_file_name(&t.file_names().1), Some(t));
+        }
+        assert_eq!(Tile::from_file_name("+47+1300.dsf"), None);
+        assert_eq!(Tile::from_file_name("+4a+013.dsf"), None);
+        assert_eq!(Tile::from_file_name("é+47+01.dsf"), None);
+        assert_eq!(Tile::from_file_name(".dsf"), None);
     }
 }

@@ -103,6 +103,16 @@ pub enum Outline {
     Rings(Vec<Vec<LonLat>>),
 }
 
+impl Outline {
+    /// Every corner of the outline (a strip's four, each ring's points).
+    pub fn points(&self) -> Vec<LonLat> {
+        match self {
+            Outline::Strip(q, _) => q.to_vec(),
+            Outline::Rings(rs) => rs.iter().flatten().copied().collect(),
+        }
+    }
+}
+
 impl Shape {
     /// Its rings, lon/lat: the rectangle's four corners, or the rings.
     pub fn rings(&self) -> Vec<Vec<LonLat>> {

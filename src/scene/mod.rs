@@ -998,7 +998,7 @@ impl<'a> Builder<'a, '_> {
 
     /// The terrain node: the physical triangles of the first placement's
     /// mesh within [`TERRAIN_MARGIN`] of every item of the placements on
-    /// it, in the scene's frame; left out, with a warning, when they would
+    /// it and of every shape of their airports, in the scene's frame; left out, with a warning, when they would
     /// pass [`Limits::max_scene_triangles`].
     fn terrain(&mut self) -> Result<(), LimitExceeded> {
         let Some((i, t)) = self.first_with(|p| p.terrain.clone()) else {
@@ -1018,8 +1018,30 @@ impl<'a> Builder<'a, '_> {
                 }
             }
         }
-        let lo = [lo[0] - TERRAIN_MARGIN, lo[1] - TERRAIN_MARGIN];
-        let hi = [hi[0] + TERRAIN_MARGIN, hi[1] + TERRAIN_MARGIN];
+        let mut lo = [lo[0] - TERRAIN_MARGIN, lo[1] - TERRAIN_MARGIN];
+        let mut hi = [hi[0] + TERRAIN_MARGIN, hi[1] + TERRAIN_MARGIN];
+        // The airports drawn on it lie on it too, runway ends and all
+        // (their own extent: the margin is the items').
+        if let Some(a) = self
+            .scene
+            .placements
+            .iter()
+            .filter(|p| p.terrain == Some(t.clone()))
+            .find_map(|p| p.airports.as_ref())
+        {
+            for q in
+                a.0.airports
+                    .iter()
+                    .flat_map(|t| airports::shapes(&t.airport))
+                    .flat_map(|s| s.outline.points())
+                    .filter(|q| fin(q))
+            {
+                for k in 0..2 {
+                    lo[k] = lo[k].min(q[k]);
+                    hi[k] = hi[k].max(q[k]);
+                }
+            }
+        }
         let s = &t.0;
         let within = s.triangles_within(lo, hi);
         if let Err(e) = self.check(within.len()) {

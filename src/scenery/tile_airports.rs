@@ -234,7 +234,7 @@ pub fn package_tiles(root: &std::path::Path) -> HashSet<Tile> {
         };
         for file in files.flatten() {
             let name = file.file_name();
-            if let Some(t) = name.to_str().and_then(tile_of_name) {
+            if let Some(t) = name.to_str().and_then(Tile::from_file_name) {
                 out.insert(t);
             }
         }
@@ -242,46 +242,9 @@ pub fn package_tiles(root: &std::path::Path) -> HashSet<Tile> {
     out
 }
 
-/// The tile a DSF file name (`+47+013.dsf`, any case) names.
-fn tile_of_name(name: &str) -> Option<Tile> {
-    let stem = name
-        .len()
-        .checked_sub(4)
-        .filter(|&k| name.is_char_boundary(k) && name[k..].eq_ignore_ascii_case(".dsf"))
-        .map(|k| &name[..k])?;
-    if stem.len() != 7 || !stem.is_ascii() {
-        return None;
-    }
-    let (lat, lon) = stem.split_at(3);
-    let south: i32 = lat.parse().ok()?;
-    let west: i32 = lon.parse().ok()?;
-    ((-90..90).contains(&south) && (-180..180).contains(&west)).then_some(Tile { west, south })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_dsf_name_gives_its_tile() {
-        assert_eq!(
-            tile_of_name("+47+013.dsf"),
-            Some(Tile {
-                west: 13,
-                south: 47
-            })
-        );
-        assert_eq!(
-            tile_of_name("-34-058.DSF"),
-            Some(Tile {
-                west: -58,
-                south: -34
-            })
-        );
-        assert_eq!(tile_of_name("+47+013.txt"), None);
-        assert_eq!(tile_of_name("+95+013.dsf"), None);
-        assert_eq!(tile_of_name("x.dsf"), None);
-    }
 
     #[test]
     fn an_id_is_taken_from_the_first_file_even_out_of_the_tile() {

@@ -9,6 +9,7 @@
 //! | `GET/POST /api/place` | the placement of an asset on a polygon or point |
 //! | `GET /api/tile?path=F` | everything the DSF tile F places, per definition, with its counts |
 //! | `GET /api/tile.glb?path=F` | the same tile as a 3-D scene (GLB) |
+//! | `GET /api/conflicts?path=F` | with `--xplane DIR`: what the installation places on the airports of F's tile |
 //! | `GET /api/version` | the change counter |
 //! | `GET /api/events` | Server-Sent Events, one per change |
 
@@ -59,6 +60,7 @@ pub fn route(shared: &Shared, req: &Request) -> Response {
             Ok(t) => super::tile::tile_response(shared, &t, req.path.ends_with(".glb")),
             Err(r) => r,
         },
+        ("/api/conflicts", true, _) => super::conflicts::conflicts_response(shared, req),
         ("/api/version", true, _) => {
             let (version, _) = shared.current();
             Response::json(200, &json!({ "version": version }))
@@ -68,7 +70,7 @@ pub fn route(shared: &Shared, req: &Request) -> Response {
             r.headers.push(("Allow", "GET, HEAD".into()));
             r
         }
-        ("/api/tile" | "/api/tile.glb", _, _) => {
+        ("/api/tile" | "/api/tile.glb" | "/api/conflicts", _, _) => {
             let mut r = Response::error(405, "method not allowed");
             r.headers.push(("Allow", "GET, HEAD".into()));
             r

@@ -30,6 +30,7 @@
 //! ```
 
 pub mod api;
+pub mod conflicts;
 pub mod files;
 pub mod http;
 pub mod polygons;

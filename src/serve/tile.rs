@@ -11,9 +11,15 @@
 //! ([`Scenery::within`](crate::scenery::Scenery::within)): its definitions, the autogen assets, their art
 //! and textures are looked up in the tile's package (the folder above
 //! `Earth nav data` when that is under PATH, else PATH itself); a file
-//! outside PATH is missing, as one that does not exist. No library or
-//! installation is searched: library paths resolve nowhere and are placed
-//! without art, named in `whole.unresolved`.
+//! outside PATH is missing, as one that does not exist. Library paths
+//! resolve in the libraries the server was given ([`super::LibrarySource`]),
+//! whose folders are read too; without them they resolve nowhere and are
+//! placed without art, named in `whole.unresolved`. With an installation
+//! (`--xplane DIR`) the tile stands on the base mesh the installation
+//! gives it, with the airports of its apt.dat files and the exclusions of
+//! the packages above it, as `agkit place --dsf F --all --xplane DIR`: the
+//! JSON names the `ground`, `airports` and `exclusions`, and the GLB draws
+//! the terrain and the airports.
 //!
 //! **Bounds.** The tile is read and placed within the server's
 //! [`crate::limits::Limits`] ([`super::serve_limits`]: a 7z tile's unpacked size, the
@@ -88,6 +94,53 @@ struct Part<'a> {
     texture: Option<TextureRef>,
 }
 
+/// One runway, helipad or pavement of an airport of the tile, in the
+/// view's frame.
+#[derive(serde::Serialize)]
+struct AirportShape {
+    /// The airport's ID.
+    airport: String,
+    /// `runway`, `displaced threshold`, `blast pad`, `water runway`,
+    /// `helipad` or `pavement`.
+    part: &'static str,
+    /// The runway's ends, the helipad's designator, the pavement's name.
+    name: String,
+    /// Its apt.dat surface code.
+    surface: u32,
+    /// Its row's line in the apt.dat.
+    line: usize,
+    /// The outline, then holes, metres east and north of the origin.
+    rings: Vec<Vec<Xy>>,
+}
+
+/// The shapes of the tile's airports in `frame`.
+fn airport_shapes(
+    airports: Option<&crate::scenery::tile_airports::Airports>,
+    frame: &LocalFrame,
+) -> Vec<AirportShape> {
+    use crate::scene::airports::{Outline, shapes};
+    let Some(a) = airports else {
+        return Vec::new();
+    };
+    let local = |r: &[LonLat]| r.iter().map(|&p| frame.to_local(p)).collect::<Vec<Xy>>();
+    a.0.airports
+        .iter()
+        .flat_map(|t| {
+            shapes(&t.airport).into_iter().map(|s| AirportShape {
+                airport: t.airport.icao.clone(),
+                part: s.part.as_str(),
+                name: s.name,
+                surface: s.surface,
+                line: s.line,
+                rings: match &s.outline {
+                    Outline::Strip(q, _) => vec![local(q)],
+                    Outline::Rings(rs) => rs.iter().map(|r| local(r)).collect(),
+                },
+            })
+        })
+        .collect()
+}
+
 /// The answer of `/api/tile`.
 #[derive(serde::Serialize)]
 struct Placed<'a> {
@@ -113,6 +166,26 @@ struct Placed<'a> {
     warnings: &'a [UseWarning],
     /// Asset files with errors or warnings.
     assets: Vec<&'a crate::check::asset::AssetFile>,
+    /// The ground every item was set on: the base mesh the installation
+    /// gives the tile, else flat ([`TilePlacement::ground`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ground: Option<&'a crate::place::ground::GroundSource>,
+    /// Points the mesh did not cover (set at 0 m); absent when none.
+    #[serde(skip_serializing_if = "is_zero")]
+    off_mesh: usize,
+    /// The exclusions of the packages above the tile's applied to its
+    /// items, or why none were looked at ([`TilePlacement::exclusions`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exclusions: Option<&'a crate::place::exclusions::Exclusions>,
+    /// The airports lying in the tile, summarised
+    /// ([`TilePlacement::airports`]); the GLB draws them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    airports: Option<&'a crate::scenery::tile_airports::Airports>,
+    /// The airports' runways, helipads and pavement as the pictures draw
+    /// them ([`crate::scene::airports::shapes`]), in the view's frame,
+    /// for the 2-D view; absent without airports.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    airport_shapes: Vec<AirportShape>,
     elapsed_ms: f64,
     version: u64,
 }
@@ -133,7 +206,13 @@ fn package_of(shared: &Shared, dsf: &std::path::Path) -> PathBuf {
 }
 
 /// A JSON error naming the tile, with the stage that failed.
-fn fail(status: u16, rel: &str, stage: &str, error: String, offset: Option<u64>) -> Response {
+pub(super) fn fail(
+    status: u16,
+    rel: &str,
+    stage: &str,
+    error: String,
+    offset: Option<u64>,
+) -> Response {
     let mut body = json!({ "error": error, "stage": stage, "path": rel });
     if let Some(o) = offset {
         body["offset"] = json!(o);
@@ -245,6 +324,11 @@ pub fn tile_response(shared: &Shared, req: &TileRequest, glb: bool) -> Response 
         unresolved: &tile.unresolved,
         warnings: &tile.warnings,
         assets: tile.assets.iter().map(|a| &**a).collect(),
+        ground: tile.ground.as_ref(),
+        off_mesh: tile.off_mesh,
+        exclusions: tile.exclusions.as_ref(),
+        airports: tile.airports.as_ref(),
+        airport_shapes: airport_shapes(tile.airports.as_ref(), &frame),
         elapsed_ms,
         version,
     };
@@ -263,6 +347,11 @@ pub fn tile_response(shared: &Shared, req: &TileRequest, glb: bool) -> Response 
     })
 }
 
+/// Serde: leaves a zero count out.
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 /// Bytes as MiB, for messages.
 fn mib(n: u64) -> String {
     format!("{:.1} MiB", n as f64 / f64::from(1u32 << 20))
@@ -271,7 +360,7 @@ fn mib(n: u64) -> String {
 /// `value` as a JSON response, or `Err(bytes written)` once its text
 /// passes `max` bytes (serializing stops there: the text is never held
 /// past the cap).
-fn json_within(value: &impl serde::Serialize, max: u64) -> Result<Response, u64> {
+pub(super) fn json_within(value: &impl serde::Serialize, max: u64) -> Result<Response, u64> {
     struct Capped {
         buf: Vec<u8>,
         max: u64,

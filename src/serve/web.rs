@@ -38,6 +38,11 @@ pub const FILES: &[(&str, &str, &[u8])] = &[
     ("/view3d.js", JS, include_bytes!("../../web/view3d.js")),
     ("/panels.js", JS, include_bytes!("../../web/panels.js")),
     ("/dom.js", JS, include_bytes!("../../web/dom.js")),
+    (
+        "/conflicts.js",
+        JS,
+        include_bytes!("../../web/conflicts.js"),
+    ),
 ];
 
 /// The embedded file served at `path`, with its content type.

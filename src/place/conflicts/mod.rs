@@ -534,14 +534,14 @@ fn dsf_tiles(inst: &Installation) -> BTreeSet<Tile> {
             continue;
         };
         for f in crate::scenery::install::dsf_files(&end) {
-            let name = f
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            if name.len() == 7
-                && let (Ok(s), Ok(w)) = (name[..3].parse::<i32>(), name[3..].parse::<i32>())
+            // By name, as X-Plane finds a tile's file (a name that is not
+            // one, `+4é013.dsf` too, names no tile).
+            if let Some(t) = f
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(Tile::from_file_name)
             {
-                out.insert(Tile { west: w, south: s });
+                out.insert(t);
             }
         }
     }
