@@ -1987,6 +1987,7 @@ fn conflicts_of_the_open_tile_are_what_the_cli_finds() {
         c.libraries = LibrarySource::Installation(t.path().to_path_buf());
     });
     let tile = "Earth%20nav%20data/%2B40%2B010/%2B47%2B013.dsf";
+    assert_eq!(f.get("/api/files").1["installation"], true);
     let (status, v) = f.get(&format!("/api/conflicts?path={tile}"));
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["tile"], serde_json::json!({"west": 13, "south": 47}));
@@ -2029,6 +2030,7 @@ fn conflicts_of_the_open_tile_are_what_the_cli_finds() {
 
     // Without an installation: 409, naming the flag.
     let bare = serve_folder(&town, |_| {});
+    assert_eq!(bare.get("/api/files").1["installation"], false);
     let (status, v) = bare.get(&format!("/api/conflicts?path={tile}"));
     assert_eq!(status, 409, "{v}");
     assert!(error_of(&v).contains("--xplane"), "{v}");

@@ -176,10 +176,15 @@ function requestPlacement() {
 }
 
 // What the installation places on the open tile's airports, in the frame
-// of the tile's view; a server without an installation answers 409, which
-// the Tile tab explains. Asked again with each placement of the tile (a
+// of the tile's view. A server without an installation (`installation`
+// false in /api/files) is not asked, and the Tile tab says how to get one. Asked again with each placement of the tile (a
 // saved change may have moved what it finds).
 function requestConflicts(body, seq) {
+  // Without an installation there is nothing to ask: the Tile tab says so.
+  if (!(state.files && state.files.installation)) {
+    store.set({ conflicts: { error: 'no installation' }, conflictsStatus: 409 });
+    return;
+  }
   const o = body.origin;
   if (!Array.isArray(o) || o.length !== 2) return;
   api.conflicts({ path: state.tile, origin: `${o[0]},${o[1]}` }).then((r) => {

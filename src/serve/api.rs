@@ -176,6 +176,8 @@ fn files(shared: &Shared) -> Response {
         "assets": assets,
         "polygon_files": polys,
         "dsf_files": tiles,
+        // Whether `/api/conflicts` can answer (`--xplane DIR`).
+        "installation": matches!(shared.libraries, super::LibrarySource::Installation(_)),
     });
     if let Some(note) = shared.note() {
         body["note"] = Value::from(note);
