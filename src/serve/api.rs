@@ -138,7 +138,8 @@ pub(super) fn texture_ref(shared: &Shared, placement: &Placement) -> Option<Text
     })
 }
 
-fn refusal(r: Refusal) -> Response {
+/// A refused path as its response: 403 outside PATH, 404 not there.
+pub(super) fn refusal(r: Refusal) -> Response {
     match r {
         Refusal::Forbidden(m) => Response::error(403, &m),
         Refusal::NotFound(m) => Response::error(404, &m),

@@ -22,7 +22,7 @@
 //! [`crate::limits::Limits`]; the JSON answer is refused past
 //! [`crate::limits::Limits::max_output_bytes`].
 
-use super::files::{FileType, Refusal};
+use super::files::FileType;
 use super::http::{Request, Response};
 use super::tile::{fail, json_within};
 use super::{LibrarySource, Shared};
@@ -75,10 +75,7 @@ pub fn conflicts_response(shared: &Shared, req: &Request) -> Response {
         return Response::error(404, &format!("{rel}: not a .dsf file"));
     }
     if let Err(r) = shared.root.resolve(rel) {
-        return match r {
-            Refusal::Forbidden(m) => Response::error(403, &m),
-            Refusal::NotFound(m) => Response::error(404, &m),
-        };
+        return super::api::refusal(r);
     }
     let origin = match origin_of(req) {
         Ok(o) => o,

@@ -30,7 +30,7 @@
 
 use super::Shared;
 use super::api::{TextureRef, texture_ref};
-use super::files::{FileType, Refusal};
+use super::files::FileType;
 use super::http::{Request, Response};
 use crate::geom::{LocalFrame, LonLat, Xy};
 use crate::place::whole::WholeTile;
@@ -226,10 +226,7 @@ fn place(shared: &Shared, req: &TileRequest) -> Result<(TilePlacement, f64), Res
     if super::files::file_type(std::path::Path::new(rel)) != Some(FileType::Dsf) {
         return Err(Response::error(404, &format!("{rel}: not a .dsf file")));
     }
-    let file = shared.root.resolve(rel).map_err(|r| match r {
-        Refusal::Forbidden(m) => Response::error(403, &m),
-        Refusal::NotFound(m) => Response::error(404, &m),
-    })?;
+    let file = shared.root.resolve(rel).map_err(super::api::refusal)?;
     let limits = shared.limits;
     let bytes =
         crate::fsutil::read_file(&file, "a DSF tile", limits.max_input_bytes).map_err(|e| {
